@@ -1,0 +1,37 @@
+// mrnn: the workbench's engine on the command line (also on GPU machines without Qt).
+#include <iostream>
+#include <string>
+
+#include "command_line.h"
+#include "model_describe_command.h"
+
+namespace {
+
+void printUsage(std::ostream& out) {
+  out << "mrnn " MRNN_VERSION " - multiplicative recurrent language models\n\n"
+         "usage:\n"
+         "  mrnn model describe <project.yaml> [--vocab N]   layer table with parameter counts\n"
+         "  mrnn --help | --version\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const mrnn::app::CommandLine args(argc, argv);
+  const auto& words = args.positional();
+  if (args.has("version")) {
+    std::cout << "mrnn " MRNN_VERSION "\n";
+    return 0;
+  }
+  if (args.has("help") || words.empty()) {
+    printUsage(words.empty() && !args.has("help") ? std::cerr : std::cout);
+    return words.empty() && !args.has("help") ? 2 : 0;
+  }
+  if (words.size() >= 2 && words[0] == "model" && words[1] == "describe") {
+    return mrnn::app::runModelDescribe(args, std::cout, std::cerr);
+  }
+  std::cerr << "mrnn: unknown command '" << words[0] << (words.size() > 1 ? " " + words[1] : "")
+            << "'\n";
+  printUsage(std::cerr);
+  return 2;
+}

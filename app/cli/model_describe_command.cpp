@@ -1,0 +1,79 @@
+#include "model_describe_command.h"
+
+#include <iomanip>
+#include <ostream>
+
+#include "engine/config/config_error.h"
+#include "engine/config/parameter_count.h"
+#include "engine/config/project_file.h"
+
+namespace mrnn::app {
+namespace {
+
+std::string grouped(int64_t value) {
+  std::string digits = std::to_string(value);
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(i, ",");
+  return digits;
+}
+
+void printSummary(const engine::ModelSummary& summary, std::ostream& out) {
+  size_t detailWidth = 6;
+  for (const auto& row : summary.rows) detailWidth = std::max(detailWidth, row.detail.size());
+  out << std::left << std::setw(9) << "block" << std::setw(11) << "type"
+      << std::setw(static_cast<int>(detailWidth) + 2) << "detail" << std::right << std::setw(8)
+      << "in" << std::setw(8) << "out" << std::setw(14) << "parameters" << "\n";
+  for (const auto& row : summary.rows) {
+    out << std::left << std::setw(9) << row.block << std::setw(11) << row.kind
+        << std::setw(static_cast<int>(detailWidth) + 2) << row.detail << std::right
+        << std::setw(8) << row.inputWidth << std::setw(8) << row.outputWidth << std::setw(14)
+        << grouped(row.parameters) << "\n";
+  }
+  out << std::left << std::setw(static_cast<int>(detailWidth) + 36) << "total" << std::right
+      << std::setw(14) << grouped(summary.totalParameters) << "\n";
+}
+
+}  // namespace
+
+int runModelDescribe(const CommandLine& args, std::ostream& out, std::ostream& err) {
+  const auto unknown = args.unknownOptions({"vocab"});
+  if (!unknown.empty() || args.positional().size() != 3) {
+    err << "usage: mrnn model describe <project.yaml> [--vocab N]\n";
+    if (!unknown.empty()) err << "unknown option " << unknown.front() << "\n";
+    return 2;
+  }
+  const std::string path = args.positional()[2];
+  engine::Project project;
+  try {
+    project = engine::loadProject(path);
+  } catch (const engine::ConfigError& error) {
+    err << "mrnn: " << error.what() << "\n";
+    return 1;
+  }
+
+  int64_t vocab = project.model.input.vocabSize;
+  if (project.model.input.level == engine::InputLevel::Byte) vocab = 256;
+  if (args.has("vocab")) {
+    try {
+      size_t used = 0;
+      const std::string raw = args.value("vocab");
+      vocab = std::stoll(raw, &used);
+      if (used != raw.size() || vocab <= 0) throw std::invalid_argument(raw);
+    } catch (const std::exception&) {
+      err << "mrnn: --vocab expects a positive integer, got '" << args.value("vocab") << "'\n";
+      return 2;
+    }
+  }
+  if (vocab <= 0) {
+    err << "mrnn: " << path
+        << ": the vocabulary size is not known before the corpus is read; set "
+           "model.input.vocab_size or pass --vocab N\n";
+    return 1;
+  }
+
+  out << (project.name.empty() ? std::string("(unnamed project)") : project.name) << "  [" << path
+      << "]\n\n";
+  printSummary(engine::summarizeModel(project.model, vocab), out);
+  return 0;
+}
+
+}  // namespace mrnn::app

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <string>
+
+#include "engine/config/model_config.h"
+
+namespace YAML {
+class Node;
+}
+
+namespace mrnn::engine {
+
+class YamlReader;
+
+// Reads the `model:` section of a project file. Unknown keys, keys that do not apply to
+// a layer's cell type, wrong types, out-of-range values and impossible combinations are
+// all rejected with a ConfigError naming file, line, column and key (docs/model-config.md).
+ModelConfig parseModelSection(const YAML::Node& node, YamlReader& reader,
+                              const std::string& path = "model");
+
+// Parses YAML text that holds a model section's body (what the composer's text view edits).
+ModelConfig parseModelText(const std::string& text, const std::string& file = "");
+
+}  // namespace mrnn::engine

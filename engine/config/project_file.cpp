@@ -1,0 +1,63 @@
+#include "engine/config/project_file.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include "engine/config/config_error.h"
+#include "engine/config/model_config_parser.h"
+#include "engine/config/model_config_writer.h"
+#include "engine/config/yaml_reader.h"
+#include "engine/io/atomic_file.h"
+
+namespace mrnn::engine {
+
+Project parseProject(const std::string& text, const std::string& file) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& error) {
+    throw ConfigError(file, error.mark.line + 1, error.mark.column + 1, "",
+                      "YAML syntax error: " + error.msg);
+  }
+  YamlReader reader(file);
+  if (!root || root.IsNull()) {
+    throw ConfigError(file, 0, 0, "", "the project file is empty; it needs a 'model:' section");
+  }
+  reader.expectMap(root, "", {"name", "description", "model"});
+  Project project;
+  project.name = reader.text(root, "", "name", "");
+  project.description = reader.text(root, "", "description", "");
+  if (!root["model"]) {
+    reader.fail(root, "model", "missing; a project needs a 'model:' section");
+  }
+  project.model = parseModelSection(root["model"], reader, "model");
+  return project;
+}
+
+Project loadProject(const std::string& path) {
+  std::string text;
+  try {
+    text = readWholeFile(path);
+  } catch (const std::exception& error) {
+    throw ConfigError(path, 0, 0, "", error.what());
+  }
+  return parseProject(text, path);
+}
+
+std::string projectToYaml(const Project& project) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << project.name;
+  if (!project.description.empty()) {
+    out << YAML::Key << "description" << YAML::Value << project.description;
+  }
+  out << YAML::Key << "model" << YAML::Value;
+  emitModelSection(out, project.model);
+  out << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+void saveProject(const Project& project, const std::string& path) {
+  writeFileAtomically(path, projectToYaml(project));
+}
+
+}  // namespace mrnn::engine

@@ -1,0 +1,145 @@
+#include "engine/config/yaml_reader.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace mrnn::engine {
+namespace {
+
+std::string describeOptions(const std::vector<std::string>& options) {
+  std::string out;
+  for (size_t i = 0; i < options.size(); ++i) {
+    if (i > 0) out += (i + 1 == options.size()) ? " or " : ", ";
+    out += "'" + options[i] + "'";
+  }
+  return out;
+}
+
+std::string formatNumber(double value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
+}  // namespace
+
+std::string joinKey(const std::string& path, const std::string& name) {
+  return path.empty() ? name : path + "." + name;
+}
+
+void YamlReader::fail(const YAML::Node& at, const std::string& key,
+                      const std::string& message) const {
+  const YAML::Mark mark = at.Mark();
+  const int line = mark.is_null() ? 0 : mark.line + 1;
+  const int column = mark.is_null() ? 0 : mark.column + 1;
+  throw ConfigError(file_, line, column, key, message);
+}
+
+void YamlReader::failAtKey(const std::string& key, const std::string& message) const {
+  const auto it = marks_.find(key);
+  if (it == marks_.end() || it->second.is_null()) throw ConfigError(file_, 0, 0, key, message);
+  throw ConfigError(file_, it->second.line + 1, it->second.column + 1, key, message);
+}
+
+void YamlReader::remember(const std::string& key, const YAML::Node& node) {
+  marks_[key] = node.Mark();
+}
+
+void YamlReader::expectMap(const YAML::Node& node, const std::string& key,
+                           const std::vector<std::string>& allowed) {
+  if (!node.IsMap()) fail(node, key, "expected a mapping of keys to values");
+  remember(key, node);
+  for (const auto& entry : node) {
+    const std::string name = entry.first.as<std::string>();
+    bool known = false;
+    for (const auto& candidate : allowed) known = known || candidate == name;
+    if (!known) {
+      fail(entry.first, joinKey(key, name),
+           "unknown key; expected one of " + describeOptions(allowed));
+    }
+    remember(joinKey(key, name), entry.first);
+  }
+}
+
+YAML::Node YamlReader::scalar(const YAML::Node& map, const std::string& key,
+                              const std::string& name, const std::string& expected) {
+  const YAML::Node value = map[name];
+  if (!value.IsScalar()) fail(value, key, "expected " + expected);
+  return value;
+}
+
+int64_t YamlReader::integer(const YAML::Node& map, const std::string& path,
+                            const std::string& name, int64_t fallback, int64_t min, int64_t max) {
+  if (!map[name]) return fallback;
+  const std::string key = joinKey(path, name);
+  const YAML::Node node = scalar(map, key, name, "an integer");
+  const std::string raw = node.Scalar();
+  int64_t value = 0;
+  try {
+    size_t used = 0;
+    value = std::stoll(raw, &used);
+    if (used != raw.size()) throw std::invalid_argument(raw);
+  } catch (const std::exception&) {
+    fail(node, key, "expected an integer, got '" + raw + "'");
+  }
+  if (value < min || value > max) {
+    fail(node, key,
+         raw + " is out of range; expected " + std::to_string(min) + " to " + std::to_string(max));
+  }
+  return value;
+}
+
+double YamlReader::number(const YAML::Node& map, const std::string& path, const std::string& name,
+                          double fallback, double min, double max, bool maxInclusive) {
+  if (!map[name]) return fallback;
+  const std::string key = joinKey(path, name);
+  const YAML::Node node = scalar(map, key, name, "a number");
+  const std::string raw = node.Scalar();
+  double value = 0.0;
+  try {
+    size_t used = 0;
+    value = std::stod(raw, &used);
+    if (used != raw.size()) throw std::invalid_argument(raw);
+  } catch (const std::exception&) {
+    fail(node, key, "expected a number, got '" + raw + "'");
+  }
+  const bool aboveMax = maxInclusive ? value > max : value >= max;
+  if (!std::isfinite(value) || value < min || aboveMax) {
+    fail(node, key,
+         raw + " is out of range; expected " + formatNumber(min) + " to " + formatNumber(max) +
+             (maxInclusive ? "" : " (exclusive)"));
+  }
+  return value;
+}
+
+bool YamlReader::boolean(const YAML::Node& map, const std::string& path, const std::string& name,
+                         bool fallback) {
+  if (!map[name]) return fallback;
+  const std::string key = joinKey(path, name);
+  const YAML::Node node = scalar(map, key, name, "true or false");
+  const std::string raw = node.Scalar();
+  if (raw == "true" || raw == "yes" || raw == "on") return true;
+  if (raw == "false" || raw == "no" || raw == "off") return false;
+  fail(node, key, "expected true or false, got '" + raw + "'");
+}
+
+std::string YamlReader::text(const YAML::Node& map, const std::string& path,
+                             const std::string& name, const std::string& fallback) {
+  if (!map[name]) return fallback;
+  return scalar(map, joinKey(path, name), name, "a text value").Scalar();
+}
+
+std::string YamlReader::choice(const YAML::Node& map, const std::string& path,
+                               const std::string& name, const std::string& fallback,
+                               const std::vector<std::string>& options) {
+  if (!map[name]) return fallback;
+  const std::string key = joinKey(path, name);
+  const YAML::Node node = scalar(map, key, name, "one of " + describeOptions(options));
+  const std::string raw = node.Scalar();
+  for (const auto& option : options) {
+    if (raw == option) return raw;
+  }
+  fail(node, key, "'" + raw + "' is not allowed; expected " + describeOptions(options));
+}
+
+}  // namespace mrnn::engine

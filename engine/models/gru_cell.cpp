@@ -1,0 +1,42 @@
+#include "engine/models/gru_cell.h"
+
+#include <torch/torch.h>
+
+namespace mrnn::engine {
+
+GruCell::GruCell(const LayerConfig& config, int64_t inputSize, int64_t embeddingSize)
+    : RecurrentCell(config, inputSize, embeddingSize) {
+  const int64_t h = config.hiddenSize;
+  wX_ = addInputWeight("W_x", 3 * h, inputSize);  // rows: z, r, j
+  b_ = addVector("b", 3 * h);
+  wZr_ = addRecurrentWeight("W_zr", 2, h, h);
+  wH_ = addRecurrentWeight("W_h", 1, h, h);
+}
+
+std::vector<std::string> GruCell::probeNames() const { return {"z", "r", "j", "h"}; }
+
+void GruCell::resetParameters(const InitConfig& init) { resetCommon(init); }
+
+torch::Tensor GruCell::projectInputs(const torch::Tensor& x, const torch::Tensor&) {
+  return torch::linear(x, wX_, b_);
+}
+
+torch::Tensor GruCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn, CellState& state,
+                             ProbeRecorder* probes) {
+  const int64_t h = config().hiddenSize;
+  const auto zr = torch::sigmoid(torch::addmm(xp.narrow(1, 0, 2 * h), hIn, wZr_->current().t()));
+  const auto z = zr.narrow(1, 0, h);
+  const auto r = zr.narrow(1, h, h);
+  const auto j = torch::tanh(torch::addmm(xp.narrow(1, 2 * h, h), r * hIn, wH_->current().t()));
+  auto hNew = (1 - z) * state.parts[0] + z * j;
+  if (probes) {
+    probes->record("z", z);
+    probes->record("r", r);
+    probes->record("j", j);
+    probes->record("h", hNew);
+  }
+  state.parts[0] = hNew;
+  return hNew;
+}
+
+}  // namespace mrnn::engine

@@ -1,0 +1,93 @@
+#include "engine/models/language_model.h"
+
+#include <torch/torch.h>
+
+#include <stdexcept>
+
+#include "engine/config/model_check.h"
+#include "engine/models/cell_factory.h"
+#include "engine/models/mixture_of_softmaxes.h"
+#include "engine/models/softmax_output.h"
+#include "engine/models/variational_dropout.h"
+
+namespace mrnn::engine {
+
+LanguageModel::LanguageModel(const ModelConfig& config, int64_t vocab)
+    : config_(config), vocab_(vocab) {
+  if (vocab <= 0) throw std::invalid_argument("the model needs a vocabulary of at least 1 symbol");
+  const auto problems = checkModel(config, vocab);
+  if (!problems.empty()) {
+    throw std::invalid_argument("model." + problems.front().key + ": " + problems.front().reason);
+  }
+  torch::manual_seed(config.init.seed);
+
+  input_ = register_module("input", std::make_shared<InputLayer>(config.input, vocab, config.dropout));
+  const int64_t inputWidth = input_->outputSize();
+  int64_t width = inputWidth;
+  for (size_t i = 0; i < config.layers.size(); ++i) {
+    auto cell = makeCell(config.layers[i], width, inputWidth, config.init);
+    layers_.push_back(register_module("layer" + std::to_string(i + 1), cell));
+    width = cell->outputSize();
+  }
+
+  const torch::Tensor tied = config.output.tieEmbeddings ? input_->embedding() : torch::Tensor();
+  if (config.output.kind == OutputKind::Softmax) {
+    output_ = register_module("output", std::make_shared<SoftmaxOutput>(width, vocab, tied));
+  } else {
+    const int64_t latent = tied.defined() ? config.input.embeddingSize
+                           : config.output.latentSize > 0 ? config.output.latentSize
+                                                          : width;
+    output_ = register_module("output", std::make_shared<MixtureOfSoftmaxes>(
+                                            width, vocab, config.output.mixtures, latent, tied));
+  }
+}
+
+ModelState LanguageModel::initialState(int64_t batch) const {
+  const auto options = layers_.front()->parameters().front().options();
+  ModelState state;
+  for (const auto& layer : layers_) state.layers.push_back(layer->initialState(batch, options));
+  return state;
+}
+
+torch::Tensor LanguageModel::hidden(const torch::Tensor& tokens, ModelState& state,
+                                    ProbeRecorder* probes) {
+  if (state.layers.size() != layers_.size()) {
+    throw std::invalid_argument("model state has " + std::to_string(state.layers.size()) +
+                                " layers; the model has " + std::to_string(layers_.size()));
+  }
+  const bool training = is_training();
+  const int64_t batch = tokens.size(1);
+  const auto embedded = input_->forward(tokens);
+  const auto options = embedded.options();
+  torch::Tensor x = embedded;
+  for (size_t i = 0; i < layers_.size(); ++i) {
+    if (probes) probes->setScope("layer" + std::to_string(i + 1) + "/");
+    const int64_t width = layers_[i]->outputSize();
+    const auto stateMask = variationalMask(training, config_.dropout.state, {batch, width}, options);
+    x = layers_[i]->forward(x, embedded, state.layers[i], stateMask, probes);
+    if (i + 1 < layers_.size()) {
+      x = applyMask(x, variationalMask(training, config_.dropout.hidden, {batch, width}, options));
+    }
+  }
+  if (probes) probes->setScope("");
+  return x;
+}
+
+torch::Tensor LanguageModel::logProbabilities(const torch::Tensor& topHidden) {
+  const auto mask = variationalMask(is_training(), config_.dropout.output,
+                                    {topHidden.size(1), topHidden.size(2)}, topHidden.options());
+  return output_->forward(applyMask(topHidden, mask));
+}
+
+torch::Tensor LanguageModel::forward(const torch::Tensor& tokens, ModelState& state,
+                                     ProbeRecorder* probes) {
+  return logProbabilities(hidden(tokens, state, probes));
+}
+
+int64_t LanguageModel::parameterCount() const {
+  int64_t count = 0;
+  for (const auto& parameter : parameters()) count += parameter.numel();
+  return count;
+}
+
+}  // namespace mrnn::engine

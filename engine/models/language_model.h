@@ -1,0 +1,59 @@
+#pragma once
+
+#include <torch/nn/module.h>
+
+#include <memory>
+#include <vector>
+
+#include "engine/config/model_config.h"
+#include "engine/models/cell_state.h"
+#include "engine/models/input_layer.h"
+#include "engine/models/output_head.h"
+#include "engine/models/probe_recorder.h"
+#include "engine/models/recurrent_cell.h"
+
+namespace mrnn::engine {
+
+// The state of every layer, carried across windows (truncated BPTT).
+struct ModelState {
+  std::vector<CellState> layers;
+  void detach() {
+    for (auto& layer : layers) layer.detach();
+  }
+};
+
+// A recurrent language model: input layer -> stack of zoo cells -> softmax or Mixture of
+// Softmaxes. Variational masks (hidden, state, output) are drawn once per forward() call,
+// i.e. per window, and shared over its time steps.
+class LanguageModel : public torch::nn::Module {
+ public:
+  // Builds and initialises the model from `config` (seeded by config.init.seed). Throws
+  // std::invalid_argument when the configuration cannot be built (see checkModel()).
+  LanguageModel(const ModelConfig& config, int64_t vocab);
+
+  const ModelConfig& config() const { return config_; }
+  int64_t vocab() const { return vocab_; }
+  size_t layerCount() const { return layers_.size(); }
+  RecurrentCell& layer(size_t index) { return *layers_.at(index); }
+
+  ModelState initialState(int64_t batch) const;
+  // tokens: [T, B] int64 -> log-probabilities of the next symbol [T, B, V]. Probes, when
+  // recorded, are named "layer<N>/<probe>" with N counted from 1.
+  torch::Tensor forward(const torch::Tensor& tokens, ModelState& state,
+                        ProbeRecorder* probes = nullptr);
+  // The top layer's output for each step [T, B, H], before the output dropout and head.
+  torch::Tensor hidden(const torch::Tensor& tokens, ModelState& state,
+                       ProbeRecorder* probes = nullptr);
+  torch::Tensor logProbabilities(const torch::Tensor& topHidden);
+
+  int64_t parameterCount() const;
+
+ private:
+  ModelConfig config_;
+  int64_t vocab_;
+  std::shared_ptr<InputLayer> input_;
+  std::vector<std::shared_ptr<RecurrentCell>> layers_;
+  std::shared_ptr<OutputHead> output_;
+};
+
+}  // namespace mrnn::engine

@@ -1,0 +1,37 @@
+#include "engine/models/lstm_cell.h"
+
+#include <torch/torch.h>
+
+#include "engine/models/lstm_update.h"
+
+namespace mrnn::engine {
+
+LstmCell::LstmCell(const LayerConfig& config, int64_t inputSize, int64_t embeddingSize)
+    : RecurrentCell(config, inputSize, embeddingSize) {
+  const int64_t h = config.hiddenSize;
+  wX_ = addInputWeight("W_x", 4 * h, inputSize);
+  b_ = addVector("b", 4 * h);
+  wH_ = addRecurrentWeight("W_h", 4, h, h);
+}
+
+std::vector<std::string> LstmCell::probeNames() const { return {"i", "f", "o", "j", "c", "h"}; }
+
+void LstmCell::resetParameters(const InitConfig& init) {
+  resetCommon(init);
+  setForgetBias(b_, config().hiddenSize, init.forgetBias);
+}
+
+torch::Tensor LstmCell::projectInputs(const torch::Tensor& x, const torch::Tensor&) {
+  return torch::linear(x, wX_, b_);
+}
+
+torch::Tensor LstmCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn, CellState& state,
+                              ProbeRecorder* probes) {
+  const auto pre = torch::addmm(xp, hIn, wH_->current().t());
+  const auto out = lstmUpdate(pre, state.parts[1], config().outputGate, probes);
+  state.parts[0] = out.h;
+  state.parts[1] = out.c;
+  return out.h;
+}
+
+}  // namespace mrnn::engine

@@ -1,0 +1,77 @@
+#include "engine/models/major_minor_lstm_cell.h"
+
+#include <torch/torch.h>
+
+#include <stdexcept>
+
+#include "engine/models/lstm_update.h"
+
+namespace mrnn::engine {
+
+MajorMinorLstmCell::MajorMinorLstmCell(const LayerConfig& config, int64_t inputSize,
+                                       int64_t embeddingSize)
+    : RecurrentCell(config, inputSize, embeddingSize),
+      major_(config.majorSize()),
+      minor_(config.minorSize()) {
+  wXMajor_ = addInputWeight("W_x_major", 4 * major_, inputSize);
+  bMajor_ = addVector("b_major", 4 * major_);
+  wHMajor_ = addRecurrentWeight("W_h_major", 4, major_, major_);
+  if (minor_ > 0) {
+    const int64_t minorInput = config.minorInput == MinorInput::Below ? inputSize : embeddingSize;
+    wXMinor_ = addInputWeight("W_x_minor", 4 * minor_, minorInput);
+    bMinor_ = addVector("b_minor", 4 * minor_);
+    wHMinor_ = addRecurrentWeight("W_h_minor", 4, minor_, minor_);
+  }
+}
+
+std::vector<std::string> MajorMinorLstmCell::probeNames() const {
+  std::vector<std::string> names;
+  for (const char* part : {"major.", "minor."}) {
+    if (std::string(part) == "minor." && minor_ == 0) break;
+    for (const char* gate : {"i", "f", "o", "j", "c", "h"}) names.push_back(part + std::string(gate));
+  }
+  names.emplace_back("h");
+  return names;
+}
+
+void MajorMinorLstmCell::resetParameters(const InitConfig& init) {
+  resetCommon(init);
+  setForgetBias(bMajor_, major_, init.forgetBias);
+  if (minor_ > 0) setForgetBias(bMinor_, minor_, init.forgetBias);
+}
+
+torch::Tensor MajorMinorLstmCell::projectInputs(const torch::Tensor& x,
+                                                const torch::Tensor& embedding) {
+  auto major = torch::linear(x, wXMajor_, bMajor_);
+  if (minor_ == 0) return major;
+  const bool fromBelow = config().minorInput == MinorInput::Below;
+  if (!fromBelow && !embedding.defined()) {
+    throw std::invalid_argument("Major-Minor LSTM: the minor LSTM reads the input embedding, "
+                                "but none was passed to the layer");
+  }
+  return torch::cat({major, torch::linear(fromBelow ? x : embedding, wXMinor_, bMinor_)}, -1);
+}
+
+torch::Tensor MajorMinorLstmCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn,
+                                        CellState& state, ProbeRecorder* probes) {
+  const auto& cPrev = state.parts[1];
+  const auto preMajor = torch::addmm(xp.narrow(1, 0, 4 * major_), hIn.narrow(1, 0, major_),
+                                     wHMajor_->current().t());
+  const auto majorOut =
+      lstmUpdate(preMajor, cPrev.narrow(1, 0, major_), config().outputGate, probes, "major.");
+  if (minor_ == 0) {
+    state.parts[0] = majorOut.h;
+    state.parts[1] = majorOut.c;
+  } else {
+    const auto preMinor = torch::addmm(xp.narrow(1, 4 * major_, 4 * minor_),
+                                       hIn.narrow(1, major_, minor_), wHMinor_->current().t());
+    const auto minorOut = lstmUpdate(preMinor, cPrev.narrow(1, major_, minor_),
+                                     config().outputGate, probes, "minor.");
+    state.parts[0] = torch::cat({majorOut.h, minorOut.h}, 1);
+    state.parts[1] = torch::cat({majorOut.c, minorOut.c}, 1);
+  }
+  if (probes) probes->record("h", state.parts[0]);
+  return state.parts[0];
+}
+
+}  // namespace mrnn::engine

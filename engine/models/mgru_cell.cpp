@@ -1,0 +1,51 @@
+#include "engine/models/mgru_cell.h"
+
+#include <torch/torch.h>
+
+namespace mrnn::engine {
+
+MgruCell::MgruCell(const LayerConfig& config, int64_t inputSize, int64_t embeddingSize)
+    : RecurrentCell(config, inputSize, embeddingSize) {
+  const int64_t h = config.hiddenSize;
+  const int64_t m = config.intermediateSize();
+  wMx_ = addInputWeight("W_mx", m, inputSize);
+  wX_ = addInputWeight("W_x", 2 * h + m, inputSize);  // rows: z [H], r [M], j [H]
+  b_ = addVector("b", 2 * h + m);
+  wMh_ = addRecurrentWeight("W_mh", 1, m, h);
+  vZ_ = addRecurrentWeight("V_z", 1, h, m);
+  vR_ = addRecurrentWeight("V_r", 1, m, m);
+  vH_ = addRecurrentWeight("V_h", 1, h, m);
+}
+
+std::vector<std::string> MgruCell::probeNames() const { return {"m", "z", "r", "j", "h"}; }
+
+void MgruCell::resetParameters(const InitConfig& init) { resetCommon(init); }
+
+void MgruCell::onWeightsPrepared() { vZr_ = torch::cat({vZ_->current(), vR_->current()}, 0); }
+
+torch::Tensor MgruCell::projectInputs(const torch::Tensor& x, const torch::Tensor&) {
+  return torch::cat({torch::linear(x, wMx_), torch::linear(x, wX_, b_)}, -1);
+}
+
+torch::Tensor MgruCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn, CellState& state,
+                              ProbeRecorder* probes) {
+  const int64_t h = config().hiddenSize;
+  const int64_t m = config().intermediateSize();
+  const auto mt = xp.narrow(1, 0, m) * torch::mm(hIn, wMh_->current().t());
+  const auto zr = torch::sigmoid(torch::addmm(xp.narrow(1, m, h + m), mt, vZr_.t()));
+  const auto z = zr.narrow(1, 0, h);
+  const auto r = zr.narrow(1, h, m);
+  const auto j = torch::tanh(torch::addmm(xp.narrow(1, m + h + m, h), r * mt, vH_->current().t()));
+  auto hNew = (1 - z) * state.parts[0] + z * j;
+  if (probes) {
+    probes->record("m", mt);
+    probes->record("z", z);
+    probes->record("r", r);
+    probes->record("j", j);
+    probes->record("h", hNew);
+  }
+  state.parts[0] = hNew;
+  return hNew;
+}
+
+}  // namespace mrnn::engine

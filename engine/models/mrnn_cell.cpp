@@ -1,0 +1,41 @@
+#include "engine/models/mrnn_cell.h"
+
+#include <torch/torch.h>
+
+namespace mrnn::engine {
+
+MrnnCell::MrnnCell(const LayerConfig& config, int64_t inputSize, int64_t embeddingSize)
+    : RecurrentCell(config, inputSize, embeddingSize) {
+  const int64_t h = config.hiddenSize;
+  const int64_t m = config.intermediateSize();
+  wMx_ = addInputWeight("W_mx", m, inputSize);
+  wHx_ = addInputWeight("W_hx", h, inputSize);
+  b_ = addVector("b", h);
+  wMh_ = addRecurrentWeight("W_mh", 1, m, h);
+  wHm_ = addRecurrentWeight("W_hm", 1, h, m);
+}
+
+std::vector<std::string> MrnnCell::probeNames() const { return {"m", "h"}; }
+
+void MrnnCell::resetParameters(const InitConfig& init) { resetCommon(init); }
+
+torch::Tensor MrnnCell::projectInputs(const torch::Tensor& x, const torch::Tensor&) {
+  return torch::cat({torch::linear(x, wMx_), torch::linear(x, wHx_, b_)}, -1);
+}
+
+torch::Tensor MrnnCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn, CellState& state,
+                              ProbeRecorder* probes) {
+  const int64_t m = config().intermediateSize();
+  const auto mxPart = xp.narrow(1, 0, m);
+  const auto hxPart = xp.narrow(1, m, config().hiddenSize);
+  const auto mt = mxPart * torch::mm(hIn, wMh_->current().t());
+  auto h = torch::tanh(torch::addmm(hxPart, mt, wHm_->current().t()));
+  if (probes) {
+    probes->record("m", mt);
+    probes->record("h", h);
+  }
+  state.parts[0] = h;
+  return h;
+}
+
+}  // namespace mrnn::engine

@@ -1,0 +1,28 @@
+#pragma once
+
+#include "engine/models/recurrent_cell.h"
+
+namespace mrnn::engine {
+
+// Multiplicative RNN (Sutskever eqs. 7-8, Krause eqs. 9-10), factor size F = m_size:
+//   m = (W_mx x) * (W_mh h_prev);  h = tanh(W_hm m + W_hx x + b).
+class MrnnCell : public RecurrentCell {
+ public:
+  MrnnCell(const LayerConfig& config, int64_t inputSize, int64_t embeddingSize);
+
+  int statePartCount() const override { return 1; }
+  std::vector<std::string> probeNames() const override;
+  void resetParameters(const InitConfig& init) override;
+
+ protected:
+  torch::Tensor projectInputs(const torch::Tensor& x, const torch::Tensor& embedding) override;
+  torch::Tensor recur(const torch::Tensor& xp, const torch::Tensor& hIn, CellState& state,
+                      ProbeRecorder* probes) override;
+
+ private:
+  torch::Tensor wMx_, wHx_, b_;
+  RecurrentWeight* wMh_;
+  RecurrentWeight* wHm_;
+};
+
+}  // namespace mrnn::engine

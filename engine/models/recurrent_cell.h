@@ -1,0 +1,86 @@
+#pragma once
+
+#include <torch/nn/module.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/config/model_config.h"
+#include "engine/models/cell_state.h"
+#include "engine/models/probe_recorder.h"
+#include "engine/models/recurrent_weight.h"
+
+namespace mrnn::engine {
+
+// One recurrent layer of the zoo. A cell splits its step into the part that depends only on
+// the input, projectInputs(), computed for a whole window as one matrix product, and the
+// part that depends on the previous state, recur(), run once per time step. forward() runs a
+// window; step() is forward() over one time step, so "sequence equals repeated steps" holds
+// by construction of the cell and is still tested for each.
+//
+// Parameter names and gate orders are documented in docs/cells.md; the tests read weights
+// by these names to check each cell against the papers' equations.
+class RecurrentCell : public torch::nn::Module {
+ public:
+  RecurrentCell(const LayerConfig& config, int64_t inputSize, int64_t embeddingSize);
+
+  const LayerConfig& config() const { return config_; }
+  int64_t inputSize() const { return inputSize_; }
+  int64_t embeddingSize() const { return embeddingSize_; }
+  int64_t outputSize() const { return config_.hiddenSize; }
+
+  // Zero state for a batch; the number of parts is statePartCount().
+  CellState initialState(int64_t batch, const torch::TensorOptions& options) const;
+  virtual int statePartCount() const = 0;
+  // Names of the probes this cell records, in order (docs/cells.md).
+  virtual std::vector<std::string> probeNames() const = 0;
+
+  // Initialises every parameter: input matrices uniform +-1/sqrt(fan in), recurrent
+  // matrices scaled orthogonal (or uniform), biases zero, forget-gate biases init.forgetBias.
+  virtual void resetParameters(const InitConfig& init) = 0;
+
+  // Weights on the recurrent path, counted from the built parameters.
+  int64_t recurrentWeightCount() const;
+
+  // x: [T, B, inputSize]; embedding: [T, B, embeddingSize] (read only by cells that use it,
+  // otherwise may be undefined); stateMask: [B, H] variational mask applied to h_{t-1}
+  // where it enters the recurrent matrices, or undefined. Returns h for every step [T, B, H]
+  // and leaves the final state in `state`.
+  torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& embedding, CellState& state,
+                        const torch::Tensor& stateMask = {}, ProbeRecorder* probes = nullptr);
+  // One time step: x [B, inputSize], embedding [B, embeddingSize] or undefined.
+  torch::Tensor step(const torch::Tensor& x, const torch::Tensor& embedding, CellState& state,
+                     ProbeRecorder* probes = nullptr);
+
+ protected:
+  // Input-only part of every step, for the whole window at once: [T, B, K].
+  virtual torch::Tensor projectInputs(const torch::Tensor& x, const torch::Tensor& embedding) = 0;
+  // One step. xp: this step's slice of projectInputs() [B, K]; hIn: h_{t-1} as it enters the
+  // recurrent matrices (state dropout applied). Updates `state`, returns the new h.
+  virtual torch::Tensor recur(const torch::Tensor& xp, const torch::Tensor& hIn, CellState& state,
+                              ProbeRecorder* probes) = 0;
+  // Called once per window after the recurrent weights are prepared; cells that cache
+  // views of them (slices, concatenations) do it here, not per step.
+  virtual void onWeightsPrepared() {}
+
+  RecurrentWeight* addRecurrentWeight(const std::string& name, int64_t blocks, int64_t rows,
+                                      int64_t cols,
+                                      RecurrentWeight::Layout layout = RecurrentWeight::Layout::Stacked);
+  torch::Tensor addInputWeight(const std::string& name, int64_t rows, int64_t cols);
+  torch::Tensor addVector(const std::string& name, int64_t size);
+
+  // Shared initialisation: every input weight uniform, every recurrent weight per `init`,
+  // every vector zero. Cells then set their special values (forget bias, MI gains).
+  void resetCommon(const InitConfig& init);
+
+ private:
+  LayerConfig config_;
+  int64_t inputSize_;
+  int64_t embeddingSize_;
+  std::vector<std::unique_ptr<RecurrentWeight>> recurrentWeights_;
+  std::vector<torch::Tensor> inputWeights_;
+  std::vector<torch::Tensor> vectors_;
+};
+
+}  // namespace mrnn::engine

@@ -1,0 +1,31 @@
+#include "engine/models/rnn_cell.h"
+
+#include <torch/torch.h>
+
+namespace mrnn::engine {
+
+RnnCell::RnnCell(const LayerConfig& config, int64_t inputSize, int64_t embeddingSize)
+    : RecurrentCell(config, inputSize, embeddingSize) {
+  const int64_t h = config.hiddenSize;
+  wHx_ = addInputWeight("W_hx", h, inputSize);
+  b_ = addVector("b", h);
+  wHh_ = addRecurrentWeight("W_hh", 1, h, h);
+}
+
+std::vector<std::string> RnnCell::probeNames() const { return {"h"}; }
+
+void RnnCell::resetParameters(const InitConfig& init) { resetCommon(init); }
+
+torch::Tensor RnnCell::projectInputs(const torch::Tensor& x, const torch::Tensor&) {
+  return torch::linear(x, wHx_, b_);
+}
+
+torch::Tensor RnnCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn, CellState& state,
+                             ProbeRecorder* probes) {
+  auto h = torch::tanh(torch::addmm(xp, hIn, wHh_->current().t()));
+  if (probes) probes->record("h", h);
+  state.parts[0] = h;
+  return h;
+}
+
+}  // namespace mrnn::engine

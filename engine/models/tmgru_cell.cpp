@@ -1,0 +1,57 @@
+#include "engine/models/tmgru_cell.h"
+
+#include <torch/torch.h>
+
+namespace mrnn::engine {
+
+TmgruCell::TmgruCell(const LayerConfig& config, int64_t inputSize, int64_t embeddingSize)
+    : RecurrentCell(config, inputSize, embeddingSize) {
+  const int64_t h = config.hiddenSize;
+  const int64_t m = config.intermediateSize();
+  wMx_ = addInputWeight("W_mx", 3 * m, inputSize);  // rows: z, r, h
+  wX_ = addInputWeight("W_x", 3 * h, inputSize);    // rows: z, r, j
+  b_ = addVector("b", 3 * h);
+  wMhZr_ = addRecurrentWeight("W_mh_zr", 2, m, h);
+  wMhH_ = addRecurrentWeight("W_mh_h", 1, m, h);
+  v_ = addRecurrentWeight("V", 3, h, m, RecurrentWeight::Layout::Batched);
+}
+
+std::vector<std::string> TmgruCell::probeNames() const {
+  return {"m_z", "m_r", "m_h", "z", "r", "j", "h"};
+}
+
+void TmgruCell::resetParameters(const InitConfig& init) { resetCommon(init); }
+
+void TmgruCell::onWeightsPrepared() { vBlocks_ = v_->current().unbind(0); }
+
+torch::Tensor TmgruCell::projectInputs(const torch::Tensor& x, const torch::Tensor&) {
+  return torch::cat({torch::linear(x, wMx_), torch::linear(x, wX_, b_)}, -1);
+}
+
+torch::Tensor TmgruCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn,
+                               CellState& state, ProbeRecorder* probes) {
+  const int64_t h = config().hiddenSize;
+  const int64_t m = config().intermediateSize();
+  const auto mzr = xp.narrow(1, 0, 2 * m) * torch::mm(hIn, wMhZr_->current().t());
+  const auto mz = mzr.narrow(1, 0, m);
+  const auto mr = mzr.narrow(1, m, m);
+  const auto ux = xp.narrow(1, 3 * m, 3 * h);
+  const auto z = torch::sigmoid(torch::addmm(ux.narrow(1, 0, h), mz, vBlocks_[0].t()));
+  const auto r = torch::sigmoid(torch::addmm(ux.narrow(1, h, h), mr, vBlocks_[1].t()));
+  const auto mh = xp.narrow(1, 2 * m, m) * torch::mm(r * hIn, wMhH_->current().t());
+  const auto j = torch::tanh(torch::addmm(ux.narrow(1, 2 * h, h), mh, vBlocks_[2].t()));
+  auto hNew = (1 - z) * state.parts[0] + z * j;
+  if (probes) {
+    probes->record("m_z", mz);
+    probes->record("m_r", mr);
+    probes->record("m_h", mh);
+    probes->record("z", z);
+    probes->record("r", r);
+    probes->record("j", j);
+    probes->record("h", hNew);
+  }
+  state.parts[0] = hNew;
+  return hNew;
+}
+
+}  // namespace mrnn::engine

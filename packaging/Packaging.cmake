@@ -1,0 +1,9 @@
+# `cpack -G DEB` from a build folder makes a Debian package of the tools and templates.
+set(CPACK_PACKAGE_NAME "mrnn-workbench")
+set(CPACK_PACKAGE_VENDOR "mRNN Workbench")
+set(CPACK_PACKAGE_CONTACT "mRNN Workbench maintainers")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+set(CPACK_DEBIAN_PACKAGE_DEPENDS
+    "libtorch1.13, libyaml-cpp0.7, libopenblas0-openmp, libqt6widgets6, libqcustomplot2.1-qt6")
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+include(CPack)
