@@ -1,0 +1,296 @@
+// Project and model YAML: every kind of bad input gives a clear error naming the file, the
+// line and the key; good files round-trip; saves are atomic.
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "engine/config/config_error.h"
+#include "engine/config/model_check.h"
+#include "engine/config/project_file.h"
+#include "engine/io/atomic_file.h"
+#include "test_harness.h"
+
+using namespace mrnn;
+using engine::ConfigError;
+
+namespace {
+
+// A valid project whose model section can be amended line by line.
+std::string project(const std::string& layers, const std::string& extra = "") {
+  return "name: test\n"
+         "model:\n"
+         "  input:\n"
+         "    level: char\n"
+         "    embedding_size: 16\n"
+         "  layers:\n" +
+         layers + extra;
+}
+
+const std::string kLstm = "    - type: lstm\n      hidden_size: 32\n";
+
+ConfigError errorOf(const std::string& text) {
+  try {
+    engine::parseProject(text, "p.yaml");
+  } catch (const ConfigError& error) {
+    return error;
+  }
+  ::mrnn::test::fail(__FILE__, __LINE__, "no ConfigError for:\n" + text);
+}
+
+std::filesystem::path scratchDir(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / ("mrnn-test-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+}  // namespace
+
+MRNN_TEST(valid_project_parses) {
+  const auto p = engine::parseProject(project(kLstm), "p.yaml");
+  EXPECT_EQ(p.name, std::string("test"));
+  EXPECT_EQ(p.model.layers.size(), size_t{1});
+  EXPECT(p.model.layers[0].type == engine::CellType::Lstm);
+  EXPECT_EQ(p.model.layers[0].hiddenSize, int64_t{32});
+  EXPECT_EQ(p.model.input.embeddingSize, int64_t{16});
+}
+
+MRNN_TEST(yaml_syntax_error_names_the_line) {
+  const auto e = errorOf("name: test\nmodel:\n  layers: [\n    {type: lstm\n");
+  EXPECT(std::string(e.what()).find("p.yaml:") == 0);
+  EXPECT(std::string(e.what()).find("YAML syntax error") != std::string::npos);
+  EXPECT(e.line() >= 3);
+}
+
+MRNN_TEST(unknown_top_level_key) {
+  const auto e = errorOf("name: x\nmodle:\n  layers: []\n");
+  EXPECT_EQ(e.line(), 2);
+  EXPECT_EQ(e.key(), std::string("modle"));
+  EXPECT(std::string(e.what()).find("unknown key") != std::string::npos);
+}
+
+MRNN_TEST(unknown_model_key_lists_the_known_ones) {
+  const auto e = errorOf(project(kLstm, "  outputs:\n    type: softmax\n"));
+  EXPECT_EQ(e.key(), std::string("model.outputs"));
+  EXPECT_EQ(e.line(), 9);
+  EXPECT(std::string(e.what()).find("'output'") != std::string::npos);
+}
+
+MRNN_TEST(unknown_cell_type_lists_the_zoo) {
+  const auto e = errorOf(project("    - type: lstmm\n      hidden_size: 32\n"));
+  EXPECT_EQ(e.key(), std::string("model.layers[0].type"));
+  EXPECT_EQ(e.line(), 7);
+  EXPECT(std::string(e.what()).find("'mogrifier'") != std::string::npos);
+}
+
+MRNN_TEST(key_that_does_not_apply_to_the_cell) {
+  const auto e = errorOf(project("    - type: lstm\n      hidden_size: 32\n      rounds: 5\n"));
+  EXPECT_EQ(e.key(), std::string("model.layers[0].rounds"));
+  EXPECT_EQ(e.line(), 9);
+  EXPECT(std::string(e.what()).find("does not apply to cell type 'lstm'") != std::string::npos);
+}
+
+MRNN_TEST(misspelt_layer_key) {
+  const auto e = errorOf(project("    - type: mlstm\n      hiden_size: 32\n"));
+  EXPECT_EQ(e.key(), std::string("model.layers[0].hiden_size"));
+  EXPECT(std::string(e.what()).find("unknown layer key") != std::string::npos);
+}
+
+MRNN_TEST(wrong_type_of_value) {
+  const auto e = errorOf(project("    - type: lstm\n      hidden_size: big\n"));
+  EXPECT_EQ(e.key(), std::string("model.layers[0].hidden_size"));
+  EXPECT_EQ(e.line(), 8);
+  EXPECT(std::string(e.what()).find("expected an integer, got 'big'") != std::string::npos);
+  const auto list = errorOf(project("    - type: lstm\n      hidden_size: [1, 2]\n"));
+  EXPECT(std::string(list.what()).find("expected an integer") != std::string::npos);
+  const auto flag = errorOf(project(kLstm + "      weight_norm: maybe\n"));
+  EXPECT(std::string(flag.what()).find("expected true or false") != std::string::npos);
+}
+
+MRNN_TEST(values_out_of_range) {
+  const auto zero = errorOf(project("    - type: lstm\n      hidden_size: 0\n"));
+  EXPECT(std::string(zero.what()).find("out of range") != std::string::npos);
+  const auto dropout = errorOf(project(kLstm, "  dropout:\n    hidden: 1.5\n"));
+  EXPECT_EQ(dropout.key(), std::string("model.dropout.hidden"));
+  EXPECT_EQ(dropout.line(), 10);
+  const auto share = errorOf(project("    - type: mmlstm\n      hidden_size: 8\n      major_share: 0\n"));
+  EXPECT_EQ(share.key(), std::string("model.layers[0].major_share"));
+}
+
+MRNN_TEST(bad_choice_value) {
+  const auto e = errorOf(project(kLstm + "      output_gate: middle\n"));
+  EXPECT(std::string(e.what()).find("'middle' is not allowed; expected 'outside' or 'inside'") !=
+        std::string::npos);
+}
+
+MRNN_TEST(missing_or_empty_layers) {
+  const auto missing = errorOf("model:\n  input:\n    level: byte\n");
+  EXPECT_EQ(missing.key(), std::string("model.layers"));
+  EXPECT(std::string(missing.what()).find("missing") != std::string::npos);
+  const auto empty = errorOf("model:\n  layers: []\n");
+  EXPECT(std::string(empty.what()).find("non-empty list") != std::string::npos);
+  const auto scalar = errorOf("model:\n  layers:\n    - lstm\n");
+  EXPECT_EQ(scalar.key(), std::string("model.layers[0]"));
+}
+
+MRNN_TEST(missing_model_section_and_empty_file) {
+  EXPECT(std::string(errorOf("name: x\n").what()).find("needs a 'model:' section") != std::string::npos);
+  EXPECT(std::string(errorOf("").what()).find("empty") != std::string::npos);
+}
+
+MRNN_TEST(tied_embeddings_with_mismatched_sizes_point_at_the_key) {
+  const auto e = errorOf(project(kLstm, "  output:\n    tie_embeddings: true\n"));
+  EXPECT_EQ(e.key(), std::string("model.output.tie_embeddings"));
+  EXPECT_EQ(e.line(), 10);
+  EXPECT(std::string(e.what()).find("last layer's width (32)") != std::string::npos);
+  EXPECT(std::string(e.what()).find("embedding size (16)") != std::string::npos);
+}
+
+MRNN_TEST(tied_embeddings_need_an_embedding) {
+  const auto e = errorOf(
+      "model:\n  input:\n    level: char\n  layers:\n" + kLstm + "  output:\n    tie_embeddings: true\n");
+  EXPECT(std::string(e.what()).find("one-hot") != std::string::npos);
+}
+
+MRNN_TEST(mogrifier_rank_must_be_below_the_widths) {
+  const auto e = errorOf(project("    - type: mogrifier\n      hidden_size: 32\n      rank: 16\n"));
+  EXPECT_EQ(e.key(), std::string("model.layers[0].rank"));
+  EXPECT_EQ(e.line(), 9);
+  EXPECT(std::string(e.what()).find("min(input width, hidden size) = 16") != std::string::npos);
+}
+
+MRNN_TEST(byte_level_vocabulary_is_256) {
+  const auto e = errorOf("model:\n  input:\n    level: byte\n    vocab_size: 100\n  layers:\n" + kLstm);
+  EXPECT_EQ(e.key(), std::string("model.input.vocab_size"));
+  EXPECT(std::string(e.what()).find("256") != std::string::npos);
+}
+
+MRNN_TEST(mos_keys_need_mos) {
+  const auto e = errorOf(project(kLstm, "  output:\n    type: softmax\n    mixtures: 5\n"));
+  EXPECT(std::string(e.what()).find("only to type: mos") != std::string::npos);
+}
+
+MRNN_TEST(missing_file_is_named) {
+  EXPECT_THROWS_WITH(ConfigError, engine::loadProject("/nonexistent/project.yaml"),
+                    "/nonexistent/project.yaml", "No such file");
+}
+
+MRNN_TEST(check_model_reports_for_the_composer) {
+  engine::ModelConfig config;
+  config.input.embeddingSize = 8;
+  engine::LayerConfig layer;
+  layer.type = engine::CellType::Mogrifier;
+  layer.hiddenSize = 16;
+  layer.rank = 8;
+  config.layers = {layer};
+  const auto problems = engine::checkModel(config, 50);
+  EXPECT_EQ(problems.size(), size_t{1});
+  EXPECT_EQ(problems[0].layer, 0);
+  EXPECT_EQ(problems[0].key, std::string("layers[0].rank"));
+  config.layers[0].rank = 4;
+  EXPECT(engine::checkModel(config, 50).empty());
+}
+
+MRNN_TEST(round_trip_through_yaml) {
+  auto p = engine::parseProject(
+      project("    - type: mogrifier\n      hidden_size: 32\n      rounds: 4\n      rank: 3\n"
+              "      zigzag: false\n      weight_norm: true\n"
+              "    - type: mmlstm\n      hidden_size: 16\n      major_share: 0.75\n"
+              "      minor_input: below\n      weight_drop: 0.25\n"
+              "    - type: mrnn\n      hidden_size: 16\n      factor_size: 24\n",
+              "  output:\n    type: mos\n    mixtures: 3\n    tie_embeddings: true\n"
+              "  dropout:\n    embedding: 0.1\n    state: 0.2\n"
+              "  init:\n    seed: 9\n    recurrent: uniform\n    forget_bias: 1.5\n"),
+      "p.yaml");
+  const std::string once = engine::projectToYaml(p);
+  const auto again = engine::parseProject(once, "again.yaml");
+  EXPECT_EQ(engine::projectToYaml(again), once);
+  EXPECT_EQ(again.model.layers[0].rounds, 4);
+  EXPECT(!again.model.layers[0].zigzag);
+  EXPECT(again.model.layers[1].minorInput == engine::MinorInput::Below);
+  EXPECT_EQ(again.model.layers[2].mSize, int64_t{24});
+  EXPECT_EQ(again.model.init.seed, uint64_t{9});
+  EXPECT(again.model.output.tieEmbeddings);
+}
+
+MRNN_TEST(save_is_atomic_and_leaves_no_temporary) {
+  const auto dir = scratchDir("save");
+  const auto path = (dir / "project.yaml").string();
+  auto p = engine::parseProject(project(kLstm), "p.yaml");
+  engine::saveProject(p, path);
+  p.name = "renamed";
+  engine::saveProject(p, path);
+  EXPECT_EQ(engine::loadProject(path).name, std::string("renamed"));
+  size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) files += entry.is_regular_file();
+  EXPECT_EQ(files, size_t{1});
+  std::filesystem::remove_all(dir);
+}
+
+MRNN_TEST(save_into_unwritable_folder_fails_clearly_and_keeps_the_old_file) {
+  if (::geteuid() == 0) {
+    // root ignores directory permissions; use a path whose parent is a file instead.
+    const auto dir = scratchDir("unwritable");
+    std::ofstream(dir / "file") << "x";
+    const auto bad = (dir / "file" / "project.yaml").string();
+    EXPECT_THROWS_WITH(std::runtime_error, engine::writeFileAtomically(bad, "y"), bad);
+    std::filesystem::remove_all(dir);
+    return;
+  }
+  const auto dir = scratchDir("readonly");
+  const auto path = (dir / "project.yaml").string();
+  engine::writeFileAtomically(path, "old");
+  ::chmod(dir.c_str(), 0555);
+  EXPECT_THROWS_WITH(std::runtime_error, engine::writeFileAtomically(path, "new"), path);
+  ::chmod(dir.c_str(), 0755);
+  EXPECT_EQ(engine::readWholeFile(path), std::string("old"));
+  std::filesystem::remove_all(dir);
+}
+
+MRNN_TEST(failed_write_is_reported_and_keeps_the_old_file) {
+  // A file-size limit makes write() fail part-way, as a full disk does: the error names the
+  // file, the old contents survive and no temporary is left behind.
+  const auto dir = scratchDir("full");
+  const auto path = (dir / "project.yaml").string();
+  engine::writeFileAtomically(path, "old contents");
+  rlimit saved{};
+  ::getrlimit(RLIMIT_FSIZE, &saved);
+  rlimit tight = saved;
+  tight.rlim_cur = 4096;
+  auto previous = std::signal(SIGXFSZ, SIG_IGN);
+  ::setrlimit(RLIMIT_FSIZE, &tight);
+  bool threw = false;
+  std::string message;
+  try {
+    engine::writeFileAtomically(path, std::string(1 << 16, 'x'));
+  } catch (const std::runtime_error& error) {
+    threw = true;
+    message = error.what();
+  }
+  ::setrlimit(RLIMIT_FSIZE, &saved);
+  std::signal(SIGXFSZ, previous);
+  EXPECT(threw);
+  EXPECT_MSG(message.find(path) != std::string::npos, message);
+  EXPECT_EQ(engine::readWholeFile(path), std::string("old contents"));
+  size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) files += entry.is_regular_file();
+  EXPECT_EQ(files, size_t{1});
+  std::filesystem::remove_all(dir);
+}
+
+MRNN_TEST(every_project_template_parses) {
+  size_t count = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(MRNN_PROJECTS_DIR)) {
+    if (entry.path().filename() != "project.yaml") continue;
+    const auto p = engine::loadProject(entry.path().string());
+    EXPECT_MSG(!p.name.empty(), entry.path() << " has no name");
+    ++count;
+  }
+  EXPECT(count >= 3);
+}
