@@ -7,3 +7,10 @@ set(CPACK_DEBIAN_PACKAGE_DEPENDS
     "libtorch1.13, libyaml-cpp0.7, libopenblas0-openmp, libqt6widgets6, libqcustomplot2.1-qt6")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 include(CPack)
+
+if(MRNN_BUILD_GUI)
+  install(FILES ${CMAKE_CURRENT_LIST_DIR}/mrnn-workbench.desktop
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
+  install(FILES ${PROJECT_SOURCE_DIR}/resources/mrnn-workbench.svg
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
+endif()

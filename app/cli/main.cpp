@@ -8,7 +8,8 @@
 namespace {
 
 void printUsage(std::ostream& out) {
-  out << "mrnn " MRNN_VERSION " - multiplicative recurrent language models\n\n"
+  out << "mrnn " MRNN_VERSION
+         " - multiplicative recurrent language models\n\n"
          "usage:\n"
          "  mrnn model describe <project.yaml> [--vocab N]   layer table with parameter counts\n"
          "  mrnn --help | --version\n";

@@ -21,11 +21,12 @@ void printSummary(const engine::ModelSummary& summary, std::ostream& out) {
   for (const auto& row : summary.rows) detailWidth = std::max(detailWidth, row.detail.size());
   out << std::left << std::setw(9) << "block" << std::setw(11) << "type"
       << std::setw(static_cast<int>(detailWidth) + 2) << "detail" << std::right << std::setw(8)
-      << "in" << std::setw(8) << "out" << std::setw(14) << "parameters" << "\n";
+      << "in" << std::setw(8) << "out" << std::setw(14) << "parameters"
+      << "\n";
   for (const auto& row : summary.rows) {
     out << std::left << std::setw(9) << row.block << std::setw(11) << row.kind
-        << std::setw(static_cast<int>(detailWidth) + 2) << row.detail << std::right
-        << std::setw(8) << row.inputWidth << std::setw(8) << row.outputWidth << std::setw(14)
+        << std::setw(static_cast<int>(detailWidth) + 2) << row.detail << std::right << std::setw(8)
+        << row.inputWidth << std::setw(8) << row.outputWidth << std::setw(14)
         << grouped(row.parameters) << "\n";
   }
   out << std::left << std::setw(static_cast<int>(detailWidth) + 36) << "total" << std::right

@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QEventLoop>
 #include <QFileInfo>
+#include <QIcon>
 #include <QPixmap>
 #include <QTimer>
 
@@ -42,6 +43,7 @@ int main(int argc, char* argv[]) {
   QApplication app(argc, argv);
   QCoreApplication::setOrganizationName(QStringLiteral("mRNN Workbench"));
   QCoreApplication::setApplicationName(QStringLiteral("mrnn-workbench"));
+  QApplication::setWindowIcon(QIcon(QStringLiteral(":/mrnn/mrnn-workbench.svg")));
   QCoreApplication::setApplicationVersion(QStringLiteral(MRNN_VERSION));
   QApplication::setApplicationDisplayName(QStringLiteral("mRNN Workbench"));
 

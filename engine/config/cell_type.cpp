@@ -43,9 +43,13 @@ const std::vector<CellType>& allCellTypes() {
   return types;
 }
 
-std::string cellTypeName(CellType type) { return info(type).name; }
+std::string cellTypeName(CellType type) {
+  return info(type).name;
+}
 
-std::string cellTypeDescription(CellType type) { return info(type).description; }
+std::string cellTypeDescription(CellType type) {
+  return info(type).description;
+}
 
 std::optional<CellType> cellTypeFromName(const std::string& name) {
   for (const auto& entry : kCellTypes) {

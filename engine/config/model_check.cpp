@@ -15,9 +15,9 @@ std::vector<ModelProblem> checkModel(const ModelConfig& config, int64_t vocab) {
   std::vector<ModelProblem> problems;
   if (config.input.level == InputLevel::Byte && config.input.vocabSize != 0 &&
       config.input.vocabSize != 256) {
-    problems.push_back({-1, "input.vocab_size",
-                        "byte-level input always has 256 symbols, not " +
-                            std::to_string(config.input.vocabSize)});
+    problems.push_back(
+        {-1, "input.vocab_size",
+         "byte-level input always has 256 symbols, not " + std::to_string(config.input.vocabSize)});
   }
   if (config.layers.empty()) {
     problems.push_back({-1, "layers", "the model needs at least one recurrent layer"});
@@ -53,8 +53,8 @@ std::vector<ModelProblem> checkModel(const ModelConfig& config, int64_t vocab) {
       problems.push_back(
           {static_cast<int>(config.layers.size() - 1), "output.tie_embeddings",
            "tied embeddings need the last layer's width (" +
-               std::to_string(config.layers.back().hiddenSize) +
-               ") to equal the embedding size (" + std::to_string(config.input.embeddingSize) +
+               std::to_string(config.layers.back().hiddenSize) + ") to equal the embedding size (" +
+               std::to_string(config.input.embeddingSize) +
                "); change one, or use a Mixture of Softmaxes, whose latent width follows the "
                "embedding"});
     } else if (config.output.kind == OutputKind::MixtureOfSoftmaxes &&

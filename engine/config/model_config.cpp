@@ -22,7 +22,8 @@ std::string outputKindName(OutputKind kind) {
 
 int64_t LayerConfig::majorSize() const {
   // Rounded to the nearest unit; the major LSTM always keeps at least one unit.
-  const auto major = static_cast<int64_t>(std::llround(majorShare * static_cast<double>(hiddenSize)));
+  const auto major =
+      static_cast<int64_t>(std::llround(majorShare * static_cast<double>(hiddenSize)));
   if (major < 1) return 1;
   return major > hiddenSize ? hiddenSize : major;
 }

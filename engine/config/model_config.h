@@ -10,7 +10,7 @@ namespace mrnn::engine {
 
 enum class InputLevel { Byte, Char, Word };
 enum class OutputKind { Softmax, MixtureOfSoftmaxes };
-enum class OutputGate { Outside, Inside };  // h = o*tanh(c), or h = tanh(o*c) (Krause §4.1)
+enum class OutputGate { Outside, Inside };   // h = o*tanh(c), or h = tanh(o*c) (Krause §4.1)
 enum class MinorInput { Embedding, Below };  // MMLM-1 / MMLM-2 (Shuang §V-D1)
 enum class RecurrentInit { Orthogonal, Uniform };
 
@@ -26,7 +26,7 @@ struct InputConfig {
 struct LayerConfig {
   CellType type = CellType::Lstm;
   int64_t hiddenSize = 256;
-  int64_t mSize = 0;        // intermediate state / factor size; 0 = hidden size
+  int64_t mSize = 0;  // intermediate state / factor size; 0 = hidden size
   OutputGate outputGate = OutputGate::Outside;
   int rounds = 5;           // Mogrifier r; 0 is exactly the LSTM
   int64_t rank = 40;        // Mogrifier k; <= 0 means full-rank Q and R
@@ -44,8 +44,8 @@ struct LayerConfig {
 
 struct OutputConfig {
   OutputKind kind = OutputKind::Softmax;
-  int64_t mixtures = 15;     // Mixture of Softmaxes components
-  int64_t latentSize = 0;    // MoS latent width; 0 = embedding size if tied, else last layer width
+  int64_t mixtures = 15;   // Mixture of Softmaxes components
+  int64_t latentSize = 0;  // MoS latent width; 0 = embedding size if tied, else last layer width
   bool tieEmbeddings = false;
 };
 

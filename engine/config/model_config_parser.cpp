@@ -31,7 +31,8 @@ std::vector<std::string> cellTypeNames() {
 }
 
 LayerConfig parseLayer(const YAML::Node& node, YamlReader& reader, const std::string& path) {
-  if (!node.IsMap()) reader.fail(node, path, "expected a mapping such as {type: lstm, hidden_size: 512}");
+  if (!node.IsMap())
+    reader.fail(node, path, "expected a mapping such as {type: lstm, hidden_size: 512}");
   if (!node["type"]) reader.fail(node, path + ".type", "missing; every layer needs a cell type");
   LayerConfig layer;
   const std::string typeName = reader.choice(node, path, "type", "", cellTypeNames());
@@ -52,8 +53,7 @@ LayerConfig parseLayer(const YAML::Node& node, YamlReader& reader, const std::st
       for (const auto& key : layerKeysFor(other)) elsewhere = elsewhere || key == name;
     }
     reader.fail(entry.first, joinKey(path, name),
-                elsewhere ? "does not apply to cell type '" + typeName + "'"
-                          : "unknown layer key");
+                elsewhere ? "does not apply to cell type '" + typeName + "'" : "unknown layer key");
   }
 
   layer.hiddenSize = reader.integer(node, path, "hidden_size", layer.hiddenSize, 1, kMaxWidth);
@@ -61,10 +61,10 @@ LayerConfig parseLayer(const YAML::Node& node, YamlReader& reader, const std::st
   layer.mSize = reader.integer(node, path, sizeKey, 0, 0, kMaxWidth);
   layer.weightDrop = reader.number(node, path, "weight_drop", 0.0, 0.0, 1.0, false);
   layer.weightNorm = reader.boolean(node, path, "weight_norm", false);
-  layer.outputGate = reader.choice(node, path, "output_gate", "outside", {"outside", "inside"}) ==
-                             "inside"
-                         ? OutputGate::Inside
-                         : OutputGate::Outside;
+  layer.outputGate =
+      reader.choice(node, path, "output_gate", "outside", {"outside", "inside"}) == "inside"
+          ? OutputGate::Inside
+          : OutputGate::Outside;
   layer.rounds = static_cast<int>(reader.integer(node, path, "rounds", layer.rounds, 0, 32));
   layer.rank = reader.integer(node, path, "rank", layer.rank, std::numeric_limits<int32_t>::min(),
                               kMaxWidth);
@@ -74,17 +74,16 @@ LayerConfig parseLayer(const YAML::Node& node, YamlReader& reader, const std::st
     reader.fail(node["major_share"], joinKey(path, "major_share"),
                 "must be above 0: the major LSTM carries the layer");
   }
-  layer.minorInput = reader.choice(node, path, "minor_input", "embedding",
-                                   {"embedding", "below"}) == "below"
-                         ? MinorInput::Below
-                         : MinorInput::Embedding;
+  layer.minorInput =
+      reader.choice(node, path, "minor_input", "embedding", {"embedding", "below"}) == "below"
+          ? MinorInput::Below
+          : MinorInput::Embedding;
   return layer;
 }
 
 }  // namespace
 
-ModelConfig parseModelSection(const YAML::Node& node, YamlReader& reader,
-                              const std::string& path) {
+ModelConfig parseModelSection(const YAML::Node& node, YamlReader& reader, const std::string& path) {
   reader.expectMap(node, path, {"input", "layers", "output", "dropout", "init"});
   ModelConfig config;
 

@@ -159,9 +159,12 @@ ModelSummary summarizeModel(const ModelConfig& config, int64_t vocab) {
   const int64_t embedding = config.input.embeddingSize;
   const int64_t inputWidth = config.inputWidth(vocab);
   {
-    SummaryRow row{"input", embedding > 0 ? "embedding" : "one-hot",
+    SummaryRow row{"input",
+                   embedding > 0 ? "embedding" : "one-hot",
                    inputLevelName(config.input.level) + ", vocabulary " + std::to_string(vocab),
-                   vocab, inputWidth, embedding > 0 ? vocab * embedding : 0};
+                   vocab,
+                   inputWidth,
+                   embedding > 0 ? vocab * embedding : 0};
     summary.rows.push_back(row);
   }
   int64_t width = inputWidth;
@@ -171,7 +174,8 @@ ModelSummary summarizeModel(const ModelConfig& config, int64_t vocab) {
     detail << "H=" << layer.hiddenSize;
     if (hasIntermediateState(layer.type)) detail << " M=" << layer.intermediateSize();
     if (layer.type == CellType::Mogrifier) {
-      detail << " r=" << layer.rounds << " k=" << (layer.rank > 0 ? std::to_string(layer.rank) : "full");
+      detail << " r=" << layer.rounds
+             << " k=" << (layer.rank > 0 ? std::to_string(layer.rank) : "full");
       if (!layer.zigzag) detail << " no-zigzag";
     }
     if (layer.type == CellType::Mmlstm) {
@@ -197,12 +201,13 @@ ModelSummary summarizeModel(const ModelConfig& config, int64_t vocab) {
       row.parameters = tied ? vocab : width * vocab + vocab;
     } else {
       const int64_t k = config.output.mixtures;
-      const int64_t latent = tied ? embedding
-                                  : (config.output.latentSize > 0 ? config.output.latentSize : width);
+      const int64_t latent =
+          tied ? embedding : (config.output.latentSize > 0 ? config.output.latentSize : width);
       row.kind = "mos";
       row.detail = std::to_string(k) + " mixtures, latent " + std::to_string(latent) +
                    (tied ? ", tied" : ", untied");
-      row.parameters = width * k + k * latent * (width + 1) + (tied ? vocab : latent * vocab + vocab);
+      row.parameters =
+          width * k + k * latent * (width + 1) + (tied ? vocab : latent * vocab + vocab);
     }
     summary.rows.push_back(row);
   }

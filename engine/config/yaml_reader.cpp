@@ -68,8 +68,8 @@ YAML::Node YamlReader::scalar(const YAML::Node& map, const std::string& key,
   return value;
 }
 
-int64_t YamlReader::integer(const YAML::Node& map, const std::string& path,
-                            const std::string& name, int64_t fallback, int64_t min, int64_t max) {
+int64_t YamlReader::integer(const YAML::Node& map, const std::string& path, const std::string& name,
+                            int64_t fallback, int64_t min, int64_t max) {
   if (!map[name]) return fallback;
   const std::string key = joinKey(path, name);
   const YAML::Node node = scalar(map, key, name, "an integer");

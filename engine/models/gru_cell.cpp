@@ -2,6 +2,8 @@
 
 #include <torch/torch.h>
 
+#include "engine/models/gru_update.h"
+
 namespace mrnn::engine {
 
 GruCell::GruCell(const LayerConfig& config, int64_t inputSize, int64_t embeddingSize)
@@ -13,9 +15,13 @@ GruCell::GruCell(const LayerConfig& config, int64_t inputSize, int64_t embedding
   wH_ = addRecurrentWeight("W_h", 1, h, h);
 }
 
-std::vector<std::string> GruCell::probeNames() const { return {"z", "r", "j", "h"}; }
+std::vector<std::string> GruCell::probeNames() const {
+  return {"z", "r", "j", "h"};
+}
 
-void GruCell::resetParameters(const InitConfig& init) { resetCommon(init); }
+void GruCell::resetParameters(const InitConfig& init) {
+  resetCommon(init);
+}
 
 torch::Tensor GruCell::projectInputs(const torch::Tensor& x, const torch::Tensor&) {
   return torch::linear(x, wX_, b_);
@@ -28,15 +34,7 @@ torch::Tensor GruCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn, 
   const auto z = zr.narrow(1, 0, h);
   const auto r = zr.narrow(1, h, h);
   const auto j = torch::tanh(torch::addmm(xp.narrow(1, 2 * h, h), r * hIn, wH_->current().t()));
-  auto hNew = (1 - z) * state.parts[0] + z * j;
-  if (probes) {
-    probes->record("z", z);
-    probes->record("r", r);
-    probes->record("j", j);
-    probes->record("h", hNew);
-  }
-  state.parts[0] = hNew;
-  return hNew;
+  return gruUpdate(z, r, j, state, probes);
 }
 
 }  // namespace mrnn::engine

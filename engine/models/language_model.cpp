@@ -21,7 +21,8 @@ LanguageModel::LanguageModel(const ModelConfig& config, int64_t vocab)
   }
   torch::manual_seed(config.init.seed);
 
-  input_ = register_module("input", std::make_shared<InputLayer>(config.input, vocab, config.dropout));
+  input_ =
+      register_module("input", std::make_shared<InputLayer>(config.input, vocab, config.dropout));
   const int64_t inputWidth = input_->outputSize();
   int64_t width = inputWidth;
   for (size_t i = 0; i < config.layers.size(); ++i) {
@@ -34,7 +35,7 @@ LanguageModel::LanguageModel(const ModelConfig& config, int64_t vocab)
   if (config.output.kind == OutputKind::Softmax) {
     output_ = register_module("output", std::make_shared<SoftmaxOutput>(width, vocab, tied));
   } else {
-    const int64_t latent = tied.defined() ? config.input.embeddingSize
+    const int64_t latent = tied.defined()                 ? config.input.embeddingSize
                            : config.output.latentSize > 0 ? config.output.latentSize
                                                           : width;
     output_ = register_module("output", std::make_shared<MixtureOfSoftmaxes>(
@@ -63,7 +64,8 @@ torch::Tensor LanguageModel::hidden(const torch::Tensor& tokens, ModelState& sta
   for (size_t i = 0; i < layers_.size(); ++i) {
     if (probes) probes->setScope("layer" + std::to_string(i + 1) + "/");
     const int64_t width = layers_[i]->outputSize();
-    const auto stateMask = variationalMask(training, config_.dropout.state, {batch, width}, options);
+    const auto stateMask =
+        variationalMask(training, config_.dropout.state, {batch, width}, options);
     x = layers_[i]->forward(x, embedded, state.layers[i], stateMask, probes);
     if (i + 1 < layers_.size()) {
       x = applyMask(x, variationalMask(training, config_.dropout.hidden, {batch, width}, options));

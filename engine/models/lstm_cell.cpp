@@ -14,7 +14,9 @@ LstmCell::LstmCell(const LayerConfig& config, int64_t inputSize, int64_t embeddi
   wH_ = addRecurrentWeight("W_h", 4, h, h);
 }
 
-std::vector<std::string> LstmCell::probeNames() const { return {"i", "f", "o", "j", "c", "h"}; }
+std::vector<std::string> LstmCell::probeNames() const {
+  return {"i", "f", "o", "j", "c", "h"};
+}
 
 void LstmCell::resetParameters(const InitConfig& init) {
   resetCommon(init);

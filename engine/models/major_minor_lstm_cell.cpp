@@ -28,7 +28,8 @@ std::vector<std::string> MajorMinorLstmCell::probeNames() const {
   std::vector<std::string> names;
   for (const char* part : {"major.", "minor."}) {
     if (std::string(part) == "minor." && minor_ == 0) break;
-    for (const char* gate : {"i", "f", "o", "j", "c", "h"}) names.push_back(part + std::string(gate));
+    for (const char* gate : {"i", "f", "o", "j", "c", "h"})
+      names.push_back(part + std::string(gate));
   }
   names.emplace_back("h");
   return names;
@@ -46,8 +47,9 @@ torch::Tensor MajorMinorLstmCell::projectInputs(const torch::Tensor& x,
   if (minor_ == 0) return major;
   const bool fromBelow = config().minorInput == MinorInput::Below;
   if (!fromBelow && !embedding.defined()) {
-    throw std::invalid_argument("Major-Minor LSTM: the minor LSTM reads the input embedding, "
-                                "but none was passed to the layer");
+    throw std::invalid_argument(
+        "Major-Minor LSTM: the minor LSTM reads the input embedding, "
+        "but none was passed to the layer");
   }
   return torch::cat({major, torch::linear(fromBelow ? x : embedding, wXMinor_, bMinor_)}, -1);
 }
@@ -55,8 +57,8 @@ torch::Tensor MajorMinorLstmCell::projectInputs(const torch::Tensor& x,
 torch::Tensor MajorMinorLstmCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn,
                                         CellState& state, ProbeRecorder* probes) {
   const auto& cPrev = state.parts[1];
-  const auto preMajor = torch::addmm(xp.narrow(1, 0, 4 * major_), hIn.narrow(1, 0, major_),
-                                     wHMajor_->current().t());
+  const auto preMajor =
+      torch::addmm(xp.narrow(1, 0, 4 * major_), hIn.narrow(1, 0, major_), wHMajor_->current().t());
   const auto majorOut =
       lstmUpdate(preMajor, cPrev.narrow(1, 0, major_), config().outputGate, probes, "major.");
   if (minor_ == 0) {
@@ -65,8 +67,8 @@ torch::Tensor MajorMinorLstmCell::recur(const torch::Tensor& xp, const torch::Te
   } else {
     const auto preMinor = torch::addmm(xp.narrow(1, 4 * major_, 4 * minor_),
                                        hIn.narrow(1, major_, minor_), wHMinor_->current().t());
-    const auto minorOut = lstmUpdate(preMinor, cPrev.narrow(1, major_, minor_),
-                                     config().outputGate, probes, "minor.");
+    const auto minorOut = lstmUpdate(preMinor, cPrev.narrow(1, major_, minor_), config().outputGate,
+                                     probes, "minor.");
     state.parts[0] = torch::cat({majorOut.h, minorOut.h}, 1);
     state.parts[1] = torch::cat({majorOut.c, minorOut.c}, 1);
   }

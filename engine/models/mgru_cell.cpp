@@ -2,6 +2,8 @@
 
 #include <torch/torch.h>
 
+#include "engine/models/gru_update.h"
+
 namespace mrnn::engine {
 
 MgruCell::MgruCell(const LayerConfig& config, int64_t inputSize, int64_t embeddingSize)
@@ -17,11 +19,17 @@ MgruCell::MgruCell(const LayerConfig& config, int64_t inputSize, int64_t embeddi
   vH_ = addRecurrentWeight("V_h", 1, h, m);
 }
 
-std::vector<std::string> MgruCell::probeNames() const { return {"m", "z", "r", "j", "h"}; }
+std::vector<std::string> MgruCell::probeNames() const {
+  return {"m", "z", "r", "j", "h"};
+}
 
-void MgruCell::resetParameters(const InitConfig& init) { resetCommon(init); }
+void MgruCell::resetParameters(const InitConfig& init) {
+  resetCommon(init);
+}
 
-void MgruCell::onWeightsPrepared() { vZr_ = torch::cat({vZ_->current(), vR_->current()}, 0); }
+void MgruCell::onWeightsPrepared() {
+  vZr_ = torch::cat({vZ_->current(), vR_->current()}, 0);
+}
 
 torch::Tensor MgruCell::projectInputs(const torch::Tensor& x, const torch::Tensor&) {
   return torch::cat({torch::linear(x, wMx_), torch::linear(x, wX_, b_)}, -1);
@@ -36,16 +44,10 @@ torch::Tensor MgruCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn,
   const auto z = zr.narrow(1, 0, h);
   const auto r = zr.narrow(1, h, m);
   const auto j = torch::tanh(torch::addmm(xp.narrow(1, m + h + m, h), r * mt, vH_->current().t()));
-  auto hNew = (1 - z) * state.parts[0] + z * j;
   if (probes) {
     probes->record("m", mt);
-    probes->record("z", z);
-    probes->record("r", r);
-    probes->record("j", j);
-    probes->record("h", hNew);
   }
-  state.parts[0] = hNew;
-  return hNew;
+  return gruUpdate(z, r, j, state, probes);
 }
 
 }  // namespace mrnn::engine

@@ -17,7 +17,9 @@ MilstmCell::MilstmCell(const LayerConfig& config, int64_t inputSize, int64_t emb
   wH_ = addRecurrentWeight("W_h", 4, h, h);
 }
 
-std::vector<std::string> MilstmCell::probeNames() const { return {"i", "f", "o", "j", "c", "h"}; }
+std::vector<std::string> MilstmCell::probeNames() const {
+  return {"i", "f", "o", "j", "c", "h"};
+}
 
 void MilstmCell::resetParameters(const InitConfig& init) {
   resetCommon(init);
@@ -34,8 +36,8 @@ torch::Tensor MilstmCell::projectInputs(const torch::Tensor& x, const torch::Ten
   return torch::linear(x, wX_);
 }
 
-torch::Tensor MilstmCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn,
-                                CellState& state, ProbeRecorder* probes) {
+torch::Tensor MilstmCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn, CellState& state,
+                                ProbeRecorder* probes) {
   const auto uh = torch::mm(hIn, wH_->current().t());
   const auto pre = alpha_ * xp * uh + beta1_ * uh + beta2_ * xp + b_;
   const auto out = lstmUpdate(pre, state.parts[1], config().outputGate, probes);

@@ -24,8 +24,8 @@ MixtureOfSoftmaxes::MixtureOfSoftmaxes(int64_t inputSize, int64_t vocab, int64_t
   prior_ = uniformParameter(*this, "W_prior", mixtures, inputSize);
   latentW_ = uniformParameter(*this, "W_latent", mixtures * latentSize, inputSize);
   latentB_ = register_parameter("b_latent", torch::zeros({mixtures * latentSize}));
-  outW_ = tiedEmbedding.defined() ? tiedEmbedding
-                                  : uniformParameter(*this, "W_out", vocab, latentSize);
+  outW_ =
+      tiedEmbedding.defined() ? tiedEmbedding : uniformParameter(*this, "W_out", vocab, latentSize);
   outB_ = register_parameter("b_out", torch::zeros({vocab}));
 }
 

@@ -18,11 +18,11 @@ class MixtureOfSoftmaxes : public OutputHead {
  private:
   int64_t mixtures_;
   int64_t latent_;
-  torch::Tensor prior_;   // [K, H]
-  torch::Tensor latentW_; // [K * L, H]
-  torch::Tensor latentB_; // [K * L]
-  torch::Tensor outW_;    // [V, L] (own or tied)
-  torch::Tensor outB_;    // [V]
+  torch::Tensor prior_;    // [K, H]
+  torch::Tensor latentW_;  // [K * L, H]
+  torch::Tensor latentB_;  // [K * L]
+  torch::Tensor outW_;     // [V, L] (own or tied)
+  torch::Tensor outB_;     // [V]
 };
 
 }  // namespace mrnn::engine

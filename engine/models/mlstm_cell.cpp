@@ -30,8 +30,8 @@ torch::Tensor MlstmCell::projectInputs(const torch::Tensor& x, const torch::Tens
   return torch::cat({torch::linear(x, wMx_), torch::linear(x, wX_, b_)}, -1);
 }
 
-torch::Tensor MlstmCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn,
-                               CellState& state, ProbeRecorder* probes) {
+torch::Tensor MlstmCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn, CellState& state,
+                               ProbeRecorder* probes) {
   const int64_t m = config().intermediateSize();
   const auto mt = xp.narrow(1, 0, m) * torch::mm(hIn, wMh_->current().t());
   if (probes) probes->record("m", mt);

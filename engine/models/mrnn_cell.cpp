@@ -15,9 +15,13 @@ MrnnCell::MrnnCell(const LayerConfig& config, int64_t inputSize, int64_t embeddi
   wHm_ = addRecurrentWeight("W_hm", 1, h, m);
 }
 
-std::vector<std::string> MrnnCell::probeNames() const { return {"m", "h"}; }
+std::vector<std::string> MrnnCell::probeNames() const {
+  return {"m", "h"};
+}
 
-void MrnnCell::resetParameters(const InitConfig& init) { resetCommon(init); }
+void MrnnCell::resetParameters(const InitConfig& init) {
+  resetCommon(init);
+}
 
 torch::Tensor MrnnCell::projectInputs(const torch::Tensor& x, const torch::Tensor&) {
   return torch::cat({torch::linear(x, wMx_), torch::linear(x, wHx_, b_)}, -1);

@@ -26,8 +26,8 @@ int64_t RecurrentCell::recurrentWeightCount() const {
 RecurrentWeight* RecurrentCell::addRecurrentWeight(const std::string& name, int64_t blocks,
                                                    int64_t rows, int64_t cols,
                                                    RecurrentWeight::Layout layout) {
-  recurrentWeights_.push_back(
-      std::make_unique<RecurrentWeight>(*this, name, blocks, rows, cols, layout, config_.weightNorm));
+  recurrentWeights_.push_back(std::make_unique<RecurrentWeight>(*this, name, blocks, rows, cols,
+                                                                layout, config_.weightNorm));
   return recurrentWeights_.back().get();
 }
 

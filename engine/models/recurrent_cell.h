@@ -64,9 +64,9 @@ class RecurrentCell : public torch::nn::Module {
   // views of them (slices, concatenations) do it here, not per step.
   virtual void onWeightsPrepared() {}
 
-  RecurrentWeight* addRecurrentWeight(const std::string& name, int64_t blocks, int64_t rows,
-                                      int64_t cols,
-                                      RecurrentWeight::Layout layout = RecurrentWeight::Layout::Stacked);
+  RecurrentWeight* addRecurrentWeight(
+      const std::string& name, int64_t blocks, int64_t rows, int64_t cols,
+      RecurrentWeight::Layout layout = RecurrentWeight::Layout::Stacked);
   torch::Tensor addInputWeight(const std::string& name, int64_t rows, int64_t cols);
   torch::Tensor addVector(const std::string& name, int64_t size);
 

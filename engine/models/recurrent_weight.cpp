@@ -6,9 +6,8 @@
 
 namespace mrnn::engine {
 
-RecurrentWeight::RecurrentWeight(torch::nn::Module& owner, const std::string& name,
-                                 int64_t blocks, int64_t rows, int64_t cols, Layout layout,
-                                 bool weightNorm)
+RecurrentWeight::RecurrentWeight(torch::nn::Module& owner, const std::string& name, int64_t blocks,
+                                 int64_t rows, int64_t cols, Layout layout, bool weightNorm)
     : name_(name), blocks_(blocks), rows_(rows), cols_(cols), layout_(layout) {
   v_ = owner.register_parameter(name, torch::empty({blocks, rows, cols}));
   if (weightNorm) g_ = owner.register_parameter(name + "_g", torch::ones({blocks, rows, 1}));

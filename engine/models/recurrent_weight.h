@@ -16,8 +16,8 @@ class RecurrentWeight {
  public:
   enum class Layout { Stacked, Batched };  // [G*rows, cols] or [G, rows, cols]
 
-  RecurrentWeight(torch::nn::Module& owner, const std::string& name, int64_t blocks,
-                  int64_t rows, int64_t cols, Layout layout, bool weightNorm);
+  RecurrentWeight(torch::nn::Module& owner, const std::string& name, int64_t blocks, int64_t rows,
+                  int64_t cols, Layout layout, bool weightNorm);
 
   // Scaled orthogonal blocks (Saxe et al.; Krause uses scale 0.7), or uniform +-scale/sqrt(cols).
   void initOrthogonal(double scale);

@@ -12,9 +12,13 @@ RnnCell::RnnCell(const LayerConfig& config, int64_t inputSize, int64_t embedding
   wHh_ = addRecurrentWeight("W_hh", 1, h, h);
 }
 
-std::vector<std::string> RnnCell::probeNames() const { return {"h"}; }
+std::vector<std::string> RnnCell::probeNames() const {
+  return {"h"};
+}
 
-void RnnCell::resetParameters(const InitConfig& init) { resetCommon(init); }
+void RnnCell::resetParameters(const InitConfig& init) {
+  resetCommon(init);
+}
 
 torch::Tensor RnnCell::projectInputs(const torch::Tensor& x, const torch::Tensor&) {
   return torch::linear(x, wHx_, b_);

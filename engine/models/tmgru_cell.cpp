@@ -2,6 +2,8 @@
 
 #include <torch/torch.h>
 
+#include "engine/models/gru_update.h"
+
 namespace mrnn::engine {
 
 TmgruCell::TmgruCell(const LayerConfig& config, int64_t inputSize, int64_t embeddingSize)
@@ -20,16 +22,20 @@ std::vector<std::string> TmgruCell::probeNames() const {
   return {"m_z", "m_r", "m_h", "z", "r", "j", "h"};
 }
 
-void TmgruCell::resetParameters(const InitConfig& init) { resetCommon(init); }
+void TmgruCell::resetParameters(const InitConfig& init) {
+  resetCommon(init);
+}
 
-void TmgruCell::onWeightsPrepared() { vBlocks_ = v_->current().unbind(0); }
+void TmgruCell::onWeightsPrepared() {
+  vBlocks_ = v_->current().unbind(0);
+}
 
 torch::Tensor TmgruCell::projectInputs(const torch::Tensor& x, const torch::Tensor&) {
   return torch::cat({torch::linear(x, wMx_), torch::linear(x, wX_, b_)}, -1);
 }
 
-torch::Tensor TmgruCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn,
-                               CellState& state, ProbeRecorder* probes) {
+torch::Tensor TmgruCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn, CellState& state,
+                               ProbeRecorder* probes) {
   const int64_t h = config().hiddenSize;
   const int64_t m = config().intermediateSize();
   const auto mzr = xp.narrow(1, 0, 2 * m) * torch::mm(hIn, wMhZr_->current().t());
@@ -40,18 +46,12 @@ torch::Tensor TmgruCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn
   const auto r = torch::sigmoid(torch::addmm(ux.narrow(1, h, h), mr, vBlocks_[1].t()));
   const auto mh = xp.narrow(1, 2 * m, m) * torch::mm(r * hIn, wMhH_->current().t());
   const auto j = torch::tanh(torch::addmm(ux.narrow(1, 2 * h, h), mh, vBlocks_[2].t()));
-  auto hNew = (1 - z) * state.parts[0] + z * j;
   if (probes) {
     probes->record("m_z", mz);
     probes->record("m_r", mr);
     probes->record("m_h", mh);
-    probes->record("z", z);
-    probes->record("r", r);
-    probes->record("j", j);
-    probes->record("h", hNew);
   }
-  state.parts[0] = hNew;
-  return hNew;
+  return gruUpdate(z, r, j, state, probes);
 }
 
 }  // namespace mrnn::engine

@@ -27,7 +27,7 @@ class TmgruCell : public RecurrentCell {
   torch::Tensor wMx_, wX_, b_;
   RecurrentWeight* wMhZr_;
   RecurrentWeight* wMhH_;
-  RecurrentWeight* v_;  // [3, H, M] batched: V_z, V_r, V_h
+  RecurrentWeight* v_;                  // [3, H, M] batched: V_z, V_r, V_h
   std::vector<torch::Tensor> vBlocks_;  // v_ split once per window
 };
 

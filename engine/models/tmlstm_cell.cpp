@@ -30,8 +30,8 @@ torch::Tensor TmlstmCell::projectInputs(const torch::Tensor& x, const torch::Ten
   return torch::cat({torch::linear(x, wMx_), torch::linear(x, wX_, b_)}, -1);
 }
 
-torch::Tensor TmlstmCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn,
-                                CellState& state, ProbeRecorder* probes) {
+torch::Tensor TmlstmCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn, CellState& state,
+                                ProbeRecorder* probes) {
   const int64_t h = config().hiddenSize;
   const int64_t m = config().intermediateSize();
   const int64_t batch = hIn.size(0);

@@ -1,5 +1,7 @@
 #include "cell_fixtures.h"
 
+#include <torch/torch.h>
+
 #include "engine/models/cell_factory.h"
 
 namespace mrnn::test {

@@ -4,7 +4,7 @@
 // name), built in double precision with every parameter drawn at random, so biases and
 // gains are exercised too.
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include <memory>
 #include <string>

@@ -45,8 +45,9 @@ void checkEntries(const std::string& what, torch::Tensor variable, const torch::
     }
     const double numeric = (up - down) / (2 * eps);
     const double exact = grad[index].item<double>();
-    EXPECT_MSG(std::fabs(numeric - exact) <= 1e-6 * std::max(1.0, std::fabs(exact)),
-              what << "[" << index << "]: autograd " << exact << ", finite difference " << numeric);
+    EXPECT_MSG(
+        std::fabs(numeric - exact) <= 1e-6 * std::max(1.0, std::fabs(exact)),
+        what << "[" << index << "]: autograd " << exact << ", finite difference " << numeric);
   }
 }
 

@@ -15,11 +15,11 @@ namespace {
 constexpr double kTolerance = 1e-9;  // double precision; the issue asks for 1e-6
 
 void checkClose(const Vec& actual, const Vec& expected, const std::string& what) {
-  EXPECT_MSG(actual.size() == expected.size(), what << ": size " << actual.size() << " vs "
-                                                   << expected.size());
+  EXPECT_MSG(actual.size() == expected.size(),
+             what << ": size " << actual.size() << " vs " << expected.size());
   for (size_t i = 0; i < actual.size(); ++i) {
     EXPECT_MSG(std::fabs(actual[i] - expected[i]) <= kTolerance,
-              what << "[" << i << "]: engine " << actual[i] << ", reference " << expected[i]);
+               what << "[" << i << "]: engine " << actual[i] << ", reference " << expected[i]);
   }
 }
 
@@ -47,14 +47,16 @@ void checkAgainstReference(const CellCase& cellCase) {
     for (int64_t b = 0; b < batch; ++b) {
       const RefResult expected =
           referenceStep(cellCase.layer, weights, rowOf(x[t], b), rowOf(emb[t], b), reference[b]);
-      const std::string where = cellCase.label + " t=" + std::to_string(t) + " b=" + std::to_string(b);
+      const std::string where =
+          cellCase.label + " t=" + std::to_string(t) + " b=" + std::to_string(b);
       checkClose(rowOf(h, b), expected.state.h, where + " h");
-      if (state.parts.size() > 1) checkClose(rowOf(state.parts[1], b), expected.state.c, where + " c");
+      if (state.parts.size() > 1)
+        checkClose(rowOf(state.parts[1], b), expected.state.c, where + " c");
       for (const auto& name : cell->probeNames()) {
         const auto found = expected.probes.find(name);
         EXPECT_MSG(found != expected.probes.end(), where << ": reference lacks probe " << name);
-        EXPECT_MSG(probes.steps(name) == static_cast<size_t>(t + 1), where << ": probe " << name
-                                                                          << " not recorded");
+        EXPECT_MSG(probes.steps(name) == static_cast<size_t>(t + 1),
+                   where << ": probe " << name << " not recorded");
         checkClose(rowOf(probes.stacked(name)[t], b), found->second, where + " probe " + name);
       }
       reference[b] = expected.state;
@@ -89,6 +91,7 @@ MRNN_TEST(reference_check_detects_a_wrong_weight) {
   const auto expected = referenceStep(cellCase.layer, weights, rowOf(x, 0), {}, previous);
   double worst = 0.0;
   const Vec actual = rowOf(h, 0);
-  for (size_t i = 0; i < actual.size(); ++i) worst = std::max(worst, std::fabs(actual[i] - expected.state.h[i]));
+  for (size_t i = 0; i < actual.size(); ++i)
+    worst = std::max(worst, std::fabs(actual[i] - expected.state.h[i]));
   EXPECT_MSG(worst > 1e-4, "a perturbed weight went unnoticed (max difference " << worst << ")");
 }

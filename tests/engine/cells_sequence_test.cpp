@@ -24,11 +24,11 @@ MRNN_TEST(sequence_forward_equals_repeated_steps) {
     for (int64_t t = 0; t < 6; ++t) {
       const auto h = cell->step(x[t], emb[t], stepState);
       EXPECT_MSG(torch::allclose(window[t], h, 0.0, 1e-12),
-                cellCase.label << ": step " << t << " differs from the window forward");
+                 cellCase.label << ": step " << t << " differs from the window forward");
     }
     for (size_t p = 0; p < windowState.parts.size(); ++p) {
       EXPECT_MSG(torch::allclose(windowState.parts[p], stepState.parts[p], 0.0, 1e-12),
-                cellCase.label << ": final state part " << p << " differs");
+                 cellCase.label << ": final state part " << p << " differs");
     }
   }
 }
@@ -50,7 +50,7 @@ MRNN_TEST(batch_rows_are_independent) {
       for (const auto& part : start.parts) alone.parts.push_back(part.narrow(0, b, 1).clone());
       const auto single = cell->forward(x.narrow(1, b, 1), emb.narrow(1, b, 1), alone);
       EXPECT_MSG(torch::allclose(together.narrow(1, b, 1), single, 0.0, 1e-12),
-                cellCase.label << ": row " << b << " depends on the other rows");
+                 cellCase.label << ": row " << b << " depends on the other rows");
     }
     // Changing one row's input leaves the other rows' outputs unchanged.
     auto changed = x.clone();

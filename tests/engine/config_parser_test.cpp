@@ -44,7 +44,8 @@ ConfigError errorOf(const std::string& text) {
 }
 
 std::filesystem::path scratchDir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("mrnn-test-" + name + "-" + std::to_string(::getpid()));
+  auto dir = std::filesystem::temp_directory_path() /
+             ("mrnn-test-" + name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
@@ -119,14 +120,15 @@ MRNN_TEST(values_out_of_range) {
   const auto dropout = errorOf(project(kLstm, "  dropout:\n    hidden: 1.5\n"));
   EXPECT_EQ(dropout.key(), std::string("model.dropout.hidden"));
   EXPECT_EQ(dropout.line(), 10);
-  const auto share = errorOf(project("    - type: mmlstm\n      hidden_size: 8\n      major_share: 0\n"));
+  const auto share =
+      errorOf(project("    - type: mmlstm\n      hidden_size: 8\n      major_share: 0\n"));
   EXPECT_EQ(share.key(), std::string("model.layers[0].major_share"));
 }
 
 MRNN_TEST(bad_choice_value) {
   const auto e = errorOf(project(kLstm + "      output_gate: middle\n"));
   EXPECT(std::string(e.what()).find("'middle' is not allowed; expected 'outside' or 'inside'") !=
-        std::string::npos);
+         std::string::npos);
 }
 
 MRNN_TEST(missing_or_empty_layers) {
@@ -140,7 +142,8 @@ MRNN_TEST(missing_or_empty_layers) {
 }
 
 MRNN_TEST(missing_model_section_and_empty_file) {
-  EXPECT(std::string(errorOf("name: x\n").what()).find("needs a 'model:' section") != std::string::npos);
+  EXPECT(std::string(errorOf("name: x\n").what()).find("needs a 'model:' section") !=
+         std::string::npos);
   EXPECT(std::string(errorOf("").what()).find("empty") != std::string::npos);
 }
 
@@ -153,8 +156,8 @@ MRNN_TEST(tied_embeddings_with_mismatched_sizes_point_at_the_key) {
 }
 
 MRNN_TEST(tied_embeddings_need_an_embedding) {
-  const auto e = errorOf(
-      "model:\n  input:\n    level: char\n  layers:\n" + kLstm + "  output:\n    tie_embeddings: true\n");
+  const auto e = errorOf("model:\n  input:\n    level: char\n  layers:\n" + kLstm +
+                         "  output:\n    tie_embeddings: true\n");
   EXPECT(std::string(e.what()).find("one-hot") != std::string::npos);
 }
 
@@ -166,7 +169,8 @@ MRNN_TEST(mogrifier_rank_must_be_below_the_widths) {
 }
 
 MRNN_TEST(byte_level_vocabulary_is_256) {
-  const auto e = errorOf("model:\n  input:\n    level: byte\n    vocab_size: 100\n  layers:\n" + kLstm);
+  const auto e =
+      errorOf("model:\n  input:\n    level: byte\n    vocab_size: 100\n  layers:\n" + kLstm);
   EXPECT_EQ(e.key(), std::string("model.input.vocab_size"));
   EXPECT(std::string(e.what()).find("256") != std::string::npos);
 }
@@ -178,7 +182,7 @@ MRNN_TEST(mos_keys_need_mos) {
 
 MRNN_TEST(missing_file_is_named) {
   EXPECT_THROWS_WITH(ConfigError, engine::loadProject("/nonexistent/project.yaml"),
-                    "/nonexistent/project.yaml", "No such file");
+                     "/nonexistent/project.yaml", "No such file");
 }
 
 MRNN_TEST(check_model_reports_for_the_composer) {
@@ -228,7 +232,8 @@ MRNN_TEST(save_is_atomic_and_leaves_no_temporary) {
   engine::saveProject(p, path);
   EXPECT_EQ(engine::loadProject(path).name, std::string("renamed"));
   size_t files = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) files += entry.is_regular_file();
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    files += entry.is_regular_file();
   EXPECT_EQ(files, size_t{1});
   std::filesystem::remove_all(dir);
 }
@@ -279,7 +284,8 @@ MRNN_TEST(failed_write_is_reported_and_keeps_the_old_file) {
   EXPECT_MSG(message.find(path) != std::string::npos, message);
   EXPECT_EQ(engine::readWholeFile(path), std::string("old contents"));
   size_t files = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) files += entry.is_regular_file();
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    files += entry.is_regular_file();
   EXPECT_EQ(files, size_t{1});
   std::filesystem::remove_all(dir);
 }

@@ -109,7 +109,8 @@ MRNN_TEST(embedding_dropout_mask_is_shared_over_time) {
   const auto original = layer.embedding()[4].masked_select(out[0][0] != 0);
   EXPECT(torch::allclose(kept, original * 2.0));
   layer.eval();
-  EXPECT(torch::equal(layer.forward(torch::full({1, 1}, 4, torch::kLong))[0][0], layer.embedding()[4]));
+  EXPECT(torch::equal(layer.forward(torch::full({1, 1}, 4, torch::kLong))[0][0],
+                      layer.embedding()[4]));
 }
 
 MRNN_TEST(token_dropout_removes_whole_symbols) {

@@ -43,7 +43,8 @@ void checkSameOutputs(engine::RecurrentCell& a, engine::RecurrentCell& b, const 
   const auto ha = a.forward(x, emb, sa);
   const auto hb = b.forward(x, emb, sb);
   EXPECT_MSG(torch::allclose(ha, hb, 0.0, 1e-12), what << ": outputs differ");
-  EXPECT_MSG(torch::allclose(sa.parts[1], sb.parts[1], 0.0, 1e-12), what << ": memory cells differ");
+  EXPECT_MSG(torch::allclose(sa.parts[1], sb.parts[1], 0.0, 1e-12),
+             what << ": memory cells differ");
 }
 
 int64_t builtCount(const engine::RecurrentCell& cell) {
@@ -92,19 +93,20 @@ MRNN_TEST(cell_parameter_counts_equal_the_formulas) {
   for (const auto& cellCase : cases) {
     const auto cell = engine::makeCell(cellCase.layer, kInput, kEmbedding, {});
     EXPECT_MSG(builtCount(*cell) == engine::cellParameterCount(cellCase.layer, kInput, kEmbedding),
-              cellCase.label << ": built " << builtCount(*cell) << ", formula "
-                             << engine::cellParameterCount(cellCase.layer, kInput, kEmbedding));
+               cellCase.label << ": built " << builtCount(*cell) << ", formula "
+                              << engine::cellParameterCount(cellCase.layer, kInput, kEmbedding));
     EXPECT_MSG(cell->recurrentWeightCount() == engine::cellRecurrentWeightCount(cellCase.layer),
-              cellCase.label << ": recurrent weights " << cell->recurrentWeightCount());
+               cellCase.label << ": recurrent weights " << cell->recurrentWeightCount());
   }
 }
 
 MRNN_TEST(hand_computed_parameter_counts) {
   // Known answers worked out by hand from the papers' equations (I = 64, H = 512).
   EXPECT_EQ(engine::cellParameterCount(layerOf(CellType::Lstm, 512), 64, 64),
-           4 * 512 * 64 + 4 * 512 * 512 + 4 * 512);  // 1,181,696
+            4 * 512 * 64 + 4 * 512 * 512 + 4 * 512);  // 1,181,696
   EXPECT_EQ(engine::cellParameterCount(layerOf(CellType::Lstm, 512), 64, 64), 1181696);
-  EXPECT_EQ(engine::cellParameterCount(layerOf(CellType::Mlstm, 512), 64, 64), 1476608);  // MI + 4HI + MH + 4HM + 4H
+  EXPECT_EQ(engine::cellParameterCount(layerOf(CellType::Mlstm, 512), 64, 64),
+            1476608);                                   // MI + 4HI + MH + 4HM + 4H
   LayerConfig mog = layerOf(CellType::Mogrifier, 512);  // r = 5, k = 40: 5 * 40 * (64 + 512)
   EXPECT_EQ(engine::cellParameterCount(mog, 64, 64), 1181696 + 5 * 40 * 576);
 }
@@ -156,8 +158,8 @@ MRNN_TEST(model_parameter_counts_equal_the_summary) {
   for (const auto& [label, config] : configs) {
     engine::LanguageModel model(config, 17);
     const auto summary = engine::summarizeModel(config, 17);
-    EXPECT_MSG(model.parameterCount() == summary.totalParameters,
-              label << ": built " << model.parameterCount() << ", summary "
-                    << summary.totalParameters);
+    EXPECT_MSG(
+        model.parameterCount() == summary.totalParameters,
+        label << ": built " << model.parameterCount() << ", summary " << summary.totalParameters);
   }
 }

@@ -32,9 +32,9 @@ RefResult lstmFinish(const Vec& preI, const Vec& preF, const Vec& preO, const Ve
   const Vec f = sigmoid(preF);
   const Vec o = sigmoid(preO);
   const Vec j = tanhOf(preJ);
-  out.state.c = add(mul(f, cPrev), mul(i, j));                                   // eq. 15
-  out.state.h = gate == OutputGate::Outside ? mul(tanhOf(out.state.c), o)          // eq. 16
-                                            : tanhOf(mul(out.state.c, o));         // §4.1
+  out.state.c = add(mul(f, cPrev), mul(i, j));                              // eq. 15
+  out.state.h = gate == OutputGate::Outside ? mul(tanhOf(out.state.c), o)   // eq. 16
+                                            : tanhOf(mul(out.state.c, o));  // §4.1
   out.probes[prefix + "i"] = i;
   out.probes[prefix + "f"] = f;
   out.probes[prefix + "o"] = o;
@@ -45,9 +45,9 @@ RefResult lstmFinish(const Vec& preI, const Vec& preF, const Vec& preO, const Ve
 }
 
 // Plain LSTM with gate-stacked weights W_x (input), W_h (recurrent), bias b.
-RefResult lstm(const Weights& w, const std::string& wx, const std::string& wh,
-               const std::string& b, int64_t h, const Vec& x, const Vec& hPrev, const Vec& cPrev,
-               OutputGate gate, const std::string& prefix = "") {
+RefResult lstm(const Weights& w, const std::string& wx, const std::string& wh, const std::string& b,
+               int64_t h, const Vec& x, const Vec& hPrev, const Vec& cPrev, OutputGate gate,
+               const std::string& prefix = "") {
   Vec pre[4];
   for (int g = 0; g < 4; ++g) {
     pre[g] = add(matVec(gateRows(w, wx, g, h), x), matVec(gateRows(w, wh, g, h), hPrev),
@@ -58,7 +58,8 @@ RefResult lstm(const Weights& w, const std::string& wx, const std::string& wh,
 
 RefResult rnn(const Weights& w, const Vec& x, const RefState& s) {
   RefResult out;  // Sutskever eq. 1
-  out.state.h = tanhOf(add(matVec(get(w, "W_hx"), x), matVec(get(w, "W_hh"), s.h), get(w, "b").values));
+  out.state.h =
+      tanhOf(add(matVec(get(w, "W_hx"), x), matVec(get(w, "W_hh"), s.h), get(w, "b").values));
   out.probes["h"] = out.state.h;
   return out;
 }
@@ -94,7 +95,8 @@ RefResult tmlstm(const LayerConfig& layer, const Weights& w, const Vec& x, const
   Vec ms[4];
   for (int g = 0; g < 4; ++g) {
     // eq. 17: each gate's own m; eqs. 14-16 (and the candidate): U_g x + V_g m_g.
-    ms[g] = mul(matVec(gateRows(w, "W_mx", g, msize), x), matVec(gateRows(w, "W_mh", g, msize), s.h));
+    ms[g] =
+        mul(matVec(gateRows(w, "W_mx", g, msize), x), matVec(gateRows(w, "W_mh", g, msize), s.h));
     pre[g] = add(matVec(gateRows(w, "W_x", g, h), x), matVec(gateRows(w, "V", g, h), ms[g]),
                  bias(w, "b", g * h, h));
   }
@@ -123,10 +125,10 @@ RefResult mgru(const LayerConfig& layer, const Weights& w, const Vec& x, const R
   const int64_t m = layer.intermediateSize();
   const Mat& u = get(w, "W_x");  // rows z [H], r [M], j [H]
   const Vec mt = mul(matVec(get(w, "W_mx"), x), matVec(get(w, "W_mh"), s.h));  // eq. 5
-  const Vec z = sigmoid(add(matVec(u.rowRange(0, h), x), matVec(get(w, "V_z"), mt),
-                            bias(w, "b", 0, h)));  // eq. 25
-  const Vec r = sigmoid(add(matVec(u.rowRange(h, m), x), matVec(get(w, "V_r"), mt),
-                            bias(w, "b", h, m)));  // eq. 26
+  const Vec z = sigmoid(
+      add(matVec(u.rowRange(0, h), x), matVec(get(w, "V_z"), mt), bias(w, "b", 0, h)));  // eq. 25
+  const Vec r = sigmoid(
+      add(matVec(u.rowRange(h, m), x), matVec(get(w, "V_r"), mt), bias(w, "b", h, m)));  // eq. 26
   const Vec hHat = add(matVec(u.rowRange(h + m, h), x), matVec(get(w, "V_h"), mul(r, mt)),
                        bias(w, "b", h + m, h));  // eq. 27
   const Vec j = tanhOf(hHat);
@@ -148,13 +150,15 @@ RefResult tmgru(const LayerConfig& layer, const Weights& w, const Vec& x, const 
   // eq. 23 with the bracket where it belongs: r = s(U_r x + V_r m_r).
   const Vec r = sigmoid(add(matVec(gateRows(w, "W_x", 1, h), x), matVec(gateRows(w, "V", 1, h), mr),
                             bias(w, "b", h, h)));
-  const Vec mh = mul(matVec(wmx.rowRange(2 * m, m), x), matVec(get(w, "W_mh_h"), mul(r, s.h)));  // eq. 24
+  const Vec mh =
+      mul(matVec(wmx.rowRange(2 * m, m), x), matVec(get(w, "W_mh_h"), mul(r, s.h)));  // eq. 24
   const Vec hHat = add(matVec(gateRows(w, "W_x", 2, h), x), matVec(gateRows(w, "V", 2, h), mh),
                        bias(w, "b", 2 * h, h));  // eq. 4
   const Vec j = tanhOf(hHat);
   RefResult out;
   out.state.h = interpolate(z, s.h, j);  // eq. 18
-  out.probes = {{"m_z", mz}, {"m_r", mr}, {"m_h", mh}, {"z", z}, {"r", r}, {"j", j}, {"h", out.state.h}};
+  out.probes = {{"m_z", mz}, {"m_r", mr}, {"m_h", mh},       {"z", z},
+                {"r", r},    {"j", j},    {"h", out.state.h}};
   return out;
 }
 
@@ -174,22 +178,24 @@ RefResult mogrifier(const LayerConfig& layer, const Weights& w, const Vec& x, co
   for (int i = 1; i <= layer.rounds; ++i) {
     if (i % 2 == 1) {
       const Vec& gateSource = layer.zigzag ? hs[i - 1] : s.h;
-      xs[i] = mul(scale(2.0, sigmoid(matVec(roundMatrix(layer, w, "Q" + std::to_string(i)), gateSource))),
-                  xs[i - 2]);
+      xs[i] = mul(
+          scale(2.0, sigmoid(matVec(roundMatrix(layer, w, "Q" + std::to_string(i)), gateSource))),
+          xs[i - 2]);
       hs[i] = hs[i - 1];  // h is unchanged in odd rounds
       lastX = i;
       roundProbes["x" + std::to_string(i)] = xs[i];
     } else {
       const Vec& gateSource = layer.zigzag ? xs[i - 1] : x;
-      hs[i] = mul(scale(2.0, sigmoid(matVec(roundMatrix(layer, w, "R" + std::to_string(i)), gateSource))),
-                  hs[i - 2]);
+      hs[i] = mul(
+          scale(2.0, sigmoid(matVec(roundMatrix(layer, w, "R" + std::to_string(i)), gateSource))),
+          hs[i - 2]);
       xs[i] = xs[i - 1];
       lastH = i;
       roundProbes["h" + std::to_string(i)] = hs[i];
     }
   }
-  RefResult out = lstm(w, "W_x", "W_h", "b", layer.hiddenSize, xs[lastX], hs[lastH], s.c,
-                       layer.outputGate);
+  RefResult out =
+      lstm(w, "W_x", "W_h", "b", layer.hiddenSize, xs[lastX], hs[lastH], s.c, layer.outputGate);
   for (auto& [name, value] : roundProbes) out.probes[name] = value;
   return out;
 }
@@ -207,9 +213,9 @@ RefResult majorMinor(const LayerConfig& layer, const Weights& w, const Vec& x, c
   }
   // eq. 22: the minor LSTM reads the embedding (MMLM-1) or the layer below (MMLM-2).
   const Vec& minorInput = layer.minorInput == engine::MinorInput::Below ? x : emb;
-  RefResult minorOut = lstm(w, "W_x_minor", "W_h_minor", "b_minor", minor, minorInput,
-                            slice(s.h, major, minor), slice(s.c, major, minor), layer.outputGate,
-                            "minor.");
+  RefResult minorOut =
+      lstm(w, "W_x_minor", "W_h_minor", "b_minor", minor, minorInput, slice(s.h, major, minor),
+           slice(s.c, major, minor), layer.outputGate, "minor.");
   RefResult out;
   out.state.h = concat(majorOut.state.h, minorOut.state.h);
   out.state.c = concat(majorOut.state.c, minorOut.state.c);
@@ -226,8 +232,9 @@ RefResult milstm(const LayerConfig& layer, const Weights& w, const Vec& x, const
     // Wu et al.: alpha (.) Wx (.) Uh + beta1 (.) Uh + beta2 (.) Wx + b, per gate.
     const Vec wx = matVec(gateRows(w, "W_x", g, h), x);
     const Vec uh = matVec(gateRows(w, "W_h", g, h), s.h);
-    pre[g] = add(add(mul(bias(w, "alpha", g * h, h), mul(wx, uh)), mul(bias(w, "beta1", g * h, h), uh)),
-                 mul(bias(w, "beta2", g * h, h), wx), bias(w, "b", g * h, h));
+    pre[g] =
+        add(add(mul(bias(w, "alpha", g * h, h), mul(wx, uh)), mul(bias(w, "beta1", g * h, h), uh)),
+            mul(bias(w, "beta2", g * h, h), wx), bias(w, "b", g * h, h));
   }
   return lstmFinish(pre[0], pre[1], pre[2], pre[3], s.c, layer.outputGate);
 }
@@ -242,7 +249,8 @@ RefResult referenceStep(const LayerConfig& layer, const Weights& w, const Vec& x
     case CellType::Mrnn:
       return mrnn(w, x, previous);
     case CellType::Lstm:
-      return lstm(w, "W_x", "W_h", "b", layer.hiddenSize, x, previous.h, previous.c, layer.outputGate);
+      return lstm(w, "W_x", "W_h", "b", layer.hiddenSize, x, previous.h, previous.c,
+                  layer.outputGate);
     case CellType::Mlstm:
       return mlstm(layer, w, x, previous);
     case CellType::Tmlstm:

@@ -49,7 +49,9 @@ inline Vec add(const Vec& a, const Vec& b) {
   for (size_t i = 0; i < a.size(); ++i) out[i] = a[i] + b[i];
   return out;
 }
-inline Vec add(const Vec& a, const Vec& b, const Vec& c) { return add(add(a, b), c); }
+inline Vec add(const Vec& a, const Vec& b, const Vec& c) {
+  return add(add(a, b), c);
+}
 
 inline Vec mul(const Vec& a, const Vec& b) {
   Vec out(a.size());

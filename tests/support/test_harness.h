@@ -47,67 +47,66 @@ struct Skipped : std::runtime_error {
 #define MRNN_TEST_CONCAT2(a, b) a##b
 #define MRNN_TEST_CONCAT(a, b) MRNN_TEST_CONCAT2(a, b)
 
-#define MRNN_TEST(name)                                                          \
-  static void name();                                                            \
-  static const ::mrnn::test::Registrar MRNN_TEST_CONCAT(registrar_, name)(#name, \
-                                                                          name); \
+#define MRNN_TEST(name)                                                                 \
+  static void name();                                                                   \
+  static const ::mrnn::test::Registrar MRNN_TEST_CONCAT(registrar_, name)(#name, name); \
   static void name()
 
-#define EXPECT(condition)                                                    \
-  do {                                                                      \
-    if (!(condition)) ::mrnn::test::fail(__FILE__, __LINE__, #condition);   \
+#define EXPECT(condition)                                                 \
+  do {                                                                    \
+    if (!(condition)) ::mrnn::test::fail(__FILE__, __LINE__, #condition); \
   } while (0)
 
-#define EXPECT_MSG(condition, message)                                                   \
-  do {                                                                                  \
-    if (!(condition)) {                                                                 \
-      std::ostringstream mrnn_msg_;                                                     \
-      mrnn_msg_ << #condition << " — " << message;                                      \
-      ::mrnn::test::fail(__FILE__, __LINE__, mrnn_msg_.str());                          \
-    }                                                                                   \
+#define EXPECT_MSG(condition, message)                         \
+  do {                                                         \
+    if (!(condition)) {                                        \
+      std::ostringstream mrnn_msg_;                            \
+      mrnn_msg_ << #condition << " — " << message;             \
+      ::mrnn::test::fail(__FILE__, __LINE__, mrnn_msg_.str()); \
+    }                                                          \
   } while (0)
 
-#define EXPECT_EQ(actual, expected)                                                     \
-  do {                                                                                 \
-    const auto& mrnn_a_ = (actual);                                                    \
-    const auto& mrnn_e_ = (expected);                                                  \
-    if (!(mrnn_a_ == mrnn_e_)) {                                                       \
-      std::ostringstream mrnn_msg_;                                                    \
-      mrnn_msg_ << #actual << " == " << #expected << " — got " << mrnn_a_              \
-                << ", expected " << mrnn_e_;                                           \
-      ::mrnn::test::fail(__FILE__, __LINE__, mrnn_msg_.str());                         \
-    }                                                                                  \
+#define EXPECT_EQ(actual, expected)                                                        \
+  do {                                                                                     \
+    const auto& mrnn_a_ = (actual);                                                        \
+    const auto& mrnn_e_ = (expected);                                                      \
+    if (!(mrnn_a_ == mrnn_e_)) {                                                           \
+      std::ostringstream mrnn_msg_;                                                        \
+      mrnn_msg_ << #actual << " == " << #expected << " — got " << mrnn_a_ << ", expected " \
+                << mrnn_e_;                                                                \
+      ::mrnn::test::fail(__FILE__, __LINE__, mrnn_msg_.str());                             \
+    }                                                                                      \
   } while (0)
 
-#define EXPECT_NEAR(actual, expected, tolerance)                                         \
-  do {                                                                                  \
-    const double mrnn_a_ = static_cast<double>(actual);                                 \
-    const double mrnn_e_ = static_cast<double>(expected);                               \
-    if (!(std::fabs(mrnn_a_ - mrnn_e_) <= (tolerance))) {                               \
-      std::ostringstream mrnn_msg_;                                                     \
-      mrnn_msg_.precision(12);                                                          \
+#define EXPECT_NEAR(actual, expected, tolerance)                                          \
+  do {                                                                                    \
+    const double mrnn_a_ = static_cast<double>(actual);                                   \
+    const double mrnn_e_ = static_cast<double>(expected);                                 \
+    if (!(std::fabs(mrnn_a_ - mrnn_e_) <= (tolerance))) {                                 \
+      std::ostringstream mrnn_msg_;                                                       \
+      mrnn_msg_.precision(12);                                                            \
       mrnn_msg_ << #actual << " ~ " << #expected << " — got " << mrnn_a_ << ", expected " \
-                << mrnn_e_ << " (tolerance " << (tolerance) << ")";                     \
-      ::mrnn::test::fail(__FILE__, __LINE__, mrnn_msg_.str());                          \
-    }                                                                                   \
+                << mrnn_e_ << " (tolerance " << (tolerance) << ")";                       \
+      ::mrnn::test::fail(__FILE__, __LINE__, mrnn_msg_.str());                            \
+    }                                                                                     \
   } while (0)
 
 // Checks that `statement` throws `Exception` whose what() contains every given fragment.
-#define EXPECT_THROWS_WITH(Exception, statement, ...)                                      \
-  do {                                                                                    \
-    bool mrnn_thrown_ = false;                                                            \
-    try {                                                                                 \
-      statement;                                                                          \
-    } catch (const Exception& mrnn_error_) {                                              \
-      mrnn_thrown_ = true;                                                                \
-      const std::string mrnn_what_ = mrnn_error_.what();                                  \
-      for (const std::string mrnn_part_ : {__VA_ARGS__}) {                                \
-        if (mrnn_what_.find(mrnn_part_) == std::string::npos) {                           \
-          ::mrnn::test::fail(__FILE__, __LINE__,                                          \
-                             "message '" + mrnn_what_ + "' lacks '" + mrnn_part_ + "'");  \
-        }                                                                                 \
-      }                                                                                   \
-    }                                                                                     \
+#define EXPECT_THROWS_WITH(Exception, statement, ...)                                       \
+  do {                                                                                      \
+    bool mrnn_thrown_ = false;                                                              \
+    try {                                                                                   \
+      statement;                                                                            \
+    } catch (const Exception& mrnn_error_) {                                                \
+      mrnn_thrown_ = true;                                                                  \
+      const std::string mrnn_what_ = mrnn_error_.what();                                    \
+      for (const std::string mrnn_part_ : {__VA_ARGS__}) {                                  \
+        if (mrnn_what_.find(mrnn_part_) == std::string::npos) {                             \
+          ::mrnn::test::fail(__FILE__, __LINE__,                                            \
+                             "message '" + mrnn_what_ + "' lacks '" + mrnn_part_ + "'");    \
+        }                                                                                   \
+      }                                                                                     \
+    }                                                                                       \
     if (!mrnn_thrown_) ::mrnn::test::fail(__FILE__, __LINE__, #statement " did not throw"); \
   } while (0)
 

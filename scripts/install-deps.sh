@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian (bookworm) packages the workbench needs, if any are missing
+# (libqt6svg6 draws the SVG window icon; xvfb takes screenshots on headless machines).
+# libopenblas0-openmp matters: without it Debian's LibTorch falls back to the reference BLAS
+# and trains about 25x slower.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ pkg-config
+  libtorch-dev libopenblas0-openmp libyaml-cpp-dev
+  qt6-base-dev libqt6svg6 libqcustomplot-dev libgl-dev
+  xvfb xauth
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "${package}" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("${package}")
+  fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "install-deps: all packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -q
+"${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"

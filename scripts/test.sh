@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds everything (preset "ci": Release, warnings are errors)
+# and runs every test. Tests that need CUDA or a display report themselves skipped.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+scripts/install-deps.sh
+cmake --preset ci
+cmake --build --preset ci
+ctest --preset ci
