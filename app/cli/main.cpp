@@ -1,4 +1,5 @@
 // mrnn: the workbench's engine on the command line (also on GPU machines without Qt).
+#include <exception>
 #include <iostream>
 #include <string>
 
@@ -28,8 +29,14 @@ int main(int argc, char** argv) {
     printUsage(words.empty() && !args.has("help") ? std::cerr : std::cout);
     return words.empty() && !args.has("help") ? 2 : 0;
   }
-  if (words.size() >= 2 && words[0] == "model" && words[1] == "describe") {
-    return mrnn::app::runModelDescribe(args, std::cout, std::cerr);
+  try {
+    if (words.size() >= 2 && words[0] == "model" && words[1] == "describe") {
+      return mrnn::app::runModelDescribe(args, std::cout, std::cerr);
+    }
+  } catch (const std::exception& error) {
+    // Commands report expected failures themselves; this keeps anything else a message.
+    std::cerr << "mrnn: " << error.what() << "\n";
+    return 1;
   }
   std::cerr << "mrnn: unknown command '" << words[0] << (words.size() > 1 ? " " + words[1] : "")
             << "'\n";

@@ -36,10 +36,6 @@ std::vector<ModelProblem> checkModel(const ModelConfig& config, int64_t vocab) {
                                 std::to_string(limit) + "; use rank: 0 for full-rank Q and R"});
       }
     }
-    if (layer.type == CellType::Mmlstm && layer.minorSize() > 0 && layer.majorSize() < 1) {
-      problems.push_back({static_cast<int>(i), layerKey(i, "major_share"),
-                          "the major LSTM needs at least one unit"});
-    }
     width = layer.hiddenSize;
   }
 

@@ -29,7 +29,14 @@ Project parseProject(const std::string& text, const std::string& file) {
   if (!root["model"]) {
     reader.fail(root, "model", "missing; a project needs a 'model:' section");
   }
-  project.model = parseModelSection(root["model"], reader, "model");
+  try {
+    project.model = parseModelSection(root["model"], reader, "model");
+  } catch (const YAML::Exception& error) {
+    // Shapes the typed reads do not anticipate (a mapping used as a key, say).
+    throw ConfigError(file, error.mark.is_null() ? 0 : error.mark.line + 1,
+                      error.mark.is_null() ? 0 : error.mark.column + 1, "model",
+                      "unexpected YAML structure: " + error.msg);
+  }
   return project;
 }
 

@@ -141,6 +141,11 @@ MRNN_TEST(missing_or_empty_layers) {
   EXPECT_EQ(scalar.key(), std::string("model.layers[0]"));
 }
 
+MRNN_TEST(non_scalar_key_is_a_located_error) {
+  const auto e = errorOf(project("    - type: lstm\n      ? [hidden_size]\n      : 32\n"));
+  EXPECT(std::string(e.what()).find("p.yaml:") == 0);
+}
+
 MRNN_TEST(missing_model_section_and_empty_file) {
   EXPECT(std::string(errorOf("name: x\n").what()).find("needs a 'model:' section") !=
          std::string::npos);
