@@ -1,0 +1,60 @@
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine/data/token_stream.h"
+
+namespace mrnn::engine {
+
+// One window of B parallel streams: inputs and targets are [T, B] row-major (time-major),
+// targets shifted by one symbol. lossMask is empty (every position counts) or [T, B] of 0/1
+// ("predict only the last k symbols", Sutskever §5.2).
+struct Window {
+  int64_t steps = 0;
+  int64_t batch = 0;
+  std::vector<int64_t> inputs;
+  std::vector<int64_t> targets;
+  std::vector<float> lossMask;
+  bool epochStart = false;  // the first window of an epoch: the caller resets the state
+};
+
+struct BatcherOptions {
+  int64_t batch = 32;
+  int64_t bptt = 100;
+  bool randomLength = false;  // AWD-LSTM: bptt w.p. 0.95 else bptt/2, then N(len, 5), >= 5
+  int64_t predictLast = 0;    // > 0: only the last k targets of each window count
+  uint64_t seed = 1;
+};
+
+// Cuts a token stream into B contiguous streams (the remainder dropped) and walks them
+// window by window, so the recurrent state carries across windows. Its position (and the
+// random-length generator) is saved in checkpoints, so a resumed run sees the same windows.
+class StreamBatcher {
+ public:
+  StreamBatcher(const TokenStream& tokens, const BatcherOptions& options);
+
+  // The next window; wraps to a new epoch at the end of the streams.
+  Window next();
+  int64_t epoch() const { return epoch_; }
+  // Position within the epoch, in time steps of each stream.
+  int64_t position() const { return position_; }
+  int64_t stepsPerStream() const { return streamLength_; }
+  double epochProgress() const;  // 0..1
+
+  // Everything needed to continue exactly: position, epoch and generator state, as text.
+  std::string saveState() const;
+  void restoreState(const std::string& state);
+
+ private:
+  const TokenStream& tokens_;
+  BatcherOptions options_;
+  int64_t streamLength_;
+  int64_t position_ = 0;
+  int64_t epoch_ = 0;
+  std::mt19937_64 random_;
+};
+
+}  // namespace mrnn::engine

@@ -1,0 +1,96 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+
+namespace mrnn::engine {
+
+class StoreError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class RunStatus { Running, Paused, Stopped, Finished, Failed };
+std::string runStatusName(RunStatus status);
+std::optional<RunStatus> runStatusFromName(const std::string& name);
+
+struct RunRecord {
+  int64_t id = 0;
+  std::string name;
+  std::string modelType;   // e.g. "mlstm" or "mlstm x2" (the layer types, summarised)
+  int64_t parameters = 0;
+  std::string configYaml;  // the whole project as it was when the run started
+  std::string startedAt;   // ISO 8601, UTC
+  std::string endedAt;     // empty while running
+  RunStatus status = RunStatus::Running;
+  std::string reason;      // why it failed or stopped, in words
+  double durationSeconds = 0.0;
+  std::optional<double> bestValid;  // best validation loss, bits per symbol
+  std::optional<double> testResult; // test loss, bits per symbol
+  int64_t steps = 0;
+};
+
+// One point of a metric time series ("train/loss", "valid/bpc", "lr", "grad_norm", ...).
+struct MetricPoint {
+  std::string name;
+  int64_t step = 0;
+  double epoch = 0.0;
+  double wallSeconds = 0.0;
+  double value = 0.0;
+};
+
+struct CheckpointRecord {
+  std::string kind;  // "latest" or "best"
+  std::string path;  // relative to the project folder
+  int64_t step = 0;
+  std::optional<double> validLoss;
+  std::string savedAt;
+};
+
+// The project's run database (runs.sqlite in the project folder): runs, their configs,
+// metric time series and checkpoints. WAL mode, so the GUI reads while the engine writes;
+// every write is a transaction, so a killed process leaves it consistent. Not thread-safe:
+// one RunStore per thread (SQLite itself serialises the connections).
+class RunStore {
+ public:
+  // Opens or creates the database, creating the schema; throws StoreError naming the path.
+  explicit RunStore(const std::string& path);
+  ~RunStore();
+  RunStore(const RunStore&) = delete;
+  RunStore& operator=(const RunStore&) = delete;
+
+  const std::string& path() const { return path_; }
+
+  int64_t createRun(const RunRecord& run);  // returns the new id
+  void appendMetrics(int64_t runId, const std::vector<MetricPoint>& points);  // one transaction
+  void recordCheckpoint(int64_t runId, const CheckpointRecord& checkpoint);   // replaces same kind
+  void updateProgress(int64_t runId, int64_t steps, double durationSeconds);
+  void setStatus(int64_t runId, RunStatus status, const std::string& reason = "");
+  void setBestValid(int64_t runId, double value);
+  void setTestResult(int64_t runId, double value);
+
+  std::vector<RunRecord> listRuns() const;
+  std::optional<RunRecord> run(int64_t runId) const;
+  std::vector<MetricPoint> metrics(int64_t runId, const std::string& name = "") const;
+  std::vector<std::string> metricNames(int64_t runId) const;
+  std::vector<CheckpointRecord> checkpoints(int64_t runId) const;
+  void deleteRun(int64_t runId);
+
+  // Text exports for `mrnn runs export`: every run (or one run's metrics) as CSV or JSON.
+  std::string exportRunsCsv() const;
+  std::string exportRunsJson() const;
+  std::string exportMetricsCsv(int64_t runId) const;
+  std::string exportMetricsJson(int64_t runId) const;
+
+ private:
+  std::string path_;
+  sqlite3* db_ = nullptr;
+};
+
+}  // namespace mrnn::engine
