@@ -7,7 +7,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ pkg-config
-  libtorch-dev libopenblas0-openmp libyaml-cpp-dev
+  libtorch-dev libopenblas0-openmp libyaml-cpp-dev libsqlite3-dev
   qt6-base-dev libqt6svg6 libqcustomplot-dev libgl-dev
   xvfb xauth
 )

@@ -4,7 +4,10 @@
 #include <string>
 
 #include "command_line.h"
+#include "eval_command.h"
 #include "model_describe_command.h"
+#include "runs_command.h"
+#include "train_command.h"
 
 namespace {
 
@@ -13,6 +16,11 @@ void printUsage(std::ostream& out) {
          " - multiplicative recurrent language models\n\n"
          "usage:\n"
          "  mrnn model describe <project.yaml> [--vocab N]   layer table with parameter counts\n"
+         "  mrnn train <project.yaml> [--max-steps N] [--epochs N] [--threads N]\n"
+         "  mrnn resume <project.yaml> [--run ID | --checkpoint PATH]\n"
+         "  mrnn eval <project.yaml> [--run ID | --checkpoint PATH] [--split valid|test]\n"
+         "            [--dynamic] [--mc N] [--tune-temperature] [--max-symbols N] [--json]\n"
+         "  mrnn runs list|show|export <project-folder> [run-id] [--format csv|json] [--output F]\n"
          "  mrnn --help | --version\n";
 }
 
@@ -33,6 +41,11 @@ int main(int argc, char** argv) {
     if (words.size() >= 2 && words[0] == "model" && words[1] == "describe") {
       return mrnn::app::runModelDescribe(args, std::cout, std::cerr);
     }
+    if (words[0] == "train" || words[0] == "resume") {
+      return mrnn::app::runTrain(args, words[0] == "resume", std::cout, std::cerr);
+    }
+    if (words[0] == "eval") return mrnn::app::runEval(args, std::cout, std::cerr);
+    if (words[0] == "runs") return mrnn::app::runRunsCommand(args, std::cout, std::cerr);
   } catch (const std::exception& error) {
     // Commands report expected failures themselves; this keeps anything else a message.
     std::cerr << "mrnn: " << error.what() << "\n";

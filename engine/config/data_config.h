@@ -14,28 +14,30 @@ class YamlReader;
 
 // How corpus files are read (the symbol level itself is model.input.level).
 enum class CorpusFormat {
-  Auto,      // from the file name: ptb.char.* -> PtbChar, ptb.* / wiki.*.tokens -> Tokens, else Text
-  Text,      // plain UTF-8 text; word level splits on whitespace, <eos> at each line end
-  PtbChar,   // Mikolov's PTB characters: symbols separated by spaces, '_' is a space
-  Tokens,    // PTB / WikiText token files: whitespace tokens, <eos> per line, <unk> present
-  Raw,       // raw bytes (text8, enwik8): no decoding, any byte allowed
+  Auto,     // from the file name: ptb.char.* -> PtbChar, ptb.* / wiki.*.tokens -> Tokens, else Text
+  Text,     // plain UTF-8 text; word level splits on whitespace, <eos> at each line end
+  PtbChar,  // Mikolov's PTB characters: symbols separated by spaces, '_' is a space
+  Tokens,   // PTB / WikiText token files: whitespace tokens, <eos> per line, <unk> present
+  Raw,      // raw bytes (text8, enwik8): no decoding, any byte allowed
 };
 
 // The `data:` section of a project. Paths are relative to the project folder.
 struct DataConfig {
-  std::string train;        // required
-  std::string valid;        // empty: split off the end of `train` by fraction
-  std::string test;         // empty: split off the end of `train` by fraction
+  std::string train;  // required
+  std::string valid;  // empty: split off the end of `train` by fraction
+  std::string test;   // empty: split off the end of `train` by fraction
   CorpusFormat format = CorpusFormat::Auto;
   double validFraction = 0.05;  // used only when valid/test are not given (90/5/5)
   double testFraction = 0.05;
-  int64_t maxSymbols = 0;   // > 0: use only the first N symbols of each split (quick runs, tests)
-  int64_t minCount = 1;     // word level: rarer words become <unk>
+  int64_t maxSymbols = 0;  // > 0: use only the first N symbols of each split (quick runs, tests)
+  int64_t minCount = 1;    // word level: rarer words become <unk>
 };
 
 DataConfig parseDataSection(const YAML::Node& node, YamlReader& reader,
                             const std::string& path = "data");
 void emitDataSection(YAML::Emitter& out, const DataConfig& config);
 std::string corpusFormatName(CorpusFormat format);
+// Auto resolved from the file's name (the rule at CorpusFormat::Auto); others unchanged.
+CorpusFormat resolveCorpusFormat(CorpusFormat format, const std::string& path);
 
 }  // namespace mrnn::engine

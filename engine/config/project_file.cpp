@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <filesystem>
+
 #include "engine/config/config_error.h"
 #include "engine/config/model_config_parser.h"
 #include "engine/config/model_config_writer.h"
@@ -22,7 +24,7 @@ Project parseProject(const std::string& text, const std::string& file) {
   if (!root || root.IsNull()) {
     throw ConfigError(file, 0, 0, "", "the project file is empty; it needs a 'model:' section");
   }
-  reader.expectMap(root, "", {"name", "description", "model"});
+  reader.expectMap(root, "", {"name", "description", "model", "data", "training", "evaluation"});
   Project project;
   project.name = reader.text(root, "", "name", "");
   project.description = reader.text(root, "", "description", "");
@@ -31,10 +33,20 @@ Project parseProject(const std::string& text, const std::string& file) {
   }
   try {
     project.model = parseModelSection(root["model"], reader, "model");
+    if (root["data"]) {
+      project.hasData = true;
+      project.data = parseDataSection(root["data"], reader, "data");
+    }
+    if (root["training"]) {
+      project.training = parseTrainingSection(root["training"], reader, "training");
+    }
+    if (root["evaluation"]) {
+      project.evaluation = parseEvaluationSection(root["evaluation"], reader, "evaluation");
+    }
   } catch (const YAML::Exception& error) {
     // Shapes the typed reads do not anticipate (a mapping used as a key, say).
     throw ConfigError(file, error.mark.is_null() ? 0 : error.mark.line + 1,
-                      error.mark.is_null() ? 0 : error.mark.column + 1, "model",
+                      error.mark.is_null() ? 0 : error.mark.column + 1, "",
                       "unexpected YAML structure: " + error.msg);
   }
   return project;
@@ -47,7 +59,10 @@ Project loadProject(const std::string& path) {
   } catch (const std::exception& error) {
     throw ConfigError(path, 0, 0, "", error.what());
   }
-  return parseProject(text, path);
+  Project project = parseProject(text, path);
+  project.folder = std::filesystem::path(path).parent_path().string();
+  if (project.folder.empty()) project.folder = ".";
+  return project;
 }
 
 std::string projectToYaml(const Project& project) {
@@ -59,6 +74,14 @@ std::string projectToYaml(const Project& project) {
   }
   out << YAML::Key << "model" << YAML::Value;
   emitModelSection(out, project.model);
+  if (project.hasData) {
+    out << YAML::Key << "data" << YAML::Value;
+    emitDataSection(out, project.data);
+  }
+  out << YAML::Key << "training" << YAML::Value;
+  emitTrainingSection(out, project.training);
+  out << YAML::Key << "evaluation" << YAML::Value;
+  emitEvaluationSection(out, project.evaluation);
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }

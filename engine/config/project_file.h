@@ -2,16 +2,25 @@
 
 #include <string>
 
+#include "engine/config/data_config.h"
+#include "engine/config/evaluation_config.h"
 #include "engine/config/model_config.h"
+#include "engine/config/training_config.h"
 
 namespace mrnn::engine {
 
-// A project file (project.yaml): a name, a description and the model section. The data,
-// training and evaluation sections join it with the training engine.
+// A project file (project.yaml): a name, a description, the model and, for training, the
+// data, training and evaluation sections. `folder` is where the file lives: data paths,
+// checkpoints and the run database are relative to it.
 struct Project {
   std::string name;
   std::string description;
   ModelConfig model;
+  bool hasData = false;  // a model-only project can be described, not trained
+  DataConfig data;
+  TrainingConfig training;
+  EvaluationConfig evaluation;
+  std::string folder;
 };
 
 // Throws ConfigError naming the file (and line and key) for a missing or unreadable file,

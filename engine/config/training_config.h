@@ -26,7 +26,9 @@ struct OptimizerConfig {
   double momentum = 0.0;     // SGD, RMSprop
   double alpha = 0.99;       // RMSprop's squared-gradient decay
   // RMSprop with normalised updates (Krause eq. 22): every update has length `updateLength`,
-  // decayed by `updateLengthDecay` per step (exponential).
+  // decayed by `updateLengthDecay` per step (exponential). The update length takes the place
+  // of the learning rate: YAML `lr` does not apply to this type, and the parser sets
+  // `learningRate = updateLength` so that a schedule built on learningRate scales the length.
   double updateLength = 0.1;
   double updateLengthDecay = 1.0;
   // NT-ASGD (Merity et al.): SGD, switching to averaging when validation has not improved on
@@ -37,6 +39,7 @@ struct OptimizerConfig {
 struct ScheduleConfig {
   ScheduleKind kind = ScheduleKind::Constant;
   double floor = 0.0;                // Linear: decays to this learning rate (Krause: 5e-5..1e-4)
+                                     // Plateau: never decays below it
   double gamma = 0.5;                // Exponential (per epoch) and Steps factor
   std::vector<int64_t> milestones;   // Steps: epochs at which lr *= gamma
   int64_t patience = 2;              // Plateau: validations without improvement
@@ -69,5 +72,15 @@ TrainingConfig parseTrainingSection(const YAML::Node& node, YamlReader& reader,
 void emitTrainingSection(YAML::Emitter& out, const TrainingConfig& config);
 std::string optimizerKindName(OptimizerKind kind);
 std::string scheduleKindName(ScheduleKind kind);
+
+// The rate a schedule starts from: the update length for rmsprop_normalized (its learning
+// rate), learningRate for the others. Equal to learningRate for every parsed config; this
+// also holds for configs built in code.
+double baseLearningRate(const OptimizerConfig& config);
+
+// Field-by-field equality (round-trip checks, "has the config changed" on resume).
+bool operator==(const OptimizerConfig& a, const OptimizerConfig& b);
+bool operator==(const ScheduleConfig& a, const ScheduleConfig& b);
+bool operator==(const TrainingConfig& a, const TrainingConfig& b);
 
 }  // namespace mrnn::engine

@@ -1,27 +1,28 @@
 #pragma once
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 
 #include "engine/config/data_config.h"
 #include "engine/config/model_config.h"
+#include "engine/data/data_error.h"
 #include "engine/data/token_stream.h"
 #include "engine/data/vocabulary.h"
 
 namespace mrnn::engine {
 
-// A corpus problem: the message names the file and what is wrong with it (missing, empty,
-// binary read as text, invalid UTF-8 at byte N, ...).
-class DataError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+// DataError (engine/data/data_error.h): a corpus problem; the message names the file and
+// what is wrong with it (missing, empty, binary read as text, invalid UTF-8 at byte N, ...).
 
 struct CorpusSplit {
   TokenStream tokens;
-  int64_t words = 0;  // whitespace-separated words in the split's text (Krause eq. 23)
-  std::string source; // the file it came from, for messages
+  // Whitespace-separated words in the split's text (Krause eq. 23), counted on the ids after
+  // max_symbols: word level, the tokens other than <eos>; byte and char level, the runs of
+  // symbols other than ASCII whitespace. For ptb-char, where '_' is a space and a line end is
+  // "\n", that is the '_'-separated groups of each line (the PTB word count, 887,521 for
+  // ptb.char.train.txt as for ptb.train.txt).
+  int64_t words = 0;
+  std::string source;  // the file it came from, for messages
 };
 
 struct Corpus {
@@ -33,10 +34,19 @@ struct Corpus {
 
 // Reads the corpus of a project: `projectDir` resolves relative paths. The vocabulary comes
 // from the training split (bytes: always 256). Throws DataError.
+// Without valid/test files, the one file is split by symbols: valid and test take
+// floor(N * fraction) symbols each from its end (train | valid | test), the vocabulary
+// coming from the train part; a fraction of 0 gives an empty split (the only way a split may
+// be empty). Byte level keeps the file mapped and its bytes are the ids (ptb-char files are
+// decoded to the bytes of their characters instead). Raw cannot be read at char level, nor
+// ptb-char at word level. max_symbols keeps the first N symbols of each split.
 Corpus loadCorpus(const DataConfig& config, InputLevel level, const std::string& projectDir);
 
 // Reads one more file with an existing vocabulary (evaluation on other text). Symbols
 // outside the vocabulary become <unk>, or throw DataError naming the symbol and position.
 CorpusSplit loadSplit(const std::string& path, CorpusFormat format, const Vocabulary& vocabulary);
+
+// The whitespace-separated words of a token stream's text, as CorpusSplit::words counts them.
+int64_t countWords(const TokenStream& tokens, const Vocabulary& vocabulary);
 
 }  // namespace mrnn::engine

@@ -32,11 +32,16 @@ struct BatcherOptions {
 // Cuts a token stream into B contiguous streams (the remainder dropped) and walks them
 // window by window, so the recurrent state carries across windows. Its position (and the
 // random-length generator) is saved in checkpoints, so a resumed run sees the same windows.
+// Stream b holds inputs tokens[b*L, (b+1)*L) with L = (N-1)/B, and the targets one further on.
 class StreamBatcher {
  public:
+  // Keeps a copy of `tokens` (a view sharing its storage). Throws std::invalid_argument for
+  // batch or bptt below 1, predictLast below 0, or fewer than B + 1 tokens.
   StreamBatcher(const TokenStream& tokens, const BatcherOptions& options);
 
-  // The next window; wraps to a new epoch at the end of the streams.
+  // The next window; wraps to a new epoch at the end of the streams. The wrap happens when
+  // the window after an epoch's last one is asked for: epoch() is the epoch of the window
+  // last returned, and epochProgress() reaches 1 after an epoch's last window.
   Window next();
   int64_t epoch() const { return epoch_; }
   // Position within the epoch, in time steps of each stream.
@@ -46,10 +51,15 @@ class StreamBatcher {
 
   // Everything needed to continue exactly: position, epoch and generator state, as text.
   std::string saveState() const;
+  // Throws std::invalid_argument for a malformed state or one saved for other streams
+  // (another batch size or corpus length).
   void restoreState(const std::string& state);
 
  private:
-  const TokenStream& tokens_;
+  int64_t nextLength();
+  double uniform();
+
+  TokenStream tokens_;
   BatcherOptions options_;
   int64_t streamLength_;
   int64_t position_ = 0;

@@ -15,6 +15,9 @@ class Vocabulary {
  public:
   Vocabulary() = default;
   static Vocabulary bytes();
+  // Ids are positions in `symbols`, taken as given (nothing added or reordered); throws
+  // std::invalid_argument for an empty or repeated symbol, or a byte list that is not the
+  // 256 bytes in order.
   static Vocabulary fromSymbols(InputLevel level, std::vector<std::string> symbols);
 
   InputLevel level() const { return level_; }
@@ -42,6 +45,11 @@ class Vocabulary {
   InputLevel level_ = InputLevel::Char;
   std::vector<std::string> symbols_;
   std::vector<std::pair<std::string, int64_t>> sorted_;  // for find()
+  int64_t unk_ = -1;
+  int64_t eos_ = -1;
 };
+
+// A symbol quoted for messages, control bytes and spaces escaped: '\x0A', 'a'.
+std::string printableSymbol(const std::string& symbol);
 
 }  // namespace mrnn::engine

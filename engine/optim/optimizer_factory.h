@@ -18,6 +18,11 @@ std::unique_ptr<torch::optim::Optimizer> makeOptimizer(const OptimizerConfig& co
 double learningRate(const torch::optim::Optimizer& optimizer);
 void setLearningRate(torch::optim::Optimizer& optimizer, double rate);
 
+// Moves every state tensor to its parameter's device. A checkpoint read onto the CPU loads
+// the state there; torch's Adam, AdamW, RMSprop and SGD then fail on CUDA parameters. Call
+// after load() (our two optimisers do it themselves). Covers the six kinds above.
+void moveStateToParameterDevices(torch::optim::Optimizer& optimizer);
+
 }  // namespace mrnn::engine
 
 namespace mrnn::engine {
@@ -29,5 +34,9 @@ void notifyValidation(torch::optim::Optimizer& optimizer, double validLoss);
 // saving use them) or back. Returns false, doing nothing, for the other optimisers or before
 // averaging starts.
 bool swapAveragedWeights(torch::optim::Optimizer& optimizer);
+// NT-ASGD: whether the averaged weights are in the parameters now (between two swaps). A
+// state saved while they were swapped in is swapped back by load(), model loaded first, so
+// training resumes from the raw iterate. False for the other optimisers.
+bool averagedWeightsIn(const torch::optim::Optimizer& optimizer);
 
 }  // namespace mrnn::engine

@@ -23,16 +23,16 @@ std::optional<RunStatus> runStatusFromName(const std::string& name);
 struct RunRecord {
   int64_t id = 0;
   std::string name;
-  std::string modelType;   // e.g. "mlstm" or "mlstm x2" (the layer types, summarised)
+  std::string modelType;  // e.g. "mlstm" or "mlstm x2" (the layer types, summarised)
   int64_t parameters = 0;
   std::string configYaml;  // the whole project as it was when the run started
   std::string startedAt;   // ISO 8601, UTC
   std::string endedAt;     // empty while running
   RunStatus status = RunStatus::Running;
-  std::string reason;      // why it failed or stopped, in words
+  std::string reason;  // why it failed or stopped, in words
   double durationSeconds = 0.0;
-  std::optional<double> bestValid;  // best validation loss, bits per symbol
-  std::optional<double> testResult; // test loss, bits per symbol
+  std::optional<double> bestValid;   // best validation loss, bits per symbol
+  std::optional<double> testResult;  // test loss, bits per symbol
   int64_t steps = 0;
 };
 
@@ -43,6 +43,14 @@ struct MetricPoint {
   double epoch = 0.0;
   double wallSeconds = 0.0;
   double value = 0.0;
+};
+
+// One metric's size and latest point (by step), without loading the series.
+struct MetricSummary {
+  std::string name;
+  int64_t points = 0;
+  int64_t lastStep = 0;
+  double lastValue = 0.0;
 };
 
 struct CheckpointRecord {
@@ -59,6 +67,9 @@ struct CheckpointRecord {
 // one RunStore per thread (SQLite itself serialises the connections).
 class RunStore {
  public:
+  // The schema this build writes (PRAGMA user_version); a newer database is refused.
+  static constexpr int kSchemaVersion = 1;
+
   // Opens or creates the database, creating the schema; throws StoreError naming the path.
   explicit RunStore(const std::string& path);
   ~RunStore();
@@ -67,28 +78,46 @@ class RunStore {
 
   const std::string& path() const { return path_; }
 
-  int64_t createRun(const RunRecord& run);  // returns the new id
+  // Writes throw StoreError; those naming a run throw "no run <id>" when it does not exist.
+  // createRun returns the new id (run.id is ignored; ids are never reused); an empty
+  // startedAt becomes now.
+  int64_t createRun(const RunRecord& run);
   void appendMetrics(int64_t runId, const std::vector<MetricPoint>& points);  // one transaction
   void recordCheckpoint(int64_t runId, const CheckpointRecord& checkpoint);   // replaces same kind
   void updateProgress(int64_t runId, int64_t steps, double durationSeconds);
+  // Stopped/Finished/Failed set endedAt to now (kept if the run had already ended);
+  // Running/Paused clear it (a resumed run has not ended).
   void setStatus(int64_t runId, RunStatus status, const std::string& reason = "");
   void setBestValid(int64_t runId, double value);
   void setTestResult(int64_t runId, double value);
 
+  // Reads: unknown ids give nullopt or empty lists. Runs in id order (oldest first); a
+  // named metric in step order, all metrics by name then step; checkpoints by kind.
+  // A NaN metric value is stored as NULL and reads back as NaN.
   std::vector<RunRecord> listRuns() const;
   std::optional<RunRecord> run(int64_t runId) const;
   std::vector<MetricPoint> metrics(int64_t runId, const std::string& name = "") const;
   std::vector<std::string> metricNames(int64_t runId) const;
+  std::vector<MetricSummary> metricSummaries(int64_t runId) const;  // by name
   std::vector<CheckpointRecord> checkpoints(int64_t runId) const;
-  void deleteRun(int64_t runId);
+  void deleteRun(int64_t runId);  // with its metrics and checkpoints
 
   // Text exports for `mrnn runs export`: every run (or one run's metrics) as CSV or JSON.
+  // CSV: a header row, RFC 4180 quoting, absent values empty. JSON: an array of objects,
+  // absent (and non-finite) values null; runs' JSON also carries config_yaml. Numbers use
+  // the shortest text that reads back exactly.
   std::string exportRunsCsv() const;
   std::string exportRunsJson() const;
   std::string exportMetricsCsv(int64_t runId) const;
   std::string exportMetricsJson(int64_t runId) const;
 
+  // SQLite's PRAGMA integrity_check: "ok" when the file is sound, its findings otherwise.
+  std::string integrityCheck() const;
+
  private:
+  void configure();
+  void createSchema();
+
   std::string path_;
   sqlite3* db_ = nullptr;
 };

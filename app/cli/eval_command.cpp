@@ -1,0 +1,142 @@
+#include "eval_command.h"
+
+#include <torch/torch.h>
+
+#include <filesystem>
+#include <iomanip>
+#include <ostream>
+
+#include "engine/config/config_error.h"
+#include "engine/config/project_file.h"
+#include "engine/data/corpus.h"
+#include "engine/store/run_store.h"
+#include "engine/training/checkpoint.h"
+#include "engine/training/evaluator.h"
+#include "engine/training/run_paths.h"
+#include "option_values.h"
+
+namespace mrnn::app {
+namespace {
+
+struct Row {
+  std::string method;
+  engine::LossFigures figures;
+};
+
+// --checkpoint, else the best (or latest) checkpoint of --run or of the newest run.
+std::string chooseCheckpoint(const CommandLine& args, const engine::Project& project) {
+  if (args.has("checkpoint")) return args.value("checkpoint");
+  engine::RunStore store(engine::RunPaths::database(project.folder));
+  int64_t runId = positiveInteger(args, "run", 0);
+  if (runId == 0) {
+    for (const auto& run : store.listRuns()) runId = std::max(runId, run.id);
+  }
+  if (runId == 0) throw std::runtime_error("no runs yet in " + project.folder + "; train first");
+  const std::string best = engine::RunPaths::best(project.folder, runId);
+  return std::filesystem::exists(best) ? best : engine::RunPaths::latest(project.folder, runId);
+}
+
+void printJson(std::ostream& out, const std::string& checkpoint, const std::string& split,
+               const std::vector<Row>& rows, double temperature) {
+  out << std::setprecision(10) << "{\n  \"checkpoint\": \"" << checkpoint << "\",\n  \"split\": \""
+      << split << "\",\n  \"temperature\": " << temperature << ",\n  \"results\": [\n";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& f = rows[i].figures;
+    out << "    {\"method\": \"" << rows[i].method << "\", \"nats\": " << f.nats
+        << ", \"bits_per_symbol\": " << f.bitsPerSymbol << ", \"perplexity\": " << f.perplexity
+        << ", \"bits_per_word\": " << f.bitsPerWord << ", \"word_perplexity\": " << f.wordPerplexity
+        << ", \"symbols\": " << f.symbols << ", \"words\": " << f.words << "}"
+        << (i + 1 < rows.size() ? "," : "") << "\n";
+  }
+  out << "  ]\n}\n";
+}
+
+}  // namespace
+
+int runEval(const CommandLine& args, std::ostream& out, std::ostream& err) {
+  const auto unknown = args.unknownOptions(
+      {"run", "checkpoint", "split", "dynamic", "mc", "tune-temperature", "max-symbols", "json"});
+  if (!unknown.empty() || args.positional().size() != 2) {
+    err << "usage: mrnn eval <project.yaml> [--run ID | --checkpoint PATH] [--split valid|test]\n"
+           "                 [--dynamic] [--mc N] [--tune-temperature] [--max-symbols N] "
+           "[--json]\n";
+    if (!unknown.empty()) err << "unknown option " << unknown.front() << "\n";
+    return 2;
+  }
+  const std::string splitName = args.value("split", "test");
+  if (splitName != "valid" && splitName != "test") {
+    err << "mrnn: --split is 'valid' or 'test', not '" << splitName << "'\n";
+    return 2;
+  }
+  engine::Project project;
+  try {
+    project = engine::loadProject(args.positional()[1]);
+  } catch (const engine::ConfigError& error) {
+    err << "mrnn: " << error.what() << "\n";
+    return 1;
+  }
+  if (!project.hasData) {
+    err << "mrnn: " << args.positional()[1] << " has no 'data:' section to evaluate on\n";
+    return 1;
+  }
+  const std::string path = chooseCheckpoint(args, project);
+  engine::Checkpoint checkpoint = engine::Checkpoint::open(path);
+  const engine::Corpus corpus =
+      engine::loadCorpus(project.data, project.model.input.level, project.folder);
+  checkpoint.checkCompatible(project.model, corpus.vocabulary);
+  engine::LanguageModel model(project.model, corpus.vocabulary.size());
+  checkpoint.loadModel(model);
+  model.eval();
+  torch::set_num_threads(project.training.threads > 0
+                             ? project.training.threads
+                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+
+  const engine::CorpusSplit& split = splitName == "valid" ? corpus.valid : corpus.test;
+  const engine::EvaluationConfig& config = project.evaluation;
+  engine::EvalOptions options;
+  options.batch = config.batchSize;
+  options.bptt = config.bptt;
+  options.maxSymbols = positiveInteger(args, "max-symbols", 0);
+
+  std::vector<Row> rows;
+  if (args.has("tune-temperature") || config.tuneTemperature) {
+    const auto tuned = engine::tuneTemperature(model, corpus.valid, options, config.temperatureMin,
+                                               config.temperatureMax, config.temperatureSteps);
+    options.temperature = tuned.first;
+  }
+  rows.push_back({"static", engine::evaluateStatic(model, split, options)});
+  const int64_t mc = positiveInteger(args, "mc", config.mcSamples);
+  if (mc > 0) {
+    engine::EvalOptions sampled = options;
+    sampled.mcSamples = mc;
+    rows.push_back(
+        {"mc-dropout x" + std::to_string(mc), engine::evaluateStatic(model, split, sampled)});
+  }
+  if (args.has("dynamic") || config.dynamic.enabled) {
+    const std::string variant =
+        config.dynamic.variant == engine::DynamicEvalVariant::Sgd ? "dynamic-sgd" : "dynamic-rms";
+    rows.push_back(
+        {variant, engine::evaluateDynamic(model, split, corpus.train, config.dynamic, options)});
+  }
+
+  if (args.has("json")) {
+    printJson(out, path, splitName, rows, options.temperature);
+    return 0;
+  }
+  out << "checkpoint " << path << ", " << splitName << " split, " << split.tokens.size()
+      << " symbols, temperature " << options.temperature << "\n";
+  out << std::left << std::setw(20) << "method" << std::right << std::setw(12) << "bits/sym"
+      << std::setw(12) << "perplexity" << std::setw(12) << "bits/word" << std::setw(14)
+      << "word ppl"
+      << "\n";
+  for (const auto& row : rows) {
+    const auto& f = row.figures;
+    out << std::left << std::setw(20) << row.method << std::right << std::fixed
+        << std::setprecision(4) << std::setw(12) << f.bitsPerSymbol << std::setw(12) << f.perplexity
+        << std::setw(12) << f.bitsPerWord << std::setw(14) << std::setprecision(2)
+        << f.wordPerplexity << "\n";
+  }
+  return 0;
+}
+
+}  // namespace mrnn::app

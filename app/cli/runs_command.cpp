@@ -1,0 +1,286 @@
+#include "runs_command.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/io/atomic_file.h"
+#include "engine/store/run_store.h"
+
+namespace mrnn::app {
+namespace {
+
+constexpr const char* kUsage =
+    "usage:\n"
+    "  mrnn runs list <project-folder>\n"
+    "  mrnn runs show <project-folder> <run-id>\n"
+    "  mrnn runs export <project-folder> [<run-id>] --format csv|json [--output FILE]\n";
+
+int usageError(std::ostream& err, const std::string& problem) {
+  if (!problem.empty()) err << "mrnn runs: " << problem << "\n";
+  err << kUsage;
+  return 2;
+}
+
+std::string grouped(int64_t value) {
+  std::string digits = std::to_string(value);
+  const int first = digits[0] == '-' ? 1 : 0;
+  for (int i = static_cast<int>(digits.size()) - 3; i > first; i -= 3) digits.insert(i, ",");
+  return digits;
+}
+
+std::string fixed(double value, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
+std::string bpc(const std::optional<double>& value) {
+  return value ? fixed(*value, 4) : "-";
+}
+
+std::string shortNumber(double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
+}
+
+// h:mm:ss, the way a researcher reads a training time.
+std::string duration(double seconds) {
+  if (!std::isfinite(seconds) || seconds < 0) return "-";
+  const auto total = static_cast<int64_t>(std::llround(seconds));
+  char text[64];
+  std::snprintf(text, sizeof text, "%lld:%02lld:%02lld", static_cast<long long>(total / 3600),
+                static_cast<long long>(total / 60 % 60), static_cast<long long>(total % 60));
+  return text;
+}
+
+std::string orDash(const std::string& text) {
+  return text.empty() ? "-" : text;
+}
+
+// Columns padded to their widest cell, two spaces apart; numbers right-aligned.
+void printTable(const std::vector<std::string>& header, const std::vector<bool>& rightAligned,
+                const std::vector<std::vector<std::string>>& rows, const std::string& indent,
+                std::ostream& out) {
+  std::vector<size_t> widths(header.size());
+  for (size_t c = 0; c < header.size(); ++c) widths[c] = header[c].size();
+  for (const auto& row : rows) {
+    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+  }
+  const auto printRow = [&](const std::vector<std::string>& row) {
+    std::string line = indent;
+    for (size_t c = 0; c < row.size(); ++c) {
+      const std::string padding(widths[c] - row[c].size(), ' ');
+      line += rightAligned[c] ? padding + row[c] : row[c] + padding;
+      if (c + 1 < row.size()) line += "  ";
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out << line << "\n";
+  };
+  printRow(header);
+  for (const auto& row : rows) printRow(row);
+}
+
+// A positive whole number, or nullopt.
+std::optional<int64_t> parseRunId(const std::string& text) {
+  try {
+    size_t used = 0;
+    const long long id = std::stoll(text, &used);
+    if (used == text.size() && id > 0) return id;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+int listRuns(const engine::RunStore& store, const std::string& folder, std::ostream& out) {
+  const auto runs = store.listRuns();
+  if (runs.empty()) {
+    out << "no runs yet in " << folder << "\n";
+    return 0;
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& run : runs) {
+    rows.push_back({std::to_string(run.id), run.name, run.modelType, grouped(run.parameters),
+                    engine::runStatusName(run.status), std::to_string(run.steps),
+                    bpc(run.bestValid), bpc(run.testResult), duration(run.durationSeconds)});
+  }
+  printTable({"id", "name", "model", "params", "status", "steps", "best valid bpc", "test bpc",
+              "duration"},
+             {true, false, false, true, false, true, true, true, true}, rows, "", out);
+  return 0;
+}
+
+void printIndented(const std::string& text, std::ostream& out) {
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(start, end - start);
+    out << (line.empty() ? "" : "  " + line) << "\n";
+    start = end + 1;
+  }
+}
+
+void showRun(const engine::RunStore& store, const engine::RunRecord& run, std::ostream& out) {
+  out << "run " << run.id << ": " << run.name << "\n";
+  const std::vector<std::pair<std::string, std::string>> fields = {
+      {"model", orDash(run.modelType)},
+      {"parameters", grouped(run.parameters)},
+      {"status", engine::runStatusName(run.status)},
+      {"reason", orDash(run.reason)},
+      {"started", orDash(run.startedAt)},
+      {"ended", orDash(run.endedAt)},
+      {"duration", duration(run.durationSeconds) + " (" + fixed(run.durationSeconds, 1) + " s)"},
+      {"steps", std::to_string(run.steps)},
+      {"best valid", run.bestValid ? bpc(run.bestValid) + " bpc" : "-"},
+      {"test", run.testResult ? bpc(run.testResult) + " bpc" : "-"},
+  };
+  for (const auto& [label, value] : fields) {
+    out << "  " << label << std::string(12 - label.size(), ' ') << value << "\n";
+  }
+
+  const auto checkpoints = store.checkpoints(run.id);
+  if (checkpoints.empty()) {
+    out << "checkpoints: none\n";
+  } else {
+    out << "checkpoints:\n";
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& checkpoint : checkpoints) {
+      rows.push_back({checkpoint.kind, std::to_string(checkpoint.step), bpc(checkpoint.validLoss),
+                      checkpoint.savedAt, checkpoint.path});
+    }
+    printTable({"kind", "step", "valid bpc", "saved at", "path"}, {false, true, true, false, false},
+               rows, "  ", out);
+  }
+
+  const auto metrics = store.metricSummaries(run.id);
+  if (metrics.empty()) {
+    out << "metrics: none\n";
+  } else {
+    out << "metrics:\n";
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& metric : metrics) {
+      rows.push_back({metric.name, std::to_string(metric.points), std::to_string(metric.lastStep),
+                      shortNumber(metric.lastValue)});
+    }
+    printTable({"name", "points", "last step", "last value"}, {false, true, true, true}, rows, "  ",
+               out);
+  }
+
+  if (run.configYaml.empty()) {
+    out << "config: none\n";
+  } else {
+    out << "config:\n";
+    printIndented(run.configYaml, out);
+  }
+}
+
+int exportRuns(const engine::RunStore& store, const std::string& folder,
+               const std::optional<int64_t>& runId, const std::string& format,
+               const std::string& output, std::ostream& out, std::ostream& err) {
+  std::string text;
+  if (runId) {
+    if (!store.run(*runId)) {
+      err << "mrnn: no run " << *runId << " in " << folder << "\n";
+      return 1;
+    }
+    text = format == "csv" ? store.exportMetricsCsv(*runId) : store.exportMetricsJson(*runId);
+  } else {
+    text = format == "csv" ? store.exportRunsCsv() : store.exportRunsJson();
+  }
+  if (output.empty()) {
+    out << text;
+    return 0;
+  }
+  try {
+    engine::writeFileAtomically(output, text);
+  } catch (const std::runtime_error& error) {
+    err << "mrnn: " << error.what() << "\n";
+    return 1;
+  }
+  out << "wrote " << output << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int runRunsCommand(const CommandLine& args, std::ostream& out, std::ostream& err) {
+  const auto& words = args.positional();
+  if (words.size() < 2) return usageError(err, "missing subcommand");
+  const std::string& verb = words[1];
+
+  std::vector<std::string> knownOptions;
+  size_t minWords = 3;
+  size_t maxWords = 3;
+  if (verb == "list") {
+  } else if (verb == "show") {
+    minWords = maxWords = 4;
+  } else if (verb == "export") {
+    maxWords = 4;
+    knownOptions = {"format", "output"};
+  } else {
+    return usageError(err, "unknown subcommand '" + verb + "'");
+  }
+  const auto unknown = args.unknownOptions(knownOptions);
+  if (!unknown.empty()) return usageError(err, "unknown option " + unknown.front());
+  if (words.size() < minWords) return usageError(err, "missing arguments");
+  if (words.size() > maxWords) return usageError(err, "unexpected argument '" + words.back() + "'");
+
+  std::optional<int64_t> runId;
+  if (words.size() == 4) {
+    runId = parseRunId(words[3]);
+    if (!runId)
+      return usageError(err, "run id must be a positive whole number, got '" + words[3] + "'");
+  }
+  const std::string format = args.value("format");
+  if (verb == "export") {
+    if (format != "csv" && format != "json") {
+      return usageError(err, args.has("format") ? "unknown format '" + format + "'"
+                                                : "--format csv|json is required");
+    }
+    if (args.has("output") && args.value("output").empty()) {
+      return usageError(err, "--output needs a file name");
+    }
+  }
+
+  const std::string folder = words[2];
+  std::error_code ignored;
+  if (!std::filesystem::is_directory(folder, ignored)) {
+    err << "mrnn: no project folder '" << folder << "'\n";
+    return 1;
+  }
+  // Never create a database just to report that there is none.
+  const std::string databasePath = (std::filesystem::path(folder) / "runs.sqlite").string();
+  if (!std::filesystem::exists(databasePath, ignored)) {
+    err << "mrnn: no runs yet in " << folder << " (no runs.sqlite)\n";
+    return 1;
+  }
+
+  try {
+    const engine::RunStore store(databasePath);
+    if (verb == "list") return listRuns(store, folder, out);
+    if (verb == "show") {
+      const auto run = store.run(*runId);
+      if (!run) {
+        err << "mrnn: no run " << *runId << " in " << folder << "\n";
+        return 1;
+      }
+      showRun(store, *run, out);
+      return 0;
+    }
+    return exportRuns(store, folder, runId, format, args.value("output"), out, err);
+  } catch (const engine::StoreError& error) {
+    err << "mrnn: " << error.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace mrnn::app

@@ -1,0 +1,132 @@
+#include "train_command.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+#include "engine/config/config_error.h"
+#include "engine/config/project_file.h"
+#include "engine/store/run_store.h"
+#include "engine/training/run_paths.h"
+#include "engine/training/training_run.h"
+#include "option_values.h"
+
+namespace mrnn::app {
+namespace {
+
+std::atomic<bool> interrupted{false};
+
+extern "C" void onInterrupt(int) {
+  interrupted = true;
+}
+
+std::string duration(double seconds) {
+  const auto total = static_cast<int64_t>(seconds + 0.5);
+  std::ostringstream out;
+  if (total >= 3600) out << total / 3600 << "h";
+  out << std::setw(total >= 3600 ? 2 : 1) << std::setfill('0') << (total / 60) % 60 << "m"
+      << std::setw(2) << std::setfill('0') << total % 60 << "s";
+  return out.str();
+}
+
+// The checkpoint `mrnn resume` continues from: --checkpoint, or --run's latest, or the
+// newest run that did not finish.
+std::string resumeCheckpoint(const CommandLine& args, const engine::Project& project) {
+  if (args.has("checkpoint")) return args.value("checkpoint");
+  engine::RunStore store(engine::RunPaths::database(project.folder));
+  int64_t runId = 0;
+  if (args.has("run")) {
+    runId = positiveInteger(args, "run", 0);
+  } else {
+    for (const auto& run : store.listRuns()) {
+      if (run.status != engine::RunStatus::Finished && run.id > runId) runId = run.id;
+    }
+    if (runId == 0) throw std::runtime_error("no unfinished run to resume in " + project.folder);
+  }
+  if (!store.run(runId)) throw std::runtime_error("there is no run " + std::to_string(runId));
+  return engine::RunPaths::latest(project.folder, runId);
+}
+
+}  // namespace
+
+int runTrain(const CommandLine& args, bool resume, std::ostream& out, std::ostream& err) {
+  const auto unknown = args.unknownOptions({"max-steps", "epochs", "threads", "run", "checkpoint"});
+  if (!unknown.empty() || args.positional().size() != 2) {
+    err << "usage: mrnn " << (resume ? "resume" : "train")
+        << " <project.yaml> [--max-steps N] [--epochs N] [--threads N]"
+        << (resume ? " [--run ID | --checkpoint PATH]" : "") << "\n";
+    if (!unknown.empty()) err << "unknown option " << unknown.front() << "\n";
+    return 2;
+  }
+  engine::Project project;
+  try {
+    project = engine::loadProject(args.positional()[1]);
+  } catch (const engine::ConfigError& error) {
+    err << "mrnn: " << error.what() << "\n";
+    return 1;
+  }
+  if (args.has("max-steps")) project.training.maxSteps = positiveInteger(args, "max-steps", 0);
+  if (args.has("epochs")) project.training.epochs = positiveInteger(args, "epochs", 1);
+  if (args.has("threads"))
+    project.training.threads = static_cast<int>(positiveInteger(args, "threads", 1));
+  const std::string from = resume ? resumeCheckpoint(args, project) : "";
+
+  interrupted = false;
+  auto previous = std::signal(SIGINT, onInterrupt);
+  engine::TrainingRun run(project);
+  run.start(from);
+  const bool terminal = ::isatty(STDOUT_FILENO) != 0;
+  bool stopping = false;
+  int64_t lastPrinted = 0;
+  while (true) {
+    if (interrupted && !stopping) {
+      stopping = true;
+      out << (terminal ? "\n" : "") << "stopping after this step; a checkpoint will be saved\n";
+      run.stop();
+    }
+    const auto event = run.events().pop(std::chrono::milliseconds(100));
+    if (!event) {
+      if (!run.isRunning()) break;
+      continue;
+    }
+    if (const auto* step = std::get_if<engine::StepEvent>(&*event)) {
+      // A line per 50 steps in a log, a refreshing line on a terminal.
+      if (!terminal && step->step - lastPrinted < 50 && step->step != 1) continue;
+      lastPrinted = step->step;
+      out << (terminal ? "\r" : "") << "epoch " << std::fixed << std::setprecision(2) << step->epoch
+          << "  step " << step->step << "  loss " << std::setprecision(4) << step->loss
+          << "  bits/sym " << step->bitsPerSymbol << "  " << std::setprecision(0)
+          << step->symbolsPerSecond << " sym/s  ETA " << duration(step->etaSeconds)
+          << (terminal ? "   " : "\n") << std::flush;
+    } else if (const auto* valid = std::get_if<engine::ValidationEvent>(&*event)) {
+      out << (terminal ? "\n" : "") << "validation at step " << valid->step << ": "
+          << std::setprecision(4) << valid->figures.bitsPerSymbol << " bits/symbol, perplexity "
+          << valid->figures.perplexity;
+      if (valid->figures.words > 0) out << ", " << valid->figures.bitsPerWord << " bits/word";
+      out << (valid->best ? "  (best)" : "") << "\n";
+    } else if (const auto* log = std::get_if<engine::LogEvent>(&*event)) {
+      out << (terminal ? "\n" : "") << log->message << "\n";
+    } else if (const auto* finished = std::get_if<engine::FinishedEvent>(&*event)) {
+      out << (finished->stopped ? "stopped" : "finished") << " at step " << finished->step
+          << " after " << duration(finished->wallSeconds) << std::setprecision(4)
+          << "; best validation " << finished->bestValid << " bits/symbol";
+      if (!finished->stopped) out << ", test " << finished->test << " bits/symbol";
+      out << "\n";
+    } else if (const auto* failed = std::get_if<engine::FailedEvent>(&*event)) {
+      err << "mrnn: training failed at step " << failed->step << ": " << failed->reason << "\n";
+    }
+  }
+  run.wait();
+  std::signal(SIGINT, previous);
+  const auto& outcome = run.outcome();
+  if (outcome.failed) return 1;
+  out << "run " << outcome.runId << ", checkpoint " << outcome.latestCheckpoint << "\n";
+  return 0;
+}
+
+}  // namespace mrnn::app

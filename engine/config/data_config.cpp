@@ -1,0 +1,109 @@
+#include "engine/config/data_config.h"
+
+#include <limits>
+
+#include "engine/config/yaml_reader.h"
+
+namespace mrnn::engine {
+namespace {
+
+const std::vector<std::string> kFormatNames{"auto", "text", "ptb-char", "tokens", "raw"};
+
+CorpusFormat formatFromName(const std::string& name) {
+  for (size_t i = 0; i < kFormatNames.size(); ++i) {
+    if (kFormatNames[i] == name) return static_cast<CorpusFormat>(i);
+  }
+  return CorpusFormat::Auto;
+}
+
+bool startsWith(const std::string& text, const std::string& prefix) {
+  return text.compare(0, prefix.size(), prefix) == 0;
+}
+
+bool endsWith(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+std::string corpusFormatName(CorpusFormat format) {
+  return kFormatNames.at(static_cast<size_t>(format));
+}
+
+CorpusFormat resolveCorpusFormat(CorpusFormat format, const std::string& path) {
+  if (format != CorpusFormat::Auto) return format;
+  const size_t slash = path.find_last_of('/');
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  if (startsWith(name, "ptb.char.")) return CorpusFormat::PtbChar;
+  if (startsWith(name, "ptb.")) return CorpusFormat::Tokens;
+  if (startsWith(name, "wiki.") && endsWith(name, ".tokens")) return CorpusFormat::Tokens;
+  return CorpusFormat::Text;
+}
+
+DataConfig parseDataSection(const YAML::Node& node, YamlReader& reader, const std::string& path) {
+  reader.expectMap(node, path,
+                   {"train", "valid", "test", "format", "valid_fraction", "test_fraction",
+                    "max_symbols", "min_count"});
+  DataConfig config;
+  if (!node["train"]) reader.fail(node, joinKey(path, "train"), "missing; name the training file");
+  config.train = reader.text(node, path, "train", "");
+  if (config.train.empty()) reader.fail(node["train"], joinKey(path, "train"), "is empty");
+  config.valid = reader.text(node, path, "valid", "");
+  config.test = reader.text(node, path, "test", "");
+  for (const char* key : {"valid", "test"}) {
+    if (node[key] && reader.text(node, path, key, "").empty())
+      reader.fail(node[key], joinKey(path, key), "is empty; give a file or leave the key out");
+  }
+  // Two explicit files, or none and a split by fractions: one file alone is ambiguous.
+  if (config.valid.empty() != config.test.empty()) {
+    const char* given = config.valid.empty() ? "test" : "valid";
+    const char* missing = config.valid.empty() ? "valid" : "test";
+    reader.fail(node[given], joinKey(path, given),
+                std::string("is given without '") + missing +
+                    "'; give both files, or neither to split the training file by fractions");
+  }
+  const bool files = !config.valid.empty();
+  for (const char* key : {"valid_fraction", "test_fraction"}) {
+    if (files && node[key])
+      reader.fail(node[key], joinKey(path, key),
+                  "applies only when 'valid' and 'test' are not given");
+  }
+  const std::string format = reader.choice(node, path, "format", "auto", kFormatNames);
+  config.format = formatFromName(format);
+  config.validFraction =
+      reader.number(node, path, "valid_fraction", config.validFraction, 0.0, 0.5, false);
+  config.testFraction =
+      reader.number(node, path, "test_fraction", config.testFraction, 0.0, 0.5, false);
+  if (config.validFraction + config.testFraction >= 1.0) {  // unreachable while each is < 0.5
+    reader.fail(node, joinKey(path, "test_fraction"),
+                "valid_fraction + test_fraction must leave something to train on");
+  }
+  config.maxSymbols =
+      reader.integer(node, path, "max_symbols", 0, 0, std::numeric_limits<int64_t>::max());
+  if (config.maxSymbols == 1) {
+    reader.fail(node["max_symbols"], joinKey(path, "max_symbols"),
+                "1 leaves no symbol to predict; use 0 (all) or at least 2");
+  }
+  config.minCount = reader.integer(node, path, "min_count", 1, 1, 1'000'000'000);
+  return config;
+}
+
+void emitDataSection(YAML::Emitter& out, const DataConfig& config) {
+  out << YAML::BeginMap;
+  out << YAML::Key << "train" << YAML::Value << config.train;
+  if (!config.valid.empty() || !config.test.empty()) {
+    out << YAML::Key << "valid" << YAML::Value << config.valid;
+    out << YAML::Key << "test" << YAML::Value << config.test;
+  }
+  out << YAML::Key << "format" << YAML::Value << corpusFormatName(config.format);
+  if (config.valid.empty() && config.test.empty()) {
+    out << YAML::Key << "valid_fraction" << YAML::Value << config.validFraction;
+    out << YAML::Key << "test_fraction" << YAML::Value << config.testFraction;
+  }
+  out << YAML::Key << "max_symbols" << YAML::Value << config.maxSymbols;
+  out << YAML::Key << "min_count" << YAML::Value << config.minCount;
+  out << YAML::EndMap;
+}
+
+}  // namespace mrnn::engine

@@ -1,0 +1,387 @@
+#include "engine/config/training_config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdlib>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <type_traits>
+
+#include "engine/config/yaml_reader.h"
+
+namespace mrnn::engine {
+namespace {
+
+constexpr int64_t kMaxCount = int64_t{1} << 40;
+constexpr double kMaxRate = 1000.0;  // AWD-LSTM's SGD runs at lr 30; anything near 1000 is a typo
+
+const std::vector<OptimizerKind> kOptimizerKinds{OptimizerKind::Adam,
+                                                 OptimizerKind::AdamW,
+                                                 OptimizerKind::Rmsprop,
+                                                 OptimizerKind::Sgd,
+                                                 OptimizerKind::RmspropNormalized,
+                                                 OptimizerKind::NtAsgd};
+const std::vector<ScheduleKind> kScheduleKinds{ScheduleKind::Constant, ScheduleKind::Linear,
+                                               ScheduleKind::Exponential, ScheduleKind::Steps,
+                                               ScheduleKind::Plateau};
+
+// The keys each optimiser reads. A key another optimiser reads is rejected as "does not
+// apply", so that a setting that would be silently ignored never passes.
+std::vector<std::string> optimizerKeysFor(OptimizerKind kind) {
+  switch (kind) {
+    case OptimizerKind::Adam:
+    case OptimizerKind::AdamW:
+      return {"type", "lr", "beta1", "beta2", "epsilon", "weight_decay"};
+    case OptimizerKind::Rmsprop:
+      return {"type", "lr", "alpha", "epsilon", "momentum", "weight_decay"};
+    case OptimizerKind::Sgd:
+      return {"type", "lr", "momentum", "weight_decay"};
+    case OptimizerKind::RmspropNormalized:
+      // No `lr`: the update length takes its place (Krause et al. eq. 22).
+      return {"type", "update_length", "update_length_decay", "alpha", "epsilon", "weight_decay"};
+    case OptimizerKind::NtAsgd:
+      return {"type", "lr", "weight_decay", "non_monotone"};
+  }
+  return {"type"};
+}
+
+std::vector<std::string> scheduleKeysFor(ScheduleKind kind) {
+  switch (kind) {
+    case ScheduleKind::Constant:
+      return {"type"};
+    case ScheduleKind::Linear:
+      return {"type", "floor"};
+    case ScheduleKind::Exponential:
+      return {"type", "gamma"};
+    case ScheduleKind::Steps:
+      return {"type", "gamma", "milestones"};
+    case ScheduleKind::Plateau:
+      return {"type", "patience", "factor", "floor"};
+  }
+  return {"type"};
+}
+
+template <typename Kind>
+std::vector<std::string> namesOf(const std::vector<Kind>& kinds, std::string (*name)(Kind)) {
+  std::vector<std::string> names;
+  for (Kind kind : kinds) names.push_back(name(kind));
+  return names;
+}
+
+std::string formatNumber(double value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
+// The fewest significant digits that read back as the same double: 0.1 stays "0.1" rather
+// than yaml-cpp's default 17 digits, and nothing is lost.
+int shortestDigits(double value) {
+  for (int digits = 1; digits < 17; ++digits) {
+    std::ostringstream out;
+    out.precision(digits);
+    out << value;
+    if (std::strtod(out.str().c_str(), nullptr) == value) return digits;
+  }
+  return 17;
+}
+
+bool contains(const std::vector<std::string>& keys, const std::string& name) {
+  for (const auto& key : keys) {
+    if (key == name) return true;
+  }
+  return false;
+}
+
+std::string describe(const std::vector<std::string>& keys) {
+  std::string out;
+  for (size_t i = 0; i < keys.size(); ++i) out += (i > 0 ? ", " : "") + keys[i];
+  return out;
+}
+
+// Like the model parser's cell-type check: every key must belong to the chosen type; a key
+// that belongs to another type is named as not applying, anything else as unknown.
+template <typename Kind>
+void checkKeysForType(const YAML::Node& node, YamlReader& reader, const std::string& path,
+                      const std::string& what, const std::string& typeName,
+                      const std::vector<std::string>& allowed, const std::vector<Kind>& kinds,
+                      std::vector<std::string> (*keysFor)(Kind)) {
+  if (!node.IsMap()) reader.fail(node, path, "expected a mapping such as {type: ...}");
+  reader.remember(path, node);
+  for (const auto& entry : node) {
+    const std::string name = entry.first.as<std::string>();
+    if (contains(allowed, name)) {
+      reader.remember(joinKey(path, name), entry.first);
+      continue;
+    }
+    bool elsewhere = false;
+    for (Kind other : kinds) elsewhere = elsewhere || contains(keysFor(other), name);
+    reader.fail(
+        entry.first, joinKey(path, name),
+        elsewhere ? "does not apply to " + what + " type '" + typeName + "'"
+                  : "unknown " + what + " key; type '" + typeName + "' reads " + describe(allowed));
+  }
+}
+
+void requireAbove(YamlReader& reader, const YAML::Node& map, const std::string& path,
+                  const std::string& name, double value, double bound) {
+  if (map[name] && !(value > bound)) {
+    reader.fail(map[name], joinKey(path, name), "must be above " + formatNumber(bound));
+  }
+}
+
+OptimizerConfig parseOptimizer(const YAML::Node& node, YamlReader& reader,
+                               const std::string& path) {
+  OptimizerConfig c;
+  if (!node.IsMap()) reader.fail(node, path, "expected a mapping such as {type: adam, lr: 0.001}");
+  const auto typeNames = namesOf(kOptimizerKinds, optimizerKindName);
+  const std::string typeName = reader.choice(node, path, "type", "adam", typeNames);
+  for (OptimizerKind kind : kOptimizerKinds) {
+    if (optimizerKindName(kind) == typeName) c.kind = kind;
+  }
+  checkKeysForType(node, reader, path, "optimizer", typeName, optimizerKeysFor(c.kind),
+                   kOptimizerKinds, optimizerKeysFor);
+
+  c.learningRate = reader.number(node, path, "lr", c.learningRate, 0.0, kMaxRate);
+  requireAbove(reader, node, path, "lr", c.learningRate, 0.0);
+  c.beta1 = reader.number(node, path, "beta1", c.beta1, 0.0, 1.0, false);
+  c.beta2 = reader.number(node, path, "beta2", c.beta2, 0.0, 1.0, false);
+  c.epsilon = reader.number(node, path, "epsilon", c.epsilon, 0.0, 1.0);
+  requireAbove(reader, node, path, "epsilon", c.epsilon, 0.0);
+  c.weightDecay = reader.number(node, path, "weight_decay", c.weightDecay, 0.0, 1.0);
+  c.momentum = reader.number(node, path, "momentum", c.momentum, 0.0, 1.0, false);
+  c.alpha = reader.number(node, path, "alpha", c.alpha, 0.0, 1.0, false);
+  c.updateLength = reader.number(node, path, "update_length", c.updateLength, 0.0, kMaxRate);
+  requireAbove(reader, node, path, "update_length", c.updateLength, 0.0);
+  c.updateLengthDecay =
+      reader.number(node, path, "update_length_decay", c.updateLengthDecay, 0.0, 1.0);
+  requireAbove(reader, node, path, "update_length_decay", c.updateLengthDecay, 0.0);
+  c.nonMonotone = reader.integer(node, path, "non_monotone", c.nonMonotone, 1, 1'000'000);
+  // The update length is this optimiser's learning rate: schedules scale it.
+  if (c.kind == OptimizerKind::RmspropNormalized) c.learningRate = c.updateLength;
+  return c;
+}
+
+ScheduleConfig parseSchedule(const YAML::Node& node, YamlReader& reader, const std::string& path,
+                             double baseRate) {
+  ScheduleConfig c;
+  if (!node.IsMap()) reader.fail(node, path, "expected a mapping such as {type: linear}");
+  const auto typeNames = namesOf(kScheduleKinds, scheduleKindName);
+  const std::string typeName = reader.choice(node, path, "type", "constant", typeNames);
+  for (ScheduleKind kind : kScheduleKinds) {
+    if (scheduleKindName(kind) == typeName) c.kind = kind;
+  }
+  checkKeysForType(node, reader, path, "schedule", typeName, scheduleKeysFor(c.kind),
+                   kScheduleKinds, scheduleKeysFor);
+
+  c.floor = reader.number(node, path, "floor", c.floor, 0.0, kMaxRate);
+  if (node["floor"] && c.floor >= baseRate) {
+    reader.fail(node["floor"], joinKey(path, "floor"),
+                "must be below the optimizer's learning rate (" + formatNumber(baseRate) + ")");
+  }
+  c.gamma = reader.number(node, path, "gamma", c.gamma, 0.0, 1.0);
+  requireAbove(reader, node, path, "gamma", c.gamma, 0.0);
+  c.patience = reader.integer(node, path, "patience", c.patience, 1, 1'000'000);
+  c.factor = reader.number(node, path, "factor", c.factor, 0.0, 1.0, false);
+  requireAbove(reader, node, path, "factor", c.factor, 0.0);
+
+  if (c.kind == ScheduleKind::Steps) {
+    const std::string key = joinKey(path, "milestones");
+    const YAML::Node list = node["milestones"];
+    if (!list) reader.fail(node, key, "missing; list the epochs at which the rate drops");
+    if (!list.IsSequence() || list.size() == 0) {
+      reader.fail(list, key, "expected a non-empty list of epochs, such as [10, 20]");
+    }
+    for (size_t i = 0; i < list.size(); ++i) {
+      const std::string entryKey = key + "[" + std::to_string(i) + "]";
+      if (!list[i].IsScalar()) reader.fail(list[i], entryKey, "expected an epoch number");
+      const std::string raw = list[i].Scalar();
+      int64_t epoch = 0;
+      try {
+        size_t used = 0;
+        epoch = std::stoll(raw, &used);
+        if (used != raw.size()) throw std::invalid_argument(raw);
+      } catch (const std::exception&) {
+        reader.fail(list[i], entryKey, "expected an epoch number, got '" + raw + "'");
+      }
+      if (epoch < 1) reader.fail(list[i], entryKey, "epochs count from 1; got " + raw);
+      if (!c.milestones.empty() && epoch <= c.milestones.back()) {
+        reader.fail(list[i], entryKey,
+                    "milestones must increase; " + std::to_string(epoch) + " follows " +
+                        std::to_string(c.milestones.back()));
+      }
+      c.milestones.push_back(epoch);
+    }
+  }
+  return c;
+}
+
+}  // namespace
+
+std::string optimizerKindName(OptimizerKind kind) {
+  switch (kind) {
+    case OptimizerKind::Adam:
+      return "adam";
+    case OptimizerKind::AdamW:
+      return "adamw";
+    case OptimizerKind::Rmsprop:
+      return "rmsprop";
+    case OptimizerKind::Sgd:
+      return "sgd";
+    case OptimizerKind::RmspropNormalized:
+      return "rmsprop_normalized";
+    case OptimizerKind::NtAsgd:
+      return "nt_asgd";
+  }
+  return "adam";
+}
+
+std::string scheduleKindName(ScheduleKind kind) {
+  switch (kind) {
+    case ScheduleKind::Constant:
+      return "constant";
+    case ScheduleKind::Linear:
+      return "linear";
+    case ScheduleKind::Exponential:
+      return "exponential";
+    case ScheduleKind::Steps:
+      return "steps";
+    case ScheduleKind::Plateau:
+      return "plateau";
+  }
+  return "constant";
+}
+
+TrainingConfig parseTrainingSection(const YAML::Node& node, YamlReader& reader,
+                                    const std::string& path) {
+  reader.expectMap(
+      node, path,
+      {"batch_size", "bptt", "random_bptt", "predict_last", "clip_norm", "epochs", "max_steps",
+       "validate_every", "validation_symbols", "checkpoint_every", "early_stop_patience", "seed",
+       "device", "threads", "bf16", "optimizer", "schedule"});
+  TrainingConfig c;
+  c.batchSize = reader.integer(node, path, "batch_size", c.batchSize, 1, 1 << 20);
+  c.bptt = reader.integer(node, path, "bptt", c.bptt, 2, 1 << 20);
+  c.randomBptt = reader.boolean(node, path, "random_bptt", c.randomBptt);
+  c.predictLast = reader.integer(node, path, "predict_last", c.predictLast, 0, 1 << 20);
+  if (c.predictLast > c.bptt) {
+    reader.fail(node["predict_last"], joinKey(path, "predict_last"),
+                "must not exceed bptt (" + std::to_string(c.bptt) + ")");
+  }
+  c.clipNorm = reader.number(node, path, "clip_norm", c.clipNorm, 0.0, 1e6);
+  c.epochs = reader.integer(node, path, "epochs", c.epochs, 1, 1'000'000);
+  c.maxSteps = reader.integer(node, path, "max_steps", c.maxSteps, 0, kMaxCount);
+  c.validateEvery = reader.integer(node, path, "validate_every", c.validateEvery, 1, kMaxCount);
+  c.validationSymbols =
+      reader.integer(node, path, "validation_symbols", c.validationSymbols, 0, kMaxCount);
+  c.checkpointEvery =
+      reader.integer(node, path, "checkpoint_every", c.checkpointEvery, 1, kMaxCount);
+  c.earlyStopPatience =
+      reader.integer(node, path, "early_stop_patience", c.earlyStopPatience, 0, 1'000'000);
+  c.seed = static_cast<uint64_t>(
+      reader.integer(node, path, "seed", 1, 0, std::numeric_limits<int64_t>::max()));
+  c.device = reader.choice(node, path, "device", c.device, {"cpu", "cuda"});
+  c.threads = static_cast<int>(reader.integer(node, path, "threads", c.threads, 0, 4096));
+  c.bf16 = reader.boolean(node, path, "bf16", c.bf16);
+  if (c.bf16 && c.device != "cuda") {
+    reader.fail(node["bf16"], joinKey(path, "bf16"),
+                "bf16 autocast needs device: cuda (device is '" + c.device + "')");
+  }
+
+  if (const YAML::Node optimizer = node["optimizer"]) {
+    c.optimizer = parseOptimizer(optimizer, reader, joinKey(path, "optimizer"));
+  }
+  if (const YAML::Node schedule = node["schedule"]) {
+    c.schedule =
+        parseSchedule(schedule, reader, joinKey(path, "schedule"), c.optimizer.learningRate);
+  }
+  return c;
+}
+
+void emitTrainingSection(YAML::Emitter& out, const TrainingConfig& config) {
+  out << YAML::BeginMap;
+  out << YAML::Key << "batch_size" << YAML::Value << config.batchSize;
+  out << YAML::Key << "bptt" << YAML::Value << config.bptt;
+  out << YAML::Key << "random_bptt" << YAML::Value << config.randomBptt;
+  out << YAML::Key << "predict_last" << YAML::Value << config.predictLast;
+  out << YAML::Key << "clip_norm" << YAML::Value
+      << YAML::DoublePrecision(shortestDigits(config.clipNorm)) << config.clipNorm;
+  out << YAML::Key << "epochs" << YAML::Value << config.epochs;
+  out << YAML::Key << "max_steps" << YAML::Value << config.maxSteps;
+  out << YAML::Key << "validate_every" << YAML::Value << config.validateEvery;
+  out << YAML::Key << "validation_symbols" << YAML::Value << config.validationSymbols;
+  out << YAML::Key << "checkpoint_every" << YAML::Value << config.checkpointEvery;
+  out << YAML::Key << "early_stop_patience" << YAML::Value << config.earlyStopPatience;
+  out << YAML::Key << "seed" << YAML::Value << config.seed;
+  out << YAML::Key << "device" << YAML::Value << config.device;
+  out << YAML::Key << "threads" << YAML::Value << config.threads;
+  out << YAML::Key << "bf16" << YAML::Value << config.bf16;
+
+  // Only the keys the chosen type reads, so that the output parses back.
+  const OptimizerConfig& o = config.optimizer;
+  out << YAML::Key << "optimizer" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "type" << YAML::Value << optimizerKindName(o.kind);
+  const auto optimizerKeys = optimizerKeysFor(o.kind);
+  const auto emitIf = [&out](const std::vector<std::string>& keys, const char* key, auto value) {
+    if (!contains(keys, key)) return;
+    out << YAML::Key << key << YAML::Value;
+    if constexpr (std::is_floating_point_v<decltype(value)>) {
+      out << YAML::DoublePrecision(shortestDigits(value));
+    }
+    out << value;
+  };
+  emitIf(optimizerKeys, "lr", o.learningRate);
+  emitIf(optimizerKeys, "update_length", o.updateLength);
+  emitIf(optimizerKeys, "update_length_decay", o.updateLengthDecay);
+  emitIf(optimizerKeys, "beta1", o.beta1);
+  emitIf(optimizerKeys, "beta2", o.beta2);
+  emitIf(optimizerKeys, "momentum", o.momentum);
+  emitIf(optimizerKeys, "alpha", o.alpha);
+  emitIf(optimizerKeys, "epsilon", o.epsilon);
+  emitIf(optimizerKeys, "weight_decay", o.weightDecay);
+  emitIf(optimizerKeys, "non_monotone", o.nonMonotone);
+  out << YAML::EndMap;
+
+  const ScheduleConfig& s = config.schedule;
+  out << YAML::Key << "schedule" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "type" << YAML::Value << scheduleKindName(s.kind);
+  const auto scheduleKeys = scheduleKeysFor(s.kind);
+  emitIf(scheduleKeys, "floor", s.floor);
+  emitIf(scheduleKeys, "gamma", s.gamma);
+  if (s.kind == ScheduleKind::Steps) {
+    out << YAML::Key << "milestones" << YAML::Value << YAML::Flow << s.milestones;
+  }
+  emitIf(scheduleKeys, "patience", s.patience);
+  emitIf(scheduleKeys, "factor", s.factor);
+  out << YAML::EndMap;
+  out << YAML::EndMap;
+}
+
+double baseLearningRate(const OptimizerConfig& config) {
+  return config.kind == OptimizerKind::RmspropNormalized ? config.updateLength
+                                                         : config.learningRate;
+}
+
+bool operator==(const OptimizerConfig& a, const OptimizerConfig& b) {
+  return a.kind == b.kind && a.learningRate == b.learningRate && a.beta1 == b.beta1 &&
+         a.beta2 == b.beta2 && a.epsilon == b.epsilon && a.weightDecay == b.weightDecay &&
+         a.momentum == b.momentum && a.alpha == b.alpha && a.updateLength == b.updateLength &&
+         a.updateLengthDecay == b.updateLengthDecay && a.nonMonotone == b.nonMonotone;
+}
+
+bool operator==(const ScheduleConfig& a, const ScheduleConfig& b) {
+  return a.kind == b.kind && a.floor == b.floor && a.gamma == b.gamma &&
+         a.milestones == b.milestones && a.patience == b.patience && a.factor == b.factor;
+}
+
+bool operator==(const TrainingConfig& a, const TrainingConfig& b) {
+  return a.optimizer == b.optimizer && a.schedule == b.schedule && a.batchSize == b.batchSize &&
+         a.bptt == b.bptt && a.randomBptt == b.randomBptt && a.predictLast == b.predictLast &&
+         a.clipNorm == b.clipNorm && a.epochs == b.epochs && a.maxSteps == b.maxSteps &&
+         a.validateEvery == b.validateEvery && a.validationSymbols == b.validationSymbols &&
+         a.checkpointEvery == b.checkpointEvery && a.earlyStopPatience == b.earlyStopPatience &&
+         a.seed == b.seed && a.device == b.device && a.threads == b.threads && a.bf16 == b.bf16;
+}
+
+}  // namespace mrnn::engine

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace mrnn::engine {
+
+// A read-only memory map of a whole file. Corpora are read through it so that a large file
+// never needs a second copy in memory: byte-level token streams use the mapping itself, and
+// the char/word readers decode straight from it.
+class MappedFile {
+ public:
+  // Throws DataError naming the file when it is missing, not a regular file or unreadable.
+  // An empty file maps to size() == 0 (mmap refuses zero lengths).
+  explicit MappedFile(const std::string& path);
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  const std::string& path() const { return path_; }
+  const uint8_t* data() const { return data_; }
+  int64_t size() const { return size_; }
+  std::string_view view() const {
+    return {reinterpret_cast<const char*>(data_), static_cast<size_t>(size_)};
+  }
+
+  // Drops the pages of [0, offset) from this process's resident set after a sequential pass
+  // (they come back from the page cache on the next touch), so that scanning a 100 MB file
+  // does not keep 100 MB resident next to the ids decoded from it.
+  void releaseBefore(int64_t offset) const;
+
+ private:
+  std::string path_;
+  uint8_t* data_ = nullptr;
+  int64_t size_ = 0;
+};
+
+}  // namespace mrnn::engine

@@ -1,0 +1,422 @@
+#include "engine/store/run_store.h"
+
+#include <sqlite3.h>
+
+#include <chrono>
+#include <cstring>
+#include <ctime>
+
+#include "engine/store/sqlite_error.h"
+#include "engine/store/sqlite_statement.h"
+#include "engine/store/sqlite_transaction.h"
+
+namespace mrnn::engine {
+namespace {
+
+// Version 1. AUTOINCREMENT keeps a deleted run's id from being handed out again (ids name
+// checkpoint folders and appear in notes). Metrics carry an explicit id so that points at
+// the same step keep their insertion order even through VACUUM. SQLite stores NaN as NULL,
+// hence nullable metric numbers: a diverged run's NaN loss is logged, not refused.
+constexpr const char* kSchemaSql = R"sql(
+CREATE TABLE IF NOT EXISTS runs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  name TEXT NOT NULL,
+  model_type TEXT NOT NULL DEFAULT '',
+  parameters INTEGER NOT NULL DEFAULT 0,
+  config_yaml TEXT NOT NULL DEFAULT '',
+  started_at TEXT NOT NULL,
+  ended_at TEXT,
+  status TEXT NOT NULL
+    CHECK (status IN ('running', 'paused', 'stopped', 'finished', 'failed')),
+  reason TEXT NOT NULL DEFAULT '',
+  duration_s REAL NOT NULL DEFAULT 0,
+  best_valid REAL,
+  test_result REAL,
+  steps INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS metrics (
+  id INTEGER PRIMARY KEY,
+  run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  step INTEGER NOT NULL,
+  epoch REAL,
+  wall_s REAL,
+  value REAL
+);
+CREATE INDEX IF NOT EXISTS metrics_by_run_name_step ON metrics (run_id, name, step);
+CREATE TABLE IF NOT EXISTS checkpoints (
+  run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+  kind TEXT NOT NULL,
+  path TEXT NOT NULL,
+  step INTEGER NOT NULL DEFAULT 0,
+  valid_loss REAL,
+  saved_at TEXT NOT NULL,
+  UNIQUE (run_id, kind)
+);
+)sql";
+
+constexpr const char* kRunColumns =
+    "id, name, model_type, parameters, config_yaml, started_at, ended_at, status, reason, "
+    "duration_s, best_valid, test_result, steps";
+
+std::string nowUtcIso() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+bool isEnded(RunStatus status) {
+  return status == RunStatus::Stopped || status == RunStatus::Finished ||
+         status == RunStatus::Failed;
+}
+
+void execute(sqlite3* db, const std::string& path, const std::string& action, const char* sql) {
+  if (sqlite3_exec(db, sql, nullptr, nullptr, nullptr) != SQLITE_OK) {
+    throwStoreError(db, path, action);
+  }
+}
+
+int readUserVersion(sqlite3* db, const std::string& path) {
+  SqliteStatement pragma(db, path, "cannot open", "PRAGMA user_version");
+  return pragma.step() ? static_cast<int>(pragma.int64(0)) : 0;
+}
+
+[[noreturn]] void throwNoRun(const std::string& path, const std::string& action, int64_t runId) {
+  throw StoreError("run database '" + path + "': " + action + ": no run " + std::to_string(runId));
+}
+
+void requireRun(sqlite3* db, const std::string& path, const std::string& action, int64_t runId) {
+  SqliteStatement query(db, path, action, "SELECT 1 FROM runs WHERE id = ?1");
+  query.bind(1, runId);
+  if (!query.step()) throwNoRun(path, action, runId);
+}
+
+// Runs one UPDATE or DELETE of the run `runId` (parameter ?1) in its own transaction;
+// `bindRest` binds the other parameters. A run that does not exist is an error.
+template <typename BindRest>
+void changeRun(sqlite3* db, const std::string& path, const std::string& action, int64_t runId,
+               const char* sql, BindRest&& bindRest) {
+  SqliteTransaction transaction(db, path, action);
+  SqliteStatement statement(db, path, action, sql);
+  statement.bind(1, runId);
+  bindRest(statement);
+  statement.run();
+  if (sqlite3_changes(db) == 0) throwNoRun(path, action, runId);
+  transaction.commit();
+}
+
+RunRecord readRun(const SqliteStatement& row) {
+  RunRecord run;
+  run.id = row.int64(0);
+  run.name = row.text(1);
+  run.modelType = row.text(2);
+  run.parameters = row.int64(3);
+  run.configYaml = row.text(4);
+  run.startedAt = row.text(5);
+  run.endedAt = row.text(6);
+  // The CHECK constraint admits only known names; Failed is the safe reading otherwise.
+  run.status = runStatusFromName(row.text(7)).value_or(RunStatus::Failed);
+  run.reason = row.text(8);
+  run.durationSeconds = row.optionalReal(9).value_or(0.0);
+  run.bestValid = row.optionalReal(10);
+  run.testResult = row.optionalReal(11);
+  run.steps = row.int64(12);
+  return run;
+}
+
+}  // namespace
+
+std::string runStatusName(RunStatus status) {
+  switch (status) {
+    case RunStatus::Running:
+      return "running";
+    case RunStatus::Paused:
+      return "paused";
+    case RunStatus::Stopped:
+      return "stopped";
+    case RunStatus::Finished:
+      return "finished";
+    case RunStatus::Failed:
+      return "failed";
+  }
+  return "failed";
+}
+
+std::optional<RunStatus> runStatusFromName(const std::string& name) {
+  for (const auto status : {RunStatus::Running, RunStatus::Paused, RunStatus::Stopped,
+                            RunStatus::Finished, RunStatus::Failed}) {
+    if (runStatusName(status) == name) return status;
+  }
+  return std::nullopt;
+}
+
+RunStore::RunStore(const std::string& path) : path_(path) {
+  if (sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
+      SQLITE_OK) {
+    std::string reason = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
+    const int systemError = db_ != nullptr ? sqlite3_system_errno(db_) : 0;
+    if (systemError != 0) reason += std::string(" (") + std::strerror(systemError) + ")";
+    sqlite3_close_v2(db_);
+    db_ = nullptr;
+    throw StoreError("run database '" + path_ + "': cannot open: " + reason);
+  }
+  try {
+    configure();
+  } catch (...) {
+    sqlite3_close_v2(db_);
+    db_ = nullptr;
+    throw;
+  }
+}
+
+RunStore::~RunStore() {
+  sqlite3_close_v2(db_);
+}
+
+void RunStore::configure() {
+  // Wait for another connection's write rather than failing at once: the GUI and the
+  // trainer share the file.
+  sqlite3_busy_timeout(db_, 5000);
+  // Reading the header first: a file that is not a database fails here, and a newer
+  // schema is refused before anything (even the journal mode) is changed.
+  const int version = readUserVersion(db_, path_);
+  if (version > kSchemaVersion) {
+    throw StoreError("run database '" + path_ + "' has schema version " + std::to_string(version) +
+                     ", newer than this build understands (" + std::to_string(kSchemaVersion) +
+                     "); update mRNN Workbench to open it");
+  }
+  {
+    // WAL: readers never block the writer nor see a half-written transaction.
+    SqliteStatement wal(db_, path_, "cannot switch to WAL mode", "PRAGMA journal_mode = WAL");
+    wal.run();
+  }
+  // NORMAL is durable against a killed process in WAL mode (a power cut may lose the last
+  // commits, never consistency); FULL would fsync every metrics batch.
+  execute(db_, path_, "cannot configure", "PRAGMA synchronous = NORMAL");
+  execute(db_, path_, "cannot configure", "PRAGMA foreign_keys = ON");
+  if (version < kSchemaVersion) createSchema();
+}
+
+void RunStore::createSchema() {
+  const std::string action = "cannot create the schema";
+  SqliteTransaction transaction(db_, path_, action);
+  // Another process may have created it while this one waited for the write lock.
+  if (readUserVersion(db_, path_) >= kSchemaVersion) return;
+  execute(db_, path_, action, kSchemaSql);
+  execute(db_, path_, action, ("PRAGMA user_version = " + std::to_string(kSchemaVersion)).c_str());
+  transaction.commit();
+}
+
+int64_t RunStore::createRun(const RunRecord& run) {
+  const std::string action = "cannot create a run";
+  SqliteTransaction transaction(db_, path_, action);
+  SqliteStatement insert(db_, path_, action,
+                         "INSERT INTO runs (name, model_type, parameters, config_yaml, "
+                         "started_at, ended_at, status, reason, duration_s, best_valid, "
+                         "test_result, steps) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
+  const std::string now = nowUtcIso();
+  std::string endedAt = run.endedAt;
+  if (endedAt.empty() && isEnded(run.status)) endedAt = now;
+  insert.bind(1, run.name)
+      .bind(2, run.modelType)
+      .bind(3, run.parameters)
+      .bind(4, run.configYaml)
+      .bind(5, run.startedAt.empty() ? now : run.startedAt)
+      .bindTextOrNull(6, endedAt)
+      .bind(7, runStatusName(run.status))
+      .bind(8, run.reason)
+      .bind(9, run.durationSeconds)
+      .bind(10, run.bestValid)
+      .bind(11, run.testResult)
+      .bind(12, run.steps);
+  insert.run();
+  const int64_t id = sqlite3_last_insert_rowid(db_);
+  transaction.commit();
+  return id;
+}
+
+void RunStore::appendMetrics(int64_t runId, const std::vector<MetricPoint>& points) {
+  if (points.empty()) return;
+  const std::string action = "cannot append metrics";
+  SqliteTransaction transaction(db_, path_, action);
+  requireRun(db_, path_, action, runId);
+  SqliteStatement insert(db_, path_, action,
+                         "INSERT INTO metrics (run_id, name, step, epoch, wall_s, value) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  for (const auto& point : points) {
+    insert.bind(1, runId)
+        .bind(2, point.name)
+        .bind(3, point.step)
+        .bind(4, point.epoch)
+        .bind(5, point.wallSeconds)
+        .bind(6, point.value);
+    insert.run();
+    insert.reset();
+  }
+  transaction.commit();
+}
+
+void RunStore::recordCheckpoint(int64_t runId, const CheckpointRecord& checkpoint) {
+  const std::string action = "cannot record a checkpoint";
+  SqliteTransaction transaction(db_, path_, action);
+  requireRun(db_, path_, action, runId);
+  SqliteStatement upsert(db_, path_, action,
+                         "INSERT INTO checkpoints (run_id, kind, path, step, valid_loss, "
+                         "saved_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+                         "ON CONFLICT (run_id, kind) DO UPDATE SET path = excluded.path, "
+                         "step = excluded.step, valid_loss = excluded.valid_loss, "
+                         "saved_at = excluded.saved_at");
+  upsert.bind(1, runId)
+      .bind(2, checkpoint.kind)
+      .bind(3, checkpoint.path)
+      .bind(4, checkpoint.step)
+      .bind(5, checkpoint.validLoss)
+      .bind(6, checkpoint.savedAt.empty() ? nowUtcIso() : checkpoint.savedAt);
+  upsert.run();
+  transaction.commit();
+}
+
+void RunStore::updateProgress(int64_t runId, int64_t steps, double durationSeconds) {
+  changeRun(db_, path_, "cannot update progress", runId,
+            "UPDATE runs SET steps = ?2, duration_s = ?3 WHERE id = ?1",
+            [&](SqliteStatement& update) { update.bind(2, steps).bind(3, durationSeconds); });
+}
+
+void RunStore::setStatus(int64_t runId, RunStatus status, const std::string& reason) {
+  // ?4 is NULL for running/paused (clears ended_at); an already ended run keeps its time.
+  changeRun(db_, path_, "cannot set the status", runId,
+            "UPDATE runs SET status = ?2, reason = ?3, ended_at = CASE "
+            "WHEN ?4 IS NULL THEN NULL "
+            "WHEN ended_at IS NOT NULL AND status IN ('stopped', 'finished', 'failed') "
+            "THEN ended_at ELSE ?4 END WHERE id = ?1",
+            [&](SqliteStatement& update) {
+              update.bind(2, runStatusName(status))
+                  .bind(3, reason)
+                  .bindTextOrNull(4, isEnded(status) ? nowUtcIso() : "");
+            });
+}
+
+void RunStore::setBestValid(int64_t runId, double value) {
+  changeRun(db_, path_, "cannot set the best validation loss", runId,
+            "UPDATE runs SET best_valid = ?2 WHERE id = ?1",
+            [&](SqliteStatement& update) { update.bind(2, value); });
+}
+
+void RunStore::setTestResult(int64_t runId, double value) {
+  changeRun(db_, path_, "cannot set the test result", runId,
+            "UPDATE runs SET test_result = ?2 WHERE id = ?1",
+            [&](SqliteStatement& update) { update.bind(2, value); });
+}
+
+std::vector<RunRecord> RunStore::listRuns() const {
+  const std::string sql = std::string("SELECT ") + kRunColumns + " FROM runs ORDER BY id";
+  SqliteStatement query(db_, path_, "cannot list runs", sql.c_str());
+  std::vector<RunRecord> runs;
+  while (query.step()) runs.push_back(readRun(query));
+  return runs;
+}
+
+std::optional<RunRecord> RunStore::run(int64_t runId) const {
+  const std::string sql = std::string("SELECT ") + kRunColumns + " FROM runs WHERE id = ?1";
+  SqliteStatement query(db_, path_, "cannot read a run", sql.c_str());
+  query.bind(1, runId);
+  if (!query.step()) return std::nullopt;
+  return readRun(query);
+}
+
+std::vector<MetricPoint> RunStore::metrics(int64_t runId, const std::string& name) const {
+  const char* sql = name.empty() ? "SELECT name, step, epoch, wall_s, value FROM metrics "
+                                   "WHERE run_id = ?1 ORDER BY name, step, id"
+                                 : "SELECT name, step, epoch, wall_s, value FROM metrics "
+                                   "WHERE run_id = ?1 AND name = ?2 ORDER BY step, id";
+  SqliteStatement query(db_, path_, "cannot read metrics", sql);
+  query.bind(1, runId);
+  if (!name.empty()) query.bind(2, name);
+  std::vector<MetricPoint> points;
+  while (query.step()) {
+    MetricPoint point;
+    point.name = query.text(0);
+    point.step = query.int64(1);
+    point.epoch = query.real(2);
+    point.wallSeconds = query.real(3);
+    point.value = query.real(4);
+    points.push_back(std::move(point));
+  }
+  return points;
+}
+
+std::vector<std::string> RunStore::metricNames(int64_t runId) const {
+  SqliteStatement query(db_, path_, "cannot read metric names",
+                        "SELECT DISTINCT name FROM metrics WHERE run_id = ?1 ORDER BY name");
+  query.bind(1, runId);
+  std::vector<std::string> names;
+  while (query.step()) names.push_back(query.text(0));
+  return names;
+}
+
+std::vector<MetricSummary> RunStore::metricSummaries(int64_t runId) const {
+  // The last point is the one with the highest step (the latest written among equal steps);
+  // each lookup walks the (run_id, name, step) index backwards.
+  SqliteStatement query(db_, path_, "cannot summarise metrics",
+                        "SELECT m.name, COUNT(*), "
+                        "(SELECT l.id FROM metrics l WHERE l.run_id = m.run_id "
+                        "AND l.name = m.name ORDER BY l.step DESC, l.id DESC LIMIT 1) AS last "
+                        "FROM metrics m WHERE m.run_id = ?1 GROUP BY m.name ORDER BY m.name");
+  SqliteStatement last(db_, path_, "cannot summarise metrics",
+                       "SELECT step, value FROM metrics WHERE id = ?1");
+  query.bind(1, runId);
+  std::vector<MetricSummary> summaries;
+  while (query.step()) {
+    MetricSummary summary;
+    summary.name = query.text(0);
+    summary.points = query.int64(1);
+    last.bind(1, query.int64(2));
+    if (last.step()) {
+      summary.lastStep = last.int64(0);
+      summary.lastValue = last.real(1);
+    }
+    last.reset();
+    summaries.push_back(std::move(summary));
+  }
+  return summaries;
+}
+
+std::vector<CheckpointRecord> RunStore::checkpoints(int64_t runId) const {
+  SqliteStatement query(db_, path_, "cannot read checkpoints",
+                        "SELECT kind, path, step, valid_loss, saved_at FROM checkpoints "
+                        "WHERE run_id = ?1 ORDER BY kind");
+  query.bind(1, runId);
+  std::vector<CheckpointRecord> records;
+  while (query.step()) {
+    CheckpointRecord record;
+    record.kind = query.text(0);
+    record.path = query.text(1);
+    record.step = query.int64(2);
+    record.validLoss = query.optionalReal(3);
+    record.savedAt = query.text(4);
+    records.push_back(std::move(record));
+  }
+  return records;
+}
+
+void RunStore::deleteRun(int64_t runId) {
+  // foreign_keys = ON: the metrics and checkpoints go with the run, in the same transaction.
+  changeRun(db_, path_, "cannot delete a run", runId, "DELETE FROM runs WHERE id = ?1",
+            [](SqliteStatement&) {});
+}
+
+std::string RunStore::integrityCheck() const {
+  SqliteStatement query(db_, path_, "cannot check integrity", "PRAGMA integrity_check");
+  std::string findings;
+  while (query.step()) {
+    if (!findings.empty()) findings += '\n';
+    findings += query.text(0);
+  }
+  return findings;
+}
+
+}  // namespace mrnn::engine

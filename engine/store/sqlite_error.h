@@ -1,0 +1,13 @@
+#pragma once
+
+#include <string>
+
+struct sqlite3;
+
+namespace mrnn::engine {
+
+// Throws StoreError "run database '<path>': <action>: <SQLite's message>", so every failure
+// names the file at fault and SQLite's own reason ("file is not a database", ...).
+[[noreturn]] void throwStoreError(sqlite3* db, const std::string& path, const std::string& action);
+
+}  // namespace mrnn::engine

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mrnn::engine {
+
+// Small text encoders for the run exports (no JSON or CSV library in the engine).
+
+// A CSV field (RFC 4180): quoted, with quotes doubled, when it holds a comma, a quote, a
+// carriage return or a newline; as is otherwise.
+std::string csvField(const std::string& text);
+
+// A JSON string literal with its quotes: '"', '\\' and control characters escaped; bytes that
+// are not valid UTF-8 become U+FFFD, so the output is always valid JSON.
+std::string jsonString(const std::string& text);
+
+// The shortest decimal text that reads back as exactly `value` (locale-independent);
+// "nan", "inf" or "-inf" when not finite.
+std::string formatDouble(double value);
+
+// A JSON number: formatDouble, or null when not finite (JSON has no NaN or infinity).
+std::string jsonNumber(double value);
+std::string jsonNumber(const std::optional<double>& value);
+
+// A CSV number: formatDouble, or an empty field for an absent value.
+std::string csvNumber(const std::optional<double>& value);
+
+}  // namespace mrnn::engine

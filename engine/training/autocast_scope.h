@@ -1,0 +1,18 @@
+#pragma once
+
+namespace mrnn::engine {
+
+// bf16 autocast on CUDA for the scope's lifetime (LibTorch 1.13 and 2.x spell it
+// differently; the difference stays in autocast_scope.cpp). Does nothing when disabled.
+class AutocastScope {
+ public:
+  explicit AutocastScope(bool enabled);
+  ~AutocastScope();
+  AutocastScope(const AutocastScope&) = delete;
+  AutocastScope& operator=(const AutocastScope&) = delete;
+
+ private:
+  bool enabled_;
+};
+
+}  // namespace mrnn::engine

@@ -1,0 +1,249 @@
+#include "engine/training/checkpoint.h"
+
+#include <torch/torch.h>
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "engine/config/model_config_writer.h"
+#include "engine/io/atomic_file.h"
+
+namespace mrnn::engine {
+namespace {
+
+const char* kMagic = "mrnn-workbench checkpoint";
+// The file: 8-byte tag, format version, payload length and FNV-1a hash, then the LibTorch
+// archive. LibTorch's zip does not verify tensor bytes, so the hash is what detects a
+// corrupted file, and the length a truncated one, before anything is loaded.
+constexpr char kFileTag[8] = {'M', 'R', 'N', 'N', 'C', 'K', 'P', 'T'};
+constexpr size_t kHeaderSize = 8 + 8 + 8 + 8;
+
+uint64_t fnv1a(const char* data, size_t size) {
+  uint64_t hash = 14695981039346656037ull;
+  for (size_t i = 0; i < size; ++i) {
+    hash ^= static_cast<unsigned char>(data[i]);
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+void putU64(std::string& out, uint64_t value) {
+  for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+}
+
+uint64_t getU64(const std::string& in, size_t offset) {
+  uint64_t value = 0;
+  for (int i = 0; i < 8; ++i) {
+    value |= static_cast<uint64_t>(static_cast<unsigned char>(in[offset + i])) << (8 * i);
+  }
+  return value;
+}
+
+void writeString(torch::serialize::OutputArchive& archive, const std::string& key,
+                 const std::string& value) {
+  archive.write(key, c10::IValue(value));
+}
+
+std::string readString(torch::serialize::InputArchive& archive, const std::string& key) {
+  c10::IValue value;
+  archive.read(key, value);
+  return value.toStringRef();
+}
+
+int64_t readInt(torch::serialize::InputArchive& archive, const std::string& key) {
+  c10::IValue value;
+  archive.read(key, value);
+  return value.toInt();
+}
+
+double readDouble(torch::serialize::InputArchive& archive, const std::string& key) {
+  c10::IValue value;
+  archive.read(key, value);
+  return value.toDouble();
+}
+
+std::string stateKey(size_t layer, size_t part) {
+  return "state_" + std::to_string(layer) + "_" + std::to_string(part);
+}
+
+}  // namespace
+
+std::string modelSectionYaml(const ModelConfig& model) {
+  ModelConfig normalised = model;
+  normalised.input.vocabSize = 0;  // the vocabulary is compared by fingerprint instead
+  YAML::Emitter out;
+  emitModelSection(out, normalised);
+  return out.c_str();
+}
+
+void Checkpoint::save(const std::string& path, const TrainingSnapshot& snapshot,
+                      LanguageModel& model, torch::optim::Optimizer* optimizer,
+                      const ModelState* state) {
+  torch::serialize::OutputArchive archive;
+  writeString(archive, "magic", kMagic);
+  writeString(archive, "project_yaml", snapshot.projectYaml);
+  writeString(archive, "model_yaml", snapshot.modelYaml);
+  writeString(archive, "vocabulary", snapshot.vocabulary);
+  archive.write("step", c10::IValue(snapshot.step));
+  archive.write("run_id", c10::IValue(snapshot.runId));
+  archive.write("best_valid", c10::IValue(snapshot.bestValid));
+  archive.write("bad_validations", c10::IValue(snapshot.badValidations));
+  archive.write("wall_seconds", c10::IValue(snapshot.wallSeconds));
+  writeString(archive, "batcher_state", snapshot.batcherState);
+  writeString(archive, "schedule_state", snapshot.scheduleState);
+  if (snapshot.rngState.defined()) archive.write("rng_state", snapshot.rngState);
+
+  torch::serialize::OutputArchive modelArchive;
+  model.save(modelArchive);
+  archive.write("model", modelArchive);
+  if (optimizer) {
+    torch::serialize::OutputArchive optimizerArchive;
+    optimizer->save(optimizerArchive);
+    archive.write("optimizer", optimizerArchive);
+  }
+  if (state) {
+    archive.write("state_layers", c10::IValue(static_cast<int64_t>(state->layers.size())));
+    for (size_t l = 0; l < state->layers.size(); ++l) {
+      for (size_t p = 0; p < state->layers[l].parts.size(); ++p) {
+        archive.write(stateKey(l, p), state->layers[l].parts[p].detach().cpu());
+      }
+    }
+  }
+  std::ostringstream bytes;
+  archive.save_to(bytes);
+  const std::string payload = bytes.str();
+  std::string file(kFileTag, sizeof kFileTag);
+  putU64(file, static_cast<uint64_t>(kFormatVersion));
+  putU64(file, payload.size());
+  putU64(file, fnv1a(payload.data(), payload.size()));
+  file += payload;
+  writeFileAtomically(path, file);
+}
+
+Checkpoint Checkpoint::open(const std::string& path) {
+  if (!std::filesystem::exists(path)) {
+    throw CheckpointError("checkpoint '" + path + "' does not exist");
+  }
+  Checkpoint checkpoint;
+  checkpoint.path_ = path;
+  std::string file;
+  try {
+    file = readWholeFile(path);
+  } catch (const std::exception& error) {
+    throw CheckpointError(std::string("cannot read checkpoint: ") + error.what());
+  }
+  if (file.size() < kHeaderSize || file.compare(0, sizeof kFileTag, kFileTag, sizeof kFileTag) != 0) {
+    throw CheckpointError("'" + path + "' is not an mRNN Workbench checkpoint");
+  }
+  const uint64_t version = getU64(file, 8);
+  if (version != static_cast<uint64_t>(kFormatVersion)) {
+    throw CheckpointError("checkpoint '" + path + "' has format version " + std::to_string(version) +
+                          "; this build reads version " + std::to_string(kFormatVersion));
+  }
+  const uint64_t expected = getU64(file, 16);
+  const uint64_t present = file.size() - kHeaderSize;
+  if (present != expected) {
+    throw CheckpointError("checkpoint '" + path + "' is truncated: " + std::to_string(present) +
+                          " of " + std::to_string(expected) + " bytes are present");
+  }
+  if (fnv1a(file.data() + kHeaderSize, present) != getU64(file, 24)) {
+    throw CheckpointError("checkpoint '" + path +
+                          "' is corrupt: its contents do not match their checksum");
+  }
+  try {
+    std::istringstream payload(file.substr(kHeaderSize));
+    checkpoint.archive_.load_from(payload, torch::Device(torch::kCPU));
+  } catch (const std::exception& error) {
+    throw CheckpointError("checkpoint '" + path + "' cannot be read: it is corrupt (" +
+                          std::string(error.what()).substr(0, 200) + ")");
+  }
+  auto& archive = checkpoint.archive_;
+  TrainingSnapshot& s = checkpoint.snapshot_;
+  try {
+    if (readString(archive, "magic") != kMagic) throw std::runtime_error("wrong magic");
+  } catch (const std::exception&) {
+    throw CheckpointError("'" + path + "' is not an mRNN Workbench checkpoint");
+  }
+  try {
+    s.projectYaml = readString(archive, "project_yaml");
+    s.modelYaml = readString(archive, "model_yaml");
+    s.vocabulary = readString(archive, "vocabulary");
+    s.step = readInt(archive, "step");
+    s.runId = readInt(archive, "run_id");
+    s.bestValid = readDouble(archive, "best_valid");
+    s.badValidations = readInt(archive, "bad_validations");
+    s.wallSeconds = readDouble(archive, "wall_seconds");
+    s.batcherState = readString(archive, "batcher_state");
+    s.scheduleState = readString(archive, "schedule_state");
+    torch::Tensor rng;
+    if (archive.try_read("rng_state", rng)) s.rngState = rng;
+  } catch (const std::exception& error) {
+    throw CheckpointError("checkpoint '" + path +
+                          "' is incomplete: " + std::string(error.what()).substr(0, 200));
+  }
+  return checkpoint;
+}
+
+Vocabulary Checkpoint::vocabulary() const {
+  return Vocabulary::deserialize(snapshot_.vocabulary);
+}
+
+void Checkpoint::checkCompatible(const ModelConfig& model, const Vocabulary& vocabulary) const {
+  if (modelSectionYaml(model) != snapshot_.modelYaml) {
+    throw CheckpointError("checkpoint '" + path_ +
+                          "' was trained with another model; its model section is:\n" +
+                          snapshot_.modelYaml);
+  }
+  const Vocabulary mine = this->vocabulary();
+  if (mine.fingerprint() != vocabulary.fingerprint()) {
+    throw CheckpointError("checkpoint '" + path_ + "' was trained with another vocabulary (" +
+                          std::to_string(mine.size()) + " symbols; this corpus has " +
+                          std::to_string(vocabulary.size()) + ")");
+  }
+}
+
+void Checkpoint::loadModel(LanguageModel& model) {
+  torch::serialize::InputArchive modelArchive;
+  try {
+    archive_.read("model", modelArchive);
+    model.load(modelArchive);
+  } catch (const std::exception& error) {
+    throw CheckpointError("checkpoint '" + path_ + "': the weights do not fit this model (" +
+                          std::string(error.what()).substr(0, 200) + ")");
+  }
+}
+
+bool Checkpoint::loadOptimizer(torch::optim::Optimizer& optimizer) {
+  torch::serialize::InputArchive optimizerArchive;
+  if (!archive_.try_read("optimizer", optimizerArchive)) return false;
+  try {
+    optimizer.load(optimizerArchive);
+  } catch (const std::exception& error) {
+    throw CheckpointError("checkpoint '" + path_ + "': the optimiser state does not fit (" +
+                          std::string(error.what()).substr(0, 200) + ")");
+  }
+  return true;
+}
+
+bool Checkpoint::loadState(ModelState& state, const LanguageModel& model) {
+  c10::IValue layers;
+  if (!archive_.try_read("state_layers", layers)) return false;
+  if (layers.toInt() != static_cast<int64_t>(model.layerCount()) ||
+      state.layers.size() != model.layerCount()) {
+    throw CheckpointError("checkpoint '" + path_ + "': its recurrent state has " +
+                          std::to_string(layers.toInt()) + " layers; the model has " +
+                          std::to_string(model.layerCount()));
+  }
+  for (size_t l = 0; l < state.layers.size(); ++l) {
+    for (size_t p = 0; p < state.layers[l].parts.size(); ++p) {
+      torch::Tensor part;
+      archive_.read(stateKey(l, p), part);
+      if (part.sizes() != state.layers[l].parts[p].sizes()) return false;  // other batch size
+      state.layers[l].parts[p] = part.to(state.layers[l].parts[p].device());
+    }
+  }
+  return true;
+}
+
+}  // namespace mrnn::engine

@@ -1,0 +1,73 @@
+#pragma once
+
+#include <torch/optim/optimizer.h>
+#include <torch/serialize/input-archive.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "engine/config/model_config.h"
+#include "engine/data/vocabulary.h"
+#include "engine/models/language_model.h"
+
+namespace mrnn::engine {
+
+// A checkpoint that cannot be used, in words: missing, truncated or corrupt, of another
+// format version, another model or another vocabulary. The message names the file.
+class CheckpointError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Everything besides the weights that a run needs to continue exactly.
+struct TrainingSnapshot {
+  std::string projectYaml;  // the whole project as trained
+  std::string modelYaml;    // the model section alone: compared on load
+  std::string vocabulary;   // Vocabulary::serialize()
+  int64_t step = 0;
+  int64_t runId = 0;
+  double bestValid = 0.0;      // bits per symbol; 0 when never validated
+  int64_t badValidations = 0;  // early stopping's counter
+  double wallSeconds = 0.0;    // training time so far
+  std::string batcherState;
+  std::string scheduleState;
+  torch::Tensor rngState;  // the CPU generator (dropout masks)
+};
+
+// Checkpoint files: a header (tag, format version, length, checksum) and a LibTorch archive
+// holding the snapshot, the model, the optimiser and the recurrent state carried across windows.
+// Written atomically (temporary file, then rename), so a crash never leaves half a file.
+class Checkpoint {
+ public:
+  static constexpr int64_t kFormatVersion = 1;
+
+  // Throws std::runtime_error naming the path when it cannot be written (full disk,
+  // unwritable folder); an existing file at `path` is then left as it was.
+  static void save(const std::string& path, const TrainingSnapshot& snapshot, LanguageModel& model,
+                   torch::optim::Optimizer* optimizer, const ModelState* state);
+
+  // Reads and checks the file; throws CheckpointError.
+  static Checkpoint open(const std::string& path);
+
+  const std::string& path() const { return path_; }
+  const TrainingSnapshot& snapshot() const { return snapshot_; }
+  Vocabulary vocabulary() const;
+
+  // Throws CheckpointError when the checkpoint was made with another model or vocabulary.
+  void checkCompatible(const ModelConfig& model, const Vocabulary& vocabulary) const;
+  void loadModel(LanguageModel& model);
+  // False when the checkpoint holds no optimiser state (saved outside training).
+  bool loadOptimizer(torch::optim::Optimizer& optimizer);
+  // False when the checkpoint holds no recurrent state (it was saved outside training).
+  bool loadState(ModelState& state, const LanguageModel& model);
+
+ private:
+  std::string path_;
+  TrainingSnapshot snapshot_;
+  torch::serialize::InputArchive archive_;
+};
+
+std::string modelSectionYaml(const ModelConfig& model);
+
+}  // namespace mrnn::engine

@@ -1,0 +1,196 @@
+#include "engine/training/evaluator.h"
+
+#include <torch/torch.h>
+
+#include <cmath>
+
+#include "engine/data/stream_batcher.h"
+
+namespace mrnn::engine {
+namespace {
+
+torch::Tensor toTensor(const std::vector<int64_t>& values, int64_t steps, int64_t batch,
+                       const torch::Device& device) {
+  return torch::from_blob(const_cast<int64_t*>(values.data()), {steps, batch}, torch::kLong)
+      .clone()
+      .to(device);
+}
+
+TokenStream limited(const TokenStream& tokens, int64_t maxSymbols) {
+  if (maxSymbols <= 0 || maxSymbols + 1 >= tokens.size()) return tokens.slice(0, tokens.size());
+  return tokens.slice(0, maxSymbols + 1);  // +1: the last target
+}
+
+// Words scale with the symbols actually scored when only a prefix is evaluated.
+int64_t wordsScored(const CorpusSplit& split, int64_t symbols) {
+  const int64_t total = split.tokens.size();
+  if (split.words <= 0 || total <= 1) return split.words;
+  return static_cast<int64_t>(
+      std::llround(static_cast<double>(split.words) * static_cast<double>(symbols) /
+                   static_cast<double>(total - 1)));
+}
+
+// Log-probabilities at temperature T: log softmax(logp / T).
+torch::Tensor tempered(const torch::Tensor& logp, double temperature) {
+  return temperature == 1.0 ? logp : torch::log_softmax(logp / temperature, -1);
+}
+
+void report(const EvalProgress& progress, double value) {
+  if (progress && !progress(value)) throw EvaluationCancelled();
+}
+
+}  // namespace
+
+LossFigures evaluateStatic(LanguageModel& model, const CorpusSplit& split,
+                           const EvalOptions& options, const EvalProgress& progress) {
+  const TokenStream tokens = limited(split.tokens, options.maxSymbols);
+  BatcherOptions batching;
+  batching.batch = std::min<int64_t>(options.batch, std::max<int64_t>(1, (tokens.size() - 1) / 2));
+  batching.bptt = options.bptt;
+  StreamBatcher batcher(tokens, batching);
+
+  const bool mc = options.mcSamples > 0;
+  const bool wasTraining = model.is_training();
+  model.train(mc);
+  torch::NoGradGuard noGrad;
+  const int64_t samples = mc ? options.mcSamples : 1;
+  std::vector<ModelState> states;
+  for (int64_t k = 0; k < samples; ++k) states.push_back(model.initialState(batching.batch));
+
+  double totalNats = 0.0;
+  int64_t counted = 0;
+  bool first = true;
+  while (true) {
+    const Window window = batcher.next();
+    if (window.epochStart && !first) break;
+    first = false;
+    const auto inputs = toTensor(window.inputs, window.steps, window.batch, options.device);
+    const auto targets = toTensor(window.targets, window.steps, window.batch, options.device);
+    torch::Tensor logp;
+    if (!mc) {
+      logp = tempered(model.forward(inputs, states[0]), options.temperature);
+    } else {
+      std::vector<torch::Tensor> each;
+      for (auto& state : states)
+        each.push_back(tempered(model.forward(inputs, state), options.temperature));
+      logp = torch::logsumexp(torch::stack(each), 0) - std::log(static_cast<double>(samples));
+    }
+    const auto picked = logp.gather(2, targets.unsqueeze(2)).squeeze(2);
+    totalNats -= picked.sum().item<double>();
+    counted += window.steps * window.batch;
+    report(progress, batcher.epochProgress());
+  }
+  model.train(wasTraining);
+  return lossFigures(counted > 0 ? totalNats / static_cast<double>(counted) : 0.0, counted,
+                     wordsScored(split, counted));
+}
+
+LossFigures evaluateDynamic(LanguageModel& model, const CorpusSplit& split,
+                            const CorpusSplit& train, const DynamicEvalConfig& config,
+                            const EvalOptions& options, const EvalProgress& progress) {
+  const bool wasTraining = model.is_training();
+  model.eval();
+  auto parameters = model.parameters();
+  std::vector<torch::Tensor> trained;
+  for (const auto& p : parameters) trained.push_back(p.detach().clone());
+
+  // RMS variant: the mean squared gradient of the training data, and the decay rates
+  // scaled by RMS / mean RMS (clipped at 1/lambda so no parameter overshoots its target).
+  std::vector<torch::Tensor> rms;
+  std::vector<torch::Tensor> decay;
+  if (config.variant == DynamicEvalVariant::Rms) {
+    BatcherOptions batching;
+    batching.batch = 1;
+    batching.bptt = config.window;
+    StreamBatcher batcher(train.tokens, batching);
+    std::vector<torch::Tensor> squares;
+    for (const auto& p : parameters) squares.push_back(torch::zeros_like(p));
+    auto state = model.initialState(1);
+    for (int64_t b = 0; b < config.gradientBatches; ++b) {
+      const Window window = batcher.next();
+      model.zero_grad();
+      const auto logp =
+          model.forward(toTensor(window.inputs, window.steps, 1, options.device), state);
+      const auto targets = toTensor(window.targets, window.steps, 1, options.device);
+      (-logp.gather(2, targets.unsqueeze(2)).mean()).backward();
+      state.detach();
+      for (size_t i = 0; i < parameters.size(); ++i) {
+        if (parameters[i].grad().defined()) squares[i] += parameters[i].grad().pow(2);
+      }
+    }
+    double rmsSum = 0.0;
+    int64_t rmsCount = 0;
+    for (auto& sq : squares) {
+      rms.push_back((sq / static_cast<double>(config.gradientBatches)).sqrt());
+      rmsSum += rms.back().sum().item<double>();
+      rmsCount += rms.back().numel();
+    }
+    const double meanRms = rmsCount > 0 ? rmsSum / static_cast<double>(rmsCount) : 1.0;
+    for (auto& r : rms) {
+      decay.push_back(torch::clamp(config.decay * r / std::max(meanRms, 1e-20), 0.0, 1.0));
+    }
+  }
+
+  BatcherOptions batching;
+  batching.batch = 1;
+  batching.bptt = config.window;
+  const TokenStream tokens = limited(split.tokens, options.maxSymbols);
+  StreamBatcher batcher(tokens, batching);
+  auto state = model.initialState(1);
+  double totalNats = 0.0;
+  int64_t counted = 0;
+  bool first = true;
+  while (true) {
+    const Window window = batcher.next();
+    if (window.epochStart && !first) break;
+    first = false;
+    model.zero_grad();
+    const auto logp =
+        tempered(model.forward(toTensor(window.inputs, window.steps, 1, options.device), state),
+                 options.temperature);
+    const auto targets = toTensor(window.targets, window.steps, 1, options.device);
+    const auto nll = -logp.gather(2, targets.unsqueeze(2)).squeeze(2);
+    totalNats += nll.sum().item<double>();  // scored before the update: no peeking
+    counted += window.steps;
+    nll.mean().backward();
+    state.detach();
+    torch::NoGradGuard noGrad;
+    for (size_t i = 0; i < parameters.size(); ++i) {
+      auto& p = parameters[i];
+      if (!p.grad().defined()) continue;
+      if (config.variant == DynamicEvalVariant::Sgd) {
+        p.sub_(config.learningRate * p.grad());
+      } else {
+        p.sub_(config.learningRate * p.grad() / (rms[i] + config.epsilon));
+        p.add_(decay[i] * (trained[i] - p));
+      }
+    }
+    report(progress, batcher.epochProgress());
+  }
+  {
+    torch::NoGradGuard noGrad;
+    for (size_t i = 0; i < parameters.size(); ++i) parameters[i].copy_(trained[i]);
+  }
+  model.zero_grad();
+  model.train(wasTraining);
+  return lossFigures(counted > 0 ? totalNats / static_cast<double>(counted) : 0.0, counted,
+                     wordsScored(split, counted));
+}
+
+std::pair<double, LossFigures> tuneTemperature(LanguageModel& model, const CorpusSplit& valid,
+                                               const EvalOptions& options, double low, double high,
+                                               int64_t steps, const EvalProgress& progress) {
+  std::pair<double, LossFigures> best{1.0, {}};
+  bool any = false;
+  for (int64_t k = 0; k < steps; ++k) {
+    EvalOptions at = options;
+    at.temperature = low + (high - low) * static_cast<double>(k) / static_cast<double>(steps - 1);
+    const LossFigures figures = evaluateStatic(model, valid, at);
+    if (!any || figures.nats < best.second.nats) best = {at.temperature, figures};
+    any = true;
+    report(progress, static_cast<double>(k + 1) / static_cast<double>(steps));
+  }
+  return best;
+}
+
+}  // namespace mrnn::engine

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+namespace mrnn::engine {
+
+// Loss in every unit a researcher reads. `nats` is the mean negative log-likelihood per
+// symbol; bits per word and word perplexity follow Krause eq. 23:
+// bits/word = bits/symbol x symbols/words, with words counted in the evaluated text.
+struct LossFigures {
+  double nats = 0.0;
+  double bitsPerSymbol = 0.0;
+  double perplexity = 0.0;
+  double bitsPerWord = 0.0;     // 0 when the word count is unknown
+  double wordPerplexity = 0.0;  // 2^(bits/word)
+  int64_t symbols = 0;
+  int64_t words = 0;
+};
+
+inline LossFigures lossFigures(double nats, int64_t symbols, int64_t words) {
+  LossFigures out;
+  out.nats = nats;
+  out.bitsPerSymbol = nats / std::log(2.0);
+  out.perplexity = std::exp(nats);
+  out.symbols = symbols;
+  out.words = words;
+  if (words > 0 && symbols > 0) {
+    out.bitsPerWord = out.bitsPerSymbol * static_cast<double>(symbols) / static_cast<double>(words);
+    out.wordPerplexity = std::pow(2.0, out.bitsPerWord);
+  }
+  return out;
+}
+
+}  // namespace mrnn::engine

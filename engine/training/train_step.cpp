@@ -1,0 +1,35 @@
+#include "engine/training/train_step.h"
+
+#include <torch/torch.h>
+
+#include <cmath>
+
+#include "engine/training/autocast_scope.h"
+
+namespace mrnn::engine {
+
+StepResult optimisationStep(LanguageModel& model, torch::optim::Optimizer& optimizer,
+                            ModelState& state, const torch::Tensor& inputs,
+                            const torch::Tensor& targets, const torch::Tensor& mask,
+                            double clipNorm, bool bf16) {
+  StepResult result;
+  torch::Tensor loss;
+  {
+    AutocastScope autocast(bf16 && inputs.is_cuda());
+    const auto logp = model.forward(inputs, state);
+    const auto nll = -logp.gather(2, targets.unsqueeze(2)).squeeze(2).to(torch::kFloat);
+    loss = mask.defined() ? (nll * mask).sum() / mask.sum().clamp_min(1.0) : nll.mean();
+  }
+  result.loss = loss.item<double>();
+  if (!std::isfinite(result.loss)) return result;
+  optimizer.zero_grad();
+  loss.backward();
+  result.gradientNorm =
+      torch::nn::utils::clip_grad_norm_(model.parameters(), clipNorm > 0 ? clipNorm : 1e30);
+  if (!std::isfinite(result.gradientNorm)) return result;
+  optimizer.step();
+  result.applied = true;
+  return result;
+}
+
+}  // namespace mrnn::engine

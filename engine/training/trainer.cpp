@@ -1,0 +1,421 @@
+#include "engine/training/trainer.h"
+
+#include <torch/torch.h>
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <thread>
+
+#include "engine/data/corpus.h"
+#include "engine/data/stream_batcher.h"
+#include "engine/models/language_model.h"
+#include "engine/optim/lr_schedule.h"
+#include "engine/optim/optimizer_factory.h"
+#include "engine/store/run_store.h"
+#include "engine/training/checkpoint.h"
+#include "engine/training/evaluator.h"
+#include "engine/training/run_paths.h"
+#include "engine/training/train_step.h"
+
+namespace mrnn::engine {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string nowIso() {
+  const std::time_t now = std::time(nullptr);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return buffer;
+}
+
+// "mlstm", "mlstm x 2" or "lstm+mlstm": the layer types at a glance.
+std::string modelTypeSummary(const ModelConfig& model) {
+  std::string out;
+  bool same = true;
+  for (const auto& layer : model.layers) same = same && layer.type == model.layers[0].type;
+  if (same) {
+    out = cellTypeName(model.layers[0].type);
+    if (model.layers.size() > 1) out += " x " + std::to_string(model.layers.size());
+    return out;
+  }
+  for (const auto& layer : model.layers) out += (out.empty() ? "" : "+") + cellTypeName(layer.type);
+  return out;
+}
+
+torch::Tensor toTensor(const std::vector<int64_t>& values, int64_t steps, int64_t batch,
+                       const torch::Device& device) {
+  return torch::from_blob(const_cast<int64_t*>(values.data()), {steps, batch}, torch::kLong)
+      .clone()
+      .to(device);
+}
+
+// One run's working set, so the steps of Trainer::run() read as a list.
+class Session {
+ public:
+  Session(const Project& project, const Trainer::Publish& publish, RunControl& control)
+      : project_(project), training_(project.training), publish_(publish), control_(control) {}
+
+  TrainingOutcome run(const std::string& resumeFrom);
+
+ private:
+  void setUp(const std::string& resumeFrom);
+  bool trainStep();  // false: the run is over (or stopping)
+  void validate();
+  void saveCheckpoint(const std::string& kind);
+  void finish();
+  void flushMetrics();
+  void metric(const std::string& name, double value);
+  void log(const std::string& message) { publish_(LogEvent{message}); }
+  bool done() const;
+  double epochNow() const {
+    return static_cast<double>(batcher_->epoch()) + batcher_->epochProgress();
+  }
+
+  const Project& project_;
+  const TrainingConfig& training_;
+  const Trainer::Publish& publish_;
+  RunControl& control_;
+  TrainingOutcome outcome_;
+
+  torch::Device device_ = torch::kCPU;
+  Corpus corpus_;
+  std::unique_ptr<LanguageModel> model_;
+  std::unique_ptr<torch::optim::Optimizer> optimizer_;
+  std::unique_ptr<StreamBatcher> batcher_;
+  std::unique_ptr<LrSchedule> schedule_;
+  std::unique_ptr<RunStore> store_;
+  ModelState state_;
+  int64_t step_ = 0;
+  int64_t totalSteps_ = 0;
+  double bestValid_ = 0.0;
+  int64_t badValidations_ = 0;
+  double wallSeconds_ = 0.0;  // training time, carried across resumes
+  std::vector<MetricPoint> pending_;
+  bool earlyStopped_ = false;
+};
+
+bool Session::done() const {
+  if (training_.maxSteps > 0) return step_ >= training_.maxSteps;
+  return batcher_->epoch() >= training_.epochs;
+}
+
+void Session::metric(const std::string& name, double value) {
+  pending_.push_back({name, step_, epochNow(), wallSeconds_, value});
+}
+
+void Session::flushMetrics() {
+  if (pending_.empty()) return;
+  store_->appendMetrics(outcome_.runId, pending_);
+  pending_.clear();
+}
+
+void Session::setUp(const std::string& resumeFrom) {
+  if (!project_.hasData) {
+    throw std::runtime_error("the project has no 'data:' section: name a training corpus first");
+  }
+  if (training_.device == "cuda") {
+    if (!torch::cuda::is_available()) {
+      throw std::runtime_error(
+          "training.device is 'cuda', but this LibTorch build or this machine has no CUDA; "
+          "use device: cpu");
+    }
+    device_ = torch::kCUDA;
+  }
+  torch::set_num_threads(training_.threads > 0
+                             ? training_.threads
+                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  torch::manual_seed(training_.seed);
+
+  corpus_ = loadCorpus(project_.data, project_.model.input.level, project_.folder);
+  const int64_t vocab = corpus_.vocabulary.size();
+  if (project_.model.input.vocabSize > 0 && project_.model.input.vocabSize != vocab) {
+    log("the corpus has " + std::to_string(vocab) + " symbols; model.input.vocab_size (" +
+        std::to_string(project_.model.input.vocabSize) + ") is replaced by it");
+  }
+  model_ = std::make_unique<LanguageModel>(project_.model, vocab);
+  model_->to(device_);
+  model_->train();
+  optimizer_ = makeOptimizer(training_.optimizer, model_->parameters());
+
+  BatcherOptions batching;
+  batching.batch = training_.batchSize;
+  batching.bptt = training_.bptt;
+  batching.randomLength = training_.randomBptt;
+  batching.predictLast = training_.predictLast;
+  batching.seed = training_.seed;
+  batcher_ = std::make_unique<StreamBatcher>(corpus_.train.tokens, batching);
+  const int64_t stepsPerEpoch =
+      std::max<int64_t>(1, (batcher_->stepsPerStream() + training_.bptt - 1) / training_.bptt);
+  totalSteps_ = training_.maxSteps > 0 ? training_.maxSteps : training_.epochs * stepsPerEpoch;
+  schedule_ = std::make_unique<LrSchedule>(
+      training_.schedule, baseLearningRate(training_.optimizer), totalSteps_, stepsPerEpoch);
+  state_ = model_->initialState(training_.batchSize);
+
+  std::filesystem::create_directories(project_.folder);
+  store_ = std::make_unique<RunStore>(RunPaths::database(project_.folder));
+  if (resumeFrom.empty()) {
+    RunRecord record;
+    record.name = project_.name.empty() ? std::string("run") : project_.name;
+    record.modelType = modelTypeSummary(project_.model);
+    record.parameters = model_->parameterCount();
+    record.configYaml = projectToYaml(project_);
+    record.startedAt = nowIso();
+    outcome_.runId = store_->createRun(record);
+  } else {
+    Checkpoint checkpoint = Checkpoint::open(resumeFrom);
+    checkpoint.checkCompatible(project_.model, corpus_.vocabulary);
+    const TrainingSnapshot& s = checkpoint.snapshot();
+    model_->to(torch::kCPU);
+    checkpoint.loadModel(*model_);
+    model_->to(device_);
+    if (checkpoint.loadOptimizer(*optimizer_)) {
+      moveStateToParameterDevices(*optimizer_);  // the archive was read onto the CPU
+    } else {
+      log("the checkpoint holds no optimiser state; the optimiser starts afresh");
+    }
+    if (!checkpoint.loadState(state_, *model_)) state_ = model_->initialState(training_.batchSize);
+    batcher_->restoreState(s.batcherState);
+    schedule_->restoreState(s.scheduleState);
+    if (s.rngState.defined()) {
+      at::Generator generator = at::detail::getDefaultCPUGenerator();  // a handle: shared state
+      generator.set_state(s.rngState);
+    }
+    step_ = s.step;
+    bestValid_ = s.bestValid;
+    badValidations_ = s.badValidations;
+    wallSeconds_ = s.wallSeconds;
+    outcome_.runId = s.runId;
+    if (!store_->run(outcome_.runId)) {
+      throw std::runtime_error("checkpoint '" + resumeFrom + "' belongs to run " +
+                               std::to_string(s.runId) + ", which is not in " + store_->path());
+    }
+    log("resumed run " + std::to_string(s.runId) + " at step " + std::to_string(step_));
+  }
+  std::filesystem::create_directories(RunPaths::checkpointFolder(project_.folder, outcome_.runId));
+  outcome_.latestCheckpoint = RunPaths::latest(project_.folder, outcome_.runId);
+  outcome_.bestCheckpoint = RunPaths::best(project_.folder, outcome_.runId);
+  store_->setStatus(outcome_.runId, RunStatus::Running);
+  log("training " + modelTypeSummary(project_.model) + " (" +
+      std::to_string(model_->parameterCount()) + " parameters) on " +
+      std::to_string(corpus_.train.tokens.size()) + " symbols, vocabulary " +
+      std::to_string(vocab) + ", device " + training_.device);
+}
+
+bool Session::trainStep() {
+  const std::string before = batcher_->saveState();
+  const Window window = batcher_->next();
+  if (done()) {
+    batcher_->restoreState(before);  // that window belongs to the next epoch
+    return false;
+  }
+  const auto started = Clock::now();
+  if (window.epochStart) {
+    state_ = model_->initialState(window.batch);
+  } else {
+    state_.detach();
+  }
+  const double rate = schedule_->rate(step_);
+  setLearningRate(*optimizer_, rate);
+
+  const auto inputs = toTensor(window.inputs, window.steps, window.batch, device_);
+  const auto targets = toTensor(window.targets, window.steps, window.batch, device_);
+  torch::Tensor mask;
+  if (!window.lossMask.empty()) {
+    mask = torch::from_blob(const_cast<float*>(window.lossMask.data()),
+                            {window.steps, window.batch}, torch::kFloat)
+               .clone()
+               .to(device_);
+  }
+  const StepResult result = optimisationStep(*model_, *optimizer_, state_, inputs, targets, mask,
+                                             training_.clipNorm, training_.bf16);
+  if (!result.applied) {
+    const bool lossBad = !std::isfinite(result.loss);
+    const double bad = lossBad ? result.loss : result.gradientNorm;
+    throw std::runtime_error(
+        std::string(lossBad ? "the training loss" : "the gradient") + " became " +
+        (std::isnan(bad) ? "NaN" : "infinite") + " at step " + std::to_string(step_ + 1) +
+        " (learning rate " + std::to_string(rate) +
+        "); the run stopped before the update, so its last good checkpoint is intact. Lower "
+        "the learning rate or clip gradients (training.clip_norm)");
+  }
+  const double lossValue = result.loss;
+  const double gradNorm = result.gradientNorm;
+  ++step_;
+
+  const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  wallSeconds_ += seconds;
+  StepEvent event;
+  event.step = step_;
+  event.epoch = epochNow();
+  event.loss = lossValue;
+  event.bitsPerSymbol = lossValue / std::log(2.0);
+  event.learningRate = rate;
+  event.gradientNorm = gradNorm;
+  event.symbolsPerSecond =
+      static_cast<double>(window.steps * window.batch) / std::max(seconds, 1e-9);
+  event.etaSeconds = static_cast<double>(std::max<int64_t>(0, totalSteps_ - step_)) *
+                     (wallSeconds_ / static_cast<double>(std::max<int64_t>(1, step_)));
+  event.wallSeconds = wallSeconds_;
+  publish_(event);
+  metric("train/loss", lossValue);
+  metric("train/bpc", event.bitsPerSymbol);
+  metric("lr", rate);
+  metric("grad_norm", gradNorm);
+  metric("symbols_per_s", event.symbolsPerSecond);
+  if (pending_.size() >= 100) flushMetrics();
+  return true;
+}
+
+void Session::validate() {
+  const bool averaged = swapAveragedWeights(*optimizer_);  // NT-ASGD evaluates its average
+  EvalOptions options;
+  options.batch = training_.batchSize;
+  options.bptt = training_.bptt;
+  options.maxSymbols = training_.validationSymbols;
+  options.device = device_;
+  const LossFigures figures = evaluateStatic(*model_, corpus_.valid, options);
+  const double bpc = figures.bitsPerSymbol;
+  const bool best = bestValid_ <= 0.0 || bpc < bestValid_;
+  if (best) {
+    bestValid_ = bpc;
+    badValidations_ = 0;
+    store_->setBestValid(outcome_.runId, bpc);
+    saveCheckpoint("best");
+  } else {
+    ++badValidations_;
+  }
+  if (averaged) swapAveragedWeights(*optimizer_);
+  notifyValidation(*optimizer_, figures.nats);
+  schedule_->onValidation(figures.nats);
+  metric("valid/loss", figures.nats);
+  metric("valid/bpc", bpc);
+  metric("valid/ppl", figures.perplexity);
+  if (figures.words > 0) metric("valid/bpw", figures.bitsPerWord);
+  flushMetrics();
+  publish_(ValidationEvent{step_, epochNow(), figures, best});
+  if (training_.earlyStopPatience > 0 && badValidations_ >= training_.earlyStopPatience) {
+    earlyStopped_ = true;
+    log("early stopping: " + std::to_string(badValidations_) + " validations without improvement");
+  }
+}
+
+void Session::saveCheckpoint(const std::string& kind) {
+  TrainingSnapshot snapshot;
+  snapshot.projectYaml = projectToYaml(project_);
+  snapshot.modelYaml = modelSectionYaml(project_.model);
+  snapshot.vocabulary = corpus_.vocabulary.serialize();
+  snapshot.step = step_;
+  snapshot.runId = outcome_.runId;
+  snapshot.bestValid = bestValid_;
+  snapshot.badValidations = badValidations_;
+  snapshot.wallSeconds = wallSeconds_;
+  snapshot.batcherState = batcher_->saveState();
+  snapshot.scheduleState = schedule_->saveState();
+  snapshot.rngState = at::detail::getDefaultCPUGenerator().get_state();
+  const std::string path = kind == "best" ? outcome_.bestCheckpoint : outcome_.latestCheckpoint;
+  Checkpoint::save(path, snapshot, *model_, optimizer_.get(), &state_);
+  store_->recordCheckpoint(
+      outcome_.runId,
+      {kind, path, step_, bestValid_ > 0 ? std::optional<double>(bestValid_) : std::nullopt,
+       nowIso()});
+  publish_(CheckpointEvent{step_, kind, path});
+}
+
+void Session::finish() {
+  if (std::filesystem::exists(outcome_.bestCheckpoint)) {
+    // The test figure is the best-by-validation model's, as the papers report it.
+    Checkpoint best = Checkpoint::open(outcome_.bestCheckpoint);
+    model_->to(torch::kCPU);
+    best.loadModel(*model_);
+    model_->to(device_);
+  }
+  EvalOptions options;
+  options.batch = project_.evaluation.batchSize;
+  options.bptt = project_.evaluation.bptt;
+  options.maxSymbols = training_.validationSymbols;
+  options.device = device_;
+  const LossFigures test = evaluateStatic(*model_, corpus_.test, options);
+  outcome_.test = test.bitsPerSymbol;
+  store_->setTestResult(outcome_.runId, test.bitsPerSymbol);
+  metric("test/bpc", test.bitsPerSymbol);
+  if (test.words > 0) metric("test/bpw", test.bitsPerWord);
+  log("test: " + std::to_string(test.bitsPerSymbol) + " bits/symbol" +
+      (test.words > 0 ? ", " + std::to_string(test.bitsPerWord) + " bits/word" : ""));
+}
+
+TrainingOutcome Session::run(const std::string& resumeFrom) {
+  try {
+    setUp(resumeFrom);
+    int64_t sinceCheckpoint = 0;
+    while (true) {
+      if (control_.stopRequested()) break;
+      if (control_.pauseRequested()) {
+        flushMetrics();
+        store_->setStatus(outcome_.runId, RunStatus::Paused);
+        log("paused at step " + std::to_string(step_));
+        control_.waitWhilePaused();
+        store_->setStatus(outcome_.runId, RunStatus::Running);
+        if (control_.stopRequested()) break;
+        log("resumed at step " + std::to_string(step_));
+      }
+      if (!trainStep()) break;
+      ++sinceCheckpoint;
+      if (training_.validateEvery > 0 && step_ % training_.validateEvery == 0) validate();
+      if (earlyStopped_) break;
+      if (training_.checkpointEvery > 0 && sinceCheckpoint >= training_.checkpointEvery) {
+        saveCheckpoint("latest");
+        sinceCheckpoint = 0;
+      }
+      store_->updateProgress(outcome_.runId, step_, wallSeconds_);
+    }
+    outcome_.stopped = control_.stopRequested() && !done() && !earlyStopped_;
+    if (!outcome_.stopped &&
+        (training_.validateEvery <= 0 || step_ % training_.validateEvery != 0)) {
+      validate();
+    }
+    saveCheckpoint("latest");
+    store_->updateProgress(outcome_.runId, step_, wallSeconds_);
+    if (outcome_.stopped) {
+      flushMetrics();
+      store_->setStatus(outcome_.runId, RunStatus::Stopped,
+                        "stopped at step " + std::to_string(step_));
+    } else {
+      finish();
+      flushMetrics();
+      store_->setStatus(outcome_.runId, RunStatus::Finished);
+      outcome_.finished = true;
+    }
+    outcome_.steps = step_;
+    outcome_.bestValid = bestValid_;
+    publish_(FinishedEvent{step_, outcome_.stopped, bestValid_, outcome_.test, wallSeconds_});
+  } catch (const std::exception& error) {
+    outcome_.failed = true;
+    outcome_.reason = error.what();
+    outcome_.steps = step_;
+    if (store_ && outcome_.runId > 0) {
+      try {
+        flushMetrics();
+        store_->setStatus(outcome_.runId, RunStatus::Failed, outcome_.reason);
+      } catch (const std::exception&) {
+        // The database itself may be what failed; the event still reports the reason.
+      }
+    }
+    publish_(FailedEvent{step_, outcome_.reason});
+  }
+  return outcome_;
+}
+
+}  // namespace
+
+Trainer::Trainer(Project project, Publish publish)
+    : project_(std::move(project)), publish_(std::move(publish)) {}
+
+TrainingOutcome Trainer::run(RunControl& control, const std::string& resumeFrom) {
+  Session session(project_, publish_, control);
+  return session.run(resumeFrom);
+}
+
+}  // namespace mrnn::engine

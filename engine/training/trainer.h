@@ -1,0 +1,46 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "engine/config/project_file.h"
+#include "engine/training/run_control.h"
+#include "engine/training/training_events.h"
+
+namespace mrnn::engine {
+
+// What a finished call to Trainer::run() reports (the events say the same, step by step).
+struct TrainingOutcome {
+  int64_t runId = 0;
+  int64_t steps = 0;
+  bool finished = false;  // ran to the end
+  bool stopped = false;   // stopped on request: resumable from the latest checkpoint
+  bool failed = false;
+  std::string reason;      // why it failed
+  double bestValid = 0.0;  // bits per symbol
+  double test = 0.0;       // bits per symbol
+  std::string latestCheckpoint;
+  std::string bestCheckpoint;
+};
+
+// Trains a project's model on its corpus, on the calling thread (TrainingRun puts it on an
+// engine thread). Every problem ends the run with a FailedEvent naming it, never a crash;
+// the run database and the last good checkpoint stay intact.
+class Trainer {
+ public:
+  using Publish = std::function<void(TrainingEvent)>;
+
+  Trainer(Project project, Publish publish);
+
+  // A new run, or, with `resumeFrom` (a checkpoint path), the continuation of one: model,
+  // optimiser, schedule, data position, recurrent state and random generator all restored,
+  // so N + N steps equal 2N uninterrupted steps on CPU.
+  TrainingOutcome run(RunControl& control, const std::string& resumeFrom = "");
+
+ private:
+  Project project_;
+  Publish publish_;
+};
+
+}  // namespace mrnn::engine

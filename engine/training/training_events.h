@@ -1,0 +1,59 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+
+#include "engine/training/metrics.h"
+
+namespace mrnn::engine {
+
+// Value-type events a training run publishes. They carry numbers and text only (never
+// tensors), so they cross to the GUI thread safely.
+
+struct StepEvent {
+  int64_t step = 0;
+  double epoch = 0.0;  // fractional
+  double loss = 0.0;   // nats per symbol, this window
+  double bitsPerSymbol = 0.0;
+  double learningRate = 0.0;
+  double gradientNorm = 0.0;  // before clipping
+  double symbolsPerSecond = 0.0;
+  double etaSeconds = 0.0;  // to the end of the run; 0 when unknown
+  double wallSeconds = 0.0;
+};
+
+struct ValidationEvent {
+  int64_t step = 0;
+  double epoch = 0.0;
+  LossFigures figures;
+  bool best = false;  // the best so far: the best checkpoint was written
+};
+
+struct CheckpointEvent {
+  int64_t step = 0;
+  std::string kind;  // "latest" or "best"
+  std::string path;
+};
+
+struct LogEvent {
+  std::string message;
+};
+
+struct FinishedEvent {
+  int64_t step = 0;
+  bool stopped = false;    // stopped by request (resumable), not run to the end
+  double bestValid = 0.0;  // bits per symbol; 0 when never validated
+  double test = 0.0;       // bits per symbol; 0 when not evaluated
+  double wallSeconds = 0.0;
+};
+
+struct FailedEvent {
+  int64_t step = 0;
+  std::string reason;  // in words, naming what failed
+};
+
+using TrainingEvent =
+    std::variant<StepEvent, ValidationEvent, CheckpointEvent, LogEvent, FinishedEvent, FailedEvent>;
+
+}  // namespace mrnn::engine

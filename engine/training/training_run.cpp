@@ -1,0 +1,32 @@
+#include "engine/training/training_run.h"
+
+namespace mrnn::engine {
+
+TrainingRun::TrainingRun(Project project) : project_(std::move(project)) {}
+
+TrainingRun::~TrainingRun() {
+  if (thread_.joinable()) {
+    control_.requestStop();
+    thread_.join();
+  }
+}
+
+void TrainingRun::start(const std::string& resumeFrom) {
+  if (thread_.joinable()) throw std::logic_error("this training run was already started");
+  running_ = true;
+  thread_ = std::thread([this, resumeFrom] {
+    Trainer trainer(project_, [this](TrainingEvent event) { events_.push(std::move(event)); });
+    outcome_ = trainer.run(control_, resumeFrom);
+    running_ = false;
+  });
+}
+
+void TrainingRun::wait() {
+  if (thread_.joinable()) thread_.join();
+}
+
+bool TrainingRun::isRunning() const {
+  return running_;
+}
+
+}  // namespace mrnn::engine

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "engine/training/event_queue.h"
+#include "engine/training/run_control.h"
+#include "engine/training/trainer.h"
+
+namespace mrnn::engine {
+
+// A training run on its own engine thread. Subscribers read value-type events from
+// events(); pause(), resume() and stop() take effect within one step. Destroying a running
+// TrainingRun stops it (with a checkpoint) and joins the thread.
+class TrainingRun {
+ public:
+  explicit TrainingRun(Project project);
+  ~TrainingRun();
+  TrainingRun(const TrainingRun&) = delete;
+  TrainingRun& operator=(const TrainingRun&) = delete;
+
+  void start(const std::string& resumeFrom = "");
+  void pause() { control_.requestPause(); }
+  void resume() { control_.requestResume(); }
+  void stop() { control_.requestStop(); }
+  void wait();
+  bool isRunning() const;
+
+  EventQueue<TrainingEvent>& events() { return events_; }
+  // Valid after wait().
+  const TrainingOutcome& outcome() const { return outcome_; }
+
+ private:
+  Project project_;
+  RunControl control_;
+  EventQueue<TrainingEvent> events_;
+  TrainingOutcome outcome_;
+  std::thread thread_;
+  std::atomic<bool> running_{false};
+};
+
+}  // namespace mrnn::engine

@@ -1,0 +1,156 @@
+// Every kind of bad corpus input gives a DataError naming the file and the problem.
+
+#include "data_fixtures.h"
+#include "engine/data/corpus.h"
+#include "test_harness.h"
+
+using namespace mrnn;
+using engine::CorpusFormat;
+using engine::DataConfig;
+using engine::DataError;
+using engine::InputLevel;
+
+namespace {
+
+DataConfig one(const std::string& path) {
+  DataConfig config;
+  config.train = path;
+  return config;
+}
+
+}  // namespace
+
+MRNN_TEST(missing_file_is_named) {
+  test::DataScratch scratch("missing");
+  const std::string path = scratch.path("nowhere.txt");
+  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(one(path), InputLevel::Char, ""), path.c_str(),
+                     "no such file");
+  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(one(path), InputLevel::Byte, ""), path.c_str(),
+                     "no such file");
+  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(one(scratch.folder()), InputLevel::Byte, ""),
+                     "not a regular file");
+}
+
+MRNN_TEST(missing_valid_file_is_named) {
+  test::DataScratch scratch("missingvalid");
+  DataConfig config = one(scratch.write("train.txt", "abc abc\n"));
+  config.valid = scratch.path("valid.txt");
+  config.test = scratch.write("test.txt", "abc\n");
+  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(config, InputLevel::Word, ""), "valid.txt",
+                     "no such file");
+}
+
+MRNN_TEST(empty_file_is_refused_at_every_level) {
+  test::DataScratch scratch("empty");
+  const std::string path = scratch.write("empty.txt", "");
+  for (const auto level : {InputLevel::Byte, InputLevel::Char, InputLevel::Word})
+    EXPECT_THROWS_WITH(DataError, engine::loadCorpus(one(path), level, ""), path.c_str(),
+                       "empty file");
+}
+
+MRNN_TEST(whitespace_only_words_are_no_symbols) {
+  test::DataScratch scratch("blank");
+  const std::string path = scratch.write("blank.txt", "   \t  ");
+  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(one(path), InputLevel::Word, ""), path.c_str(),
+                     "no symbols");
+}
+
+MRNN_TEST(empty_split_is_refused) {
+  test::DataScratch scratch("emptysplit");
+  const std::string path = scratch.write("short.txt", "0123456789");
+  // 5% of 10 characters is no character at all.
+  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(one(path), InputLevel::Char, ""), path.c_str(),
+                     "too short", "valid", "10 symbols");
+  DataConfig config = one(path);
+  config.validFraction = 0.2;
+  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(config, InputLevel::Char, ""), "test");
+}
+
+MRNN_TEST(binary_file_read_as_text_names_the_nul_offset) {
+  test::DataScratch scratch("binary");
+  const std::string path = scratch.write("model.bin", std::string("PK\x03\x04\x14\0\0\x08", 8));
+  for (const auto level : {InputLevel::Char, InputLevel::Word}) {
+    EXPECT_THROWS_WITH(DataError, engine::loadCorpus(one(path), level, ""), path.c_str(), "binary",
+                       "NUL byte at byte offset 5");
+  }
+  DataConfig ptbChar = one(scratch.write("nul.txt", std::string("a b \0 c\n", 8)));
+  ptbChar.format = CorpusFormat::PtbChar;
+  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(ptbChar, InputLevel::Char, ""), "nul.txt",
+                     "NUL byte at byte offset 4");
+}
+
+MRNN_TEST(invalid_utf8_names_the_byte_offset) {
+  test::DataScratch scratch("utf8");
+  const std::string latin1 = scratch.write("latin1.txt", "caf\xe9 au lait, s'il vous pla\xeet");
+  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(one(latin1), InputLevel::Char, ""),
+                     latin1.c_str(), "invalid UTF-8 at byte offset 3", "0xE9");
+  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(one(latin1), InputLevel::Word, ""),
+                     "invalid UTF-8 at byte offset 3");
+  // An overlong NUL, a surrogate and a sequence cut off by the end of the file.
+  const std::string overlong = scratch.write("overlong.txt", "ok \xc0\x80");
+  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(one(overlong), InputLevel::Char, ""),
+                     "byte offset 3");
+  const std::string surrogate = scratch.write("surrogate.txt", "ab\xed\xa0\x80");
+  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(one(surrogate), InputLevel::Char, ""),
+                     "byte offset 2");
+  const std::string cut = scratch.write("cut.txt", "abcd\xe2\x82");
+  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(one(cut), InputLevel::Char, ""),
+                     "byte offset 4");
+  // The same bytes are fine at byte level and as raw words.
+  EXPECT_EQ(engine::loadCorpus(one(latin1), InputLevel::Byte, "").vocabulary.size(), int64_t{256});
+}
+
+MRNN_TEST(unseen_character_in_valid_is_named_with_its_offset) {
+  test::DataScratch scratch("oov");
+  DataConfig config;
+  config.train = scratch.write("train.txt", "abc cab\n");
+  config.valid = scratch.write("valid.txt", "ab\nxé");
+  config.test = scratch.write("test.txt", "cab\n");
+  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(config, InputLevel::Char, ""),
+                     config.valid.c_str(), "symbol 'x'", "(U+0078)", "byte offset 3",
+                     "not in the vocabulary");
+  // loadSplit with the vocabulary: the same error for é, at its first byte.
+  config.valid = scratch.write("valid.txt", "abé");
+  const auto vocabulary =
+      engine::Vocabulary::fromSymbols(InputLevel::Char, {"\n", " ", "a", "b", "c"});
+  EXPECT_THROWS_WITH(DataError, engine::loadSplit(config.valid, CorpusFormat::Text, vocabulary),
+                     "symbol 'é' (U+00E9) at byte offset 2");
+}
+
+MRNN_TEST(unseen_character_in_the_fraction_split_is_named) {
+  test::DataScratch scratch("oovtail");
+  // The last 5% of 100 characters holds a character the first 90% never shows.
+  const std::string path = scratch.write("tail.txt", std::string(95, 'a') + "aaaaZ");
+  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(one(path), InputLevel::Char, ""), path.c_str(),
+                     "symbol 'Z'", "byte offset 99");
+}
+
+MRNN_TEST(levels_a_format_cannot_be_read_at) {
+  test::DataScratch scratch("levels");
+  DataConfig raw = one(scratch.write("enwik8", "<mediawiki>"));
+  raw.format = CorpusFormat::Raw;
+  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(raw, InputLevel::Char, ""), "enwik8",
+                     "level: byte");
+  DataConfig ptbChar = one(scratch.write("ptb.char.train.txt", "a b _ c\n"));
+  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(ptbChar, InputLevel::Word, ""),
+                     "ptb.char.train.txt", "level: char");
+  DataConfig wide = one(scratch.write("ptb.char.x.txt", "a bc d\n"));
+  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(wide, InputLevel::Char, ""),
+                     "ptb-char symbol 'bc' at byte offset 2");
+}
+
+MRNN_TEST(inconsistent_data_config_is_refused) {
+  test::DataScratch scratch("config");
+  DataConfig config = one(scratch.write("train.txt", std::string(100, 'a')));
+  config.valid = scratch.write("valid.txt", "aaa");
+  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(config, InputLevel::Char, ""),
+                     "both a valid and a test file", "valid.txt");
+  config.valid.clear();
+  config.maxSymbols = 1;
+  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(config, InputLevel::Char, ""), "max_symbols 1");
+  config.maxSymbols = 0;
+  config.testFraction = 0.5;
+  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(config, InputLevel::Char, ""), "test_fraction");
+  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(DataConfig{}, InputLevel::Char, ""),
+                     "no training file");
+}

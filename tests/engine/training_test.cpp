@@ -1,0 +1,321 @@
+// The training loop: exact resumption, stop and pause, NaN handling, the run database, and
+// every kind of bad input ending the run with a clear reason.
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <csignal>
+#include <fstream>
+
+#include <torch/torch.h>
+
+#include "engine/data/corpus.h"
+#include "engine/store/run_store.h"
+#include "engine/training/checkpoint.h"
+#include "engine/training/run_paths.h"
+#include "engine/training/trainer.h"
+#include "engine/training/training_run.h"
+#include "test_harness.h"
+#include "training_fixtures.h"
+
+using namespace mrnn;
+using namespace mrnn::test;
+
+namespace {
+
+engine::TrainingOutcome train(const engine::Project& project, const std::string& resumeFrom = "") {
+  engine::RunControl control;
+  engine::Trainer trainer(project, [](engine::TrainingEvent) {});
+  return trainer.run(control, resumeFrom);
+}
+
+std::unique_ptr<engine::LanguageModel> loadWeights(const engine::Project& project,
+                                                   const std::string& path) {
+  auto checkpoint = engine::Checkpoint::open(path);
+  auto model =
+      std::make_unique<engine::LanguageModel>(project.model, checkpoint.vocabulary().size());
+  checkpoint.loadModel(*model);
+  return model;
+}
+
+std::string fileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+}  // namespace
+
+MRNN_TEST(resume_continues_exactly) {
+  ScratchProject whole("resume-whole");
+  ScratchProject split("resume-split");
+  const auto uninterrupted = train(whole.project());
+  EXPECT_MSG(uninterrupted.finished, uninterrupted.reason);
+  EXPECT_EQ(uninterrupted.steps, int64_t{12});
+
+  auto firstHalf = split.project();
+  firstHalf.training.maxSteps = 6;
+  const auto first = train(firstHalf);
+  EXPECT_MSG(first.finished, first.reason);
+  auto secondHalf = split.project();  // max_steps 12 again
+  const auto second = train(secondHalf, first.latestCheckpoint);
+  EXPECT_MSG(second.finished, second.reason);
+  EXPECT_EQ(second.steps, int64_t{12});
+  EXPECT_EQ(second.runId, first.runId);
+
+  const auto a = loadWeights(whole.project(), uninterrupted.latestCheckpoint);
+  const auto b = loadWeights(split.project(), second.latestCheckpoint);
+  const auto pa = a->named_parameters();
+  const auto pb = b->named_parameters();
+  for (const auto& item : pa) {
+    EXPECT_MSG(torch::equal(item.value(), pb[item.key()]),
+               item.key() << " differs after 6 + 6 steps from 12 uninterrupted steps");
+  }
+}
+
+MRNN_TEST(finished_run_is_in_the_database) {
+  ScratchProject scratch("database");
+  const auto project = scratch.project();
+  const auto outcome = train(project);
+  EXPECT_MSG(outcome.finished, outcome.reason);
+  engine::RunStore store(engine::RunPaths::database(project.folder));
+  const auto run = store.run(outcome.runId);
+  EXPECT(run.has_value());
+  EXPECT(run->status == engine::RunStatus::Finished);
+  EXPECT_EQ(run->steps, int64_t{12});
+  EXPECT_EQ(run->modelType, std::string("mlstm"));
+  EXPECT(run->bestValid.has_value() && *run->bestValid > 0.0);
+  EXPECT(run->testResult.has_value() && *run->testResult > 0.0);
+  EXPECT_EQ(store.metrics(outcome.runId, "train/loss").size(), size_t{12});
+  EXPECT_EQ(store.metrics(outcome.runId, "valid/bpc").size(), size_t{3});  // steps 5, 10, 12
+  EXPECT_EQ(store.checkpoints(outcome.runId).size(), size_t{2});
+  EXPECT(std::filesystem::exists(outcome.bestCheckpoint));
+}
+
+MRNN_TEST(stop_leaves_a_resumable_checkpoint) {
+  ScratchProject scratch("stop");
+  auto project = scratch.project();
+  project.training.maxSteps = 100000;
+  engine::TrainingRun run(project);
+  run.start();
+  while (true) {
+    const auto event = run.events().pop(std::chrono::seconds(30));
+    EXPECT_MSG(event.has_value(), "no event within 30 s");
+    if (std::holds_alternative<engine::StepEvent>(*event)) break;
+  }
+  run.stop();
+  run.wait();
+  const auto& outcome = run.outcome();
+  EXPECT(outcome.stopped);
+  EXPECT(outcome.steps >= 1 && outcome.steps < 100000);
+  engine::RunStore store(engine::RunPaths::database(project.folder));
+  EXPECT(store.run(outcome.runId)->status == engine::RunStatus::Stopped);
+  project.training.maxSteps = outcome.steps + 3;
+  const auto resumed = train(project, outcome.latestCheckpoint);
+  EXPECT_MSG(resumed.finished, resumed.reason);
+  EXPECT_EQ(resumed.steps, outcome.steps + 3);
+}
+
+MRNN_TEST(pause_holds_the_loop_until_resumed) {
+  ScratchProject scratch("pause");
+  auto project = scratch.project();
+  project.training.maxSteps = 100000;
+  engine::TrainingRun run(project);
+  run.start();
+  while (!std::holds_alternative<engine::StepEvent>(*run.events().pop(std::chrono::seconds(30)))) {
+  }
+  run.pause();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  run.events().drain();  // at most the step in flight when pause was asked
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  for (const auto& event : run.events().drain()) {
+    EXPECT_MSG(!std::holds_alternative<engine::StepEvent>(event), "a step ran while paused");
+  }
+  run.resume();
+  bool stepped = false;
+  for (int i = 0; i < 100 && !stepped; ++i) {
+    const auto event = run.events().pop(std::chrono::milliseconds(300));
+    stepped = event && std::holds_alternative<engine::StepEvent>(*event);
+  }
+  EXPECT(stepped);
+  run.stop();
+  run.wait();
+  EXPECT(run.outcome().stopped);
+}
+
+MRNN_TEST(nan_loss_stops_the_run_and_keeps_the_last_good_checkpoint) {
+  ScratchProject scratch("nan");
+  auto project = scratch.project();
+  project.training.maxSteps = 4;
+  const auto good = train(project);
+  EXPECT_MSG(good.finished, good.reason);
+  // Poison the weights of the latest checkpoint, keep the good file's bytes for comparison.
+  auto checkpoint = engine::Checkpoint::open(good.latestCheckpoint);
+  engine::LanguageModel model(project.model, checkpoint.vocabulary().size());
+  checkpoint.loadModel(model);
+  {
+    torch::NoGradGuard noGrad;
+    model.named_parameters()["output.b"].fill_(std::numeric_limits<float>::quiet_NaN());
+  }
+  const std::string poisoned = scratch.file("poisoned.pt");
+  engine::Checkpoint::save(poisoned, checkpoint.snapshot(), model, nullptr, nullptr);
+  const std::string before = fileBytes(good.latestCheckpoint);
+
+  project.training.maxSteps = 10;
+  std::vector<engine::TrainingEvent> events;
+  engine::RunControl control;
+  engine::Trainer trainer(project, [&](engine::TrainingEvent e) { events.push_back(e); });
+  const auto outcome = trainer.run(control, poisoned);
+  EXPECT(outcome.failed);
+  EXPECT_MSG(outcome.reason.find("NaN") != std::string::npos, outcome.reason);
+  EXPECT(std::holds_alternative<engine::FailedEvent>(events.back()));
+  EXPECT(fileBytes(good.latestCheckpoint) == before);
+  engine::RunStore store(engine::RunPaths::database(project.folder));
+  const auto run = store.run(outcome.runId);
+  EXPECT(run->status == engine::RunStatus::Failed);
+  EXPECT(run->reason.find("NaN") != std::string::npos);
+}
+
+MRNN_TEST(missing_empty_and_binary_corpora_fail_clearly) {
+  ScratchProject scratch("corpus");
+  auto project = scratch.project();
+  project.data.train = "nowhere.txt";
+  auto outcome = train(project);
+  EXPECT(outcome.failed);
+  EXPECT_MSG(outcome.reason.find("nowhere.txt") != std::string::npos, outcome.reason);
+
+  scratch.write("empty.txt", "");
+  project.data.train = "empty.txt";
+  outcome = train(project);
+  EXPECT(outcome.failed);
+  EXPECT_MSG(outcome.reason.find("empty") != std::string::npos, outcome.reason);
+
+  scratch.write("binary.txt", std::string("text\0\x01\x02 more", 13));
+  project.data.train = "binary.txt";
+  outcome = train(project);
+  EXPECT(outcome.failed);
+  EXPECT_MSG(outcome.reason.find("binary.txt") != std::string::npos, outcome.reason);
+}
+
+MRNN_TEST(symbol_outside_the_vocabulary_fails_clearly) {
+  ScratchProject scratch("oov");
+  auto project = scratch.project();
+  scratch.write("valid.txt", "the cat sat on the mat\n");
+  scratch.write("test.txt", "the dog sat on a ball: Zebra\n");  // ':' 'Z' 'b' unseen
+  project.data.valid = "valid.txt";
+  project.data.test = "test.txt";
+  const auto outcome = train(project);
+  EXPECT(outcome.failed);
+  EXPECT_MSG(outcome.reason.find("test.txt") != std::string::npos, outcome.reason);
+}
+
+MRNN_TEST(unwritable_project_folder_fails_clearly) {
+  ScratchProject scratch("unwritable");
+  auto project = scratch.project();
+  scratch.write("blocker", "a file where a folder should be");
+  const std::string corpus = scratch.file("corpus.txt");
+  project.folder = scratch.file("blocker") + "/project";
+  project.data.train = corpus;  // absolute, so the corpus is still found
+  const auto outcome = train(project);
+  EXPECT(outcome.failed);
+  EXPECT_MSG(outcome.reason.find("blocker") != std::string::npos, outcome.reason);
+}
+
+MRNN_TEST(cuda_on_a_cpu_build_is_refused_clearly) {
+  if (torch::cuda::is_available()) MRNN_SKIP("this machine has CUDA");
+  ScratchProject scratch("cuda");
+  auto project = scratch.project();
+  project.training.device = "cuda";
+  const auto outcome = train(project);
+  EXPECT(outcome.failed);
+  EXPECT_MSG(outcome.reason.find("no CUDA") != std::string::npos, outcome.reason);
+}
+
+MRNN_TEST(checkpoint_of_another_model_or_vocabulary_is_refused) {
+  ScratchProject scratch("mismatch");
+  auto project = scratch.project();
+  project.training.maxSteps = 2;
+  const auto outcome = train(project);
+  EXPECT_MSG(outcome.finished, outcome.reason);
+
+  auto wider = project;
+  wider.model.layers[0].hiddenSize = 24;
+  const auto other = train(wider, outcome.latestCheckpoint);
+  EXPECT(other.failed);
+  EXPECT_MSG(other.reason.find("another model") != std::string::npos, other.reason);
+
+  std::string fewer = syntheticText(5000, 1);
+  std::replace(fewer.begin(), fewer.end(), 'a', 'e');  // one symbol fewer
+  scratch.write("other.txt", fewer);
+  auto otherText = project;
+  otherText.data.train = "other.txt";
+  const auto vocabulary = train(otherText, outcome.latestCheckpoint);
+  EXPECT(vocabulary.failed);
+  EXPECT_MSG(vocabulary.reason.find("another vocabulary") != std::string::npos, vocabulary.reason);
+}
+
+MRNN_TEST(truncated_corrupt_and_missing_checkpoints_are_refused) {
+  ScratchProject scratch("corrupt");
+  auto project = scratch.project();
+  project.training.maxSteps = 2;
+  const auto outcome = train(project);
+  const std::string bytes = fileBytes(outcome.latestCheckpoint);
+  scratch.write("truncated.pt", bytes.substr(0, bytes.size() / 2));
+  EXPECT_THROWS_WITH(engine::CheckpointError, engine::Checkpoint::open(scratch.file("truncated.pt")),
+                     "truncated.pt", "is truncated");
+  // Flipped bytes in the middle of the tensor data: LibTorch's archive alone accepts these.
+  std::string flipped = bytes;
+  for (size_t i = flipped.size() / 2; i < flipped.size() / 2 + 16; ++i) {
+    flipped[i] = static_cast<char>(~flipped[i]);
+  }
+  scratch.write("corrupt.pt", flipped);
+  EXPECT_THROWS_WITH(engine::CheckpointError, engine::Checkpoint::open(scratch.file("corrupt.pt")),
+                     "corrupt.pt", "is corrupt");
+  scratch.write("text.pt", "not a checkpoint at all");
+  EXPECT_THROWS_WITH(engine::CheckpointError, engine::Checkpoint::open(scratch.file("text.pt")),
+                     "text.pt");
+  EXPECT_THROWS_WITH(engine::CheckpointError, engine::Checkpoint::open(scratch.file("none.pt")),
+                     "none.pt", "does not exist");
+  const auto resumed = train(project, scratch.file("truncated.pt"));
+  EXPECT(resumed.failed);
+}
+
+MRNN_TEST(checkpoint_of_another_format_version_is_refused) {
+  ScratchProject scratch("version");
+  auto project = scratch.project();
+  project.training.maxSteps = 1;
+  const auto outcome = train(project);
+  std::string bytes = fileBytes(outcome.latestCheckpoint);
+  bytes[8] = 99;  // the little-endian format version follows the 8-byte tag
+  scratch.write("future.pt", bytes);
+  EXPECT_THROWS_WITH(engine::CheckpointError, engine::Checkpoint::open(scratch.file("future.pt")),
+                     "future.pt", "format version 99");
+}
+
+MRNN_TEST(full_disk_while_saving_keeps_the_old_checkpoint) {
+  ScratchProject scratch("disk");
+  auto project = scratch.project();
+  project.training.maxSteps = 2;
+  const auto outcome = train(project);
+  auto checkpoint = engine::Checkpoint::open(outcome.latestCheckpoint);
+  engine::LanguageModel model(project.model, checkpoint.vocabulary().size());
+  checkpoint.loadModel(model);
+  const std::string before = fileBytes(outcome.latestCheckpoint);
+
+  rlimit saved{};
+  ::getrlimit(RLIMIT_FSIZE, &saved);
+  rlimit tight = saved;
+  tight.rlim_cur = 2048;  // far below a checkpoint's size: write() fails as on a full disk
+  auto previous = std::signal(SIGXFSZ, SIG_IGN);
+  ::setrlimit(RLIMIT_FSIZE, &tight);
+  std::string message;
+  try {
+    engine::Checkpoint::save(outcome.latestCheckpoint, checkpoint.snapshot(), model, nullptr,
+                             nullptr);
+  } catch (const std::runtime_error& error) {
+    message = error.what();
+  }
+  ::setrlimit(RLIMIT_FSIZE, &saved);
+  std::signal(SIGXFSZ, previous);
+  EXPECT_MSG(message.find("latest.pt") != std::string::npos, "message: " << message);
+  EXPECT(fileBytes(outcome.latestCheckpoint) == before);
+}

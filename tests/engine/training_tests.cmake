@@ -1,0 +1,12 @@
+# The training engine: loop, checkpoints, evaluation; and a real corpus learning test.
+add_library(mrnn_training_fixtures STATIC training_fixtures.cpp)
+target_link_libraries(mrnn_training_fixtures PUBLIC mrnn::engine_config)
+target_include_directories(mrnn_training_fixtures PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+mrnn_set_warnings(mrnn_training_fixtures)
+
+mrnn_add_engine_test(engine_training_test LABELS unit SOURCES training_test.cpp evaluator_test.cpp)
+target_link_libraries(engine_training_test PRIVATE mrnn::engine_training mrnn_training_fixtures)
+
+mrnn_add_engine_test(engine_learning_test LABELS slow SOURCES learning_test.cpp)
+target_link_libraries(engine_learning_test PRIVATE mrnn::engine_training mrnn_training_fixtures)
+set_tests_properties(engine_learning_test PROPERTIES ENVIRONMENT "OMP_NUM_THREADS=2" TIMEOUT 900)
