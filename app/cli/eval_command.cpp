@@ -6,7 +6,6 @@
 #include <iomanip>
 #include <ostream>
 
-#include "engine/config/config_error.h"
 #include "engine/config/project_file.h"
 #include "engine/data/corpus.h"
 #include "engine/store/run_store.h"
@@ -68,13 +67,8 @@ int runEval(const CommandLine& args, std::ostream& out, std::ostream& err) {
     err << "mrnn: --split is 'valid' or 'test', not '" << splitName << "'\n";
     return 2;
   }
-  engine::Project project;
-  try {
-    project = engine::loadProject(args.positional()[1]);
-  } catch (const engine::ConfigError& error) {
-    err << "mrnn: " << error.what() << "\n";
-    return 1;
-  }
+  // A ConfigError reaches main(), which prints it (file, line, key) and exits 1.
+  engine::Project project = engine::loadProject(args.positional()[1]);
   if (!project.hasData) {
     err << "mrnn: " << args.positional()[1] << " has no 'data:' section to evaluate on\n";
     return 1;

@@ -3,7 +3,6 @@
 #include <iomanip>
 #include <ostream>
 
-#include "engine/config/config_error.h"
 #include "engine/config/parameter_count.h"
 #include "engine/config/project_file.h"
 
@@ -43,13 +42,8 @@ int runModelDescribe(const CommandLine& args, std::ostream& out, std::ostream& e
     return 2;
   }
   const std::string path = args.positional()[2];
-  engine::Project project;
-  try {
-    project = engine::loadProject(path);
-  } catch (const engine::ConfigError& error) {
-    err << "mrnn: " << error.what() << "\n";
-    return 1;
-  }
+  // A ConfigError reaches main(), which prints it (file, line, key) and exits 1.
+  engine::Project project = engine::loadProject(path);
 
   int64_t vocab = project.model.input.vocabSize;
   if (project.model.input.level == engine::InputLevel::Byte) vocab = 256;

@@ -9,7 +9,6 @@
 #include <ostream>
 #include <sstream>
 
-#include "engine/config/config_error.h"
 #include "engine/config/project_file.h"
 #include "engine/store/run_store.h"
 #include "engine/training/run_paths.h"
@@ -63,13 +62,8 @@ int runTrain(const CommandLine& args, bool resume, std::ostream& out, std::ostre
     if (!unknown.empty()) err << "unknown option " << unknown.front() << "\n";
     return 2;
   }
-  engine::Project project;
-  try {
-    project = engine::loadProject(args.positional()[1]);
-  } catch (const engine::ConfigError& error) {
-    err << "mrnn: " << error.what() << "\n";
-    return 1;
-  }
+  // A ConfigError reaches main(), which prints it (file, line, key) and exits 1.
+  engine::Project project = engine::loadProject(args.positional()[1]);
   if (args.has("max-steps")) project.training.maxSteps = positiveInteger(args, "max-steps", 0);
   if (args.has("epochs")) project.training.epochs = positiveInteger(args, "epochs", 1);
   if (args.has("threads"))
@@ -112,13 +106,18 @@ int runTrain(const CommandLine& args, bool resume, std::ostream& out, std::ostre
     } else if (const auto* log = std::get_if<engine::LogEvent>(&*event)) {
       out << (terminal ? "\n" : "") << log->message << "\n";
     } else if (const auto* finished = std::get_if<engine::FinishedEvent>(&*event)) {
-      out << (finished->stopped ? "stopped" : "finished") << " at step " << finished->step
-          << " after " << duration(finished->wallSeconds) << std::setprecision(4)
-          << "; best validation " << finished->bestValid << " bits/symbol";
+      out << (terminal ? "\n" : "") << (finished->stopped ? "stopped" : "finished") << " at step "
+          << finished->step << " after " << duration(finished->wallSeconds) << std::setprecision(4);
+      if (finished->bestValid > 0) {
+        out << "; best validation " << finished->bestValid << " bits/symbol";
+      } else {
+        out << "; not validated yet";
+      }
       if (!finished->stopped) out << ", test " << finished->test << " bits/symbol";
       out << "\n";
     } else if (const auto* failed = std::get_if<engine::FailedEvent>(&*event)) {
-      err << "mrnn: training failed at step " << failed->step << ": " << failed->reason << "\n";
+      err << (terminal ? "\n" : "") << "mrnn: training failed at step " << failed->step << ": "
+          << failed->reason << "\n";
     }
   }
   run.wait();

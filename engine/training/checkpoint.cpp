@@ -133,13 +133,15 @@ Checkpoint Checkpoint::open(const std::string& path) {
   } catch (const std::exception& error) {
     throw CheckpointError(std::string("cannot read checkpoint: ") + error.what());
   }
-  if (file.size() < kHeaderSize || file.compare(0, sizeof kFileTag, kFileTag, sizeof kFileTag) != 0) {
+  if (file.size() < kHeaderSize ||
+      file.compare(0, sizeof kFileTag, kFileTag, sizeof kFileTag) != 0) {
     throw CheckpointError("'" + path + "' is not an mRNN Workbench checkpoint");
   }
   const uint64_t version = getU64(file, 8);
   if (version != static_cast<uint64_t>(kFormatVersion)) {
-    throw CheckpointError("checkpoint '" + path + "' has format version " + std::to_string(version) +
-                          "; this build reads version " + std::to_string(kFormatVersion));
+    throw CheckpointError("checkpoint '" + path + "' has format version " +
+                          std::to_string(version) + "; this build reads version " +
+                          std::to_string(kFormatVersion));
   }
   const uint64_t expected = getU64(file, 16);
   const uint64_t present = file.size() - kHeaderSize;

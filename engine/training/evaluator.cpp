@@ -5,16 +5,10 @@
 #include <cmath>
 
 #include "engine/data/stream_batcher.h"
+#include "engine/training/window_tensor.h"
 
 namespace mrnn::engine {
 namespace {
-
-torch::Tensor toTensor(const std::vector<int64_t>& values, int64_t steps, int64_t batch,
-                       const torch::Device& device) {
-  return torch::from_blob(const_cast<int64_t*>(values.data()), {steps, batch}, torch::kLong)
-      .clone()
-      .to(device);
-}
 
 TokenStream limited(const TokenStream& tokens, int64_t maxSymbols) {
   if (maxSymbols <= 0 || maxSymbols + 1 >= tokens.size()) return tokens.slice(0, tokens.size());
@@ -64,8 +58,8 @@ LossFigures evaluateStatic(LanguageModel& model, const CorpusSplit& split,
     const Window window = batcher.next();
     if (window.epochStart && !first) break;
     first = false;
-    const auto inputs = toTensor(window.inputs, window.steps, window.batch, options.device);
-    const auto targets = toTensor(window.targets, window.steps, window.batch, options.device);
+    const auto inputs = windowTensor(window.inputs, window.steps, window.batch, options.device);
+    const auto targets = windowTensor(window.targets, window.steps, window.batch, options.device);
     torch::Tensor logp;
     if (!mc) {
       logp = tempered(model.forward(inputs, states[0]), options.temperature);
@@ -110,8 +104,8 @@ LossFigures evaluateDynamic(LanguageModel& model, const CorpusSplit& split,
       const Window window = batcher.next();
       model.zero_grad();
       const auto logp =
-          model.forward(toTensor(window.inputs, window.steps, 1, options.device), state);
-      const auto targets = toTensor(window.targets, window.steps, 1, options.device);
+          model.forward(windowTensor(window.inputs, window.steps, 1, options.device), state);
+      const auto targets = windowTensor(window.targets, window.steps, 1, options.device);
       (-logp.gather(2, targets.unsqueeze(2)).mean()).backward();
       state.detach();
       for (size_t i = 0; i < parameters.size(); ++i) {
@@ -146,9 +140,9 @@ LossFigures evaluateDynamic(LanguageModel& model, const CorpusSplit& split,
     first = false;
     model.zero_grad();
     const auto logp =
-        tempered(model.forward(toTensor(window.inputs, window.steps, 1, options.device), state),
+        tempered(model.forward(windowTensor(window.inputs, window.steps, 1, options.device), state),
                  options.temperature);
-    const auto targets = toTensor(window.targets, window.steps, 1, options.device);
+    const auto targets = windowTensor(window.targets, window.steps, 1, options.device);
     const auto nll = -logp.gather(2, targets.unsqueeze(2)).squeeze(2);
     totalNats += nll.sum().item<double>();  // scored before the update: no peeking
     counted += window.steps;

@@ -18,6 +18,7 @@
 #include "engine/training/evaluator.h"
 #include "engine/training/run_paths.h"
 #include "engine/training/train_step.h"
+#include "engine/training/window_tensor.h"
 
 namespace mrnn::engine {
 namespace {
@@ -43,13 +44,6 @@ std::string modelTypeSummary(const ModelConfig& model) {
   }
   for (const auto& layer : model.layers) out += (out.empty() ? "" : "+") + cellTypeName(layer.type);
   return out;
-}
-
-torch::Tensor toTensor(const std::vector<int64_t>& values, int64_t steps, int64_t batch,
-                       const torch::Device& device) {
-  return torch::from_blob(const_cast<int64_t*>(values.data()), {steps, batch}, torch::kLong)
-      .clone()
-      .to(device);
 }
 
 // One run's working set, so the steps of Trainer::run() read as a list.
@@ -220,14 +214,11 @@ bool Session::trainStep() {
   const double rate = schedule_->rate(step_);
   setLearningRate(*optimizer_, rate);
 
-  const auto inputs = toTensor(window.inputs, window.steps, window.batch, device_);
-  const auto targets = toTensor(window.targets, window.steps, window.batch, device_);
+  const auto inputs = windowTensor(window.inputs, window.steps, window.batch, device_);
+  const auto targets = windowTensor(window.targets, window.steps, window.batch, device_);
   torch::Tensor mask;
   if (!window.lossMask.empty()) {
-    mask = torch::from_blob(const_cast<float*>(window.lossMask.data()),
-                            {window.steps, window.batch}, torch::kFloat)
-               .clone()
-               .to(device_);
+    mask = windowTensor(window.lossMask, window.steps, window.batch, device_);
   }
   const StepResult result = optimisationStep(*model_, *optimizer_, state_, inputs, targets, mask,
                                              training_.clipNorm, training_.bf16);

@@ -260,8 +260,9 @@ MRNN_TEST(truncated_corrupt_and_missing_checkpoints_are_refused) {
   const auto outcome = train(project);
   const std::string bytes = fileBytes(outcome.latestCheckpoint);
   scratch.write("truncated.pt", bytes.substr(0, bytes.size() / 2));
-  EXPECT_THROWS_WITH(engine::CheckpointError, engine::Checkpoint::open(scratch.file("truncated.pt")),
-                     "truncated.pt", "is truncated");
+  EXPECT_THROWS_WITH(engine::CheckpointError,
+                     engine::Checkpoint::open(scratch.file("truncated.pt")), "truncated.pt",
+                     "is truncated");
   // Flipped bytes in the middle of the tensor data: LibTorch's archive alone accepts these.
   std::string flipped = bytes;
   for (size_t i = flipped.size() / 2; i < flipped.size() / 2 + 16; ++i) {
