@@ -8,6 +8,15 @@
 #include "model_describe_command.h"
 #include "runs_command.h"
 #include "train_command.h"
+#ifdef MRNN_HAS_SAMPLING
+#include "sampling_command.h"
+#endif
+#ifdef MRNN_HAS_SCORING
+#include "scoring_command.h"
+#endif
+#ifdef MRNN_HAS_PROBING
+#include "probing_command.h"
+#endif
 
 namespace {
 
@@ -46,6 +55,21 @@ int main(int argc, char** argv) {
     }
     if (words[0] == "eval") return mrnn::app::runEval(args, std::cout, std::cerr);
     if (words[0] == "runs") return mrnn::app::runRunsCommand(args, std::cout, std::cerr);
+#ifdef MRNN_HAS_SAMPLING
+    if (words[0] == "sample") return mrnn::app::runSampleCommand(args, std::cout, std::cerr);
+#endif
+#ifdef MRNN_HAS_SCORING
+    if (words[0] == "score") return mrnn::app::runScoreCommand(args, std::cout, std::cerr);
+    if (words[0] == "analyze" && words.size() >= 2 &&
+        (words[1] == "recovery" || words[1] == "mask")) {
+      return mrnn::app::runScoringAnalysis(args, std::cout, std::cerr);
+    }
+#endif
+#ifdef MRNN_HAS_PROBING
+    if (words[0] == "analyze" && words.size() >= 2 && (words[1] == "gates" || words[1] == "tree")) {
+      return mrnn::app::runProbingAnalysis(args, std::cout, std::cerr);
+    }
+#endif
   } catch (const std::exception& error) {
     // Commands report expected failures themselves; this keeps anything else a message.
     std::cerr << "mrnn: " << error.what() << "\n";

@@ -50,6 +50,29 @@ ModelState LanguageModel::initialState(int64_t batch) const {
   return state;
 }
 
+torch::Tensor LanguageModel::runLayer(size_t index, const torch::Tensor& x,
+                                      const torch::Tensor& embedded, CellState& state,
+                                      const torch::Tensor& stateMask, ProbeRecorder* probes) {
+  RecurrentCell& cell = *layers_[index];
+  bool clamped = false;
+  for (const auto& clamp : clamps_) clamped = clamped || clamp.layer == index;
+  if (!clamped) return cell.forward(x, embedded, state, stateMask, probes);
+  // Step by step, overwriting the clamped units after each step, so the next step's
+  // recurrence reads the clamped value too.
+  std::vector<torch::Tensor> outputs;
+  for (int64_t t = 0; t < x.size(0); ++t) {
+    const auto e = embedded.defined() ? embedded.narrow(0, t, 1) : embedded;
+    cell.forward(x.narrow(0, t, 1), e, state, stateMask, probes);
+    auto h = state.parts[0].clone();
+    for (const auto& clamp : clamps_) {
+      if (clamp.layer == index) h.select(1, clamp.unit).fill_(clamp.value);
+    }
+    state.parts[0] = h;
+    outputs.push_back(h);
+  }
+  return torch::stack(outputs, 0);
+}
+
 torch::Tensor LanguageModel::hidden(const torch::Tensor& tokens, ModelState& state,
                                     ProbeRecorder* probes) {
   if (state.layers.size() != layers_.size()) {
@@ -66,7 +89,8 @@ torch::Tensor LanguageModel::hidden(const torch::Tensor& tokens, ModelState& sta
     const int64_t width = layers_[i]->outputSize();
     const auto stateMask =
         variationalMask(training, config_.dropout.state, {batch, width}, options);
-    x = layers_[i]->forward(x, embedded, state.layers[i], stateMask, probes);
+    x = runLayer(i, x, embedded, state.layers[i], stateMask, probes);
+    if (i < outputMasks_.size() && outputMasks_[i].defined()) x = x * outputMasks_[i];
     if (i + 1 < layers_.size()) {
       x = applyMask(x, variationalMask(training, config_.dropout.hidden, {batch, width}, options));
     }
@@ -84,6 +108,36 @@ torch::Tensor LanguageModel::logProbabilities(const torch::Tensor& topHidden) {
 torch::Tensor LanguageModel::forward(const torch::Tensor& tokens, ModelState& state,
                                      ProbeRecorder* probes) {
   return logProbabilities(hidden(tokens, state, probes));
+}
+
+void LanguageModel::setClamps(std::vector<UnitClamp> clamps) {
+  for (const auto& clamp : clamps) {
+    if (clamp.layer >= layers_.size() || clamp.unit < 0 ||
+        clamp.unit >= layers_[clamp.layer]->outputSize()) {
+      throw std::invalid_argument("cannot clamp unit " + std::to_string(clamp.unit) + " of layer " +
+                                  std::to_string(clamp.layer + 1) + ": the model has " +
+                                  std::to_string(layers_.size()) + " layers" +
+                                  (clamp.layer < layers_.size()
+                                       ? " and that layer has " +
+                                             std::to_string(layers_[clamp.layer]->outputSize()) +
+                                             " units"
+                                       : ""));
+    }
+  }
+  clamps_ = std::move(clamps);
+}
+
+void LanguageModel::setOutputMask(size_t layer, torch::Tensor mask) {
+  if (layer >= layers_.size() || mask.numel() != layers_[layer]->outputSize()) {
+    throw std::invalid_argument("an output mask for layer " + std::to_string(layer + 1) +
+                                " must have one entry per unit");
+  }
+  if (outputMasks_.size() < layers_.size()) outputMasks_.resize(layers_.size());
+  outputMasks_[layer] = std::move(mask);
+}
+
+void LanguageModel::clearOutputMasks() {
+  outputMasks_.clear();
 }
 
 int64_t LanguageModel::parameterCount() const {

@@ -22,6 +22,14 @@ struct ModelState {
   }
 };
 
+// Holds hidden unit `unit` of layer `layer` (0-based) at `value` at every step, in the output
+// the next layer reads and in the state carried to the next step (sentiment-neuron style).
+struct UnitClamp {
+  size_t layer = 0;
+  int64_t unit = 0;
+  double value = 0.0;
+};
+
 // A recurrent language model: input layer -> stack of zoo cells -> softmax or Mixture of
 // Softmaxes. Variational masks (hidden, state, output) are drawn once per forward() call,
 // i.e. per window, and shared over its time steps.
@@ -48,12 +56,25 @@ class LanguageModel : public torch::nn::Module {
 
   int64_t parameterCount() const;
 
+  // Analysis hooks, off by default. Clamped layers run step by step so that the clamp holds
+  // inside the recurrence. An output mask [H] multiplies a layer's output features (what the
+  // next layer or the softmax reads), as in Shuang §V-C's feature masking.
+  void setClamps(std::vector<UnitClamp> clamps);
+  const std::vector<UnitClamp>& clamps() const { return clamps_; }
+  void setOutputMask(size_t layer, torch::Tensor mask);
+  void clearOutputMasks();
+
  private:
+  torch::Tensor runLayer(size_t index, const torch::Tensor& x, const torch::Tensor& embedded,
+                         CellState& state, const torch::Tensor& stateMask, ProbeRecorder* probes);
+
   ModelConfig config_;
   int64_t vocab_;
   std::shared_ptr<InputLayer> input_;
   std::vector<std::shared_ptr<RecurrentCell>> layers_;
   std::shared_ptr<OutputHead> output_;
+  std::vector<UnitClamp> clamps_;
+  std::vector<torch::Tensor> outputMasks_;  // per layer; undefined = none
 };
 
 }  // namespace mrnn::engine

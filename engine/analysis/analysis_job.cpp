@@ -1,0 +1,41 @@
+#include "engine/analysis/analysis_job.h"
+
+#include <torch/torch.h>
+
+namespace mrnn::engine {
+
+void JobContext::report(double fraction, const std::string& phase) {
+  if (cancelled_) throw JobCancelledError();
+  events_.push(JobProgress{fraction, phase});
+}
+
+AnalysisJob::AnalysisJob(Work work) : work_(std::move(work)) {}
+
+AnalysisJob::~AnalysisJob() {
+  cancelled_ = true;
+  if (thread_.joinable()) thread_.join();
+}
+
+void AnalysisJob::start() {
+  if (thread_.joinable()) throw std::logic_error("this analysis job was already started");
+  running_ = true;
+  thread_ = std::thread([this] {
+    torch::NoGradGuard noGrad;  // analyses never train; grad mode is per thread
+    JobContext context(events_, cancelled_);
+    try {
+      work_(context);
+      events_.push(JobDone{});
+    } catch (const JobCancelledError&) {
+      events_.push(JobCancelled{});
+    } catch (const std::exception& error) {
+      events_.push(JobFailed{error.what()});
+    }
+    running_ = false;
+  });
+}
+
+void AnalysisJob::wait() {
+  if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace mrnn::engine
