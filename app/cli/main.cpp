@@ -6,17 +6,11 @@
 #include "command_line.h"
 #include "eval_command.h"
 #include "model_describe_command.h"
-#include "runs_command.h"
-#include "train_command.h"
-#ifdef MRNN_HAS_SAMPLING
-#include "sampling_command.h"
-#endif
-#ifdef MRNN_HAS_SCORING
-#include "scoring_command.h"
-#endif
-#ifdef MRNN_HAS_PROBING
 #include "probing_command.h"
-#endif
+#include "runs_command.h"
+#include "sampling_command.h"
+#include "scoring_command.h"
+#include "train_command.h"
 
 namespace {
 
@@ -30,6 +24,12 @@ void printUsage(std::ostream& out) {
          "  mrnn eval <project.yaml> [--run ID | --checkpoint PATH] [--split valid|test]\n"
          "            [--dynamic] [--mc N] [--tune-temperature] [--max-symbols N] [--json]\n"
          "  mrnn runs list|show|export <project-folder> [run-id] [--format csv|json] [--output F]\n"
+         "  mrnn sample <project.yaml> [--run ID | --checkpoint PATH] [--prime TEXT] [--length N]\n"
+         "              [--temperature T] [--top-k K] [--top-p P] [--greedy] [--beam N]\n"
+         "              [--stop 'S1|S2'] [--completions N] [--seed S] [--clamp L:U:V] [--json]\n"
+         "  mrnn score <project.yaml> (--text T | --file F) [--json|--csv]\n"
+         "  mrnn score debag <project.yaml> --left T --bag 'w1 w2 ...' --right T [--beam N]\n"
+         "  mrnn analyze recovery|mask|gates|tree <project.yaml> ...   (see docs/analysis.md)\n"
          "  mrnn --help | --version\n";
 }
 
@@ -55,21 +55,15 @@ int main(int argc, char** argv) {
     }
     if (words[0] == "eval") return mrnn::app::runEval(args, std::cout, std::cerr);
     if (words[0] == "runs") return mrnn::app::runRunsCommand(args, std::cout, std::cerr);
-#ifdef MRNN_HAS_SAMPLING
     if (words[0] == "sample") return mrnn::app::runSampleCommand(args, std::cout, std::cerr);
-#endif
-#ifdef MRNN_HAS_SCORING
     if (words[0] == "score") return mrnn::app::runScoreCommand(args, std::cout, std::cerr);
     if (words[0] == "analyze" && words.size() >= 2 &&
         (words[1] == "recovery" || words[1] == "mask")) {
       return mrnn::app::runScoringAnalysis(args, std::cout, std::cerr);
     }
-#endif
-#ifdef MRNN_HAS_PROBING
     if (words[0] == "analyze" && words.size() >= 2 && (words[1] == "gates" || words[1] == "tree")) {
       return mrnn::app::runProbingAnalysis(args, std::cout, std::cerr);
     }
-#endif
   } catch (const std::exception& error) {
     // Commands report expected failures themselves; this keeps anything else a message.
     std::cerr << "mrnn: " << error.what() << "\n";

@@ -197,3 +197,39 @@ MRNN_TEST(state_and_hidden_dropout_act_only_in_training) {
   auto s4 = reference.initialState(2);
   EXPECT(!torch::allclose(model.forward(tokens, s3), reference.forward(tokens, s4), 0.0, 1e-4));
 }
+
+MRNN_TEST(clamped_unit_holds_inside_the_recurrence) {
+  auto config = smallModel(engine::OutputKind::Softmax);
+  engine::LanguageModel model(config, 13);
+  model.eval();
+  model.setClamps({{0, 3, 0.75}});
+  auto state = model.initialState(2);
+  engine::ProbeRecorder probes;
+  const auto tokens = torch::randint(0, 13, {6, 2}, torch::kLong);
+  model.forward(tokens, state, &probes);
+  EXPECT(torch::allclose(state.layers[0].parts[0].select(1, 3), torch::full({2}, 0.75)));
+  // The next step's gates read the clamped h: the same run without the clamp differs.
+  engine::LanguageModel free(config, 13);
+  free.eval();
+  auto freeState = free.initialState(2);
+  engine::ProbeRecorder freeProbes;
+  free.forward(tokens, freeState, &freeProbes);
+  EXPECT(!torch::allclose(probes.stacked("layer1/m")[2], freeProbes.stacked("layer1/m")[2]));
+  EXPECT(torch::allclose(probes.stacked("layer1/m")[0], freeProbes.stacked("layer1/m")[0]));
+  EXPECT_THROWS_WITH(std::invalid_argument, model.setClamps({{0, 99, 1.0}}), "unit 99", "10 units");
+}
+
+MRNN_TEST(zero_output_mask_leaves_only_the_softmax_bias) {
+  engine::LanguageModel model(smallModel(engine::OutputKind::Softmax), 13);
+  model.eval();
+  model.setOutputMask(1, torch::zeros({8}));
+  auto state = model.initialState(1);
+  const auto logp = model.forward(torch::tensor({{4}, {7}}, torch::kLong), state);
+  const auto expected = torch::log_softmax(model.named_parameters()["output.b"], 0);
+  EXPECT(torch::allclose(logp[0][0], expected, 1e-6, 1e-6));
+  EXPECT(torch::allclose(logp[1][0], expected, 1e-6, 1e-6));
+  model.clearOutputMasks();
+  auto fresh = model.initialState(1);
+  EXPECT(!torch::allclose(model.forward(torch::tensor({{4}}, torch::kLong), fresh)[0][0], expected,
+                          1e-4, 1e-4));
+}

@@ -1,0 +1,146 @@
+#include "probing_command.h"
+
+#include <ostream>
+#include <stdexcept>
+
+#include "engine/analysis/loaded_model.h"
+#include "engine/io/atomic_file.h"
+#include "engine/probing/gate_analysis.h"
+#include "engine/probing/hidden_state_tree.h"
+#include "engine/probing/probing_output.h"
+#include "option_values.h"
+
+namespace mrnn::app {
+namespace {
+
+const char* kGatesUsage =
+    "usage: mrnn analyze gates <project.yaml> [--run ID | --checkpoint PATH]\n"
+    "                          (--text TEXT | --file F) [--float16] [--json | --csv]\n"
+    "                          [--output FILE]\n";
+const char* kTreeUsage =
+    "usage: mrnn analyze tree <project.yaml> [--run ID | --checkpoint PATH]\n"
+    "                         [--compare <project2.yaml>] --context TEXT [--depth 2]\n"
+    "                         [--first-k 64] [--top-k 10] [--mass 0.9] [--all-layers]\n"
+    "                         [--max-nodes N] [--json | --csv] [--output FILE]\n";
+
+// Usage errors exit 2; everything else thrown below exits 1.
+struct UsageError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+double massOption(const CommandLine& args, double fallback) {
+  if (!args.has("mass")) return fallback;
+  const std::string raw = args.value("mass");
+  try {
+    size_t used = 0;
+    const double value = std::stod(raw, &used);
+    if (used == raw.size() && value > 0.0 && value <= 1.0) return value;
+  } catch (const std::exception&) {
+  }
+  throw UsageError("--mass expects a probability in (0, 1], got '" + raw + "'");
+}
+
+int64_t positive(const CommandLine& args, const std::string& option, int64_t fallback) {
+  try {
+    return positiveInteger(args, option, fallback);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(error.what());
+  }
+}
+
+engine::LoadedModel load(const CommandLine& args, const std::string& project, bool primary) {
+  // --run and --checkpoint name the first model's run; the compared model uses its newest.
+  const int64_t run = primary ? positive(args, "run", 0) : 0;
+  return engine::loadModelForAnalysis(project, run, primary ? args.value("checkpoint") : "");
+}
+
+// To --output (atomically) or to `out`.
+void emit(const CommandLine& args, std::ostream& out, std::ostream& err, const std::string& text) {
+  if (args.has("output")) {
+    engine::writeFileAtomically(args.value("output"), text);
+    err << "wrote " << args.value("output") << "\n";
+  } else {
+    out << text;
+  }
+}
+
+int runGates(const CommandLine& args, std::ostream& out, std::ostream& err) {
+  if (args.has("text") == args.has("file"))
+    throw UsageError("give exactly one of --text or --file");
+  const std::string text =
+      args.has("text") ? args.value("text") : engine::readWholeFile(args.value("file"));
+  const auto loaded = load(args, args.positional()[2], true);
+  engine::GateOptions options;
+  options.float16 = args.has("float16");
+  const auto report = engine::analyzeGates(*loaded.model, loaded.vocabulary, text, options);
+  if (args.has("json")) {
+    emit(args, out, err, engine::gateReportJson(report));
+  } else if (args.has("csv")) {
+    emit(args, out, err, engine::gateReportCsv(report));
+  } else {
+    emit(args, out, err,
+         "checkpoint " + loaded.checkpoint + "\n" + engine::gateStatisticsTable(report));
+  }
+  return 0;
+}
+
+int runTree(const CommandLine& args, std::ostream& out, std::ostream& err) {
+  if (!args.has("context")) throw UsageError("--context TEXT is required");
+  const std::string context = args.value("context");
+  engine::TreeOptions options;
+  options.depth = positive(args, "depth", options.depth);
+  options.firstLevelCap = positive(args, "first-k", options.firstLevelCap);
+  options.topK = positive(args, "top-k", options.topK);
+  options.mass = massOption(args, options.mass);
+  options.allLayers = args.has("all-layers");
+  options.maxNodes = positive(args, "max-nodes", options.maxNodes);
+
+  std::vector<std::string> projects = {args.positional()[2]};
+  if (args.has("compare")) projects.push_back(args.value("compare"));
+  std::vector<engine::LabelledTree> trees;
+  for (size_t i = 0; i < projects.size(); ++i) {
+    const auto loaded = load(args, projects[i], i == 0);
+    trees.push_back({projects[i], loaded.checkpoint,
+                     engine::expandTree(*loaded.model, loaded.vocabulary, context, options)});
+  }
+  if (args.has("json")) {
+    emit(args, out, err, engine::treeJson(context, options, trees));
+  } else if (args.has("csv")) {
+    emit(args, out, err, engine::treeSpreadCsv(trees));
+  } else {
+    emit(args, out, err, engine::treeSpreadTable(trees));
+  }
+  return 0;
+}
+
+}  // namespace
+
+int runProbingAnalysis(const CommandLine& args, std::ostream& out, std::ostream& err) {
+  const auto& words = args.positional();
+  const bool gates = words.size() >= 2 && words[1] == "gates";
+  const char* usage = gates ? kGatesUsage : kTreeUsage;
+  const std::vector<std::string> known =
+      gates ? std::vector<std::string>{"run",     "checkpoint", "text", "file",
+                                       "float16", "json",       "csv",  "output"}
+            : std::vector<std::string>{
+                  "run",  "checkpoint", "compare",   "context", "depth", "first-k", "top-k",
+                  "mass", "all-layers", "max-nodes", "json",    "csv",   "output"};
+  const auto unknown = args.unknownOptions(known);
+  if (!unknown.empty() || words.size() != 3 || (args.has("json") && args.has("csv"))) {
+    err << usage;
+    if (!unknown.empty()) err << "unknown option " << unknown.front() << "\n";
+    if (args.has("json") && args.has("csv")) err << "--json and --csv exclude each other\n";
+    return 2;
+  }
+  try {
+    return gates ? runGates(args, out, err) : runTree(args, out, err);
+  } catch (const UsageError& error) {
+    err << usage << "mrnn: " << error.what() << "\n";
+    return 2;
+  } catch (const std::exception& error) {
+    err << "mrnn: " << error.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace mrnn::app

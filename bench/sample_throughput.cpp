@@ -1,0 +1,81 @@
+// mrnn-bench-sample: generation symbols/s of one engine model through engine::Sampler, in
+// the shape of `../shared/bench/peer_mlstm.py --sample N` (embedding -> one recurrent layer
+// -> softmax, batch 1, temperature 1, one symbol at a time), so the two can run side by
+// side. Unlike the peer it also reports the top alternatives of every position (--alternatives,
+// default 5, as `mrnn sample` does). Prints one line ending in symbols_per_s=N, like the peer.
+
+#include <torch/torch.h>
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "engine/config/cell_type.h"
+#include "engine/data/vocabulary.h"
+#include "engine/models/language_model.h"
+#include "engine/sampling/sampler.h"
+
+namespace {
+
+std::map<std::string, std::string> parse(int argc, char** argv) {
+  std::map<std::string, std::string> options{
+      {"cell", "mlstm"},  {"hidden", "512"}, {"emb", "64"},        {"vocab", "128"},
+      {"sample", "2000"}, {"threads", "0"},  {"alternatives", "5"}};
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string key = argv[i];
+    if (key.rfind("--", 0) != 0 || !options.count(key.substr(2))) {
+      std::fprintf(stderr, "unknown option %s\n", argv[i]);
+      std::exit(2);
+    }
+    options[key.substr(2)] = argv[i + 1];
+  }
+  return options;
+}
+
+// `count` distinct one-character symbols (code points from U+0100, two UTF-8 bytes each).
+mrnn::engine::Vocabulary characters(int64_t count) {
+  std::vector<std::string> symbols;
+  for (int64_t i = 0; i < count; ++i) {
+    const auto point = static_cast<unsigned>(0x100 + i);
+    symbols.push_back(
+        {static_cast<char>(0xC0 | (point >> 6)), static_cast<char>(0x80 | (point & 0x3F))});
+  }
+  return mrnn::engine::Vocabulary::fromSymbols(mrnn::engine::InputLevel::Char, symbols);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto o = parse(argc, argv);
+  if (std::stoi(o["threads"]) > 0) torch::set_num_threads(std::stoi(o["threads"]));
+  const auto type = mrnn::engine::cellTypeFromName(o["cell"]);
+  if (!type) {
+    std::fprintf(stderr, "unknown cell '%s'\n", o["cell"].c_str());
+    return 2;
+  }
+  mrnn::engine::ModelConfig config;
+  config.input.embeddingSize = std::stoll(o["emb"]);
+  mrnn::engine::LayerConfig layer;
+  layer.type = *type;
+  layer.hiddenSize = std::stoll(o["hidden"]);
+  config.layers = {layer};
+  const auto vocabulary = characters(std::stoll(o["vocab"]));
+  mrnn::engine::LanguageModel model(config, vocabulary.size());
+  model.eval();
+  mrnn::engine::Sampler sampler(model, vocabulary);
+
+  mrnn::engine::SamplingOptions options;
+  options.alternatives = std::stoll(o["alternatives"]);
+  options.maxLength = 20;
+  sampler.generate(options);  // warm-up: first-call allocations and thread-pool start
+  options.maxLength = std::stoll(o["sample"]);
+  const auto start = std::chrono::steady_clock::now();
+  const auto completions = sampler.generate(options);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("%s hidden=%s alternatives=%s sample symbols_per_s=%.0f\n", o["cell"].c_str(),
+              o["hidden"].c_str(), o["alternatives"].c_str(),
+              static_cast<double>(completions.front().symbols.size()) / seconds);
+  return 0;
+}

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "engine/data/vocabulary.h"
+#include "engine/models/language_model.h"
+#include "engine/probing/gate_report.h"
+
+namespace mrnn::engine {
+
+// Progress in [0, 1] and a phase; an AnalysisJob passes JobContext::report, which throws to
+// cancel.
+using ProbingProgress = std::function<void(double fraction, const std::string& phase)>;
+
+struct GateOptions {
+  bool float16 = false;  // store traces as binary16 (statistics still from float32)
+  int64_t window = 256;  // steps per forward call: progress (and cancelling) between windows
+};
+
+// Runs `model` (batch 1, from its initial state, gradients off, eval mode for the duration)
+// over `text` and records every probe of every layer at every step, with statistics for
+// each. Throws std::invalid_argument for an empty text or a symbol outside the vocabulary.
+GateReport analyzeGates(LanguageModel& model, const Vocabulary& vocabulary, const std::string& text,
+                        const GateOptions& options = {}, const ProbingProgress& progress = {});
+
+}  // namespace mrnn::engine

@@ -1,0 +1,234 @@
+#include "engine/sampling/sampler.h"
+
+#include <torch/torch.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "engine/sampling/beam_search.h"
+#include "engine/sampling/completion_builder.h"
+#include "engine/sampling/symbol_chooser.h"
+
+namespace mrnn::engine {
+namespace {
+
+// Eval mode and the requested clamps for one call; the model's own settings come back
+// afterwards, also when a callback or a cancelled job throws.
+class ModelSettingsGuard {
+ public:
+  ModelSettingsGuard(LanguageModel& model, std::vector<UnitClamp> clamps)
+      : model_(model), training_(model.is_training()), clamps_(model.clamps()) {
+    model_.setClamps(std::move(clamps));
+    model_.eval();
+  }
+  ~ModelSettingsGuard() {
+    model_.setClamps(clamps_);
+    model_.train(training_);
+  }
+  ModelSettingsGuard(const ModelSettingsGuard&) = delete;
+  ModelSettingsGuard& operator=(const ModelSettingsGuard&) = delete;
+
+ private:
+  LanguageModel& model_;
+  bool training_;
+  std::vector<UnitClamp> clamps_;
+};
+
+ModelState cloneState(const ModelState& state) {
+  ModelState copy;
+  for (const auto& layer : state.layers) {
+    CellState parts;
+    for (const auto& part : layer.parts) parts.parts.push_back(part.clone());
+    copy.layers.push_back(std::move(parts));
+  }
+  return copy;
+}
+
+// The last step's next-symbol log-probabilities as a float [V] row the chooser can read.
+torch::Tensor lastRow(const torch::Tensor& logp) {
+  return logp[logp.size(0) - 1][0].to(torch::kFloat).contiguous();
+}
+
+// Symbol `id` chosen from `logp` after `completion`, with the top alternatives.
+GeneratedSymbol describe(SymbolChooser& chooser, const float* logp, int64_t id,
+                         const Completion& completion, const CompletionBuilder& builder,
+                         int64_t alternatives, std::vector<int64_t>& top) {
+  GeneratedSymbol symbol;
+  symbol.id = id;
+  symbol.text = builder.pieceFor(completion, id);
+  symbol.logProbability = logp[id];
+  symbol.probability = std::exp(symbol.logProbability);
+  chooser.mostProbable(logp, alternatives, top);
+  symbol.alternatives.reserve(top.size());
+  for (const int64_t other : top) {
+    symbol.alternatives.push_back({other, builder.symbolName(other), std::exp(logp[other])});
+  }
+  return symbol;
+}
+
+}  // namespace
+
+Sampler::Sampler(LanguageModel& model, const Vocabulary& vocabulary)
+    : model_(model), vocabulary_(vocabulary) {
+  if (model.vocab() != vocabulary.size()) {
+    throw std::invalid_argument("the model has " + std::to_string(model.vocab()) +
+                                " symbols but the vocabulary " + std::to_string(vocabulary.size()));
+  }
+}
+
+void Sampler::check(const SamplingOptions& o) const {
+  auto fail = [](const std::string& message) { throw std::invalid_argument(message); };
+  if (o.maxLength < 1) fail("length must be at least 1, not " + std::to_string(o.maxLength));
+  if (!(o.temperature > 0.0) || !std::isfinite(o.temperature)) {
+    fail("temperature must be a positive number, not " + std::to_string(o.temperature));
+  }
+  if (o.topK < 0) fail("top-k must be 0 (off) or positive, not " + std::to_string(o.topK));
+  if (!(o.topP > 0.0 && o.topP <= 1.0)) {
+    fail("top-p must lie in (0, 1], not " + std::to_string(o.topP));
+  }
+  if (o.beamWidth < 0) fail("beam width must be 0 (off) or positive");
+  if (o.completions < 1) fail("completions must be at least 1");
+  if (o.alternatives < 0) fail("alternatives must not be negative");
+}
+
+std::vector<int64_t> Sampler::primeIds(const std::string& prime) const {
+  if (prime.empty()) {
+    int64_t start = vocabulary_.eosId();
+    if (start < 0) start = vocabulary_.find("\n");
+    return {start < 0 ? 0 : start};
+  }
+  try {
+    return vocabulary_.encode(prime);
+  } catch (const std::invalid_argument& error) {
+    throw std::invalid_argument("the prime text cannot be read by this " +
+                                inputLevelName(vocabulary_.level()) + " model: " + error.what());
+  }
+}
+
+bool Sampler::primeEndsLine(const std::string& prime) const {
+  return prime.empty() || prime.back() == '\n';
+}
+
+SamplingStart Sampler::prime(const std::vector<int64_t>& ids) {
+  SamplingStart start;
+  start.state = model_.initialState(1);
+  const auto tokens = torch::tensor(ids, torch::kLong).view({-1, 1});
+  start.next = lastRow(model_.forward(tokens, start.state));
+  return start;
+}
+
+std::vector<Completion> Sampler::generate(const SamplingOptions& options,
+                                          const SymbolCallback& onSymbol) {
+  check(options);
+  const auto ids = primeIds(options.prime);
+  torch::NoGradGuard noGrad;
+  ModelSettingsGuard settings(model_, options.clamps);
+  return continueFrom(prime(ids), options, onSymbol);
+}
+
+std::vector<Completion> Sampler::branch(const Completion& original, size_t position,
+                                        int64_t alternative, const SamplingOptions& options,
+                                        const SymbolCallback& onSymbol) {
+  check(options);
+  if (position > original.symbols.size()) {
+    throw std::out_of_range("cannot branch at position " + std::to_string(position) +
+                            ": the completion has " + std::to_string(original.symbols.size()) +
+                            " symbols");
+  }
+  if (alternative < 0 || alternative >= vocabulary_.size()) {
+    throw std::out_of_range("symbol id " + std::to_string(alternative) +
+                            " is outside the vocabulary of " + std::to_string(vocabulary_.size()));
+  }
+  auto ids = primeIds(options.prime);
+  for (size_t i = 0; i < position; ++i) ids.push_back(original.symbols[i].id);
+  torch::NoGradGuard noGrad;
+  ModelSettingsGuard settings(model_, options.clamps);
+  SamplingStart start = prime(ids);
+  // The kept prefix, re-built so that its text and log-probability follow the same rules.
+  const CompletionBuilder builder(vocabulary_, options.stopStrings, primeEndsLine(options.prime));
+  const CompletionBuilder plain(vocabulary_, {}, primeEndsLine(options.prime));
+  Completion head;
+  for (size_t i = 0; i < position; ++i) plain.append(head, original.symbols[i]);
+  // The chosen symbol, with its probability and alternatives under the model.
+  SymbolChooser chooser(options, vocabulary_.size());
+  std::vector<int64_t> top;
+  GeneratedSymbol symbol = describe(chooser, start.next.data_ptr<float>(), alternative, head,
+                                    builder, options.alternatives, top);
+  const bool stop = builder.append(head, std::move(symbol));
+  if (onSymbol && !onSymbol(0, head.symbols.back())) {
+    head.stopReason = "stopped";
+    return {head};
+  }
+  if (stop || static_cast<int64_t>(head.symbols.size()) >= options.maxLength) {
+    head.stopReason = stop ? "stop string" : "length";
+    return {head};
+  }
+  // Advance past the chosen symbol and go on as generate() would.
+  SamplingStart rest;
+  rest.state = std::move(start.state);
+  const auto token = torch::full({1, 1}, alternative, torch::kLong);
+  rest.next = lastRow(model_.forward(token, rest.state));
+  rest.prefix = std::move(head);
+  return continueFrom(std::move(rest), options, onSymbol);
+}
+
+std::vector<Completion> Sampler::continueFrom(SamplingStart start, const SamplingOptions& options,
+                                              const SymbolCallback& onSymbol) {
+  const CompletionBuilder builder(vocabulary_, options.stopStrings, primeEndsLine(options.prime));
+  if (options.beamWidth > 0) {
+    BeamSearch search(model_, vocabulary_, options, builder);
+    auto results = search.run(start);
+    bool streaming = static_cast<bool>(onSymbol);
+    for (size_t c = 0; c < results.size() && streaming; ++c) {
+      for (size_t i = start.prefix.symbols.size(); i < results[c].symbols.size() && streaming;
+           ++i) {
+        streaming = onSymbol(c, results[c].symbols[i]);
+      }
+    }
+    return results;
+  }
+  const int64_t vocab = vocabulary_.size();
+  SymbolChooser chooser(options, vocab);
+  std::vector<int64_t> top;
+  torch::Tensor input = torch::zeros({1, 1}, torch::kLong);  // refilled every step
+  std::vector<Completion> results;
+  bool stopped = false;
+  for (int64_t c = 0; c < options.completions && !stopped; ++c) {
+    Completion completion = start.prefix;
+    ModelState state = cloneState(start.state);
+    torch::Tensor row = start.next;
+    if (static_cast<int64_t>(completion.symbols.size()) >= options.maxLength) {
+      completion.stopReason = "length";  // a branch already as long as asked
+      results.push_back(std::move(completion));
+      continue;
+    }
+    while (true) {
+      const float* logp = row.data_ptr<float>();
+      const int64_t id = chooser.choose(logp);
+      GeneratedSymbol symbol =
+          describe(chooser, logp, id, completion, builder, options.alternatives, top);
+      const bool stop = builder.append(completion, std::move(symbol));
+      if (onSymbol && !onSymbol(static_cast<size_t>(c), completion.symbols.back())) {
+        completion.stopReason = "stopped";
+        stopped = true;
+        break;
+      }
+      if (stop) {
+        completion.stopReason = "stop string";
+        break;
+      }
+      if (static_cast<int64_t>(completion.symbols.size()) >= options.maxLength) {
+        completion.stopReason = "length";
+        break;
+      }
+      input.fill_(id);
+      row = model_.forward(input, state);
+      if (row.scalar_type() != torch::kFloat) row = row.to(torch::kFloat);
+      row = row.contiguous();
+    }
+    results.push_back(std::move(completion));
+  }
+  return results;
+}
+
+}  // namespace mrnn::engine

@@ -1,0 +1,29 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/models/language_model.h"
+
+namespace mrnn::engine {
+
+// What `mrnn sample` and the sampling view ask for. Sampling applies temperature, then
+// top-k, then top-p to the model's distribution; greedy takes the most probable symbol;
+// beamWidth > 0 runs beam search instead (ignoring temperature, top-k, top-p and seed).
+struct SamplingOptions {
+  std::string prime;        // text the model reads first; empty: starts after a line break
+  int64_t maxLength = 200;  // symbols generated per completion
+  double temperature = 1.0;
+  int64_t topK = 0;   // 0: off
+  double topP = 1.0;  // 1: off
+  bool greedy = false;
+  int64_t beamWidth = 0;  // 0: sampling; N: the best N beams by total log-probability
+  std::vector<std::string> stopStrings;  // generation ends right after the first one produced
+  int64_t completions = 1;               // independent completions, all from the same prime
+  uint64_t seed = 1;
+  int64_t alternatives = 5;       // top-N symbols reported for every generated position
+  std::vector<UnitClamp> clamps;  // held while priming and generating
+};
+
+}  // namespace mrnn::engine

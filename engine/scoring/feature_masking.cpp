@@ -1,0 +1,113 @@
+#include "engine/scoring/feature_masking.h"
+
+#include <torch/torch.h>
+
+#include <cmath>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+#include "engine/analysis/analysis_job.h"
+
+namespace mrnn::engine {
+namespace {
+
+// Clears the masks however the evaluation ends.
+class MaskReset {
+ public:
+  explicit MaskReset(LanguageModel& model) : model_(model) {}
+  ~MaskReset() { model_.clearOutputMasks(); }
+  MaskReset(const MaskReset&) = delete;
+  MaskReset& operator=(const MaskReset&) = delete;
+
+ private:
+  LanguageModel& model_;
+};
+
+uint64_t mix(uint64_t x) {  // splitmix64: spreads nearby seeds apart
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+std::vector<double> maskingLevels(double pMax, double pStep) {
+  if (!(pStep > 0.0)) throw std::invalid_argument("the masking step must be positive");
+  if (!(pMax >= 0.0 && pMax <= 1.0)) {
+    throw std::invalid_argument("the largest masking fraction must be in [0, 1]");
+  }
+  std::vector<double> levels;
+  // Multiples of the step, not a running sum, so 0.05 x 10 is 0.5 and not 0.49999.
+  for (int64_t i = 0;; ++i) {
+    const double p = static_cast<double>(i) * pStep;
+    if (p > pMax + 1e-9) break;
+    levels.push_back(std::min(p, 1.0));
+  }
+  return levels;
+}
+
+std::vector<float> bernoulliMask(int64_t features, double p, uint64_t seed, size_t level,
+                                 int64_t run, size_t layer) {
+  // Uniforms from the 53 high bits of a 64-bit generator: the same on every standard library
+  // (std::bernoulli_distribution is not specified bit for bit).
+  std::mt19937_64 generator(mix(mix(mix(seed) ^ level) ^ static_cast<uint64_t>(run)) ^ layer);
+  std::vector<float> mask(static_cast<size_t>(features), 1.0f);
+  for (auto& value : mask) {
+    const double u = static_cast<double>(generator() >> 11) * 0x1.0p-53;
+    if (u < p) value = 0.0f;
+  }
+  return mask;
+}
+
+MaskingCurve featureMasking(LanguageModel& model, const CorpusSplit& split,
+                            const MaskingOptions& options, JobContext* job) {
+  if (options.layer && *options.layer >= model.layerCount()) {
+    throw std::invalid_argument("there is no layer " + std::to_string(*options.layer + 1) +
+                                "; the model has " + std::to_string(model.layerCount()));
+  }
+  if (options.runs <= 0) throw std::invalid_argument("the number of masking runs must be positive");
+  const std::vector<double> levels = maskingLevels(options.pMax, options.pStep);
+  MaskReset reset(model);
+  model.clearOutputMasks();
+
+  MaskingCurve curve;
+  curve.layer = options.layer;
+  curve.runs = options.runs;
+  const auto evaluations = static_cast<double>((levels.size() - 1) * options.runs + 1);
+  double done = 0.0;
+  for (size_t level = 0; level < levels.size(); ++level) {
+    const double p = levels[level];
+    const int64_t runs = p == 0.0 ? 1 : options.runs;
+    std::vector<double> losses;
+    for (int64_t run = 0; run < runs; ++run) {
+      for (size_t l = 0; l < model.layerCount(); ++l) {
+        if (p == 0.0 || (options.layer && *options.layer != l)) continue;
+        const auto mask =
+            bernoulliMask(model.layer(l).outputSize(), p, options.seed, level, run, l);
+        model.setOutputMask(l, torch::tensor(mask).to(model.parameters().front().device()));
+      }
+      // Cancelling from inside the evaluation: the progress callback reports, and report()
+      // throws JobCancelledError through evaluateStatic.
+      const auto progress = [&](double fraction) {
+        if (job) job->report((done + fraction) / evaluations, "P = " + std::to_string(p));
+        return true;
+      };
+      losses.push_back(evaluateStatic(model, split, options.eval, progress).nats);
+      done += 1.0;
+    }
+    double mean = 0.0;
+    for (const double loss : losses) mean += loss / static_cast<double>(losses.size());
+    double variance = 0.0;
+    for (const double loss : losses) {
+      variance += (loss - mean) * (loss - mean) / static_cast<double>(losses.size());
+    }
+    curve.p.push_back(p);
+    curve.meanLoss.push_back(mean);
+    curve.stdLoss.push_back(std::sqrt(variance));
+  }
+  return curve;
+}
+
+}  // namespace mrnn::engine

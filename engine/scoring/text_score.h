@@ -1,0 +1,50 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/data/vocabulary.h"
+#include "engine/models/language_model.h"
+
+namespace mrnn::engine {
+
+class JobContext;
+
+// One symbol of a scored text. `predicted` is false for a first symbol that nothing came
+// before (no context given): the model has no prediction for it, so it carries no bits.
+struct SymbolScore {
+  int64_t id = 0;
+  std::string text;
+  double bits = 0.0;  // -log2 p(symbol | everything before it)
+  bool predicted = true;
+};
+
+// Every symbol of a text with its surprisal. totalBits sums the predicted symbols;
+// bitsPerSymbol divides by their count (the text's length, or one less without context).
+struct TextScore {
+  std::vector<SymbolScore> symbols;
+  double totalBits = 0.0;
+  double bitsPerSymbol = 0.0;
+  int64_t predictedSymbols = 0;
+};
+
+// Scores `text` as the model continues `context` (empty: from the text's second symbol).
+// One stream, state carried over windows of `window` symbols, dropout off, no gradients.
+// `job` (may be null) gets progress and may cancel.
+TextScore scoreText(LanguageModel& model, const Vocabulary& vocabulary, const std::string& text,
+                    const std::string& context = "", JobContext* job = nullptr,
+                    int64_t window = 256);
+
+// The loss in nats of each symbol ids[1..] given those before it: N - 1 values (the first
+// symbol is not predicted). Progress spans [from, to] of the job's range.
+std::vector<double> symbolLosses(LanguageModel& model, const std::vector<int64_t>& ids,
+                                 JobContext* job = nullptr, int64_t window = 256, double from = 0.0,
+                                 double to = 1.0);
+
+// Runs `ids` through the model from `state`, returning the log-probabilities [T, V] of the
+// symbol after each (batch 1). The model is used in eval mode; the caller restores it.
+torch::Tensor runStream(LanguageModel& model, const std::vector<int64_t>& ids, ModelState& state,
+                        JobContext* job, int64_t window, double from, double to);
+
+}  // namespace mrnn::engine

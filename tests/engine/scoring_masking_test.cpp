@@ -1,0 +1,176 @@
+// Feature-correlation masking (Shuang §V-C, Fig. 5): P = 0 is the unmasked evaluation, a
+// layer the model ignores leaves the loss unchanged at every P, fixed seeds reproduce; and
+// the analyses run as AnalysisJobs with progress and cancellation.
+
+#include <torch/torch.h>
+
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+#include "engine/analysis/analysis_job.h"
+#include "engine/data/corpus.h"
+#include "engine/scoring/feature_masking.h"
+#include "engine/scoring/scoring_output.h"
+#include "scoring_fixtures.h"
+#include "test_harness.h"
+#include "training_fixtures.h"
+
+using namespace mrnn;
+using namespace mrnn::test;
+
+namespace {
+
+engine::Vocabulary letters() {
+  return engine::Vocabulary::fromSymbols(engine::InputLevel::Char, {" ", "a", "b", "c", "d"});
+}
+
+engine::CorpusSplit splitOf(const ScratchProject& scratch, const std::string& text) {
+  scratch.write("split.txt", text);
+  return engine::loadSplit(scratch.file("split.txt"), engine::CorpusFormat::Text, letters());
+}
+
+const char* kText = "abcd dcba abba cadd bad cab dab abc dd cc bb aa abcd bcda cdab dabc ";
+
+engine::MaskingOptions quick() {
+  engine::MaskingOptions options;
+  options.pMax = 0.5;
+  options.pStep = 0.25;
+  options.runs = 3;
+  options.seed = 7;
+  options.eval.batch = 2;
+  options.eval.bptt = 8;
+  return options;
+}
+
+std::vector<engine::JobEvent> drain(engine::AnalysisJob& job) {
+  return job.events().drain();
+}
+
+}  // namespace
+
+MRNN_TEST(masking_levels_are_multiples_of_the_step) {
+  const auto levels = engine::maskingLevels(0.5, 0.05);
+  EXPECT_EQ(levels.size(), size_t{11});
+  EXPECT_EQ(levels.front(), 0.0);
+  EXPECT_NEAR(levels.back(), 0.5, 1e-15);
+  EXPECT_THROWS_WITH(std::invalid_argument, engine::maskingLevels(0.5, 0.0), "step");
+  // A Bernoulli mask zeroes about P of the features, and is a pure function of its seed.
+  const auto mask = engine::bernoulliMask(10000, 0.3, 5, 2, 1, 0);
+  double zeros = 0.0;
+  for (const float v : mask) zeros += v == 0.0f ? 1.0 : 0.0;
+  EXPECT_NEAR(zeros / 10000.0, 0.3, 0.02);
+  EXPECT(mask == engine::bernoulliMask(10000, 0.3, 5, 2, 1, 0));
+  EXPECT(mask != engine::bernoulliMask(10000, 0.3, 6, 2, 1, 0));
+}
+
+MRNN_TEST(masking_at_p_zero_equals_the_unmasked_evaluation) {
+  ScratchProject scratch("mask_zero");
+  const auto split = splitOf(scratch, kText);
+  engine::LanguageModel model(smallModelConfig(2), 5);
+  model.eval();
+  const auto options = quick();
+  const double plain = engine::evaluateStatic(model, split, options.eval).nats;
+  const auto curve = engine::featureMasking(model, split, options);
+  EXPECT_EQ(curve.p.size(), size_t{3});
+  EXPECT_EQ(curve.meanLoss[0], plain);
+  EXPECT_EQ(curve.stdLoss[0], 0.0);
+  EXPECT(curve.meanLoss[2] != plain);  // masking half the features changes a random model
+  EXPECT(curve.stdLoss[2] > 0.0);
+  // The masks are cleared afterwards.
+  EXPECT_EQ(engine::evaluateStatic(model, split, options.eval).nats, plain);
+}
+
+MRNN_TEST(masking_a_layer_the_model_ignores_changes_nothing) {
+  ScratchProject scratch("mask_ignored");
+  const auto split = splitOf(scratch, kText);
+  engine::LanguageModel model(smallModelConfig(1), 5);
+  {
+    torch::NoGradGuard noGrad;
+    model.named_parameters()["output.W"].zero_();  // the softmax no longer reads layer 1
+    model.named_parameters()["output.b"].copy_(torch::tensor({0.5f, -1.0f, 0.0f, 2.0f, 1.0f}));
+  }
+  model.eval();
+  auto options = quick();
+  options.layer = 0;
+  const auto curve = engine::featureMasking(model, split, options);
+  for (size_t i = 0; i < curve.p.size(); ++i) {
+    EXPECT_NEAR(curve.meanLoss[i], curve.meanLoss[0], 1e-6);
+    EXPECT_NEAR(curve.stdLoss[i], 0.0, 1e-6);
+  }
+}
+
+MRNN_TEST(masking_with_a_fixed_seed_is_reproducible) {
+  ScratchProject scratch("mask_seed");
+  const auto split = splitOf(scratch, kText);
+  engine::LanguageModel model(smallModelConfig(2), 5);
+  model.eval();
+  auto options = quick();
+  options.layer = 1;
+  const auto first = engine::featureMasking(model, split, options);
+  const auto second = engine::featureMasking(model, split, options);
+  EXPECT(first.meanLoss == second.meanLoss);
+  EXPECT(first.stdLoss == second.stdLoss);
+  options.seed = 8;
+  EXPECT(engine::featureMasking(model, split, options).meanLoss != first.meanLoss);
+  options.layer = 2;
+  EXPECT_THROWS_WITH(std::invalid_argument, engine::featureMasking(model, split, options),
+                     "no layer 3");
+
+  std::ostringstream csv;
+  engine::writeMaskingCsv(csv, {first});
+  EXPECT(csv.str().rfind("layer,p,mean_nats,std_nats,runs\n2,0,", 0) == 0);
+}
+
+MRNN_TEST(masking_job_reports_progress_and_finishes) {
+  ScratchProject scratch("mask_job");
+  const auto split = splitOf(scratch, kText);
+  engine::LanguageModel model(smallModelConfig(1), 5);
+  model.eval();
+  engine::MaskingCurve curve;
+  engine::AnalysisJob job([&](engine::JobContext& context) {
+    curve = engine::featureMasking(model, split, quick(), &context);
+  });
+  job.start();
+  job.wait();
+  const auto events = drain(job);
+  EXPECT(!events.empty());
+  EXPECT(std::holds_alternative<engine::JobDone>(events.back()));
+  double last = 0.0;
+  int progress = 0;
+  for (const auto& event : events) {
+    if (const auto* p = std::get_if<engine::JobProgress>(&event)) {
+      EXPECT(p->fraction >= last - 1e-12 && p->fraction <= 1.0 + 1e-12);
+      last = p->fraction;
+      ++progress;
+    }
+  }
+  EXPECT(progress >= 7);  // P = 0 once, then 2 levels x 3 runs
+  EXPECT_NEAR(last, 1.0, 1e-9);
+  EXPECT_EQ(curve.p.size(), size_t{3});
+}
+
+MRNN_TEST(masking_job_can_be_cancelled_and_leaves_no_mask) {
+  ScratchProject scratch("mask_cancel");
+  std::string text;
+  for (int i = 0; i < 200; ++i) text += kText;
+  const auto split = splitOf(scratch, text);
+  engine::LanguageModel model(smallModelConfig(1), 5);
+  model.eval();
+  auto options = quick();
+  options.runs = 1000;
+  const double plain = engine::evaluateStatic(model, split, options.eval).nats;
+  engine::AnalysisJob job([&](engine::JobContext& context) {
+    engine::featureMasking(model, split, options, &context);
+  });
+  job.start();
+  // Cancel once the job is under way (its first progress event).
+  while (!job.events().pop(std::chrono::milliseconds(50))) {
+  }
+  job.cancel();
+  job.wait();
+  const auto events = drain(job);
+  EXPECT(!events.empty());
+  EXPECT(std::holds_alternative<engine::JobCancelled>(events.back()));
+  EXPECT_EQ(engine::evaluateStatic(model, split, options.eval).nats, plain);
+}
