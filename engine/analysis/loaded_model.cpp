@@ -39,15 +39,22 @@ LoadedModel loadModelForAnalysis(const std::string& projectFile, int64_t runId,
     throw std::runtime_error("no runs yet in " + project.folder + "; train the project first");
   }
   RunStore store(database);
+  auto checkpointOf = [&](int64_t id) {
+    const std::string best = RunPaths::best(project.folder, id);
+    return std::filesystem::exists(best) ? best : RunPaths::latest(project.folder, id);
+  };
   if (runId == 0) {
-    for (const auto& run : store.listRuns()) runId = std::max(runId, run.id);
-    if (runId == 0) throw std::runtime_error("no runs yet in " + project.folder);
+    // The newest run that still has a checkpoint (a run may have been cleaned up by hand).
+    for (const auto& run : store.listRuns()) {
+      if (run.id > runId && std::filesystem::exists(checkpointOf(run.id))) runId = run.id;
+    }
+    if (runId == 0) {
+      throw std::runtime_error("no run in " + project.folder + " has a checkpoint; train first");
+    }
   } else if (!store.run(runId)) {
     throw std::runtime_error("there is no run " + std::to_string(runId) + " in " + database);
   }
-  const std::string best = RunPaths::best(project.folder, runId);
-  const std::string path =
-      std::filesystem::exists(best) ? best : RunPaths::latest(project.folder, runId);
+  const std::string path = checkpointOf(runId);
   return fromCheckpoint(std::move(project), path);
 }
 
