@@ -2,16 +2,15 @@
 
 #include <torch/torch.h>
 
-#include <filesystem>
 #include <iomanip>
 #include <ostream>
 
+#include "engine/analysis/loaded_model.h"
 #include "engine/config/project_file.h"
 #include "engine/data/corpus.h"
-#include "engine/store/run_store.h"
+#include "engine/store/text_format.h"
 #include "engine/training/checkpoint.h"
 #include "engine/training/evaluator.h"
-#include "engine/training/run_paths.h"
 #include "option_values.h"
 
 namespace mrnn::app {
@@ -22,23 +21,11 @@ struct Row {
   engine::LossFigures figures;
 };
 
-// --checkpoint, else the best (or latest) checkpoint of --run or of the newest run.
-std::string chooseCheckpoint(const CommandLine& args, const engine::Project& project) {
-  if (args.has("checkpoint")) return args.value("checkpoint");
-  engine::RunStore store(engine::RunPaths::database(project.folder));
-  int64_t runId = positiveInteger(args, "run", 0);
-  if (runId == 0) {
-    for (const auto& run : store.listRuns()) runId = std::max(runId, run.id);
-  }
-  if (runId == 0) throw std::runtime_error("no runs yet in " + project.folder + "; train first");
-  const std::string best = engine::RunPaths::best(project.folder, runId);
-  return std::filesystem::exists(best) ? best : engine::RunPaths::latest(project.folder, runId);
-}
-
 void printJson(std::ostream& out, const std::string& checkpoint, const std::string& split,
                const std::vector<Row>& rows, double temperature) {
-  out << std::setprecision(10) << "{\n  \"checkpoint\": \"" << checkpoint << "\",\n  \"split\": \""
-      << split << "\",\n  \"temperature\": " << temperature << ",\n  \"results\": [\n";
+  out << std::setprecision(10) << "{\n  \"checkpoint\": " << engine::jsonString(checkpoint)
+      << ",\n  \"split\": \"" << split << "\",\n  \"temperature\": " << temperature
+      << ",\n  \"results\": [\n";
   for (size_t i = 0; i < rows.size(); ++i) {
     const auto& f = rows[i].figures;
     out << "    {\"method\": \"" << rows[i].method << "\", \"nats\": " << f.nats
@@ -73,7 +60,9 @@ int runEval(const CommandLine& args, std::ostream& out, std::ostream& err) {
     err << "mrnn: " << args.positional()[1] << " has no 'data:' section to evaluate on\n";
     return 1;
   }
-  const std::string path = chooseCheckpoint(args, project);
+  const std::string path = args.has("checkpoint")
+                               ? args.value("checkpoint")
+                               : engine::findCheckpoint(project, positiveInteger(args, "run", 0));
   engine::Checkpoint checkpoint = engine::Checkpoint::open(path);
   const engine::Corpus corpus =
       engine::loadCorpus(project.data, project.model.input.level, project.folder);

@@ -1,5 +1,7 @@
 #include "sampling_command.h"
 
+#include "engine/store/text_format.h"
+
 #include <torch/torch.h>
 
 #include <cstdio>
@@ -106,47 +108,26 @@ engine::SamplingOptions readOptions(const CommandLine& args) {
   return o;
 }
 
-std::string json(const std::string& text) {
-  std::string out = "\"";
-  for (const char ch : text) {
-    const auto byte = static_cast<unsigned char>(ch);
-    if (ch == '"' || ch == '\\') {
-      out += '\\';
-      out += ch;
-    } else if (ch == '\n') {
-      out += "\\n";
-    } else if (ch == '\t') {
-      out += "\\t";
-    } else if (byte < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", byte);
-      out += escaped;
-    } else {
-      out += ch;  // UTF-8 passes through; byte models may emit invalid sequences as they are
-    }
-  }
-  return out + "\"";
-}
-
 void printJson(std::ostream& out, const std::string& checkpoint,
                const engine::SamplingOptions& options,
                const std::vector<engine::Completion>& completions) {
-  out << std::setprecision(8) << "{\n  \"checkpoint\": " << json(checkpoint)
-      << ",\n  \"prime\": " << json(options.prime) << ",\n  \"seed\": " << options.seed
-      << ",\n  \"completions\": [\n";
+  out << std::setprecision(8) << "{\n  \"checkpoint\": " << engine::jsonString(checkpoint)
+      << ",\n  \"prime\": " << engine::jsonString(options.prime)
+      << ",\n  \"seed\": " << options.seed << ",\n  \"completions\": [\n";
   for (size_t c = 0; c < completions.size(); ++c) {
     const auto& completion = completions[c];
-    out << "    {\"text\": " << json(completion.text)
+    out << "    {\"text\": " << engine::jsonString(completion.text)
         << ", \"log_probability\": " << completion.logProbability
-        << ", \"stop_reason\": " << json(completion.stopReason) << ",\n     \"symbols\": [\n";
+        << ", \"stop_reason\": " << engine::jsonString(completion.stopReason)
+        << ",\n     \"symbols\": [\n";
     for (size_t i = 0; i < completion.symbols.size(); ++i) {
       const auto& symbol = completion.symbols[i];
-      out << "       {\"id\": " << symbol.id << ", \"text\": " << json(symbol.text)
+      out << "       {\"id\": " << symbol.id << ", \"text\": " << engine::jsonString(symbol.text)
           << ", \"probability\": " << symbol.probability << ", \"alternatives\": [";
       for (size_t a = 0; a < symbol.alternatives.size(); ++a) {
         const auto& alternative = symbol.alternatives[a];
         out << (a ? ", " : "") << "{\"id\": " << alternative.id
-            << ", \"symbol\": " << json(alternative.symbol)
+            << ", \"symbol\": " << engine::jsonString(alternative.symbol)
             << ", \"probability\": " << alternative.probability << "}";
       }
       out << "]}" << (i + 1 < completion.symbols.size() ? "," : "") << "\n";

@@ -30,10 +30,7 @@ LoadedModel fromCheckpoint(Project project, const std::string& path) {
 
 }  // namespace
 
-LoadedModel loadModelForAnalysis(const std::string& projectFile, int64_t runId,
-                                 const std::string& checkpoint) {
-  Project project = loadProject(projectFile);
-  if (!checkpoint.empty()) return fromCheckpoint(std::move(project), checkpoint);
+std::string findCheckpoint(const Project& project, int64_t runId) {
   const std::string database = RunPaths::database(project.folder);
   if (!std::filesystem::exists(database)) {
     throw std::runtime_error("no runs yet in " + project.folder + "; train the project first");
@@ -54,7 +51,13 @@ LoadedModel loadModelForAnalysis(const std::string& projectFile, int64_t runId,
   } else if (!store.run(runId)) {
     throw std::runtime_error("there is no run " + std::to_string(runId) + " in " + database);
   }
-  const std::string path = checkpointOf(runId);
+  return checkpointOf(runId);
+}
+
+LoadedModel loadModelForAnalysis(const std::string& projectFile, int64_t runId,
+                                 const std::string& checkpoint) {
+  Project project = loadProject(projectFile);
+  const std::string path = checkpoint.empty() ? findCheckpoint(project, runId) : checkpoint;
   return fromCheckpoint(std::move(project), path);
 }
 

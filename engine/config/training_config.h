@@ -19,7 +19,7 @@ enum class ScheduleKind { Constant, Linear, Exponential, Steps, Plateau };
 struct OptimizerConfig {
   OptimizerKind kind = OptimizerKind::Adam;
   double learningRate = 1e-3;
-  double beta1 = 0.9;        // Adam/AdamW; Melis uses 0
+  double beta1 = 0.9;  // Adam/AdamW; Melis uses 0
   double beta2 = 0.999;
   double epsilon = 1e-8;
   double weightDecay = 0.0;  // L2 penalty (AdamW: decoupled decay)
@@ -38,12 +38,12 @@ struct OptimizerConfig {
 
 struct ScheduleConfig {
   ScheduleKind kind = ScheduleKind::Constant;
-  double floor = 0.0;                // Linear: decays to this learning rate (Krause: 5e-5..1e-4)
-                                     // Plateau: never decays below it
-  double gamma = 0.5;                // Exponential (per epoch) and Steps factor
-  std::vector<int64_t> milestones;   // Steps: epochs at which lr *= gamma
-  int64_t patience = 2;              // Plateau: validations without improvement
-  double factor = 0.5;               // Plateau: lr *= factor
+  double floor = 0.0;               // Linear: decays to this learning rate (Krause: 5e-5..1e-4)
+                                    // Plateau: never decays below it
+  double gamma = 0.5;               // Exponential (per epoch) and Steps factor
+  std::vector<int64_t> milestones;  // Steps: epochs at which lr *= gamma
+  int64_t patience = 2;             // Plateau: validations without improvement
+  double factor = 0.5;              // Plateau: lr *= factor
 };
 
 // The `training:` section of a project.
@@ -52,19 +52,19 @@ struct TrainingConfig {
   ScheduleConfig schedule;
   int64_t batchSize = 32;
   int64_t bptt = 100;
-  bool randomBptt = false;       // AWD-LSTM random-length windows
-  int64_t predictLast = 0;       // > 0: only the last k symbols of each window count (Sutskever §5.2)
-  double clipNorm = 1.0;         // gradient-norm clipping; 0 = none
-  int64_t epochs = 1;            // stop after this many epochs ...
-  int64_t maxSteps = 0;          // ... or this many steps, when > 0
-  int64_t validateEvery = 200;   // steps between validations (and at every epoch end)
-  int64_t validationSymbols = 0; // > 0: validate on the first N symbols only (quick checks)
-  int64_t checkpointEvery = 500; // steps between checkpoints
-  int64_t earlyStopPatience = 0; // > 0: stop after N validations without improvement
+  bool randomBptt = false;  // AWD-LSTM random-length windows
+  int64_t predictLast = 0;  // > 0: only the last k symbols of each window count (Sutskever §5.2)
+  double clipNorm = 1.0;    // gradient-norm clipping; 0 = none
+  int64_t epochs = 1;       // stop after this many epochs ...
+  int64_t maxSteps = 0;     // ... or this many steps, when > 0
+  int64_t validateEvery = 200;    // steps between validations (and at every epoch end)
+  int64_t validationSymbols = 0;  // > 0: validate on the first N symbols only (quick checks)
+  int64_t checkpointEvery = 500;  // steps between checkpoints
+  int64_t earlyStopPatience = 0;  // > 0: stop after N validations without improvement
   uint64_t seed = 1;
-  std::string device = "cpu";    // "cpu" or "cuda"
-  int threads = 0;               // CPU threads; 0 = all cores
-  bool bf16 = false;             // bf16 autocast (CUDA only)
+  std::string device = "cpu";  // "cpu" or "cuda"
+  int threads = 0;             // CPU threads; 0 = all cores
+  bool bf16 = false;           // bf16 autocast (CUDA only)
 };
 
 TrainingConfig parseTrainingSection(const YAML::Node& node, YamlReader& reader,

@@ -1,5 +1,7 @@
 #include "engine/scoring/scoring_output.h"
 
+#include "engine/store/text_format.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <iomanip>
@@ -7,7 +9,9 @@
 namespace mrnn::engine {
 namespace {
 
-std::string csvField(const std::string& text) {
+// Like the run store's csvField, but a symbol that is empty or a lone space is quoted too, so
+// it survives spreadsheets that trim unquoted fields.
+std::string symbolCsvField(const std::string& text) {
   if (text.find_first_of(",\"\n\r") == std::string::npos && !text.empty() && text != " ") {
     return text;
   }
@@ -39,45 +43,13 @@ std::string words(const std::vector<std::string>& list) {
 
 }  // namespace
 
-std::string jsonQuoted(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned>(c));
-          out += buffer;
-        } else {
-          out += c;  // UTF-8 passes through
-        }
-    }
-  }
-  return out + "\"";
-}
-
 void writeTextScoreJson(std::ostream& out, const TextScore& score) {
   out << std::setprecision(10) << "{\n  \"total_bits\": " << score.totalBits
       << ",\n  \"bits_per_symbol\": " << score.bitsPerSymbol
       << ",\n  \"predicted_symbols\": " << score.predictedSymbols << ",\n  \"symbols\": [\n";
   for (size_t i = 0; i < score.symbols.size(); ++i) {
     const auto& s = score.symbols[i];
-    out << "    {\"id\": " << s.id << ", \"text\": " << jsonQuoted(s.text) << ", \"bits\": ";
+    out << "    {\"id\": " << s.id << ", \"text\": " << jsonString(s.text) << ", \"bits\": ";
     if (s.predicted)
       out << s.bits;
     else
@@ -91,7 +63,7 @@ void writeTextScoreCsv(std::ostream& out, const TextScore& score) {
   out << std::setprecision(10) << "position,id,symbol,bits\n";
   for (size_t i = 0; i < score.symbols.size(); ++i) {
     const auto& s = score.symbols[i];
-    out << i << "," << s.id << "," << csvField(s.text) << ",";
+    out << i << "," << s.id << "," << symbolCsvField(s.text) << ",";
     if (s.predicted) out << s.bits;
     out << "\n";
   }
@@ -99,7 +71,7 @@ void writeTextScoreCsv(std::ostream& out, const TextScore& score) {
 
 void writeDebagJson(std::ostream& out, const DebagResult& result, size_t limit) {
   out << std::setprecision(10) << "{\n  \"true_rank\": " << result.trueRank
-      << ",\n  \"true_order\": " << jsonQuoted(words(result.trueOrder))
+      << ",\n  \"true_order\": " << jsonString(words(result.trueOrder))
       << ",\n  \"true_log_prob\": " << result.trueLogProb << ",\n  \"scored\": " << result.scored
       << ",\n  \"exhaustive\": " << (result.exhaustive ? "true" : "false")
       << ",\n  \"orderings\": [\n";
@@ -108,7 +80,7 @@ void writeDebagJson(std::ostream& out, const DebagResult& result, size_t limit) 
     const auto& o = result.orderings[i];
     out << "    {\"rank\": " << i + 1 << ", \"words\": [";
     for (size_t w = 0; w < o.words.size(); ++w)
-      out << (w > 0 ? ", " : "") << jsonQuoted(o.words[w]);
+      out << (w > 0 ? ", " : "") << jsonString(o.words[w]);
     out << "], \"log_prob\": " << o.logProb << "}" << (i + 1 < count ? "," : "") << "\n";
   }
   out << "  ]\n}\n";
@@ -118,7 +90,7 @@ void writeDebagCsv(std::ostream& out, const DebagResult& result, size_t limit) {
   out << std::setprecision(10) << "rank,ordering,log_prob,is_true\n";
   for (size_t i = 0; i < shown(result, limit); ++i) {
     const auto& o = result.orderings[i];
-    out << i + 1 << "," << csvField(words(o.words)) << "," << o.logProb << ","
+    out << i + 1 << "," << symbolCsvField(words(o.words)) << "," << o.logProb << ","
         << (o.words == result.trueOrder ? 1 : 0) << "\n";
   }
 }
@@ -131,7 +103,7 @@ void writeRecoveryJson(std::ostream& out, const RecoveryTable& table,
   jsonArray(out, table.offsetCounts);
   out << ",\n  \"models\": [\n";
   for (size_t m = 0; m < table.overallMean.size(); ++m) {
-    out << "    {\"name\": " << jsonQuoted(m < names.size() ? names[m] : std::to_string(m + 1))
+    out << "    {\"name\": " << jsonString(m < names.size() ? names[m] : std::to_string(m + 1))
         << ", \"overall_nats\": " << table.overallMean[m]
         << ", \"surprising_nats\": " << table.surprisingMean[m] << ", \"offset_nats\": ";
     jsonArray(out, table.offsetMean[m]);
@@ -144,7 +116,7 @@ void writeRecoveryCsv(std::ostream& out, const RecoveryTable& table,
                       const std::vector<std::string>& names) {
   out << std::setprecision(10) << "model,offset,mean_nats,count\n";
   for (size_t m = 0; m < table.overallMean.size(); ++m) {
-    const std::string name = csvField(m < names.size() ? names[m] : std::to_string(m + 1));
+    const std::string name = symbolCsvField(m < names.size() ? names[m] : std::to_string(m + 1));
     out << name << ",0," << table.surprisingMean[m] << "," << table.surprising << "\n";
     for (size_t k = 0; k < table.offsetMean[m].size(); ++k) {
       out << name << "," << k + 1 << "," << table.offsetMean[m][k] << "," << table.offsetCounts[k]
@@ -158,7 +130,7 @@ void writeMaskingJson(std::ostream& out, const std::vector<MaskingCurve>& curves
   out << std::setprecision(10) << "{\n  \"curves\": [\n";
   for (size_t c = 0; c < curves.size(); ++c) {
     const auto& curve = curves[c];
-    out << "    {\"layer\": " << jsonQuoted(layerName(curve)) << ", \"runs\": " << curve.runs
+    out << "    {\"layer\": " << jsonString(layerName(curve)) << ", \"runs\": " << curve.runs
         << ", \"p\": ";
     jsonArray(out, curve.p);
     out << ", \"mean_nats\": ";

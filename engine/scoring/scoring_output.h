@@ -14,9 +14,6 @@ namespace mrnn::engine {
 // JSON and CSV for the scoring analyses, so results can be scripted and plotted elsewhere.
 // Kept in the engine (not the CLI) so tests and other front ends write the same files.
 
-// A JSON string literal: quotes, backslashes and control characters escaped.
-std::string jsonQuoted(const std::string& text);
-
 void writeTextScoreJson(std::ostream& out, const TextScore& score);
 void writeTextScoreCsv(std::ostream& out, const TextScore& score);  // position,id,symbol,bits
 

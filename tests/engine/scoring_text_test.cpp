@@ -9,6 +9,7 @@
 
 #include "engine/scoring/scoring_output.h"
 #include "engine/scoring/text_score.h"
+#include "engine/store/text_format.h"
 #include "scoring_fixtures.h"
 #include "test_harness.h"
 
@@ -93,5 +94,5 @@ MRNN_TEST(text_score_writers_escape_and_mark_the_unpredicted_symbol) {
   std::ostringstream csv;
   engine::writeTextScoreCsv(csv, score);
   EXPECT(csv.str().rfind("position,id,symbol,bits\n0,1,a,\n1,0,\" \",", 0) == 0);
-  EXPECT_EQ(engine::jsonQuoted("a\"b\\\n\x01"), std::string("\"a\\\"b\\\\\\n\\u0001\""));
+  EXPECT_EQ(engine::jsonString("a\"b\\\n\x01"), std::string("\"a\\\"b\\\\\\n\\u0001\""));
 }
