@@ -6,6 +6,7 @@
 #include "command_line.h"
 #include "eval_command.h"
 #include "model_describe_command.h"
+#include "option_values.h"
 #include "probing_command.h"
 #include "runs_command.h"
 #include "sampling_command.h"
@@ -64,6 +65,9 @@ int main(int argc, char** argv) {
     if (words[0] == "analyze" && words.size() >= 2 && (words[1] == "gates" || words[1] == "tree")) {
       return mrnn::app::runProbingAnalysis(args, std::cout, std::cerr);
     }
+  } catch (const mrnn::app::UsageError& error) {
+    std::cerr << "mrnn: " << error.what() << "\n";
+    return 2;
   } catch (const std::exception& error) {
     // Commands report expected failures themselves; this keeps anything else a message.
     std::cerr << "mrnn: " << error.what() << "\n";

@@ -1,6 +1,9 @@
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -8,7 +11,14 @@
 
 namespace mrnn::app {
 
-// A positive integer option, or std::invalid_argument naming the option and the bad value.
+// A bad command line (an option value out of range, a missing option): main() prints it and
+// exits 2, where other failures exit 1.
+class UsageError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// A positive integer option, or a UsageError naming the option and the bad value.
 inline int64_t positiveInteger(const CommandLine& args, const std::string& option,
                                int64_t fallback) {
   if (!args.has(option)) return fallback;
@@ -19,7 +29,30 @@ inline int64_t positiveInteger(const CommandLine& args, const std::string& optio
     if (used == raw.size() && value > 0) return value;
   } catch (const std::exception&) {
   }
-  throw std::invalid_argument("--" + option + " expects a positive integer, got '" + raw + "'");
+  throw UsageError("--" + option + " expects a positive integer, got '" + raw + "'");
+}
+
+// A number option within [low, high] ((low, high] when lowInclusive is false), or a UsageError.
+inline double numberOption(const CommandLine& args, const std::string& option, double fallback,
+                           double low = -std::numeric_limits<double>::infinity(),
+                           double high = std::numeric_limits<double>::infinity(),
+                           bool lowInclusive = true) {
+  if (!args.has(option)) return fallback;
+  const std::string raw = args.value(option);
+  try {
+    size_t used = 0;
+    const double value = std::stod(raw, &used);
+    if (used == raw.size() && (lowInclusive ? value >= low : value > low) && value <= high) {
+      return value;
+    }
+  } catch (const std::exception&) {
+  }
+  std::ostringstream expected;
+  expected << "a number";
+  if (std::isfinite(low) || std::isfinite(high)) {
+    expected << " in " << (lowInclusive ? "[" : "(") << low << ", " << high << "]";
+  }
+  throw UsageError("--" + option + " expects " + expected.str() + ", got '" + raw + "'");
 }
 
 }  // namespace mrnn::app

@@ -23,34 +23,9 @@ const char* kTreeUsage =
     "                         [--first-k 64] [--top-k 10] [--mass 0.9] [--all-layers]\n"
     "                         [--max-nodes N] [--json | --csv] [--output FILE]\n";
 
-// Usage errors exit 2; everything else thrown below exits 1.
-struct UsageError : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
-};
-
-double massOption(const CommandLine& args, double fallback) {
-  if (!args.has("mass")) return fallback;
-  const std::string raw = args.value("mass");
-  try {
-    size_t used = 0;
-    const double value = std::stod(raw, &used);
-    if (used == raw.size() && value > 0.0 && value <= 1.0) return value;
-  } catch (const std::exception&) {
-  }
-  throw UsageError("--mass expects a probability in (0, 1], got '" + raw + "'");
-}
-
-int64_t positive(const CommandLine& args, const std::string& option, int64_t fallback) {
-  try {
-    return positiveInteger(args, option, fallback);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(error.what());
-  }
-}
-
 engine::LoadedModel load(const CommandLine& args, const std::string& project, bool primary) {
   // --run and --checkpoint name the first model's run; the compared model uses its newest.
-  const int64_t run = primary ? positive(args, "run", 0) : 0;
+  const int64_t run = primary ? positiveInteger(args, "run", 0) : 0;
   return engine::loadModelForAnalysis(project, run, primary ? args.value("checkpoint") : "");
 }
 
@@ -88,12 +63,12 @@ int runTree(const CommandLine& args, std::ostream& out, std::ostream& err) {
   if (!args.has("context")) throw UsageError("--context TEXT is required");
   const std::string context = args.value("context");
   engine::TreeOptions options;
-  options.depth = positive(args, "depth", options.depth);
-  options.firstLevelCap = positive(args, "first-k", options.firstLevelCap);
-  options.topK = positive(args, "top-k", options.topK);
-  options.mass = massOption(args, options.mass);
+  options.depth = positiveInteger(args, "depth", options.depth);
+  options.firstLevelCap = positiveInteger(args, "first-k", options.firstLevelCap);
+  options.topK = positiveInteger(args, "top-k", options.topK);
+  options.mass = numberOption(args, "mass", options.mass, 0.0, 1.0, false);
   options.allLayers = args.has("all-layers");
-  options.maxNodes = positive(args, "max-nodes", options.maxNodes);
+  options.maxNodes = positiveInteger(args, "max-nodes", options.maxNodes);
 
   std::vector<std::string> projects = {args.positional()[2]};
   if (args.has("compare")) projects.push_back(args.value("compare"));
@@ -132,15 +107,8 @@ int runProbingAnalysis(const CommandLine& args, std::ostream& out, std::ostream&
     if (args.has("json") && args.has("csv")) err << "--json and --csv exclude each other\n";
     return 2;
   }
-  try {
-    return gates ? runGates(args, out, err) : runTree(args, out, err);
-  } catch (const UsageError& error) {
-    err << usage << "mrnn: " << error.what() << "\n";
-    return 2;
-  } catch (const std::exception& error) {
-    err << "mrnn: " << error.what() << "\n";
-    return 1;
-  }
+  // UsageError (exit 2) and other failures (exit 1) are reported by main().
+  return gates ? runGates(args, out, err) : runTree(args, out, err);
 }
 
 }  // namespace mrnn::app

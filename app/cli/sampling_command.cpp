@@ -25,18 +25,6 @@ const char* const kUsage =
     "  --clamp counts layers from 1 and units from 0; '\\n' in --prime and --stop is a line "
     "break\n";
 
-double number(const CommandLine& args, const std::string& option, double fallback) {
-  if (!args.has(option)) return fallback;
-  const std::string raw = args.value(option);
-  try {
-    size_t used = 0;
-    const double value = std::stod(raw, &used);
-    if (used == raw.size()) return value;
-  } catch (const std::exception&) {
-  }
-  throw std::invalid_argument("--" + option + " expects a number, got '" + raw + "'");
-}
-
 // "\n" typed on a command line means a line break.
 std::string unescape(const std::string& text) {
   std::string out;
@@ -92,9 +80,9 @@ engine::SamplingOptions readOptions(const CommandLine& args) {
   engine::SamplingOptions o;
   o.prime = unescape(args.value("prime"));
   o.maxLength = positiveInteger(args, "length", o.maxLength);
-  o.temperature = number(args, "temperature", o.temperature);
+  o.temperature = numberOption(args, "temperature", o.temperature);
   o.topK = positiveInteger(args, "top-k", 0);
-  o.topP = number(args, "top-p", o.topP);
+  o.topP = numberOption(args, "top-p", o.topP);
   o.greedy = args.has("greedy");
   o.beamWidth = positiveInteger(args, "beam", 0);
   if (args.has("stop")) o.stopStrings = split(unescape(args.value("stop")), '|');

@@ -19,34 +19,6 @@
 namespace mrnn::app {
 namespace {
 
-// A bad option value: reported as a usage error (exit 2).
-struct UsageError : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
-};
-
-double fraction(const CommandLine& args, const std::string& option, double fallback, double low,
-                double high) {
-  if (!args.has(option)) return fallback;
-  const std::string raw = args.value(option);
-  try {
-    size_t used = 0;
-    const double value = std::stod(raw, &used);
-    if (used == raw.size() && value >= low && value <= high) return value;
-  } catch (const std::exception&) {
-  }
-  std::ostringstream range;
-  range << "[" << low << ", " << high << "]";
-  throw UsageError("--" + option + " expects a number in " + range.str() + ", got '" + raw + "'");
-}
-
-int64_t integer(const CommandLine& args, const std::string& option, int64_t fallback) {
-  try {
-    return positiveInteger(args, option, fallback);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(error.what());
-  }
-}
-
 std::string readFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read '" + path + "'");
@@ -56,7 +28,8 @@ std::string readFile(const std::string& path) {
 }
 
 engine::LoadedModel load(const CommandLine& args, const std::string& project) {
-  return engine::loadModelForAnalysis(project, integer(args, "run", 0), args.value("checkpoint"));
+  return engine::loadModelForAnalysis(project, positiveInteger(args, "run", 0),
+                                      args.value("checkpoint"));
 }
 
 std::vector<std::string> splitOn(const std::string& text, char separator) {
@@ -123,12 +96,12 @@ int debag(const CommandLine& args, std::ostream& out, std::ostream& err) {
     return 2;
   }
   engine::DebagOptions options;
-  options.beamWidth = integer(args, "beam", options.beamWidth);
+  options.beamWidth = positiveInteger(args, "beam", options.beamWidth);
   auto loaded = load(args, args.positional()[2]);
   const auto result = engine::debag(*loaded.model, loaded.vocabulary, args.value("left"), bag,
                                     args.value("right"), options);
-  const auto top =
-      static_cast<size_t>(integer(args, "top", args.has("json") || args.has("csv") ? 0 : 10));
+  const auto top = static_cast<size_t>(
+      positiveInteger(args, "top", args.has("json") || args.has("csv") ? 0 : 10));
   if (args.has("json")) {
     engine::writeDebagJson(out, result, top);
   } else if (args.has("csv")) {
@@ -159,8 +132,8 @@ int recovery(const CommandLine& args, std::ostream& out, std::ostream& err) {
     return 2;
   }
   engine::RecoveryOptions options;
-  options.topFraction = fraction(args, "top", options.topFraction, 1e-9, 1.0);
-  options.offsets = integer(args, "offsets", options.offsets);
+  options.topFraction = numberOption(args, "top", options.topFraction, 1e-9, 1.0);
+  options.offsets = positiveInteger(args, "offsets", options.offsets);
   std::vector<engine::LoadedModel> loaded;
   for (const auto& project : projects) loaded.push_back(load(args, project));
   std::vector<engine::LanguageModel*> models;
@@ -196,10 +169,10 @@ int mask(const CommandLine& args, std::ostream& out, std::ostream& err) {
   }
   auto loaded = load(args, args.positional()[2]);
   engine::MaskingOptions options;
-  options.pMax = fraction(args, "p-max", options.pMax, 0.0, 1.0);
-  options.pStep = fraction(args, "p-step", options.pStep, 1e-6, 1.0);
-  options.runs = integer(args, "runs", options.runs);
-  options.seed = static_cast<uint64_t>(integer(args, "seed", 1));
+  options.pMax = numberOption(args, "p-max", options.pMax, 0.0, 1.0);
+  options.pStep = numberOption(args, "p-step", options.pStep, 1e-6, 1.0);
+  options.runs = positiveInteger(args, "runs", options.runs);
+  options.seed = static_cast<uint64_t>(positiveInteger(args, "seed", 1));
   options.eval.batch = loaded.project.evaluation.batchSize;
   options.eval.bptt = loaded.project.evaluation.bptt;
   // Which curves: one layer, all layers at once, or (default) each layer and then all.
@@ -208,7 +181,7 @@ int mask(const CommandLine& args, std::ostream& out, std::ostream& err) {
   if (layer == "all") {
     selections.push_back(std::nullopt);
   } else if (args.has("layer")) {
-    const auto n = static_cast<size_t>(integer(args, "layer", 1));
+    const auto n = static_cast<size_t>(positiveInteger(args, "layer", 1));
     if (n > loaded.model->layerCount()) {
       err << "mrnn analyze mask: --layer " << n << ": the model has " << loaded.model->layerCount()
           << " layers\n";
@@ -254,15 +227,8 @@ int runScoreCommand(const CommandLine& args, std::ostream& out, std::ostream& er
     if (!unknown.empty()) err << "unknown option " << unknown.front() << "\n";
     return 2;
   }
-  try {
-    return isDebag ? debag(args, out, err) : scoreText(args, out, err);
-  } catch (const UsageError& error) {
-    err << "mrnn: " << error.what() << "\n";
-    return 2;
-  } catch (const std::exception& error) {
-    err << "mrnn: " << error.what() << "\n";
-    return 1;
-  }
+  // UsageError (exit 2) and other failures (exit 1) are reported by main().
+  return isDebag ? debag(args, out, err) : scoreText(args, out, err);
 }
 
 int runScoringAnalysis(const CommandLine& args, std::ostream& out, std::ostream& err) {
@@ -282,15 +248,7 @@ int runScoringAnalysis(const CommandLine& args, std::ostream& out, std::ostream&
     if (!unknown.empty()) err << "unknown option " << unknown.front() << "\n";
     return 2;
   }
-  try {
-    return isRecovery ? recovery(args, out, err) : mask(args, out, err);
-  } catch (const UsageError& error) {
-    err << "mrnn: " << error.what() << "\n";
-    return 2;
-  } catch (const std::exception& error) {
-    err << "mrnn: " << error.what() << "\n";
-    return 1;
-  }
+  return isRecovery ? recovery(args, out, err) : mask(args, out, err);
 }
 
 }  // namespace mrnn::app

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "engine/probing/eval_mode_scope.h"
+#include "engine/analysis/eval_mode_guard.h"
 #include "engine/probing/half_float.h"
 
 namespace mrnn::engine {
@@ -34,7 +34,7 @@ GateReport analyzeGates(LanguageModel& model, const Vocabulary& vocabulary, cons
   if (options.window <= 0) throw std::invalid_argument("the window must be positive");
 
   torch::NoGradGuard noGrad;
-  EvalModeScope evalMode(model);
+  EvalModeGuard evalMode(model);
   const auto device = model.parameters().front().device();
   const auto all = torch::tensor(ids, torch::kLong).to(device);
   const auto total = static_cast<int64_t>(ids.size());

@@ -7,7 +7,7 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "engine/probing/eval_mode_scope.h"
+#include "engine/analysis/eval_mode_guard.h"
 
 namespace mrnn::engine {
 namespace {
@@ -106,7 +106,7 @@ TreeResult expandTree(LanguageModel& model, const Vocabulary& vocabulary,
   }
 
   torch::NoGradGuard noGrad;
-  EvalModeScope evalMode(model);
+  EvalModeGuard evalMode(model);
   const auto device = model.parameters().front().device();
   ModelState state = model.initialState(1);
   const auto tokens = torch::tensor(result.context, torch::kLong).to(device).unsqueeze(1);

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "engine/analysis/analysis_job.h"
-#include "engine/scoring/eval_mode_guard.h"
+#include "engine/analysis/eval_mode_guard.h"
 
 namespace mrnn::engine {
 

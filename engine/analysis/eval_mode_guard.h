@@ -5,8 +5,9 @@
 
 namespace mrnn::engine {
 
-// Puts a model in eval mode without gradients for a scope and restores its mode afterwards,
-// also when an analysis is cancelled (JobContext::report throws) halfway through.
+// Puts a model in eval mode (no dropout: analyses are deterministic) without gradients for a
+// scope, and restores its mode afterwards, also when an analysis is cancelled halfway
+// (JobContext::report throws). Every analysis opens one.
 class EvalModeGuard {
  public:
   explicit EvalModeGuard(torch::nn::Module& model)
