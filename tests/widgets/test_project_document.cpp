@@ -1,0 +1,158 @@
+// ProjectDocument: loading, undo/redo of edits, merging, saving and path rebasing.
+
+#include <QDir>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+#include "engine/config/config_error.h"
+#include "widgets/project/project_document.h"
+
+namespace {
+
+using mrnn::widgets::ProjectDocument;
+
+const char* const kProject = R"(name: Doc test
+model:
+  input:
+    level: char
+    embedding_size: 16
+    vocab_size: 20
+  layers:
+    - type: lstm
+      hidden_size: 32
+data:
+  train: corpus.txt
+)";
+
+void write(const QString& path, const QByteArray& text) {
+  QFile file(path);
+  QVERIFY(file.open(QIODevice::WriteOnly));
+  file.write(text);
+}
+
+}  // namespace
+
+class ProjectDocumentTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void loadsAndReportsFolder() {
+    QTemporaryDir dir;
+    write(dir.filePath("project.yaml"), kProject);
+    ProjectDocument doc;
+    QSignalSpy changed(&doc, &ProjectDocument::projectChanged);
+    doc.load(dir.filePath("project.yaml"));
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(doc.displayName(), QStringLiteral("Doc test"));
+    QCOMPARE(doc.folder(), QDir(dir.path()).absolutePath());
+    QVERIFY(!doc.isModified());
+    QCOMPARE(doc.project().model.layers.at(0).hiddenSize, 32);
+  }
+
+  void badFileLeavesDocumentAlone() {
+    QTemporaryDir dir;
+    write(dir.filePath("good.yaml"), kProject);
+    write(dir.filePath("bad.yaml"), "name: x\nmodel:\n  layers: [\n");
+    ProjectDocument doc;
+    doc.load(dir.filePath("good.yaml"));
+    bool threw = false;
+    try {
+      doc.load(dir.filePath("bad.yaml"));
+    } catch (const mrnn::engine::ConfigError& e) {
+      threw = true;
+      QVERIFY(QString::fromStdString(e.what()).contains(QStringLiteral("bad.yaml")));
+    }
+    QVERIFY(threw);
+    QCOMPARE(doc.displayName(), QStringLiteral("Doc test"));
+  }
+
+  void editUndoRedo() {
+    QTemporaryDir dir;
+    write(dir.filePath("project.yaml"), kProject);
+    ProjectDocument doc;
+    doc.load(dir.filePath("project.yaml"));
+    QSignalSpy modified(&doc, &ProjectDocument::modifiedChanged);
+    auto model = doc.project().model;
+    model.layers[0].hiddenSize = 64;
+    doc.editModel(model, QStringLiteral("Set hidden size"));
+    QVERIFY(doc.isModified());
+    QCOMPARE(modified.count(), 1);
+    QCOMPARE(doc.project().model.layers[0].hiddenSize, 64);
+    doc.undoStack()->undo();
+    QCOMPARE(doc.project().model.layers[0].hiddenSize, 32);
+    QVERIFY(!doc.isModified());
+    doc.undoStack()->redo();
+    QCOMPARE(doc.project().model.layers[0].hiddenSize, 64);
+    // An edit that changes nothing is not a step.
+    doc.editModel(doc.project().model, QStringLiteral("Nothing"));
+    QCOMPARE(doc.undoStack()->count(), 1);
+  }
+
+  void sameKeyMerges() {
+    QTemporaryDir dir;
+    write(dir.filePath("project.yaml"), kProject);
+    ProjectDocument doc;
+    doc.load(dir.filePath("project.yaml"));
+    for (int size : {40, 48, 56}) {
+      auto model = doc.project().model;
+      model.layers[0].hiddenSize = size;
+      doc.editModel(model, QStringLiteral("Set hidden size"), 7);
+    }
+    QCOMPARE(doc.undoStack()->count(), 1);
+    doc.undoStack()->undo();
+    QCOMPARE(doc.project().model.layers[0].hiddenSize, 32);
+  }
+
+  void saveWritesAndClears() {
+    QTemporaryDir dir;
+    write(dir.filePath("project.yaml"), kProject);
+    ProjectDocument doc;
+    doc.load(dir.filePath("project.yaml"));
+    auto model = doc.project().model;
+    model.layers[0].hiddenSize = 80;
+    doc.editModel(model, QStringLiteral("Set hidden size"));
+    doc.save();
+    QVERIFY(!doc.isModified());
+    ProjectDocument again;
+    again.load(dir.filePath("project.yaml"));
+    QCOMPARE(again.project().model.layers[0].hiddenSize, 80);
+    QVERIFY(!QFile::exists(dir.filePath("project.yaml.tmp")));
+  }
+
+  void saveAsKeepsDataFiles() {
+    QTemporaryDir dir;
+    QDir(dir.path()).mkpath("a");
+    QDir(dir.path()).mkpath("b");
+    write(dir.filePath("a/project.yaml"), kProject);
+    ProjectDocument doc;
+    doc.load(dir.filePath("a/project.yaml"));
+    doc.saveAs(dir.filePath("b/project.yaml"));
+    QCOMPARE(doc.folder(), QDir(dir.filePath("b")).absolutePath());
+    // corpus.txt lived in a/, so from b/ it is named absolutely.
+    QCOMPARE(QString::fromStdString(doc.project().data.train),
+             QDir::cleanPath(QDir(dir.path()).absoluteFilePath("a/corpus.txt")));
+  }
+
+  void templateIsUntitledAndAbsolute() {
+    QTemporaryDir dir;
+    write(dir.filePath("project.yaml"), kProject);
+    ProjectDocument doc;
+    doc.loadTemplate(dir.filePath("project.yaml"));
+    QVERIFY(doc.isUntitled());
+    QVERIFY(doc.isModified());
+    QVERIFY(QDir::isAbsolutePath(QString::fromStdString(doc.project().data.train)));
+    bool threw = false;
+    try {
+      doc.save();
+    } catch (const std::runtime_error&) {
+      threw = true;
+    }
+    QVERIFY(threw);
+  }
+};
+
+QTEST_MAIN(ProjectDocumentTest)
+#include "test_project_document.moc"

@@ -1,0 +1,140 @@
+#include "widgets/project/project_document.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QUndoStack>
+
+#include "widgets/project/project_edit_command.h"
+
+namespace mrnn::widgets {
+namespace {
+
+std::string toNative(const QString& path) {
+  return QFile::encodeName(path).toStdString();
+}
+
+QString fromNative(const std::string& path) {
+  return QFile::decodeName(QByteArray::fromStdString(path));
+}
+
+// `path` (relative to `from`, or absolute) as seen from `to`: relative when `to` is given,
+// absolute otherwise.
+std::string rebase(const std::string& path, const QString& from, const QString& to) {
+  if (path.empty()) return path;
+  const QString name = fromNative(path);
+  const QString absolute =
+      QFileInfo(name).isAbsolute() ? name : QDir::cleanPath(QDir(from).absoluteFilePath(name));
+  if (to.isEmpty()) return toNative(absolute);
+  // Files inside the new folder stay relative (the project folder can move); others absolute.
+  const QString relative = QDir(to).relativeFilePath(absolute);
+  return toNative(relative.startsWith(QStringLiteral("..")) ? absolute : relative);
+}
+
+void rebaseData(engine::Project& project, const QString& from, const QString& to) {
+  project.data.train = rebase(project.data.train, from, to);
+  project.data.valid = rebase(project.data.valid, from, to);
+  project.data.test = rebase(project.data.test, from, to);
+}
+
+}  // namespace
+
+ProjectDocument::ProjectDocument(QObject* parent) : QObject(parent), undo_(new QUndoStack(this)) {
+  project_.name = "Untitled";
+  connect(undo_, &QUndoStack::cleanChanged, this,
+          [this](bool clean) { emit modifiedChanged(!clean); });
+}
+
+QString ProjectDocument::folder() const {
+  return path_.isEmpty() ? QString() : QFileInfo(path_).absolutePath();
+}
+
+bool ProjectDocument::isModified() const {
+  return !undo_->isClean();
+}
+
+QString ProjectDocument::displayName() const {
+  if (!project_.name.empty()) return QString::fromStdString(project_.name);
+  if (!path_.isEmpty()) return QFileInfo(folder()).fileName();
+  return tr("Untitled");
+}
+
+int64_t ProjectDocument::vocabularySize() const {
+  if (project_.model.input.vocabSize > 0) return project_.model.input.vocabSize;
+  if (project_.model.input.level == engine::InputLevel::Byte) return 256;
+  return corpusVocabulary_;
+}
+
+void ProjectDocument::setCorpusVocabulary(int64_t size) {
+  if (size == corpusVocabulary_) return;
+  corpusVocabulary_ = size;
+  emit vocabularyChanged(static_cast<qint64>(vocabularySize()));
+}
+
+void ProjectDocument::load(const QString& path) {
+  engine::Project loaded = engine::loadProject(toNative(path));
+  loaded.folder = toNative(QFileInfo(path).absolutePath());
+  path_ = QFileInfo(path).absoluteFilePath();
+  project_ = std::move(loaded);
+  corpusVocabulary_ = 0;
+  undo_->clear();
+  emit pathChanged(path_);
+  emit projectChanged();
+  emit modifiedChanged(false);
+}
+
+void ProjectDocument::loadTemplate(const QString& templatePath) {
+  engine::Project loaded = engine::loadProject(toNative(templatePath));
+  rebaseData(loaded, QFileInfo(templatePath).absolutePath(), QString());
+  loaded.folder.clear();
+  path_.clear();
+  project_ = std::move(loaded);
+  corpusVocabulary_ = 0;
+  undo_->clear();
+  // A template is unsaved work: mark it modified so closing asks.
+  undo_->resetClean();
+  emit pathChanged(path_);
+  emit projectChanged();
+  emit modifiedChanged(true);
+}
+
+void ProjectDocument::save() {
+  if (path_.isEmpty()) throw std::runtime_error("the project has no file yet: use Save As");
+  engine::saveProject(project_, toNative(path_));
+  undo_->setClean();
+}
+
+void ProjectDocument::saveAs(const QString& path) {
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  const QString newFolder = QFileInfo(absolute).absolutePath();
+  engine::Project copy = project_;
+  const QString oldFolder = folder();
+  if (oldFolder != newFolder)
+    rebaseData(copy, oldFolder.isEmpty() ? newFolder : oldFolder, newFolder);
+  copy.folder = toNative(newFolder);
+  engine::saveProject(copy, toNative(absolute));
+  project_ = std::move(copy);
+  path_ = absolute;
+  undo_->setClean();
+  emit pathChanged(path_);
+  emit projectChanged();
+}
+
+void ProjectDocument::edit(const engine::Project& after, const QString& label, int mergeKey) {
+  if (engine::projectToYaml(after) == engine::projectToYaml(project_)) return;
+  undo_->push(new ProjectEditCommand(*this, project_, after, label, mergeKey));
+}
+
+void ProjectDocument::editModel(const engine::ModelConfig& model, const QString& label,
+                                int mergeKey) {
+  engine::Project after = project_;
+  after.model = model;
+  edit(after, label, mergeKey);
+}
+
+void ProjectDocument::apply(const engine::Project& project) {
+  project_ = project;
+  emit projectChanged();
+}
+
+}  // namespace mrnn::widgets

@@ -1,0 +1,76 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+#include "engine/config/project_file.h"
+
+class QUndoStack;
+
+namespace mrnn::widgets {
+
+// The open project: the parsed project.yaml, where it lives, and its edit history. Every
+// panel edits through edit(), so every change is one undoable step and every view hears
+// projectChanged(). An untitled document (from a template, not yet saved) has no path; its
+// data paths are absolute so that it can be saved anywhere.
+class ProjectDocument : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit ProjectDocument(QObject* parent = nullptr);
+
+  const engine::Project& project() const { return project_; }
+  // The project.yaml path; empty while untitled.
+  QString path() const { return path_; }
+  // The folder that holds the run database and checkpoints; empty while untitled.
+  QString folder() const;
+  bool isUntitled() const { return path_.isEmpty(); }
+  bool isModified() const;
+  QUndoStack* undoStack() const { return undo_; }
+  // The project's display name: its `name:`, else the file's folder, else "Untitled".
+  QString displayName() const;
+
+  // The vocabulary size parameter counts use: model.input.vocab_size when set, 256 at byte
+  // level, else what the data panel found in the corpus (setCorpusVocabulary); 0 when
+  // unknown.
+  int64_t vocabularySize() const;
+  void setCorpusVocabulary(int64_t size);
+
+  // Reads `path`. Throws engine::ConfigError (naming file, line and key) and leaves the
+  // document unchanged on failure. Clears the history.
+  void load(const QString& path);
+  // An untitled copy of a template: relative data paths are made absolute against the
+  // template's folder. Throws like load().
+  void loadTemplate(const QString& templatePath);
+  // Atomic saves (temporary file, then rename). saveAs() into another folder rewrites
+  // relative data paths so they still name the same files. Throw std::runtime_error naming
+  // the path.
+  void save();
+  void saveAs(const QString& path);
+
+  // Replaces the project with `after` as one undoable step labelled `label` ("Set hidden
+  // size"). Consecutive edits with the same label and `mergeKey` merge into one step (typing
+  // in a spin box); mergeKey 0 never merges. Nothing happens when `after` equals the current
+  // project.
+  void edit(const engine::Project& after, const QString& label, int mergeKey = 0);
+  void editModel(const engine::ModelConfig& model, const QString& label, int mergeKey = 0);
+
+ signals:
+  // After any change of content: an edit, undo, redo, load.
+  void projectChanged();
+  void pathChanged(const QString& path);
+  void modifiedChanged(bool modified);
+  // The corpus vocabulary became known or changed (vocabularySize() may differ now).
+  void vocabularyChanged(qint64 size);
+
+ private:
+  friend class ProjectEditCommand;
+  void apply(const engine::Project& project);
+
+  engine::Project project_;
+  QString path_;
+  QUndoStack* undo_;
+  int64_t corpusVocabulary_ = 0;
+};
+
+}  // namespace mrnn::widgets
