@@ -13,6 +13,8 @@
 
 #include "engine/config/cell_type.h"
 #include "engine/data/vocabulary.h"
+#include "engine/inference/single_stream_model.h"
+#include "engine/inference/vector_kernels.h"
 #include "engine/models/language_model.h"
 #include "engine/sampling/sampler.h"
 
@@ -20,8 +22,9 @@ namespace {
 
 std::map<std::string, std::string> parse(int argc, char** argv) {
   std::map<std::string, std::string> options{
-      {"cell", "mlstm"},  {"hidden", "512"}, {"emb", "64"},        {"vocab", "128"},
-      {"sample", "2000"}, {"threads", "0"},  {"alternatives", "5"}};
+      {"cell", "mlstm"},     {"hidden", "512"},  {"emb", "64"},
+      {"vocab", "128"},      {"sample", "2000"}, {"threads", "0"},
+      {"alternatives", "5"}, {"path", "fast"},   {"kernels", "best"}};
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i];
     if (key.rfind("--", 0) != 0 || !options.count(key.substr(2))) {
@@ -44,6 +47,11 @@ mrnn::engine::Vocabulary characters(int64_t count) {
   return mrnn::engine::Vocabulary::fromSymbols(mrnn::engine::InputLevel::Char, symbols);
 }
 
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -63,7 +71,43 @@ int main(int argc, char** argv) {
   const auto vocabulary = characters(std::stoll(o["vocab"]));
   mrnn::engine::LanguageModel model(config, vocabulary.size());
   model.eval();
+  const std::string path = o["path"];
+  if (path != "fast" && path != "generic") {
+    std::fprintf(stderr, "--path is fast or generic, not '%s'\n", path.c_str());
+    return 2;
+  }
+  if (o["kernels"] != "best") {
+    bool known = false;
+    for (auto isa : {mrnn::engine::KernelIsa::Scalar, mrnn::engine::KernelIsa::Avx2,
+                     mrnn::engine::KernelIsa::Avx512}) {
+      if (o["kernels"] != mrnn::engine::kernelIsaName(isa)) continue;
+      known = true;
+      if (!mrnn::engine::kernelIsaSupported(isa)) {
+        std::fprintf(stderr, "this CPU cannot run the %s kernels\n", o["kernels"].c_str());
+        return 2;
+      }
+      mrnn::engine::setKernelIsa(isa);
+    }
+    if (!known) {
+      std::fprintf(stderr, "--kernels is best, scalar, avx2 or avx512\n");
+      return 2;
+    }
+  }
   mrnn::engine::Sampler sampler(model, vocabulary);
+  sampler.setFastPath(path == "fast");
+
+  // What a generate() call pays once on the fast path: the copy, and the staleness check.
+  double copyMs = 0.0, checkMs = 0.0;
+  {
+    torch::NoGradGuard noGrad;
+    auto start = std::chrono::steady_clock::now();
+    mrnn::engine::SingleStreamModel copy(model);
+    copyMs = millisecondsSince(start);
+    start = std::chrono::steady_clock::now();
+    const bool current = copy.isCurrent(model);
+    checkMs = millisecondsSince(start);
+    if (!current) std::fprintf(stderr, "the fresh copy is not current\n");
+  }
 
   mrnn::engine::SamplingOptions options;
   options.alternatives = std::stoll(o["alternatives"]);
@@ -74,8 +118,12 @@ int main(int argc, char** argv) {
   const auto completions = sampler.generate(options);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("%s hidden=%s alternatives=%s sample symbols_per_s=%.0f\n", o["cell"].c_str(),
-              o["hidden"].c_str(), o["alternatives"].c_str(),
-              static_cast<double>(completions.front().symbols.size()) / seconds);
+  std::printf(
+      "%s hidden=%s alternatives=%s path=%s kernels=%s threads=%d copy_ms=%.2f check_ms=%.2f "
+      "sample symbols_per_s=%.0f\n",
+      o["cell"].c_str(), o["hidden"].c_str(), o["alternatives"].c_str(), path.c_str(),
+      path == "fast" ? mrnn::engine::kernelIsaName(mrnn::engine::activeKernelIsa()) : "torch",
+      torch::get_num_threads(), copyMs, checkMs,
+      static_cast<double>(completions.front().symbols.size()) / seconds);
   return 0;
 }

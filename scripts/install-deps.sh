@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian (bookworm) packages the workbench needs, if any are missing
-# (libqt6svg6 draws the SVG window icon; xvfb takes screenshots on headless machines).
+# (libqt6svg6 draws the SVG window icon; xvfb takes screenshots on headless machines;
+# fortunes is the English text the default project trains on; unzip unpacks downloaded
+# standard data sets).
 # libopenblas0-openmp matters: without it Debian's LibTorch falls back to the reference BLAS
 # and trains about 25x slower.
 set -euo pipefail
@@ -9,7 +11,7 @@ packages=(
   cmake ninja-build g++ pkg-config
   libtorch-dev libopenblas0-openmp libyaml-cpp-dev libsqlite3-dev
   qt6-base-dev libqt6svg6 libqcustomplot-dev libgl-dev
-  xvfb xauth
+  xvfb xauth fortunes unzip
 )
 
 missing=()

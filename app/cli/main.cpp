@@ -4,6 +4,7 @@
 #include <string>
 
 #include "command_line.h"
+#include "copy_command.h"
 #include "eval_command.h"
 #include "model_describe_command.h"
 #include "option_values.h"
@@ -30,7 +31,8 @@ void printUsage(std::ostream& out) {
          "              [--stop 'S1|S2'] [--completions N] [--seed S] [--clamp L:U:V] [--json]\n"
          "  mrnn score <project.yaml> (--text T | --file F) [--json|--csv]\n"
          "  mrnn score debag <project.yaml> --left T --bag 'w1 w2 ...' --right T [--beam N]\n"
-         "  mrnn analyze recovery|mask|gates|tree <project.yaml> ...   (see docs/analysis.md)\n"
+         "  mrnn analyze recovery|mask|gates|tree|copy <project.yaml> ...   (docs/analysis.md)\n"
+         "  mrnn data copy [<project.yaml>] --output DIR   reverse copy splits as text files\n"
          "  mrnn --help | --version\n";
 }
 
@@ -64,6 +66,12 @@ int main(int argc, char** argv) {
     }
     if (words[0] == "analyze" && words.size() >= 2 && (words[1] == "gates" || words[1] == "tree")) {
       return mrnn::app::runProbingAnalysis(args, std::cout, std::cerr);
+    }
+    if (words[0] == "analyze" && words.size() >= 2 && words[1] == "copy") {
+      return mrnn::app::runCopyAnalysis(args, std::cout, std::cerr);
+    }
+    if (words[0] == "data" && words.size() >= 2 && words[1] == "copy") {
+      return mrnn::app::runDataCopy(args, std::cout, std::cerr);
     }
   } catch (const mrnn::app::UsageError& error) {
     std::cerr << "mrnn: " << error.what() << "\n";

@@ -1,5 +1,5 @@
 // mrnn-workbench: the Qt GUI. Opens the project named on the command line, else the
-// bundled quick-mlstm example.
+// user's copy of the quick-mlstm template (made on first launch).
 
 #include <cstdio>
 
@@ -10,24 +10,14 @@
 #include <QFileInfo>
 #include <QIcon>
 #include <QPixmap>
+#include <QStandardPaths>
 #include <QTimer>
 
 #include "app/gui/main_window.h"
+#include "app/gui/screenshot_showcase.h"
+#include "app/gui/template_catalog.h"
 
 namespace {
-
-const QString kDefaultProject = QStringLiteral("quick-mlstm/project.yaml");
-
-// The source tree's projects first (a build-tree binary), then the installed copy.
-QString defaultProjectPath() {
-  const QString fromSource = QStringLiteral(MRNN_SOURCE_PROJECTS_DIR "/") + kDefaultProject;
-  if (QFileInfo::exists(fromSource)) return fromSource;
-  const QString installed =
-      QDir(QCoreApplication::applicationDirPath())
-          .filePath(QStringLiteral("../share/mrnn/projects/") + kDefaultProject);
-  if (QFileInfo::exists(installed)) return QDir::cleanPath(installed);
-  return QString();
-}
 
 // Lets the window lay itself out and paint before it is grabbed.
 void settle() {
@@ -57,27 +47,44 @@ int main(int argc, char* argv[]) {
                                QStringLiteral("[project]"));
   const QCommandLineOption screenshot(
       QStringLiteral("screenshot"),
-      QStringLiteral("Open the project, save a 1100x700 picture of the window to <file.png> "
+      QStringLiteral("Open the project, save a 1280x820 picture of the window to <file.png> "
                      "and exit."),
       QStringLiteral("file.png"));
   parser.addOption(screenshot);
+  const QCommandLineOption panel(
+      QStringLiteral("panel"),
+      QStringLiteral("Bring the named panel to the front (training, runs, sampler, data, yaml, "
+                     "summary)."),
+      QStringLiteral("name"));
+  parser.addOption(panel);
   parser.process(app);
 
   const QStringList positional = parser.positionalArguments();
-  const QString project = positional.isEmpty() ? defaultProjectPath() : positional.first();
+  const QString userProjects =
+      QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
+          .filePath(QStringLiteral("projects"));
+  const QString project = positional.isEmpty()
+                              ? mrnn::app::TemplateCatalog::standard().defaultProject(userProjects)
+                              : positional.first();
   const bool screenshotMode = parser.isSet(screenshot);
 
   // Screenshots ignore (and leave alone) the user's saved geometry and recent files.
   mrnn::app::MainWindow window(!screenshotMode);
   bool loaded = false;
   if (!project.isEmpty()) loaded = window.openProject(project);
+  if (parser.isSet(panel) && !window.raisePanel(parser.value(panel))) {
+    std::fprintf(stderr, "mrnn-workbench: no panel named %s (panels: %s)\n",
+                 qPrintable(parser.value(panel)), qPrintable(window.panelNames().join(", ")));
+    return 2;
+  }
 
   if (screenshotMode) {
     if (!loaded) {
       std::fprintf(stderr, "mrnn-workbench: %s\n", qPrintable(window.statusText()));
     }
-    window.resize(1100, 700);
+    window.resize(1280, 820);
     window.show();
+    if (loaded) mrnn::app::prepareShowcase(window);
     settle();
     const QString file = parser.value(screenshot);
     if (!window.grab().save(file, "PNG")) {

@@ -1,40 +1,38 @@
 #include "app/gui/main_window.h"
 
-#include <exception>
-
-#include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
-#include <QFile>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QKeySequence>
+#include <QDockWidget>
 #include <QLabel>
 #include <QLocale>
-#include <QMenu>
-#include <QMenuBar>
 #include <QMessageBox>
+#include <QScrollArea>
 #include <QSettings>
+#include <QShowEvent>
 #include <QSizePolicy>
 #include <QStatusBar>
+#include <QTimer>
 
-#include "engine/config/config_error.h"
-#include "engine/config/project_file.h"
+#include "app/gui/project_files.h"
+#include "engine/config/parameter_count.h"
+#include "widgets/composer/composer_panel.h"
+#include "widgets/composer/yaml_view.h"
+#include "widgets/data/data_panel.h"
 #include "widgets/model_summary_panel.h"
+#include "widgets/project/project_document.h"
+#include "widgets/sampler/sampler_console.h"
+#include "widgets/training/runs_panel.h"
+#include "widgets/training/training_controller.h"
+#include "widgets/training/training_monitor_panel.h"
 
 namespace mrnn::app {
 namespace {
 
 const QString kAppTitle = QStringLiteral("mRNN Workbench");
-constexpr int kMaxRecent = 8;
 const char* const kGeometryKey = "mainWindow/geometry";
 const char* const kStateKey = "mainWindow/state";
-const char* const kRecentKey = "recentProjects";
-const char* const kLastDirectoryKey = "lastDirectory";
 
-// Named explicitly rather than through QCoreApplication, so the window finds the same
-// settings whoever creates it.
 QSettings workbenchSettings() {
   return QSettings(QStringLiteral("mRNN Workbench"), QStringLiteral("mrnn-workbench"));
 }
@@ -42,10 +40,14 @@ QSettings workbenchSettings() {
 }  // namespace
 
 MainWindow::MainWindow(bool useSettings, QWidget* parent)
-    : QMainWindow(parent), useSettings_(useSettings) {
+    : QMainWindow(parent),
+      useSettings_(useSettings),
+      catalog_(TemplateCatalog::standard()),
+      document_(new widgets::ProjectDocument(this)) {
   setWindowTitle(kAppTitle);
-  panel_ = new widgets::ModelSummaryPanel(this);
-  setCentralWidget(panel_);
+  setDockOptions(QMainWindow::AllowTabbedDocks | QMainWindow::AnimatedDocks |
+                 QMainWindow::AllowNestedDocks);
+  files_ = new ProjectFiles(*document_, catalog_, this, useSettings_);
 
   // A permanent label rather than showMessage(): menu status tips would erase a message.
   status_ = new QLabel(this);
@@ -53,123 +55,185 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
   status_->setContentsMargins(6, 0, 6, 0);
   // Long paths and error messages must not set the window's minimum width.
   status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-  statusBar()->addWidget(status_, 1);
+  statusBar()->addPermanentWidget(status_, 1);
 
-  resize(1100, 700);
+  createPanels();
+  createMenus();
+  connectPanels();
+  resize(1280, 820);
   if (useSettings_) {
     QSettings settings = workbenchSettings();
     restoreGeometry(settings.value(kGeometryKey).toByteArray());
-    restoreState(settings.value(kStateKey).toByteArray());
-    recent_ = settings.value(kRecentKey).toStringList();
-    lastDirectory_ = settings.value(kLastDirectoryKey).toString();
-    while (recent_.size() > kMaxRecent) recent_.removeLast();
+    restoredLayout_ = restoreState(settings.value(kStateKey).toByteArray());
   }
-  createMenus();
+  updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createPanels() {
+  composer_ = new widgets::ComposerPanel(*document_, this);
+  composer_->setObjectName(QStringLiteral("composer"));
+  setCentralWidget(composer_);
+
+  summary_ = new widgets::ModelSummaryPanel(this);
+  yaml_ = new widgets::YamlView(*document_, this);
+  data_ = new widgets::DataPanel(*document_, this);
+  monitor_ = new widgets::TrainingMonitorPanel(*document_, this);
+  runs_ = new widgets::RunsPanel(*document_, this);
+  sampler_ = new widgets::SamplerConsole(*document_, this);
+
+  addPanel(QStringLiteral("yaml"), tr("YAML"), yaml_, Qt::RightDockWidgetArea);
+  auto* summaryDock =
+      addPanel(QStringLiteral("summary"), tr("Model Summary"), summary_, Qt::RightDockWidgetArea);
+  tabifyDockWidget(docks_[QStringLiteral("yaml")], summaryDock);
+
+  auto* training =
+      addPanel(QStringLiteral("training"), tr("Training"), monitor_, Qt::BottomDockWidgetArea);
+  for (const auto& [name, title, panel] :
+       {std::tuple<QString, QString, QWidget*>{QStringLiteral("runs"), tr("Runs"), runs_},
+        {QStringLiteral("sampler"), tr("Sampler"), sampler_},
+        {QStringLiteral("data"), tr("Data"), data_}}) {
+    tabifyDockWidget(training, addPanel(name, title, panel, Qt::BottomDockWidgetArea));
+  }
+  training->raise();
+  docks_[QStringLiteral("yaml")]->raise();
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+  QMainWindow::showEvent(event);
+  if (layoutApplied_) return;
+  layoutApplied_ = true;
+  // The first layout (a saved one replaces it): the composer keeps the larger share.
+  if (restoredLayout_) return;
+  // After the first layout pass, when the docks have their real sizes.
+  QTimer::singleShot(0, this, [this] {
+    resizeDocks({docks_[QStringLiteral("training")]}, {height() / 2}, Qt::Vertical);
+    resizeDocks({docks_[QStringLiteral("yaml")]}, {width() / 5}, Qt::Horizontal);
+  });
+}
+
+QDockWidget* MainWindow::addPanel(const QString& name, const QString& title, QWidget* panel,
+                                  Qt::DockWidgetArea area) {
+  auto* dock = new QDockWidget(title, this);
+  dock->setObjectName(name);  // saveState() keys the layout by it
+  // In a scroll area, so that a tall panel (the data form) does not set the height of every
+  // dock tabbed with it: docks shrink freely and scroll when smaller than their panel.
+  auto* scroll = new QScrollArea(dock);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setWidget(panel);
+  dock->setWidget(scroll);
+  addDockWidget(area, dock);
+  docks_.insert(name, dock);
+  return dock;
+}
+
+void MainWindow::connectPanels() {
+  connect(document_, &widgets::ProjectDocument::projectChanged, this, &MainWindow::projectChanged);
+  connect(document_, &widgets::ProjectDocument::vocabularyChanged, this,
+          &MainWindow::projectChanged);
+  connect(document_, &widgets::ProjectDocument::modifiedChanged, this, &MainWindow::updateTitle);
+  connect(document_, &widgets::ProjectDocument::pathChanged, this, [this] {
+    updateTitle();
+    runs_->refresh();
+    sampler_->refreshCheckpoints();
+  });
+  connect(files_, &ProjectFiles::statusMessage, this, &MainWindow::showStatus);
+
+  // Training may start only with a valid model.
+  connect(
+      composer_, &widgets::ComposerPanel::validityChanged, monitor_,
+      [this](bool valid, const QString& problems) { monitor_->setStartEnabled(valid, problems); });
+  monitor_->setStartEnabled(composer_->isModelValid(), composer_->problemSummary());
+  connect(monitor_, &widgets::TrainingMonitorPanel::saveRequested, files_, &ProjectFiles::save);
+  connect(monitor_, &widgets::TrainingMonitorPanel::statusMessage, this, &MainWindow::showStatus);
+  connect(monitor_, &widgets::TrainingMonitorPanel::runEnded, this,
+          [this](bool ok, const QString& summary) {
+            runs_->refresh();
+            sampler_->refreshCheckpoints();
+            showStatus(summary);
+            if (!ok) docks_[QStringLiteral("training")]->raise();
+          });
+  runs_->attachController(monitor_->controller());
+  connect(runs_, &widgets::RunsPanel::statusMessage, this, &MainWindow::showStatus);
+  connect(runs_, &widgets::RunsPanel::overlayRunsChanged, monitor_,
+          &widgets::TrainingMonitorPanel::setOverlayRuns);
+  connect(runs_, &widgets::RunsPanel::resumeRequested, this,
+          [this](qint64 runId, const QString& checkpoint) {
+            docks_[QStringLiteral("training")]->raise();
+            monitor_->startFromCheckpoint(runId, checkpoint);
+          });
 }
 
 bool MainWindow::openProject(const QString& path) {
-  QString error;
-  try {
-    const engine::Project project = engine::loadProject(QFile::encodeName(path).toStdString());
-    panel_->showProject(project);
-    setWindowTitle(QString::fromStdString(project.name) + QStringLiteral(" \u2014 ") + kAppTitle);
-    const qint64 total = panel_->totalParameters();
-    const QString count =
-        total > 0 ? tr("%1 parameters")
-                        .arg(QLocale(QLocale::English, QLocale::UnitedStates).toString(total))
-                  : tr("parameter count needs the vocabulary size");
-    status_->setText(QDir::toNativeSeparators(path) + QStringLiteral("  \u2014  ") + count);
-    status_->setToolTip(status_->text());
-    lastDirectory_ = QFileInfo(path).absolutePath();
-    rememberRecent(QFileInfo(path).absoluteFilePath());
-    return true;
-  } catch (const engine::ConfigError& e) {
-    error = QString::fromStdString(e.what());  // what() already names file, line and key
-  } catch (const std::exception& e) {
-    error = QString::fromStdString(e.what());
-  }
-  panel_->showError(error);
-  setWindowTitle(kAppTitle);
-  status_->setText(tr("Could not load %1: %2").arg(QDir::toNativeSeparators(path), error));
-  status_->setToolTip(status_->text());
+  if (files_->open(path)) return true;
+  summary_->showError(files_->lastError());
   return false;
 }
 
+void MainWindow::projectChanged() {
+  engine::Project project = document_->project();
+  // The summary counts parameters with the vocabulary the data panel found, when the
+  // project leaves it to the corpus.
+  if (project.model.input.vocabSize == 0)
+    project.model.input.vocabSize = document_->vocabularySize();
+  summary_->showProject(project);
+  updateTitle();
+}
+
+void MainWindow::updateTitle() {
+  setWindowTitle(document_->displayName() + QStringLiteral("[*] \u2014 ") + kAppTitle);
+  setWindowModified(document_->isModified());
+  const QString where =
+      document_->isUntitled() ? tr("not saved yet") : QDir::toNativeSeparators(document_->path());
+  const qint64 total = summary_->totalParameters();
+  const QString count =
+      total > 0 ? tr("%1 parameters")
+                      .arg(QLocale(QLocale::English, QLocale::UnitedStates).toString(total))
+                : tr("parameter count needs the vocabulary size (open the Data panel)");
+  status_->setText(where + QStringLiteral("  \u2014  ") + count);
+  status_->setToolTip(status_->text());
+}
+
+void MainWindow::showStatus(const QString& text) {
+  statusBar()->showMessage(text, 8000);
+}
+
 QString MainWindow::statusText() const {
-  return status_->text();
+  const QString message = statusBar()->currentMessage();
+  return message.isEmpty() ? status_->text() : message + QStringLiteral("  |  ") + status_->text();
+}
+
+bool MainWindow::raisePanel(const QString& name) {
+  QDockWidget* dock = docks_.value(name);
+  if (dock == nullptr) return false;
+  dock->show();
+  dock->raise();
+  return true;
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (monitor_->controller()->isRunning()) {
+    const auto answer = QMessageBox::question(
+        this, tr("Training in Progress"),
+        tr("A run is training. Stop it (a checkpoint is kept, so it can be resumed) and quit?"),
+        QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+    if (answer != QMessageBox::Yes) {
+      event->ignore();
+      return;
+    }
+  }
+  if (!files_->maybeSave()) {
+    event->ignore();
+    return;
+  }
   if (useSettings_) {
     QSettings settings = workbenchSettings();
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, saveState());
   }
   QMainWindow::closeEvent(event);
-}
-
-void MainWindow::createMenus() {
-  QMenu* file = menuBar()->addMenu(tr("&File"));
-  QAction* open = file->addAction(tr("&Open\u2026"), this, &MainWindow::chooseProject);
-  open->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_O));
-  open->setStatusTip(tr("Open a project file (project.yaml)"));
-  recentMenu_ = file->addMenu(tr("&Recent"));
-  rebuildRecentMenu();
-  file->addSeparator();
-  QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-  quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
-  quit->setMenuRole(QAction::QuitRole);
-
-  QMenu* help = menuBar()->addMenu(tr("&Help"));
-  QAction* about = help->addAction(tr("&About mRNN Workbench"), this, &MainWindow::showAbout);
-  about->setMenuRole(QAction::AboutRole);
-}
-
-void MainWindow::chooseProject() {
-  const QString path = QFileDialog::getOpenFileName(
-      this, tr("Open Project"), lastDirectory_, tr("Project files (*.yaml *.yml);;All files (*)"));
-  if (!path.isEmpty()) openProject(path);
-}
-
-void MainWindow::rememberRecent(const QString& path) {
-  recent_.removeAll(path);
-  recent_.prepend(path);
-  while (recent_.size() > kMaxRecent) recent_.removeLast();
-  if (useSettings_) {
-    QSettings settings = workbenchSettings();
-    settings.setValue(kRecentKey, recent_);
-    settings.setValue(kLastDirectoryKey, lastDirectory_);
-  }
-  rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu() {
-  recentMenu_->clear();
-  if (recent_.isEmpty()) {
-    recentMenu_->addAction(tr("(none)"))->setEnabled(false);
-    return;
-  }
-  for (int i = 0; i < recent_.size(); ++i) {
-    const QString path = recent_[i];
-    const QString text = QStringLiteral("&%1  %2").arg(i + 1).arg(QDir::toNativeSeparators(path));
-    recentMenu_->addAction(text, this, [this, path] { openProject(path); });
-  }
-  recentMenu_->addSeparator();
-  recentMenu_->addAction(tr("Clear List"), this, [this] {
-    recent_.clear();
-    if (useSettings_) workbenchSettings().setValue(kRecentKey, recent_);
-    rebuildRecentMenu();
-  });
-}
-
-void MainWindow::showAbout() {
-  QMessageBox::about(
-      this, tr("About mRNN Workbench"),
-      tr("<h3>mRNN Workbench %1</h3>"
-         "<p>A workbench for multiplicative recurrent language models: compose a model, "
-         "train it, and look inside it.</p>"
-         "<p>Built with Qt %2.</p>")
-          .arg(QStringLiteral(MRNN_VERSION), QString::fromLatin1(qVersion())));
 }
 
 }  // namespace mrnn::app

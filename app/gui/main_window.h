@@ -1,22 +1,34 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QMap>
 #include <QString>
-#include <QStringList>
+
+#include "app/gui/template_catalog.h"
 
 class QCloseEvent;
+class QShowEvent;
+class QDockWidget;
 class QLabel;
-class QMenu;
 
 namespace mrnn::widgets {
+class ComposerPanel;
+class DataPanel;
 class ModelSummaryPanel;
-}
+class ProjectDocument;
+class RunsPanel;
+class SamplerConsole;
+class TrainingMonitorPanel;
+class YamlView;
+}  // namespace mrnn::widgets
 
 namespace mrnn::app {
 
-// The workbench's main window: opens project files and shows their model summary.
-// Recent files and the window geometry live in QSettings ("mRNN Workbench",
-// "mrnn-workbench").
+class ProjectFiles;
+
+// The workbench's main window: the composer in the middle, every other panel in a dock
+// (layout saved between launches), and the wiring between them. Panels talk to each other
+// only through the ProjectDocument and the signals connected here.
 class MainWindow : public QMainWindow {
   Q_OBJECT
 
@@ -24,29 +36,56 @@ class MainWindow : public QMainWindow {
   // With useSettings false nothing is read from or written to QSettings, so screenshots
   // and tests look the same on every machine and leave the user's settings alone.
   explicit MainWindow(bool useSettings = true, QWidget* parent = nullptr);
+  ~MainWindow() override;
 
-  // Loads and shows `path`; on failure the panel and the status bar say why.
+  // Loads `path`; on failure the status bar and summary panel say why.
   bool openProject(const QString& path);
-  widgets::ModelSummaryPanel* summaryPanel() const { return panel_; }
-  // What the status bar says about the loaded project (or the failed load).
+  // What the status bar says about the project (or the failed load).
   QString statusText() const;
+  // Raises the dock whose objectName is `name` ("training", "runs", "sampler", "data",
+  // "yaml", "summary"); false when there is none.
+  bool raisePanel(const QString& name);
+  QStringList panelNames() const { return docks_.keys(); }
+
+  widgets::ProjectDocument& document() { return *document_; }
+  widgets::ComposerPanel* composer() const { return composer_; }
+  widgets::ModelSummaryPanel* summaryPanel() const { return summary_; }
+  widgets::TrainingMonitorPanel* trainingMonitor() const { return monitor_; }
+  widgets::RunsPanel* runsPanel() const { return runs_; }
+  widgets::SamplerConsole* samplerConsole() const { return sampler_; }
+  widgets::DataPanel* dataPanel() const { return data_; }
+  widgets::YamlView* yamlView() const { return yaml_; }
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  void showEvent(QShowEvent* event) override;
 
  private:
+  void createPanels();
   void createMenus();
-  void chooseProject();
-  void rememberRecent(const QString& path);
-  void rebuildRecentMenu();
+  void connectPanels();
+  QDockWidget* addPanel(const QString& name, const QString& title, QWidget* panel,
+                        Qt::DockWidgetArea area);
+  void projectChanged();
+  void updateTitle();
+  void showStatus(const QString& text);
   void showAbout();
 
   bool useSettings_;
-  widgets::ModelSummaryPanel* panel_ = nullptr;
+  TemplateCatalog catalog_;
+  widgets::ProjectDocument* document_;
+  ProjectFiles* files_ = nullptr;
+  widgets::ComposerPanel* composer_ = nullptr;
+  widgets::ModelSummaryPanel* summary_ = nullptr;
+  widgets::YamlView* yaml_ = nullptr;
+  widgets::DataPanel* data_ = nullptr;
+  widgets::TrainingMonitorPanel* monitor_ = nullptr;
+  widgets::RunsPanel* runs_ = nullptr;
+  widgets::SamplerConsole* sampler_ = nullptr;
+  QMap<QString, QDockWidget*> docks_;
   QLabel* status_ = nullptr;
-  QMenu* recentMenu_ = nullptr;
-  QStringList recent_;
-  QString lastDirectory_;
+  bool restoredLayout_ = false;
+  bool layoutApplied_ = false;
 };
 
 }  // namespace mrnn::app

@@ -1,5 +1,6 @@
 #include "engine/config/data_config.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "engine/config/yaml_reader.h"
@@ -8,6 +9,7 @@ namespace mrnn::engine {
 namespace {
 
 const std::vector<std::string> kFormatNames{"auto", "text", "ptb-char", "tokens", "raw"};
+const std::vector<std::string> kSyntheticNames{"none", "reverse_copy"};
 
 CorpusFormat formatFromName(const std::string& name) {
   for (size_t i = 0; i < kFormatNames.size(); ++i) {
@@ -25,7 +27,70 @@ bool endsWith(const std::string& text, const std::string& suffix) {
          text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// Keys that name or shape corpus files, so they have no meaning for generated data.
+const std::vector<std::string> kFileKeys{"train",       "valid",          "test",
+                                         "format",      "valid_fraction", "test_fraction",
+                                         "max_symbols", "min_count"};
+// One split's ids are held in memory (4 bytes each at most): 2^31 tokens is already 8 GB.
+constexpr int64_t kMaxSplitTokens = int64_t{1} << 31;
+
+CopyTaskConfig parseCopySection(const YAML::Node& node, YamlReader& reader,
+                                const std::string& path) {
+  reader.expectMap(
+      node, path,
+      {"vocabulary", "length", "train_examples", "valid_examples", "test_examples", "seed"});
+  CopyTaskConfig copy;
+  copy.vocabulary = reader.integer(node, path, "vocabulary", copy.vocabulary, 1, 10'000'000);
+  copy.length = reader.integer(node, path, "length", copy.length, 1, 1'000'000);
+  copy.trainExamples =
+      reader.integer(node, path, "train_examples", copy.trainExamples, 1, kMaxSplitTokens);
+  copy.validExamples =
+      reader.integer(node, path, "valid_examples", copy.validExamples, 1, kMaxSplitTokens);
+  copy.testExamples =
+      reader.integer(node, path, "test_examples", copy.testExamples, 1, kMaxSplitTokens);
+  copy.seed = static_cast<uint64_t>(
+      reader.integer(node, path, "seed", 1, 0, std::numeric_limits<int64_t>::max()));
+  const std::pair<const char*, int64_t> splits[] = {{"train_examples", copy.trainExamples},
+                                                    {"valid_examples", copy.validExamples},
+                                                    {"test_examples", copy.testExamples}};
+  for (const auto& [key, examples] : splits) {
+    const int64_t tokens = examples * (2 * copy.length + 2);  // both < 2^31: no overflow
+    if (tokens > kMaxSplitTokens) {
+      reader.fail(node[key] ? node[key] : node, joinKey(path, key),
+                  std::to_string(examples) + " examples of " + std::to_string(2 * copy.length + 2) +
+                      " tokens are " + std::to_string(tokens) +
+                      " tokens, more than the 2^31 a split may hold");
+    }
+  }
+  return copy;
+}
+
+DataConfig parseSyntheticSection(const YAML::Node& node, YamlReader& reader,
+                                 const std::string& path) {
+  DataConfig config;
+  const std::string name = reader.choice(node, path, "synthetic", "none", kSyntheticNames);
+  config.synthetic = static_cast<SyntheticTask>(
+      std::find(kSyntheticNames.begin(), kSyntheticNames.end(), name) - kSyntheticNames.begin());
+  if (config.synthetic == SyntheticTask::None) {
+    reader.fail(node["synthetic"], joinKey(path, "synthetic"),
+                "'none' is the default; leave the key out to read corpus files");
+  }
+  for (const auto& key : kFileKeys) {
+    if (node[key]) {
+      reader.fail(node[key], joinKey(path, key),
+                  "does not apply to generated data (data.synthetic: " + name +
+                      "); remove it, or remove 'synthetic' to read corpus files");
+    }
+  }
+  if (node["copy"]) config.copy = parseCopySection(node["copy"], reader, joinKey(path, "copy"));
+  return config;
+}
+
 }  // namespace
+
+std::string syntheticTaskName(SyntheticTask task) {
+  return kSyntheticNames.at(static_cast<size_t>(task));
+}
 
 std::string corpusFormatName(CorpusFormat format) {
   return kFormatNames.at(static_cast<size_t>(format));
@@ -43,10 +108,17 @@ CorpusFormat resolveCorpusFormat(CorpusFormat format, const std::string& path) {
 
 DataConfig parseDataSection(const YAML::Node& node, YamlReader& reader, const std::string& path) {
   reader.expectMap(node, path,
-                   {"train", "valid", "test", "format", "valid_fraction", "test_fraction",
-                    "max_symbols", "min_count"});
+                   {"synthetic", "copy", "train", "valid", "test", "format", "valid_fraction",
+                    "test_fraction", "max_symbols", "min_count"});
+  if (node["synthetic"]) return parseSyntheticSection(node, reader, path);
+  if (node["copy"]) {
+    reader.fail(node["copy"], joinKey(path, "copy"),
+                "applies only to generated data; add 'synthetic: reverse_copy'");
+  }
   DataConfig config;
-  if (!node["train"]) reader.fail(node, joinKey(path, "train"), "missing; name the training file");
+  if (!node["train"])
+    reader.fail(node, joinKey(path, "train"),
+                "missing; name the training file, or generate data with 'synthetic: reverse_copy'");
   config.train = reader.text(node, path, "train", "");
   if (config.train.empty()) reader.fail(node["train"], joinKey(path, "train"), "is empty");
   config.valid = reader.text(node, path, "valid", "");
@@ -91,6 +163,19 @@ DataConfig parseDataSection(const YAML::Node& node, YamlReader& reader, const st
 
 void emitDataSection(YAML::Emitter& out, const DataConfig& config) {
   out << YAML::BeginMap;
+  if (config.synthetic != SyntheticTask::None) {
+    const CopyTaskConfig& copy = config.copy;
+    out << YAML::Key << "synthetic" << YAML::Value << syntheticTaskName(config.synthetic);
+    out << YAML::Key << "copy" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    out << YAML::Key << "vocabulary" << YAML::Value << copy.vocabulary;
+    out << YAML::Key << "length" << YAML::Value << copy.length;
+    out << YAML::Key << "train_examples" << YAML::Value << copy.trainExamples;
+    out << YAML::Key << "valid_examples" << YAML::Value << copy.validExamples;
+    out << YAML::Key << "test_examples" << YAML::Value << copy.testExamples;
+    out << YAML::Key << "seed" << YAML::Value << copy.seed;
+    out << YAML::EndMap << YAML::EndMap;
+    return;
+  }
   out << YAML::Key << "train" << YAML::Value << config.train;
   if (!config.valid.empty() || !config.test.empty()) {
     out << YAML::Key << "valid" << YAML::Value << config.valid;

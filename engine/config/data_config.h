@@ -21,9 +21,28 @@ enum class CorpusFormat {
   Raw,      // raw bytes (text8, enwik8): no decoding, any byte allowed
 };
 
+// A data set generated in memory instead of read from files (`data.synthetic`).
+enum class SyntheticTask {
+  None,         // corpus files
+  ReverseCopy,  // Melis et al. 2019 §4.3: read L tokens and a marker, then write them reversed
+};
+
+// `data.copy`: the reverse copy task's size. The defaults are the paper's (vocabulary 1000,
+// 500,000 / 10,000 / 10,000 examples); the paper's lengths are 50 to 200.
+struct CopyTaskConfig {
+  int64_t vocabulary = 1000;  // content tokens t0 .. t(V-1); the model's vocabulary is V + 2
+  int64_t length = 50;        // L tokens per example, then the marker and L reversed
+  int64_t trainExamples = 500'000;
+  int64_t validExamples = 10'000;
+  int64_t testExamples = 10'000;
+  uint64_t seed = 1;  // train, valid and test draw from different streams of this seed
+};
+
 // The `data:` section of a project. Paths are relative to the project folder.
 struct DataConfig {
-  std::string train;  // required
+  SyntheticTask synthetic = SyntheticTask::None;  // not None: no files, `copy` applies
+  CopyTaskConfig copy;
+  std::string train;  // required unless synthetic
   std::string valid;  // empty: split off the end of `train` by fraction
   std::string test;   // empty: split off the end of `train` by fraction
   CorpusFormat format = CorpusFormat::Auto;
@@ -37,6 +56,7 @@ DataConfig parseDataSection(const YAML::Node& node, YamlReader& reader,
                             const std::string& path = "data");
 void emitDataSection(YAML::Emitter& out, const DataConfig& config);
 std::string corpusFormatName(CorpusFormat format);
+std::string syntheticTaskName(SyntheticTask task);  // "none", "reverse_copy"
 // Auto resolved from the file's name (the rule at CorpusFormat::Auto); others unchanged.
 CorpusFormat resolveCorpusFormat(CorpusFormat format, const std::string& path);
 

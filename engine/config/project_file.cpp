@@ -36,6 +36,16 @@ Project parseProject(const std::string& text, const std::string& file) {
     if (root["data"]) {
       project.hasData = true;
       project.data = parseDataSection(root["data"], reader, "data");
+      // Generated symbols are whole tokens ("t17", the marker, <eos>): only a word-level
+      // model reads them as the task defines them.
+      if (project.data.synthetic != SyntheticTask::None &&
+          project.model.input.level != InputLevel::Word) {
+        reader.failAtKey("data.synthetic",
+                         "the " + syntheticTaskName(project.data.synthetic) +
+                             " task is word level (tokens t0, t1, ..., a marker and <eos>); set "
+                             "model.input.level: word (it is '" +
+                             inputLevelName(project.model.input.level) + "')");
+      }
     }
     if (root["training"]) {
       project.training = parseTrainingSection(root["training"], reader, "training");
@@ -67,6 +77,10 @@ Project loadProject(const std::string& path) {
 
 std::string projectToYaml(const Project& project) {
   YAML::Emitter out;
+  // 15 significant digits: every value typed as a decimal of up to 15 digits reads back
+  // exactly, and 0.7 is written "0.7", not yaml-cpp's default "0.69999999999999996".
+  out.SetDoublePrecision(15);
+  out.SetFloatPrecision(7);
   out << YAML::BeginMap;
   out << YAML::Key << "name" << YAML::Value << project.name;
   if (!project.description.empty()) {

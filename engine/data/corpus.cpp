@@ -9,6 +9,7 @@
 
 #include "engine/data/corpus_reader.h"
 #include "engine/data/mapped_file.h"
+#include "engine/data/reverse_copy_task.h"
 #include "engine/data/utf8.h"
 
 namespace mrnn::engine {
@@ -60,6 +61,40 @@ int64_t countNonEmpty(const CorpusReader& reader, const std::string& path) {
   return count;
 }
 
+// The splits of a synthetic task. The YAML parser checks all of this with locations; a config
+// filled in by code gets the same refusals here.
+Corpus generateCorpus(const DataConfig& config, InputLevel level) {
+  const std::string name = syntheticTaskName(config.synthetic);
+  if (level != InputLevel::Word)
+    throw DataError("data: the " + name +
+                    " task is word level (tokens t0, t1, ..., a marker and <eos>); the model "
+                    "reads '" +
+                    inputLevelName(level) + "'");
+  for (const std::string* file : {&config.train, &config.valid, &config.test}) {
+    if (!file->empty())
+      throw DataError("data: " + name + " generates its data; it cannot also read '" + *file + "'");
+  }
+  const CopyTaskConfig& copy = config.copy;
+  if (copy.trainExamples < 1 || copy.validExamples < 1 || copy.testExamples < 1)
+    throw DataError("data: " + name + " needs at least one example in each split (train " +
+                    std::to_string(copy.trainExamples) + ", valid " +
+                    std::to_string(copy.validExamples) + ", test " +
+                    std::to_string(copy.testExamples) + ")");
+  ReverseCopyTask task = [&] {
+    try {
+      return ReverseCopyTask(copy);
+    } catch (const std::invalid_argument& error) {
+      throw DataError(std::string("data: ") + error.what());
+    }
+  }();
+  Corpus corpus;
+  corpus.vocabulary = task.vocabulary();
+  corpus.train = task.split(CopyStream::Train, copy.trainExamples);
+  corpus.valid = task.split(CopyStream::Valid, copy.validExamples);
+  corpus.test = task.split(CopyStream::Test, copy.testExamples);
+  return corpus;
+}
+
 }  // namespace
 
 int64_t countWords(const TokenStream& tokens, const Vocabulary& vocabulary) {
@@ -101,6 +136,7 @@ CorpusSplit loadSplit(const std::string& path, CorpusFormat format, const Vocabu
 }
 
 Corpus loadCorpus(const DataConfig& config, InputLevel level, const std::string& projectDir) {
+  if (config.synthetic != SyntheticTask::None) return generateCorpus(config, level);
   checkConfig(config);
   const std::string trainPath = resolvePath(projectDir, config.train);
   Corpus corpus;

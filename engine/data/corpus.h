@@ -16,6 +16,10 @@ namespace mrnn::engine {
 
 struct CorpusSplit {
   TokenStream tokens;
+  // Which targets count in the loss: empty, every one (all corpus files); else one 0/1 per
+  // token of `tokens`, 1 where that token, predicted from those before it, is scored (the
+  // reverse copy task scores only the reversed half). Sliced together with `tokens`.
+  TokenStream targetMask;
   // Whitespace-separated words in the split's text (Krause eq. 23), counted on the ids after
   // max_symbols: word level, the tokens other than <eos>; byte and char level, the runs of
   // symbols other than ASCII whitespace. For ptb-char, where '_' is a space and a line end is
@@ -33,7 +37,9 @@ struct Corpus {
 };
 
 // Reads the corpus of a project: `projectDir` resolves relative paths. The vocabulary comes
-// from the training split (bytes: always 256). Throws DataError.
+// from the training split (bytes: always 256). Throws DataError. A synthetic data set
+// (data.synthetic) is generated instead of read (ReverseCopyTask: word level only, its
+// vocabulary fixed by the config, every split with a target mask); the rest applies to files.
 // Without valid/test files, the one file is split by symbols: valid and test take
 // floor(N * fraction) symbols each from its end (train | valid | test), the vocabulary
 // coming from the train part; a fraction of 0 gives an empty split (the only way a split may

@@ -11,8 +11,17 @@ const char* const kStateTag = "mrnn-batcher";
 constexpr double kPi = 3.14159265358979323846;
 }  // namespace
 
-StreamBatcher::StreamBatcher(const TokenStream& tokens, const BatcherOptions& options)
-    : tokens_(tokens), options_(options), streamLength_(0), random_(options.seed) {
+StreamBatcher::StreamBatcher(const TokenStream& tokens, const BatcherOptions& options,
+                             const TokenStream& targetMask)
+    : tokens_(tokens),
+      targetMask_(targetMask),
+      options_(options),
+      streamLength_(0),
+      random_(options.seed) {
+  if (targetMask_.size() > 0 && targetMask_.size() != tokens_.size())
+    throw std::invalid_argument("batcher: the target mask has " +
+                                std::to_string(targetMask_.size()) + " entries for " +
+                                std::to_string(tokens_.size()) + " symbols");
   if (options.batch < 1 || options.bptt < 1 || options.predictLast < 0)
     throw std::invalid_argument(
         "batcher: batch and bptt must be at least 1, predict_last 0 or more");
@@ -69,11 +78,22 @@ Window StreamBatcher::next() {
       window.targets[static_cast<size_t>(t * batch + b)] = row[static_cast<size_t>(t + 1)];
     }
   }
+  if (targetMask_.size() > 0) {
+    // The mask belongs to the targets: token position + 1 + t of stream b.
+    window.lossMask.resize(static_cast<size_t>(steps * batch));
+    for (int64_t b = 0; b < batch; ++b) {
+      targetMask_.copy(b * streamLength_ + position_ + 1, steps, row.data());
+      for (int64_t t = 0; t < steps; ++t)
+        window.lossMask[static_cast<size_t>(t * batch + b)] =
+            row[static_cast<size_t>(t)] != 0 ? 1.0f : 0.0f;
+    }
+  }
   if (options_.predictLast > 0) {
-    // Sutskever §5.2: only the last k predictions of each window count.
-    window.lossMask.assign(static_cast<size_t>(steps * batch), 0.0f);
+    // Sutskever §5.2: only the last k predictions of each window count (and, with a target
+    // mask, only those of them it keeps: the two multiply).
+    if (window.lossMask.empty()) window.lossMask.assign(static_cast<size_t>(steps * batch), 1.0f);
     const int64_t first = std::max<int64_t>(0, steps - options_.predictLast);
-    std::fill(window.lossMask.begin() + first * batch, window.lossMask.end(), 1.0f);
+    std::fill(window.lossMask.begin(), window.lossMask.begin() + first * batch, 0.0f);
   }
   position_ += steps;
   return window;

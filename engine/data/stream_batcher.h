@@ -10,8 +10,9 @@
 namespace mrnn::engine {
 
 // One window of B parallel streams: inputs and targets are [T, B] row-major (time-major),
-// targets shifted by one symbol. lossMask is empty (every position counts) or [T, B] of 0/1
-// ("predict only the last k symbols", Sutskever §5.2).
+// targets shifted by one symbol. lossMask is empty (every position counts) or [T, B] of 0/1:
+// the corpus's target mask (the reverse copy task scores only the reversed half) times
+// "predict only the last k symbols" (Sutskever §5.2).
 struct Window {
   int64_t steps = 0;
   int64_t batch = 0;
@@ -35,9 +36,13 @@ struct BatcherOptions {
 // Stream b holds inputs tokens[b*L, (b+1)*L) with L = (N-1)/B, and the targets one further on.
 class StreamBatcher {
  public:
-  // Keeps a copy of `tokens` (a view sharing its storage). Throws std::invalid_argument for
-  // batch or bptt below 1, predictLast below 0, or fewer than B + 1 tokens.
-  StreamBatcher(const TokenStream& tokens, const BatcherOptions& options);
+  // Keeps a copy of `tokens` (a view sharing its storage). `targetMask` is empty (every target
+  // counts) or one 0/1 per token, 1 where that token as a target counts (CorpusSplit::
+  // targetMask); it is cut into windows with the targets. Throws std::invalid_argument for
+  // batch or bptt below 1, predictLast below 0, fewer than B + 1 tokens, or a mask of another
+  // length than the tokens.
+  StreamBatcher(const TokenStream& tokens, const BatcherOptions& options,
+                const TokenStream& targetMask = TokenStream());
 
   // The next window; wraps to a new epoch at the end of the streams. The wrap happens when
   // the window after an epoch's last one is asked for: epoch() is the epoch of the window
@@ -60,6 +65,7 @@ class StreamBatcher {
   double uniform();
 
   TokenStream tokens_;
+  TokenStream targetMask_;  // empty: every target counts
   BatcherOptions options_;
   int64_t streamLength_;
   int64_t position_ = 0;

@@ -27,6 +27,10 @@ torch::Tensor GruCell::projectInputs(const torch::Tensor& x, const torch::Tensor
   return torch::linear(x, wX_, b_);
 }
 
+InputAffine GruCell::inputAffine() const {
+  return {wX_, {}, b_};
+}
+
 torch::Tensor GruCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn, CellState& state,
                              ProbeRecorder* probes) {
   const int64_t h = config().hiddenSize;

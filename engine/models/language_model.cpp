@@ -136,6 +136,10 @@ void LanguageModel::setOutputMask(size_t layer, torch::Tensor mask) {
   outputMasks_[layer] = std::move(mask);
 }
 
+torch::Tensor LanguageModel::outputMask(size_t layer) const {
+  return layer < outputMasks_.size() ? outputMasks_[layer] : torch::Tensor();
+}
+
 void LanguageModel::clearOutputMasks() {
   outputMasks_.clear();
 }

@@ -62,6 +62,8 @@ class LanguageModel : public torch::nn::Module {
   void setClamps(std::vector<UnitClamp> clamps);
   const std::vector<UnitClamp>& clamps() const { return clamps_; }
   void setOutputMask(size_t layer, torch::Tensor mask);
+  // The mask set for `layer`, undefined when none.
+  torch::Tensor outputMask(size_t layer) const;
   void clearOutputMasks();
 
  private:

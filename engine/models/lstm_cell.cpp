@@ -27,6 +27,10 @@ torch::Tensor LstmCell::projectInputs(const torch::Tensor& x, const torch::Tenso
   return torch::linear(x, wX_, b_);
 }
 
+InputAffine LstmCell::inputAffine() const {
+  return {wX_, {}, b_};
+}
+
 torch::Tensor LstmCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn, CellState& state,
                               ProbeRecorder* probes) {
   const auto pre = torch::addmm(xp, hIn, wH_->current().t());

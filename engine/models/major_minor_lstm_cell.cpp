@@ -54,6 +54,23 @@ torch::Tensor MajorMinorLstmCell::projectInputs(const torch::Tensor& x,
   return torch::cat({major, torch::linear(fromBelow ? x : embedding, wXMinor_, bMinor_)}, -1);
 }
 
+// The minor rows read the layer below (fromInput) or the embedding (fromEmbedding); the
+// other matrix has zero rows there.
+InputAffine MajorMinorLstmCell::inputAffine() const {
+  if (minor_ == 0) return {wXMajor_, {}, bMajor_};
+  const auto options = wXMajor_.options();
+  const bool fromBelow = config().minorInput == MinorInput::Below;
+  InputAffine affine;
+  affine.fromInput = torch::cat(
+      {wXMajor_, fromBelow ? wXMinor_ : torch::zeros({4 * minor_, inputSize()}, options)});
+  if (!fromBelow) {
+    affine.fromEmbedding =
+        torch::cat({torch::zeros({4 * major_, embeddingSize()}, options), wXMinor_});
+  }
+  affine.bias = torch::cat({bMajor_, bMinor_});
+  return affine;
+}
+
 torch::Tensor MajorMinorLstmCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn,
                                         CellState& state, ProbeRecorder* probes) {
   const auto& cPrev = state.parts[1];

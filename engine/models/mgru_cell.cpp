@@ -35,6 +35,11 @@ torch::Tensor MgruCell::projectInputs(const torch::Tensor& x, const torch::Tenso
   return torch::cat({torch::linear(x, wMx_), torch::linear(x, wX_, b_)}, -1);
 }
 
+InputAffine MgruCell::inputAffine() const {
+  return {
+      torch::cat({wMx_, wX_}), {}, torch::cat({torch::zeros({wMx_.size(0)}, b_.options()), b_})};
+}
+
 torch::Tensor MgruCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn, CellState& state,
                               ProbeRecorder* probes) {
   const int64_t h = config().hiddenSize;

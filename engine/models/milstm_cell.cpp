@@ -36,6 +36,11 @@ torch::Tensor MilstmCell::projectInputs(const torch::Tensor& x, const torch::Ten
   return torch::linear(x, wX_);
 }
 
+// No bias here: recur() adds b after the multiplicative integration.
+InputAffine MilstmCell::inputAffine() const {
+  return {wX_, {}, {}};
+}
+
 torch::Tensor MilstmCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn, CellState& state,
                                 ProbeRecorder* probes) {
   const auto uh = torch::mm(hIn, wH_->current().t());

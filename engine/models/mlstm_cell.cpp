@@ -30,6 +30,11 @@ torch::Tensor MlstmCell::projectInputs(const torch::Tensor& x, const torch::Tens
   return torch::cat({torch::linear(x, wMx_), torch::linear(x, wX_, b_)}, -1);
 }
 
+InputAffine MlstmCell::inputAffine() const {
+  return {
+      torch::cat({wMx_, wX_}), {}, torch::cat({torch::zeros({wMx_.size(0)}, b_.options()), b_})};
+}
+
 torch::Tensor MlstmCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn, CellState& state,
                                ProbeRecorder* probes) {
   const int64_t m = config().intermediateSize();

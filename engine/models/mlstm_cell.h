@@ -13,6 +13,7 @@ class MlstmCell : public RecurrentCell {
   int statePartCount() const override { return 2; }
   std::vector<std::string> probeNames() const override;
   void resetParameters(const InitConfig& init) override;
+  InputAffine inputAffine() const override;
 
  protected:
   torch::Tensor projectInputs(const torch::Tensor& x, const torch::Tensor& embedding) override;

@@ -53,6 +53,11 @@ torch::Tensor MogrifierCell::projectInputs(const torch::Tensor& x, const torch::
   return x;
 }
 
+// The identity: the projection passes x through unchanged.
+InputAffine MogrifierCell::inputAffine() const {
+  return {};
+}
+
 torch::Tensor MogrifierCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn,
                                    CellState& state, ProbeRecorder* probes) {
   torch::Tensor x = xp;

@@ -27,6 +27,11 @@ torch::Tensor MrnnCell::projectInputs(const torch::Tensor& x, const torch::Tenso
   return torch::cat({torch::linear(x, wMx_), torch::linear(x, wHx_, b_)}, -1);
 }
 
+InputAffine MrnnCell::inputAffine() const {
+  return {
+      torch::cat({wMx_, wHx_}), {}, torch::cat({torch::zeros({wMx_.size(0)}, b_.options()), b_})};
+}
+
 torch::Tensor MrnnCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn, CellState& state,
                               ProbeRecorder* probes) {
   const int64_t m = config().intermediateSize();

@@ -23,6 +23,16 @@ int64_t RecurrentCell::recurrentWeightCount() const {
   return count;
 }
 
+std::vector<std::pair<std::string, torch::Tensor>> RecurrentCell::effectiveRecurrentWeights() {
+  torch::NoGradGuard noGrad;
+  std::vector<std::pair<std::string, torch::Tensor>> weights;
+  for (auto& weight : recurrentWeights_) {
+    weight->prepare(/*training=*/false, 0.0);
+    weights.emplace_back(weight->name(), weight->current().detach());
+  }
+  return weights;
+}
+
 RecurrentWeight* RecurrentCell::addRecurrentWeight(const std::string& name, int64_t blocks,
                                                    int64_t rows, int64_t cols,
                                                    RecurrentWeight::Layout layout) {

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/config/model_config.h"
@@ -12,6 +13,16 @@
 #include "engine/models/recurrent_weight.h"
 
 namespace mrnn::engine {
+
+// A cell's input projection as the affine map it is: projectInputs(x, e) = x A^T + e B^T + c
+// with A = fromInput [K, I], B = fromEmbedding [K, E] and c = bias [K]. An undefined
+// fromInput is the identity (K = I), an undefined fromEmbedding or bias is zero. The
+// single-stream inference path (engine/inference) folds it into per-symbol tables.
+struct InputAffine {
+  torch::Tensor fromInput;
+  torch::Tensor fromEmbedding;
+  torch::Tensor bias;
+};
 
 // One recurrent layer of the zoo. A cell splits its step into the part that depends only on
 // the input, projectInputs(), computed for a whole window as one matrix product, and the
@@ -42,6 +53,17 @@ class RecurrentCell : public torch::nn::Module {
 
   // Weights on the recurrent path, counted from the built parameters.
   int64_t recurrentWeightCount() const;
+
+  // projectInputs() as an affine map; tests check the two agree for every cell.
+  virtual InputAffine inputAffine() const = 0;
+  // projectInputs() itself, for those tests.
+  torch::Tensor inputProjection(const torch::Tensor& x, const torch::Tensor& embedding) {
+    return projectInputs(x, embedding);
+  }
+  // The recurrent weights as eval mode uses them (weight normalisation folded in, no weight
+  // drop), by parameter name, shaped [G*R, C] (stacked) or [G, R, C] (batched): what a copy
+  // of the cell outside the training loop needs. Runs without autograd.
+  std::vector<std::pair<std::string, torch::Tensor>> effectiveRecurrentWeights();
 
   // x: [T, B, inputSize]; embedding: [T, B, embeddingSize] (read only by cells that use it,
   // otherwise may be undefined); stateMask: [B, H] variational mask applied to h_{t-1}

@@ -24,6 +24,10 @@ torch::Tensor RnnCell::projectInputs(const torch::Tensor& x, const torch::Tensor
   return torch::linear(x, wHx_, b_);
 }
 
+InputAffine RnnCell::inputAffine() const {
+  return {wHx_, {}, b_};
+}
+
 torch::Tensor RnnCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn, CellState& state,
                              ProbeRecorder* probes) {
   auto h = torch::tanh(torch::addmm(xp, hIn, wHh_->current().t()));

@@ -30,6 +30,11 @@ torch::Tensor TmlstmCell::projectInputs(const torch::Tensor& x, const torch::Ten
   return torch::cat({torch::linear(x, wMx_), torch::linear(x, wX_, b_)}, -1);
 }
 
+InputAffine TmlstmCell::inputAffine() const {
+  return {
+      torch::cat({wMx_, wX_}), {}, torch::cat({torch::zeros({wMx_.size(0)}, b_.options()), b_})};
+}
+
 torch::Tensor TmlstmCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn, CellState& state,
                                 ProbeRecorder* probes) {
   const int64_t h = config().hiddenSize;

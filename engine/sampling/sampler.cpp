@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "engine/inference/single_stream_model.h"
 #include "engine/sampling/beam_search.h"
 #include "engine/sampling/completion_builder.h"
 #include "engine/sampling/symbol_chooser.h"
@@ -49,6 +50,11 @@ torch::Tensor lastRow(const torch::Tensor& logp) {
   return logp[logp.size(0) - 1][0].to(torch::kFloat).contiguous();
 }
 
+// A frozen model's next-symbol row as the float [V] tensor a SamplingStart holds.
+torch::Tensor rowOf(const float* logp, int64_t vocab) {
+  return torch::from_blob(const_cast<float*>(logp), {vocab}, torch::kFloat).clone();
+}
+
 // Symbol `id` chosen from `logp` after `completion`, with the top alternatives.
 GeneratedSymbol describe(SymbolChooser& chooser, const float* logp, int64_t id,
                          const Completion& completion, const CompletionBuilder& builder,
@@ -74,6 +80,21 @@ Sampler::Sampler(LanguageModel& model, const Vocabulary& vocabulary)
     throw std::invalid_argument("the model has " + std::to_string(model.vocab()) +
                                 " symbols but the vocabulary " + std::to_string(vocabulary.size()));
   }
+}
+
+Sampler::~Sampler() = default;
+
+SingleStreamModel* Sampler::singleStream() {
+  if (!fastPath_ || !SingleStreamModel::supports(model_)) return nullptr;
+  // Rebuilt when stale: copying the weights costs about as much as one or two generated
+  // symbols, so the copy is kept between calls only as long as no parameter changed.
+  if (!frozen_ || !frozen_->isCurrent(model_)) {
+    frozen_.reset();  // the old copy's memory goes before the new one's comes
+    frozen_ = std::make_unique<SingleStreamModel>(model_);
+  } else {
+    frozen_->readSettings(model_);
+  }
+  return frozen_.get();
 }
 
 void Sampler::check(const SamplingOptions& o) const {
@@ -109,12 +130,31 @@ bool Sampler::primeEndsLine(const std::string& prime) const {
   return prime.empty() || prime.back() == '\n';
 }
 
-SamplingStart Sampler::prime(const std::vector<int64_t>& ids) {
+SamplingStart Sampler::prime(const std::vector<int64_t>& ids, SingleStreamModel* stream) {
   SamplingStart start;
+  if (ids.empty()) throw std::invalid_argument("the prime holds no symbol of the vocabulary");
+  if (stream) {
+    stream->reset();
+    const float* logp = nullptr;
+    for (const int64_t id : ids) logp = stream->step(id);
+    start.state = stream->exportState();
+    start.next = rowOf(logp, stream->vocab());
+    return start;
+  }
   start.state = model_.initialState(1);
   const auto tokens = torch::tensor(ids, torch::kLong).view({-1, 1});
   start.next = lastRow(model_.forward(tokens, start.state));
   return start;
+}
+
+void Sampler::advance(SamplingStart& start, int64_t token, SingleStreamModel* stream) {
+  if (stream) {
+    stream->importState(start.state);
+    start.next = rowOf(stream->step(token), stream->vocab());
+    start.state = stream->exportState();
+    return;
+  }
+  start.next = lastRow(model_.forward(torch::full({1, 1}, token, torch::kLong), start.state));
 }
 
 std::vector<Completion> Sampler::generate(const SamplingOptions& options,
@@ -123,7 +163,8 @@ std::vector<Completion> Sampler::generate(const SamplingOptions& options,
   const auto ids = primeIds(options.prime);
   torch::NoGradGuard noGrad;
   ModelSettingsGuard settings(model_, options.clamps);
-  return continueFrom(prime(ids), options, onSymbol);
+  SingleStreamModel* stream = options.beamWidth > 0 ? nullptr : singleStream();
+  return continueFrom(prime(ids, stream), options, onSymbol, stream);
 }
 
 std::vector<Completion> Sampler::branch(const Completion& original, size_t position,
@@ -143,7 +184,8 @@ std::vector<Completion> Sampler::branch(const Completion& original, size_t posit
   for (size_t i = 0; i < position; ++i) ids.push_back(original.symbols[i].id);
   torch::NoGradGuard noGrad;
   ModelSettingsGuard settings(model_, options.clamps);
-  SamplingStart start = prime(ids);
+  SingleStreamModel* stream = options.beamWidth > 0 ? nullptr : singleStream();
+  SamplingStart start = prime(ids, stream);
   // The kept prefix, re-built so that its text and log-probability follow the same rules.
   const CompletionBuilder builder(vocabulary_, options.stopStrings, primeEndsLine(options.prime));
   const CompletionBuilder plain(vocabulary_, {}, primeEndsLine(options.prime));
@@ -164,16 +206,14 @@ std::vector<Completion> Sampler::branch(const Completion& original, size_t posit
     return {head};
   }
   // Advance past the chosen symbol and go on as generate() would.
-  SamplingStart rest;
-  rest.state = std::move(start.state);
-  const auto token = torch::full({1, 1}, alternative, torch::kLong);
-  rest.next = lastRow(model_.forward(token, rest.state));
-  rest.prefix = std::move(head);
-  return continueFrom(std::move(rest), options, onSymbol);
+  advance(start, alternative, stream);
+  start.prefix = std::move(head);
+  return continueFrom(std::move(start), options, onSymbol, stream);
 }
 
 std::vector<Completion> Sampler::continueFrom(SamplingStart start, const SamplingOptions& options,
-                                              const SymbolCallback& onSymbol) {
+                                              const SymbolCallback& onSymbol,
+                                              SingleStreamModel* stream) {
   const CompletionBuilder builder(vocabulary_, options.stopStrings, primeEndsLine(options.prime));
   if (options.beamWidth > 0) {
     BeamSearch search(model_, vocabulary_, options, builder);
@@ -190,20 +230,27 @@ std::vector<Completion> Sampler::continueFrom(SamplingStart start, const Samplin
   const int64_t vocab = vocabulary_.size();
   SymbolChooser chooser(options, vocab);
   std::vector<int64_t> top;
-  torch::Tensor input = torch::zeros({1, 1}, torch::kLong);  // refilled every step
+  torch::Tensor input = torch::zeros({1, 1}, torch::kLong);  // generic path: refilled every step
   std::vector<Completion> results;
   bool stopped = false;
   for (int64_t c = 0; c < options.completions && !stopped; ++c) {
     Completion completion = start.prefix;
-    ModelState state = cloneState(start.state);
-    torch::Tensor row = start.next;
     if (static_cast<int64_t>(completion.symbols.size()) >= options.maxLength) {
       completion.stopReason = "length";  // a branch already as long as asked
       results.push_back(std::move(completion));
       continue;
     }
+    // Each completion is one stream from the prime's state: the frozen model's buffers
+    // (a copy of a few floats per unit), or cloned tensors for the generic path.
+    ModelState state;
+    if (stream) {
+      stream->importState(start.state);
+    } else {
+      state = cloneState(start.state);
+    }
+    torch::Tensor row = start.next;
+    const float* logp = row.data_ptr<float>();
     while (true) {
-      const float* logp = row.data_ptr<float>();
       const int64_t id = chooser.choose(logp);
       GeneratedSymbol symbol =
           describe(chooser, logp, id, completion, builder, options.alternatives, top);
@@ -221,10 +268,15 @@ std::vector<Completion> Sampler::continueFrom(SamplingStart start, const Samplin
         completion.stopReason = "length";
         break;
       }
+      if (stream) {
+        logp = stream->step(id);  // no LibTorch, no allocation
+        continue;
+      }
       input.fill_(id);
       row = model_.forward(input, state);
       if (row.scalar_type() != torch::kFloat) row = row.to(torch::kFloat);
       row = row.contiguous();
+      logp = row.data_ptr<float>();
     }
     results.push_back(std::move(completion));
   }

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "engine/data/vocabulary.h"
@@ -16,14 +17,27 @@ namespace mrnn::engine {
 // Returning false stops all generation (the current completion ends with "stopped").
 using SymbolCallback = std::function<bool(size_t completion, const GeneratedSymbol& symbol)>;
 
+class SingleStreamModel;
+
 // Generates text from a language model: sampling (temperature, top-k, top-p, greedy) or beam
 // search, streaming each symbol with its alternatives. The prime is read once per call and
-// its state copied for every completion. Runs without autograd; single-stream sampling
-// reuses one input tensor, and its choice of symbol works in preallocated buffers.
-// The model is put in eval mode and given options.clamps for the call, then restored.
+// its state copied for every completion. Runs without autograd; the model is put in eval
+// mode and given options.clamps for the call, then restored.
+//
+// Sampling and branching (one stream at a time) run on a SingleStreamModel, a frozen float
+// copy of the model stepped on raw arrays without allocating (engine/inference), whenever
+// the model is float32 on the CPU; the copy is made on first use and again whenever a
+// parameter has changed since (training, dynamic evaluation). Beam search, and other models,
+// run LanguageModel::forward one step at a time.
 class Sampler {
  public:
   Sampler(LanguageModel& model, const Vocabulary& vocabulary);
+  ~Sampler();
+  Sampler(const Sampler&) = delete;
+  Sampler& operator=(const Sampler&) = delete;
+
+  // false: single-stream sampling through LanguageModel::forward as well (benchmarks, tests).
+  void setFastPath(bool enabled) { fastPath_ = enabled; }
 
   // Throws std::invalid_argument naming the option at fault.
   void check(const SamplingOptions& options) const;
@@ -43,13 +57,20 @@ class Sampler {
                                  const SymbolCallback& onSymbol = {});
 
  private:
-  SamplingStart prime(const std::vector<int64_t>& ids);
+  // The frozen copy, current and with the model's settings; null when the model cannot
+  // have one or the fast path is off.
+  SingleStreamModel* singleStream();
+  SamplingStart prime(const std::vector<int64_t>& ids, SingleStreamModel* stream);
+  // Reads `token` after `start` (state and next-symbol row advanced).
+  void advance(SamplingStart& start, int64_t token, SingleStreamModel* stream);
   std::vector<Completion> continueFrom(SamplingStart start, const SamplingOptions& options,
-                                       const SymbolCallback& onSymbol);
+                                       const SymbolCallback& onSymbol, SingleStreamModel* stream);
   bool primeEndsLine(const std::string& prime) const;
 
   LanguageModel& model_;
   const Vocabulary& vocabulary_;
+  bool fastPath_ = true;
+  std::unique_ptr<SingleStreamModel> frozen_;
 };
 
 }  // namespace mrnn::engine

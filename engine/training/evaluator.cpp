@@ -15,6 +15,25 @@ TokenStream limited(const TokenStream& tokens, int64_t maxSymbols) {
   return tokens.slice(0, maxSymbols + 1);  // +1: the last target
 }
 
+// The split's target mask cut like its tokens (empty stays empty: every target counts).
+TokenStream limitedMask(const CorpusSplit& split, int64_t maxSymbols) {
+  if (split.targetMask.size() == 0) return split.targetMask;
+  return limited(split.targetMask, maxSymbols);
+}
+
+// One window's negative log-likelihoods [T, B] summed over the targets that count, and how
+// many those are: all of them, or the ones the window's loss mask keeps (a corpus target mask,
+// so that only the reverse copy task's reversed half is scored). Masked positions are
+// selected, not multiplied by 0, so that an infinite loss there cannot turn the sum into NaN.
+std::pair<torch::Tensor, int64_t> countedLoss(const torch::Tensor& nll, const Window& window,
+                                              const torch::Device& device) {
+  if (window.lossMask.empty()) return {nll.sum(), window.steps * window.batch};
+  const auto keep = windowTensor(window.lossMask, window.steps, window.batch, device) > 0.5f;
+  int64_t count = 0;
+  for (const float m : window.lossMask) count += m > 0.5f ? 1 : 0;
+  return {torch::where(keep, nll, torch::zeros_like(nll)).sum(), count};
+}
+
 // Words scale with the symbols actually scored when only a prefix is evaluated.
 int64_t wordsScored(const CorpusSplit& split, int64_t symbols) {
   const int64_t total = split.tokens.size();
@@ -41,7 +60,7 @@ LossFigures evaluateStatic(LanguageModel& model, const CorpusSplit& split,
   BatcherOptions batching;
   batching.batch = std::min<int64_t>(options.batch, std::max<int64_t>(1, (tokens.size() - 1) / 2));
   batching.bptt = options.bptt;
-  StreamBatcher batcher(tokens, batching);
+  StreamBatcher batcher(tokens, batching, limitedMask(split, options.maxSymbols));
 
   const bool mc = options.mcSamples > 0;
   const bool wasTraining = model.is_training();
@@ -52,7 +71,8 @@ LossFigures evaluateStatic(LanguageModel& model, const CorpusSplit& split,
   for (int64_t k = 0; k < samples; ++k) states.push_back(model.initialState(batching.batch));
 
   double totalNats = 0.0;
-  int64_t counted = 0;
+  int64_t counted = 0;    // targets that count
+  int64_t positions = 0;  // targets read (for the words of eq. 23)
   bool first = true;
   while (true) {
     const Window window = batcher.next();
@@ -69,14 +89,16 @@ LossFigures evaluateStatic(LanguageModel& model, const CorpusSplit& split,
         each.push_back(tempered(model.forward(inputs, state), options.temperature));
       logp = torch::logsumexp(torch::stack(each), 0) - std::log(static_cast<double>(samples));
     }
-    const auto picked = logp.gather(2, targets.unsqueeze(2)).squeeze(2);
-    totalNats -= picked.sum().item<double>();
-    counted += window.steps * window.batch;
+    const auto nll = -logp.gather(2, targets.unsqueeze(2)).squeeze(2);
+    const auto [sum, count] = countedLoss(nll, window, options.device);
+    totalNats += sum.item<double>();
+    counted += count;
+    positions += window.steps * window.batch;
     report(progress, batcher.epochProgress());
   }
   model.train(wasTraining);
   return lossFigures(counted > 0 ? totalNats / static_cast<double>(counted) : 0.0, counted,
-                     wordsScored(split, counted));
+                     wordsScored(split, positions));
 }
 
 LossFigures evaluateDynamic(LanguageModel& model, const CorpusSplit& split,
@@ -96,7 +118,7 @@ LossFigures evaluateDynamic(LanguageModel& model, const CorpusSplit& split,
     BatcherOptions batching;
     batching.batch = 1;
     batching.bptt = config.window;
-    StreamBatcher batcher(train.tokens, batching);
+    StreamBatcher batcher(train.tokens, batching, train.targetMask);
     std::vector<torch::Tensor> squares;
     for (const auto& p : parameters) squares.push_back(torch::zeros_like(p));
     auto state = model.initialState(1);
@@ -106,7 +128,9 @@ LossFigures evaluateDynamic(LanguageModel& model, const CorpusSplit& split,
       const auto logp =
           model.forward(windowTensor(window.inputs, window.steps, 1, options.device), state);
       const auto targets = windowTensor(window.targets, window.steps, 1, options.device);
-      (-logp.gather(2, targets.unsqueeze(2)).mean()).backward();
+      const auto [sum, count] =
+          countedLoss(-logp.gather(2, targets.unsqueeze(2)).squeeze(2), window, options.device);
+      (sum / static_cast<double>(std::max<int64_t>(count, 1))).backward();
       state.detach();
       for (size_t i = 0; i < parameters.size(); ++i) {
         if (parameters[i].grad().defined()) squares[i] += parameters[i].grad().pow(2);
@@ -129,10 +153,11 @@ LossFigures evaluateDynamic(LanguageModel& model, const CorpusSplit& split,
   batching.batch = 1;
   batching.bptt = config.window;
   const TokenStream tokens = limited(split.tokens, options.maxSymbols);
-  StreamBatcher batcher(tokens, batching);
+  StreamBatcher batcher(tokens, batching, limitedMask(split, options.maxSymbols));
   auto state = model.initialState(1);
   double totalNats = 0.0;
   int64_t counted = 0;
+  int64_t positions = 0;
   bool first = true;
   while (true) {
     const Window window = batcher.next();
@@ -144,9 +169,11 @@ LossFigures evaluateDynamic(LanguageModel& model, const CorpusSplit& split,
                  options.temperature);
     const auto targets = windowTensor(window.targets, window.steps, 1, options.device);
     const auto nll = -logp.gather(2, targets.unsqueeze(2)).squeeze(2);
-    totalNats += nll.sum().item<double>();  // scored before the update: no peeking
-    counted += window.steps;
-    nll.mean().backward();
+    const auto [sum, count] = countedLoss(nll, window, options.device);
+    totalNats += sum.item<double>();  // scored before the update: no peeking
+    counted += count;
+    positions += window.steps;
+    (sum / static_cast<double>(std::max<int64_t>(count, 1))).backward();
     state.detach();
     torch::NoGradGuard noGrad;
     for (size_t i = 0; i < parameters.size(); ++i) {
@@ -168,7 +195,7 @@ LossFigures evaluateDynamic(LanguageModel& model, const CorpusSplit& split,
   model.zero_grad();
   model.train(wasTraining);
   return lossFigures(counted > 0 ? totalNats / static_cast<double>(counted) : 0.0, counted,
-                     wordsScored(split, counted));
+                     wordsScored(split, positions));
 }
 
 std::pair<double, LossFigures> tuneTemperature(LanguageModel& model, const CorpusSplit& valid,

@@ -31,12 +31,15 @@ class EvaluationCancelled : public std::runtime_error {
 
 // Scores a split: B parallel streams, state carried across windows, no gradients, dropout
 // off (or on, averaged over samples, for MC dropout). Words for eq. 23 come from the split.
+// With a target mask (CorpusSplit::targetMask) only the targets it keeps are scored, and
+// LossFigures::symbols counts those alone; maxSymbols still cuts by positions read.
 LossFigures evaluateStatic(LanguageModel& model, const CorpusSplit& split,
                            const EvalOptions& options, const EvalProgress& progress = {});
 
 // Dynamic evaluation (Krause et al. 2017), one stream: each window is scored, then the
 // weights adapt to it (SGD, or RMS with decay toward the trained weights, where MS comes from
-// `gradientBatches` windows of `train`). The model's weights are restored afterwards.
+// `gradientBatches` windows of `train`). The model's weights are restored afterwards. Target
+// masks count as in evaluateStatic, for the score and for the gradients.
 LossFigures evaluateDynamic(LanguageModel& model, const CorpusSplit& split,
                             const CorpusSplit& train, const DynamicEvalConfig& config,
                             const EvalOptions& options, const EvalProgress& progress = {});

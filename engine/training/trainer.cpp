@@ -140,7 +140,9 @@ void Session::setUp(const std::string& resumeFrom) {
   batching.randomLength = training_.randomBptt;
   batching.predictLast = training_.predictLast;
   batching.seed = training_.seed;
-  batcher_ = std::make_unique<StreamBatcher>(corpus_.train.tokens, batching);
+  // The target mask (the reverse copy task's reversed half) reaches the loss as window.lossMask.
+  batcher_ =
+      std::make_unique<StreamBatcher>(corpus_.train.tokens, batching, corpus_.train.targetMask);
   const int64_t stepsPerEpoch =
       std::max<int64_t>(1, (batcher_->stepsPerStream() + training_.bptt - 1) / training_.bptt);
   totalSteps_ = training_.maxSteps > 0 ? training_.maxSteps : training_.epochs * stepsPerEpoch;

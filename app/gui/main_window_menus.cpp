@@ -1,0 +1,76 @@
+// The main window's menus and toolbar: a file of its own so the window's layout and wiring
+// (main_window.cpp) stay readable.
+
+#include <QAction>
+#include <QDockWidget>
+#include <QKeySequence>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QToolBar>
+#include <QUndoStack>
+
+#include "app/gui/main_window.h"
+#include "app/gui/project_files.h"
+#include "widgets/project/project_document.h"
+#include "widgets/training/training_monitor_panel.h"
+
+namespace mrnn::app {
+
+void MainWindow::createMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* newAction =
+      file->addAction(tr("&New from Template\u2026"), files_, &ProjectFiles::newFromTemplate);
+  newAction->setShortcut(QKeySequence::New);
+  newAction->setStatusTip(tr("Start a project from one of the bundled templates"));
+  QAction* open = file->addAction(tr("&Open\u2026"), files_, &ProjectFiles::chooseAndOpen);
+  open->setShortcut(QKeySequence::Open);
+  open->setStatusTip(tr("Open a project file (project.yaml)"));
+  files_->attachRecentMenu(file->addMenu(tr("Open &Recent")));
+  file->addSeparator();
+  QAction* save = file->addAction(tr("&Save"), files_, &ProjectFiles::save);
+  save->setShortcut(QKeySequence::Save);
+  QAction* saveAs = file->addAction(tr("Save &As\u2026"), files_, &ProjectFiles::saveAs);
+  saveAs->setShortcut(QKeySequence::SaveAs);
+  file->addSeparator();
+  QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+  quit->setMenuRole(QAction::QuitRole);
+
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  QAction* undo = document_->undoStack()->createUndoAction(this, tr("&Undo"));
+  undo->setShortcut(QKeySequence::Undo);
+  QAction* redo = document_->undoStack()->createRedoAction(this, tr("&Redo"));
+  redo->setShortcut(QKeySequence::Redo);
+  edit->addAction(undo);
+  edit->addAction(redo);
+
+  QMenu* training = menuBar()->addMenu(tr("&Training"));
+  QToolBar* toolbar = addToolBar(tr("Training"));
+  toolbar->setObjectName(QStringLiteral("trainingToolbar"));
+  toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  for (QAction* action : {monitor_->startAction(), monitor_->pauseAction(),
+                          monitor_->resumeAction(), monitor_->stopAction()}) {
+    training->addAction(action);
+    toolbar->addAction(action);
+  }
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  for (QDockWidget* dock : docks_) view->addAction(dock->toggleViewAction());
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  QAction* about = help->addAction(tr("&About mRNN Workbench"), this, &MainWindow::showAbout);
+  about->setMenuRole(QAction::AboutRole);
+}
+
+void MainWindow::showAbout() {
+  QMessageBox::about(
+      this, tr("About mRNN Workbench"),
+      tr("<h3>mRNN Workbench %1</h3>"
+         "<p>A workbench for multiplicative recurrent language models: compose a model, "
+         "train it, and look inside it.</p>"
+         "<p>Built with Qt %2.</p>")
+          .arg(QStringLiteral(MRNN_VERSION), QString::fromLatin1(qVersion())));
+}
+
+}  // namespace mrnn::app

@@ -1,0 +1,187 @@
+#include "app/gui/project_files.h"
+
+#include <exception>
+
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStandardPaths>
+
+#include "app/gui/new_project_dialog.h"
+#include "app/gui/template_catalog.h"
+#include "widgets/project/project_document.h"
+
+namespace mrnn::app {
+namespace {
+
+constexpr int kMaxRecent = 8;
+const char* const kRecentKey = "recentProjects";
+const char* const kLastDirectoryKey = "lastDirectory";
+
+QSettings workbenchSettings() {
+  return QSettings(QStringLiteral("mRNN Workbench"), QStringLiteral("mrnn-workbench"));
+}
+
+}  // namespace
+
+ProjectFiles::ProjectFiles(widgets::ProjectDocument& document, const TemplateCatalog& catalog,
+                           QWidget* window, bool useSettings)
+    : QObject(window),
+      document_(document),
+      catalog_(catalog),
+      window_(window),
+      useSettings_(useSettings) {
+  if (useSettings_) {
+    QSettings settings = workbenchSettings();
+    recent_ = settings.value(kRecentKey).toStringList();
+    lastDirectory_ = settings.value(kLastDirectoryKey).toString();
+    while (recent_.size() > kMaxRecent) recent_.removeLast();
+  }
+}
+
+bool ProjectFiles::open(const QString& path) {
+  try {
+    document_.load(path);
+  } catch (const std::exception& e) {
+    lastError_ = QString::fromStdString(e.what());  // names file, line and key
+    emit statusMessage(tr("Could not open %1: %2").arg(QDir::toNativeSeparators(path), lastError_));
+    return false;
+  }
+  lastError_.clear();
+  lastDirectory_ = QFileInfo(path).absolutePath();
+  remember(QFileInfo(path).absoluteFilePath());
+  emit statusMessage(tr("Opened %1").arg(QDir::toNativeSeparators(document_.path())));
+  return true;
+}
+
+bool ProjectFiles::chooseAndOpen() {
+  if (!maybeSave()) return false;
+  const QString path =
+      QFileDialog::getOpenFileName(window_, tr("Open Project"), lastDirectory_,
+                                   tr("Project files (project.yaml *.yaml *.yml);;All files (*)"));
+  if (path.isEmpty()) return false;
+  if (!open(path)) {
+    QMessageBox::warning(window_, tr("Open Project"),
+                         tr("The project could not be opened.\n\n%1").arg(lastError_));
+    return false;
+  }
+  return true;
+}
+
+bool ProjectFiles::newFromTemplate() {
+  if (!maybeSave()) return false;
+  NewProjectDialog dialog(catalog_.templates(), window_);
+  if (dialog.exec() != QDialog::Accepted || dialog.chosenPath().isEmpty()) return false;
+  try {
+    document_.loadTemplate(dialog.chosenPath());
+  } catch (const std::exception& e) {
+    QMessageBox::warning(window_, tr("New Project"),
+                         tr("The template could not be read.\n\n%1").arg(e.what()));
+    return false;
+  }
+  emit statusMessage(tr("New project from \"%1\": save it to a folder of its own before "
+                        "training (runs and checkpoints are stored beside it)")
+                         .arg(document_.displayName()));
+  return true;
+}
+
+bool ProjectFiles::save() {
+  if (document_.isUntitled()) return saveAs();
+  try {
+    document_.save();
+  } catch (const std::exception& e) {
+    QMessageBox::warning(
+        window_, tr("Save Project"),
+        tr("The project was not saved; the file on disk is unchanged.\n\n%1").arg(e.what()));
+    return false;
+  }
+  emit statusMessage(tr("Saved %1").arg(QDir::toNativeSeparators(document_.path())));
+  return true;
+}
+
+bool ProjectFiles::saveAs() {
+  QString start = document_.isUntitled() ? QString() : document_.folder();
+  if (start.isEmpty()) {
+    start = QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+                .filePath(QStringLiteral("mrnn-projects/project.yaml"));
+  } else {
+    start = QDir(start).filePath(QStringLiteral("project.yaml"));
+  }
+  const QString path = QFileDialog::getSaveFileName(
+      window_, tr("Save Project As (each project in a folder of its own)"), start,
+      tr("Project files (*.yaml)"));
+  if (path.isEmpty()) return false;
+  try {
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    document_.saveAs(path);
+  } catch (const std::exception& e) {
+    QMessageBox::warning(window_, tr("Save Project"),
+                         tr("The project was not saved.\n\n%1").arg(e.what()));
+    return false;
+  }
+  remember(document_.path());
+  emit statusMessage(tr("Saved %1").arg(QDir::toNativeSeparators(document_.path())));
+  return true;
+}
+
+bool ProjectFiles::maybeSave() {
+  if (!document_.isModified()) return true;
+  const auto answer = QMessageBox::warning(
+      window_, tr("Unsaved Changes"),
+      tr("\"%1\" has unsaved changes. Save them?").arg(document_.displayName()),
+      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+  if (answer == QMessageBox::Cancel) return false;
+  if (answer == QMessageBox::Save) return save();
+  return true;
+}
+
+void ProjectFiles::attachRecentMenu(QMenu* menu) {
+  recentMenu_ = menu;
+  rebuildRecentMenu();
+}
+
+void ProjectFiles::remember(const QString& path) {
+  recent_.removeAll(path);
+  recent_.prepend(path);
+  while (recent_.size() > kMaxRecent) recent_.removeLast();
+  saveSettings();
+  rebuildRecentMenu();
+}
+
+void ProjectFiles::saveSettings() const {
+  if (!useSettings_) return;
+  QSettings settings = workbenchSettings();
+  settings.setValue(kRecentKey, recent_);
+  settings.setValue(kLastDirectoryKey, lastDirectory_);
+}
+
+void ProjectFiles::rebuildRecentMenu() {
+  if (recentMenu_ == nullptr) return;
+  recentMenu_->clear();
+  if (recent_.isEmpty()) {
+    recentMenu_->addAction(tr("(none)"))->setEnabled(false);
+    return;
+  }
+  for (int i = 0; i < recent_.size(); ++i) {
+    const QString path = recent_[i];
+    const QString text = QStringLiteral("&%1  %2").arg(i + 1).arg(QDir::toNativeSeparators(path));
+    recentMenu_->addAction(text, this, [this, path] {
+      if (!maybeSave()) return;
+      if (!open(path)) {
+        QMessageBox::warning(window_, tr("Open Project"),
+                             tr("The project could not be opened.\n\n%1").arg(lastError_));
+      }
+    });
+  }
+  recentMenu_->addSeparator();
+  recentMenu_->addAction(tr("Clear List"), this, [this] {
+    recent_.clear();
+    saveSettings();
+    rebuildRecentMenu();
+  });
+}
+
+}  // namespace mrnn::app

@@ -1,0 +1,59 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+class QMenu;
+class QWidget;
+
+namespace mrnn::widgets {
+class ProjectDocument;
+}
+
+namespace mrnn::app {
+
+class TemplateCatalog;
+
+// The File menu's work on the open document: New (from a template), Open, Save, Save As,
+// the recent-projects list and the "save changes?" prompt. Failures are shown to the user
+// in words and reported through statusMessage().
+class ProjectFiles : public QObject {
+  Q_OBJECT
+
+ public:
+  // With useSettings false the recent list and last folder are neither read nor written.
+  ProjectFiles(widgets::ProjectDocument& document, const TemplateCatalog& catalog, QWidget* window,
+               bool useSettings);
+
+  bool open(const QString& path);  // no prompt; false (with a message) on failure
+  bool chooseAndOpen();            // prompts to save first
+  bool newFromTemplate();          // prompts to save first
+  bool save();                     // Save As when untitled
+  bool saveAs();
+  // Asks to save unsaved changes; false when the user cancels.
+  bool maybeSave();
+
+  void attachRecentMenu(QMenu* menu);
+  QStringList recent() const { return recent_; }
+  QString lastError() const { return lastError_; }
+
+ signals:
+  void statusMessage(const QString& text);
+
+ private:
+  void remember(const QString& path);
+  void rebuildRecentMenu();
+  void saveSettings() const;
+
+  widgets::ProjectDocument& document_;
+  const TemplateCatalog& catalog_;
+  QWidget* window_;
+  bool useSettings_;
+  QStringList recent_;
+  QString lastDirectory_;
+  QString lastError_;
+  QMenu* recentMenu_ = nullptr;
+};
+
+}  // namespace mrnn::app

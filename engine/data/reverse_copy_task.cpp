@@ -1,0 +1,159 @@
+#include "engine/data/reverse_copy_task.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <random>
+#include <stdexcept>
+
+#include "engine/data/id_buffer.h"
+#include "engine/io/atomic_file.h"
+
+namespace mrnn::engine {
+namespace {
+
+const char* const kEos = "<eos>";
+const char* const kTokenPrefix = "t";
+
+// splitmix64 (Steele et al. 2014): spreads nearby (seed, stream) pairs over the whole state,
+// so seed 1's valid stream is unrelated to seed 2's train stream.
+uint64_t splitmix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+// Uniform in [0, bound) without modulo bias: draws below 2^64 mod bound are rejected, which
+// leaves a whole number of copies of [0, bound).
+int64_t uniformBelow(std::mt19937_64& random, uint64_t bound) {
+  const uint64_t threshold = (0 - bound) % bound;
+  while (true) {
+    const uint64_t draw = random();
+    if (draw >= threshold) return static_cast<int64_t>(draw % bound);
+  }
+}
+
+// Calls `visit(input)` with each of the first `count` examples' L input tokens in turn, one
+// example in memory at a time (the paper's training set is 25 million input tokens).
+template <typename Visit>
+void forEachExample(const CopyTaskConfig& config, CopyStream stream, int64_t count, Visit&& visit) {
+  if (count < 1)
+    throw std::invalid_argument("reverse copy: the number of examples must be at least 1, got " +
+                                std::to_string(count));
+  std::mt19937_64 random(splitmix64(config.seed ^ splitmix64(static_cast<uint64_t>(stream) + 1)));
+  const auto bound = static_cast<uint64_t>(config.vocabulary);
+  std::vector<int64_t> input(static_cast<size_t>(config.length));
+  for (int64_t e = 0; e < count; ++e) {
+    for (auto& id : input) id = uniformBelow(random, bound);
+    visit(input.data());
+  }
+}
+
+}  // namespace
+
+const char* const ReverseCopyTask::kMarker = "<go>";
+
+ReverseCopyTask::ReverseCopyTask(const CopyTaskConfig& config) : config_(config) {
+  if (config.vocabulary < 1 || config.length < 1)
+    throw std::invalid_argument("reverse copy: vocabulary and length must be at least 1 (got " +
+                                std::to_string(config.vocabulary) + " and " +
+                                std::to_string(config.length) + ")");
+  vocabulary_ = vocabularyFor(config.vocabulary);
+}
+
+Vocabulary ReverseCopyTask::vocabularyFor(int64_t tokens) {
+  std::vector<std::string> symbols;
+  symbols.reserve(static_cast<size_t>(tokens + 2));
+  for (int64_t t = 0; t < tokens; ++t) symbols.push_back(kTokenPrefix + std::to_string(t));
+  symbols.emplace_back(kMarker);
+  symbols.emplace_back(kEos);
+  return Vocabulary::fromSymbols(InputLevel::Word, std::move(symbols));
+}
+
+int64_t ReverseCopyTask::tokensOf(const Vocabulary& vocabulary) {
+  const int64_t tokens = vocabulary.size() - 2;
+  if (vocabulary.level() != InputLevel::Word || tokens < 1) return -1;
+  return vocabularyFor(tokens).fingerprint() == vocabulary.fingerprint() ? tokens : -1;
+}
+
+std::vector<int64_t> ReverseCopyTask::drawInputs(CopyStream stream, int64_t count) const {
+  std::vector<int64_t> ids;
+  ids.reserve(static_cast<size_t>(std::max<int64_t>(count, 0) * config_.length));
+  forEachExample(config_, stream, count,
+                 [&](const int64_t* input) { ids.insert(ids.end(), input, input + length()); });
+  return ids;
+}
+
+CorpusSplit ReverseCopyTask::split(CopyStream stream, int64_t count) const {
+  const int64_t length = config_.length;
+  const int64_t size = exampleSize();
+  IdBuffer tokens(std::max<int64_t>(count, 0) * size, vocabulary_.size());
+  IdBuffer mask(std::max<int64_t>(count, 0) * size, 2);
+  int64_t start = 0;
+  forEachExample(config_, stream, count, [&](const int64_t* input) {
+    for (int64_t i = 0; i < length; ++i) {
+      tokens.set(start + i, static_cast<uint32_t>(input[i]));
+      tokens.set(start + length + 1 + i, static_cast<uint32_t>(input[length - 1 - i]));
+      mask.set(start + i, 0);
+      mask.set(start + length + 1 + i, 1);
+    }
+    tokens.set(start + length, static_cast<uint32_t>(markerId()));
+    mask.set(start + length, 0);
+    tokens.set(start + size - 1, static_cast<uint32_t>(eosId()));
+    mask.set(start + size - 1, 0);
+    start += size;
+  });
+  CorpusSplit split;
+  split.tokens = tokens.finish();
+  split.targetMask = mask.finish();
+  static const char* const kNames[] = {"train", "valid", "test", "fresh"};
+  split.source = std::string("reverse copy (") + kNames[static_cast<int>(stream)] + ", seed " +
+                 std::to_string(config_.seed) + ")";
+  return split;
+}
+
+std::string ReverseCopyTask::text(CopyStream stream, int64_t count) const {
+  const int64_t length = config_.length;
+  std::string out;
+  // 2L + 1 words of up to 1 + digits(V) characters and a space or line end each.
+  const auto word = static_cast<int64_t>(std::to_string(tokens()).size()) + 2;
+  out.reserve(static_cast<size_t>(std::max<int64_t>(count, 0) * (2 * length + 1) * word));
+  forEachExample(config_, stream, count, [&](const int64_t* input) {
+    for (int64_t i = 0; i < length; ++i) out += vocabulary_.symbol(input[i]) + ' ';
+    out += kMarker;
+    for (int64_t i = length - 1; i >= 0; --i) out += ' ' + vocabulary_.symbol(input[i]);
+    out += '\n';
+  });
+  return out;
+}
+
+std::vector<std::string> writeReverseCopyFiles(const CopyTaskConfig& config,
+                                               const std::string& folder) {
+  const ReverseCopyTask task(config);
+  std::error_code error;
+  std::filesystem::create_directories(folder, error);
+  if (error) throw std::runtime_error("cannot create '" + folder + "': " + error.message());
+  const std::filesystem::path base(folder);
+  std::vector<std::string> written;
+  const struct {
+    const char* file;
+    CopyStream stream;
+    int64_t count;
+  } splits[] = {{"train.txt", CopyStream::Train, config.trainExamples},
+                {"valid.txt", CopyStream::Valid, config.validExamples},
+                {"test.txt", CopyStream::Test, config.testExamples}};
+  for (const auto& split : splits) {
+    const std::string path = (base / split.file).string();
+    writeFileAtomically(path, task.text(split.stream, split.count));
+    written.push_back(path);
+  }
+  std::string symbols;
+  for (int64_t id = 0; id < task.vocabulary().size(); ++id)
+    symbols += task.vocabulary().symbol(id) + '\n';
+  const std::string vocabularyPath = (base / "vocab.txt").string();
+  writeFileAtomically(vocabularyPath, symbols);
+  written.push_back(vocabularyPath);
+  return written;
+}
+
+}  // namespace mrnn::engine

@@ -1,0 +1,132 @@
+// End to end, as a user works: open the default project, change a layer in the composer,
+// train 30 steps, see the curves and the run in the database, sample 50 symbols.
+
+#include <cstdio>
+
+#include <qcustomplot.h>
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include "app/gui/main_window.h"
+#include "app/gui/template_catalog.h"
+#include "engine/store/run_store.h"
+#include "widgets/composer/block_inspector.h"
+#include "widgets/composer/composer_panel.h"
+#include "widgets/project/project_document.h"
+#include "widgets/sampler/completion_view.h"
+#include "widgets/sampler/sampler_console.h"
+#include "widgets/sampler/sampling_controller.h"
+#include "widgets/sampler/sampling_options_form.h"
+#include "widgets/training/training_charts.h"
+#include "widgets/training/training_controller.h"
+#include "widgets/training/training_monitor_panel.h"
+
+namespace {
+
+// The default project's corpus comes from Debian's fortunes package, which the README's
+// first command installs.
+const char* const kCorpus = "/usr/share/games/fortunes/songs-poems";
+
+}  // namespace
+
+class EndToEndTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void defaultProjectTrainsAndSamples() {
+    QTemporaryDir user;
+    const QString path = mrnn::app::TemplateCatalog::standard().defaultProject(user.path());
+    QVERIFY2(!path.isEmpty(), "the default project could not be set up");
+    QVERIFY(path.startsWith(user.path()));
+
+    mrnn::app::MainWindow window(false);
+    QVERIFY2(window.openProject(path), qPrintable(window.statusText()));
+    window.resize(1280, 820);
+    window.show();
+    auto& document = window.document();
+
+    // Keep the run short: 30 steps, validated and checkpointed at the end.
+    mrnn::engine::Project settings = document.project();
+    settings.training.maxSteps = 30;
+    settings.training.validateEvery = 30;
+    settings.training.checkpointEvery = 30;
+    settings.training.batchSize = 16;
+    settings.training.bptt = 50;
+    document.edit(settings, QStringLiteral("Short run"));
+
+    // Change the layer in the composer: select it, type a new hidden size.
+    auto* composer = window.composer();
+    QCOMPARE(composer->blockCount(), 3);  // input, mLSTM, output
+    composer->selectBlock(1);
+    auto* hidden = composer->inspector()->findChild<QSpinBox*>(QStringLiteral("hiddenSize"));
+    QVERIFY(hidden != nullptr);
+    QVERIFY(hidden->isVisible());
+    hidden->selectAll();
+    QTest::keyClicks(hidden, QStringLiteral("96"));
+    QTest::keyClick(hidden, Qt::Key_Enter);
+    QTRY_COMPARE(document.project().model.layers.at(0).hiddenSize, int64_t{96});
+    QVERIFY(composer->isModelValid());
+
+    // Train from the toolbar action; the window saves the changed project first.
+    auto* monitor = window.trainingMonitor();
+    QSignalSpy ended(monitor, &mrnn::widgets::TrainingMonitorPanel::runEnded);
+    int ticks = 0;
+    QTimer ticker;
+    QObject::connect(&ticker, &QTimer::timeout, [&ticks] { ++ticks; });
+    ticker.start(20);
+    QVERIFY(monitor->startAction()->isEnabled());
+    monitor->startAction()->trigger();
+    QVERIFY(!document.isModified());
+    QVERIFY(ended.wait(300'000));
+    QVERIFY2(ended.first().at(0).toBool(), qPrintable(ended.first().at(1).toString()));
+    QVERIFY2(ticks > 20, "the event loop must keep turning while the run trains");
+
+    // The curves received a point per step.
+    using Series = mrnn::widgets::TrainingCharts::Series;
+    QCOMPARE(monitor->charts()->liveGraph(Series::LossRaw)->dataCount(), 30);
+    QVERIFY(monitor->charts()->liveGraph(Series::Validation)->dataCount() >= 1);
+
+    // The run is in the project's database, finished, with its 30 steps.
+    mrnn::engine::RunStore store(QDir(document.folder()).filePath("runs.sqlite").toStdString());
+    const auto runs = store.listRuns();
+    QCOMPARE(runs.size(), size_t{1});
+    QCOMPARE(runs.front().steps, int64_t{30});
+    QCOMPARE(mrnn::engine::runStatusName(runs.front().status), std::string("finished"));
+    QVERIFY(runs.front().bestValid.has_value());
+    QVERIFY(runs.front().configYaml.find("hidden_size: 96") != std::string::npos);
+
+    // Sample 50 symbols from the new run's checkpoint.
+    auto* sampler = window.samplerConsole();
+    window.raisePanel(QStringLiteral("sampler"));
+    sampler->refreshCheckpoints();
+    sampler->optionsForm()->setLength(50);
+    sampler->optionsForm()->setCompletions(1);
+    sampler->optionsForm()->setPrime(QStringLiteral("The "));
+    QSignalSpy generated(sampler, &mrnn::widgets::SamplerConsole::generationEnded);
+    QTRY_VERIFY_WITH_TIMEOUT(!sampler->controller()->isBusy(), 60'000);
+    sampler->generate();
+    QVERIFY(generated.wait(120'000));
+    QVERIFY2(sampler->message().isEmpty(), qPrintable(sampler->message()));
+    QCOMPARE(sampler->completionCount(), 1);
+    QCOMPARE(sampler->completionView(0)->symbolCount(), 50);
+  }
+};
+
+int main(int argc, char** argv) {
+  if (!QFileInfo::exists(QString::fromLatin1(kCorpus))) {
+    std::printf("SKIP: %s is missing (install Debian's fortunes package)\n", kCorpus);
+    return 77;
+  }
+  QApplication app(argc, argv);
+  EndToEndTest test;
+  return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_end_to_end.moc"

@@ -1,0 +1,6 @@
+# The reverse copy task (Melis et al. 2019 §4.3): its data: keys, generation and target mask
+# (engine/data), masked training and evaluation (engine/training) and `analyze copy`'s
+# scoring (engine/synthetic), each against answers known in advance.
+mrnn_add_engine_test(engine_copy_test LABELS unit
+  SOURCES copy_config_test.cpp copy_data_test.cpp copy_eval_test.cpp scoring_fixtures.cpp)
+target_link_libraries(engine_copy_test PRIVATE mrnn::engine_synthetic mrnn_training_fixtures)

@@ -1,0 +1,391 @@
+#include <QAbstractButton>
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTimer>
+#include <QtTest>
+#include <cmath>
+
+#include "engine/config/project_file.h"
+#include "engine/store/run_store.h"
+#include "engine/training/run_paths.h"
+#include "training_test_project.h"
+#include "widgets/project/project_document.h"
+#include "widgets/training/config_diff_dialog.h"
+#include "widgets/training/line_diff.h"
+#include "widgets/training/run_banner.h"
+#include "widgets/training/runs_panel.h"
+#include "widgets/training/runs_table_model.h"
+#include "widgets/training/training_controller.h"
+
+using mrnn::engine::RunRecord;
+using mrnn::engine::RunStatus;
+using mrnn::engine::RunStore;
+using mrnn::widgets::ConfigDiffDialog;
+using mrnn::widgets::DiffLine;
+using mrnn::widgets::ProjectDocument;
+using mrnn::widgets::RunBanner;
+using mrnn::widgets::RunsPanel;
+using mrnn::widgets::RunsTableModel;
+using mrnn::widgets::TrainingController;
+using mrnn::widgets::test::TrainingTestProject;
+
+namespace {
+
+// The config of a stored run: the test project with a given hidden size and learning rate.
+std::string configYaml(const ProjectDocument& document, int64_t hidden, double lr) {
+  mrnn::engine::Project project = document.project();
+  project.model.layers.at(0).hiddenSize = hidden;
+  project.training.optimizer.learningRate = lr;
+  project.training.batchSize = 32;
+  project.training.bptt = 100;
+  return mrnn::engine::projectToYaml(project);
+}
+
+// Answers the next modal message box with the button whose text is `button`, and keeps
+// its text for the test to read.
+void answerNextMessageBox(const QString& button, QString* text) {
+  QTimer::singleShot(0, [button, text] {
+    auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+    if (!box) return;
+    *text = box->text();
+    for (QAbstractButton* candidate : box->buttons()) {
+      if (candidate->text() == button) candidate->click();
+    }
+  });
+}
+
+QString cell(const RunsPanel& panel, int proxyRow, int column) {
+  return panel.proxy()->index(proxyRow, column).data().toString();
+}
+
+qint64 idAt(const RunsPanel& panel, int proxyRow) {
+  return panel.proxy()->index(proxyRow, 0).data(RunsTableModel::RunIdRole).toLongLong();
+}
+
+}  // namespace
+
+class RunsPanelTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void init();
+  void cleanup();
+  void tableShowsTheStoresRuns();
+  void sortingByBestValidPutsTheBestFirst();
+  void filterMatchesAnyColumn();
+  void selectionAsksForOverlays();
+  void lineDiffMarksExactlyTheChangedLines();
+  void configDiffOfTwoRunsShowsTheChangedLine();
+  void deleteAsksAndRemoves();
+  void exportWritesTheStoresCsv();
+  void resumeNamesTheLatestCheckpoint();
+  void projectWithoutRunsCreatesNoDatabase();
+  void evaluateScoresTheBestCheckpointAndRecordsIt();
+  void renderScreenshot();
+
+ private:
+  std::unique_ptr<TrainingTestProject> project_;
+  std::unique_ptr<ProjectDocument> document_;
+  std::unique_ptr<RunsPanel> panel_;
+  QString database_;
+};
+
+void RunsPanelTest::init() {
+  project_ = std::make_unique<TrainingTestProject>();
+  document_ = std::make_unique<ProjectDocument>();
+  QCOMPARE(project_->loadInto(*document_), QString());
+  database_ =
+      QString::fromStdString(mrnn::engine::RunPaths::database(project_->folder().toStdString()));
+  {
+    RunStore store(database_.toStdString());
+    const auto add = [&](const std::string& name, int64_t hidden, double lr, RunStatus status,
+                         std::optional<double> best, std::optional<double> test,
+                         const std::string& reason = "") {
+      RunRecord run;
+      run.name = name;
+      run.modelType = "lstm";
+      run.parameters = 1000 * hidden;
+      run.configYaml = configYaml(*document_, hidden, lr);
+      run.startedAt = "2025-01-0" + std::to_string(store.listRuns().size() + 1) + "T10:00:00Z";
+      const int64_t id = store.createRun(run);
+      store.updateProgress(id, 500, 3723.0);
+      if (best) store.setBestValid(id, *best);
+      if (test) store.setTestResult(id, *test);
+      store.setStatus(id, status, reason);
+      return id;
+    };
+    QCOMPARE(add("baseline", 256, 0.002, RunStatus::Finished, 1.5, 1.52), int64_t(1));
+    QCOMPARE(add("wider", 512, 0.002, RunStatus::Finished, 1.4, 1.41), int64_t(2));
+    QCOMPARE(add("diverged", 256, 0.5, RunStatus::Failed, std::nullopt, std::nullopt,
+                 "the training loss became NaN at step 7"),
+             int64_t(3));
+    QCOMPARE(add("bigger lr", 256, 0.004, RunStatus::Stopped, 1.45, std::nullopt), int64_t(4));
+  }
+  panel_ = std::make_unique<RunsPanel>(*document_);
+  panel_->resize(1100, 500);
+  panel_->show();
+}
+
+void RunsPanelTest::cleanup() {
+  panel_.reset();
+  document_.reset();
+  project_.reset();
+}
+
+void RunsPanelTest::tableShowsTheStoresRuns() {
+  const RunsTableModel* model = panel_->model();
+  QCOMPARE(model->rowCount(), 4);
+  const int row = model->rowOfRun(1);
+  const auto text = [&](int r, int column) { return model->index(r, column).data().toString(); };
+  QCOMPARE(text(row, RunsTableModel::Name), QStringLiteral("baseline"));
+  QCOMPARE(text(row, RunsTableModel::Model), QStringLiteral("lstm"));
+  QCOMPARE(text(row, RunsTableModel::Parameters), QStringLiteral("256,000"));
+  QCOMPARE(text(row, RunsTableModel::Optimizer), QStringLiteral("adam"));
+  QCOMPARE(text(row, RunsTableModel::LearningRate), QStringLiteral("0.002"));
+  QCOMPARE(text(row, RunsTableModel::Batch), QStringLiteral("32"));
+  QCOMPARE(text(row, RunsTableModel::Bptt), QStringLiteral("100"));
+  QCOMPARE(text(row, RunsTableModel::Hidden), QStringLiteral("256"));
+  QCOMPARE(text(row, RunsTableModel::BestValid), QStringLiteral("1.5000"));
+  QCOMPARE(text(row, RunsTableModel::Test), QStringLiteral("1.5200"));
+  QCOMPARE(text(row, RunsTableModel::Duration), QStringLiteral("1:02:03"));
+  QCOMPARE(text(row, RunsTableModel::Status), QStringLiteral("Finished"));
+  const int failed = model->rowOfRun(3);
+  QCOMPARE(text(failed, RunsTableModel::Status), QStringLiteral("Failed"));
+  QCOMPARE(text(failed, RunsTableModel::BestValid), QStringLiteral("-"));
+  QCOMPARE(model->index(failed, RunsTableModel::Status).data(Qt::ToolTipRole).toString(),
+           QStringLiteral("the training loss became NaN at step 7"));
+  QCOMPARE(text(model->rowOfRun(2), RunsTableModel::Hidden), QStringLiteral("512"));
+  QCOMPARE(text(model->rowOfRun(4), RunsTableModel::Status), QStringLiteral("Stopped"));
+}
+
+void RunsPanelTest::sortingByBestValidPutsTheBestFirst() {
+  panel_->view()->sortByColumn(RunsTableModel::BestValid, Qt::AscendingOrder);
+  QCOMPARE(idAt(*panel_, 0), 2);  // 1.40
+  QCOMPARE(idAt(*panel_, 1), 4);  // 1.45
+  QCOMPARE(idAt(*panel_, 2), 1);  // 1.50
+  QCOMPARE(idAt(*panel_, 3), 3);  // never validated: last
+  QCOMPARE(cell(*panel_, 0, RunsTableModel::BestValid), QStringLiteral("1.4000"));
+  panel_->view()->sortByColumn(RunsTableModel::Hidden, Qt::DescendingOrder);
+  QCOMPARE(idAt(*panel_, 0), 2);
+  panel_->view()->sortByColumn(RunsTableModel::LearningRate, Qt::DescendingOrder);
+  QCOMPARE(idAt(*panel_, 0), 3);  // 0.5 > 0.004 > 0.002, numerically
+  QCOMPARE(idAt(*panel_, 1), 4);
+}
+
+void RunsPanelTest::filterMatchesAnyColumn() {
+  panel_->filterEdit()->setText(QStringLiteral("diverged"));
+  QCOMPARE(panel_->proxy()->rowCount(), 1);
+  QCOMPARE(idAt(*panel_, 0), 3);
+  panel_->filterEdit()->setText(QStringLiteral("finished"));  // the status column
+  QCOMPARE(panel_->proxy()->rowCount(), 2);
+  panel_->filterEdit()->setText(QStringLiteral("512"));
+  QCOMPARE(panel_->proxy()->rowCount(), 1);
+  QCOMPARE(idAt(*panel_, 0), 2);
+  panel_->filterEdit()->clear();
+  QCOMPARE(panel_->proxy()->rowCount(), 4);
+}
+
+void RunsPanelTest::selectionAsksForOverlays() {
+  QSignalSpy overlays(panel_.get(), &RunsPanel::overlayRunsChanged);
+  panel_->view()->sortByColumn(RunsTableModel::Id, Qt::AscendingOrder);
+  panel_->selectRuns({2, 1});
+  QVERIFY(overlays.count() >= 1);
+  QCOMPARE(overlays.last().at(0).value<QList<qint64>>(), (QList<qint64>{1, 2}));
+  QVERIFY(panel_->diffAction()->isEnabled());
+  QVERIFY(!panel_->resumeAction()->isEnabled());  // one run at a time
+  panel_->selectRuns({4});
+  QCOMPARE(overlays.last().at(0).value<QList<qint64>>(), (QList<qint64>{4}));
+  QVERIFY(!panel_->diffAction()->isEnabled());
+  QVERIFY(panel_->resumeAction()->isEnabled());
+  panel_->setTrainingActive(true);
+  QVERIFY(!panel_->resumeAction()->isEnabled());
+}
+
+void RunsPanelTest::lineDiffMarksExactlyTheChangedLines() {
+  const QStringList left = {"a: 1", "b: 2", "c: 3", "d: 4"};
+  const QStringList right = {"a: 1", "b: 20", "c: 3", "d: 4", "e: 5"};
+  const QVector<DiffLine> lines = mrnn::widgets::diffLines(left, right);
+  QCOMPARE(lines.size(), 6);
+  using Kind = DiffLine::Kind;
+  const QVector<Kind> kinds = {Kind::Same, Kind::Removed, Kind::Added,
+                               Kind::Same, Kind::Same,    Kind::Added};
+  for (int i = 0; i < lines.size(); ++i) QCOMPARE(lines[i].kind, kinds[i]);
+  QCOMPARE(lines[1].text, QStringLiteral("b: 2"));
+  QCOMPARE(lines[1].leftLine, 2);
+  QCOMPARE(lines[2].text, QStringLiteral("b: 20"));
+  QCOMPARE(lines[2].rightLine, 2);
+  QCOMPARE(lines[5].text, QStringLiteral("e: 5"));
+  QCOMPARE(lines[5].rightLine, 5);
+  QVERIFY(mrnn::widgets::diffLines(left, left).size() == 4);
+
+  ConfigDiffDialog dialog(QStringLiteral("left"), left.join('\n') + '\n', QStringLiteral("right"),
+                          right.join('\n') + '\n');
+  QCOMPARE(dialog.removedCount(), 1);
+  QCOMPARE(dialog.addedCount(), 2);
+  const QStringList shown = dialog.view()->toPlainText().split('\n');
+  QCOMPARE(shown.size(), 6);
+  QVERIFY(shown[1].contains(QStringLiteral("- b: 2")));
+  QVERIFY(shown[2].contains(QStringLiteral("+ b: 20")));
+  QCOMPARE(dialog.view()->extraSelections().size(), 3);  // the three changed lines, coloured
+}
+
+void RunsPanelTest::configDiffOfTwoRunsShowsTheChangedLine() {
+  panel_->selectRuns({1, 2});  // configs differ in the hidden size only
+  panel_->diffSelected();
+  auto* dialog = panel_->findChild<ConfigDiffDialog*>();
+  QVERIFY(dialog);
+  QVERIFY(dialog->isVisible());
+  QCOMPARE(dialog->removedCount(), 1);
+  QCOMPARE(dialog->addedCount(), 1);
+  QString removed;
+  QString added;
+  for (const DiffLine& line : dialog->lines()) {
+    if (line.kind == DiffLine::Kind::Removed) removed = line.text.trimmed();
+    if (line.kind == DiffLine::Kind::Added) added = line.text.trimmed();
+  }
+  QCOMPARE(removed, QStringLiteral("hidden_size: 256"));
+  QCOMPARE(added, QStringLiteral("hidden_size: 512"));
+  QVERIFY(dialog->windowTitle().contains(QStringLiteral("run 1")));
+  dialog->close();
+}
+
+void RunsPanelTest::deleteAsksAndRemoves() {
+  const QString checkpoints = QString::fromStdString(
+      mrnn::engine::RunPaths::checkpointFolder(project_->folder().toStdString(), 3));
+  QVERIFY(QDir().mkpath(checkpoints));
+  QFile latest(checkpoints + QStringLiteral("/latest.pt"));
+  QVERIFY(latest.open(QIODevice::WriteOnly));
+  latest.write("not really a checkpoint");
+  latest.close();
+  panel_->selectRuns({3});
+
+  QString question;
+  answerNextMessageBox(QStringLiteral("Keep"), &question);
+  panel_->deleteSelected();
+  QVERIFY2(question.contains(QStringLiteral("run 3 · diverged")), qPrintable(question));
+  QCOMPARE(panel_->model()->rowCount(), 4);
+  QVERIFY(RunStore(database_.toStdString()).run(3).has_value());
+  QVERIFY(QFileInfo::exists(checkpoints));
+
+  answerNextMessageBox(QStringLiteral("Delete"), &question);
+  panel_->deleteSelected();
+  QCOMPARE(panel_->model()->rowCount(), 3);
+  QCOMPARE(panel_->model()->rowOfRun(3), -1);
+  QVERIFY(!RunStore(database_.toStdString()).run(3).has_value());
+  QVERIFY(!QFileInfo::exists(checkpoints));
+  QVERIFY(RunStore(database_.toStdString()).run(1).has_value());
+}
+
+void RunsPanelTest::exportWritesTheStoresCsv() {
+  const QString path = project_->folder() + QStringLiteral("/exported.csv");
+  QVERIFY(panel_->exportCsvTo(path));
+  QFile file(path);
+  QVERIFY(file.open(QIODevice::ReadOnly));
+  const std::string expected = RunStore(database_.toStdString()).exportRunsCsv();
+  QCOMPARE(file.readAll().toStdString(), expected);
+  QVERIFY(expected.find("diverged") != std::string::npos);
+  // A folder that does not exist: a notice, no crash.
+  QVERIFY(!panel_->exportCsvTo(project_->folder() + QStringLiteral("/no/such/folder/x.csv")));
+  QCOMPARE(panel_->banner()->kind(), RunBanner::Kind::Failure);
+}
+
+void RunsPanelTest::resumeNamesTheLatestCheckpoint() {
+  QSignalSpy resume(panel_.get(), &RunsPanel::resumeRequested);
+  panel_->selectRuns({4});
+  panel_->resumeSelected();  // no checkpoint file yet
+  QCOMPARE(resume.count(), 0);
+  QVERIFY(panel_->banner()->isVisible());
+  QVERIFY(panel_->banner()->text().contains(QStringLiteral("no latest checkpoint")));
+
+  const QString latest =
+      QString::fromStdString(mrnn::engine::RunPaths::latest(project_->folder().toStdString(), 4));
+  QVERIFY(QDir().mkpath(QFileInfo(latest).path()));
+  QFile file(latest);
+  QVERIFY(file.open(QIODevice::WriteOnly));
+  file.close();
+  panel_->resumeSelected();
+  QCOMPARE(resume.count(), 1);
+  QCOMPARE(resume.at(0).at(0).toLongLong(), 4);
+  QCOMPARE(resume.at(0).at(1).toString(), latest);
+}
+
+void RunsPanelTest::projectWithoutRunsCreatesNoDatabase() {
+  TrainingTestProject empty;
+  ProjectDocument document;
+  QCOMPARE(empty.loadInto(document), QString());
+  RunsPanel panel(document);
+  panel.show();
+  QCOMPARE(panel.model()->rowCount(), 0);
+  auto* label = panel.findChild<QLabel*>(QStringLiteral("runsEmptyLabel"));
+  QVERIFY(label->isVisible());
+  QVERIFY(label->text().contains(QStringLiteral("No runs yet")));
+  QVERIFY(!QFileInfo::exists(empty.folder() + QStringLiteral("/runs.sqlite")));
+  QVERIFY(!panel.exportAction()->isEnabled());
+}
+
+void RunsPanelTest::evaluateScoresTheBestCheckpointAndRecordsIt() {
+  // A real run in its own project: the trainer records its test figure at the end.
+  TrainingTestProject project;
+  ProjectDocument document;
+  QCOMPARE(project.loadInto(document), QString());
+  TrainingController controller(document);
+  QSignalSpy finished(&controller, &TrainingController::finished);
+  QVERIFY(controller.start());
+  QVERIFY(finished.wait(60000));
+  const double trainerTest = finished.at(0).at(0).value<mrnn::engine::FinishedEvent>().test;
+  QVERIFY(trainerTest > 0);
+  const qint64 runId = controller.runId();
+  const std::string database = mrnn::engine::RunPaths::database(project.folder().toStdString());
+  RunStore(database).setTestResult(runId, 9.0);  // overwritten by the evaluation below
+
+  RunsPanel panel(document);
+  panel.attachController(&controller);
+  panel.show();
+  QCOMPARE(
+      panel.model()->index(panel.model()->rowOfRun(runId), RunsTableModel::Test).data().toString(),
+      QStringLiteral("9.0000"));
+  panel.selectRuns({runId});
+  QSignalSpy evaluated(&panel, &RunsPanel::evaluationFinished);
+  panel.evaluateSelected();
+  QVERIFY(panel.isEvaluating());
+  QVERIFY(!panel.evaluateAction()->isEnabled());
+  QVERIFY(evaluated.wait(60000));
+  QVERIFY2(evaluated.at(0).at(1).toBool(), qPrintable(evaluated.at(0).at(2).toString()));
+  // The same checkpoint (best), split and settings as the trainer's: the same figure.
+  const auto stored = RunStore(database).run(runId);
+  QVERIFY(stored->testResult.has_value());
+  QVERIFY2(std::fabs(*stored->testResult - trainerTest) < 1e-6,
+           qPrintable(QStringLiteral("%1 vs %2").arg(*stored->testResult).arg(trainerTest)));
+  QCOMPARE(RunStore(database).metrics(runId, "test/bpc").size(), size_t(2));
+  QCOMPARE(
+      panel.model()->index(panel.model()->rowOfRun(runId), RunsTableModel::Test).data().toString(),
+      QString::number(trainerTest, 'f', 4));
+  QVERIFY(panel.banner()->text().contains(QStringLiteral("bits/symbol")));
+  QVERIFY(!panel.isEvaluating());
+}
+
+void RunsPanelTest::renderScreenshot() {
+  const QString folder = qEnvironmentVariable("MRNN_SCREENSHOT_DIR");
+  if (folder.isEmpty()) QSKIP("set MRNN_SCREENSHOT_DIR to save a screenshot");
+  panel_->selectRuns({1, 2});
+  panel_->resize(1100, 700);
+  QTest::qWait(100);
+  QVERIFY(panel_->grab().save(folder + QStringLiteral("/runs_panel_test.png")));
+  panel_->diffSelected();
+  auto* dialog = panel_->findChild<ConfigDiffDialog*>();
+  QVERIFY(dialog);
+  QTest::qWait(100);
+  QVERIFY(dialog->grab().save(folder + QStringLiteral("/config_diff_test.png")));
+}
+
+QTEST_MAIN(RunsPanelTest)
+#include "test_runs_panel.moc"

@@ -1,0 +1,307 @@
+#include <qcustomplot.h>
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QtTest>
+#include <cmath>
+
+#include "engine/store/run_store.h"
+#include "engine/training/run_paths.h"
+#include "training_test_project.h"
+#include "widgets/project/project_document.h"
+#include "widgets/training/run_banner.h"
+#include "widgets/training/training_charts.h"
+#include "widgets/training/training_controller.h"
+#include "widgets/training/training_monitor_panel.h"
+
+using mrnn::widgets::ProjectDocument;
+using mrnn::widgets::RunBanner;
+using mrnn::widgets::TrainingCharts;
+using mrnn::widgets::TrainingController;
+using mrnn::widgets::TrainingMonitorPanel;
+using mrnn::widgets::test::TrainingTestProject;
+using Series = TrainingCharts::Series;
+
+namespace {
+
+QVector<double> keysOf(const QCPGraph* graph) {
+  QVector<double> keys;
+  for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+    keys.append(it->key);
+  }
+  return keys;
+}
+
+QVector<double> valuesOf(const QCPGraph* graph) {
+  QVector<double> values;
+  for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+    values.append(it->value);
+  }
+  return values;
+}
+
+}  // namespace
+
+class TrainingMonitorPanelTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase();
+  void actionsHaveTheirShortcuts();
+  void runPlotsEveryStepAndEndsWithANotice();
+  void xAxisEpochAndTimeUseTheEventsValues();
+  void perplexityAndLogScale();
+  void overlaysDrawStoredRuns();
+  void replotsAreCoalesced();
+  void failingRunShowsTheReasonInTheBanner();
+  void untitledProjectAsksForASave();
+  void invalidModelIsRefusedWithTheComposersReason();
+  void renderScreenshot();
+
+ private:
+  // One finished 30-step run shared by the tests that only read it.
+  std::unique_ptr<TrainingTestProject> project_;
+  std::unique_ptr<ProjectDocument> document_;
+  std::unique_ptr<TrainingMonitorPanel> panel_;
+  QList<mrnn::engine::StepEvent> steps_;
+  QList<mrnn::engine::ValidationEvent> validations_;
+};
+
+void TrainingMonitorPanelTest::initTestCase() {
+  project_ = std::make_unique<TrainingTestProject>();
+  document_ = std::make_unique<ProjectDocument>();
+  QCOMPARE(project_->loadInto(*document_), QString());
+  panel_ = std::make_unique<TrainingMonitorPanel>(*document_);
+  panel_->resize(1100, 700);
+  panel_->show();
+  connect(panel_->controller(), &TrainingController::stepReceived, this,
+          [this](const mrnn::engine::StepEvent& event) { steps_.append(event); });
+  connect(panel_->controller(), &TrainingController::validationReceived, this,
+          [this](const mrnn::engine::ValidationEvent& event) { validations_.append(event); });
+}
+
+void TrainingMonitorPanelTest::actionsHaveTheirShortcuts() {
+  QCOMPARE(panel_->startAction()->shortcut(), QKeySequence(Qt::Key_F5));
+  QCOMPARE(panel_->pauseAction()->shortcut(), QKeySequence(Qt::Key_F6));
+  QCOMPARE(panel_->stopAction()->shortcut(), QKeySequence(Qt::SHIFT | Qt::Key_F5));
+  QVERIFY(panel_->startAction()->isEnabled());
+  QVERIFY(!panel_->pauseAction()->isEnabled());
+  QVERIFY(!panel_->resumeAction()->isEnabled());
+  QVERIFY(!panel_->stopAction()->isEnabled());
+}
+
+void TrainingMonitorPanelTest::runPlotsEveryStepAndEndsWithANotice() {
+  QSignalSpy ended(panel_.get(), &TrainingMonitorPanel::runEnded);
+  QSignalSpy status(panel_.get(), &TrainingMonitorPanel::statusMessage);
+  bool pauseEnabledWhileRunning = false;
+  QObject context;  // the connection ends with this test
+  connect(panel_->controller(), &TrainingController::stepReceived, &context,
+          [&] { pauseEnabledWhileRunning = panel_->pauseAction()->isEnabled(); });
+  panel_->startAction()->trigger();
+  QVERIFY(panel_->controller()->isRunning());
+  QVERIFY(!panel_->startAction()->isEnabled());
+  QVERIFY(ended.wait(60000));
+  QVERIFY(pauseEnabledWhileRunning);
+  QCOMPARE(ended.at(0).at(0).toBool(), true);
+  QVERIFY(panel_->startAction()->isEnabled());
+
+  // A point per step received, at the step, in bits per symbol; the smoothed curve alongside.
+  QCOMPARE(steps_.size(), 30);
+  const QCPGraph* raw = panel_->charts()->liveGraph(Series::LossRaw);
+  QCOMPARE(raw->dataCount(), steps_.size());
+  QCOMPARE(panel_->charts()->liveGraph(Series::LossSmoothed)->dataCount(), steps_.size());
+  QCOMPARE(panel_->charts()->liveGraph(Series::LearningRate)->dataCount(), steps_.size());
+  QCOMPARE(panel_->charts()->liveGraph(Series::GradientNorm)->dataCount(), steps_.size());
+  QCOMPARE(panel_->charts()->liveGraph(Series::Throughput)->dataCount(), steps_.size());
+  const QVector<double> keys = keysOf(raw);
+  const QVector<double> values = valuesOf(raw);
+  for (int i = 0; i < steps_.size(); ++i) {
+    QCOMPARE(keys[i], static_cast<double>(steps_[i].step));
+    QCOMPARE(values[i], steps_[i].loss / std::log(2.0));
+  }
+  // The first smoothed point is the first raw point (the EMA's start-up bias removed).
+  QCOMPARE(valuesOf(panel_->charts()->liveGraph(Series::LossSmoothed)).first(), values.first());
+  QCOMPARE(validations_.size(), 3);
+  QCOMPARE(panel_->charts()->liveGraph(Series::Validation)->dataCount(), 3);
+  QCOMPARE(valuesOf(panel_->charts()->liveGraph(Series::Validation)).last(),
+           validations_.last().figures.bitsPerSymbol);
+
+  // The notice names the run and its result; the log has the engine's messages.
+  QVERIFY(panel_->banner()->isVisible());
+  QCOMPARE(panel_->banner()->kind(), RunBanner::Kind::Success);
+  const qint64 runId = panel_->controller()->runId();
+  QVERIFY(runId > 0);
+  QVERIFY2(panel_->banner()->text().contains(QStringLiteral("Run %1 finished").arg(runId)),
+           qPrintable(panel_->banner()->text()));
+  QVERIFY2(panel_->banner()->text().contains(QStringLiteral("Best validation")),
+           qPrintable(panel_->banner()->text()));
+  QVERIFY(ended.at(0).at(1).toString().contains(QStringLiteral("finished")));
+  QVERIFY(panel_->logText().contains(QStringLiteral("validation at step 30")));
+  QVERIFY(!status.isEmpty());
+  QCOMPARE(panel_->findChild<QLabel*>(QStringLiteral("stepValue"))->text(), QStringLiteral("30"));
+}
+
+void TrainingMonitorPanelTest::xAxisEpochAndTimeUseTheEventsValues() {
+  QCOMPARE(steps_.size(), 30);
+  auto* combo = panel_->findChild<QComboBox*>(QStringLiteral("xAxisCombo"));
+  QVERIFY(combo);
+  combo->setCurrentIndex(1);  // Epoch
+  QCOMPARE(panel_->charts()->xAxis(), TrainingCharts::XAxis::Epoch);
+  QVector<double> keys = keysOf(panel_->charts()->liveGraph(Series::LossRaw));
+  QCOMPARE(keys.size(), steps_.size());
+  for (int i = 0; i < steps_.size(); ++i) QCOMPARE(keys[i], steps_[i].epoch);
+  QVERIFY(steps_.last().epoch > steps_.first().epoch);
+  const QVector<double> validKeys = keysOf(panel_->charts()->liveGraph(Series::Validation));
+  for (int i = 0; i < validations_.size(); ++i) QCOMPARE(validKeys[i], validations_[i].epoch);
+  QCOMPARE(panel_->charts()->plot(TrainingCharts::Chart::Loss)->xAxis->label(),
+           QStringLiteral("epoch"));
+
+  combo->setCurrentIndex(2);  // training time
+  keys = keysOf(panel_->charts()->liveGraph(Series::GradientNorm));
+  for (int i = 0; i < steps_.size(); ++i) QCOMPARE(keys[i], steps_[i].wallSeconds);
+  combo->setCurrentIndex(0);
+  keys = keysOf(panel_->charts()->liveGraph(Series::LossRaw));
+  QCOMPARE(keys.last(), 30.0);
+}
+
+void TrainingMonitorPanelTest::perplexityAndLogScale() {
+  auto* unit = panel_->findChild<QComboBox*>(QStringLiteral("unitCombo"));
+  unit->setCurrentIndex(1);  // perplexity
+  const QVector<double> values = valuesOf(panel_->charts()->liveGraph(Series::LossRaw));
+  QCOMPARE(values.first(), std::exp(steps_.first().loss));
+  QCOMPARE(valuesOf(panel_->charts()->liveGraph(Series::Validation)).first(),
+           validations_.first().figures.perplexity);
+  unit->setCurrentIndex(0);
+
+  auto* log = panel_->findChild<QCheckBox*>(QStringLiteral("logScaleCheck"));
+  log->setChecked(true);
+  for (auto chart : {TrainingCharts::Chart::Loss, TrainingCharts::Chart::LearningRate}) {
+    QCOMPARE(panel_->charts()->plot(chart)->yAxis->scaleType(), QCPAxis::stLogarithmic);
+  }
+  log->setChecked(false);
+  QCOMPARE(panel_->charts()->plot(TrainingCharts::Chart::Loss)->yAxis->scaleType(),
+           QCPAxis::stLinear);
+}
+
+void TrainingMonitorPanelTest::overlaysDrawStoredRuns() {
+  const qint64 runId = panel_->controller()->runId();
+  // A fresh monitor of the same project draws the finished run from the database.
+  TrainingMonitorPanel other(*document_);
+  QSignalSpy loaded(&other, &TrainingMonitorPanel::overlaysLoaded);
+  other.setOverlayRuns({runId, 999});  // 999 does not exist: left out
+  QVERIFY(loaded.wait(10000));
+  QCOMPARE(loaded.at(0).at(0).toInt(), 1);
+  QCOMPARE(other.charts()->overlayCount(), 1);
+  // The store's series: 30 training points, 3 validations, the values the live run drew.
+  QCOMPARE(other.charts()->overlayGraph(0, Series::LossRaw)->dataCount(), 30);
+  QCOMPARE(other.charts()->overlayGraph(0, Series::Validation)->dataCount(), 3);
+  QCOMPARE(valuesOf(other.charts()->overlayGraph(0, Series::LossRaw)),
+           valuesOf(panel_->charts()->liveGraph(Series::LossRaw)));
+  QCOMPARE(keysOf(other.charts()->overlayGraph(0, Series::LearningRate)),
+           keysOf(panel_->charts()->liveGraph(Series::LearningRate)));
+  other.setOverlayRuns({});
+  QCOMPARE(other.charts()->overlayCount(), 0);
+
+  // The monitor that trained it shows it live already: not a second time.
+  QSignalSpy own(panel_.get(), &TrainingMonitorPanel::overlaysLoaded);
+  panel_->setOverlayRuns({runId});
+  QVERIFY(own.count() == 1 || own.wait(10000));
+  QCOMPARE(own.at(0).at(0).toInt(), 0);
+  QCOMPARE(panel_->charts()->overlayCount(), 0);
+}
+
+void TrainingMonitorPanelTest::replotsAreCoalesced() {
+  TrainingTestProject::Options options;
+  options.maxSteps = 300;
+  options.validateEvery = 100;
+  TrainingTestProject project(options);
+  ProjectDocument document;
+  QCOMPARE(project.loadInto(document), QString());
+  TrainingMonitorPanel panel(document);
+  panel.resize(1100, 700);
+  panel.show();
+  int replots = 0;
+  connect(panel.charts()->plot(TrainingCharts::Chart::Loss), &QCustomPlot::afterReplot, this,
+          [&] { ++replots; });
+  QSignalSpy ended(&panel, &TrainingMonitorPanel::runEnded);
+  QElapsedTimer clock;
+  clock.start();
+  panel.start();
+  QVERIFY(ended.wait(120000));
+  const qint64 elapsed = clock.elapsed();
+  QCOMPARE(panel.controller()->stepsReceived(), 300);
+  qInfo("%lld ms, %d replots for 300 steps", elapsed, replots);
+  // At most one replot per 200 ms, plus the few a start, an end and a fit add.
+  QVERIFY2(replots <= elapsed / TrainingMonitorPanel::kReplotIntervalMs + 4,
+           qPrintable(QStringLiteral("%1 replots in %2 ms").arg(replots).arg(elapsed)));
+  QVERIFY(replots < 300);
+  QCOMPARE(panel.charts()->liveGraph(Series::LossRaw)->dataCount(), 300);
+}
+
+void TrainingMonitorPanelTest::failingRunShowsTheReasonInTheBanner() {
+  TrainingTestProject::Options options;
+  options.train = QStringLiteral("no-such-corpus.txt");
+  TrainingTestProject project(options);
+  ProjectDocument document;
+  QCOMPARE(project.loadInto(document), QString());
+  TrainingMonitorPanel panel(document);
+  panel.show();
+  QSignalSpy ended(&panel, &TrainingMonitorPanel::runEnded);
+  panel.start();
+  QVERIFY(ended.wait(60000));
+  QCOMPARE(ended.at(0).at(0).toBool(), false);
+  const QString summary = ended.at(0).at(1).toString();
+  QVERIFY2(summary.contains(QStringLiteral("no-such-corpus.txt")), qPrintable(summary));
+  QVERIFY(panel.banner()->isVisible());
+  QCOMPARE(panel.banner()->kind(), RunBanner::Kind::Failure);
+  QVERIFY2(panel.banner()->text().contains(QStringLiteral("no-such-corpus.txt")),
+           qPrintable(panel.banner()->text()));
+  QVERIFY(panel.startAction()->isEnabled());
+}
+
+void TrainingMonitorPanelTest::untitledProjectAsksForASave() {
+  ProjectDocument document;
+  TrainingMonitorPanel panel(document);
+  panel.show();
+  QSignalSpy save(&panel, &TrainingMonitorPanel::saveRequested);
+  QSignalSpy ended(&panel, &TrainingMonitorPanel::runEnded);
+  // F5 is Start (Resume shares it, but is disabled while idle: no ambiguity).
+  panel.activateWindow();
+  QVERIFY(QTest::qWaitForWindowActive(&panel));
+  QTest::keyClick(&panel, Qt::Key_F5);
+  QCOMPARE(save.count(), 1);
+  QVERIFY(!panel.controller()->isRunning());
+  QVERIFY(panel.banner()->isVisible());
+  QVERIFY(panel.banner()->text().contains(
+      QStringLiteral("Save the project first: runs are stored beside it")));
+  QCOMPARE(ended.count(), 0);
+}
+
+void TrainingMonitorPanelTest::invalidModelIsRefusedWithTheComposersReason() {
+  TrainingTestProject project;
+  ProjectDocument document;
+  QCOMPARE(project.loadInto(document), QString());
+  TrainingMonitorPanel panel(document);
+  panel.show();
+  panel.setStartEnabled(false, QStringLiteral("layer 1: hidden_size must be at least 1"));
+  panel.start();
+  QVERIFY(!panel.controller()->isRunning());
+  QVERIFY(panel.banner()->text().contains(QStringLiteral("hidden_size must be at least 1")));
+  QVERIFY(panel.startAction()->toolTip().contains(QStringLiteral("hidden_size")));
+  panel.setStartEnabled(true);
+  QVERIFY(!panel.startAction()->toolTip().contains(QStringLiteral("hidden_size")));
+}
+
+void TrainingMonitorPanelTest::renderScreenshot() {
+  // For a look at the panel: MRNN_SCREENSHOT_DIR=<folder> saves the finished run's monitor.
+  const QString folder = qEnvironmentVariable("MRNN_SCREENSHOT_DIR");
+  if (folder.isEmpty()) QSKIP("set MRNN_SCREENSHOT_DIR to save a screenshot");
+  panel_->setOverlayRuns({});
+  QTest::qWait(200);
+  QVERIFY(panel_->grab().save(folder + QStringLiteral("/training_monitor_test.png")));
+}
+
+QTEST_MAIN(TrainingMonitorPanelTest)
+#include "test_training_monitor_panel.moc"

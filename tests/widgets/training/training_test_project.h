@@ -1,0 +1,44 @@
+#pragma once
+
+#include <QString>
+#include <QTemporaryDir>
+
+namespace mrnn::widgets {
+class ProjectDocument;
+}
+
+namespace mrnn::widgets::test {
+
+// A throw-away project for training tests: a few KB of generated text and a tiny model
+// (one 16-unit LSTM layer) that trains in milliseconds a step on one CPU thread.
+class TrainingTestProject {
+ public:
+  struct Options {
+    qint64 maxSteps = 30;
+    qint64 validateEvery = 10;
+    qint64 checkpointEvery = 100;
+    QString train = QStringLiteral("corpus.txt");  // relative to the project folder
+    double learningRate = 0.01;
+    qint64 hidden = 16;
+    QString name = QStringLiteral("tiny test");
+  };
+
+  TrainingTestProject();
+  explicit TrainingTestProject(const Options& options);
+
+  bool isValid() const { return folder_.isValid(); }
+  QString folder() const { return folder_.path(); }
+  QString projectFile() const;
+  // Rewrites project.yaml with other options (the corpus stays).
+  void write(const Options& options);
+  // Loads project.yaml into `document`; QFAIL-style messages go to the returned text.
+  QString loadInto(ProjectDocument& document) const;
+
+  // The generated corpus: deterministic pseudo-English, `bytes` long.
+  static QString corpusText(int bytes);
+
+ private:
+  QTemporaryDir folder_;
+};
+
+}  // namespace mrnn::widgets::test

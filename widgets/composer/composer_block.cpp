@@ -1,0 +1,219 @@
+#include "widgets/composer/composer_block.h"
+
+#include <QLocale>
+#include <QRegularExpression>
+
+#include "engine/config/config_error.h"
+#include "engine/config/model_check.h"
+#include "engine/config/parameter_count.h"
+#include "widgets/composer/cell_catalogue.h"
+
+namespace mrnn::widgets {
+namespace {
+
+using engine::CellType;
+
+const QString kDot = QStringLiteral(" · ");
+
+QString number(double value) {
+  return QString::number(value, 'g', 3);
+}
+
+QString levelName(engine::InputLevel level) {
+  return QString::fromStdString(engine::inputLevelName(level));
+}
+
+ComposerBlock inputBlock(const engine::ModelConfig& model, int64_t vocab) {
+  ComposerBlock block;
+  block.kind = ComposerBlock::Kind::Input;
+  block.title = QObject::tr("Input");
+  const engine::InputConfig& input = model.input;
+  QStringList detail{QObject::tr("%1 level").arg(levelName(input.level))};
+  detail << (input.embeddingSize > 0 ? QObject::tr("embedding %1").arg(input.embeddingSize)
+                                     : QObject::tr("one-hot"));
+  detail << (vocab > 0 ? QObject::tr("vocabulary %1").arg(formatCount(vocab))
+                       : QObject::tr("vocabulary from the corpus"));
+  block.detail = detail.join(kDot);
+  QStringList extra;
+  if (model.dropout.embedding > 0)
+    extra << QObject::tr("embedding dropout %1").arg(number(model.dropout.embedding));
+  if (model.dropout.token > 0)
+    extra << QObject::tr("token dropout %1").arg(number(model.dropout.token));
+  block.extra = extra.join(kDot);
+  block.inputWidth = vocab > 0 ? vocab : -1;
+  block.outputWidth = input.embeddingSize > 0 ? input.embeddingSize : (vocab > 0 ? vocab : -1);
+  if (input.embeddingSize == 0) {
+    block.parameters = 0;
+  } else if (vocab > 0) {
+    block.parameters = vocab * input.embeddingSize;
+  }
+  block.toolTip = QObject::tr(
+                      "<b>Input</b><br>%1<br><br><i>Click to edit the input level, "
+                      "embedding, input dropouts and seed.</i>")
+                      .arg(inputEquations(input).toHtmlEscaped().replace('\n', "<br>"));
+  return block;
+}
+
+ComposerBlock layerBlock(const engine::ModelConfig& model, size_t index, int64_t width,
+                         int64_t inputWidth) {
+  const engine::LayerConfig& layer = model.layers[index];
+  ComposerBlock block;
+  block.kind = ComposerBlock::Kind::Layer;
+  block.layer = static_cast<int>(index);
+  block.cellType = layer.type;
+  block.title = QObject::tr("Layer %1").arg(index + 1) + kDot + cellDisplayName(layer.type);
+  QStringList detail{QObject::tr("H %1").arg(layer.hiddenSize)};
+  if (engine::hasIntermediateState(layer.type)) {
+    detail << QStringLiteral("%1 %2")
+                  .arg(layer.type == CellType::Mrnn ? QStringLiteral("F") : QStringLiteral("M"))
+                  .arg(layer.intermediateSize());
+  }
+  if (layer.type == CellType::Mogrifier) {
+    detail << QObject::tr("r %1").arg(layer.rounds)
+           << QObject::tr("k %1").arg(layer.rank > 0 ? QString::number(layer.rank)
+                                                     : QObject::tr("full"));
+  }
+  if (layer.type == CellType::Mmlstm) {
+    detail << QObject::tr("major %1 / minor %2").arg(layer.majorSize()).arg(layer.minorSize());
+  }
+  block.detail = detail.join(kDot);
+  QStringList extra;
+  if (engine::isLstmFamily(layer.type) && layer.outputGate == engine::OutputGate::Inside)
+    extra << QObject::tr("output gate inside");
+  if (layer.type == CellType::Mogrifier && !layer.zigzag) extra << QObject::tr("no zigzag");
+  if (layer.type == CellType::Mmlstm && layer.minorInput == engine::MinorInput::Below)
+    extra << QObject::tr("minor reads below");
+  if (layer.weightDrop > 0) extra << QObject::tr("weight drop %1").arg(number(layer.weightDrop));
+  if (layer.weightNorm) extra << QObject::tr("weight norm");
+  block.extra = extra.join(kDot);
+  block.inputWidth = width > 0 ? width : -1;
+  block.outputWidth = layer.hiddenSize;
+  if (width > 0 && inputWidth > 0) {
+    block.parameters = engine::cellParameterCount(layer, width, inputWidth);
+  }
+  block.toolTip = cellToolTip(layer.type);
+  return block;
+}
+
+ComposerBlock outputBlock(const engine::ModelConfig& model, int64_t vocab) {
+  const engine::OutputConfig& output = model.output;
+  ComposerBlock block;
+  block.kind = ComposerBlock::Kind::Output;
+  const bool softmax = output.kind == engine::OutputKind::Softmax;
+  block.title = QObject::tr("Output") + kDot +
+                (softmax ? QObject::tr("softmax") : QObject::tr("Mixture of Softmaxes"));
+  QStringList detail;
+  if (!softmax) {
+    detail << QObject::tr("%1 components").arg(output.mixtures);
+    if (output.latentSize > 0) detail << QObject::tr("latent %1").arg(output.latentSize);
+  }
+  detail << (output.tieEmbeddings ? QObject::tr("tied to the embedding") : QObject::tr("untied"));
+  block.detail = detail.join(kDot);
+  if (model.dropout.output > 0)
+    block.extra = QObject::tr("output dropout %1").arg(number(model.dropout.output));
+  block.inputWidth = model.layers.empty() ? -1 : model.layers.back().hiddenSize;
+  block.outputWidth = vocab > 0 ? vocab : -1;
+  block.toolTip = QObject::tr("<b>Output</b><br>%1")
+                      .arg(outputEquations(output).toHtmlEscaped().replace('\n', "<br>"));
+  return block;
+}
+
+// Block index of a parser key such as "model.layers[1].rank"; -1 when it names no block.
+int blockOfKey(const QString& key, int layerCount) {
+  static const QRegularExpression layerKey(QStringLiteral("^(?:model\\.)?layers\\[(\\d+)\\]"));
+  const QRegularExpressionMatch match = layerKey.match(key);
+  if (match.hasMatch()) {
+    const int layer = match.captured(1).toInt();
+    return layer < layerCount ? layer + 1 : -1;
+  }
+  if (key.startsWith(QStringLiteral("model.input")) || key.startsWith(QStringLiteral("input")))
+    return 0;
+  if (key.startsWith(QStringLiteral("model.output")) || key.startsWith(QStringLiteral("output")))
+    return layerCount + 1;
+  return -1;
+}
+
+QString blockName(int block, int layerCount) {
+  if (block == 0) return QObject::tr("Input");
+  if (block == layerCount + 1) return QObject::tr("Output");
+  return QObject::tr("Layer %1").arg(block);
+}
+
+}  // namespace
+
+std::vector<ComposerBlock> describeBlocks(const engine::ModelConfig& model, int64_t vocab) {
+  std::vector<ComposerBlock> blocks;
+  blocks.push_back(inputBlock(model, vocab));
+  const int64_t inputWidth = model.inputWidth(vocab);
+  int64_t width = inputWidth;
+  for (size_t i = 0; i < model.layers.size(); ++i) {
+    blocks.push_back(layerBlock(model, i, width, inputWidth));
+    width = model.layers[i].hiddenSize;
+  }
+  blocks.push_back(outputBlock(model, vocab));
+  // The same numbers as `mrnn model describe` and the summary panel when all are known.
+  if (vocab > 0 && !model.layers.empty()) {
+    const engine::ModelSummary summary = engine::summarizeModel(model, vocab);
+    for (size_t i = 0; i < blocks.size() && i < summary.rows.size(); ++i) {
+      blocks[i].parameters = summary.rows[i].parameters;
+    }
+  }
+  return blocks;
+}
+
+std::vector<ComposerProblem> diagnoseProject(const engine::Project& project, int64_t vocab) {
+  std::vector<ComposerProblem> problems;
+  const engine::ModelConfig& model = project.model;
+  const int layerCount = static_cast<int>(model.layers.size());
+  for (const engine::ModelProblem& found : engine::checkModel(model, vocab)) {
+    ComposerProblem problem;
+    problem.key = QString::fromStdString(found.key);
+    problem.reason = QString::fromStdString(found.reason);
+    const int keyBlock = blockOfKey(problem.key, layerCount);
+    if (keyBlock >= 0) problem.blocks.push_back(keyBlock);
+    // A problem of the output that a layer's width causes marks that layer as well.
+    if (found.layer >= 0 && found.layer + 1 != keyBlock) problem.blocks.push_back(found.layer + 1);
+    problem.where = problem.blocks.empty() ? QObject::tr("Model")
+                                           : blockName(problem.blocks.front(), layerCount);
+    problems.push_back(problem);
+  }
+  if (!problems.empty()) return problems;
+
+  // What the parser rejects beyond checkModel (ranges, combinations with the data section).
+  try {
+    engine::parseProject(engine::projectToYaml(project));
+  } catch (const engine::ConfigError& error) {
+    ComposerProblem problem;
+    problem.key = QString::fromStdString(error.key());
+    problem.reason = QString::fromStdString(error.message());
+    const int block = blockOfKey(problem.key, layerCount);
+    if (block >= 0) problem.blocks.push_back(block);
+    problem.where = block >= 0 ? blockName(block, layerCount)
+                               : (problem.key.isEmpty() ? QObject::tr("Project") : problem.key);
+    problems.push_back(problem);
+  } catch (const std::exception& error) {
+    problems.push_back({{}, QObject::tr("Project"), QString(), QString::fromUtf8(error.what())});
+  }
+  return problems;
+}
+
+void markProblems(std::vector<ComposerBlock>& blocks,
+                  const std::vector<ComposerProblem>& problems) {
+  for (const ComposerProblem& problem : problems) {
+    for (int index : problem.blocks) {
+      if (index >= 0 && index < static_cast<int>(blocks.size())) {
+        blocks[static_cast<size_t>(index)].problems << problem.reason;
+      }
+    }
+  }
+}
+
+QString summarizeProblems(const std::vector<ComposerProblem>& problems) {
+  QStringList lines;
+  for (const ComposerProblem& problem : problems) {
+    lines << QStringLiteral("%1: %2").arg(problem.where, problem.reason);
+  }
+  return lines.join('\n');
+}
+
+}  // namespace mrnn::widgets

@@ -1,0 +1,107 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+#include <vector>
+
+#include "engine/config/cell_type.h"
+#include "widgets/composer/composer_block.h"
+
+class QAction;
+class QLabel;
+class QScrollArea;
+class QToolButton;
+
+namespace mrnn::widgets {
+
+class BlockInspector;
+class CellPalette;
+class ComposerCanvas;
+class ProjectDocument;
+
+// The architecture composer: the cell palette, the model drawn as blocks (input, layer
+// stack, output) with live parameter counts and problems marked on them, and an inspector
+// for the selected block. Every change is an edit of the ProjectDocument, so it is undoable
+// and every other view of the project follows.
+//
+// Shortcuts (while the canvas has focus): Insert adds the palette's cell below the selected
+// block, Delete removes the selected layer, Ctrl+D duplicates it, Alt+Up / Alt+Down move it,
+// Ctrl+M opens "Match parameters".
+class ComposerPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit ComposerPanel(ProjectDocument& document, QWidget* parent = nullptr);
+
+  // False while any setting keeps the model from being built; the main window disables
+  // "Start training" then.
+  bool isModelValid() const { return problems_.empty(); }
+  // One line per problem, "Output: tied embeddings need ..."; empty when valid.
+  QString problemSummary() const;
+
+  // Blocks top to bottom: 0 input, 1..N layers, N+1 output.
+  int blockCount() const;
+  int selectedBlock() const;
+  void selectBlock(int index);
+  QString blockTitle(int index) const;
+  // -1 while unknown (the vocabulary size is not known yet).
+  qint64 blockParameters(int index) const;
+  QStringList blockProblems(int index) const;
+  // -1 while unknown.
+  qint64 totalParameters() const { return total_; }
+
+  // The edits the canvas, palette, menus and shortcuts make; each is one undo step.
+  // `position` is where the new layer goes in the stack (0 = bottom, N = top).
+  void addLayer(engine::CellType type, int position);
+  void deleteSelectedLayer();
+  void duplicateSelectedLayer();
+  void moveLayer(int from, int to);
+  void moveSelectedLayer(int delta);
+  // Opens the "Match parameters" dialog for the selected layer (window-modal, not blocking);
+  // accepting it resizes the layer as one edit.
+  void openMatchParameters();
+
+  ComposerCanvas* canvas() const { return canvas_; }
+  CellPalette* palette() const { return palette_; }
+  BlockInspector* inspector() const { return inspector_; }
+
+ signals:
+  void validityChanged(bool valid, const QString& problems);
+
+ private:
+  QWidget* buildPalettePane();
+  QWidget* buildCanvasPane();
+  void createActions();
+  void refresh();
+  void updateActions();
+  void showContextMenu(int block, const QPoint& globalPosition);
+  // Where a layer added "below the selected block" goes.
+  int insertionPointBelowSelection() const;
+  int selectedLayer() const;  // index into the model's layers, -1 when no layer is selected
+
+  ProjectDocument& document_;
+  CellPalette* palette_ = nullptr;
+  ComposerCanvas* canvas_ = nullptr;
+  QScrollArea* canvasScroll_ = nullptr;
+  BlockInspector* inspector_ = nullptr;
+  QLabel* totalLabel_ = nullptr;
+  QLabel* validity_ = nullptr;
+  QToolButton* matchButton_ = nullptr;
+
+  QAction* addAction_ = nullptr;
+  QAction* duplicateAction_ = nullptr;
+  QAction* deleteAction_ = nullptr;
+  QAction* moveUpAction_ = nullptr;
+  QAction* moveDownAction_ = nullptr;
+  QAction* matchAction_ = nullptr;
+  QAction* undoAction_ = nullptr;
+  QAction* redoAction_ = nullptr;
+
+  std::vector<ComposerProblem> problems_;
+  QString summary_;
+  bool reportedValid_ = true;
+  qint64 total_ = -1;
+};
+
+}  // namespace mrnn::widgets

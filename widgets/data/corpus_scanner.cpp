@@ -1,0 +1,50 @@
+#include "widgets/data/corpus_scanner.h"
+
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace mrnn::widgets {
+
+CorpusScanner::CorpusScanner(QObject* parent)
+    : QObject(parent), watcher_(new QFutureWatcher<CorpusScanResult>(this)) {
+  connect(watcher_, &QFutureWatcher<CorpusScanResult>::finished, this, [this] {
+    if (pending_) {
+      const CorpusScanRequest next = *pending_;
+      pending_.reset();
+      launch(next);
+      return;
+    }
+    if (*cancel_) return;  // cancelled without a successor: nobody wants it
+    emit finished(watcher_->result());
+  });
+}
+
+CorpusScanner::~CorpusScanner() {
+  // The worker holds no pointer to us: it finishes on its own (reading a large corpus cannot
+  // be interrupted) and its result is dropped, so closing a panel never waits for it.
+  if (cancel_) *cancel_ = true;
+  watcher_->disconnect(this);
+}
+
+void CorpusScanner::scan(const CorpusScanRequest& request) {
+  if (watcher_->isRunning()) {
+    *cancel_ = true;
+    pending_ = request;
+    return;
+  }
+  launch(request);
+}
+
+void CorpusScanner::cancel() {
+  pending_.reset();
+  if (cancel_) *cancel_ = true;
+}
+
+void CorpusScanner::launch(const CorpusScanRequest& request) {
+  cancel_ = std::make_shared<std::atomic<bool>>(false);
+  const std::shared_ptr<std::atomic<bool>> cancel = cancel_;
+  emit started();
+  watcher_->setFuture(
+      QtConcurrent::run([request, cancel]() { return scanCorpus(request, *cancel); }));
+}
+
+}  // namespace mrnn::widgets

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace mrnn::widgets {
+
+// One checkpoint file of a project's run, as the sampler's chooser lists it.
+struct CheckpointEntry {
+  qint64 runId = 0;
+  QString runName;
+  QString modelType;  // "mlstm", "mlstm x2"
+  QString kind;       // "best" or "latest"
+  QString path;       // absolute
+  qint64 step = 0;
+  std::optional<double> validLoss;  // bits per symbol, when validated
+  QString runStatus;                // "finished", "running", ...
+
+  // "Run 3 · mlstm · best · step 1,200 · valid 1.920 bits/symbol", for the chooser.
+  QString label() const;
+};
+
+// The checkpoints of the runs in `projectFolder` (runs.sqlite there), newest run first, its
+// best before its latest; only files that exist. An empty list when the folder has no run
+// database yet (none is created). Throws std::runtime_error naming a database it cannot read.
+QList<CheckpointEntry> listCheckpoints(const QString& projectFolder);
+
+}  // namespace mrnn::widgets

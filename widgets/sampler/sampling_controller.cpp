@@ -1,0 +1,230 @@
+#include "widgets/sampler/sampling_controller.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QMetaObject>
+#include <QRegularExpression>
+
+#include <exception>
+#include <iterator>
+
+// LibTorch declares members named `slots`, which Qt's keyword macro would rewrite.
+#pragma push_macro("slots")
+#undef slots
+#include "engine/analysis/loaded_model.h"
+#include "engine/sampling/sampler.h"
+#include "engine/sampling/sampling_options.h"
+#pragma pop_macro("slots")
+
+#include "engine/config/cell_type.h"
+
+namespace mrnn::widgets {
+
+// What lives on the worker thread: the model, its vocabulary and the sampler reading them.
+// Only tasks posted to the worker touch it.
+struct SamplingController::Worker {
+  std::unique_ptr<engine::LoadedModel> loaded;
+  std::unique_ptr<engine::Sampler> sampler;
+  std::atomic<bool> closing{false};  // the controller is going: skip queued requests
+};
+
+namespace {
+
+// The engine's messages start in lower case and name the value at fault; they follow a
+// short sentence saying what could not be done.
+QString inWords(const QString& what, const std::exception& error) {
+  QString reason = QString::fromStdString(error.what()).trimmed();
+  if (reason.isEmpty()) reason = QStringLiteral("unknown error");
+  return QStringLiteral("%1: %2").arg(what, reason);
+}
+
+// checkpoints/run-<id>/<file>: the run the checkpoint belongs to, 0 when elsewhere.
+qint64 runIdOf(const QString& checkpoint) {
+  static const QRegularExpression runFolder(QStringLiteral("^run-(\\d+)$"));
+  const auto match = runFolder.match(QFileInfo(checkpoint).dir().dirName());
+  return match.hasMatch() ? match.captured(1).toLongLong() : 0;
+}
+
+SamplerModelInfo describe(const engine::LoadedModel& loaded) {
+  SamplerModelInfo info;
+  info.checkpoint = QString::fromStdString(loaded.checkpoint);
+  info.runId = runIdOf(info.checkpoint);
+  info.projectName = QString::fromStdString(loaded.project.name);
+  info.level = QString::fromStdString(engine::inputLevelName(loaded.vocabulary.level()));
+  info.vocabularySize = loaded.vocabulary.size();
+  for (const auto& layer : loaded.project.model.layers) {
+    info.layers.append(
+        {QString::fromStdString(engine::cellTypeName(layer.type)), layer.hiddenSize});
+  }
+  for (const auto& parameter : loaded.model->parameters()) info.parameters += parameter.numel();
+  return info;
+}
+
+}  // namespace
+
+SamplingController::SamplingController(QObject* parent)
+    : QObject(parent),
+      context_(new QObject),
+      worker_(std::make_shared<Worker>()),
+      stopRequested_(std::make_shared<std::atomic<bool>>(false)) {
+  registerSamplerMetatypes();
+  thread_.setObjectName(QStringLiteral("mrnn sampler"));
+  context_->moveToThread(&thread_);
+  thread_.start();
+}
+
+SamplingController::~SamplingController() {
+  worker_->closing = true;
+  stopRequested_->store(true);
+  thread_.quit();
+  thread_.wait();
+  delete context_;  // its thread has ended, so deleting it here is safe
+}
+
+void SamplingController::post(std::function<void()> task) {
+  QMetaObject::invokeMethod(context_, std::move(task), Qt::QueuedConnection);
+}
+
+void SamplingController::beginRequest() {
+  if (pending_++ == 0) Q_EMIT busyChanged(true);
+}
+
+void SamplingController::endRequest() {
+  if (--pending_ == 0) Q_EMIT busyChanged(false);
+}
+
+void SamplingController::loadCheckpoint(const QString& projectFolder, qint64 runId) {
+  const std::string folder = QDir(projectFolder).absolutePath().toStdString();
+  startLoad(projectFolder, [folder, runId] {
+    engine::Project project;  // findCheckpoint reads only the folder
+    project.folder = folder;
+    return engine::findCheckpoint(project, runId);
+  });
+}
+
+void SamplingController::loadCheckpointFile(const QString& checkpointPath) {
+  const std::string path = checkpointPath.toStdString();
+  startLoad(checkpointPath, [path] { return path; });
+}
+
+void SamplingController::startLoad(const QString& checkpoint,
+                                   std::function<std::string()> findCheckpoint) {
+  stopRequested_->store(true);  // a running generation ends first; the load queues behind it
+  beginRequest();
+  const int ticket = ++loadTicket_;
+  Q_EMIT loadStarted(checkpoint);
+  post([this, ticket, worker = worker_, findCheckpoint = std::move(findCheckpoint)] {
+    if (worker->closing) return;
+    // The old model goes first: two models need not fit in memory at once.
+    worker->sampler.reset();
+    worker->loaded.reset();
+    try {
+      auto loaded =
+          std::make_unique<engine::LoadedModel>(engine::loadModelFromCheckpoint(findCheckpoint()));
+      auto sampler = std::make_unique<engine::Sampler>(*loaded->model, loaded->vocabulary);
+      const SamplerModelInfo info = describe(*loaded);
+      worker->loaded = std::move(loaded);
+      worker->sampler = std::move(sampler);
+      QMetaObject::invokeMethod(
+          this,
+          [this, ticket, info] {
+            endRequest();
+            if (ticket != loadTicket_) return;  // unloaded or replaced since
+            info_ = info;
+            Q_EMIT modelLoaded(info);
+          },
+          Qt::QueuedConnection);
+    } catch (const std::exception& error) {
+      const QString message = inWords(tr("Cannot load the checkpoint"), error);
+      QMetaObject::invokeMethod(
+          this,
+          [this, ticket, message] {
+            endRequest();
+            if (ticket != loadTicket_) return;
+            info_ = SamplerModelInfo();
+            Q_EMIT loadFailed(message);
+          },
+          Qt::QueuedConnection);
+    }
+  });
+}
+
+void SamplingController::unloadModel() {
+  stopRequested_->store(true);
+  info_ = SamplerModelInfo();
+  ++loadTicket_;
+  post([worker = worker_] {
+    worker->sampler.reset();
+    worker->loaded.reset();
+  });
+}
+
+bool SamplingController::generate(const engine::SamplingOptions& options) {
+  return startGeneration([options](Worker& worker, const SymbolSink& onSymbol) {
+    return worker.sampler->generate(options, onSymbol);
+  });
+}
+
+bool SamplingController::branch(const engine::Completion& original, int position,
+                                qint64 alternative, const engine::SamplingOptions& options) {
+  if (position < 0) position = 0;
+  return startGeneration(
+      [original, position, alternative, options](Worker& worker, const SymbolSink& onSymbol) {
+        return worker.sampler->branch(original, static_cast<size_t>(position), alternative, options,
+                                      onSymbol);
+      });
+}
+
+bool SamplingController::startGeneration(Generation run) {
+  if (isBusy()) return false;
+  if (!hasModel()) {
+    Q_EMIT failed(
+        tr("No checkpoint is loaded: choose a run's checkpoint first (train the project if it "
+           "has none yet)."));
+    return false;
+  }
+  stopRequested_->store(false);
+  beginRequest();
+  post([this, worker = worker_, stop = stopRequested_, run = std::move(run)] {
+    if (worker->closing) return;
+    // Every symbol goes to the GUI thread as it is made; reading the stop flag here is what
+    // ends generation within one symbol of stop().
+    const SymbolSink onSymbol = [this, stop](size_t completion,
+                                             const engine::GeneratedSymbol& symbol) {
+      const int index = static_cast<int>(completion);
+      QMetaObject::invokeMethod(
+          this, [this, index, symbol] { Q_EMIT symbolGenerated(index, symbol); },
+          Qt::QueuedConnection);
+      return !stop->load();
+    };
+    try {
+      if (!worker->sampler) throw std::runtime_error("the model is not loaded");
+      std::vector<engine::Completion> results = run(*worker, onSymbol);
+      QList<engine::Completion> completions(std::make_move_iterator(results.begin()),
+                                            std::make_move_iterator(results.end()));
+      QMetaObject::invokeMethod(
+          this,
+          [this, completions] {
+            endRequest();
+            Q_EMIT finished(completions);
+          },
+          Qt::QueuedConnection);
+    } catch (const std::exception& error) {
+      const QString message = inWords(tr("Cannot generate"), error);
+      QMetaObject::invokeMethod(
+          this,
+          [this, message] {
+            endRequest();
+            Q_EMIT failed(message);
+          },
+          Qt::QueuedConnection);
+    }
+  });
+  return true;
+}
+
+void SamplingController::stop() {
+  if (isBusy()) stopRequested_->store(true);
+}
+
+}  // namespace mrnn::widgets

@@ -1,0 +1,73 @@
+#include "widgets/training/run_banner.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QStyle>
+#include <QToolButton>
+
+namespace mrnn::widgets {
+
+RunBanner::RunBanner(QWidget* parent) : QFrame(parent) {
+  setObjectName(QStringLiteral("runBanner"));
+  setFrameShape(QFrame::StyledPanel);
+  icon_ = new QLabel(this);
+  label_ = new QLabel(this);
+  label_->setObjectName(QStringLiteral("runBannerText"));
+  label_->setWordWrap(true);
+  label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  label_->setTextFormat(Qt::RichText);
+  close_ = new QToolButton(this);
+  close_->setObjectName(QStringLiteral("runBannerClose"));
+  close_->setAutoRaise(true);
+  close_->setText(QStringLiteral("\u2715"));
+  close_->setToolTip(tr("Dismiss this notice"));
+  connect(close_, &QToolButton::clicked, this, &QWidget::hide);
+
+  auto* layout = new QHBoxLayout(this);
+  layout->setContentsMargins(8, 4, 4, 4);
+  layout->addWidget(icon_, 0, Qt::AlignTop);
+  layout->addWidget(label_, 1);
+  layout->addWidget(close_, 0, Qt::AlignTop);
+  hide();
+}
+
+void RunBanner::showMessage(Kind kind, const QString& title, const QString& detail) {
+  kind_ = kind;
+  title_ = title;
+  detail_ = detail;
+  QString background;
+  QString border;
+  QStyle::StandardPixmap pixmap = QStyle::SP_MessageBoxInformation;
+  switch (kind) {
+    case Kind::Success:
+      background = QStringLiteral("#e8f5e9");
+      border = QStringLiteral("#81c784");
+      break;
+    case Kind::Information:
+      background = QStringLiteral("#eef3f8");
+      border = QStringLiteral("#9fb7d0");
+      break;
+    case Kind::Failure:
+      background = QStringLiteral("#fdecea");
+      border = QStringLiteral("#e57373");
+      pixmap = QStyle::SP_MessageBoxCritical;
+      break;
+  }
+  setStyleSheet(QStringLiteral("#runBanner { background: %1; border: 1px solid %2; "
+                               "border-radius: 3px; } QLabel { color: #202020; }")
+                    .arg(background, border));
+  icon_->setPixmap(style()->standardIcon(pixmap).pixmap(18, 18));
+  QString html = QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped());
+  if (!detail.isEmpty()) {
+    html += QStringLiteral("<br>") +
+            detail.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+  }
+  label_->setText(html);
+  show();
+}
+
+QString RunBanner::text() const {
+  return detail_.isEmpty() ? title_ : title_ + QLatin1Char('\n') + detail_;
+}
+
+}  // namespace mrnn::widgets

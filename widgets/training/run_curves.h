@@ -1,0 +1,74 @@
+#pragma once
+
+#include <QString>
+#include <QVector>
+#include <array>
+#include <cstdint>
+
+#include "widgets/training/training_event_metatypes.h"
+
+namespace mrnn::engine {
+class RunStore;
+}
+
+namespace mrnn::widgets {
+
+// One point of a training curve with every x the monitor can plot against.
+struct CurvePoint {
+  double step = 0.0;
+  double epoch = 0.0;
+  double wallSeconds = 0.0;
+  double value = 0.0;
+};
+using Curve = QVector<CurvePoint>;
+
+// The curves the monitor plots, in the units the engine reports them.
+enum class RunMetric {
+  TrainLoss,        // nats per symbol, each step
+  ValidBits,        // bits per symbol, each validation
+  ValidPerplexity,  // per symbol (per word at word level)
+  LearningRate,
+  GradientNorm,  // before clipping
+  Throughput,    // symbols per second
+};
+constexpr int kRunMetricCount = 6;
+
+// A run's curves: filled live from the engine's events, or read back from the run store
+// (the metric series the trainer records: train/loss, valid/bpc, ...).
+class RunCurves {
+ public:
+  RunCurves() = default;
+  RunCurves(qint64 runId, const QString& label) : runId_(runId), label_(label) {}
+
+  qint64 runId() const { return runId_; }
+  const QString& label() const { return label_; }
+  void setLabel(const QString& label) { label_ = label; }
+
+  const Curve& curve(RunMetric metric) const { return curves_[static_cast<size_t>(metric)]; }
+  bool isEmpty() const;
+  void clear();
+
+  void addStep(const engine::StepEvent& event);
+  // Validation events carry no wall time: the last step's is used (validation follows it).
+  void addValidation(const engine::ValidationEvent& event);
+  // Puts `history`'s points before this run's own (a resumed run's curves so far); points
+  // at or after this run's first step are left out.
+  void prependHistory(const RunCurves& history);
+
+  // The store's name for a metric ("train/loss", "valid/bpc", ...).
+  static const char* storeName(RunMetric metric);
+  // Reads a run's series; throws engine::StoreError.
+  static RunCurves fromStore(const engine::RunStore& store, qint64 runId, const QString& label);
+
+ private:
+  void append(RunMetric metric, const CurvePoint& point) {
+    curves_[static_cast<size_t>(metric)].append(point);
+  }
+
+  qint64 runId_ = 0;
+  QString label_;
+  std::array<Curve, kRunMetricCount> curves_;
+  double lastWallSeconds_ = 0.0;
+};
+
+}  // namespace mrnn::widgets

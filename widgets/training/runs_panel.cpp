@@ -1,0 +1,516 @@
+#include "widgets/training/runs_panel.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QSortFilterProxyModel>
+#include <QStackedWidget>
+#include <QStyle>
+#include <QTableView>
+#include <QTimer>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <memory>
+
+#include "engine/analysis/analysis_job.h"
+#include "engine/io/atomic_file.h"
+#include "engine/store/run_store.h"
+#include "engine/training/run_paths.h"
+#include "widgets/project/project_document.h"
+#include "widgets/training/background_job.h"
+#include "widgets/training/config_diff_dialog.h"
+#include "widgets/display_format.h"
+#include "widgets/training/run_banner.h"
+#include "widgets/training/run_evaluation.h"
+#include "widgets/training/runs_table_model.h"
+#include "widgets/training/training_controller.h"
+
+namespace mrnn::widgets {
+namespace {
+
+constexpr int kTablePage = 0;
+constexpr int kEmptyPage = 1;
+
+std::string native(const QString& path) {
+  return QFile::encodeName(path).toStdString();
+}
+
+QString fromNative(const std::string& path) {
+  return QFile::decodeName(QByteArray::fromStdString(path));
+}
+
+}  // namespace
+
+RunsPanel::RunsPanel(ProjectDocument& document, QWidget* parent)
+    : QWidget(parent), document_(document) {
+  setObjectName(QStringLiteral("runsPanel"));
+  model_ = new RunsTableModel(this);
+  proxy_ = new QSortFilterProxyModel(this);
+  proxy_->setSourceModel(model_);
+  proxy_->setSortRole(RunsTableModel::SortRole);
+  proxy_->setFilterKeyColumn(-1);  // any column
+  proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+  proxy_->setDynamicSortFilter(true);
+
+  view_ = new QTableView(this);
+  view_->setObjectName(QStringLiteral("runsTable"));
+  view_->setModel(proxy_);
+  view_->setSortingEnabled(true);
+  view_->sortByColumn(RunsTableModel::Id, Qt::DescendingOrder);  // newest first
+  view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  view_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+  view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  view_->setAlternatingRowColors(true);
+  view_->setWordWrap(false);
+  view_->verticalHeader()->setVisible(false);
+  view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 8);
+  view_->horizontalHeader()->setHighlightSections(false);
+  view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+  // The name is the free-form column: it takes the spare width, the numbers keep theirs.
+  view_->horizontalHeader()->setSectionResizeMode(RunsTableModel::Name, QHeaderView::Stretch);
+  view_->horizontalHeader()->setMinimumSectionSize(36);
+  view_->setToolTip(
+      tr("Select runs to overlay their curves in the training monitor; "
+         "select two to compare their configs"));
+  connect(view_, &QTableView::doubleClicked, this, [this] {
+    if (selectedRunIds().size() == 2) diffSelected();
+  });
+
+  filter_ = new QLineEdit(this);
+  filter_->setObjectName(QStringLiteral("runsFilter"));
+  filter_->setPlaceholderText(tr("Filter runs: name, model, optimizer, status…"));
+  filter_->setClearButtonEnabled(true);
+  filter_->setToolTip(tr("Show only runs with this text in any column (Ctrl+F)"));
+  filter_->setMinimumWidth(220);
+  connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+  auto* findAction = new QAction(this);
+  findAction->setShortcut(QKeySequence::Find);
+  findAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  connect(findAction, &QAction::triggered, this, [this] {
+    filter_->setFocus();
+    filter_->selectAll();
+  });
+  addAction(findAction);
+
+  buildActions();
+  auto* bar = new QToolBar(this);
+  bar->setObjectName(QStringLiteral("runsToolBar"));
+  bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  bar->setIconSize(QSize(16, 16));
+  bar->addWidget(filter_);
+  bar->addSeparator();
+  for (QAction* action : {refresh_, diff_, resume_, evaluate_, delete_, export_}) {
+    bar->addAction(action);
+  }
+
+  emptyLabel_ = new QLabel(this);
+  emptyLabel_->setObjectName(QStringLiteral("runsEmptyLabel"));
+  emptyLabel_->setAlignment(Qt::AlignCenter);
+  emptyLabel_->setWordWrap(true);
+  QPalette palette = emptyLabel_->palette();
+  palette.setColor(QPalette::WindowText, QColor(0x80, 0x80, 0x80));
+  emptyLabel_->setPalette(palette);
+  stack_ = new QStackedWidget(this);
+  stack_->addWidget(view_);
+  stack_->addWidget(emptyLabel_);
+
+  banner_ = new RunBanner(this);
+  footer_ = new QLabel(this);
+  footer_->setObjectName(QStringLiteral("runsFooter"));
+  footer_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  progress_ = new QProgressBar(this);
+  progress_->setObjectName(QStringLiteral("evaluationProgress"));
+  progress_->setRange(0, 1000);
+  progress_->setMaximumWidth(200);
+  progress_->setVisible(false);
+  cancel_ = new QToolButton(this);
+  cancel_->setObjectName(QStringLiteral("cancelEvaluationButton"));
+  cancel_->setText(tr("Cancel"));
+  cancel_->setToolTip(tr("Stop the evaluation"));
+  cancel_->setVisible(false);
+  connect(cancel_, &QToolButton::clicked, this, &RunsPanel::cancelEvaluation);
+
+  auto* footer = new QHBoxLayout;
+  footer->addWidget(footer_, 1);
+  footer->addWidget(progress_);
+  footer->addWidget(cancel_);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(6, 6, 6, 6);
+  layout->setSpacing(6);
+  layout->addWidget(bar);
+  layout->addWidget(banner_);
+  layout->addWidget(stack_, 1);
+  layout->addLayout(footer);
+
+  refreshTimer_ = new QTimer(this);
+  refreshTimer_->setSingleShot(true);
+  refreshTimer_->setInterval(kRefreshCoalesceMs);
+  connect(refreshTimer_, &QTimer::timeout, this, &RunsPanel::refresh);
+  connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+          &RunsPanel::onSelectionChanged);
+  connect(&document_, &ProjectDocument::pathChanged, this, &RunsPanel::refresh);
+  refresh();
+  // Sensible first widths; the user's later changes stay.
+  const QList<QPair<int, int>> widths = {
+      {RunsTableModel::Id, 44},        {RunsTableModel::Started, 118},
+      {RunsTableModel::Model, 96},     {RunsTableModel::Parameters, 84},
+      {RunsTableModel::Optimizer, 78}, {RunsTableModel::LearningRate, 58},
+      {RunsTableModel::Batch, 50},     {RunsTableModel::Bptt, 48},
+      {RunsTableModel::Hidden, 62},    {RunsTableModel::BestValid, 74},
+      {RunsTableModel::Test, 62},      {RunsTableModel::Duration, 66},
+      {RunsTableModel::Status, 70}};
+  for (const auto& [column, width] : widths) view_->setColumnWidth(column, width);
+}
+
+RunsPanel::~RunsPanel() = default;
+
+void RunsPanel::buildActions() {
+  const auto make = [this](QStyle::StandardPixmap icon, const QString& text, const QString& tip,
+                           const QString& name, const QKeySequence& key = QKeySequence()) {
+    auto* action = new QAction(style()->standardIcon(icon), text, this);
+    action->setObjectName(name);
+    action->setToolTip(
+        key.isEmpty() ? tip
+                      : QStringLiteral("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
+    action->setStatusTip(tip);
+    if (!key.isEmpty()) {
+      action->setShortcut(key);
+      action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+      addAction(action);
+    }
+    return action;
+  };
+  refresh_ = make(QStyle::SP_BrowserReload, tr("Refresh"), tr("Read the run database again"),
+                  QStringLiteral("refreshRunsAction"), QKeySequence(Qt::CTRL | Qt::Key_R));
+  diff_ = make(QStyle::SP_FileDialogContentsView, tr("Diff configs"),
+               tr("Compare the configs of the two selected runs line by line"),
+               QStringLiteral("diffConfigsAction"), QKeySequence(Qt::CTRL | Qt::Key_D));
+  resume_ = make(QStyle::SP_MediaPlay, tr("Resume"),
+                 tr("Continue the selected run from its latest checkpoint"),
+                 QStringLiteral("resumeRunAction"));
+  evaluate_ = make(QStyle::SP_DialogApplyButton, tr("Evaluate"),
+                   tr("Score the selected run's best checkpoint on the test split"),
+                   QStringLiteral("evaluateRunAction"), QKeySequence(Qt::CTRL | Qt::Key_E));
+  delete_ = make(QStyle::SP_TrashIcon, tr("Delete…"),
+                 tr("Delete the selected runs with their metrics and checkpoint files"),
+                 QStringLiteral("deleteRunsAction"), QKeySequence(QKeySequence::Delete));
+  export_ = make(QStyle::SP_DialogSaveButton, tr("Export CSV…"),
+                 tr("Write the runs table, as `mrnn runs export` does, to a CSV file"),
+                 QStringLiteral("exportRunsAction"));
+  connect(refresh_, &QAction::triggered, this, &RunsPanel::refresh);
+  connect(diff_, &QAction::triggered, this, &RunsPanel::diffSelected);
+  connect(resume_, &QAction::triggered, this, &RunsPanel::resumeSelected);
+  connect(evaluate_, &QAction::triggered, this, &RunsPanel::evaluateSelected);
+  connect(delete_, &QAction::triggered, this, &RunsPanel::deleteSelected);
+  connect(export_, &QAction::triggered, this, &RunsPanel::exportCsv);
+}
+
+void RunsPanel::attachController(TrainingController* controller) {
+  connect(controller, &TrainingController::stepReceived, this, &RunsPanel::refreshSoon);
+  connect(controller, &TrainingController::validationReceived, this, &RunsPanel::refreshSoon);
+  connect(controller, &TrainingController::checkpointSaved, this, &RunsPanel::refreshSoon);
+  connect(controller, &TrainingController::started, this, &RunsPanel::refreshSoon);
+  connect(controller, &TrainingController::finished, this, &RunsPanel::refresh);
+  connect(controller, &TrainingController::failed, this, &RunsPanel::refresh);
+  connect(controller, &TrainingController::stateChanged, this,
+          [this, controller] { setTrainingActive(controller->isRunning()); });
+  setTrainingActive(controller->isRunning());
+}
+
+void RunsPanel::setTrainingActive(bool active) {
+  trainingActive_ = active;
+  updateActions();
+}
+
+QString RunsPanel::databasePath() const {
+  if (document_.isUntitled()) return QString();
+  return fromNative(engine::RunPaths::database(native(document_.folder())));
+}
+
+QString RunsPanel::checkpointFolder(qint64 runId) const {
+  return fromNative(engine::RunPaths::checkpointFolder(native(document_.folder()), runId));
+}
+
+QString RunsPanel::runTitle(qint64 runId) const {
+  const int row = model_->rowOfRun(runId);
+  if (row < 0) return tr("run %1").arg(runId);
+  return tr("run %1 · %2").arg(runId).arg(QString::fromStdString(model_->run(row).name));
+}
+
+void RunsPanel::refreshSoon() {
+  if (!refreshTimer_->isActive()) refreshTimer_->start();
+}
+
+void RunsPanel::refresh() {
+  refreshTimer_->stop();
+  const QString database = databasePath();
+  const QList<qint64> selected = selectedRunIds();
+  std::vector<engine::RunRecord> runs;
+  QString problem;
+  if (database.isEmpty()) {
+    problem =
+        tr("This project is not saved yet.\nSave it, then train it (F5 in the training "
+           "monitor): its runs are listed here.");
+  } else if (!QFileInfo::exists(database)) {
+    // Never create a database just to report that there is none.
+    problem = tr("No runs yet in %1.\nTrain the project (F5 in the training monitor) and its "
+                 "runs are listed here.")
+                  .arg(QDir::toNativeSeparators(document_.folder()));
+  } else {
+    try {
+      const engine::RunStore store(native(database));
+      runs = store.listRuns();
+      if (runs.empty()) problem = tr("No runs yet: train the project (F5) to add one.");
+    } catch (const std::exception& error) {
+      problem = tr("The run database could not be read:\n%1").arg(QString::fromUtf8(error.what()));
+    }
+  }
+  model_->setRuns(runs);
+  selectRuns(selected);
+  stack_->setCurrentIndex(runs.empty() ? kEmptyPage : kTablePage);
+  emptyLabel_->setText(problem);
+  if (!isEvaluating()) {
+    int finished = 0;
+    for (const auto& run : runs) finished += run.status == engine::RunStatus::Finished ? 1 : 0;
+    footer_->setText(runs.empty() ? QString()
+                                  : tr("%n run(s)", "", static_cast<int>(runs.size())) +
+                                        tr(", %1 finished").arg(finished));
+  }
+  updateActions();
+}
+
+QList<qint64> RunsPanel::selectedRunIds() const {
+  QList<QPair<int, qint64>> rows;
+  for (const QModelIndex& index : view_->selectionModel()->selectedRows()) {
+    rows.append({index.row(), index.data(RunsTableModel::RunIdRole).toLongLong()});
+  }
+  std::sort(rows.begin(), rows.end());
+  QList<qint64> ids;
+  for (const auto& row : rows) ids.append(row.second);
+  return ids;
+}
+
+void RunsPanel::selectRuns(const QList<qint64>& runIds) {
+  QItemSelection selection;
+  for (qint64 id : runIds) {
+    const int row = model_->rowOfRun(id);
+    if (row < 0) continue;
+    const QModelIndex index = proxy_->mapFromSource(model_->index(row, 0));
+    if (index.isValid()) selection.select(index, index);
+  }
+  view_->selectionModel()->select(selection,
+                                  QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+}
+
+void RunsPanel::onSelectionChanged() {
+  updateActions();
+  const QList<qint64> ids = selectedRunIds();
+  if (ids == lastOverlay_) return;
+  lastOverlay_ = ids;
+  emit overlayRunsChanged(ids);
+}
+
+void RunsPanel::updateActions() {
+  const QList<qint64> ids = selectedRunIds();
+  const bool database = !databasePath().isEmpty() && model_->rowCount() > 0;
+  diff_->setEnabled(ids.size() == 2);
+  resume_->setEnabled(ids.size() == 1 && !trainingActive_);
+  evaluate_->setEnabled(ids.size() == 1 && !isEvaluating());
+  delete_->setEnabled(!ids.isEmpty() && !isEvaluating());
+  export_->setEnabled(database);
+}
+
+void RunsPanel::showMessage(const QString& message) {
+  footer_->setText(message);
+  emit statusMessage(message);
+}
+
+void RunsPanel::diffSelected() {
+  const QList<qint64> ids = selectedRunIds();
+  if (ids.size() != 2) return;
+  // Older run on the left, so the diff reads as "what changed since".
+  const qint64 left = std::min(ids[0], ids[1]);
+  const qint64 right = std::max(ids[0], ids[1]);
+  const auto& leftRun = model_->run(model_->rowOfRun(left));
+  const auto& rightRun = model_->run(model_->rowOfRun(right));
+  auto* dialog =
+      new ConfigDiffDialog(runTitle(left), QString::fromStdString(leftRun.configYaml),
+                           runTitle(right), QString::fromStdString(rightRun.configYaml), this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->show();
+}
+
+void RunsPanel::resumeSelected() {
+  const QList<qint64> ids = selectedRunIds();
+  if (ids.size() != 1 || trainingActive_) return;
+  const qint64 runId = ids.first();
+  const QString checkpoint =
+      fromNative(engine::RunPaths::latest(native(document_.folder()), runId));
+  if (!QFileInfo::exists(checkpoint)) {
+    banner_->showMessage(RunBanner::Kind::Failure, tr("Run %1 cannot be resumed").arg(runId),
+                         tr("It has no latest checkpoint (%1): it failed or was stopped before "
+                            "its first one, or its files were deleted.")
+                             .arg(QDir::toNativeSeparators(checkpoint)));
+    return;
+  }
+  showMessage(tr("Resuming %1 from %2").arg(runTitle(runId), QDir::toNativeSeparators(checkpoint)));
+  emit resumeRequested(runId, checkpoint);
+}
+
+bool RunsPanel::isEvaluating() const {
+  return evaluation_ != nullptr;
+}
+
+void RunsPanel::evaluateSelected() {
+  const QList<qint64> ids = selectedRunIds();
+  if (ids.size() != 1 || isEvaluating() || document_.isUntitled()) return;
+  const qint64 runId = ids.first();
+  const std::string folder = native(document_.folder());
+  auto result = std::make_shared<RunEvaluation>();
+  evaluation_ = new BackgroundJob(
+      [folder, runId, result](engine::JobContext& context) {
+        *result = evaluateRunOnTest(folder, runId, context);
+      },
+      this);
+  evaluatingRun_ = runId;
+  const QString title = runTitle(runId);
+  const auto end = [this] {
+    evaluation_->deleteLater();
+    evaluation_ = nullptr;
+    evaluatingRun_ = 0;
+    progress_->setVisible(false);
+    cancel_->setVisible(false);
+    updateActions();
+  };
+  connect(evaluation_, &BackgroundJob::progress, this,
+          [this](double fraction, const QString& phase) {
+            progress_->setValue(static_cast<int>(fraction * 1000));
+            footer_->setText(tr("Evaluating %1: %2…").arg(runTitle(evaluatingRun_), phase));
+          });
+  connect(evaluation_, &BackgroundJob::succeeded, this, [this, end, result, runId, title] {
+    end();
+    const engine::LossFigures& f = result->figures;
+    QString detail =
+        tr("%1 bits/symbol, perplexity %2 on %3 test symbols")
+            .arg(formatLoss(f.bitsPerSymbol), formatValue(f.perplexity), formatCount(f.symbols));
+    if (f.words > 0) detail += tr("; %1 bits/word").arg(formatLoss(f.bitsPerWord));
+    detail += tr(".\nCheckpoint %1; recorded as the run's test result.")
+                  .arg(QDir::toNativeSeparators(fromNative(result->checkpoint)));
+    banner_->showMessage(RunBanner::Kind::Success, tr("Test evaluation of %1").arg(title), detail);
+    refresh();
+    showMessage(tr("%1: test %2 bits/symbol").arg(title, formatLoss(f.bitsPerSymbol)));
+    emit evaluationFinished(runId, true, detail);
+  });
+  connect(evaluation_, &BackgroundJob::failed, this, [this, end, runId, title](const QString& why) {
+    end();
+    banner_->showMessage(RunBanner::Kind::Failure, tr("Evaluation of %1 failed").arg(title), why);
+    showMessage(tr("Evaluation of %1 failed: %2").arg(title, why));
+    emit evaluationFinished(runId, false, why);
+  });
+  connect(evaluation_, &BackgroundJob::cancelled, this, [this, end, runId, title] {
+    end();
+    showMessage(tr("Evaluation of %1 cancelled").arg(title));
+    emit evaluationFinished(runId, false, tr("cancelled"));
+  });
+  progress_->setValue(0);
+  progress_->setVisible(true);
+  cancel_->setVisible(true);
+  footer_->setText(tr("Evaluating %1…").arg(title));
+  updateActions();
+  evaluation_->start();
+}
+
+void RunsPanel::cancelEvaluation() {
+  if (evaluation_) evaluation_->cancel();
+}
+
+void RunsPanel::deleteSelected() {
+  const QList<qint64> ids = selectedRunIds();
+  if (ids.isEmpty() || isEvaluating()) return;
+  QStringList busy;
+  for (qint64 id : ids) {
+    const auto status = model_->run(model_->rowOfRun(id)).status;
+    if (trainingActive_ &&
+        (status == engine::RunStatus::Running || status == engine::RunStatus::Paused)) {
+      busy << QString::number(id);
+    }
+  }
+  if (!busy.isEmpty()) {
+    banner_->showMessage(RunBanner::Kind::Failure, tr("Not deleted"),
+                         tr("Run %1 is training: stop it first.").arg(busy.join(", ")));
+    return;
+  }
+  QStringList names;
+  for (qint64 id : ids) names << runTitle(id);
+  const QString question = ids.size() == 1
+                               ? tr("Delete %1?").arg(names.first())
+                               : tr("Delete %n runs?", "", static_cast<int>(ids.size())) +
+                                     QStringLiteral("\n") + names.join(QLatin1Char('\n'));
+  QMessageBox box(QMessageBox::Warning, tr("Delete runs"), question,
+                  QMessageBox::Yes | QMessageBox::No, this);
+  box.setObjectName(QStringLiteral("deleteRunsConfirmation"));
+  box.setInformativeText(
+      tr("Their metrics leave the database and their checkpoint folders "
+         "(checkpoints/run-<id>) are removed. This cannot be undone."));
+  box.setDefaultButton(QMessageBox::No);
+  box.button(QMessageBox::Yes)->setText(tr("Delete"));
+  box.button(QMessageBox::No)->setText(tr("Keep"));
+  if (box.exec() != QMessageBox::Yes) return;
+
+  QStringList failures;
+  try {
+    engine::RunStore store(native(databasePath()));
+    for (qint64 id : ids) {
+      store.deleteRun(id);
+      QDir folder(checkpointFolder(id));
+      if (folder.exists() && !folder.removeRecursively()) {
+        failures
+            << tr("%1 could not be removed entirely").arg(QDir::toNativeSeparators(folder.path()));
+      }
+    }
+  } catch (const std::exception& error) {
+    failures << QString::fromUtf8(error.what());
+  }
+  refresh();
+  if (failures.isEmpty()) {
+    showMessage(tr("Deleted %1").arg(names.join(QStringLiteral(", "))));
+  } else {
+    banner_->showMessage(RunBanner::Kind::Failure, tr("Deleting runs went wrong"),
+                         failures.join(QLatin1Char('\n')));
+  }
+}
+
+bool RunsPanel::exportCsvTo(const QString& path) {
+  try {
+    const engine::RunStore store(native(databasePath()));
+    engine::writeFileAtomically(native(path), store.exportRunsCsv());
+  } catch (const std::exception& error) {
+    banner_->showMessage(RunBanner::Kind::Failure, tr("The runs were not exported"),
+                         QString::fromUtf8(error.what()));
+    return false;
+  }
+  showMessage(
+      tr("Exported %n run(s) to %1", "", model_->rowCount()).arg(QDir::toNativeSeparators(path)));
+  return true;
+}
+
+void RunsPanel::exportCsv() {
+  if (databasePath().isEmpty() || !QFileInfo::exists(databasePath())) return;
+  const QString suggested = QDir(document_.folder()).filePath(QStringLiteral("runs.csv"));
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export runs as CSV"), suggested,
+                                                    tr("CSV files (*.csv);;All files (*)"));
+  if (!path.isEmpty()) exportCsvTo(path);
+}
+
+}  // namespace mrnn::widgets

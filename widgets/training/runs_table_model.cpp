@@ -1,0 +1,275 @@
+#include "widgets/training/runs_table_model.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QDateTime>
+#include <QStringList>
+#include <limits>
+
+#include "engine/config/project_file.h"
+#include "widgets/display_format.h"
+
+namespace mrnn::widgets {
+namespace {
+
+// Absent results sort after every present one in ascending order (the best first).
+constexpr double kAbsent = std::numeric_limits<double>::infinity();
+
+QString startedText(const std::string& iso) {
+  const QDateTime when = QDateTime::fromString(QString::fromStdString(iso), Qt::ISODate);
+  if (!when.isValid()) return QString::fromStdString(iso);
+  return when.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+}
+
+}  // namespace
+
+RunsTableModel::RunsTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+QString RunsTableModel::statusText(engine::RunStatus status) {
+  switch (status) {
+    case engine::RunStatus::Running:
+      return tr("Running");
+    case engine::RunStatus::Paused:
+      return tr("Paused");
+    case engine::RunStatus::Stopped:
+      return tr("Stopped");
+    case engine::RunStatus::Finished:
+      return tr("Finished");
+    case engine::RunStatus::Failed:
+      return tr("Failed");
+  }
+  return QString();
+}
+
+RunsTableModel::Row RunsTableModel::makeRow(const engine::RunRecord& record) {
+  Row row;
+  row.record = record;
+  if (record.configYaml.empty()) {
+    row.configError = tr("the run stored no config");
+    return row;
+  }
+  try {
+    const engine::Project project =
+        engine::parseProject(record.configYaml, "run " + std::to_string(record.id) + " config");
+    row.configRead = true;
+    row.optimizer =
+        QString::fromStdString(engine::optimizerKindName(project.training.optimizer.kind));
+    row.learningRate = engine::baseLearningRate(project.training.optimizer);
+    row.batch = project.training.batchSize;
+    row.bptt = project.training.bptt;
+    QStringList sizes;
+    for (const engine::LayerConfig& layer : project.model.layers) {
+      sizes << QString::number(layer.hiddenSize);
+    }
+    row.hidden = sizes.join(QStringLiteral(", "));
+    row.firstHidden = project.model.layers.empty() ? 0 : project.model.layers.front().hiddenSize;
+  } catch (const std::exception& error) {
+    // A config from an older or newer build: the run still lists, its settings do not.
+    row.configError = QString::fromStdString(error.what());
+  }
+  return row;
+}
+
+void RunsTableModel::setRuns(const std::vector<engine::RunRecord>& runs) {
+  bool sameRuns = static_cast<int>(runs.size()) == rows_.size();
+  for (size_t i = 0; sameRuns && i < runs.size(); ++i) {
+    sameRuns = runs[i].id == rows_[static_cast<int>(i)].record.id;
+  }
+  if (sameRuns) {
+    for (size_t i = 0; i < runs.size(); ++i) {
+      Row& row = rows_[static_cast<int>(i)];
+      // The config never changes after a run starts: keep what was parsed.
+      row.record = runs[i];
+    }
+    if (!rows_.isEmpty()) emit dataChanged(index(0, 0), index(rows_.size() - 1, ColumnCount - 1));
+    return;
+  }
+  beginResetModel();
+  rows_.clear();
+  rows_.reserve(static_cast<int>(runs.size()));
+  for (const engine::RunRecord& record : runs) rows_.append(makeRow(record));
+  endResetModel();
+}
+
+int RunsTableModel::rowOfRun(qint64 runId) const {
+  for (int i = 0; i < rows_.size(); ++i) {
+    if (rows_[i].record.id == runId) return i;
+  }
+  return -1;
+}
+
+int RunsTableModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : rows_.size();
+}
+
+int RunsTableModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant RunsTableModel::display(const Row& row, int column) const {
+  const engine::RunRecord& r = row.record;
+  const QString unknown = row.configRead ? QString() : QStringLiteral("?");
+  switch (column) {
+    case Id:
+      return QString::number(r.id);
+    case Name:
+      return QString::fromStdString(r.name);
+    case Model:
+      return QString::fromStdString(r.modelType);
+    case Parameters:
+      return formatCount(r.parameters);
+    case Optimizer:
+      return row.configRead ? row.optimizer : unknown;
+    case LearningRate:
+      return row.configRead ? formatValue(row.learningRate) : unknown;
+    case Batch:
+      return row.configRead ? QString::number(row.batch) : unknown;
+    case Bptt:
+      return row.configRead ? QString::number(row.bptt) : unknown;
+    case Hidden:
+      return row.configRead ? row.hidden : unknown;
+    case BestValid:
+      return r.bestValid ? formatLoss(*r.bestValid) : QStringLiteral("-");
+    case Test:
+      return r.testResult ? formatLoss(*r.testResult) : QStringLiteral("-");
+    case Duration:
+      return formatDuration(r.durationSeconds);
+    case Status:
+      return statusText(r.status);
+    case Started:
+      return startedText(r.startedAt);
+  }
+  return QVariant();
+}
+
+QVariant RunsTableModel::sortValue(const Row& row, int column) const {
+  const engine::RunRecord& r = row.record;
+  switch (column) {
+    case Id:
+      return static_cast<qlonglong>(r.id);
+    case Parameters:
+      return static_cast<qlonglong>(r.parameters);
+    case LearningRate:
+      return row.configRead ? row.learningRate : kAbsent;
+    case Batch:
+      return static_cast<qlonglong>(row.batch);
+    case Bptt:
+      return static_cast<qlonglong>(row.bptt);
+    case Hidden:
+      return static_cast<qlonglong>(row.firstHidden);
+    case BestValid:
+      return r.bestValid ? *r.bestValid : kAbsent;
+    case Test:
+      return r.testResult ? *r.testResult : kAbsent;
+    case Duration:
+      return r.durationSeconds;
+    case Started:
+      return QString::fromStdString(r.startedAt);  // ISO 8601 sorts as text
+    default:
+      return display(row, column);
+  }
+}
+
+QVariant RunsTableModel::toolTip(const Row& row, int column) const {
+  const engine::RunRecord& r = row.record;
+  switch (column) {
+    case Status:
+      if (!r.reason.empty()) return QString::fromStdString(r.reason);
+      return tr("%1 steps; ended %2")
+          .arg(r.steps)
+          .arg(r.endedAt.empty() ? tr("not yet") : startedText(r.endedAt));
+    case BestValid:
+      return tr("Best validation loss, bits per symbol");
+    case Test:
+      return tr("Test loss of the best checkpoint, bits per symbol");
+    case Optimizer:
+    case LearningRate:
+    case Batch:
+    case Bptt:
+    case Hidden:
+      if (!row.configRead) return tr("The run's config could not be read: %1").arg(row.configError);
+      return QVariant();
+    case Started:
+      return QString::fromStdString(r.startedAt);
+    default:
+      return QVariant();
+  }
+}
+
+QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= rows_.size()) return QVariant();
+  const Row& row = rows_[index.row()];
+  const int column = index.column();
+  switch (role) {
+    case Qt::DisplayRole:
+      return display(row, column);
+    case SortRole:
+      return sortValue(row, column);
+    case RunIdRole:
+      return static_cast<qlonglong>(row.record.id);
+    case Qt::ToolTipRole:
+      return toolTip(row, column);
+    case Qt::TextAlignmentRole:
+      switch (column) {
+        case Id:
+        case Parameters:
+        case LearningRate:
+        case Batch:
+        case Bptt:
+        case BestValid:
+        case Test:
+        case Duration:
+          return static_cast<int>(Qt::AlignRight | Qt::AlignVCenter);
+        default:
+          return static_cast<int>(Qt::AlignLeft | Qt::AlignVCenter);
+      }
+    case Qt::ForegroundRole:
+      if (column != Status) return QVariant();
+      switch (row.record.status) {
+        case engine::RunStatus::Failed:
+          return QBrush(QColor(0xc6, 0x28, 0x28));
+        case engine::RunStatus::Running:
+          return QBrush(QColor(0x15, 0x65, 0xc0));
+        case engine::RunStatus::Finished:
+          return QBrush(QColor(0x2e, 0x7d, 0x32));
+        default:
+          return QVariant();
+      }
+    default:
+      return QVariant();
+  }
+}
+
+QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal) return QVariant();
+  if (role == Qt::DisplayRole) {
+    static const QStringList names = {
+        tr("Id"),   tr("Name"),     tr("Model"),  tr("Parameters"), tr("Optimizer"),
+        tr("LR"),   tr("Batch"),    tr("BPTT"),   tr("Hidden"),     tr("Best valid"),
+        tr("Test"), tr("Duration"), tr("Status"), tr("Started")};
+    return section >= 0 && section < names.size() ? names[section] : QVariant();
+  }
+  if (role == Qt::ToolTipRole) {
+    switch (section) {
+      case LearningRate:
+        return tr("Learning rate the schedule starts from (rmsprop_normalized: update length)");
+      case Batch:
+        return tr("Parallel streams per step (training.batch_size)");
+      case Bptt:
+        return tr("Window length of truncated backpropagation (training.bptt)");
+      case Hidden:
+        return tr("Hidden size of each layer, input to output");
+      case BestValid:
+        return tr("Best validation loss in bits per symbol; sort ascending for the best run");
+      case Test:
+        return tr("Test loss in bits per symbol (after a run finishes, or Evaluate)");
+      case Duration:
+        return tr("Training time (h:mm:ss), resumes included");
+      default:
+        return QVariant();
+    }
+  }
+  return QVariant();
+}
+
+}  // namespace mrnn::widgets

@@ -1,0 +1,504 @@
+#include "widgets/training/training_charts.h"
+
+#include <qcustomplot.h>
+#include <QGridLayout>
+#include <algorithm>
+#include <cmath>
+
+namespace mrnn::widgets {
+namespace {
+
+constexpr double kLn2 = 0.69314718055994530942;
+// Log tick marks only pay off when a range spans decades; within one decade plain ticks
+// read better (a loss going 4.2 -> 1.6 would otherwise show a single tick or none).
+constexpr double kLogTickerMinRatio = 20.0;
+
+QFont chartFont(double points, bool bold = false) {
+  QFont font;
+  font.setPointSizeF(points);
+  font.setBold(bold);
+  return font;
+}
+
+// A range with some air around it, in the axis' own scale.
+QCPRange padded(QCPRange range, bool logarithmic) {
+  if (logarithmic) {
+    if (range.lower <= 0) range.lower = range.upper / 10.0;
+    const double ratio = range.upper / range.lower;
+    const double factor = ratio > 1.0 ? std::pow(ratio, 0.06) : 1.25;
+    return QCPRange(range.lower / factor, range.upper * factor);
+  }
+  const double span = range.upper - range.lower;
+  // A flat series (a constant learning rate) gets a band around its value, not around 0.
+  const double flat = std::fabs(range.upper) > 0 ? std::fabs(range.upper) * 0.1 : 0.5;
+  const double margin = span > 0 ? span * 0.06 : flat;
+  return QCPRange(range.lower - margin, range.upper + margin);
+}
+
+}  // namespace
+
+TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QGridLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(4);
+  const std::array<QString, kChartCount> names = {
+      QStringLiteral("lossPlot"), QStringLiteral("validationPlot"),
+      QStringLiteral("learningRatePlot"), QStringLiteral("gradientNormPlot"),
+      QStringLiteral("throughputPlot")};
+  for (size_t i = 0; i < plots_.size(); ++i) {
+    plots_[i] = new QCustomPlot(this);
+    plots_[i]->setObjectName(names[i]);
+  }
+  setUpPlot(plot(Chart::Loss), tr("Training loss"), QString());
+  setUpPlot(plot(Chart::Validation), tr("Validation"), QString());
+  setUpPlot(plot(Chart::LearningRate), tr("Learning rate"), QString());
+  setUpPlot(plot(Chart::GradientNorm), tr("Gradient norm (before clipping)"), QString());
+  setUpPlot(plot(Chart::Throughput), tr("Throughput"), tr("symbols/s"));
+  // Whole numbers read better than "4e+04" for rates in the tens of thousands.
+  plot(Chart::Throughput)->yAxis->setNumberFormat(QStringLiteral("f"));
+  plot(Chart::Throughput)->yAxis->setNumberPrecision(0);
+  plot(Chart::Loss)
+      ->setToolTip(
+          tr("Training loss of each step (light) and its exponential moving average (bold).\n"
+             "Drag to pan, wheel to zoom, double-click to follow the data again."));
+  plot(Chart::Validation)->setToolTip(tr("Loss on the validation split at each validation."));
+  plot(Chart::LearningRate)->setToolTip(tr("The learning rate the schedule set for each step."));
+  plot(Chart::GradientNorm)
+      ->setToolTip(tr("Global gradient norm of each step, measured before clipping."));
+  plot(Chart::Throughput)->setToolTip(tr("Training symbols processed per second."));
+
+  // Loss and validation get the room: they are what a researcher watches.
+  layout->addWidget(plot(Chart::Loss), 0, 0, 1, 3);
+  layout->addWidget(plot(Chart::Validation), 0, 3, 1, 3);
+  layout->addWidget(plot(Chart::LearningRate), 1, 0, 1, 2);
+  layout->addWidget(plot(Chart::GradientNorm), 1, 2, 1, 2);
+  layout->addWidget(plot(Chart::Throughput), 1, 4, 1, 2);
+  layout->setRowStretch(0, 3);
+  layout->setRowStretch(1, 2);
+
+  QCustomPlot* loss = plot(Chart::Loss);
+  loss->legend->setVisible(true);
+  loss->legend->setFont(chartFont(7.5));
+  loss->legend->setBrush(QColor(255, 255, 255, 215));
+  loss->legend->setBorderPen(QPen(QColor(0xc8, 0xc8, 0xc8)));
+  loss->legend->setRowSpacing(-2);
+  loss->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+
+  placeholder_ = new QCPItemText(loss);
+  placeholder_->position->setType(QCPItemPosition::ptAxisRectRatio);
+  placeholder_->position->setCoords(0.5, 0.5);
+  placeholder_->setPositionAlignment(Qt::AlignCenter);
+  placeholder_->setFont(chartFont(9));
+  placeholder_->setColor(QColor(0x90, 0x90, 0x90));
+  placeholder_->setText(tr("No training data yet: press Start (F5)"));
+
+  live_.colorIndex = 0;
+  createGraphs(live_, true);
+  applyAxisModes();
+  updateLabels();
+  updatePlaceholder();
+}
+
+TrainingCharts::~TrainingCharts() = default;
+
+QColor TrainingCharts::runColor(int index) {
+  // Tableau 10: distinct at a glance and readable when printed.
+  static const std::array<QColor, 10> palette = {
+      QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
+      QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
+      QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f), QColor(0xbc, 0xbd, 0x22),
+      QColor(0x17, 0xbe, 0xcf)};
+  return palette[static_cast<size_t>(index) % palette.size()];
+}
+
+void TrainingCharts::setUpPlot(QCustomPlot* target, const QString& title, const QString& yLabel) {
+  target->setMinimumSize(140, 90);
+  target->setBackground(Qt::white);
+  target->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  target->setNoAntialiasingOnDrag(true);
+  target->addLayer(QStringLiteral("live"), target->layer(QStringLiteral("main")),
+                   QCustomPlot::limAbove);
+  target->plotLayout()->insertRow(0);
+  auto* heading = new QCPTextElement(target, title, chartFont(8.5, true));
+  heading->setTextColor(QColor(0x30, 0x30, 0x30));
+  heading->setMargins(QMargins(0, 4, 0, 0));
+  target->plotLayout()->addElement(0, 0, heading);
+  for (QCPAxis* axis : {target->xAxis, target->yAxis}) {
+    axis->setTickLabelFont(chartFont(7.5));
+    axis->setLabelFont(chartFont(7.5));
+    axis->setLabelColor(QColor(0x50, 0x50, 0x50));
+    axis->setTickLabelColor(QColor(0x50, 0x50, 0x50));
+    axis->setBasePen(QPen(QColor(0x9a, 0x9a, 0x9a)));
+    axis->setTickPen(QPen(QColor(0x9a, 0x9a, 0x9a)));
+    axis->setSubTickPen(QPen(QColor(0xb8, 0xb8, 0xb8)));
+    axis->grid()->setPen(QPen(QColor(0xe6, 0xe6, 0xe6)));
+    axis->grid()->setZeroLinePen(Qt::NoPen);
+    axis->setPadding(2);
+  }
+  target->yAxis->setLabel(yLabel);
+  target->yAxis->setNumberFormat(QStringLiteral("g"));
+  target->yAxis->setNumberPrecision(4);
+  target->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
+  target->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+
+  // A drag or wheel zoom means the user wants this view: stop following the data.
+  connect(target, &QCustomPlot::mousePress, this, [this] { stopFollowing(); });
+  connect(target, &QCustomPlot::mouseWheel, this, [this] { stopFollowing(); });
+  connect(target, &QCustomPlot::mouseDoubleClick, this, [this] { fitToData(); });
+  connect(target->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+          [this, target](const QCPRange& range) { syncXRange(target, range); });
+}
+
+TrainingCharts::Chart TrainingCharts::chartOf(Series series) const {
+  switch (series) {
+    case Series::LossRaw:
+    case Series::LossSmoothed:
+      return Chart::Loss;
+    case Series::Validation:
+      return Chart::Validation;
+    case Series::LearningRate:
+      return Chart::LearningRate;
+    case Series::GradientNorm:
+      return Chart::GradientNorm;
+    case Series::Throughput:
+      return Chart::Throughput;
+  }
+  return Chart::Loss;
+}
+
+void TrainingCharts::createGraphs(RunGraphs& run, bool live) {
+  const QColor color = runColor(run.colorIndex);
+  QColor faint = color;
+  faint.setAlpha(live ? 80 : 45);
+  for (int s = 0; s < kSeriesCount; ++s) {
+    const auto series = static_cast<Series>(s);
+    QCustomPlot* target = plot(chartOf(series));
+    QCPGraph* graph = target->addGraph();
+    QPen pen(series == Series::LossRaw ? faint : color);
+    pen.setWidthF(series == Series::LossSmoothed ? 2.0 : (live ? 1.3 : 1.0));
+    if (!live && series != Series::LossRaw && series != Series::LossSmoothed) {
+      pen.setStyle(Qt::DashLine);  // overlays read as references, the live run as solid
+    }
+    graph->setPen(pen);
+    graph->setAdaptiveSampling(true);
+    if (series == Series::Validation) {
+      graph->setScatterStyle(
+          QCPScatterStyle(QCPScatterStyle::ssCircle, color, QColor(Qt::white), live ? 6 : 5));
+    }
+    if (series == Series::LossSmoothed) {
+      graph->setName(run.curves.label());
+    } else {
+      graph->removeFromLegend();
+    }
+    run.graphs[static_cast<size_t>(s)] = graph;
+  }
+  // The live run is drawn over the overlays.
+  if (live) {
+    for (QCPGraph* graph : run.graphs) graph->setLayer(QStringLiteral("live"));
+  }
+}
+
+void TrainingCharts::removeGraphs(RunGraphs& run) {
+  for (QCPGraph*& graph : run.graphs) {
+    if (graph) graph->parentPlot()->removeGraph(graph);
+    graph = nullptr;
+  }
+}
+
+double TrainingCharts::keyOf(const CurvePoint& point) const {
+  switch (xAxis_) {
+    case XAxis::Step:
+      return point.step;
+    case XAxis::Epoch:
+      return point.epoch;
+    case XAxis::WallTime:
+      return point.wallSeconds;
+  }
+  return point.step;
+}
+
+double TrainingCharts::lossValue(double nats) const {
+  return unit_ == Unit::BitsPerSymbol ? nats / kLn2 : std::exp(nats);
+}
+
+void TrainingCharts::appendPoint(RunGraphs& run, Series series, const CurvePoint& point) {
+  run.graphs[static_cast<size_t>(series)]->addData(keyOf(point), point.value);
+}
+
+void TrainingCharts::refill(RunGraphs& run) {
+  const auto fill = [this](QCPGraph* graph, const Curve& curve, auto value) {
+    QVector<double> keys;
+    QVector<double> values;
+    keys.reserve(curve.size());
+    values.reserve(curve.size());
+    for (const CurvePoint& point : curve) {
+      keys.append(keyOf(point));
+      values.append(value(point.value));
+    }
+    graph->setData(keys, values);
+  };
+  const auto same = [](double v) { return v; };
+  const auto loss = [this](double nats) { return lossValue(nats); };
+  run.ema = EmaSmoother(smoothing_);
+  const Curve& train = run.curves.curve(RunMetric::TrainLoss);
+  fill(run.graphs[static_cast<size_t>(Series::LossRaw)], train, loss);
+  fill(run.graphs[static_cast<size_t>(Series::LossSmoothed)], train,
+       [&run, &loss](double nats) { return loss(run.ema.add(nats)); });
+  fill(run.graphs[static_cast<size_t>(Series::Validation)],
+       run.curves.curve(unit_ == Unit::BitsPerSymbol ? RunMetric::ValidBits
+                                                     : RunMetric::ValidPerplexity),
+       same);
+  fill(run.graphs[static_cast<size_t>(Series::LearningRate)],
+       run.curves.curve(RunMetric::LearningRate), same);
+  fill(run.graphs[static_cast<size_t>(Series::GradientNorm)],
+       run.curves.curve(RunMetric::GradientNorm), same);
+  fill(run.graphs[static_cast<size_t>(Series::Throughput)], run.curves.curve(RunMetric::Throughput),
+       same);
+}
+
+void TrainingCharts::refillAll() {
+  refill(live_);
+  for (auto& overlay : overlays_) refill(*overlay);
+  updatePlaceholder();
+  if (!following_) {
+    following_ = true;
+    emit followingChanged(true);
+  }
+  emit changed();
+}
+
+void TrainingCharts::startLive(const QString& label) {
+  live_.curves = RunCurves(0, label);
+  live_.graphs[static_cast<size_t>(Series::LossSmoothed)]->setName(label);
+  refill(live_);
+  updatePlaceholder();
+  if (!following_) {
+    following_ = true;
+    emit followingChanged(true);
+  }
+  emit changed();
+}
+
+void TrainingCharts::setLiveHistory(const RunCurves& history) {
+  live_.curves.prependHistory(history);
+  refill(live_);
+  updatePlaceholder();
+  emit changed();
+}
+
+void TrainingCharts::setLiveLabel(const QString& label) {
+  live_.curves.setLabel(label);
+  live_.graphs[static_cast<size_t>(Series::LossSmoothed)]->setName(label);
+  emit changed();
+}
+
+void TrainingCharts::addStep(const engine::StepEvent& event) {
+  live_.curves.addStep(event);
+  const auto at = [&event](double value) {
+    return CurvePoint{static_cast<double>(event.step), event.epoch, event.wallSeconds, value};
+  };
+  appendPoint(live_, Series::LossRaw, at(lossValue(event.loss)));
+  appendPoint(live_, Series::LossSmoothed, at(lossValue(live_.ema.add(event.loss))));
+  appendPoint(live_, Series::LearningRate, at(event.learningRate));
+  appendPoint(live_, Series::GradientNorm, at(event.gradientNorm));
+  appendPoint(live_, Series::Throughput, at(event.symbolsPerSecond));
+  if (live_.curves.curve(RunMetric::TrainLoss).size() == 1) updatePlaceholder();
+  emit changed();
+}
+
+void TrainingCharts::addValidation(const engine::ValidationEvent& event) {
+  live_.curves.addValidation(event);
+  // The curves just gained the point, with the wall time they resolved for it.
+  const RunMetric metric =
+      unit_ == Unit::BitsPerSymbol ? RunMetric::ValidBits : RunMetric::ValidPerplexity;
+  appendPoint(live_, Series::Validation, live_.curves.curve(metric).last());
+  emit changed();
+}
+
+void TrainingCharts::setOverlays(const QVector<RunCurves>& runs) {
+  for (auto& overlay : overlays_) removeGraphs(*overlay);
+  overlays_.clear();
+  for (int i = 0; i < runs.size(); ++i) {
+    auto overlay = std::make_unique<RunGraphs>();
+    overlay->curves = runs[i];
+    overlay->colorIndex = i + 1;
+    createGraphs(*overlay, false);
+    overlays_.push_back(std::move(overlay));
+  }
+  refillAll();
+}
+
+QCPGraph* TrainingCharts::liveGraph(Series series) const {
+  return live_.graphs[static_cast<size_t>(series)];
+}
+
+QCPGraph* TrainingCharts::overlayGraph(int overlay, Series series) const {
+  if (overlay < 0 || overlay >= overlayCount()) return nullptr;
+  return overlays_[static_cast<size_t>(overlay)]->graphs[static_cast<size_t>(series)];
+}
+
+void TrainingCharts::setXAxis(XAxis axis) {
+  if (axis == xAxis_) return;
+  xAxis_ = axis;
+  applyAxisModes();
+  updateLabels();
+  refillAll();
+}
+
+void TrainingCharts::setUnit(Unit unit) {
+  if (unit == unit_) return;
+  unit_ = unit;
+  updateLabels();
+  refillAll();
+}
+
+void TrainingCharts::setLogScale(bool on) {
+  if (on == logScale_) return;
+  logScale_ = on;
+  applyAxisModes();
+  if (!following_) {
+    following_ = true;
+    emit followingChanged(true);
+  }
+  emit changed();
+}
+
+void TrainingCharts::setSmoothing(double weight) {
+  weight = std::clamp(weight, 0.0, 0.999);
+  if (weight == smoothing_) return;
+  smoothing_ = weight;
+  refill(live_);
+  for (auto& overlay : overlays_) refill(*overlay);
+  emit changed();
+}
+
+void TrainingCharts::applyAxisModes() {
+  for (QCustomPlot* target : plots_) {
+    if (xAxis_ == XAxis::WallTime) {
+      auto ticker = QSharedPointer<QCPAxisTickerTime>::create();
+      ticker->setTimeFormat(QStringLiteral("%h:%m:%s"));
+      target->xAxis->setTicker(ticker);
+    } else {
+      target->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    }
+    target->yAxis->setScaleType(logScale_ ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+  }
+  updateTickers();
+}
+
+void TrainingCharts::updateTickers() {
+  for (QCustomPlot* target : plots_) {
+    QCPAxis* axis = target->yAxis;
+    const QCPRange range = axis->range();
+    const bool decades =
+        logScale_ && range.lower > 0 && range.upper / range.lower >= kLogTickerMinRatio;
+    const bool isLog = !axis->ticker().dynamicCast<QCPAxisTickerLog>().isNull();
+    if (decades && !isLog) {
+      axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    } else if (!decades && isLog) {
+      axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    }
+  }
+}
+
+void TrainingCharts::updateLabels() {
+  QString xLabel;
+  switch (xAxis_) {
+    case XAxis::Step:
+      xLabel = tr("step");
+      break;
+    case XAxis::Epoch:
+      xLabel = tr("epoch");
+      break;
+    case XAxis::WallTime:
+      xLabel = tr("training time (h:mm:ss)");
+      break;
+  }
+  for (QCustomPlot* target : plots_) target->xAxis->setLabel(xLabel);
+  const QString lossUnit = unit_ == Unit::BitsPerSymbol ? tr("bits/symbol") : tr("perplexity");
+  plot(Chart::Loss)->yAxis->setLabel(lossUnit);
+  plot(Chart::Validation)->yAxis->setLabel(lossUnit);
+}
+
+void TrainingCharts::updatePlaceholder() {
+  bool any = !live_.curves.isEmpty();
+  for (const auto& overlay : overlays_) any = any || !overlay->curves.isEmpty();
+  placeholder_->setVisible(!any);
+  plot(Chart::Loss)->legend->setVisible(any);
+}
+
+void TrainingCharts::stopFollowing() {
+  if (!following_) return;
+  following_ = false;
+  emit followingChanged(false);
+}
+
+void TrainingCharts::fitToData() {
+  const bool was = following_;
+  following_ = true;
+  if (!was) emit followingChanged(true);
+  replot();
+}
+
+void TrainingCharts::syncXRange(QCustomPlot* source, const QCPRange& range) {
+  if (syncing_) return;
+  syncing_ = true;
+  for (QCustomPlot* target : plots_) {
+    if (target == source) continue;
+    target->xAxis->setRange(range);
+    target->replot(QCustomPlot::rpQueuedReplot);
+  }
+  syncing_ = false;
+}
+
+void TrainingCharts::rescale() {
+  // One x range for every chart (the union of all data), then each y axis to its data
+  // inside it.
+  bool anyKey = false;
+  QCPRange keys;
+  for (QCustomPlot* target : plots_) {
+    for (int g = 0; g < target->graphCount(); ++g) {
+      bool found = false;
+      const QCPRange range = target->graph(g)->getKeyRange(found);
+      if (!found) continue;
+      if (!anyKey) {
+        keys = range;
+        anyKey = true;
+      } else {
+        keys.expand(range);
+      }
+    }
+  }
+  if (!anyKey) return;
+  // A little air at both ends so the first and last markers are not cut in half.
+  const double air = keys.size() > 0 ? keys.size() * 0.015 : 0.5;
+  keys = QCPRange(keys.lower - air, keys.upper + air);
+  syncing_ = true;
+  for (QCustomPlot* target : plots_) {
+    target->xAxis->setRange(keys);
+    const QCP::SignDomain domain = logScale_ ? QCP::sdPositive : QCP::sdBoth;
+    bool anyValue = false;
+    QCPRange values;
+    for (int g = 0; g < target->graphCount(); ++g) {
+      bool found = false;
+      const QCPRange range = target->graph(g)->getValueRange(found, domain, keys);
+      if (!found || !std::isfinite(range.lower) || !std::isfinite(range.upper)) continue;
+      if (!anyValue) {
+        values = range;
+        anyValue = true;
+      } else {
+        values.expand(range);
+      }
+    }
+    if (anyValue) target->yAxis->setRange(padded(values, logScale_));
+  }
+  syncing_ = false;
+}
+
+void TrainingCharts::replot() {
+  if (following_) rescale();
+  updateTickers();
+  for (QCustomPlot* target : plots_) target->replot();
+}
+
+}  // namespace mrnn::widgets

@@ -1,0 +1,121 @@
+#pragma once
+
+#include <QColor>
+#include <QVector>
+#include <QWidget>
+#include <array>
+#include <memory>
+#include <vector>
+
+#include "widgets/training/ema_smoother.h"
+#include "widgets/training/run_curves.h"
+
+class QCustomPlot;
+class QCPGraph;
+class QCPItemText;
+class QCPRange;
+
+namespace mrnn::widgets {
+
+// The monitor's five charts (training loss raw and smoothed, validation, learning rate,
+// gradient norm, throughput) for the live run and any overlaid runs. Points are appended as
+// events arrive; redrawing is left to replot(), which the owner calls from a coalescing
+// timer, so a fast run does not redraw on every step. The x axes move together: drag or
+// wheel-zoom one chart and the others follow; a double click (or fitToData) goes back to
+// following the data as it grows.
+class TrainingCharts : public QWidget {
+  Q_OBJECT
+
+ public:
+  enum class Chart { Loss, Validation, LearningRate, GradientNorm, Throughput };
+  static constexpr int kChartCount = 5;
+  enum class XAxis { Step, Epoch, WallTime };
+  // Bits per symbol, or perplexity (the natural unit at word level). Training loss follows
+  // the same unit so that it compares with validation.
+  enum class Unit { BitsPerSymbol, Perplexity };
+  // The graphs each run has.
+  enum class Series { LossRaw, LossSmoothed, Validation, LearningRate, GradientNorm, Throughput };
+  static constexpr int kSeriesCount = 6;
+
+  explicit TrainingCharts(QWidget* parent = nullptr);
+  ~TrainingCharts() override;
+
+  // Clears the live run's curves for a new run named `label`.
+  void startLive(const QString& label);
+  // Curves the live run had before it was resumed; they are drawn before its new points.
+  void setLiveHistory(const RunCurves& history);
+  void setLiveLabel(const QString& label);
+  void addStep(const engine::StepEvent& event);
+  void addValidation(const engine::ValidationEvent& event);
+  const RunCurves& liveCurves() const { return live_.curves; }
+
+  // Other runs drawn beside the live one (replacing any before).
+  void setOverlays(const QVector<RunCurves>& runs);
+  int overlayCount() const { return static_cast<int>(overlays_.size()); }
+
+  void setXAxis(XAxis axis);
+  XAxis xAxis() const { return xAxis_; }
+  void setUnit(Unit unit);
+  Unit unit() const { return unit_; }
+  void setLogScale(bool on);
+  bool logScale() const { return logScale_; }
+  // EMA weight of the smoothed loss, 0 (none) to 0.999.
+  void setSmoothing(double weight);
+  double smoothing() const { return smoothing_; }
+
+  // Follow the data again after a zoom or pan, and redraw.
+  void fitToData();
+  bool isFollowing() const { return following_; }
+  // Rescales (while following) and redraws every chart.
+  void replot();
+
+  QCustomPlot* plot(Chart chart) const { return plots_[static_cast<size_t>(chart)]; }
+  QCPGraph* liveGraph(Series series) const;
+  QCPGraph* overlayGraph(int overlay, Series series) const;
+  // Colour of the live run (index 0) and of overlay i (index i + 1).
+  static QColor runColor(int index);
+
+ signals:
+  // Points were added or the view changed: the owner schedules replot().
+  void changed();
+  // The user zoomed or panned, so the charts stopped following the data.
+  void followingChanged(bool following);
+
+ private:
+  struct RunGraphs {
+    RunCurves curves;
+    std::array<QCPGraph*, kSeriesCount> graphs{};
+    EmaSmoother ema;
+    int colorIndex = 0;
+  };
+
+  void setUpPlot(QCustomPlot* plot, const QString& title, const QString& yLabel);
+  void createGraphs(RunGraphs& run, bool live);
+  void removeGraphs(RunGraphs& run);
+  void refill(RunGraphs& run);
+  void refillAll();
+  void appendPoint(RunGraphs& run, Series series, const CurvePoint& point);
+  double keyOf(const CurvePoint& point) const;
+  double lossValue(double nats) const;
+  void applyAxisModes();
+  void rescale();
+  void updateTickers();
+  void updateLabels();
+  void updatePlaceholder();
+  void syncXRange(QCustomPlot* source, const QCPRange& range);
+  void stopFollowing();
+  Chart chartOf(Series series) const;
+
+  std::array<QCustomPlot*, kChartCount> plots_{};
+  RunGraphs live_;
+  std::vector<std::unique_ptr<RunGraphs>> overlays_;
+  QCPItemText* placeholder_ = nullptr;
+  XAxis xAxis_ = XAxis::Step;
+  Unit unit_ = Unit::BitsPerSymbol;
+  bool logScale_ = false;
+  double smoothing_ = 0.9;
+  bool following_ = true;
+  bool syncing_ = false;
+};
+
+}  // namespace mrnn::widgets

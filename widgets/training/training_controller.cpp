@@ -1,0 +1,153 @@
+#include "widgets/training/training_controller.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QTimer>
+#include <type_traits>
+
+#include "engine/training/training_run.h"
+#include "widgets/project/project_document.h"
+
+namespace mrnn::widgets {
+
+void registerTrainingEventMetaTypes() {
+  qRegisterMetaType<engine::StepEvent>("mrnn::engine::StepEvent");
+  qRegisterMetaType<engine::ValidationEvent>("mrnn::engine::ValidationEvent");
+  qRegisterMetaType<engine::CheckpointEvent>("mrnn::engine::CheckpointEvent");
+  qRegisterMetaType<engine::FinishedEvent>("mrnn::engine::FinishedEvent");
+}
+
+namespace {
+
+// Checkpoints live in <project>/checkpoints/run-<id>/ (engine/training/run_paths.h), so the
+// folder names the run; 0 for a checkpoint kept elsewhere.
+qint64 runIdFromCheckpointPath(const QString& path) {
+  static const QRegularExpression pattern(QStringLiteral("^run-(\\d+)$"));
+  const QRegularExpressionMatch match = pattern.match(QFileInfo(path).dir().dirName());
+  return match.hasMatch() ? match.captured(1).toLongLong() : 0;
+}
+
+}  // namespace
+
+TrainingController::TrainingController(ProjectDocument& document, QObject* parent)
+    : QObject(parent), document_(document), drainTimer_(new QTimer(this)) {
+  registerTrainingEventMetaTypes();
+  drainTimer_->setInterval(kDrainIntervalMs);
+  connect(drainTimer_, &QTimer::timeout, this, &TrainingController::drain);
+}
+
+TrainingController::~TrainingController() {
+  // TrainingRun's destructor asks the loop to stop (a checkpoint is saved) and joins it.
+  if (run_) run_->stop();
+  run_.reset();
+}
+
+bool TrainingController::start() {
+  return launch(QString());
+}
+
+bool TrainingController::resume(const QString& checkpoint) {
+  return launch(checkpoint);
+}
+
+bool TrainingController::launch(const QString& checkpoint) {
+  if (run_) return false;
+  if (document_.isUntitled() || document_.project().folder.empty()) {
+    emit failed(tr("Save the project first: runs are stored beside it"));
+    return false;
+  }
+  if (!checkpoint.isEmpty() && !QFileInfo::exists(checkpoint)) {
+    emit failed(tr("The checkpoint %1 does not exist (was the run deleted, or did it stop "
+                   "before its first checkpoint?)")
+                    .arg(QDir::toNativeSeparators(checkpoint)));
+    return false;
+  }
+  engine::Project project = document_.project();
+  terminal_.reset();
+  stepsReceived_ = 0;
+  runId_ = checkpoint.isEmpty() ? 0 : runIdFromCheckpointPath(checkpoint);
+  run_ = std::make_unique<engine::TrainingRun>(std::move(project));
+  run_->start(QFile::encodeName(checkpoint).toStdString());
+  drainTimer_->start();
+  setState(State::Running);
+  emit started(!checkpoint.isEmpty());
+  return true;
+}
+
+void TrainingController::pause() {
+  if (!run_ || state_ != State::Running) return;
+  run_->pause();
+  setState(State::Paused);
+}
+
+void TrainingController::resumeRun() {
+  if (!run_ || state_ != State::Paused) return;
+  run_->resume();
+  setState(State::Running);
+}
+
+void TrainingController::stop() {
+  if (!run_ || state_ == State::Stopping) return;
+  run_->stop();
+  setState(State::Stopping);
+}
+
+void TrainingController::drain() {
+  if (!run_) {
+    drainTimer_->stop();
+    return;
+  }
+  // Read isRunning() before draining: events pushed before the thread ended are then all in
+  // this batch, so nothing is left behind when the run is torn down below.
+  const bool ended = !run_->isRunning();
+  for (const engine::TrainingEvent& event : run_->events().drain()) dispatch(event);
+  if (ended) finishRun();
+}
+
+void TrainingController::dispatch(const engine::TrainingEvent& event) {
+  std::visit(
+      [this, &event](const auto& value) {
+        using T = std::decay_t<decltype(value)>;
+        if constexpr (std::is_same_v<T, engine::StepEvent>) {
+          ++stepsReceived_;
+          emit stepReceived(value);
+        } else if constexpr (std::is_same_v<T, engine::ValidationEvent>) {
+          emit validationReceived(value);
+        } else if constexpr (std::is_same_v<T, engine::CheckpointEvent>) {
+          if (runId_ == 0) runId_ = runIdFromCheckpointPath(QString::fromStdString(value.path));
+          emit checkpointSaved(value);
+        } else if constexpr (std::is_same_v<T, engine::LogEvent>) {
+          emit logMessage(QString::fromStdString(value.message));
+        } else {
+          // FinishedEvent or FailedEvent: reported once the thread has ended.
+          terminal_ = std::make_unique<engine::TrainingEvent>(event);
+        }
+      },
+      event);
+}
+
+void TrainingController::finishRun() {
+  drainTimer_->stop();
+  run_->wait();  // the thread has already left its loop: this joins at once
+  if (run_->outcome().runId > 0) runId_ = run_->outcome().runId;
+  run_.reset();
+  std::unique_ptr<engine::TrainingEvent> last = std::move(terminal_);
+  setState(State::Idle);
+  if (last && std::holds_alternative<engine::FinishedEvent>(*last)) {
+    emit finished(std::get<engine::FinishedEvent>(*last));
+  } else if (last) {
+    emit failed(QString::fromStdString(std::get<engine::FailedEvent>(*last).reason));
+  } else {
+    emit failed(tr("The training thread ended without reporting a result"));
+  }
+}
+
+void TrainingController::setState(State state) {
+  if (state == state_) return;
+  state_ = state;
+  emit stateChanged(state);
+}
+
+}  // namespace mrnn::widgets

@@ -1,0 +1,627 @@
+#include "widgets/training/training_monitor_panel.h"
+
+#include <qcustomplot.h>
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QScrollBar>
+#include <QSplitter>
+#include <QStyle>
+#include <QSystemTrayIcon>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+#include <cmath>
+#include <memory>
+
+#include "engine/analysis/analysis_job.h"
+#include "engine/store/run_store.h"
+#include "engine/training/run_paths.h"
+#include "widgets/display_format.h"
+#include "widgets/project/project_document.h"
+#include "widgets/training/background_job.h"
+#include "widgets/training/run_banner.h"
+#include "widgets/training/run_curves.h"
+#include "widgets/training/training_charts.h"
+#include "widgets/training/training_controller.h"
+
+namespace mrnn::widgets {
+namespace {
+
+QLabel* statValue(QWidget* parent, const QString& objectName) {
+  auto* label = new QLabel(QStringLiteral("-"), parent);
+  label->setObjectName(objectName);
+  QFont font = label->font();
+  font.setBold(true);
+  label->setFont(font);
+  label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  return label;
+}
+
+QLabel* statCaption(QWidget* parent, const QString& text) {
+  auto* label = new QLabel(text, parent);
+  QFont font = label->font();
+  font.setPointSizeF(font.pointSizeF() * 0.85);
+  label->setFont(font);
+  QPalette palette = label->palette();
+  palette.setColor(QPalette::WindowText, QColor(0x70, 0x70, 0x70));
+  label->setPalette(palette);
+  return label;
+}
+
+}  // namespace
+
+TrainingMonitorPanel::TrainingMonitorPanel(ProjectDocument& document, QWidget* parent)
+    : QWidget(parent), document_(document) {
+  setObjectName(QStringLiteral("trainingMonitorPanel"));
+  controller_ = new TrainingController(document_, this);
+  charts_ = new TrainingCharts(this);
+  charts_->setObjectName(QStringLiteral("trainingCharts"));
+  banner_ = new RunBanner(this);
+  replotTimer_ = new QTimer(this);
+  replotTimer_->setSingleShot(true);
+  replotTimer_->setInterval(kReplotIntervalMs);
+  connect(replotTimer_, &QTimer::timeout, this, &TrainingMonitorPanel::refreshView);
+
+  buildActions();
+  log_ = new QPlainTextEdit(this);
+  log_->setObjectName(QStringLiteral("trainingLog"));
+  log_->setReadOnly(true);
+  log_->setMaximumBlockCount(20000);
+  log_->setMinimumHeight(36);
+  log_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  log_->setPlaceholderText(tr("The engine's messages appear here while a run trains."));
+  log_->setToolTip(
+      tr("Messages from the training engine: set-up, validations, checkpoints, "
+         "the end of the run"));
+
+  auto* splitter = new QSplitter(Qt::Vertical, this);
+  splitter->setObjectName(QStringLiteral("monitorSplitter"));
+  splitter->addWidget(charts_);
+  splitter->addWidget(log_);
+  splitter->setStretchFactor(0, 5);
+  splitter->setStretchFactor(1, 1);
+  splitter->setChildrenCollapsible(false);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(6, 6, 6, 6);
+  layout->setSpacing(6);
+  layout->addWidget(buildToolBar());
+  layout->addWidget(banner_);
+  layout->addWidget(buildStatsStrip());
+  layout->addWidget(splitter, 1);
+  splitter->setSizes({560, 110});
+
+  connect(charts_, &TrainingCharts::changed, this, &TrainingMonitorPanel::scheduleReplot);
+  connect(charts_, &TrainingCharts::followingChanged, this,
+          [this](bool following) { fit_->setEnabled(!following); });
+  connect(controller_, &TrainingController::stepReceived, this, &TrainingMonitorPanel::onStep);
+  connect(controller_, &TrainingController::validationReceived, this,
+          &TrainingMonitorPanel::onValidation);
+  connect(controller_, &TrainingController::checkpointSaved, this,
+          &TrainingMonitorPanel::onCheckpoint);
+  connect(controller_, &TrainingController::logMessage, this, &TrainingMonitorPanel::appendLog);
+  connect(controller_, &TrainingController::finished, this, &TrainingMonitorPanel::onFinished);
+  connect(controller_, &TrainingController::failed, this, &TrainingMonitorPanel::onFailed);
+  connect(controller_, &TrainingController::stateChanged, this,
+          &TrainingMonitorPanel::onStateChanged);
+  connect(&document_, &ProjectDocument::projectChanged, this,
+          &TrainingMonitorPanel::applyDefaultUnit);
+  applyDefaultUnit();
+  onStateChanged();
+}
+
+TrainingMonitorPanel::~TrainingMonitorPanel() = default;
+
+void TrainingMonitorPanel::buildActions() {
+  const auto make = [this](QStyle::StandardPixmap icon, const QString& text,
+                           const QKeySequence& key, const QString& tip, const QString& name) {
+    auto* action = new QAction(style()->standardIcon(icon), text, this);
+    action->setObjectName(name);
+    action->setShortcut(key);
+    action->setToolTip(QStringLiteral("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
+    action->setStatusTip(tip);
+    addAction(action);
+    return action;
+  };
+  start_ = make(QStyle::SP_MediaPlay, tr("&Start"), QKeySequence(Qt::Key_F5),
+                tr("Train the project's model; the run is recorded in the project's database"),
+                QStringLiteral("startTrainingAction"));
+  pause_ = make(QStyle::SP_MediaPause, tr("&Pause"), QKeySequence(Qt::Key_F6),
+                tr("Pause after the current step"), QStringLiteral("pauseTrainingAction"));
+  // F5 again, as a debugger's Continue: Start and Resume are never enabled together.
+  resume_ = make(QStyle::SP_MediaSeekForward, tr("&Resume"), QKeySequence(Qt::Key_F5),
+                 tr("Continue the paused run"), QStringLiteral("resumeTrainingAction"));
+  stop_ = make(QStyle::SP_MediaStop, tr("S&top"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
+               tr("Stop after the current step, saving a checkpoint the run can resume from"),
+               QStringLiteral("stopTrainingAction"));
+  connect(start_, &QAction::triggered, this, &TrainingMonitorPanel::start);
+  connect(pause_, &QAction::triggered, this, &TrainingMonitorPanel::pause);
+  connect(resume_, &QAction::triggered, this, &TrainingMonitorPanel::resume);
+  connect(stop_, &QAction::triggered, this, &TrainingMonitorPanel::stop);
+
+  fit_ = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("Fit"), this);
+  fit_->setObjectName(QStringLiteral("fitChartsAction"));
+  fit_->setToolTip(
+      tr("Show all the data again and follow it as it grows (or double-click "
+         "a chart)"));
+  fit_->setEnabled(false);
+  connect(fit_, &QAction::triggered, charts_, &TrainingCharts::fitToData);
+}
+
+QToolBar* TrainingMonitorPanel::buildToolBar() {
+  auto* bar = new QToolBar(this);
+  bar->setObjectName(QStringLiteral("monitorToolBar"));
+  bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  bar->setIconSize(QSize(16, 16));
+  bar->addAction(start_);
+  bar->addAction(pause_);
+  bar->addAction(resume_);
+  bar->addAction(stop_);
+  bar->addSeparator();
+
+  auto* xLabel = new QLabel(tr(" X axis "), bar);
+  xAxis_ = new QComboBox(bar);
+  xAxis_->setObjectName(QStringLiteral("xAxisCombo"));
+  xAxis_->addItem(tr("Step"), static_cast<int>(TrainingCharts::XAxis::Step));
+  xAxis_->addItem(tr("Epoch"), static_cast<int>(TrainingCharts::XAxis::Epoch));
+  xAxis_->addItem(tr("Training time"), static_cast<int>(TrainingCharts::XAxis::WallTime));
+  xAxis_->setToolTip(tr("Plot against optimisation steps, epochs or training time"));
+  xLabel->setBuddy(xAxis_);
+  connect(xAxis_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+    charts_->setXAxis(static_cast<TrainingCharts::XAxis>(xAxis_->currentData().toInt()));
+  });
+
+  auto* unitLabel = new QLabel(tr("  Loss in "), bar);
+  unit_ = new QComboBox(bar);
+  unit_->setObjectName(QStringLiteral("unitCombo"));
+  unit_->addItem(tr("bits/symbol"), static_cast<int>(TrainingCharts::Unit::BitsPerSymbol));
+  unit_->addItem(tr("perplexity"), static_cast<int>(TrainingCharts::Unit::Perplexity));
+  unit_->setToolTip(tr("Bits per symbol (character models) or perplexity (word models)"));
+  unitLabel->setBuddy(unit_);
+  connect(unit_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+    charts_->setUnit(static_cast<TrainingCharts::Unit>(unit_->currentData().toInt()));
+    updateStats();
+  });
+
+  logScale_ = new QCheckBox(tr("&Log scale"), bar);
+  logScale_->setObjectName(QStringLiteral("logScaleCheck"));
+  logScale_->setToolTip(tr("Logarithmic y axes: late, small improvements stay visible"));
+  connect(logScale_, &QCheckBox::toggled, charts_, &TrainingCharts::setLogScale);
+
+  auto* smoothingLabel = new QLabel(tr("  Smoothing "), bar);
+  smoothing_ = new QDoubleSpinBox(bar);
+  smoothing_->setObjectName(QStringLiteral("smoothingSpin"));
+  smoothing_->setRange(0.0, 0.999);
+  smoothing_->setDecimals(3);
+  smoothing_->setSingleStep(0.05);
+  smoothing_->setValue(charts_->smoothing());
+  smoothing_->setToolTip(
+      tr("Weight of the exponential moving average drawn over the raw "
+         "training loss (0: none); the raw loss stays visible"));
+  smoothingLabel->setBuddy(smoothing_);
+  connect(smoothing_, qOverload<double>(&QDoubleSpinBox::valueChanged), charts_,
+          &TrainingCharts::setSmoothing);
+
+  bar->addWidget(xLabel);
+  bar->addWidget(xAxis_);
+  bar->addWidget(unitLabel);
+  bar->addWidget(unit_);
+  bar->addWidget(new QLabel(QStringLiteral("  "), bar));
+  bar->addWidget(logScale_);
+  bar->addWidget(smoothingLabel);
+  bar->addWidget(smoothing_);
+  bar->addSeparator();
+  bar->addAction(fit_);
+  return bar;
+}
+
+QWidget* TrainingMonitorPanel::buildStatsStrip() {
+  auto* strip = new QFrame(this);
+  strip->setObjectName(QStringLiteral("statsStrip"));
+  strip->setFrameShape(QFrame::StyledPanel);
+  auto* grid = new QGridLayout(strip);
+  grid->setContentsMargins(10, 4, 10, 4);
+  grid->setHorizontalSpacing(22);
+  grid->setVerticalSpacing(0);
+  runValue_ = statValue(strip, QStringLiteral("runValue"));
+  stepValue_ = statValue(strip, QStringLiteral("stepValue"));
+  epochValue_ = statValue(strip, QStringLiteral("epochValue"));
+  lossValue_ = statValue(strip, QStringLiteral("lossValue"));
+  bestValue_ = statValue(strip, QStringLiteral("bestValue"));
+  speedValue_ = statValue(strip, QStringLiteral("speedValue"));
+  elapsedValue_ = statValue(strip, QStringLiteral("elapsedValue"));
+  etaValue_ = statValue(strip, QStringLiteral("etaValue"));
+  const QList<QPair<QString, QLabel*>> cells = {{tr("Run"), runValue_},
+                                                {tr("Step"), stepValue_},
+                                                {tr("Epoch"), epochValue_},
+                                                {tr("Loss (smoothed)"), lossValue_},
+                                                {tr("Best validation"), bestValue_},
+                                                {tr("Throughput"), speedValue_},
+                                                {tr("Elapsed"), elapsedValue_},
+                                                {tr("ETA"), etaValue_}};
+  for (int i = 0; i < cells.size(); ++i) {
+    grid->addWidget(statCaption(strip, cells[i].first), 0, i);
+    grid->addWidget(cells[i].second, 1, i);
+  }
+  progress_ = new QProgressBar(strip);
+  progress_->setObjectName(QStringLiteral("trainingProgress"));
+  progress_->setRange(0, 1000);
+  progress_->setValue(0);
+  progress_->setFormat(QStringLiteral("%p%"));
+  progress_->setToolTip(tr("Share of the run's training time done, from the engine's ETA"));
+  progress_->setMinimumWidth(140);
+  grid->addWidget(statCaption(strip, tr("Progress")), 0, cells.size());
+  grid->addWidget(progress_, 1, cells.size());
+  grid->setColumnStretch(cells.size(), 1);
+  return strip;
+}
+
+QString TrainingMonitorPanel::logText() const {
+  return log_->toPlainText();
+}
+
+QString TrainingMonitorPanel::databasePath() const {
+  if (document_.isUntitled()) return QString();
+  return QFile::decodeName(QByteArray::fromStdString(
+      engine::RunPaths::database(QFile::encodeName(document_.folder()).toStdString())));
+}
+
+QString TrainingMonitorPanel::runLabel(qint64 runId) const {
+  const QString name = document_.displayName();
+  return runId > 0 ? tr("run %1 · %2").arg(runId).arg(name) : tr("this run · %1").arg(name);
+}
+
+void TrainingMonitorPanel::setStartEnabled(bool ok, const QString& whyNot) {
+  startOk_ = ok;
+  whyNot_ = whyNot;
+  onStateChanged();
+}
+
+bool TrainingMonitorPanel::ensureSaved() {
+  if (!document_.isUntitled() && !document_.isModified()) return true;
+  // The main window saves (asking for a file name when untitled); if it did, go on.
+  emit saveRequested();
+  if (!document_.isUntitled() && !document_.isModified()) return true;
+  const QString message = tr("Save the project first: runs are stored beside it");
+  banner_->showMessage(RunBanner::Kind::Failure, tr("Training did not start"), message);
+  emit statusMessage(message);
+  return false;
+}
+
+void TrainingMonitorPanel::start() {
+  if (controller_->isRunning()) return;
+  if (!startOk_) {
+    const QString why = whyNot_.isEmpty() ? tr("The model is not valid.") : whyNot_;
+    banner_->showMessage(RunBanner::Kind::Failure, tr("Training did not start"), why);
+    emit statusMessage(tr("Cannot train: %1").arg(why));
+    return;
+  }
+  if (!ensureSaved()) return;
+  if (!controller_->start()) return;
+  liveRunId_ = 0;
+  beginLiveRun(runLabel(0));
+}
+
+void TrainingMonitorPanel::startFromCheckpoint(qint64 runId, const QString& checkpoint) {
+  if (controller_->isRunning()) {
+    banner_->showMessage(RunBanner::Kind::Information, tr("A run is already training"),
+                         tr("Stop it before resuming run %1.").arg(runId));
+    return;
+  }
+  if (!ensureSaved()) return;
+  if (!controller_->resume(checkpoint)) return;
+  liveRunId_ = runId;
+  beginLiveRun(runLabel(runId));
+  loadCurves({runId}, true);
+}
+
+void TrainingMonitorPanel::beginLiveRun(const QString& label) {
+  runActive_ = true;
+  haveStep_ = false;
+  haveBest_ = false;
+  lastStep_ = engine::StepEvent();
+  banner_->hide();
+  charts_->startLive(label);
+  progress_->setValue(0);
+  appendLog(liveRunId_ > 0 ? tr("--- resuming run %1 ---").arg(liveRunId_)
+                           : tr("--- new run of %1 ---").arg(document_.displayName()));
+  // A new live run: the overlays may now hold (or have left out) the live run's id.
+  if (!overlayIds_.isEmpty()) setOverlayRuns(overlayIds_);
+  updateStats();
+}
+
+void TrainingMonitorPanel::pause() {
+  controller_->pause();
+}
+
+void TrainingMonitorPanel::resume() {
+  controller_->resumeRun();
+}
+
+void TrainingMonitorPanel::stop() {
+  controller_->stop();
+}
+
+void TrainingMonitorPanel::onStep(const engine::StepEvent& event) {
+  charts_->addStep(event);
+  lastStep_ = event;
+  haveStep_ = true;
+}
+
+void TrainingMonitorPanel::onValidation(const engine::ValidationEvent& event) {
+  charts_->addValidation(event);
+  if (event.best || !haveBest_) {
+    best_ = event;
+    haveBest_ = true;
+  }
+  QString line = tr("validation at step %1: %2 bits/symbol, perplexity %3")
+                     .arg(event.step)
+                     .arg(formatLoss(event.figures.bitsPerSymbol))
+                     .arg(formatValue(event.figures.perplexity));
+  if (event.figures.words > 0) {
+    line += tr(", %1 bits/word").arg(formatLoss(event.figures.bitsPerWord));
+  }
+  if (event.best) line += tr("  (best so far)");
+  appendLog(line);
+}
+
+void TrainingMonitorPanel::onCheckpoint(const engine::CheckpointEvent& event) {
+  if (liveRunId_ == 0 && controller_->runId() > 0) {
+    liveRunId_ = controller_->runId();
+    charts_->setLiveLabel(runLabel(liveRunId_));
+  }
+  appendLog(tr("saved the %1 checkpoint at step %2: %3")
+                .arg(QString::fromStdString(event.kind))
+                .arg(event.step)
+                .arg(QDir::toNativeSeparators(QString::fromStdString(event.path))));
+}
+
+void TrainingMonitorPanel::onFinished(const engine::FinishedEvent& event) {
+  runActive_ = false;
+  if (controller_->runId() > 0) {
+    liveRunId_ = controller_->runId();
+    charts_->setLiveLabel(runLabel(liveRunId_));
+  }
+  const QString run = liveRunId_ > 0 ? tr("Run %1").arg(liveRunId_) : tr("The run");
+  QString title;
+  QString detail;
+  if (event.stopped) {
+    title = tr("%1 stopped at step %2").arg(run).arg(event.step);
+    detail = tr("Its latest checkpoint was saved: resume it from the Runs table.");
+  } else {
+    title = tr("%1 finished: %2 steps in %3")
+                .arg(run)
+                .arg(event.step)
+                .arg(formatDuration(event.wallSeconds));
+    progress_->setValue(progress_->maximum());
+  }
+  QStringList figures;
+  if (event.bestValid > 0) {
+    figures << tr("best validation %1 bits/symbol").arg(formatLoss(event.bestValid));
+  }
+  if (!event.stopped && event.test > 0) {
+    figures << tr("test %1 bits/symbol").arg(formatLoss(event.test));
+  }
+  if (!figures.isEmpty()) {
+    const QString joined = figures.join(QStringLiteral(", "));
+    detail = detail.isEmpty() ? joined.left(1).toUpper() + joined.mid(1)
+                              : detail + QLatin1Char(' ') + joined;
+  }
+  banner_->showMessage(event.stopped ? RunBanner::Kind::Information : RunBanner::Kind::Success,
+                       title, detail);
+  appendLog(title + (detail.isEmpty() ? QString() : QStringLiteral(". ") + detail));
+  const QString summary = detail.isEmpty() ? title : title + QStringLiteral(". ") + detail;
+  notifyDesktop(title, detail, false);
+  emit statusMessage(summary);
+  lastStatus_ = summary;
+  refreshView();
+  emit runEnded(true, summary);
+}
+
+void TrainingMonitorPanel::onFailed(const QString& reason) {
+  const bool wasRunning = runActive_;
+  runActive_ = false;
+  if (controller_->runId() > 0) liveRunId_ = controller_->runId();
+  const QString title =
+      wasRunning ? (liveRunId_ > 0 ? tr("Run %1 failed").arg(liveRunId_) : tr("Training failed"))
+                 : tr("Training did not start");
+  banner_->showMessage(RunBanner::Kind::Failure, title, reason);
+  appendLog(title + QStringLiteral(": ") + reason);
+  const QString summary = title + QStringLiteral(": ") + reason;
+  emit statusMessage(summary);
+  lastStatus_ = summary;
+  if (!wasRunning) return;
+  notifyDesktop(title, reason, true);
+  refreshView();
+  emit runEnded(false, summary);
+}
+
+void TrainingMonitorPanel::onStateChanged() {
+  using State = TrainingController::State;
+  const State state = controller_->state();
+  start_->setEnabled(state == State::Idle);
+  start_->setToolTip(startOk_ || whyNot_.isEmpty() ? start_->statusTip() + QStringLiteral(" (F5)")
+                                                   : tr("Cannot train yet: %1").arg(whyNot_));
+  pause_->setEnabled(state == State::Running);
+  resume_->setEnabled(state == State::Paused);
+  stop_->setEnabled(state == State::Running || state == State::Paused);
+  switch (state) {
+    case State::Idle:
+      if (lastStatus_.isEmpty()) emit statusMessage(tr("Ready to train"));
+      break;
+    case State::Running:
+      lastStatus_.clear();
+      emit statusMessage(tr("Training %1…").arg(runLabel(liveRunId_)));
+      break;
+    case State::Paused:
+      appendLog(tr("pause requested"));
+      emit statusMessage(
+          tr("Paused at step %1: press Resume (F5) to continue").arg(lastStep_.step));
+      break;
+    case State::Stopping:
+      appendLog(tr("stop requested: the run ends after this step, with a checkpoint"));
+      emit statusMessage(tr("Stopping after the current step…"));
+      break;
+  }
+}
+
+void TrainingMonitorPanel::scheduleReplot() {
+  if (!replotTimer_->isActive()) replotTimer_->start();
+}
+
+void TrainingMonitorPanel::refreshView() {
+  replotTimer_->stop();
+  charts_->replot();
+  updateStats();
+}
+
+void TrainingMonitorPanel::updateStats() {
+  const bool perplexity =
+      unit_->currentData().toInt() == static_cast<int>(TrainingCharts::Unit::Perplexity);
+  runValue_->setText(runActive_ || liveRunId_ > 0 ? runLabel(liveRunId_) : QStringLiteral("-"));
+  if (!haveStep_) {
+    for (QLabel* label :
+         {stepValue_, epochValue_, lossValue_, speedValue_, elapsedValue_, etaValue_}) {
+      label->setText(QStringLiteral("-"));
+    }
+  } else {
+    stepValue_->setText(formatCount(lastStep_.step));
+    epochValue_->setText(QString::number(lastStep_.epoch, 'f', 2));
+    const QCPGraph* smoothed = charts_->liveGraph(TrainingCharts::Series::LossSmoothed);
+    if (!smoothed->data()->isEmpty()) {
+      const double value = (smoothed->data()->constEnd() - 1)->value;
+      lossValue_->setText(perplexity ? formatValue(value) : formatLoss(value));
+    }
+    speedValue_->setText(
+        tr("%1 sym/s")
+            .arg(formatCount(static_cast<qint64>(std::llround(lastStep_.symbolsPerSecond)))));
+    elapsedValue_->setText(formatDuration(lastStep_.wallSeconds));
+    etaValue_->setText(runActive_ ? formatEta(lastStep_.etaSeconds) : QStringLiteral("-"));
+    const double total = lastStep_.wallSeconds + lastStep_.etaSeconds;
+    if (runActive_ && total > 0) {
+      progress_->setValue(static_cast<int>(std::lround(1000.0 * lastStep_.wallSeconds / total)));
+    }
+  }
+  if (haveBest_) {
+    bestValue_->setText(perplexity ? tr("%1 ppl").arg(formatValue(best_.figures.perplexity))
+                                   : tr("%1 bpc").arg(formatLoss(best_.figures.bitsPerSymbol)));
+    bestValue_->setToolTip(tr("At step %1").arg(best_.step));
+  } else {
+    bestValue_->setText(QStringLiteral("-"));
+  }
+  if (runActive_ && haveStep_ && controller_->state() == TrainingController::State::Running) {
+    const QString status = tr("Training %1: step %2, loss %3, %4, ETA %5")
+                               .arg(runLabel(liveRunId_), formatCount(lastStep_.step),
+                                    lossValue_->text(), speedValue_->text(), etaValue_->text());
+    if (status != lastStatus_) {
+      lastStatus_ = status;
+      emit statusMessage(status);
+    }
+  }
+}
+
+void TrainingMonitorPanel::appendLog(const QString& message) {
+  QScrollBar* bar = log_->verticalScrollBar();
+  const bool atEnd = bar->value() == bar->maximum();
+  log_->appendPlainText(QStringLiteral("%1  %2").arg(
+      QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")), message));
+  if (atEnd) bar->setValue(bar->maximum());
+}
+
+void TrainingMonitorPanel::notifyDesktop(const QString& title, const QString& message,
+                                         bool failure) {
+  // A desktop notification for a researcher who is in another window when a long run ends.
+  if (!QSystemTrayIcon::isSystemTrayAvailable() || !QSystemTrayIcon::supportsMessages()) return;
+  if (!tray_) {
+    tray_ = new QSystemTrayIcon(this);
+    QIcon icon = QApplication::windowIcon();
+    if (icon.isNull()) icon = style()->standardIcon(QStyle::SP_ComputerIcon);
+    tray_->setIcon(icon);
+    tray_->setToolTip(tr("mRNN Workbench"));
+  }
+  tray_->show();
+  tray_->showMessage(title, message,
+                     failure ? QSystemTrayIcon::Critical : QSystemTrayIcon::Information);
+}
+
+void TrainingMonitorPanel::setOverlayRuns(const QList<qint64>& runIds) {
+  overlayIds_ = runIds;
+  QList<qint64> shown;
+  // The live run (training, or trained last) is drawn already: overlaying it would draw it
+  // twice.
+  const bool liveShown = !charts_->liveCurves().isEmpty() || runActive_;
+  for (qint64 id : runIds) {
+    if (!(liveShown && id == liveRunId_) && !shown.contains(id)) shown.append(id);
+  }
+  loadCurves(shown, false);
+}
+
+void TrainingMonitorPanel::loadCurves(const QList<qint64>& runIds, bool history) {
+  const QString database = databasePath();
+  const int generation = history ? 0 : ++curveLoads_;
+  if (runIds.isEmpty() || database.isEmpty() || !QFileInfo::exists(database)) {
+    if (!history) {
+      charts_->setOverlays({});
+      emit overlaysLoaded(0);
+    }
+    return;
+  }
+  // The store is opened on the worker thread: one RunStore per thread.
+  auto result = std::make_shared<QVector<RunCurves>>();
+  const std::string path = QFile::encodeName(database).toStdString();
+  auto* job = new BackgroundJob(
+      [result, path, runIds](engine::JobContext& context) {
+        engine::RunStore store(path);
+        for (int i = 0; i < runIds.size(); ++i) {
+          context.report(static_cast<double>(i) / runIds.size(), "reading curves");
+          const auto record = store.run(runIds[i]);
+          if (!record) continue;  // deleted meanwhile
+          const QString label = QStringLiteral("run %1 · %2")
+                                    .arg(runIds[i])
+                                    .arg(QString::fromStdString(record->name));
+          result->append(RunCurves::fromStore(store, runIds[i], label));
+        }
+      },
+      this);
+  connect(job, &BackgroundJob::succeeded, this, [this, job, result, history, generation] {
+    job->deleteLater();
+    if (history) {
+      if (!result->isEmpty()) charts_->setLiveHistory(result->first());
+      return;
+    }
+    if (generation != curveLoads_) return;  // a newer selection is on its way
+    charts_->setOverlays(*result);
+    refreshView();
+    emit overlaysLoaded(result->size());
+  });
+  connect(job, &BackgroundJob::failed, this, [this, job](const QString& reason) {
+    job->deleteLater();
+    appendLog(tr("could not read run curves from the database: %1").arg(reason));
+  });
+  connect(job, &BackgroundJob::cancelled, job, &QObject::deleteLater);
+  job->start();
+}
+
+void TrainingMonitorPanel::applyDefaultUnit() {
+  // Word models are read in perplexity, character and byte models in bits per symbol.
+  const int level = static_cast<int>(document_.project().model.input.level);
+  if (level == defaultUnitLevel_) return;
+  defaultUnitLevel_ = level;
+  const bool word = document_.project().model.input.level == engine::InputLevel::Word;
+  unit_->setCurrentIndex(word ? 1 : 0);
+}
+
+}  // namespace mrnn::widgets

@@ -1,0 +1,146 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QWidget>
+
+#include "widgets/training/training_event_metatypes.h"
+
+class QAction;
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPlainTextEdit;
+class QProgressBar;
+class QSystemTrayIcon;
+class QTimer;
+class QToolBar;
+
+namespace mrnn::widgets {
+
+class ProjectDocument;
+class RunBanner;
+class TrainingCharts;
+class TrainingController;
+
+// Trains the open project and shows the run as it goes: start, pause, resume and stop;
+// live curves (loss raw and smoothed, validation, learning rate, gradient norm, throughput)
+// against step, epoch or training time, log scale, zoom and pan, other runs overlaid; the
+// engine's log, progress and ETA; and a notice when the run ends or fails. The run trains on
+// an engine thread (TrainingController); this panel only draws what arrives, redrawing at
+// most ~5 times a second however fast the steps come.
+class TrainingMonitorPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  // The charts are redrawn at most once per interval.
+  static constexpr int kReplotIntervalMs = 200;
+
+  explicit TrainingMonitorPanel(ProjectDocument& document, QWidget* parent = nullptr);
+  ~TrainingMonitorPanel() override;
+
+  // F5, F6, F5 (while paused), Shift+F5; for the main window's menu and toolbar. They are
+  // also added to this panel, so their shortcuts work wherever the panel is shown.
+  QAction* startAction() const { return start_; }
+  QAction* pauseAction() const { return pause_; }
+  QAction* resumeAction() const { return resume_; }
+  QAction* stopAction() const { return stop_; }
+
+  // The model composer says whether the model can be trained; `whyNot` is shown on the
+  // Start button and in the notice when Start is pressed anyway.
+  void setStartEnabled(bool ok, const QString& whyNot = QString());
+
+  // Runs from the project's database to draw beside the live run (read on a worker thread;
+  // overlaysLoaded() follows).
+  void setOverlayRuns(const QList<qint64>& runIds);
+  QList<qint64> overlayRuns() const { return overlayIds_; }
+
+  TrainingController* controller() const { return controller_; }
+  TrainingCharts* charts() const { return charts_; }
+  RunBanner* banner() const { return banner_; }
+  QString logText() const;
+
+ public slots:
+  // Refuses (with a notice) while the model is invalid or the project is not saved; asks
+  // the main window to save first (saveRequested) and goes on if it did.
+  void start();
+  // Continues run `runId` from `checkpoint`, its curves so far drawn before the new points.
+  void startFromCheckpoint(qint64 runId, const QString& checkpoint);
+  void pause();
+  void resume();
+  void stop();
+
+ signals:
+  // The project must be saved before a run can start: runs are stored beside project.yaml.
+  void saveRequested();
+  // A line for the main window's status bar.
+  void statusMessage(const QString& message);
+  // The run finished or was stopped (ok) or failed (the summary says why).
+  void runEnded(bool ok, const QString& summary);
+  // Overlay curves were read and drawn (`count` runs).
+  void overlaysLoaded(int count);
+
+ private:
+  void buildActions();
+  QToolBar* buildToolBar();
+  QWidget* buildStatsStrip();
+  bool ensureSaved();
+  void beginLiveRun(const QString& label);
+  void onStep(const engine::StepEvent& event);
+  void onValidation(const engine::ValidationEvent& event);
+  void onCheckpoint(const engine::CheckpointEvent& event);
+  void onFinished(const engine::FinishedEvent& event);
+  void onFailed(const QString& reason);
+  void onStateChanged();
+  void scheduleReplot();
+  void refreshView();
+  void updateStats();
+  void appendLog(const QString& message);
+  void notifyDesktop(const QString& title, const QString& message, bool failure);
+  void loadCurves(const QList<qint64>& runIds, bool history);
+  void applyDefaultUnit();
+  QString runLabel(qint64 runId) const;
+  QString databasePath() const;
+
+  ProjectDocument& document_;
+  TrainingController* controller_ = nullptr;
+  TrainingCharts* charts_ = nullptr;
+  RunBanner* banner_ = nullptr;
+  QAction* start_ = nullptr;
+  QAction* pause_ = nullptr;
+  QAction* resume_ = nullptr;
+  QAction* stop_ = nullptr;
+  QAction* fit_ = nullptr;
+  QComboBox* xAxis_ = nullptr;
+  QComboBox* unit_ = nullptr;
+  QCheckBox* logScale_ = nullptr;
+  QDoubleSpinBox* smoothing_ = nullptr;
+  QLabel* runValue_ = nullptr;
+  QLabel* stepValue_ = nullptr;
+  QLabel* epochValue_ = nullptr;
+  QLabel* lossValue_ = nullptr;
+  QLabel* bestValue_ = nullptr;
+  QLabel* speedValue_ = nullptr;
+  QLabel* elapsedValue_ = nullptr;
+  QLabel* etaValue_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QPlainTextEdit* log_ = nullptr;
+  QTimer* replotTimer_ = nullptr;
+  QSystemTrayIcon* tray_ = nullptr;
+
+  bool startOk_ = true;
+  QString whyNot_;
+  bool runActive_ = false;
+  qint64 liveRunId_ = 0;
+  bool haveStep_ = false;
+  engine::StepEvent lastStep_;
+  bool haveBest_ = false;
+  engine::ValidationEvent best_;
+  QString lastStatus_;
+  QList<qint64> overlayIds_;
+  int curveLoads_ = 0;  // generation: a newer request makes older results stale
+  int defaultUnitLevel_ = -1;
+};
+
+}  // namespace mrnn::widgets
