@@ -15,6 +15,7 @@
 #include <QTimer>
 
 #include "app/gui/project_files.h"
+#include "app/gui/workbench_settings.h"
 #include "engine/config/parameter_count.h"
 #include "widgets/composer/composer_panel.h"
 #include "widgets/composer/yaml_view.h"
@@ -32,10 +33,6 @@ namespace {
 const QString kAppTitle = QStringLiteral("mRNN Workbench");
 const char* const kGeometryKey = "mainWindow/geometry";
 const char* const kStateKey = "mainWindow/state";
-
-QSettings workbenchSettings() {
-  return QSettings(QStringLiteral("mRNN Workbench"), QStringLiteral("mrnn-workbench"));
-}
 
 }  // namespace
 

@@ -12,6 +12,7 @@
 
 #include "app/gui/new_project_dialog.h"
 #include "app/gui/template_catalog.h"
+#include "app/gui/workbench_settings.h"
 #include "widgets/project/project_document.h"
 
 namespace mrnn::app {
@@ -20,10 +21,6 @@ namespace {
 constexpr int kMaxRecent = 8;
 const char* const kRecentKey = "recentProjects";
 const char* const kLastDirectoryKey = "lastDirectory";
-
-QSettings workbenchSettings() {
-  return QSettings(QStringLiteral("mRNN Workbench"), QStringLiteral("mrnn-workbench"));
-}
 
 }  // namespace
 

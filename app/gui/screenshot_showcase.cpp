@@ -14,6 +14,7 @@
 #include "app/gui/main_window.h"
 #include "engine/store/run_store.h"
 #include "widgets/data/data_panel.h"
+#include "widgets/native_path.h"
 #include "widgets/project/project_document.h"
 #include "widgets/sampler/sampler_console.h"
 #include "widgets/sampler/sampling_controller.h"
@@ -43,7 +44,7 @@ void prepareShowcase(MainWindow& window) {
   if (folder.isEmpty() || !QFileInfo::exists(database)) return;
   QList<qint64> newest;
   try {
-    engine::RunStore store(QFile::encodeName(database).toStdString());
+    engine::RunStore store(widgets::toNativePath(database));
     const auto runs = store.listRuns();
     for (auto run = runs.rbegin(); run != runs.rend() && newest.size() < 2; ++run) {
       newest.prepend(run->id);

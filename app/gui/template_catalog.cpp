@@ -9,6 +9,7 @@
 #include <QFileInfo>
 
 #include "engine/config/project_file.h"
+#include "widgets/native_path.h"
 #include "widgets/project/project_document.h"
 
 namespace mrnn::app {
@@ -41,7 +42,7 @@ QList<ProjectTemplate> TemplateCatalog::templates() const {
     const QString path = root.filePath(name + QStringLiteral("/project.yaml"));
     if (!QFileInfo::exists(path)) continue;
     try {
-      const engine::Project project = engine::loadProject(QFile::encodeName(path).toStdString());
+      const engine::Project project = engine::loadProject(widgets::toNativePath(path));
       out.append({name, QString::fromStdString(project.name),
                   QString::fromStdString(project.description).trimmed(), path});
     } catch (const std::exception&) {

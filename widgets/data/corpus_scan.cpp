@@ -1,4 +1,5 @@
 #include "widgets/data/corpus_scan.h"
+#include "widgets/native_path.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -17,13 +18,9 @@ namespace {
 
 constexpr int64_t kChunk = 1 << 16;
 
-QString fromNative(const std::string& path) {
-  return QFile::decodeName(QByteArray::fromStdString(path));
-}
-
 SplitSummary summarise(const engine::CorpusSplit& split, bool ownFile) {
   SplitSummary summary;
-  summary.file = fromNative(split.source);
+  summary.file = fromNativePath(split.source);
   summary.fileBytes = ownFile ? QFileInfo(summary.file).size() : -1;
   summary.symbols = split.tokens.size();
   summary.words = split.words;
@@ -71,8 +68,8 @@ CorpusScanResult scanCorpus(const CorpusScanRequest& request, const std::atomic<
   QElapsedTimer timer;
   timer.start();
   try {
-    const engine::Corpus corpus = engine::loadCorpus(
-        request.data, request.level, QFile::encodeName(request.folder).toStdString());
+    const engine::Corpus corpus =
+        engine::loadCorpus(request.data, request.level, toNativePath(request.folder));
     if (cancel) {
       result.cancelled = true;
       return result;

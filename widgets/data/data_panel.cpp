@@ -1,4 +1,5 @@
 #include "widgets/data/data_panel.h"
+#include "widgets/native_path.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -40,14 +41,6 @@ constexpr int kMergeTestFraction = 0x44410002;
 constexpr int kMergeMaxSymbols = 0x44410003;
 constexpr int kMergeMinCount = 0x44410004;
 constexpr int kScanDelayMs = 250;  // settle typing before reading a corpus again
-
-QString fromNative(const std::string& text) {
-  return QFile::decodeName(QByteArray::fromStdString(text));
-}
-
-std::string toNative(const QString& text) {
-  return QFile::encodeName(text).toStdString();
-}
 
 QString formatCount(qint64 value) {
   return QLocale(QLocale::English, QLocale::UnitedStates).toString(value);
@@ -193,7 +186,7 @@ QWidget* DataPanel::buildSettings() {
       // Typed paths are kept as typed: relative ones start at the project folder.
       const QString text = fileEdits_[split]->text().trimmed();
       editData(editLabel(split), 0,
-               [&](engine::DataConfig& data) { splitPath(data, split) = toNative(text); });
+               [&](engine::DataConfig& data) { splitPath(data, split) = toNativePath(text); });
     });
     connect(browseButtons_[i], &QToolButton::clicked, this, [this, split] { browse(split); });
   }
@@ -356,7 +349,7 @@ void DataPanel::refreshFromDocument() {
   const std::string* paths[SplitCount] = {&data.train, &data.valid, &data.test};
   for (int i = 0; i < SplitCount; ++i) {
     const QSignalBlocker block(fileEdits_[i]);
-    const QString text = project.hasData ? fromNative(*paths[i]) : QString();
+    const QString text = project.hasData ? fromNativePath(*paths[i]) : QString();
     if (fileEdits_[i]->text() != text) fileEdits_[i]->setText(text);
     fileEdits_[i]->setEnabled(!synthetic);
     browseButtons_[i]->setEnabled(!synthetic);
@@ -584,7 +577,7 @@ void DataPanel::setSplitFile(Split split, const QString& path) {
     if (!relative.startsWith(QStringLiteral(".."))) stored = relative;
   }
   editData(editLabel(split), 0,
-           [&](engine::DataConfig& data) { splitPath(data, split) = toNative(stored); });
+           [&](engine::DataConfig& data) { splitPath(data, split) = toNativePath(stored); });
   refreshFromDocument();  // shows the stored form even when nothing changed
 }
 

@@ -1,4 +1,5 @@
 #include "widgets/data/dataset_downloader.h"
+#include "widgets/native_path.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
@@ -394,8 +395,7 @@ void DatasetDownloader::afterTransfer() {
   const auto moveIntoPlace = [this] {
     // rename() replaces the target in one step: the final name never holds a partial file.
     std::error_code error;
-    std::filesystem::rename(QFile::encodeName(partPath()).toStdString(),
-                            QFile::encodeName(finalPath()).toStdString(), error);
+    std::filesystem::rename(toNativePath(partPath()), toNativePath(finalPath()), error);
     if (error) {
       fail(tr("Could not rename %1 into place: %2.")
                .arg(QDir::toNativeSeparators(partPath()), QString::fromStdString(error.message())));

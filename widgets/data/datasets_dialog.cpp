@@ -1,4 +1,5 @@
 #include "widgets/data/datasets_dialog.h"
+#include "widgets/native_path.h"
 
 #include <QDialogButtonBox>
 #include <QDir>
@@ -399,14 +400,13 @@ bool DatasetsDialog::useInProject() {
   // Inside the project folder the paths stay relative (the folder can move); else absolute.
   const auto place = [&](const std::string& relative) -> std::string {
     if (relative.empty()) return relative;
-    const QString absolute = QDir::cleanPath(
-        folder.absoluteFilePath(QFile::decodeName(QByteArray::fromStdString(relative))));
+    const QString absolute = QDir::cleanPath(folder.absoluteFilePath(fromNativePath(relative)));
     QString stored = absolute;
     if (!projectFolder.isEmpty()) {
       const QString inside = QDir(projectFolder).relativeFilePath(absolute);
       if (!inside.startsWith(QStringLiteral(".."))) stored = inside;
     }
-    return QFile::encodeName(stored).toStdString();
+    return toNativePath(stored);
   };
   engine::Project project = document_.project();
   project.hasData = true;

@@ -1,4 +1,5 @@
 #include "widgets/project/project_document.h"
+#include "widgets/native_path.h"
 
 #include <QDir>
 #include <QFile>
@@ -10,25 +11,17 @@
 namespace mrnn::widgets {
 namespace {
 
-std::string toNative(const QString& path) {
-  return QFile::encodeName(path).toStdString();
-}
-
-QString fromNative(const std::string& path) {
-  return QFile::decodeName(QByteArray::fromStdString(path));
-}
-
 // `path` (relative to `from`, or absolute) as seen from `to`: relative when `to` is given,
 // absolute otherwise.
 std::string rebase(const std::string& path, const QString& from, const QString& to) {
   if (path.empty()) return path;
-  const QString name = fromNative(path);
+  const QString name = fromNativePath(path);
   const QString absolute =
       QFileInfo(name).isAbsolute() ? name : QDir::cleanPath(QDir(from).absoluteFilePath(name));
-  if (to.isEmpty()) return toNative(absolute);
+  if (to.isEmpty()) return toNativePath(absolute);
   // Files inside the new folder stay relative (the project folder can move); others absolute.
   const QString relative = QDir(to).relativeFilePath(absolute);
-  return toNative(relative.startsWith(QStringLiteral("..")) ? absolute : relative);
+  return toNativePath(relative.startsWith(QStringLiteral("..")) ? absolute : relative);
 }
 
 void rebaseData(engine::Project& project, const QString& from, const QString& to) {
@@ -72,8 +65,8 @@ void ProjectDocument::setCorpusVocabulary(int64_t size) {
 }
 
 void ProjectDocument::load(const QString& path) {
-  engine::Project loaded = engine::loadProject(toNative(path));
-  loaded.folder = toNative(QFileInfo(path).absolutePath());
+  engine::Project loaded = engine::loadProject(toNativePath(path));
+  loaded.folder = toNativePath(QFileInfo(path).absolutePath());
   path_ = QFileInfo(path).absoluteFilePath();
   project_ = std::move(loaded);
   corpusVocabulary_ = 0;
@@ -84,7 +77,7 @@ void ProjectDocument::load(const QString& path) {
 }
 
 void ProjectDocument::loadTemplate(const QString& templatePath) {
-  engine::Project loaded = engine::loadProject(toNative(templatePath));
+  engine::Project loaded = engine::loadProject(toNativePath(templatePath));
   rebaseData(loaded, QFileInfo(templatePath).absolutePath(), QString());
   loaded.folder.clear();
   path_.clear();
@@ -100,7 +93,7 @@ void ProjectDocument::loadTemplate(const QString& templatePath) {
 
 void ProjectDocument::save() {
   if (path_.isEmpty()) throw std::runtime_error("the project has no file yet: use Save As");
-  engine::saveProject(project_, toNative(path_));
+  engine::saveProject(project_, toNativePath(path_));
   undo_->setClean();
 }
 
@@ -111,8 +104,8 @@ void ProjectDocument::saveAs(const QString& path) {
   const QString oldFolder = folder();
   if (oldFolder != newFolder)
     rebaseData(copy, oldFolder.isEmpty() ? newFolder : oldFolder, newFolder);
-  copy.folder = toNative(newFolder);
-  engine::saveProject(copy, toNative(absolute));
+  copy.folder = toNativePath(newFolder);
+  engine::saveProject(copy, toNativePath(absolute));
   project_ = std::move(copy);
   path_ = absolute;
   undo_->setClean();

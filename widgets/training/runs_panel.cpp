@@ -1,4 +1,5 @@
 #include "widgets/training/runs_panel.h"
+#include "widgets/native_path.h"
 
 #include <QAction>
 #include <QDir>
@@ -41,14 +42,6 @@ namespace {
 
 constexpr int kTablePage = 0;
 constexpr int kEmptyPage = 1;
-
-std::string native(const QString& path) {
-  return QFile::encodeName(path).toStdString();
-}
-
-QString fromNative(const std::string& path) {
-  return QFile::decodeName(QByteArray::fromStdString(path));
-}
 
 }  // namespace
 
@@ -235,11 +228,12 @@ void RunsPanel::setTrainingActive(bool active) {
 
 QString RunsPanel::databasePath() const {
   if (document_.isUntitled()) return QString();
-  return fromNative(engine::RunPaths::database(native(document_.folder())));
+  return fromNativePath(engine::RunPaths::database(toNativePath(document_.folder())));
 }
 
 QString RunsPanel::checkpointFolder(qint64 runId) const {
-  return fromNative(engine::RunPaths::checkpointFolder(native(document_.folder()), runId));
+  return fromNativePath(
+      engine::RunPaths::checkpointFolder(toNativePath(document_.folder()), runId));
 }
 
 QString RunsPanel::runTitle(qint64 runId) const {
@@ -269,7 +263,7 @@ void RunsPanel::refresh() {
                   .arg(QDir::toNativeSeparators(document_.folder()));
   } else {
     try {
-      const engine::RunStore store(native(database));
+      const engine::RunStore store(toNativePath(database));
       runs = store.listRuns();
       if (runs.empty()) problem = tr("No runs yet: train the project (F5) to add one.");
     } catch (const std::exception& error) {
@@ -356,7 +350,7 @@ void RunsPanel::resumeSelected() {
   if (ids.size() != 1 || trainingActive_) return;
   const qint64 runId = ids.first();
   const QString checkpoint =
-      fromNative(engine::RunPaths::latest(native(document_.folder()), runId));
+      fromNativePath(engine::RunPaths::latest(toNativePath(document_.folder()), runId));
   if (!QFileInfo::exists(checkpoint)) {
     banner_->showMessage(RunBanner::Kind::Failure, tr("Run %1 cannot be resumed").arg(runId),
                          tr("It has no latest checkpoint (%1): it failed or was stopped before "
@@ -376,7 +370,7 @@ void RunsPanel::evaluateSelected() {
   const QList<qint64> ids = selectedRunIds();
   if (ids.size() != 1 || isEvaluating() || document_.isUntitled()) return;
   const qint64 runId = ids.first();
-  const std::string folder = native(document_.folder());
+  const std::string folder = toNativePath(document_.folder());
   auto result = std::make_shared<RunEvaluation>();
   evaluation_ = new BackgroundJob(
       [folder, runId, result](engine::JobContext& context) {
@@ -406,7 +400,7 @@ void RunsPanel::evaluateSelected() {
             .arg(formatLoss(f.bitsPerSymbol), formatValue(f.perplexity), formatCount(f.symbols));
     if (f.words > 0) detail += tr("; %1 bits/word").arg(formatLoss(f.bitsPerWord));
     detail += tr(".\nCheckpoint %1; recorded as the run's test result.")
-                  .arg(QDir::toNativeSeparators(fromNative(result->checkpoint)));
+                  .arg(QDir::toNativeSeparators(fromNativePath(result->checkpoint)));
     banner_->showMessage(RunBanner::Kind::Success, tr("Test evaluation of %1").arg(title), detail);
     refresh();
     showMessage(tr("%1: test %2 bits/symbol").arg(title, formatLoss(f.bitsPerSymbol)));
@@ -470,7 +464,7 @@ void RunsPanel::deleteSelected() {
 
   QStringList failures;
   try {
-    engine::RunStore store(native(databasePath()));
+    engine::RunStore store(toNativePath(databasePath()));
     for (qint64 id : ids) {
       store.deleteRun(id);
       QDir folder(checkpointFolder(id));
@@ -493,8 +487,8 @@ void RunsPanel::deleteSelected() {
 
 bool RunsPanel::exportCsvTo(const QString& path) {
   try {
-    const engine::RunStore store(native(databasePath()));
-    engine::writeFileAtomically(native(path), store.exportRunsCsv());
+    const engine::RunStore store(toNativePath(databasePath()));
+    engine::writeFileAtomically(toNativePath(path), store.exportRunsCsv());
   } catch (const std::exception& error) {
     banner_->showMessage(RunBanner::Kind::Failure, tr("The runs were not exported"),
                          QString::fromUtf8(error.what()));

@@ -1,4 +1,5 @@
 #include "widgets/training/training_controller.h"
+#include "widgets/native_path.h"
 
 #include <QDir>
 #include <QFile>
@@ -69,7 +70,7 @@ bool TrainingController::launch(const QString& checkpoint) {
   stepsReceived_ = 0;
   runId_ = checkpoint.isEmpty() ? 0 : runIdFromCheckpointPath(checkpoint);
   run_ = std::make_unique<engine::TrainingRun>(std::move(project));
-  run_->start(QFile::encodeName(checkpoint).toStdString());
+  run_->start(toNativePath(checkpoint));
   drainTimer_->start();
   setState(State::Running);
   emit started(!checkpoint.isEmpty());

@@ -1,4 +1,5 @@
 #include "widgets/training/training_monitor_panel.h"
+#include "widgets/native_path.h"
 
 #include <qcustomplot.h>
 #include <QAction>
@@ -275,8 +276,7 @@ QString TrainingMonitorPanel::logText() const {
 
 QString TrainingMonitorPanel::databasePath() const {
   if (document_.isUntitled()) return QString();
-  return QFile::decodeName(QByteArray::fromStdString(
-      engine::RunPaths::database(QFile::encodeName(document_.folder()).toStdString())));
+  return fromNativePath(engine::RunPaths::database(toNativePath(document_.folder())));
 }
 
 QString TrainingMonitorPanel::runLabel(qint64 runId) const {
@@ -581,7 +581,7 @@ void TrainingMonitorPanel::loadCurves(const QList<qint64>& runIds, bool history)
   }
   // The store is opened on the worker thread: one RunStore per thread.
   auto result = std::make_shared<QVector<RunCurves>>();
-  const std::string path = QFile::encodeName(database).toStdString();
+  const std::string path = toNativePath(database);
   auto* job = new BackgroundJob(
       [result, path, runIds](engine::JobContext& context) {
         engine::RunStore store(path);
