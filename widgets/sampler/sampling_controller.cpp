@@ -5,8 +5,10 @@
 #include <QMetaObject>
 #include <QRegularExpression>
 
+#include <chrono>
 #include <exception>
 #include <iterator>
+#include <thread>
 
 // LibTorch declares members named `slots`, which Qt's keyword macro would rewrite.
 #pragma push_macro("slots")
@@ -29,6 +31,9 @@ struct SamplingController::Worker {
 };
 
 namespace {
+
+// Symbols queued for the GUI thread before the worker waits for it to catch up.
+constexpr int kMaxBacklog = 256;
 
 // The engine's messages start in lower case and name the value at fault; they follow a
 // short sentence saying what could not be done.
@@ -189,12 +194,24 @@ bool SamplingController::startGeneration(Generation run) {
     if (worker->closing) return;
     // Every symbol goes to the GUI thread as it is made; reading the stop flag here is what
     // ends generation within one symbol of stop().
-    const SymbolSink onSymbol = [this, stop](size_t completion,
-                                             const engine::GeneratedSymbol& symbol) {
+    // The worker makes symbols far faster than a text view can show them; it waits while
+    // more than kMaxBacklog symbols are queued for the GUI thread, so a stop (or the end)
+    // reaches the screen promptly instead of after a flood of queued symbols.
+    auto backlog = std::make_shared<std::atomic<int>>(0);
+    const SymbolSink onSymbol = [this, stop, backlog](size_t completion,
+                                                      const engine::GeneratedSymbol& symbol) {
       const int index = static_cast<int>(completion);
+      backlog->fetch_add(1);
       QMetaObject::invokeMethod(
-          this, [this, index, symbol] { Q_EMIT symbolGenerated(index, symbol); },
+          this,
+          [this, index, symbol, backlog] {
+            backlog->fetch_sub(1);
+            Q_EMIT symbolGenerated(index, symbol);
+          },
           Qt::QueuedConnection);
+      while (backlog->load() > kMaxBacklog && !stop->load()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
       return !stop->load();
     };
     try {
