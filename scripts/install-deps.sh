@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian (bookworm) packages the workbench needs, if any are missing
-# (libqt6svg6 draws the SVG window icon; xvfb takes screenshots on headless machines;
-# fortunes is the English text the default project trains on; unzip unpacks downloaded
-# standard data sets).
+# (libqt6svg6 draws the SVG window icon; qt6-svg-dev writes figures as SVG; xvfb takes
+# screenshots on headless machines; fortunes is the English text the default project trains
+# on; unzip unpacks downloaded standard data sets).
 # libopenblas0-openmp matters: without it Debian's LibTorch falls back to the reference BLAS
 # and trains about 25x slower.
 set -euo pipefail
@@ -10,7 +10,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
   libtorch-dev libopenblas0-openmp libyaml-cpp-dev libsqlite3-dev
-  qt6-base-dev libqt6svg6 libqcustomplot-dev libgl-dev
+  qt6-base-dev libqt6svg6 qt6-svg-dev libqcustomplot-dev libgl-dev
   xvfb xauth fortunes unzip
 )
 

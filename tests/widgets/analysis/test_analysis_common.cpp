@@ -1,0 +1,263 @@
+#include <QComboBox>
+#include <QFile>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <qcustomplot.h>
+
+#include <atomic>
+#include <stdexcept>
+
+// LibTorch names a member slots(), which Qt's macro would rewrite.
+#pragma push_macro("slots")
+#undef slots
+#include "engine/analysis/analysis_job.h"
+#include "engine/analysis/held_out_text.h"
+#include "engine/analysis/loaded_model.h"
+#pragma pop_macro("slots")
+#include "trained_project.h"
+#include "widgets/analysis/analysis_job_bar.h"
+#include "widgets/analysis/checkpoint_chooser.h"
+#include "widgets/analysis/export_bar.h"
+#include "widgets/analysis/figure_export.h"
+#include "widgets/analysis/model_slot.h"
+#include "widgets/project/project_document.h"
+
+using namespace mrnn;
+using namespace mrnn::widgets;
+
+namespace {
+
+QByteArray head(const QString& path, int bytes) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) return {};
+  return file.read(bytes);
+}
+
+QCustomPlot* linePlot() {
+  auto* plot = new QCustomPlot;
+  plot->resize(320, 200);
+  plot->addGraph();
+  plot->graph(0)->setData({0, 1, 2}, {1, 3, 2});
+  plot->rescaleAxes();
+  return plot;
+}
+
+}  // namespace
+
+class AnalysisCommonTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    trained_ = std::make_unique<test::TrainedProject>(test::tinyProjectYaml(8),
+                                                      test::lexiconText(3000));
+    QVERIFY2(trained_->ok(), qPrintable(trained_->error()));
+  }
+
+  void figuresHaveTheirFormat_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QByteArray>("magic");
+    QTest::newRow("png") << "plot.png" << QByteArray("\x89PNG", 4);
+    QTest::newRow("svg") << "plot.svg" << QByteArray("<?xml");
+    QTest::newRow("pdf") << "plot.PDF" << QByteArray("%PDF");
+  }
+  void figuresHaveTheirFormat() {
+    QFETCH(QString, name);
+    QFETCH(QByteArray, magic);
+    QTemporaryDir dir;
+    std::unique_ptr<QCustomPlot> plot(linePlot());
+    const QString path = dir.filePath(name);
+    savePlot(path, plot.get());
+    QCOMPARE(head(path, magic.size()), magic);
+    // Nothing temporary is left beside it.
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
+  }
+
+  void pngIsTwiceTheSize() {
+    QTemporaryDir dir;
+    std::unique_ptr<QCustomPlot> plot(linePlot());
+    savePlot(dir.filePath("p.png"), plot.get());
+    const QImage image(dir.filePath("p.png"));
+    QCOMPARE(image.size(), QSize(640, 400));
+  }
+
+  void figureErrorsNameThePath() {
+    QTemporaryDir dir;
+    std::unique_ptr<QCustomPlot> plot(linePlot());
+    try {
+      savePlot(dir.filePath("plot.bmp"), plot.get());
+      QFAIL("a .bmp figure was accepted");
+    } catch (const std::runtime_error& error) {
+      QVERIFY(QString(error.what()).contains("plot.bmp"));
+      QVERIFY(QString(error.what()).contains(".png, .svg or .pdf"));
+    }
+    try {
+      savePlot(dir.filePath("missing/plot.png"), plot.get());
+      QFAIL("a figure in a missing folder was accepted");
+    } catch (const std::runtime_error& error) {
+      QVERIFY(QString(error.what()).contains("missing"));
+    }
+  }
+
+  void failedFigureKeepsTheOldFile() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("figure.svg");
+    saveText(path, "old");
+    QVERIFY_EXCEPTION_THROWN(
+        saveFigure(path, QSize(10, 10),
+                   [](QPaintDevice&, const QSize&) { throw std::runtime_error("disk full"); }),
+        std::runtime_error);
+    QCOMPARE(head(path, 10), QByteArray("old"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
+  }
+
+  void exportBarSavesFigureAndCsv() {
+    QTemporaryDir dir;
+    std::unique_ptr<QCustomPlot> plot(linePlot());
+    ExportBar bar(
+        "curve", [&](const QString& path) { savePlot(path, plot.get()); },
+        [] { return QByteArray("a,b\n1,2\n"); });
+    QVERIFY(!bar.figureButton()->isEnabled());
+    bar.setAvailable(true);
+    QVERIFY(bar.figureButton()->isEnabled());
+    QVERIFY(bar.csvButton()->isEnabled());
+    QCOMPARE(bar.saveFigureTo(dir.filePath("c.svg")), QString());
+    QVERIFY(bar.saveFigureTo(dir.filePath("c.txt")).contains(".png, .svg or .pdf"));
+    QCOMPARE(bar.saveCsvTo(dir.filePath("c.csv")), QString());
+    QCOMPARE(head(dir.filePath("c.csv"), 100), QByteArray("a,b\n1,2\n"));
+    QVERIFY(bar.saveCsvTo(dir.filePath("nowhere/c.csv")).contains("c.csv"));
+  }
+
+  void jobBarReportsProgressAndSuccess() {
+    AnalysisJobBar bar;
+    QSignalSpy finished(&bar, &AnalysisJobBar::finished);
+    bool called = false;
+    int result = 0;
+    QVERIFY(bar.run(
+        "Counting",
+        [&result](engine::JobContext& job) {
+          for (int i = 1; i <= 4; ++i) job.report(i / 4.0, "step");
+          result = 42;
+        },
+        [&] { called = result == 42; }));
+    QVERIFY(bar.cancelButton()->isEnabled());
+    QVERIFY(finished.wait(5000));
+    QCOMPARE(finished.first().first().toBool(), true);
+    QVERIFY(called);
+    QCOMPARE(bar.progressBar()->value(), 1000);
+    QVERIFY2(bar.status().contains("Counting: done"), qPrintable(bar.status()));
+    QVERIFY(!bar.cancelButton()->isEnabled());
+  }
+
+  void jobBarCancels() {
+    AnalysisJobBar bar;
+    QSignalSpy finished(&bar, &AnalysisJobBar::finished);
+    std::atomic<bool> started{false};
+    bool called = false;
+    QVERIFY(bar.run(
+        "Waiting",
+        [&started](engine::JobContext& job) {
+          started = true;
+          for (;;) {
+            job.report(0.5, "forever");
+            QThread::msleep(2);
+          }
+        },
+        [&] { called = true; }));
+    // A second job is refused while the first runs.
+    QVERIFY(!bar.run("Other", [](engine::JobContext&) {}, {}));
+    QTRY_VERIFY(started.load());
+    bar.cancelButton()->click();
+    QVERIFY(finished.wait(5000));
+    QCOMPARE(finished.first().first().toBool(), false);
+    QVERIFY(!called);
+    QVERIFY2(bar.status().contains("cancelled"), qPrintable(bar.status()));
+    QCOMPARE(bar.progressBar()->value(), 0);
+  }
+
+  void jobBarShowsFailure() {
+    AnalysisJobBar bar;
+    QSignalSpy failed(&bar, &AnalysisJobBar::failed);
+    QVERIFY(bar.run(
+        "Loading",
+        [](engine::JobContext&) { throw std::runtime_error("model.pt: not a checkpoint"); }, {}));
+    QVERIFY(failed.wait(5000));
+    QCOMPARE(failed.first().first().toString(), QString("model.pt: not a checkpoint"));
+    QVERIFY(bar.status().contains("Loading failed: model.pt: not a checkpoint"));
+  }
+
+  void chooserListsTheRunsCheckpoints() {
+    ProjectDocument document;
+    document.load(trained_->projectFile());
+    CheckpointChooser chooser(document);
+    QCOMPARE(chooser.count(), 2);  // best and latest of the one run
+    QCOMPARE(chooser.checkpoint(), QFileInfo(trained_->bestCheckpoint()).absoluteFilePath());
+    QVERIFY2(chooser.label().startsWith("Run 1"), qPrintable(chooser.label()));
+
+    chooser.setOptional("(none)");
+    QCOMPARE(chooser.count(), 3);
+    QSignalSpy changed(&chooser, &CheckpointChooser::checkpointChanged);
+    chooser.comboBox()->setCurrentIndex(0);
+    QCOMPARE(chooser.checkpoint(), QString());
+    QCOMPARE(changed.size(), 1);
+
+    // A file from elsewhere is added and kept across refreshes.
+    QTemporaryDir dir;
+    const QString other = dir.filePath("other.pt");
+    QVERIFY(QFile::copy(trained_->latestCheckpoint(), other));
+    chooser.setCheckpoint(other);
+    QCOMPARE(chooser.checkpoint(), other);
+    chooser.refresh();
+    QCOMPARE(chooser.checkpoint(), other);
+    QCOMPARE(chooser.label(), QString("other.pt"));
+  }
+
+  void chooserOfAnUntitledProjectIsEmpty() {
+    ProjectDocument document;
+    CheckpointChooser chooser(document);
+    QCOMPARE(chooser.count(), 0);
+    QCOMPARE(chooser.checkpoint(), QString());
+  }
+
+  void modelSlotLoadsOnceAndNamesBadFiles() {
+    ModelSlot slot;
+    const std::string best = trained_->bestCheckpoint().toStdString();
+    engine::LoadedModel& first = slot.get(best);
+    QVERIFY(first.model);
+    QCOMPARE(&slot.get(best), &first);
+    QVERIFY_EXCEPTION_THROWN(slot.get(""), std::runtime_error);
+    try {
+      slot.get("/nonexistent/model.pt");
+      QFAIL("a missing checkpoint loaded");
+    } catch (const std::exception& error) {
+      QVERIFY2(QString(error.what()).contains("/nonexistent/model.pt"), error.what());
+    }
+  }
+
+  void heldOutTextNeedsTheModelsVocabulary() {
+    const engine::Project project = engine::loadProject(trained_->projectFile().toStdString());
+    const engine::LoadedModel loaded =
+        engine::loadModelFromCheckpoint(trained_->bestCheckpoint().toStdString());
+    const engine::CorpusSplit valid = engine::heldOutSplit(project, loaded.vocabulary, "valid");
+    QVERIFY(valid.tokens.size() > 10);
+    QCOMPARE(static_cast<int64_t>(engine::splitIds(valid, 10).size()), int64_t{10});
+    QVERIFY_EXCEPTION_THROWN(engine::heldOutSplit(project, loaded.vocabulary, "train"),
+                             std::invalid_argument);
+    const engine::Vocabulary other = engine::Vocabulary::bytes();
+    try {
+      engine::heldOutSplit(project, other, "valid");
+      QFAIL("a vocabulary mismatch passed");
+    } catch (const std::runtime_error& error) {
+      QVERIFY2(QString(error.what()).contains("another vocabulary"), error.what());
+    }
+  }
+
+ private:
+  std::unique_ptr<test::TrainedProject> trained_;
+};
+
+QTEST_MAIN(AnalysisCommonTest)
+#include "test_analysis_common.moc"

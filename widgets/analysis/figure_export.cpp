@@ -1,0 +1,155 @@
+#include "widgets/analysis/figure_export.h"
+
+#include <qcustomplot.h>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QImage>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QTemporaryFile>
+#include <QWidget>
+#include <filesystem>
+#include <stdexcept>
+
+namespace mrnn::widgets {
+
+namespace {
+
+enum class Format { Png, Svg, Pdf };
+
+Format formatOf(const QString& path) {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  if (suffix == QLatin1String("png")) return Format::Png;
+  if (suffix == QLatin1String("svg")) return Format::Svg;
+  if (suffix == QLatin1String("pdf")) return Format::Pdf;
+  throw std::runtime_error(
+      QStringLiteral("%1: unknown figure format '.%2' (use .png, .svg or .pdf)")
+          .arg(QDir::toNativeSeparators(path), suffix)
+          .toStdString());
+}
+
+[[noreturn]] void fail(const QString& path, const QString& why) {
+  throw std::runtime_error(
+      QStringLiteral("cannot save %1: %2").arg(QDir::toNativeSeparators(path), why).toStdString());
+}
+
+// A temporary name in the target's folder (same file system, so the rename is atomic).
+QString temporaryBeside(const QString& path) {
+  const QFileInfo info(path);
+  if (!info.absoluteDir().exists()) fail(path, QStringLiteral("the folder does not exist"));
+  QTemporaryFile probe(info.absoluteDir().filePath(
+      QStringLiteral(".%1.XXXXXX.%2").arg(info.completeBaseName(), info.suffix())));
+  probe.setAutoRemove(false);
+  if (!probe.open()) fail(path, probe.errorString());
+  const QString name = probe.fileName();
+  probe.close();
+  return name;
+}
+
+void replace(const QString& temporary, const QString& path) {
+  // rename(2) replaces the target in one step: readers see the old file or the new one.
+  std::error_code error;
+  std::filesystem::rename(QFile::encodeName(temporary).toStdString(),
+                          QFile::encodeName(path).toStdString(), error);
+  if (error) {
+    QFile::remove(temporary);
+    fail(path, QString::fromStdString(error.message()));
+  }
+}
+
+}  // namespace
+
+QString figureFileFilter() {
+  return QObject::tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)");
+}
+
+bool isFigurePath(const QString& path) {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  return suffix == QLatin1String("png") || suffix == QLatin1String("svg") ||
+         suffix == QLatin1String("pdf");
+}
+
+void saveFigure(const QString& path, const QSize& size,
+                const std::function<void(QPaintDevice& device, const QSize& size)>& paint) {
+  const Format format = formatOf(path);
+  if (size.isEmpty()) fail(path, QStringLiteral("the figure has no size"));
+  const QString temporary = temporaryBeside(path);
+  bool ok = true;
+  try {
+    switch (format) {
+      case Format::Png: {
+        QImage image(size * 2, QImage::Format_ARGB32);
+        image.setDevicePixelRatio(2.0);
+        image.fill(Qt::white);
+        paint(image, size);
+        ok = image.save(temporary, "PNG");
+        break;
+      }
+      case Format::Svg: {
+        QSvgGenerator generator;
+        generator.setFileName(temporary);
+        generator.setSize(size);
+        generator.setViewBox(QRect(QPoint(0, 0), size));
+        generator.setTitle(QFileInfo(path).completeBaseName());
+        generator.setDescription(QStringLiteral("mRNN Workbench"));
+        paint(generator, size);
+        break;
+      }
+      case Format::Pdf: {
+        QPdfWriter writer(temporary);
+        writer.setCreator(QStringLiteral("mRNN Workbench"));
+        writer.setTitle(QFileInfo(path).completeBaseName());
+        writer.setResolution(96);
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+        writer.setPageSize(QPageSize(QSizeF(size) * 72.0 / 96.0, QPageSize::Point));
+        paint(writer, size);
+        break;
+      }
+    }
+  } catch (...) {
+    QFile::remove(temporary);  // the earlier file, if any, stays as it was
+    throw;
+  }
+  if (!ok || QFileInfo(temporary).size() == 0) {
+    QFile::remove(temporary);
+    fail(path, QStringLiteral("writing the figure failed (is the disk full?)"));
+  }
+  replace(temporary, path);
+}
+
+void savePlot(const QString& path, QCustomPlot* plot) {
+  const QSize size = plot->size();
+  saveFigure(path, size, [plot](QPaintDevice& device, const QSize& area) {
+    QCPPainter painter;
+    if (!painter.begin(&device)) return;
+    painter.setMode(QCPPainter::pmVectorized);
+    painter.setMode(QCPPainter::pmNoCaching);
+    plot->toPainter(&painter, area.width(), area.height());
+    painter.end();
+  });
+}
+
+void saveWidget(const QString& path, QWidget* widget) {
+  saveFigure(path, widget->size(), [widget](QPaintDevice& device, const QSize&) {
+    QPainter painter;
+    if (!painter.begin(&device)) return;
+    painter.setRenderHint(QPainter::Antialiasing);
+    widget->render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+    painter.end();
+  });
+}
+
+void saveText(const QString& path, const QByteArray& data) {
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) fail(path, file.errorString());
+  if (file.write(data) != data.size()) {
+    file.cancelWriting();
+    fail(path, QStringLiteral("writing failed (is the disk full?)"));
+  }
+  if (!file.commit()) fail(path, file.errorString());
+}
+
+}  // namespace mrnn::widgets
