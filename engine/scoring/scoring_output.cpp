@@ -51,20 +51,34 @@ void writeTextScoreJson(std::ostream& out, const TextScore& score) {
     const auto& s = score.symbols[i];
     out << "    {\"id\": " << s.id << ", \"text\": " << jsonString(s.text) << ", \"bits\": ";
     if (s.predicted)
-      out << s.bits;
+      out << s.bits << ", \"probability\": " << s.probability << ", \"rank\": " << s.rank;
     else
-      out << "null";
+      out << "null, \"probability\": null, \"rank\": null";
+    if (!s.alternatives.empty()) {
+      out << ", \"alternatives\": [";
+      for (size_t a = 0; a < s.alternatives.size(); ++a) {
+        out << (a > 0 ? ", " : "") << "{\"id\": " << s.alternatives[a].id
+            << ", \"text\": " << jsonString(s.alternatives[a].text)
+            << ", \"probability\": " << s.alternatives[a].probability << "}";
+      }
+      out << "]";
+    }
     out << "}" << (i + 1 < score.symbols.size() ? "," : "") << "\n";
   }
   out << "  ]\n}\n";
 }
 
 void writeTextScoreCsv(std::ostream& out, const TextScore& score) {
-  out << std::setprecision(10) << "position,id,symbol,bits\n";
+  // probability and rank came later: appended, so that readers of the first four columns
+  // by position still work.
+  out << std::setprecision(10) << "position,id,symbol,bits,probability,rank\n";
   for (size_t i = 0; i < score.symbols.size(); ++i) {
     const auto& s = score.symbols[i];
     out << i << "," << s.id << "," << symbolCsvField(s.text) << ",";
-    if (s.predicted) out << s.bits;
+    if (s.predicted)
+      out << s.bits << "," << s.probability << "," << s.rank;
+    else
+      out << ",,";
     out << "\n";
   }
 }

@@ -15,7 +15,8 @@ namespace mrnn::engine {
 // Kept in the engine (not the CLI) so tests and other front ends write the same files.
 
 void writeTextScoreJson(std::ostream& out, const TextScore& score);
-void writeTextScoreCsv(std::ostream& out, const TextScore& score);  // position,id,symbol,bits
+// CSV: position,id,symbol,bits,probability,rank (the last three empty when not predicted).
+void writeTextScoreCsv(std::ostream& out, const TextScore& score);
 
 // `limit` > 0 lists only the best `limit` orderings (the rank is of all of them).
 void writeDebagJson(std::ostream& out, const DebagResult& result, size_t limit = 0);

@@ -1,0 +1,121 @@
+#include "widgets/surprisal/recovery_plot.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+// LibTorch names a member slots(), which Qt's macro would rewrite.
+#pragma push_macro("slots")
+#undef slots
+#include "engine/scoring/surprisal_recovery.h"
+#pragma pop_macro("slots")
+
+namespace mrnn::widgets {
+namespace {
+
+constexpr double kMargin = 0.35;  // room left and right of the first and last point
+
+const std::array<QCPScatterStyle::ScatterShape, 4> kShapes = {
+    QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle,
+    QCPScatterStyle::ssDiamond};
+
+}  // namespace
+
+QColor RecoveryPlot::modelColour(int model) {
+  // Tableau's blue, orange, green, red: distinct also in greyscale print.
+  static const std::array<QColor, 4> colours = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e),
+                                                QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28)};
+  return colours[static_cast<size_t>(model) % colours.size()];
+}
+
+RecoveryPlot::RecoveryPlot(QWidget* parent) : QCustomPlot(parent) {
+  setObjectName(QStringLiteral("recoveryPlot"));
+  setMinimumSize(320, 220);
+  plotLayout()->insertRow(0);
+  title_ = new QCPTextElement(this, tr("Recovery after surprising symbols"),
+                              QFont(font().family(), font().pointSize(), QFont::Bold));
+  plotLayout()->addElement(0, 0, title_);
+  xAxis->setLabel(tr("position relative to the surprising symbol"));
+  yAxis->setLabel(tr("mean loss (bits per symbol)"));
+  legend->setVisible(false);
+  QFont small = font();
+  small.setPointSizeF(small.pointSizeF() * 0.9);
+  legend->setFont(small);
+  legend->setBrush(QColor(255, 255, 255, 220));
+  axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+  setToolTip(
+      tr("Mean loss on the most surprising symbols (x = 0) and on the symbols 1..K "
+         "after them, averaged over those positions; dashed: each model's mean over "
+         "the whole text. A model that recovers fast returns to its dashed line "
+         "within a few symbols (Krause et al., Fig. 3)."));
+  clearRecovery();
+}
+
+void RecoveryPlot::clearRecovery() {
+  clearGraphs();
+  models_ = 0;
+  legend->setVisible(false);
+  xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+  xAxis->setRange(0, 4);
+  yAxis->setRange(0, 1);
+  replot();
+}
+
+QCPGraph* RecoveryPlot::curve(int model) const {
+  return model >= 0 && model < models_ ? graph(2 * model) : nullptr;
+}
+
+QCPGraph* RecoveryPlot::overallLine(int model) const {
+  return model >= 0 && model < models_ ? graph(2 * model + 1) : nullptr;
+}
+
+void RecoveryPlot::showRecovery(const engine::RecoveryTable& table, const QStringList& labels) {
+  clearGraphs();
+  const double toBits = 1.0 / std::log(2.0);
+  const auto k = static_cast<int>(table.offsets);
+  models_ = static_cast<int>(table.overallMean.size());
+
+  auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
+  ticker->addTick(0, tr("surprising"));
+  for (int offset = 1; offset <= k; ++offset)
+    ticker->addTick(offset, QStringLiteral("+%1").arg(offset));
+  xAxis->setTicker(ticker);
+
+  double top = 0.0;
+  for (int m = 0; m < models_; ++m) {
+    const QColor colour = modelColour(m);
+    const auto row = static_cast<size_t>(m);
+    QVector<double> x{0.0};
+    QVector<double> y{table.surprisingMean[row] * toBits};
+    for (int offset = 1; offset <= k; ++offset) {
+      x.append(offset);
+      y.append(table.offsetMean[row][static_cast<size_t>(offset - 1)] * toBits);
+    }
+    QCPGraph* line = addGraph();
+    line->setName(m < labels.size() ? labels[m] : tr("model %1").arg(m + 1));
+    line->setPen(QPen(colour, 2.0));
+    line->setScatterStyle(
+        QCPScatterStyle(kShapes[row % kShapes.size()], colour, colour.lighter(150), 8));
+    line->setData(x, y, true);
+
+    const double overall = table.overallMean[row] * toBits;
+    QCPGraph* dashed = addGraph();
+    dashed->setName(tr("%1 (overall)").arg(line->name()));
+    QPen pen(colour, 1.5, Qt::DashLine);
+    dashed->setPen(pen);
+    dashed->setData({-kMargin, k + kMargin}, {overall, overall}, true);
+    dashed->removeFromLegend();
+
+    top = std::max({top, overall, *std::max_element(y.begin(), y.end())});
+  }
+  xAxis->setRange(-kMargin, k + kMargin);
+  yAxis->setRange(0.0, top > 0.0 ? top * 1.15 : 1.0);
+  legend->setVisible(models_ > 0);
+  title_->setText(tr("Recovery after surprising symbols: the top %1 % (%2 of %3 positions)")
+                      .arg(table.topFraction * 100.0, 0, 'g', 3)
+                      .arg(table.surprising)
+                      .arg(table.positions));
+  replot();
+}
+
+}  // namespace mrnn::widgets

@@ -1,0 +1,29 @@
+#pragma once
+
+#include <QWidget>
+
+#include "widgets/surprisal/surprisal_scale.h"
+
+namespace mrnn::widgets {
+
+// The key to the surprisal view's colours: the bits scale from 0 to 8+ with ticks, or the
+// four rank buckets as swatches.
+class SurprisalLegend : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit SurprisalLegend(QWidget* parent = nullptr);
+
+  void setColourBy(ColourBy colourBy);
+  ColourBy colourBy() const { return colourBy_; }
+  QSize sizeHint() const override;
+  QSize minimumSizeHint() const override { return sizeHint(); }
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+
+ private:
+  ColourBy colourBy_ = ColourBy::Bits;
+};
+
+}  // namespace mrnn::widgets

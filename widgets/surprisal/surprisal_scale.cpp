@@ -1,0 +1,90 @@
+#include "widgets/surprisal/surprisal_scale.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace mrnn::widgets {
+namespace {
+
+// ColorBrewer Reds (9 classes), its lightest class replaced by white so that 0 bits leaves
+// the text unmarked.
+constexpr std::array<QRgb, 9> kReds = {0xffffff, 0xfee0d2, 0xfcbba1, 0xfc9272, 0xfb6a4a,
+                                       0xef3b2c, 0xcb181d, 0xa50f15, 0x67000d};
+
+// WCAG relative luminance: dark text reads better above 0.179, white below.
+double luminance(const QColor& colour) {
+  const auto linear = [](double c) {
+    return c <= 0.03928 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+  };
+  return 0.2126 * linear(colour.redF()) + 0.7152 * linear(colour.greenF()) +
+         0.0722 * linear(colour.blueF());
+}
+
+int mix(int a, int b, double t) {
+  return static_cast<int>(std::lround(a + (b - a) * t));
+}
+
+}  // namespace
+
+QColor SurprisalScale::bitsColour(double bits) {
+  const double x = std::isfinite(bits) ? std::clamp(bits, 0.0, kMaxBits) : kMaxBits;
+  const auto low = static_cast<size_t>(std::floor(x));
+  if (low + 1 >= kReds.size()) return QColor(kReds.back());
+  const double t = x - static_cast<double>(low);
+  const QColor a(kReds[low]);
+  const QColor b(kReds[low + 1]);
+  return QColor(mix(a.red(), b.red(), t), mix(a.green(), b.green(), t), mix(a.blue(), b.blue(), t));
+}
+
+int SurprisalScale::rankBucket(int64_t rank) {
+  if (rank <= 1) return 0;
+  if (rank <= 10) return 1;
+  if (rank <= 100) return 2;
+  return 3;
+}
+
+QColor SurprisalScale::bucketColour(int bucket) {
+  // GLTR's green, yellow, red and purple, light enough for dark text.
+  switch (bucket) {
+    case 0:
+      return QColor(0xb8, 0xe6, 0xa8);
+    case 1:
+      return QColor(0xff, 0xe6, 0x80);
+    case 2:
+      return QColor(0xfb, 0x9a, 0x8a);
+    default:
+      return QColor(0xcf, 0xb4, 0xea);
+  }
+}
+
+QColor SurprisalScale::rankColour(int64_t rank) {
+  return bucketColour(rankBucket(rank));
+}
+
+QString SurprisalScale::bucketName(int bucket) {
+  switch (bucket) {
+    case 0:
+      return QStringLiteral("top 1");
+    case 1:
+      return QStringLiteral("top 10");
+    case 2:
+      return QStringLiteral("top 100");
+    default:
+      return QStringLiteral("rest");
+  }
+}
+
+QColor SurprisalScale::unpredictedColour() {
+  return QColor(0xe4, 0xe4, 0xe4);
+}
+
+QColor SurprisalScale::textOn(const QColor& background) {
+  return luminance(background) < 0.179 ? QColor(Qt::white) : QColor(0x1a, 0x1a, 0x1a);
+}
+
+QColor SurprisalScale::markOn(const QColor& background) {
+  return luminance(background) < 0.179 ? QColor(0xf0, 0xd0, 0xd0) : QColor(0x80, 0x80, 0x80);
+}
+
+}  // namespace mrnn::widgets
