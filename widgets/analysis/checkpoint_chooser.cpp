@@ -49,6 +49,11 @@ CheckpointChooser::CheckpointChooser(ProjectDocument& document, QWidget* parent)
 
 void CheckpointChooser::setOptional(const QString& noneText) {
   noneText_ = noneText;
+  {
+    // A comparison is asked for, never implied: start on "none", not on the first run.
+    const QSignalBlocker blocker(combo_);
+    combo_->setCurrentIndex(-1);
+  }
   refresh();
 }
 

@@ -19,7 +19,7 @@ class CheckpointChooser : public QWidget {
  public:
   explicit CheckpointChooser(ProjectDocument& document, QWidget* parent = nullptr);
 
-  // A first entry meaning "no model", shown as `noneText`; selected until the user picks one.
+  // A first entry meaning "no model", shown as `noneText`, and selected now.
   void setOptional(const QString& noneText);
   // The selected checkpoint file; empty when none is (or can be) selected.
   QString checkpoint() const;
