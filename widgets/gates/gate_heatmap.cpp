@@ -1,0 +1,272 @@
+#include "widgets/gates/gate_heatmap.h"
+
+#include <qcustomplot.h>
+#include <QEvent>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QVBoxLayout>
+
+#include <cmath>
+#include <limits>
+
+#include "engine/probing/gate_report.h"
+#include "widgets/sampler/visible_symbol.h"
+
+namespace mrnn::widgets {
+
+namespace {
+
+// Up to this many steps the time axis names each step by its symbol.
+constexpr int kSymbolTicks = 60;
+
+QString tickSymbol(const std::string& symbol) {
+  if (symbol == "<eos>") return QString(QChar(0x21B5));
+  return visibleSymbol(symbol);
+}
+
+QSharedPointer<QCPAxisTickerFixed> integerTicker() {
+  QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
+  ticker->setTickStep(1.0);
+  ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+  return ticker;
+}
+
+}  // namespace
+
+GateHeatmap::GateHeatmap(QWidget* parent) : QWidget(parent) {
+  plot_ = new QCustomPlot(this);
+  plot_->setObjectName(QStringLiteral("gateHeatmapPlot"));
+  plot_->setMinimumHeight(200);
+  plot_->setToolTip(
+      tr("Each cell is one unit's value at one step of the text. Hover to read a value, click "
+         "to colour the text by that unit, drag or scroll to move along the text, double-click "
+         "to see all of it."));
+  plot_->plotLayout()->insertRow(0);
+  QFont titleFont = font();
+  titleFont.setBold(true);
+  title_ = new QCPTextElement(plot_, QString(), titleFont);
+  plot_->plotLayout()->addElement(0, 0, title_);
+
+  map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
+  map_->setInterpolate(false);
+  map_->setTightBoundary(false);
+  colourScale_ = new QCPColorScale(plot_);
+  colourScale_->setType(QCPAxis::atRight);
+  colourScale_->setBarWidth(12);
+  plot_->plotLayout()->addElement(1, 1, colourScale_);
+  map_->setColorScale(colourScale_);
+  // The colour bar runs exactly as tall as the map.
+  auto* margins = new QCPMarginGroup(plot_);
+  plot_->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+  colourScale_->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+
+  plot_->xAxis->setLabel(tr("time step"));
+  plot_->yAxis->setLabel(tr("unit"));
+  plot_->yAxis->setTicker(integerTicker());
+  plot_->xAxis->setTicker(integerTicker());
+  plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  plot_->axisRect()->setRangeDrag(Qt::Horizontal);
+  plot_->axisRect()->setRangeZoom(Qt::Horizontal);
+  plot_->installEventFilter(this);
+
+  halo_ = new QCPItemRect(plot_);
+  halo_->setPen(QPen(QColor(255, 255, 255), 4.0));
+  selection_ = new QCPItemRect(plot_);
+  selection_->setPen(QPen(QColor(0, 0, 0), 1.5));
+  for (QCPItemRect* rect : {halo_, selection_}) {
+    rect->setBrush(Qt::NoBrush);
+    rect->setVisible(false);
+    rect->setSelectable(false);
+  }
+
+  readout_ = new QLabel(this);
+  readout_->setObjectName(QStringLiteral("heatmapReadout"));
+  readout_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(2);
+  layout->addWidget(plot_, 1);
+  layout->addWidget(readout_);
+
+  connect(plot_, &QCustomPlot::mouseMove, this, &GateHeatmap::mouseMoved);
+  connect(plot_, &QCustomPlot::mousePress, this, &GateHeatmap::mousePressed);
+  connect(plot_, &QCustomPlot::mouseRelease, this, &GateHeatmap::mouseReleased);
+  connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] { showWholeText(); });
+  clearMap(tr("Run the analysis to see the probes"));
+}
+
+void GateHeatmap::setTrace(const engine::ProbeTrace& trace, const std::vector<std::string>& symbols,
+                           const ActivationColourScale& scale, const QString& title) {
+  steps_ = static_cast<int>(trace.steps);
+  units_ = static_cast<int>(trace.units);
+  symbols_ = symbols;
+  scale_ = scale;
+  probe_ = QString::fromStdString(trace.probe);
+  title_->setText(title);
+
+  // QCPColorMap places cell centres from the first to the last coordinate of its range, so a
+  // single step (or unit) is drawn as two equal cells half a step apart to keep its width.
+  const int keyCells = steps_ == 1 ? 2 : steps_;
+  const int valueCells = units_ == 1 ? 2 : units_;
+  auto* data = map_->data();
+  data->setSize(keyCells, valueCells);
+  data->setRange(steps_ == 1 ? QCPRange(-0.25, 0.25) : QCPRange(0, steps_ - 1),
+                 units_ == 1 ? QCPRange(-0.25, 0.25) : QCPRange(0, units_ - 1));
+  const std::vector<float> values = trace.floats();
+  for (int k = 0; k < keyCells; ++k) {
+    const int step = steps_ == 1 ? 0 : k;
+    for (int v = 0; v < valueCells; ++v) {
+      const int unit = units_ == 1 ? 0 : v;
+      data->setCell(k, v,
+                    values[static_cast<size_t>(step) * static_cast<size_t>(units_) +
+                           static_cast<size_t>(unit)]);
+    }
+  }
+  map_->setGradient(scale_.gradient());
+  map_->setDataRange(QCPRange(scale_.lower(), scale_.upper()));
+  map_->setVisible(hasTrace());
+  colourScale_->setVisible(true);
+  colourScale_->axis()->setLabel(probe_);
+  plot_->yAxis->setRange(-0.5, units_ - 0.5);
+  setTimeTicks();
+  if (selectedUnit_ >= units_) selectedUnit_ = -1;
+  setSelectedUnit(selectedUnit_);
+  showWholeText();
+  resetReadout();
+}
+
+void GateHeatmap::clearMap(const QString& message) {
+  steps_ = 0;
+  units_ = 0;
+  symbols_.clear();
+  probe_.clear();
+  map_->data()->clear();
+  map_->setVisible(false);
+  colourScale_->setVisible(false);
+  selection_->setVisible(false);
+  halo_->setVisible(false);
+  title_->setText(message);
+  plot_->xAxis->setTicker(integerTicker());
+  plot_->xAxis->setRange(0, 1);
+  plot_->yAxis->setRange(0, 1);
+  plot_->replot();
+  resetReadout();
+}
+
+QString GateHeatmap::title() const {
+  return title_->text();
+}
+
+double GateHeatmap::value(int step, int unit) const {
+  if (step < 0 || step >= steps_ || unit < 0 || unit >= units_) {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  return map_->data()->cell(step, unit);
+}
+
+QString GateHeatmap::hoverText(int step, int unit) const {
+  if (step < 0 || step >= steps_ || unit < 0 || unit >= units_) return QString();
+  const std::string symbol =
+      static_cast<size_t>(step) < symbols_.size() ? symbols_[static_cast<size_t>(step)] : "";
+  return tr("step %1 '%2' · unit %3 · %4 = %5")
+      .arg(step)
+      .arg(visibleSymbol(symbol))
+      .arg(unit)
+      .arg(probe_)
+      .arg(value(step, unit), 0, 'f', 3);
+}
+
+bool GateHeatmap::cellAt(const QPointF& position, int* step, int* unit) const {
+  if (!hasTrace() || !plot_->axisRect()->rect().contains(position.toPoint())) return false;
+  const double key = plot_->xAxis->pixelToCoord(position.x());
+  const double level = plot_->yAxis->pixelToCoord(position.y());
+  const auto s = static_cast<int>(std::lround(key));
+  const auto u = static_cast<int>(std::lround(level));
+  if (s < 0 || s >= steps_ || u < 0 || u >= units_) return false;
+  if (step) *step = s;
+  if (unit) *unit = u;
+  return true;
+}
+
+QPointF GateHeatmap::cellCentre(int step, int unit) const {
+  return {plot_->xAxis->coordToPixel(step), plot_->yAxis->coordToPixel(unit)};
+}
+
+void GateHeatmap::setSelectedUnit(int unit) {
+  selectedUnit_ = unit >= 0 && unit < units_ ? unit : -1;
+  for (QCPItemRect* rect : {halo_, selection_}) {
+    rect->setVisible(selectedUnit_ >= 0);
+    if (selectedUnit_ < 0) continue;
+    rect->topLeft->setCoords(-0.5, selectedUnit_ + 0.5);
+    rect->bottomRight->setCoords(steps_ - 0.5, selectedUnit_ - 0.5);
+  }
+  plot_->replot();
+}
+
+bool GateHeatmap::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == plot_ && event->type() == QEvent::Leave) resetReadout();
+  return QWidget::eventFilter(watched, event);
+}
+
+void GateHeatmap::mouseMoved(QMouseEvent* event) {
+  int step = 0;
+  int unit = 0;
+  if (cellAt(event->position(), &step, &unit)) {
+    readout_->setText(hoverText(step, unit));
+  } else {
+    resetReadout();
+  }
+}
+
+void GateHeatmap::mousePressed(QMouseEvent* event) {
+  pressedAt_ = event->position();
+}
+
+void GateHeatmap::mouseReleased(QMouseEvent* event) {
+  // A click, not the end of a drag along the text.
+  if ((event->position() - pressedAt_).manhattanLength() > 4.0) return;
+  if (event->button() != Qt::LeftButton) return;
+  int step = 0;
+  int unit = 0;
+  if (!cellAt(event->position(), &step, &unit)) return;
+  setSelectedUnit(unit);
+  emit unitClicked(unit, step);
+}
+
+void GateHeatmap::showWholeText() {
+  if (!hasTrace()) return;
+  plot_->xAxis->setRange(-0.5, steps_ - 0.5);
+  plot_->replot();
+}
+
+void GateHeatmap::setTimeTicks() {
+  if (steps_ > 0 && steps_ <= kSymbolTicks) {
+    // A short text reads along the axis, symbol by symbol.
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    bool words = false;
+    for (int t = 0; t < steps_; ++t) {
+      const std::string symbol =
+          static_cast<size_t>(t) < symbols_.size() ? symbols_[static_cast<size_t>(t)] : "";
+      const QString shown = tickSymbol(symbol);
+      words = words || shown.size() > 2;
+      ticker->addTick(t, shown);
+    }
+    plot_->xAxis->setTicker(ticker);
+    plot_->xAxis->setTickLabelRotation(words ? -60.0 : 0.0);
+    plot_->xAxis->setLabel(tr("symbol (time step)"));
+  } else {
+    plot_->xAxis->setTicker(integerTicker());
+    plot_->xAxis->setTickLabelRotation(0.0);
+    plot_->xAxis->setLabel(tr("time step"));
+  }
+}
+
+void GateHeatmap::resetReadout() {
+  readout_->setText(hasTrace()
+                        ? tr("Hover over the map to read a value; click a cell to colour the text "
+                             "by its unit.")
+                        : QString());
+}
+
+}  // namespace mrnn::widgets
