@@ -2,9 +2,13 @@
 # Renders a screenshot of each panel of the workbench into docs/screenshots/, under a
 # virtual X server so it works on headless machines:
 #   scripts/screenshots.sh [build-dir] [training-steps]
+# With SCREENSHOT_PROJECT=<project.yaml> it skips training and shows that project's runs.
 # It copies the default project (the quick mLSTM on Debian's fortunes) into a temporary
-# folder, trains it with `mrnn train` so the monitor, runs table and sampler have a real
-# model to show, then opens the workbench once per panel.
+# folder and trains, with `mrnn train`, first three smaller models (LSTMs of 128 and 256
+# units, an mLSTM of 128) and then the project itself, so the monitor, runs table, sampler
+# and analysis views have real models to show and compare (the analysis views compare the
+# newest mLSTM with the newest LSTM; the size plot shows all four runs). Then it opens the
+# workbench once per panel.
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -30,12 +34,29 @@ mkdir -p "${work}/project"
 cp projects/quick-mlstm/project.yaml "${work}/project/project.yaml"
 project="${work}/project/project.yaml"
 
-echo "training the default project for ${steps} steps (a few minutes on 2 cores)"
-"${cli}" train "${project}" --max-steps "${steps}" --threads 2 | tail -n 3
+# Variants of the project for the comparisons: same data and schedule, another cell or size.
+variant() {  # variant <type> <hidden> <steps>
+  sed -e "s/type: mlstm/type: $1/" -e "s/hidden_size: 256/hidden_size: $2/" \
+      -e "s/m_size: 256/m_size: $2/" -e "s/^name: .*/name: $1 $2 (comparison)/" \
+      projects/quick-mlstm/project.yaml >"${project}"
+  [[ "$1" == "mlstm" ]] || sed -i '/m_size:/d' "${project}"
+  echo "training $1 with $2 units for $3 steps"
+  "${cli}" train "${project}" --max-steps "$3" --threads 2 | tail -n 1
+}
+if [[ -n "${SCREENSHOT_PROJECT:-}" ]]; then
+  project="${SCREENSHOT_PROJECT}"
+else
+  variant lstm 128 $((steps / 2))
+  variant mlstm 128 $((steps / 2))
+  variant lstm 256 "${steps}"
+  cp projects/quick-mlstm/project.yaml "${project}"
+  echo "training the default project for ${steps} steps (a few minutes on 2 cores)"
+  "${cli}" train "${project}" --max-steps "${steps}" --threads 2 | tail -n 3
+fi
 
 mkdir -p docs/screenshots
 # The composer and YAML view are in every picture (centre and right).
-for panel in training runs sampler data summary; do
+for panel in training runs sampler data summary gates tree surprisal masking sizes; do
   out="docs/screenshots/workbench-${panel}.png"
   xvfb-run -a -s "-screen 0 1280x820x24" \
     "${gui}" "${project}" --panel "${panel}" --screenshot "${out}"

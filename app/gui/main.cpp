@@ -54,7 +54,7 @@ int main(int argc, char* argv[]) {
   const QCommandLineOption panel(
       QStringLiteral("panel"),
       QStringLiteral("Bring the named panel to the front (training, runs, sampler, data, yaml, "
-                     "summary)."),
+                     "summary, gates, tree, surprisal, masking, sizes)."),
       QStringLiteral("name"));
   parser.addOption(panel);
   parser.process(app);
@@ -84,10 +84,11 @@ int main(int argc, char* argv[]) {
     }
     window.resize(1280, 820);
     window.show();
-    if (loaded) mrnn::app::prepareShowcase(window);
+    QWidget* pictured = &window;
+    if (loaded) pictured = mrnn::app::prepareShowcase(window, parser.value(panel));
     settle();
     const QString file = parser.value(screenshot);
-    if (!window.grab().save(file, "PNG")) {
+    if (!pictured->grab().save(file, "PNG")) {
       std::fprintf(stderr, "mrnn-workbench: could not write %s\n", qPrintable(file));
       return 1;
     }

@@ -20,9 +20,14 @@
 #include "widgets/composer/composer_panel.h"
 #include "widgets/composer/yaml_view.h"
 #include "widgets/data/data_panel.h"
+#include "widgets/gates/gate_inspector_panel.h"
+#include "widgets/masking/masking_panel.h"
+#include "widgets/masking/size_validation_panel.h"
 #include "widgets/model_summary_panel.h"
 #include "widgets/project/project_document.h"
 #include "widgets/sampler/sampler_console.h"
+#include "widgets/surprisal/surprisal_panel.h"
+#include "widgets/tree/hidden_state_tree_panel.h"
 #include "widgets/training/runs_panel.h"
 #include "widgets/training/training_controller.h"
 #include "widgets/training/training_monitor_panel.h"
@@ -93,8 +98,35 @@ void MainWindow::createPanels() {
         {QStringLiteral("data"), tr("Data"), data_}}) {
     tabifyDockWidget(training, addPanel(name, title, panel, Qt::BottomDockWidgetArea));
   }
+  createAnalysisPanels(training);
   training->raise();
   docks_[QStringLiteral("yaml")]->raise();
+}
+
+void MainWindow::createAnalysisPanels(QDockWidget* tabbedWith) {
+  gates_ = new widgets::GateInspectorPanel(*document_, this);
+  tree_ = new widgets::HiddenStateTreePanel(*document_, this);
+  surprisal_ = new widgets::SurprisalPanel(*document_, this);
+  masking_ = new widgets::MaskingPanel(*document_, this);
+  sizes_ = new widgets::SizeValidationPanel(*document_, this);
+  for (const auto& [name, title, panel] :
+       {std::tuple<QString, QString, QWidget*>{QStringLiteral("gates"), tr("Gates"), gates_},
+        {QStringLiteral("tree"), tr("State Tree"), tree_},
+        {QStringLiteral("surprisal"), tr("Surprisal"), surprisal_},
+        {QStringLiteral("masking"), tr("Masking"), masking_},
+        {QStringLiteral("sizes"), tr("Size vs Validation"), sizes_}}) {
+    tabifyDockWidget(tabbedWith, addPanel(name, title, panel, Qt::BottomDockWidgetArea));
+  }
+}
+
+void MainWindow::refreshRunViews() {
+  runs_->refresh();
+  sampler_->refreshCheckpoints();
+  gates_->refreshCheckpoints();
+  tree_->refreshCheckpoints();
+  surprisal_->refreshCheckpoints();
+  masking_->refreshCheckpoints();
+  sizes_->refresh();
 }
 
 void MainWindow::showEvent(QShowEvent* event) {
@@ -133,8 +165,7 @@ void MainWindow::connectPanels() {
   connect(document_, &widgets::ProjectDocument::modifiedChanged, this, &MainWindow::updateTitle);
   connect(document_, &widgets::ProjectDocument::pathChanged, this, [this] {
     updateTitle();
-    runs_->refresh();
-    sampler_->refreshCheckpoints();
+    refreshRunViews();
   });
   connect(files_, &ProjectFiles::statusMessage, this, &MainWindow::showStatus);
 
@@ -147,8 +178,7 @@ void MainWindow::connectPanels() {
   connect(monitor_, &widgets::TrainingMonitorPanel::statusMessage, this, &MainWindow::showStatus);
   connect(monitor_, &widgets::TrainingMonitorPanel::runEnded, this,
           [this](bool ok, const QString& summary) {
-            runs_->refresh();
-            sampler_->refreshCheckpoints();
+            refreshRunViews();
             showStatus(summary);
             if (!ok) docks_[QStringLiteral("training")]->raise();
           });

@@ -14,10 +14,15 @@ class QLabel;
 namespace mrnn::widgets {
 class ComposerPanel;
 class DataPanel;
+class GateInspectorPanel;
+class HiddenStateTreePanel;
+class MaskingPanel;
 class ModelSummaryPanel;
 class ProjectDocument;
 class RunsPanel;
 class SamplerConsole;
+class SizeValidationPanel;
+class SurprisalPanel;
 class TrainingMonitorPanel;
 class YamlView;
 }  // namespace mrnn::widgets
@@ -55,6 +60,13 @@ class MainWindow : public QMainWindow {
   widgets::SamplerConsole* samplerConsole() const { return sampler_; }
   widgets::DataPanel* dataPanel() const { return data_; }
   widgets::YamlView* yamlView() const { return yaml_; }
+  widgets::GateInspectorPanel* gateInspector() const { return gates_; }
+  widgets::HiddenStateTreePanel* treePanel() const { return tree_; }
+  widgets::SurprisalPanel* surprisalPanel() const { return surprisal_; }
+  widgets::MaskingPanel* maskingPanel() const { return masking_; }
+  widgets::SizeValidationPanel* sizeValidationPanel() const { return sizes_; }
+  // The dock whose objectName is `name`; nullptr when there is none.
+  QDockWidget* dock(const QString& name) const { return docks_.value(name); }
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -62,6 +74,9 @@ class MainWindow : public QMainWindow {
 
  private:
   void createPanels();
+  void createAnalysisPanels(QDockWidget* tabbedWith);
+  // After a run ends or a project opens: every view that lists runs or checkpoints re-reads.
+  void refreshRunViews();
   void createMenus();
   void connectPanels();
   QDockWidget* addPanel(const QString& name, const QString& title, QWidget* panel,
@@ -82,6 +97,11 @@ class MainWindow : public QMainWindow {
   widgets::TrainingMonitorPanel* monitor_ = nullptr;
   widgets::RunsPanel* runs_ = nullptr;
   widgets::SamplerConsole* sampler_ = nullptr;
+  widgets::GateInspectorPanel* gates_ = nullptr;
+  widgets::HiddenStateTreePanel* tree_ = nullptr;
+  widgets::SurprisalPanel* surprisal_ = nullptr;
+  widgets::MaskingPanel* masking_ = nullptr;
+  widgets::SizeValidationPanel* sizes_ = nullptr;
   QMap<QString, QDockWidget*> docks_;
   QLabel* status_ = nullptr;
   bool restoredLayout_ = false;

@@ -9,6 +9,7 @@
 #include <QMessageBox>
 #include <QToolBar>
 #include <QUndoStack>
+#include <tuple>
 
 #include "app/gui/main_window.h"
 #include "app/gui/project_files.h"
@@ -53,6 +54,19 @@ void MainWindow::createMenus() {
                           monitor_->resumeAction(), monitor_->stopAction()}) {
     training->addAction(action);
     toolbar->addAction(action);
+  }
+
+  // The analysis views, each a dock of its own; the menu brings one forward.
+  QMenu* analysis = menuBar()->addMenu(tr("&Analysis"));
+  for (const auto& [name, title, shortcut] :
+       {std::tuple<QString, QString, QString>{QStringLiteral("gates"), tr("&Gate Inspector"),
+                                              QStringLiteral("Ctrl+1")},
+        {QStringLiteral("tree"), tr("Hidden-State &Tree"), QStringLiteral("Ctrl+2")},
+        {QStringLiteral("surprisal"), tr("&Surprisal and Recovery"), QStringLiteral("Ctrl+3")},
+        {QStringLiteral("masking"), tr("Feature &Masking"), QStringLiteral("Ctrl+4")},
+        {QStringLiteral("sizes"), tr("Size versus &Validation"), QStringLiteral("Ctrl+5")}}) {
+    QAction* action = analysis->addAction(title, this, [this, name = name] { raisePanel(name); });
+    action->setShortcut(QKeySequence(shortcut));
   }
 
   QMenu* view = menuBar()->addMenu(tr("&View"));

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <exception>
+#include <utility>
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QDir>
+#include <QDockWidget>
 #include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
@@ -13,13 +15,21 @@
 
 #include "app/gui/main_window.h"
 #include "engine/store/run_store.h"
+#include "widgets/analysis/analysis_job_bar.h"
 #include "widgets/data/data_panel.h"
+#include "widgets/gates/gate_inspector_panel.h"
+#include "widgets/gates/pattern_finder_view.h"
+#include "widgets/masking/masking_panel.h"
+#include "widgets/masking/size_validation_panel.h"
 #include "widgets/native_path.h"
 #include "widgets/project/project_document.h"
+#include "widgets/sampler/checkpoint_list.h"
 #include "widgets/sampler/sampler_console.h"
 #include "widgets/sampler/sampling_controller.h"
 #include "widgets/sampler/sampling_options_form.h"
+#include "widgets/surprisal/surprisal_panel.h"
 #include "widgets/training/training_monitor_panel.h"
+#include "widgets/tree/hidden_state_tree_panel.h"
 
 namespace mrnn::app {
 namespace {
@@ -35,13 +45,96 @@ void waitFor(Done done, int milliseconds) {
   }
 }
 
+// Starts an analysis view's job and waits for it to end.
+template <typename Panel>
+void runAndWait(Panel* panel) {
+  bool ended = false;
+  const auto connection =
+      QObject::connect(panel, &Panel::analysisFinished, [&ended](bool) { ended = true; });
+  panel->runAnalysis();
+  waitFor([&ended] { return ended; }, 240'000);
+  QObject::disconnect(connection);
+}
+
+// The newest run's best checkpoint, and the newest run's of another model type (the
+// comparison), from the project's runs; empty strings when there are none.
+std::pair<QString, QString> showcaseCheckpoints(const QString& folder) {
+  QList<widgets::CheckpointEntry> entries;
+  try {
+    entries = widgets::listCheckpoints(folder);
+  } catch (const std::exception&) {
+    return {};
+  }
+  QString first;
+  QString firstType;
+  QString other;
+  for (const auto& entry : entries) {
+    if (entry.kind != QLatin1String("best")) continue;
+    if (first.isEmpty()) {
+      first = entry.path;
+      firstType = entry.modelType;
+    } else if (other.isEmpty() && entry.modelType != firstType) {
+      other = entry.path;
+    }
+  }
+  return {first, other};
+}
+
+QWidget* showcaseAnalysis(MainWindow& window, const QString& panel) {
+  const auto [model, comparison] = showcaseCheckpoints(window.document().folder());
+  if (panel == QLatin1String("sizes")) {
+    window.sizeValidationPanel()->refresh();
+  } else if (panel == QLatin1String("gates")) {
+    auto* view = window.gateInspector();
+    view->setCheckpoint(model);
+    view->setText(QStringLiteral(
+        "\"Come live with me and be my love,\" she sang, \"and we will all the pleasures "
+        "prove.\"\nThe shepherd swains shall dance and sing for thy delight each May morning."));
+    runAndWait(view);
+    // The memory cell's unit that best follows "inside quotes", as Karpathy's pictures show.
+    view->selectProbe(1, QStringLiteral("c"));
+    view->setPattern(widgets::PatternFinderView::Pattern::InsideQuotes);
+    view->findUnits();
+    const auto& found = view->patternFinder()->results();
+    if (!found.empty()) view->selectUnit(static_cast<int>(found.front().unit.unit));
+  } else if (panel == QLatin1String("tree")) {
+    auto* view = window.treePanel();
+    view->setCheckpoint(model);
+    view->setComparisonCheckpoint(comparison);
+    view->setContext(QStringLiteral("And the "));
+    view->setDepth(3);
+    view->setBranching(3);
+    runAndWait(view);
+  } else if (panel == QLatin1String("surprisal")) {
+    auto* view = window.surprisalPanel();
+    view->setCheckpoint(model);
+    view->setComparisonCheckpoint(1, comparison);
+    view->setTextSource(widgets::SurprisalPanel::ValidationSplit);
+    runAndWait(view);
+  } else if (panel == QLatin1String("masking")) {
+    auto* view = window.maskingPanel();
+    view->setCheckpoint(model);
+    view->setComparisonCheckpoint(comparison);
+    view->setRuns(2);
+    view->setMaxSymbols(6000);
+    runAndWait(view);
+  } else {
+    return &window;
+  }
+  QDockWidget* dock = window.dock(panel);
+  dock->setFloating(true);
+  dock->resize(window.size());
+  dock->show();
+  return dock;
+}
+
 }  // namespace
 
-void prepareShowcase(MainWindow& window) {
+QWidget* prepareShowcase(MainWindow& window, const QString& panel) {
   waitFor([&window] { return !window.dataPanel()->isScanning(); }, 30'000);
   const QString folder = window.document().folder();
   const QString database = QDir(folder).filePath(QStringLiteral("runs.sqlite"));
-  if (folder.isEmpty() || !QFileInfo::exists(database)) return;
+  if (folder.isEmpty() || !QFileInfo::exists(database)) return &window;
   QList<qint64> newest;
   try {
     engine::RunStore store(widgets::toNativePath(database));
@@ -50,9 +143,14 @@ void prepareShowcase(MainWindow& window) {
       newest.prepend(run->id);
     }
   } catch (const std::exception&) {
-    return;  // an unreadable database shows as such in the runs panel
+    return &window;  // an unreadable database shows as such in the runs panel
   }
   window.trainingMonitor()->setOverlayRuns(newest);
+  if (!panel.isEmpty() && panel != QLatin1String("training") && panel != QLatin1String("runs") &&
+      panel != QLatin1String("sampler") && panel != QLatin1String("data") &&
+      panel != QLatin1String("summary") && panel != QLatin1String("yaml")) {
+    return showcaseAnalysis(window, panel);
+  }
 
   widgets::SamplerConsole* sampler = window.samplerConsole();
   waitFor([sampler] { return !sampler->controller()->isBusy(); }, 60'000);
@@ -64,6 +162,7 @@ void prepareShowcase(MainWindow& window) {
   QObject::connect(sampler, &widgets::SamplerConsole::generationEnded, [&ended] { ended = true; });
   sampler->generate();
   waitFor([&ended] { return ended; }, 60'000);
+  return &window;
 }
 
 }  // namespace mrnn::app

@@ -1,12 +1,20 @@
 #pragma once
 
+#include <QString>
+
+class QWidget;
+
 namespace mrnn::app {
 
 class MainWindow;
 
 // Fills the panels from the open project's existing runs so that documentation screenshots
 // show real content: the newest runs' curves in the training monitor, three completions in
-// the sampler, a finished corpus scan. Waits (turning the event loop) at most ~2 minutes.
-void prepareShowcase(MainWindow& window);
+// the sampler, a finished corpus scan. For an analysis view (`panel` gates, tree, surprisal,
+// masking or sizes) it runs that view's analysis on the newest run's best checkpoint, compared
+// with the newest run of another model type where the view compares, and floats that view's
+// dock at the window's size so the picture shows the whole view. Returns what to picture: the
+// window, or that dock. Waits (turning the event loop) at most a few minutes.
+QWidget* prepareShowcase(MainWindow& window, const QString& panel = QString());
 
 }  // namespace mrnn::app

@@ -310,9 +310,16 @@ void Session::saveCheckpoint(const std::string& kind) {
   snapshot.rngState = at::detail::getDefaultCPUGenerator().get_state();
   const std::string path = kind == "best" ? outcome_.bestCheckpoint : outcome_.latestCheckpoint;
   Checkpoint::save(path, snapshot, *model_, optimizer_.get(), &state_);
+  // Readers resolve the recorded path against the project folder from any working
+  // directory (a project named by a relative path gives relative checkpoint paths).
+  std::error_code error;
+  const auto relative = std::filesystem::relative(path, project_.folder, error);
+  const std::string recorded = error || relative.empty()
+                                   ? std::filesystem::absolute(path).string()
+                                   : relative.generic_string();
   store_->recordCheckpoint(
       outcome_.runId,
-      {kind, path, step_, bestValid_ > 0 ? std::optional<double>(bestValid_) : std::nullopt,
+      {kind, recorded, step_, bestValid_ > 0 ? std::optional<double>(bestValid_) : std::nullopt,
        nowIso()});
   publish_(CheckpointEvent{step_, kind, path});
 }

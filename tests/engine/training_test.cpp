@@ -89,6 +89,11 @@ MRNN_TEST(finished_run_is_in_the_database) {
   EXPECT_EQ(store.metrics(outcome.runId, "valid/bpc").size(), size_t{3});  // steps 5, 10, 12
   EXPECT_EQ(store.checkpoints(outcome.runId).size(), size_t{2});
   EXPECT(std::filesystem::exists(outcome.bestCheckpoint));
+  // Recorded relative to the project folder, so they resolve from any working directory.
+  for (const auto& record : store.checkpoints(outcome.runId)) {
+    EXPECT(std::filesystem::path(record.path).is_relative());
+    EXPECT(std::filesystem::exists(std::filesystem::path(project.folder) / record.path));
+  }
 }
 
 MRNN_TEST(stop_leaves_a_resumable_checkpoint) {
