@@ -27,10 +27,10 @@
 #include "widgets/project/project_document.h"
 #include "widgets/sampler/sampler_console.h"
 #include "widgets/surprisal/surprisal_panel.h"
-#include "widgets/tree/hidden_state_tree_panel.h"
 #include "widgets/training/runs_panel.h"
 #include "widgets/training/training_controller.h"
 #include "widgets/training/training_monitor_panel.h"
+#include "widgets/tree/hidden_state_tree_panel.h"
 
 namespace mrnn::app {
 namespace {

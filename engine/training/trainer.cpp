@@ -314,9 +314,8 @@ void Session::saveCheckpoint(const std::string& kind) {
   // directory (a project named by a relative path gives relative checkpoint paths).
   std::error_code error;
   const auto relative = std::filesystem::relative(path, project_.folder, error);
-  const std::string recorded = error || relative.empty()
-                                   ? std::filesystem::absolute(path).string()
-                                   : relative.generic_string();
+  const std::string recorded = error || relative.empty() ? std::filesystem::absolute(path).string()
+                                                         : relative.generic_string();
   store_->recordCheckpoint(
       outcome_.runId,
       {kind, recorded, step_, bestValid_ > 0 ? std::optional<double>(bestValid_) : std::nullopt,

@@ -19,6 +19,7 @@
 
 #include "widgets/sampler/probability_scale.h"
 #include "widgets/sampler/visible_symbol.h"
+#include "widgets/text_character_geometry.h"
 
 namespace mrnn::widgets {
 namespace {
@@ -259,35 +260,10 @@ int CompletionView::symbolAtPosition(int position) const {
   return found;
 }
 
-QRectF CompletionView::characterRect(int position) const {
-  QTextDocument* document = text_->document();
-  const QTextBlock block = document->findBlock(position);
-  if (!block.isValid()) return {};
-  const int inBlock = position - block.position();
-  if (inBlock < 0 || inBlock >= block.length() - 1) return {};  // the block's separator
-  // Asking for the block's rectangle also lays it out.
-  const QRectF blockRect = document->documentLayout()->blockBoundingRect(block);
-  const QTextLayout* layout = block.layout();
-  const QTextLine line = layout ? layout->lineForTextPosition(inBlock) : QTextLine();
-  if (!line.isValid()) return {};
-  const qreal x1 = line.cursorToX(inBlock);
-  const qreal x2 = line.cursorToX(inBlock + 1);
-  return QRectF(blockRect.left() + std::min(x1, x2), blockRect.top() + line.y(),
-                std::max<qreal>(std::abs(x2 - x1), 1.0), line.height());
-}
-
 int CompletionView::symbolAt(const QPoint& viewportPos) const {
   const QPoint scroll(text_->horizontalScrollBar()->value(), text_->verticalScrollBar()->value());
-  const QPointF point = viewportPos + scroll;
-  const int hit = text_->document()->documentLayout()->hitTest(point, Qt::FuzzyHit);
-  if (hit < 0) return -1;
-  // The hit is the nearest gap between characters: the character is on either side of it.
-  for (const int candidate : {hit, hit - 1}) {
-    if (candidate >= 0 && characterRect(candidate).contains(point)) {
-      return symbolAtPosition(candidate);
-    }
-  }
-  return -1;
+  const int position = characterAtPoint(*text_->document(), viewportPos + scroll);
+  return position < 0 ? -1 : symbolAtPosition(position);
 }
 
 QRect CompletionView::symbolRect(int index) const {
@@ -295,7 +271,9 @@ QRect CompletionView::symbolRect(int index) const {
   const Span& s = spans_[static_cast<size_t>(index)];
   if (s.colourEnd <= s.colourBegin) return {};
   const QPoint scroll(text_->horizontalScrollBar()->value(), text_->verticalScrollBar()->value());
-  return characterRect(s.colourBegin).toAlignedRect().translated(-scroll);
+  return characterRectInDocument(*text_->document(), s.colourBegin)
+      .toAlignedRect()
+      .translated(-scroll);
 }
 
 QString CompletionView::toolTipFor(int index) const {

@@ -77,7 +77,6 @@ class CompletionView : public QWidget {
   void redraw();
   void updateHeader();
   void elideHeader();
-  QRectF characterRect(int position) const;  // document coordinates
   int symbolAtPosition(int position) const;
 
   int index_;

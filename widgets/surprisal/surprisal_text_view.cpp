@@ -25,6 +25,7 @@
 #pragma pop_macro("slots")
 #include "widgets/sampler/visible_symbol.h"
 #include "widgets/surprisal/surprisal_legend.h"
+#include "widgets/text_character_geometry.h"
 
 namespace mrnn::widgets {
 namespace {
@@ -274,44 +275,21 @@ QString SurprisalTextView::toolTipFor(int index) const {
   return tip + QStringLiteral("</table>");
 }
 
-QRectF SurprisalTextView::characterRect(int position) const {
-  QTextDocument* document = text_->document();
-  const QTextBlock block = document->findBlock(position);
-  if (!block.isValid()) return {};
-  const int inBlock = position - block.position();
-  if (inBlock < 0 || inBlock >= block.length() - 1) return {};  // the block's separator
-  // Asking for the block's rectangle also lays it out.
-  const QRectF blockRect = document->documentLayout()->blockBoundingRect(block);
-  const QTextLayout* layout = block.layout();
-  const QTextLine line = layout ? layout->lineForTextPosition(inBlock) : QTextLine();
-  if (!line.isValid()) return {};
-  const qreal x1 = line.cursorToX(inBlock);
-  const qreal x2 = line.cursorToX(inBlock + 1);
-  return QRectF(blockRect.left() + std::min(x1, x2), blockRect.top() + line.y(),
-                std::max<qreal>(std::abs(x2 - x1), 1.0), line.height());
-}
-
 int SurprisalTextView::symbolAt(const QPoint& viewportPos) const {
   const QPoint scroll(text_->horizontalScrollBar()->value(), text_->verticalScrollBar()->value());
-  const QPointF point = viewportPos + scroll;
   QTextDocument* document = text_->document();
-  const int hit = document->documentLayout()->hitTest(point, Qt::FuzzyHit);
-  if (hit < 0) return -1;
-  // The hit is the nearest gap between characters: the character is on either side of it.
-  for (const int candidate : {hit, hit - 1}) {
-    if (candidate < 0 || !characterRect(candidate).contains(point)) continue;
-    QTextCursor cursor(document);
-    cursor.setPosition(candidate + 1);  // charFormat() is the character before the cursor
-    const QVariant index = cursor.charFormat().property(kSymbolProperty);
-    return index.isValid() ? index.toInt() : -1;
-  }
-  return -1;
+  const int position = characterAtPoint(*document, viewportPos + scroll);
+  if (position < 0) return -1;
+  QTextCursor cursor(document);
+  cursor.setPosition(position + 1);  // charFormat() is the character before the cursor
+  const QVariant index = cursor.charFormat().property(kSymbolProperty);
+  return index.isValid() ? index.toInt() : -1;
 }
 
 QRect SurprisalTextView::symbolRect(int index) const {
   if (index < 0 || index >= symbolCount()) return {};
   const QPoint scroll(text_->horizontalScrollBar()->value(), text_->verticalScrollBar()->value());
-  return characterRect(spans_[static_cast<size_t>(index)].begin)
+  return characterRectInDocument(*text_->document(), spans_[static_cast<size_t>(index)].begin)
       .toAlignedRect()
       .translated(-scroll);
 }

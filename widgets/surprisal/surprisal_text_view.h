@@ -72,7 +72,6 @@ class SurprisalTextView : public QWidget {
 
   void render();
   QColor backgroundFor(int index) const;
-  QRectF characterRect(int position) const;
 
   std::unique_ptr<engine::TextScore> score_;
   bool wordLevel_ = false;

@@ -1,3 +1,4 @@
+#include <qcustomplot.h>
 #include <QComboBox>
 #include <QFile>
 #include <QProgressBar>
@@ -5,7 +6,6 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
-#include <qcustomplot.h>
 
 #include <atomic>
 #include <stdexcept>
@@ -52,8 +52,8 @@ class AnalysisCommonTest : public QObject {
 
  private slots:
   void initTestCase() {
-    trained_ = std::make_unique<test::TrainedProject>(test::tinyProjectYaml(8),
-                                                      test::lexiconText(3000));
+    trained_ =
+        std::make_unique<test::TrainedProject>(test::tinyProjectYaml(8), test::lexiconText(3000));
     QVERIFY2(trained_->ok(), qPrintable(trained_->error()));
   }
 
