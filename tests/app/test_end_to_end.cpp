@@ -1,5 +1,6 @@
 // End to end, as a user works: open the default project, change a layer in the composer,
-// train 30 steps, see the curves and the run in the database, sample 50 symbols.
+// train 30 steps, see the curves and the run in the database, sample 50 symbols, grow the
+// hidden-state tree of the new model and find its run on the size-versus-validation plot.
 
 #include <cstdio>
 
@@ -19,6 +20,7 @@
 #include "engine/store/run_store.h"
 #include "widgets/composer/block_inspector.h"
 #include "widgets/composer/composer_panel.h"
+#include "widgets/masking/size_validation_panel.h"
 #include "widgets/project/project_document.h"
 #include "widgets/sampler/completion_view.h"
 #include "widgets/sampler/sampler_console.h"
@@ -27,6 +29,8 @@
 #include "widgets/training/training_charts.h"
 #include "widgets/training/training_controller.h"
 #include "widgets/training/training_monitor_panel.h"
+#include "widgets/tree/hidden_state_tree_panel.h"
+#include "widgets/tree/tree_canvas.h"
 
 namespace {
 
@@ -116,6 +120,19 @@ class EndToEndTest : public QObject {
     QVERIFY2(sampler->message().isEmpty(), qPrintable(sampler->message()));
     QCOMPARE(sampler->completionCount(), 1);
     QCOMPARE(sampler->completionView(0)->symbolCount(), 50);
+
+    // The analysis views heard of the run when it ended: the tree grows from its checkpoint.
+    QVERIFY(window.raisePanel(QStringLiteral("tree")));
+    auto* tree = window.treePanel();
+    tree->setContext(QStringLiteral("The "));
+    tree->setDepth(2);
+    tree->setBranching(2);
+    QSignalSpy grown(tree, &mrnn::widgets::HiddenStateTreePanel::analysisFinished);
+    tree->runAnalysis();
+    QVERIFY(grown.wait(60'000));
+    QVERIFY(grown.first().first().toBool());
+    QVERIFY(tree->canvas(0)->nodeCount() > 0);
+    QCOMPARE(window.sizeValidationPanel()->plottedRuns().size(), size_t{1});
   }
 };
 
