@@ -2,6 +2,7 @@
 // torch::nn::LSTM, "--cell torch-lstm") in the shape of ../shared/bench/peer_mlstm.py, so the
 // two can run side by side: embedding -> one recurrent layer -> softmax, Adam, clipping at 1,
 // truncated BPTT on random symbols. Prints one line ending in chars_per_s=N, like the peer.
+// --fused 0 runs the engine's generic per-step loop instead of a cell's fused window.
 
 #include <torch/torch.h>
 
@@ -19,7 +20,7 @@ namespace {
 std::map<std::string, std::string> parse(int argc, char** argv) {
   std::map<std::string, std::string> options{{"cell", "mlstm"}, {"hidden", "512"}, {"emb", "64"},
                                              {"batch", "32"},   {"bptt", "100"},   {"steps", "10"},
-                                             {"vocab", "128"},  {"threads", "0"}};
+                                             {"vocab", "128"},  {"threads", "0"},  {"fused", "1"}};
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i];
     if (key.rfind("--", 0) != 0 || !options.count(key.substr(2))) {
@@ -92,6 +93,8 @@ int main(int argc, char** argv) {
     layer.hiddenSize = hidden;
     config.layers = {layer};
     model = std::make_unique<mrnn::engine::LanguageModel>(config, vocab);
+    // --fused 0: the generic per-step loop, to measure what the fused window buys.
+    model->setFusedKernels(o["fused"] != "0");
     adam =
         std::make_unique<torch::optim::Adam>(model->parameters(), torch::optim::AdamOptions(1e-3));
     state = model->initialState(batch);

@@ -17,15 +17,16 @@ declare -A runs
 for ((r = 1; r <= rounds; r++)); do
   runs[peer_mlstm]+="$(/usr/bin/python3 "${peer}" --kind mlstm "${shape[@]}" | rate) "
   runs[engine_mlstm]+="$(OMP_NUM_THREADS=2 "${bench}" --cell mlstm "${shape[@]}" | rate) "
+  runs[engine_mlstm_loop]+="$(OMP_NUM_THREADS=2 "${bench}" --cell mlstm --fused 0 "${shape[@]}" | rate) "
   runs[peer_lstm]+="$(/usr/bin/python3 "${peer}" --kind lstm "${shape[@]}" | rate) "
   runs[engine_lstm]+="$(OMP_NUM_THREADS=2 "${bench}" --cell lstm "${shape[@]}" | rate) "
   runs[torch_lstm]+="$(OMP_NUM_THREADS=2 "${bench}" --cell torch-lstm "${shape[@]}" | rate) "
 done
 declare -A med
 echo "shape: ${shape[*]}; ${rounds} rounds, alternating; chars/s"
-for key in peer_mlstm engine_mlstm peer_lstm engine_lstm torch_lstm; do
+for key in peer_mlstm engine_mlstm engine_mlstm_loop peer_lstm engine_lstm torch_lstm; do
   med[$key]=$(tr ' ' '\n' <<<"${runs[$key]}" | grep . | median)
   printf '  %-13s median %8s   runs: %s\n' "${key}" "${med[$key]}" "${runs[$key]}"
 done
-awk -v a="${med[engine_mlstm]}" -v b="${med[peer_mlstm]}" -v c="${med[engine_lstm]}" -v d="${med[peer_lstm]}" -v e="${med[torch_lstm]}" 'BEGIN {
-  printf "ratios: engine mLSTM / peer mLSTM = %.2f; engine LSTM / peer LSTM = %.2f; engine mLSTM / torch::nn::LSTM = %.2f\n", a/b, c/d, a/e }'
+awk -v a="${med[engine_mlstm]}" -v b="${med[peer_mlstm]}" -v c="${med[engine_lstm]}" -v d="${med[peer_lstm]}" -v e="${med[torch_lstm]}" -v f="${med[engine_mlstm_loop]}" 'BEGIN {
+  printf "ratios: engine mLSTM / peer mLSTM = %.2f; engine LSTM / peer LSTM = %.2f; engine mLSTM / torch::nn::LSTM = %.2f; fused window / per-step loop = %.2f\n", a/b, c/d, a/e, a/f }'

@@ -110,6 +110,10 @@ torch::Tensor LanguageModel::forward(const torch::Tensor& tokens, ModelState& st
   return logProbabilities(hidden(tokens, state, probes));
 }
 
+void LanguageModel::setFusedKernels(bool enabled) {
+  for (auto& layer : layers_) layer->setFusedEnabled(enabled);
+}
+
 void LanguageModel::setClamps(std::vector<UnitClamp> clamps) {
   for (const auto& clamp : clamps) {
     if (clamp.layer >= layers_.size() || clamp.unit < 0 ||

@@ -60,6 +60,9 @@ class LanguageModel : public torch::nn::Module {
   // inside the recurrence. An output mask [H] multiplies a layer's output features (what the
   // next layer or the softmax reads), as in Shuang §V-C's feature masking.
   void setClamps(std::vector<UnitClamp> clamps);
+  // Fused window kernels (RecurrentCell::fusedWindow) on or off for every layer; on by
+  // default. Off is the generic per-step loop, for tests and benchmarks to compare with.
+  void setFusedKernels(bool enabled);
   const std::vector<UnitClamp>& clamps() const { return clamps_; }
   void setOutputMask(size_t layer, torch::Tensor mask);
   // The mask set for `layer`, undefined when none.

@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include "engine/models/fused_mlstm_window.h"
 #include "engine/models/lstm_update.h"
 
 namespace mrnn::engine {
@@ -45,6 +46,19 @@ torch::Tensor MlstmCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn
   state.parts[0] = out.h;
   state.parts[1] = out.c;
   return out.h;
+}
+
+torch::Tensor MlstmCell::fusedWindow(const torch::Tensor& projected, CellState& state,
+                                     const torch::Tensor& stateMask) {
+  const auto& wMh = wMh_->current();
+  const auto& wM = wM_->current();
+  if (config().outputGate != OutputGate::Outside || !fusedMlstmApplies(projected, wMh, wM)) {
+    return {};
+  }
+  auto out = fusedMlstmWindow(projected, state.parts[0], state.parts[1], wMh, wM, stateMask);
+  state.parts[0] = out.h;
+  state.parts[1] = out.c;
+  return out.hs;
 }
 
 }  // namespace mrnn::engine

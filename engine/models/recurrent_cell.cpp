@@ -75,7 +75,12 @@ torch::Tensor RecurrentCell::forward(const torch::Tensor& x, const torch::Tensor
 
   // Hoisted: one matrix product for the whole window, then split with unbind (indexing a
   // tensor step by step inside autograd costs a full-size gradient buffer per step).
-  const auto projected = projectInputs(x, embedding).unbind(0);
+  const auto window = projectInputs(x, embedding);
+  if (fusedEnabled_ && probes == nullptr) {
+    auto fused = fusedWindow(window, state, stateMask);
+    if (fused.defined()) return fused;
+  }
+  const auto projected = window.unbind(0);
   std::vector<torch::Tensor> outputs;
   outputs.reserve(projected.size());
   for (const auto& xp : projected) {

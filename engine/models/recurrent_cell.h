@@ -71,6 +71,10 @@ class RecurrentCell : public torch::nn::Module {
   // and leaves the final state in `state`.
   torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& embedding, CellState& state,
                         const torch::Tensor& stateMask = {}, ProbeRecorder* probes = nullptr);
+  // Whether forward() may run a cell's fused window (fusedWindow()); on by default. Off, every
+  // cell runs the generic per-step loop: the reference the fused paths are tested against.
+  void setFusedEnabled(bool enabled) { fusedEnabled_ = enabled; }
+  bool fusedEnabled() const { return fusedEnabled_; }
   // One time step: x [B, inputSize], embedding [B, embeddingSize] or undefined.
   torch::Tensor step(const torch::Tensor& x, const torch::Tensor& embedding, CellState& state,
                      ProbeRecorder* probes = nullptr);
@@ -82,6 +86,13 @@ class RecurrentCell : public torch::nn::Module {
   // recurrent matrices (state dropout applied). Updates `state`, returns the new h.
   virtual torch::Tensor recur(const torch::Tensor& xp, const torch::Tensor& hIn, CellState& state,
                               ProbeRecorder* probes) = 0;
+  // The whole window's recurrence in one fused operation, for cells that have one: given
+  // projectInputs()' result [T, B, K], returns h for every step and updates `state`, or
+  // returns an undefined tensor when it does not apply (then the per-step loop runs).
+  virtual torch::Tensor fusedWindow(const torch::Tensor& /*projected*/, CellState& /*state*/,
+                                    const torch::Tensor& /*stateMask*/) {
+    return {};
+  }
   // Called once per window after the recurrent weights are prepared; cells that cache
   // views of them (slices, concatenations) do it here, not per step.
   virtual void onWeightsPrepared() {}
@@ -98,6 +109,7 @@ class RecurrentCell : public torch::nn::Module {
 
  private:
   LayerConfig config_;
+  bool fusedEnabled_ = true;
   int64_t inputSize_;
   int64_t embeddingSize_;
   std::vector<std::unique_ptr<RecurrentWeight>> recurrentWeights_;

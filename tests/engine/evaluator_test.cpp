@@ -121,13 +121,20 @@ MRNN_TEST(dynamic_evaluation_with_zero_rate_equals_static_and_adapts_otherwise) 
   const auto sgd = engine::evaluateDynamic(model, split, split, config, options);
   EXPECT_MSG(sgd.nats < plain.nats - 0.2,
              "SGD dynamic eval " << sgd.nats << " vs static " << plain.nats);
+  // RMS: a rate and epsilon away from the chaotic region (epsilon 1e-3 with rates of 0.01 and
+  // up moves the losses non-monotonically, so float rounding decides the outcome): 1.05
+  // nats, the same with the fused mLSTM window and the generic loop.
   config.variant = engine::DynamicEvalVariant::Rms;
-  config.learningRate = 0.02;
-  config.epsilon = 1e-3;
+  config.learningRate = 0.04;
+  config.epsilon = 1e-2;
   config.gradientBatches = 5;
   const auto rms = engine::evaluateDynamic(model, split, split, config, options);
   EXPECT_MSG(rms.nats < plain.nats - 0.2,
              "RMS dynamic eval " << rms.nats << " vs static " << plain.nats);
+  model.setFusedKernels(false);
+  const auto rmsGeneric = engine::evaluateDynamic(model, split, split, config, options);
+  model.setFusedKernels(true);
+  EXPECT_NEAR(rms.nats, rmsGeneric.nats, 1e-3);
   EXPECT(torch::equal(model.parameters().front(), before));  // weights restored
 }
 
