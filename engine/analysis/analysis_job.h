@@ -38,10 +38,17 @@ class JobContext {
       : events_(events), cancelled_(cancelled) {}
   void report(double fraction, const std::string& phase = "");
   bool cancelled() const { return cancelled_; }
+  // A context for one part of the job (one of several analyses run in a row): its
+  // fractions 0..1 land in [from, to] of this context's range and its phases read
+  // "name, phase" (just "name" for an empty phase). Same events, same cancel flag.
+  JobContext part(double from, double to, const std::string& name = "") const;
 
  private:
   EventQueue<JobEvent>& events_;
   const std::atomic<bool>& cancelled_;
+  double from_ = 0.0;
+  double to_ = 1.0;
+  std::string name_;
 };
 
 // Runs one analysis on its own engine thread (never the caller's), cancellable, with

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -29,6 +30,13 @@ uint64_t mix(uint64_t x) {  // splitmix64: spreads nearby seeds apart
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
   return x ^ (x >> 31);
+}
+
+// P for progress text: "0.05", not std::to_string's "0.050000".
+std::string levelText(double p) {
+  std::ostringstream out;
+  out << p;
+  return out.str();
 }
 
 }  // namespace
@@ -91,7 +99,7 @@ MaskingCurve featureMasking(LanguageModel& model, const CorpusSplit& split,
       // Cancelling from inside the evaluation: the progress callback reports, and report()
       // throws JobCancelledError through evaluateStatic.
       const auto progress = [&](double fraction) {
-        if (job) job->report((done + fraction) / evaluations, "P = " + std::to_string(p));
+        if (job) job->report((done + fraction) / evaluations, "P = " + levelText(p));
         return true;
       };
       losses.push_back(evaluateStatic(model, split, options.eval, progress).nats);

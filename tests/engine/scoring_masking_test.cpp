@@ -4,6 +4,8 @@
 
 #include <torch/torch.h>
 
+#include <atomic>
+
 #include <chrono>
 #include <cmath>
 #include <sstream>
@@ -148,6 +150,50 @@ MRNN_TEST(masking_job_reports_progress_and_finishes) {
   EXPECT(progress >= 7);  // P = 0 once, then 2 levels x 3 runs
   EXPECT_NEAR(last, 1.0, 1e-9);
   EXPECT_EQ(curve.p.size(), size_t{3});
+}
+
+MRNN_TEST(job_parts_map_progress_and_name_their_phases) {
+  // Two masking curves in one job, each in its own part: the first fills [0, 0.5], the
+  // second [0.5, 1], and every phase carries the part's name and a readable P.
+  ScratchProject scratch("mask_parts");
+  const auto split = splitOf(scratch, kText);
+  engine::LanguageModel model(smallModelConfig(1), 5);
+  model.eval();
+  engine::AnalysisJob job([&](engine::JobContext& context) {
+    for (int curve = 0; curve < 2; ++curve) {
+      engine::JobContext part =
+          context.part(curve * 0.5, curve * 0.5 + 0.5, "curve " + std::to_string(curve + 1));
+      engine::featureMasking(model, split, quick(), &part);
+    }
+  });
+  job.start();
+  job.wait();
+  double last = 0.0;
+  bool sawSecondHalf = false;
+  for (const auto& event : drain(job)) {
+    const auto* p = std::get_if<engine::JobProgress>(&event);
+    if (!p) continue;
+    EXPECT(p->fraction >= last - 1e-12);
+    last = p->fraction;
+    const bool second = p->phase.rfind("curve 2, ", 0) == 0;
+    EXPECT_MSG(second || p->phase.rfind("curve 1, ", 0) == 0, "phase " << p->phase);
+    EXPECT_MSG(second == (p->fraction > 0.5 + 1e-12) || p->fraction == 0.5, "at " << p->fraction);
+    EXPECT_MSG(p->phase.find("0000") == std::string::npos, "unreadable P: " << p->phase);
+    sawSecondHalf = sawSecondHalf || second;
+  }
+  EXPECT(sawSecondHalf);
+  EXPECT_NEAR(last, 1.0, 1e-9);
+
+  // Parts of parts compose: [0.5, 1] of [0.2, 0.6] is [0.4, 0.6].
+  engine::EventQueue<engine::JobEvent> events;
+  std::atomic<bool> cancelled{false};
+  engine::JobContext root(events, cancelled);
+  root.part(0.2, 0.6, "a").part(0.5, 1.0, "b").report(0.5, "c");
+  const auto reported = events.drain();
+  EXPECT_EQ(reported.size(), size_t{1});
+  const auto& progress = std::get<engine::JobProgress>(reported.front());
+  EXPECT_NEAR(progress.fraction, 0.5, 1e-12);
+  EXPECT_EQ(progress.phase, std::string("a, b, c"));
 }
 
 MRNN_TEST(masking_job_can_be_cancelled_and_leaves_no_mask) {

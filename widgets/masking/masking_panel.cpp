@@ -42,7 +42,6 @@
 #include "widgets/analysis/figure_export.h"
 #include "widgets/analysis/model_slot.h"
 #include "widgets/masking/masking_curve_plot.h"
-#include "widgets/masking/scaled_job_progress.h"
 #include "widgets/native_path.h"
 #include "widgets/project/project_document.h"
 #include "widgets/sampler/checkpoint_list.h"
@@ -98,18 +97,6 @@ std::vector<std::optional<size_t>> selectionsFor(int choice, size_t layerCount,
 }
 
 // The engine's phase "P = 0.100000" as "P = 0.1".
-std::string tidyPhase(const std::string& phase) {
-  const std::string prefix = "P = ";
-  if (phase.rfind(prefix, 0) != 0) return phase;
-  try {
-    std::ostringstream out;
-    out << prefix << std::stod(phase.substr(prefix.size()));
-    return out.str();
-  } catch (const std::exception&) {
-    return phase;
-  }
-}
-
 std::string layerText(const std::optional<size_t>& layer) {
   return layer ? "layer " + std::to_string(*layer + 1) : "all layers";
 }
@@ -475,17 +462,12 @@ void MaskingPanel::runAnalysis() {
         if (total > 1) {
           name += " (curve " + std::to_string(done + 1) + " of " + std::to_string(total) + ")";
         }
-        const auto phase = [name](const std::string& inner) {
-          return inner.empty() ? name : name + ", " + tidyPhase(inner);
-        };
-        runWithScaledProgress(
-            job, static_cast<double>(done) / static_cast<double>(total),
-            static_cast<double>(done + 1) / static_cast<double>(total),
-            [&](engine::JobContext& part) {
-              roles[m].curves->push_back(
-                  engine::featureMasking(*loaded.model, splits[splitOf[m]], options, &part));
-            },
-            phase);
+        engine::JobContext part =
+            job.part(static_cast<double>(done) / static_cast<double>(total),
+                     static_cast<double>(done + 1) / static_cast<double>(total), name);
+        part.report(0.0);  // names the curve; stops here when the job was cancelled before
+        roles[m].curves->push_back(
+            engine::featureMasking(*loaded.model, splits[splitOf[m]], options, &part));
         ++done;
       }
     }
