@@ -17,6 +17,7 @@
 #include "engine/analysis/held_out_text.h"
 #include "engine/analysis/loaded_model.h"
 #pragma pop_macro("slots")
+#include "file_head.h"
 #include "trained_project.h"
 #include "widgets/analysis/analysis_job_bar.h"
 #include "widgets/analysis/checkpoint_chooser.h"
@@ -29,12 +30,6 @@ using namespace mrnn;
 using namespace mrnn::widgets;
 
 namespace {
-
-QByteArray head(const QString& path, int bytes) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return {};
-  return file.read(bytes);
-}
 
 QCustomPlot* linePlot() {
   auto* plot = new QCustomPlot;
@@ -71,7 +66,7 @@ class AnalysisCommonTest : public QObject {
     std::unique_ptr<QCustomPlot> plot(linePlot());
     const QString path = dir.filePath(name);
     savePlot(path, plot.get());
-    QCOMPARE(head(path, magic.size()), magic);
+    QCOMPARE(test::fileHead(path, magic.size()), magic);
     // Nothing temporary is left beside it.
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
   }
@@ -110,7 +105,7 @@ class AnalysisCommonTest : public QObject {
         saveFigure(path, QSize(10, 10),
                    [](QPaintDevice&, const QSize&) { throw std::runtime_error("disk full"); }),
         std::runtime_error);
-    QCOMPARE(head(path, 10), QByteArray("old"));
+    QCOMPARE(test::fileHead(path, 10), QByteArray("old"));
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
   }
 
@@ -127,7 +122,7 @@ class AnalysisCommonTest : public QObject {
     QCOMPARE(bar.saveFigureTo(dir.filePath("c.svg")), QString());
     QVERIFY(bar.saveFigureTo(dir.filePath("c.txt")).contains(".png, .svg or .pdf"));
     QCOMPARE(bar.saveCsvTo(dir.filePath("c.csv")), QString());
-    QCOMPARE(head(dir.filePath("c.csv"), 100), QByteArray("a,b\n1,2\n"));
+    QCOMPARE(test::fileHead(dir.filePath("c.csv"), 100), QByteArray("a,b\n1,2\n"));
     QVERIFY(bar.saveCsvTo(dir.filePath("nowhere/c.csv")).contains("c.csv"));
   }
 

@@ -27,6 +27,7 @@
 #include <set>
 
 #include "engine/probing/gate_report.h"
+#include "file_head.h"
 #include "trained_project.h"
 #include "widgets/analysis/analysis_job_bar.h"
 #include "widgets/analysis/checkpoint_chooser.h"
@@ -97,12 +98,6 @@ engine::GateReport comparisonReport() {
   report.traces.push_back(makeTrace("c", false, {{1.0f, -1.0f, 2.0f, -2.0f, 0.0f, 0.0f}}));
   addStatistics(report);
   return report;
-}
-
-QByteArray head(const QString& path, int bytes) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return {};
-  return file.read(bytes);
 }
 
 QString firstLine(const QString& path) {
@@ -490,10 +485,10 @@ class GateInspectorTest : public QObject {
     for (const auto& [suffix, magic] : formats) {
       const QString heatmap = dir.filePath("heatmap." + suffix);
       QCOMPARE(panel.heatmapExport()->saveFigureTo(heatmap), QString());
-      QCOMPARE(head(heatmap, magic.size()), magic);
+      QCOMPARE(test::fileHead(heatmap, magic.size()), magic);
       const QString histogram = dir.filePath("histogram." + suffix);
       QCOMPARE(panel.statisticsExport()->saveFigureTo(histogram), QString());
-      QCOMPARE(head(histogram, magic.size()), magic);
+      QCOMPARE(test::fileHead(histogram, magic.size()), magic);
     }
     // Both heatmaps side by side: twice a plot's width (PNG at double resolution).
     const QImage image(dir.filePath("heatmap.png"));

@@ -24,6 +24,7 @@
 #include "engine/training/run_control.h"
 #include "engine/training/trainer.h"
 #pragma pop_macro("slots")
+#include "file_head.h"
 #include "trained_project.h"
 #include "widgets/analysis/analysis_job_bar.h"
 #include "widgets/analysis/checkpoint_chooser.h"
@@ -58,12 +59,6 @@ std::vector<engine::MaskingCurve> curvesA() {
 std::vector<engine::MaskingCurve> curvesB() {
   return {curve(0, {0.9, 1.1, 1.3}, {0.0, 0.01, 0.03}),
           curve(std::nullopt, {0.9, 1.25, 1.7}, {0.0, 0.02, 0.06})};
-}
-
-QByteArray head(const QString& path, int bytes) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return {};
-  return file.read(bytes);
 }
 
 // The loss evaluateStatic gives on the project's validation split, as the panel's job sets
@@ -213,10 +208,10 @@ class MaskingPanelTest : public QObject {
         {"masking.pdf", QByteArray("%PDF")}};
     for (const auto& [name, magic] : figures) {
       QCOMPARE(panel.exportBar()->saveFigureTo(dir.filePath(name)), QString());
-      QCOMPARE(head(dir.filePath(name), magic.size()), magic);
+      QCOMPARE(test::fileHead(dir.filePath(name), magic.size()), magic);
     }
     QCOMPARE(panel.exportBar()->saveCsvTo(dir.filePath("masking.csv")), QString());
-    QCOMPARE(head(dir.filePath("masking.csv"), 100000), panel.csv());
+    QCOMPARE(test::fileHead(dir.filePath("masking.csv"), 100000), panel.csv());
   }
 
   void inputsHaveDefaults() {

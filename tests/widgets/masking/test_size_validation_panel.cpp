@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "engine/store/run_store.h"
+#include "file_head.h"
 #include "trained_project.h"
 #include "widgets/analysis/export_bar.h"
 #include "widgets/masking/size_validation_panel.h"
@@ -39,12 +40,6 @@ std::vector<engine::RunRecord> handBuiltRuns() {
           runRecord(3, "base, no dropout", "lstm", 200000, 2.3),
           runRecord(4, "crashed", "lstm", 300000, std::nullopt),
           runRecord(5, "stopped early", "mlstm", 800000, std::nullopt)};
-}
-
-QByteArray head(const QString& path, int bytes) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return {};
-  return file.read(bytes);
 }
 
 QPoint pixelOf(const SizeValidationPlot* plot, double parameters, double bits) {
@@ -171,10 +166,10 @@ class SizeValidationPanelTest : public QObject {
         {"size.pdf", QByteArray("%PDF")}};
     for (const auto& [name, magic] : figures) {
       QCOMPARE(panel.exportBar()->saveFigureTo(dir.filePath(name)), QString());
-      QCOMPARE(head(dir.filePath(name), magic.size()), magic);
+      QCOMPARE(test::fileHead(dir.filePath(name), magic.size()), magic);
     }
     QCOMPARE(panel.exportBar()->saveCsvTo(dir.filePath("size.csv")), QString());
-    QCOMPARE(head(dir.filePath("size.csv"), 100000), panel.csv());
+    QCOMPARE(test::fileHead(dir.filePath("size.csv"), 100000), panel.csv());
   }
 
   void untitledAndUnreadableProjectsSayWhy() {

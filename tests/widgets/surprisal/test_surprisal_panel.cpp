@@ -21,6 +21,7 @@
 #include "engine/scoring/surprisal_recovery.h"
 #include "engine/scoring/text_score.h"
 #pragma pop_macro("slots")
+#include "file_head.h"
 #include "trained_project.h"
 #include "widgets/analysis/analysis_job_bar.h"
 #include "widgets/analysis/checkpoint_chooser.h"
@@ -85,12 +86,6 @@ engine::RecoveryTable handBuiltRecovery() {
   table.surprisingMean = {6.0 * kLn2, 7.0 * kLn2};
   table.offsetMean = {{4.0 * kLn2, 2.5 * kLn2}, {5.0 * kLn2, 3.5 * kLn2}};
   return table;
-}
-
-QByteArray head(const QString& path, int bytes) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return {};
-  return file.read(bytes);
 }
 
 QString cellText(QTableWidget* table, int row, int column) {
@@ -316,18 +311,19 @@ class SurprisalPanelTest : public QObject {
       const QString recovery = dir.filePath("recovery." + suffix);
       QCOMPARE(panel.textExport()->saveFigureTo(text), QString());
       QCOMPARE(panel.recoveryExport()->saveFigureTo(recovery), QString());
-      QCOMPARE(head(text, magic.size()), magic);
-      QCOMPARE(head(recovery, magic.size()), magic);
+      QCOMPARE(test::fileHead(text, magic.size()), magic);
+      QCOMPARE(test::fileHead(recovery, magic.size()), magic);
     }
     QCOMPARE(panel.textExport()->saveCsvTo(dir.filePath("text.csv")), QString());
-    const QByteArray textCsv = head(dir.filePath("text.csv"), 4096);
+    const QByteArray textCsv = test::fileHead(dir.filePath("text.csv"), 4096);
     QVERIFY2(
         textCsv.startsWith("position,id,symbol,bits,probability,rank\n0,1,a,,,\n1,2,b,0,1,1\n"),
         textCsv.constData());
     QVERIFY(textCsv.contains("\n3,3,c,8,0.00390625,150\n"));
 
     QCOMPARE(panel.recoveryExport()->saveCsvTo(dir.filePath("recovery.csv")), QString());
-    const QList<QByteArray> lines = head(dir.filePath("recovery.csv"), 4096).trimmed().split('\n');
+    const QList<QByteArray> lines =
+        test::fileHead(dir.filePath("recovery.csv"), 4096).trimmed().split('\n');
     QCOMPARE(lines.size(), 1 + 2 * 4);
     QCOMPARE(lines[0], QByteArray("model,offset,mean_nats,count"));
     QVERIFY2(lines[1].startsWith("LSTM,0,4.158883"), lines[1].constData());

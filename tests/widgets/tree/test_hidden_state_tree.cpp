@@ -14,6 +14,7 @@
 #include <map>
 
 #include "engine/probing/tree_result.h"
+#include "file_head.h"
 #include "trained_project.h"
 #include "widgets/analysis/analysis_job_bar.h"
 #include "widgets/analysis/export_bar.h"
@@ -76,12 +77,6 @@ engine::TreeResult wideTree(int first, int branching, int depth) {
   }
   tree.spread = engine::treeSpread(tree.nodes, depth);
   return tree;
-}
-
-QByteArray head(const QString& path, int bytes) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return {};
-  return file.read(bytes);
 }
 
 QString readAll(const QString& path) {
@@ -359,10 +354,10 @@ class HiddenStateTreeTest : public QObject {
     for (const auto& [suffix, bytes] : magic) {
       const QString tree = dir.filePath("tree." + suffix);
       QCOMPARE(panel.treeExportBar()->saveFigureTo(tree), QString());
-      QCOMPARE(head(tree, bytes.size()), bytes);
+      QCOMPARE(test::fileHead(tree, bytes.size()), bytes);
       const QString plot = dir.filePath("spread." + suffix);
       QCOMPARE(panel.spreadExportBar()->saveFigureTo(plot), QString());
-      QCOMPARE(head(plot, bytes.size()), bytes);
+      QCOMPARE(test::fileHead(plot, bytes.size()), bytes);
     }
     // The tree figure holds both trees whole, at twice the size for print.
     const QImage image(dir.filePath("tree.png"));
