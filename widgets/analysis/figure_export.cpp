@@ -12,6 +12,7 @@
 #include <QTemporaryFile>
 #include <QWidget>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 
 namespace mrnn::widgets {
@@ -20,14 +21,20 @@ namespace {
 
 enum class Format { Png, Svg, Pdf };
 
-Format formatOf(const QString& path) {
+// The format a path's suffix names (any case), if it names one.
+std::optional<Format> suffixFormat(const QString& path) {
   const QString suffix = QFileInfo(path).suffix().toLower();
   if (suffix == QLatin1String("png")) return Format::Png;
   if (suffix == QLatin1String("svg")) return Format::Svg;
   if (suffix == QLatin1String("pdf")) return Format::Pdf;
+  return std::nullopt;
+}
+
+Format formatOf(const QString& path) {
+  if (const auto format = suffixFormat(path)) return *format;
   throw std::runtime_error(
       QStringLiteral("%1: unknown figure format '.%2' (use .png, .svg or .pdf)")
-          .arg(QDir::toNativeSeparators(path), suffix)
+          .arg(QDir::toNativeSeparators(path), QFileInfo(path).suffix())
           .toStdString());
 }
 
@@ -67,9 +74,7 @@ QString figureFileFilter() {
 }
 
 bool isFigurePath(const QString& path) {
-  const QString suffix = QFileInfo(path).suffix().toLower();
-  return suffix == QLatin1String("png") || suffix == QLatin1String("svg") ||
-         suffix == QLatin1String("pdf");
+  return suffixFormat(path).has_value();
 }
 
 void saveFigure(const QString& path, const QSize& size,
