@@ -9,13 +9,14 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <stdexcept>
 #include <string>
 
-#include "engine/config/cell_type.h"
-#include "engine/data/vocabulary.h"
+#include "engine/bench/bench_model.h"
 #include "engine/inference/single_stream_model.h"
 #include "engine/inference/vector_kernels.h"
 #include "engine/models/language_model.h"
+#include "engine/runtime/blas_kernels.h"
 #include "engine/sampling/sampler.h"
 
 namespace {
@@ -36,17 +37,6 @@ std::map<std::string, std::string> parse(int argc, char** argv) {
   return options;
 }
 
-// `count` distinct one-character symbols (code points from U+0100, two UTF-8 bytes each).
-mrnn::engine::Vocabulary characters(int64_t count) {
-  std::vector<std::string> symbols;
-  for (int64_t i = 0; i < count; ++i) {
-    const auto point = static_cast<unsigned>(0x100 + i);
-    symbols.push_back(
-        {static_cast<char>(0xC0 | (point >> 6)), static_cast<char>(0x80 | (point & 0x3F))});
-  }
-  return mrnn::engine::Vocabulary::fromSymbols(mrnn::engine::InputLevel::Char, symbols);
-}
-
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
       .count();
@@ -55,20 +45,21 @@ double millisecondsSince(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  mrnn::engine::relaunchWithBetterBlasKernels(argv);
   auto o = parse(argc, argv);
   if (std::stoi(o["threads"]) > 0) torch::set_num_threads(std::stoi(o["threads"]));
-  const auto type = mrnn::engine::cellTypeFromName(o["cell"]);
-  if (!type) {
-    std::fprintf(stderr, "unknown cell '%s'\n", o["cell"].c_str());
+  mrnn::engine::BenchShape shape;
+  shape.cell = o["cell"];
+  shape.hidden = std::stoll(o["hidden"]);
+  shape.embedding = std::stoll(o["emb"]);
+  mrnn::engine::ModelConfig config;
+  try {
+    config = mrnn::engine::benchModelConfig(shape);
+  } catch (const std::invalid_argument& error) {
+    std::fprintf(stderr, "%s\n", error.what());
     return 2;
   }
-  mrnn::engine::ModelConfig config;
-  config.input.embeddingSize = std::stoll(o["emb"]);
-  mrnn::engine::LayerConfig layer;
-  layer.type = *type;
-  layer.hiddenSize = std::stoll(o["hidden"]);
-  config.layers = {layer};
-  const auto vocabulary = characters(std::stoll(o["vocab"]));
+  const auto vocabulary = mrnn::engine::benchVocabulary(std::stoll(o["vocab"]));
   mrnn::engine::LanguageModel model(config, vocabulary.size());
   model.eval();
   const std::string path = o["path"];

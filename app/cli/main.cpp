@@ -3,8 +3,10 @@
 #include <iostream>
 #include <string>
 
+#include "bench_command.h"
 #include "command_line.h"
 #include "copy_command.h"
+#include "engine/runtime/blas_kernels.h"
 #include "eval_command.h"
 #include "model_describe_command.h"
 #include "option_values.h"
@@ -33,12 +35,15 @@ void printUsage(std::ostream& out) {
          "  mrnn score debag <project.yaml> --left T --bag 'w1 w2 ...' --right T [--beam N]\n"
          "  mrnn analyze recovery|mask|gates|tree|copy <project.yaml> ...   (docs/analysis.md)\n"
          "  mrnn data copy [<project.yaml>] --output DIR   reverse copy splits as text files\n"
+         "  mrnn bench [--cells mlstm,lstm] [--hidden N] [--repeats N] ...   "
+         "(docs/performance.md)\n"
          "  mrnn --help | --version\n";
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  mrnn::engine::relaunchWithBetterBlasKernels(argv);
   const mrnn::app::CommandLine args(argc, argv);
   const auto& words = args.positional();
   if (args.has("version")) {
@@ -57,6 +62,7 @@ int main(int argc, char** argv) {
       return mrnn::app::runTrain(args, words[0] == "resume", std::cout, std::cerr);
     }
     if (words[0] == "eval") return mrnn::app::runEval(args, std::cout, std::cerr);
+    if (words[0] == "bench") return mrnn::app::runBench(args, std::cout, std::cerr);
     if (words[0] == "runs") return mrnn::app::runRunsCommand(args, std::cout, std::cerr);
     if (words[0] == "sample") return mrnn::app::runSampleCommand(args, std::cout, std::cerr);
     if (words[0] == "score") return mrnn::app::runScoreCommand(args, std::cout, std::cerr);

@@ -2,6 +2,7 @@
 #include <exception>
 #include <string>
 
+#include "engine/runtime/blas_kernels.h"
 #include "test_harness.h"
 
 namespace mrnn::test {
@@ -15,6 +16,9 @@ std::vector<TestCase>& registry() {
 
 // Runs every registered test, or those whose name contains argv[1].
 int main(int argc, char** argv) {
+  // As mrnn does: the tests run the kernels users get (and run faster on CPUs OpenBLAS 0.3.21
+  // does not recognise).
+  mrnn::engine::relaunchWithBetterBlasKernels(argv);
   const std::string filter = argc > 1 ? argv[1] : "";
   int passed = 0;
   int failed = 0;

@@ -1,0 +1,135 @@
+#include "bench_command.h"
+
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+#include <ostream>
+#include <sstream>
+#include <thread>
+
+#include "engine/bench/bench_suite.h"
+#include "engine/bench/throughput_probe.h"
+#include "engine/io/atomic_file.h"
+#include "option_values.h"
+
+namespace mrnn::app {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: mrnn bench [--cells mlstm,lstm] [--measures train,eval,sample] [--hidden 512]\n"
+    "                  [--emb 64] [--batch 32] [--bptt 100] [--vocab 128] [--steps 10]\n"
+    "                  [--sample-length 2000] [--repeats 3] [--threads N] [--device cpu|cuda]\n"
+    "                  [--peer PATH|none] [--python P] [--no-torch-lstm] [--markdown FILE]\n";
+
+// Where the peer is when mrnn runs from a checkout beside the workplace's shared folder.
+constexpr const char* kDefaultPeer = "../shared/bench/peer_mlstm.py";
+
+std::vector<std::string> commaList(const std::string& text) {
+  std::vector<std::string> items;
+  std::istringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (!item.empty()) items.push_back(item);
+  }
+  return items;
+}
+
+engine::BenchShape shapeFrom(const CommandLine& args) {
+  engine::BenchShape s;
+  s.hidden = positiveInteger(args, "hidden", s.hidden);
+  s.embedding = positiveInteger(args, "emb", s.embedding);
+  s.batch = positiveInteger(args, "batch", s.batch);
+  s.bptt = positiveInteger(args, "bptt", s.bptt);
+  s.vocab = positiveInteger(args, "vocab", s.vocab);
+  s.steps = positiveInteger(args, "steps", s.steps);
+  s.sampleLength = positiveInteger(args, "sample-length", s.sampleLength);
+  // --threads 0 (what the suite passes on when none was asked for) keeps LibTorch's default.
+  s.threads = args.value("threads", "") == "0"
+                  ? 0
+                  : static_cast<int>(positiveInteger(
+                        args, "threads", std::max(1u, std::thread::hardware_concurrency())));
+  s.device = args.value("device", "cpu");
+  if (s.device != "cpu" && s.device != "cuda") {
+    throw UsageError("--device is cpu or cuda, not '" + s.device + "'");
+  }
+  return s;
+}
+
+std::string selfPath() {
+  char path[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+  if (n <= 0) throw std::runtime_error("cannot find this program's path (/proc/self/exe)");
+  return std::string(path, static_cast<size_t>(n));
+}
+
+int runProbe(const CommandLine& args, std::ostream& out) {
+  const auto measure = engine::benchMeasureFromName(args.value("probe"));
+  if (!measure) throw UsageError("--probe is train, eval or sample");
+  auto shape = shapeFrom(args);
+  shape.cell = args.value("cells", "mlstm");
+  const auto result = engine::runProbe(shape, *measure);
+  out << "probe cell=" << shape.cell << " measure=" << engine::benchMeasureName(*measure)
+      << " params=" << result.parameters << " flops_per_symbol=" << result.flopsPerSymbol
+      << " symbols_per_s=" << result.symbolsPerSecond << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int runBench(const CommandLine& args, std::ostream& out, std::ostream& err) {
+  const auto unknown = args.unknownOptions(
+      {"cells", "measures", "hidden", "emb", "batch", "bptt", "vocab", "steps", "sample-length",
+       "repeats", "threads", "device", "peer", "python", "no-torch-lstm", "markdown", "probe"});
+  if (!unknown.empty() || args.positional().size() != 1) {
+    err << kUsage;
+    if (!unknown.empty()) err << "unknown option " << unknown.front() << "\n";
+    return 2;
+  }
+  if (args.has("probe")) return runProbe(args, out);
+
+  engine::BenchSuiteOptions options;
+  options.shape = shapeFrom(args);
+  options.cells = commaList(args.value("cells", "mlstm,lstm"));
+  if (options.cells.empty()) throw UsageError("--cells names at least one cell type");
+  if (args.has("measures")) {
+    options.measures.clear();
+    for (const auto& name : commaList(args.value("measures"))) {
+      const auto measure = engine::benchMeasureFromName(name);
+      if (!measure) throw UsageError("--measures lists train, eval, sample; not '" + name + "'");
+      options.measures.push_back(*measure);
+    }
+  }
+  options.repeats = static_cast<int>(positiveInteger(args, "repeats", options.repeats));
+  options.torchLstm = !args.has("no-torch-lstm");
+  options.python = args.value("python", options.python);
+  options.self = selfPath();
+  const std::string peer = args.value("peer", "");
+  if (peer == "none") {
+    options.peer.clear();
+  } else if (!peer.empty()) {
+    options.peer = peer;  // runBenchSuite refuses it, by name, when it is missing
+  } else if (access(kDefaultPeer, R_OK) == 0) {
+    options.peer = kDefaultPeer;
+  } else {
+    err << "mrnn bench: no peer at " << kDefaultPeer
+        << "; measuring without it (--peer PATH names it)\n";
+  }
+  options.progress = [&err](const std::string& line) { err << "mrnn bench: " << line << "\n"; };
+
+  std::ostringstream command;
+  command << "mrnn bench";
+  for (const char* key : {"cells", "measures", "hidden", "emb", "batch", "bptt", "vocab", "steps",
+                          "sample-length", "repeats", "threads", "device", "peer"}) {
+    if (args.has(key)) command << " --" << key << " " << args.value(key);
+  }
+  if (args.has("no-torch-lstm")) command << " --no-torch-lstm";
+
+  const auto report = engine::runBenchSuite(options);
+  const std::string text = engine::formatBenchReport(report, command.str());
+  out << text;
+  if (args.has("markdown")) engine::writeFileAtomically(args.value("markdown"), text);
+  return 0;
+}
+
+}  // namespace mrnn::app

@@ -1,0 +1,101 @@
+#include "engine/bench/bench_report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+namespace mrnn::engine {
+
+namespace {
+
+std::string number(double value, int decimals = 0) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  // Thousands separated for whole numbers, as the tables in docs/performance.md are.
+  std::string s = text;
+  if (decimals == 0 && value >= 1000) {
+    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
+      s.insert(static_cast<size_t>(i), ",");
+  }
+  return s;
+}
+
+std::string ratio(const BenchRow& row, const BenchRow* reference) {
+  if (!reference || reference == &row || reference->medianRate() <= 0.0) return "";
+  return number(row.medianRate() / reference->medianRate(), 2);
+}
+
+// The peer row a subject is compared with: the peer of the same cell kind.
+const BenchRow* peerFor(const BenchReport& report, const BenchRow& row) {
+  if (row.subject.rfind("peer", 0) == 0) return nullptr;
+  const std::string cell = row.cell == kTorchLstm ? "lstm" : row.cell;
+  return report.find("peer " + cell, row.measure);
+}
+
+}  // namespace
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+
+double BenchRow::medianRate() const {
+  return median(rates);
+}
+
+double BenchRow::medianPeakMb() const {
+  return median(peakMb);
+}
+
+double BenchRow::gflopsPerSecond() const {
+  return medianRate() * flopsPerSymbol / 1e9;
+}
+
+const BenchRow* BenchReport::find(const std::string& subject, BenchMeasure measure) const {
+  for (const auto& row : rows) {
+    if (row.subject == subject && row.measure == measure) return &row;
+  }
+  return nullptr;
+}
+
+std::string formatBenchReport(const BenchReport& report, const std::string& command) {
+  std::ostringstream out;
+  const auto& s = report.shape;
+  out << "Machine: " << report.machine << "; " << report.blas << "; LibTorch " << report.libtorch
+      << "; device " << s.device << ".\n\n"
+      << "Shape: hidden " << s.hidden << ", embedding " << s.embedding << ", batch " << s.batch
+      << ", BPTT " << s.bptt << ", vocabulary " << s.vocab << "; " << s.steps
+      << " timed windows after one warm-up; sampling " << s.sampleLength
+      << " symbols (batch 1, temperature 1); " << report.repeats
+      << " rounds, every subject once per round in turn. Peak MB: the measuring process's "
+         "peak resident memory, runtime, model and data included (never below the suite's own "
+      << number(report.suiteResidentMb) << " MB, which the kernel counts for a forked child).\n\n"
+      << "    " << command << "\n";
+  for (auto measure : {BenchMeasure::Train, BenchMeasure::Eval, BenchMeasure::Sample}) {
+    bool any = false;
+    for (const auto& row : report.rows) any = any || row.measure == measure;
+    if (!any) continue;
+    out << "\n"
+        << (measure == BenchMeasure::Train  ? "Training"
+            : measure == BenchMeasure::Eval ? "Evaluation"
+                                            : "Sampling")
+        << " (symbols/s):\n\n"
+        << "| subject | median | runs | GFLOP/s | peak MB | / peer | / torch::nn::LSTM |\n"
+        << "| --- | ---: | --- | ---: | ---: | ---: | ---: |\n";
+    const BenchRow* torchLstm = report.find("torch::nn::LSTM", measure);
+    for (const auto& row : report.rows) {
+      if (row.measure != measure) continue;
+      std::string runs;
+      for (double r : row.rates) runs += (runs.empty() ? "" : " ") + number(r);
+      out << "| " << row.subject << " | " << number(row.medianRate()) << " | " << runs << " | "
+          << (row.flopsPerSymbol > 0 ? number(row.gflopsPerSecond(), 1) : "") << " | "
+          << number(row.medianPeakMb()) << " | " << ratio(row, peerFor(report, row)) << " | "
+          << ratio(row, torchLstm) << " |\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace mrnn::engine

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mrnn::engine {
+
+// What a benchmark measures: training (forward, backward, clipping, Adam), evaluation
+// (forward only, no gradient, the same batch shape) or single-stream sampling (batch 1,
+// one symbol at a time, temperature 1).
+enum class BenchMeasure { Train, Eval, Sample };
+
+const char* benchMeasureName(BenchMeasure measure);
+std::optional<BenchMeasure> benchMeasureFromName(const std::string& name);
+
+// The model and workload of one measurement, in the shape of ../shared/bench/peer_mlstm.py:
+// embedding -> one recurrent layer -> softmax, on random symbols.
+struct BenchShape {
+  std::string cell = "mlstm";  // an engine cell type, or "torch-lstm" (LibTorch's own LSTM)
+  int64_t hidden = 512;
+  int64_t embedding = 64;
+  int64_t batch = 32;
+  int64_t bptt = 100;
+  int64_t vocab = 128;
+  int64_t steps = 10;           // timed windows (training, evaluation), after one warm-up
+  int64_t sampleLength = 2000;  // timed symbols (sampling), after one warm-up generation
+  int threads = 0;              // 0: LibTorch's default
+  std::string device = "cpu";   // "cpu" or "cuda"
+};
+
+// LibTorch's torch::nn::LSTM, measured beside the engine's cells as the reference.
+constexpr const char* kTorchLstm = "torch-lstm";
+
+}  // namespace mrnn::engine

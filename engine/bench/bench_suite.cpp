@@ -1,0 +1,212 @@
+#include "engine/bench/bench_suite.h"
+
+#include <sys/resource.h>
+#include <torch/version.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "engine/config/cell_type.h"
+#include "engine/runtime/blas_kernels.h"
+#include "engine/runtime/child_process.h"
+
+namespace mrnn::engine {
+
+namespace {
+
+struct Subject {
+  std::string name;
+  std::string cell;
+  enum Kind { Engine, Peer } kind = Engine;
+};
+
+// The last `count` non-empty lines of a child's output, joined, for error messages.
+std::string lastLines(const std::string& text, size_t count) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty()) lines.push_back(line);
+  }
+  if (lines.empty()) return "(no output)";
+  std::string joined;
+  for (size_t i = lines.size() > count ? lines.size() - count : 0; i < lines.size(); ++i) {
+    joined += (joined.empty() ? "" : " | ") + lines[i];
+  }
+  return joined;
+}
+
+std::string cpuModel() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(colon + 2);
+    }
+  }
+  return "unknown CPU";
+}
+
+std::vector<std::string> peerCommand(const BenchSuiteOptions& o, const std::string& kind,
+                                     BenchMeasure measure) {
+  const auto& s = o.shape;
+  std::vector<std::string> argv{o.python,   o.peer,
+                                "--kind",   kind,
+                                "--hidden", std::to_string(s.hidden),
+                                "--emb",    std::to_string(s.embedding),
+                                "--batch",  std::to_string(s.batch),
+                                "--bptt",   std::to_string(s.bptt),
+                                "--vocab",  std::to_string(s.vocab),
+                                "--steps",  std::to_string(s.steps),
+                                "--device", s.device};
+  if (s.threads > 0) argv.insert(argv.end(), {"--threads", std::to_string(s.threads)});
+  if (measure == BenchMeasure::Sample) {
+    argv.insert(argv.end(), {"--sample", std::to_string(s.sampleLength)});
+  }
+  return argv;
+}
+
+}  // namespace
+
+std::vector<std::string> probeCommand(const std::string& self, const BenchShape& s,
+                                      BenchMeasure measure) {
+  return {self,
+          "bench",
+          "--probe",
+          benchMeasureName(measure),
+          "--cells",
+          s.cell,
+          "--hidden",
+          std::to_string(s.hidden),
+          "--emb",
+          std::to_string(s.embedding),
+          "--batch",
+          std::to_string(s.batch),
+          "--bptt",
+          std::to_string(s.bptt),
+          "--vocab",
+          std::to_string(s.vocab),
+          "--steps",
+          std::to_string(s.steps),
+          "--sample-length",
+          std::to_string(s.sampleLength),
+          "--threads",
+          std::to_string(s.threads),
+          "--device",
+          s.device};
+}
+
+ProbeResult parseProbeOutput(const std::string& output) {
+  ProbeResult result;
+  bool rate = false;
+  std::istringstream words(output);
+  std::string word;
+  while (words >> word) {
+    const auto eq = word.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string key = word.substr(0, eq), value = word.substr(eq + 1);
+    try {
+      if (key == "symbols_per_s" || key == "chars_per_s") {
+        result.symbolsPerSecond = std::stod(value);
+        rate = true;
+      } else if (key == "flops_per_symbol") {
+        result.flopsPerSymbol = std::stod(value);
+      } else if (key == "params") {
+        result.parameters = std::stoll(value);
+      }
+    } catch (const std::exception&) {
+      throw std::runtime_error("unreadable " + key + " '" + value + "' in: " + output);
+    }
+  }
+  if (!rate)
+    throw std::runtime_error("no symbols_per_s or chars_per_s in: " + lastLines(output, 3));
+  return result;
+}
+
+BenchReport runBenchSuite(const BenchSuiteOptions& o) {
+  if (o.repeats < 1) throw std::invalid_argument("repeats must be at least 1");
+  if (o.self.empty()) throw std::invalid_argument("no program to run engine probes with");
+  std::vector<Subject> subjects;
+  bool lstmAsked = false;
+  for (const auto& cell : o.cells) {
+    if (!cellTypeFromName(cell)) {
+      throw std::invalid_argument("unknown cell type '" + cell +
+                                  "' (mrnn model describe lists them)");
+    }
+    lstmAsked = lstmAsked || cell == "lstm";
+    subjects.push_back({"engine " + cell, cell, Subject::Engine});
+  }
+  if (o.torchLstm) subjects.push_back({"torch::nn::LSTM", kTorchLstm, Subject::Engine});
+  if (!o.peer.empty()) {
+    if (access(o.peer.c_str(), R_OK) != 0) {
+      throw std::invalid_argument("peer script not found: " + o.peer +
+                                  " (--peer PATH names it, --peer none leaves it out)");
+    }
+    subjects.push_back({"peer mlstm", "mlstm", Subject::Peer});
+    if (lstmAsked) subjects.push_back({"peer lstm", "lstm", Subject::Peer});
+  }
+
+  BenchReport report;
+  report.shape = o.shape;
+  report.repeats = o.repeats;
+  report.libtorch = TORCH_VERSION;
+  report.blas = blasKernelDescription();
+  report.machine =
+      cpuModel() + ", " + std::to_string(std::thread::hardware_concurrency()) + " CPUs, " +
+      (o.shape.threads > 0 ? std::to_string(o.shape.threads) : std::string("default")) + " threads";
+  for (const auto& subject : subjects) {
+    for (auto measure : o.measures) {
+      if (subject.kind == Subject::Peer && measure == BenchMeasure::Eval) continue;
+      report.rows.push_back({subject.name, subject.cell, measure, {}, {}, 0.0, 0});
+    }
+  }
+  // Thread counts pinned for the BLAS in every child, the peer's included.
+  std::vector<std::string> environment;
+  if (o.shape.threads > 0) {
+    environment.push_back("OMP_NUM_THREADS=" + std::to_string(o.shape.threads));
+  }
+
+  for (int round = 1; round <= o.repeats; ++round) {
+    for (auto& row : report.rows) {
+      if (o.progress) {
+        o.progress("round " + std::to_string(round) + "/" + std::to_string(o.repeats) + ": " +
+                   row.subject + " " + benchMeasureName(row.measure));
+      }
+      const bool peer = row.subject.rfind("peer", 0) == 0;
+      BenchShape shape = o.shape;
+      shape.cell = row.cell;
+      const auto argv =
+          peer ? peerCommand(o, row.cell, row.measure) : probeCommand(o.self, shape, row.measure);
+      const auto outcome = runChildProcess(argv, environment);
+      if (outcome.exitCode != 0) {
+        throw std::runtime_error(row.subject + " " + benchMeasureName(row.measure) +
+                                 " failed (exit " + std::to_string(outcome.exitCode) +
+                                 "): " + lastLines(outcome.err + outcome.out, 3));
+      }
+      const auto result = parseProbeOutput(outcome.out);
+      row.rates.push_back(result.symbolsPerSecond);
+      row.peakMb.push_back(static_cast<double>(outcome.peakResidentKb) / 1024.0);
+      if (result.flopsPerSymbol > 0) row.flopsPerSymbol = result.flopsPerSymbol;
+      if (result.parameters > 0) row.parameters = result.parameters;
+    }
+  }
+  rusage self{};
+  getrusage(RUSAGE_SELF, &self);
+  report.suiteResidentMb = static_cast<double>(self.ru_maxrss) / 1024.0;
+  // The peer runs the same matrices as the engine's cell of its kind (its mLSTM is
+  // Krause's, its LSTM torch.nn.LSTM), so its FLOPs per symbol are theirs.
+  for (auto& row : report.rows) {
+    if (row.flopsPerSymbol > 0 || row.subject.rfind("peer", 0) != 0) continue;
+    const BenchRow* same = report.find("engine " + row.cell, row.measure);
+    if (!same && row.cell == "lstm") same = report.find("torch::nn::LSTM", row.measure);
+    if (same) row.flopsPerSymbol = same->flopsPerSymbol;
+  }
+  return report;
+}
+
+}  // namespace mrnn::engine

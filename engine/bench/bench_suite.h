@@ -1,0 +1,42 @@
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/bench/bench_report.h"
+#include "engine/bench/bench_shape.h"
+#include "engine/bench/probe_result.h"
+
+namespace mrnn::engine {
+
+struct BenchSuiteOptions {
+  BenchShape shape;  // its cell is ignored: see cells
+  std::vector<std::string> cells{"mlstm", "lstm"};
+  std::vector<BenchMeasure> measures{BenchMeasure::Train, BenchMeasure::Eval, BenchMeasure::Sample};
+  int repeats = 3;
+  std::string self;       // the program whose `bench --probe` measures engine subjects
+  bool torchLstm = true;  // measure torch::nn::LSTM too
+  std::string peer;       // ../shared/bench/peer_mlstm.py, or "" to leave it out
+  std::string python = "/usr/bin/python3";  // what runs the peer: Debian's, with python3-torch
+  std::function<void(const std::string&)> progress;  // one line per measurement started
+};
+
+// The whole suite: every round runs each subject on each measure once, in turn (engine
+// cells, then torch::nn::LSTM, then the peer's mLSTM and, when "lstm" is among the cells,
+// its LSTM), each in a process of its own so that its peak memory is its own. The peer has
+// no evaluation mode and is measured on training and sampling only. Throws
+// std::runtime_error naming the subject and quoting its error output when a measurement
+// fails, and std::invalid_argument for a missing peer script or an unknown cell.
+BenchReport runBenchSuite(const BenchSuiteOptions& options);
+
+// The command-line words of one engine probe (`<self> bench --probe <measure> ...`).
+std::vector<std::string> probeCommand(const std::string& self, const BenchShape& shape,
+                                      BenchMeasure measure);
+
+// Reads "key=value" words from a probe's or the peer's output: symbols/s (the peer's
+// training prints chars_per_s), FLOPs per symbol and parameters where given. Throws
+// std::runtime_error quoting the output when there is no rate in it.
+ProbeResult parseProbeOutput(const std::string& output);
+
+}  // namespace mrnn::engine

@@ -1,0 +1,88 @@
+#include "engine/bench/throughput_probe.h"
+
+#include <torch/torch.h>
+
+#include <stdexcept>
+
+#include "engine/bench/bench_model.h"
+#include "engine/bench/flop_count.h"
+#include "engine/bench/probe_timing.h"
+#include "engine/bench/torch_lstm_probe.h"
+#include "engine/models/language_model.h"
+#include "engine/sampling/sampler.h"
+#include "engine/training/train_step.h"
+
+namespace mrnn::engine {
+
+namespace {
+
+torch::Device probeDevice(const BenchShape& shape) {
+  if (shape.device == "cpu") return torch::kCPU;
+  if (shape.device != "cuda") {
+    throw std::invalid_argument("device is cpu or cuda, not '" + shape.device + "'");
+  }
+  if (!torch::cuda::is_available()) {
+    throw std::runtime_error("device cuda asked for, but this LibTorch or machine has no CUDA");
+  }
+  return torch::kCUDA;
+}
+
+ProbeResult engineProbe(const BenchShape& shape, BenchMeasure measure,
+                        const torch::Device& device) {
+  LanguageModel model(benchModelConfig(shape), shape.vocab);
+  model.to(device);
+  ProbeResult result;
+  result.parameters = model.parameterCount();
+  const auto data = torch::randint(0, shape.vocab, {shape.bptt + 1, shape.batch},
+                                   torch::TensorOptions(torch::kLong).device(device));
+  const auto inputs = data.narrow(0, 0, shape.bptt);
+  const auto targets = data.narrow(0, 1, shape.bptt);
+  double seconds = 0.0;
+  int64_t symbols = shape.steps * shape.batch * shape.bptt;
+  if (measure == BenchMeasure::Train) {
+    result.flopsPerSymbol = trainingFlopsPerSymbol(model);
+    torch::optim::Adam adam(model.parameters(), torch::optim::AdamOptions(1e-3));
+    auto state = model.initialState(shape.batch);
+    seconds = timeRepeated(device, shape.steps, [&] {
+      state.detach();
+      optimisationStep(model, adam, state, inputs, targets, {}, 1.0, false);
+    });
+  } else if (measure == BenchMeasure::Eval) {
+    result.flopsPerSymbol = forwardFlopsPerSymbol(model);
+    model.eval();
+    torch::NoGradGuard noGrad;
+    auto state = model.initialState(shape.batch);
+    seconds = timeRepeated(device, shape.steps, [&] {
+      const auto logProbabilities = model.forward(inputs, state);
+      // The loss, as evaluation computes it, so the softmax's work is not optimised away.
+      logProbabilities.gather(2, targets.unsqueeze(2)).mean().item<double>();
+    });
+  } else {
+    result.flopsPerSymbol = forwardFlopsPerSymbol(model);
+    model.eval();
+    const auto vocabulary = benchVocabulary(shape.vocab);
+    Sampler sampler(model, vocabulary);
+    SamplingOptions options;  // temperature 1, top-5 alternatives reported, as `mrnn sample`
+    options.maxLength = shape.sampleLength;
+    int64_t generated = 0;
+    seconds = timeRepeated(device, 1, [&] {
+      generated = static_cast<int64_t>(sampler.generate(options).front().symbols.size());
+    });
+    // The warm-up generation makes the frozen copy and the first allocations.
+    symbols = generated;
+  }
+  result.symbolsPerSecond = static_cast<double>(symbols) / seconds;
+  return result;
+}
+
+}  // namespace
+
+ProbeResult runProbe(const BenchShape& shape, BenchMeasure measure) {
+  if (shape.threads > 0) torch::set_num_threads(shape.threads);
+  torch::manual_seed(0);
+  const auto device = probeDevice(shape);
+  if (shape.cell == kTorchLstm) return runTorchLstmProbe(shape, measure, device);
+  return engineProbe(shape, measure, device);
+}
+
+}  // namespace mrnn::engine

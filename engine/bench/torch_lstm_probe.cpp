@@ -1,0 +1,90 @@
+#include "engine/bench/torch_lstm_probe.h"
+
+#include <torch/torch.h>
+
+#include "engine/bench/flop_count.h"
+#include "engine/bench/probe_timing.h"
+
+namespace mrnn::engine {
+
+namespace {
+
+struct TorchLstmModel : torch::nn::Module {
+  TorchLstmModel(int64_t vocab, int64_t emb, int64_t hidden)
+      : embedding(register_module("embedding", torch::nn::Embedding(vocab, emb))),
+        lstm(register_module("lstm", torch::nn::LSTM(emb, hidden))),
+        output(register_module("output", torch::nn::Linear(hidden, vocab))) {}
+  torch::nn::Embedding embedding;
+  torch::nn::LSTM lstm;
+  torch::nn::Linear output;
+};
+
+using LstmState = std::tuple<torch::Tensor, torch::Tensor>;
+
+}  // namespace
+
+ProbeResult runTorchLstmProbe(const BenchShape& shape, BenchMeasure measure,
+                              const torch::Device& device) {
+  auto model = std::make_shared<TorchLstmModel>(shape.vocab, shape.embedding, shape.hidden);
+  model->to(device);
+  ProbeResult result;
+  for (const auto& p : model->parameters()) result.parameters += p.numel();
+  const auto floatOptions = torch::TensorOptions(torch::kFloat32).device(device);
+  const auto data = torch::randint(0, shape.vocab, {shape.bptt + 1, shape.batch},
+                                   torch::TensorOptions(torch::kLong).device(device));
+  const auto inputs = data.narrow(0, 0, shape.bptt);
+  const auto targets = data.narrow(0, 1, shape.bptt);
+  const auto zeros = [&](int64_t batch) {
+    return LstmState{torch::zeros({1, batch, shape.hidden}, floatOptions),
+                     torch::zeros({1, batch, shape.hidden}, floatOptions)};
+  };
+  double seconds = 0.0;
+  int64_t symbols = shape.steps * shape.batch * shape.bptt;
+  if (measure == BenchMeasure::Train) {
+    result.flopsPerSymbol = trainingFlopsPerSymbol(*model);
+    torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(1e-3));
+    auto state = zeros(shape.batch);
+    seconds = timeRepeated(device, shape.steps, [&] {
+      auto [y, next] = model->lstm->forward(model->embedding->forward(inputs), state);
+      state = {std::get<0>(next).detach(), std::get<1>(next).detach()};
+      const auto logits = model->output->forward(y);
+      const auto loss = torch::nn::functional::cross_entropy(logits.reshape({-1, shape.vocab}),
+                                                             targets.reshape(-1));
+      adam.zero_grad();
+      loss.backward();
+      torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);
+      adam.step();
+    });
+  } else if (measure == BenchMeasure::Eval) {
+    result.flopsPerSymbol = forwardFlopsPerSymbol(*model);
+    model->eval();
+    torch::NoGradGuard noGrad;
+    auto state = zeros(shape.batch);
+    seconds = timeRepeated(device, shape.steps, [&] {
+      auto [y, next] = model->lstm->forward(model->embedding->forward(inputs), state);
+      state = next;
+      const auto logProbabilities = torch::log_softmax(model->output->forward(y), 2);
+      logProbabilities.gather(2, targets.unsqueeze(2)).mean().item<double>();
+    });
+  } else {
+    result.flopsPerSymbol = forwardFlopsPerSymbol(*model);
+    model->eval();
+    torch::NoGradGuard noGrad;
+    symbols = shape.sampleLength;
+    seconds = timeRepeated(device, 1, [&] {
+      auto state = zeros(1);
+      auto x = torch::zeros({1, 1}, torch::TensorOptions(torch::kLong).device(device));
+      for (int64_t i = 0; i < shape.sampleLength; ++i) {
+        auto [y, next] = model->lstm->forward(model->embedding->forward(x), state);
+        state = next;
+        const auto probabilities = torch::softmax(model->output->forward(y[0]), -1);
+        x = torch::multinomial(probabilities, 1);
+      }
+      x.item<int64_t>();
+    });
+  }
+  result.symbolsPerSecond = static_cast<double>(symbols) / seconds;
+  return result;
+}
+
+}  // namespace mrnn::engine

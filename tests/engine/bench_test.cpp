@@ -1,0 +1,248 @@
+// The benchmark suite's parts against answers known in advance: FLOP counts by hand, the
+// probes' parameter counts and FLOPs, medians and ratios in the report, the parsing of the
+// engine's and the peer's output lines, and child processes (exit codes, output, memory).
+// Rates themselves are timings and are only checked to be positive: benchmarks measure
+// speed, tests do not.
+
+#include <torch/torch.h>
+
+#include <cmath>
+#include <string>
+
+#include "engine/bench/bench_model.h"
+#include "engine/bench/bench_report.h"
+#include "engine/bench/bench_suite.h"
+#include "engine/bench/flop_count.h"
+#include "engine/bench/throughput_probe.h"
+#include "engine/models/language_model.h"
+#include "engine/runtime/blas_kernels.h"
+#include "engine/runtime/child_process.h"
+#include "test_harness.h"
+
+using namespace mrnn;
+
+namespace {
+
+engine::BenchShape tinyShape(const std::string& cell) {
+  engine::BenchShape s;
+  s.cell = cell;
+  s.hidden = 16;
+  s.embedding = 8;
+  s.batch = 2;
+  s.bptt = 5;
+  s.vocab = 10;
+  s.steps = 2;
+  s.sampleLength = 30;
+  s.threads = 1;
+  return s;
+}
+
+int64_t entriesOf(const engine::BenchShape& shape, bool weightNorm = false) {
+  auto config = engine::benchModelConfig(shape);
+  config.layers[0].weightNorm = weightNorm;
+  engine::LanguageModel model(config, shape.vocab);
+  return engine::matrixEntries(model);
+}
+
+}  // namespace
+
+MRNN_TEST(flop_count_of_the_mlstm_by_hand) {
+  engine::BenchShape s;
+  s.cell = "mlstm";
+  s.hidden = 128;
+  s.embedding = 64;
+  s.vocab = 128;
+  // W_mx 64x128, W_mh 128x128, W_x 4*128 x 64, W_m 4*128 x 128, softmax 128x128.
+  const int64_t byHand = 8192 + 16384 + 32768 + 65536 + 16384;
+  EXPECT_EQ(entriesOf(s), byHand);
+  engine::LanguageModel model(engine::benchModelConfig(s), s.vocab);
+  EXPECT_EQ(engine::forwardFlopsPerSymbol(model), 2.0 * byHand);
+  EXPECT_EQ(engine::trainingFlopsPerSymbol(model), 6.0 * byHand);
+}
+
+MRNN_TEST(flop_count_leaves_out_weight_norm_gains) {
+  engine::BenchShape s = tinyShape("mlstm");
+  EXPECT_EQ(entriesOf(s, true), entriesOf(s, false));
+}
+
+MRNN_TEST(flop_count_of_the_mogrifier_by_hand) {
+  engine::BenchShape s;
+  s.cell = "mogrifier";  // r = 5, k = 40: Q^1, Q^3, Q^5 (x from h), R^2, R^4 (h from x)
+  s.hidden = 128;
+  s.embedding = 64;
+  s.vocab = 128;
+  const int64_t lstm = 4 * 128 * 64 + 4 * 128 * 128;
+  const int64_t q = 64 * 40 + 40 * 128, r = 128 * 40 + 40 * 64;
+  EXPECT_EQ(entriesOf(s), lstm + 3 * q + 2 * r + 128 * 128);
+}
+
+MRNN_TEST(engine_probes_count_parameters_and_flops) {
+  const auto s = tinyShape("mlstm");
+  engine::LanguageModel model(engine::benchModelConfig(s), s.vocab);
+  const double entries = static_cast<double>(engine::matrixEntries(model));
+  for (auto measure :
+       {engine::BenchMeasure::Train, engine::BenchMeasure::Eval, engine::BenchMeasure::Sample}) {
+    const auto result = engine::runProbe(s, measure);
+    EXPECT_MSG(result.symbolsPerSecond > 0 && std::isfinite(result.symbolsPerSecond),
+               engine::benchMeasureName(measure) << ": " << result.symbolsPerSecond);
+    EXPECT_EQ(result.parameters, model.parameterCount());
+    EXPECT_EQ(result.flopsPerSymbol,
+              (measure == engine::BenchMeasure::Train ? 6.0 : 2.0) * entries);
+  }
+}
+
+MRNN_TEST(torch_lstm_probe_is_the_same_model_shape) {
+  const auto s = tinyShape(engine::kTorchLstm);
+  const int64_t H = s.hidden, E = s.embedding, V = s.vocab;
+  for (auto measure :
+       {engine::BenchMeasure::Train, engine::BenchMeasure::Eval, engine::BenchMeasure::Sample}) {
+    const auto result = engine::runProbe(s, measure);
+    EXPECT(result.symbolsPerSecond > 0);
+    // Embedding, LSTM with its two bias vectors, linear softmax.
+    EXPECT_EQ(result.parameters, V * E + 4 * H * E + 4 * H * H + 8 * H + V * H + V);
+    const double entries = static_cast<double>(4 * H * E + 4 * H * H + V * H);
+    EXPECT_EQ(result.flopsPerSymbol,
+              (measure == engine::BenchMeasure::Train ? 6.0 : 2.0) * entries);
+  }
+  // The engine's LSTM has the same matrices.
+  EXPECT_EQ(static_cast<double>(entriesOf(tinyShape("lstm"))),
+            static_cast<double>(4 * H * E + 4 * H * H + V * H));
+}
+
+MRNN_TEST(probes_refuse_unknown_cells_and_devices) {
+  auto s = tinyShape("mlstmx");
+  EXPECT_THROWS_WITH(std::invalid_argument, engine::runProbe(s, engine::BenchMeasure::Train),
+                     "unknown cell type 'mlstmx'");
+  s = tinyShape("mlstm");
+  s.device = "tpu";
+  EXPECT_THROWS_WITH(std::invalid_argument, engine::runProbe(s, engine::BenchMeasure::Train),
+                     "device is cpu or cuda, not 'tpu'");
+  if (!torch::cuda::is_available()) {
+    s.device = "cuda";
+    EXPECT_THROWS_WITH(std::runtime_error, engine::runProbe(s, engine::BenchMeasure::Eval),
+                       "no CUDA");
+  }
+}
+
+MRNN_TEST(median_of_odd_even_and_empty) {
+  EXPECT_EQ(engine::median({3.0, 1.0, 2.0}), 2.0);
+  EXPECT_EQ(engine::median({4.0, 1.0, 3.0, 2.0}), 2.5);
+  EXPECT_EQ(engine::median({}), 0.0);
+}
+
+MRNN_TEST(probe_and_peer_output_is_read) {
+  const auto engineLine = engine::parseProbeOutput(
+      "probe cell=mlstm measure=train params=148096 flops_per_symbol=835584 "
+      "symbols_per_s=71234.5\n");
+  EXPECT_EQ(engineLine.symbolsPerSecond, 71234.5);
+  EXPECT_EQ(engineLine.flopsPerSymbol, 835584.0);
+  EXPECT_EQ(engineLine.parameters, int64_t{148096});
+  const auto peerTrain =
+      engine::parseProbeOutput("mlstm hidden=512 batch=32 bptt=100 params=1234 chars_per_s=2129\n");
+  EXPECT_EQ(peerTrain.symbolsPerSecond, 2129.0);
+  EXPECT_EQ(peerTrain.parameters, int64_t{1234});
+  const auto peerSample = engine::parseProbeOutput("mlstm hidden=512 sample symbols_per_s=752\n");
+  EXPECT_EQ(peerSample.symbolsPerSecond, 752.0);
+  EXPECT_THROWS_WITH(std::runtime_error, engine::parseProbeOutput("Traceback\nKeyError: x\n"),
+                     "no symbols_per_s or chars_per_s in: Traceback | KeyError: x");
+  EXPECT_THROWS_WITH(std::runtime_error, engine::parseProbeOutput("symbols_per_s=fast"),
+                     "unreadable symbols_per_s 'fast'");
+}
+
+MRNN_TEST(report_gives_medians_ratios_and_gflops) {
+  engine::BenchReport report;
+  report.repeats = 3;
+  report.machine = "test CPU";
+  report.blas = "OpenBLAS Test";
+  report.libtorch = "1.13.0";
+  using engine::BenchMeasure;
+  report.rows = {
+      {"engine mlstm", "mlstm", BenchMeasure::Train, {3000, 2800, 3300}, {100, 110, 90}, 1e6, 5},
+      {"torch::nn::LSTM",
+       "torch-lstm",
+       BenchMeasure::Train,
+       {3500, 3600, 4000},
+       {80, 80, 80},
+       1e6,
+       5},
+      {"peer mlstm", "mlstm", BenchMeasure::Train, {2000, 1800, 2100}, {250, 260, 240}, 1e6, 5},
+  };
+  EXPECT_EQ(report.rows[0].medianRate(), 3000.0);
+  EXPECT_NEAR(report.rows[0].gflopsPerSecond(), 3.0, 1e-12);
+  const std::string text = engine::formatBenchReport(report, "mrnn bench --repeats 3");
+  // engine / peer = 3000 / 2000, engine / torch = 3000 / 3600, peer / torch = 2000 / 3600.
+  EXPECT_MSG(text.find("| engine mlstm | 3,000 | 3,000 2,800 3,300 | 3.0 | 100 | 1.50 | 0.83 |") !=
+                 std::string::npos,
+             text);
+  EXPECT_MSG(text.find("| torch::nn::LSTM | 3,600 | 3,500 3,600 4,000 | 3.6 | 80 |  |  |") !=
+                 std::string::npos,
+             text);
+  EXPECT_MSG(text.find("| peer mlstm | 2,000 | 2,000 1,800 2,100 | 2.0 | 250 |  | 0.56 |") !=
+                 std::string::npos,
+             text);
+  EXPECT(text.find("    mrnn bench --repeats 3\n") != std::string::npos);
+  EXPECT(text.find("Machine: test CPU; OpenBLAS Test; LibTorch 1.13.0; device cpu.") !=
+         std::string::npos);
+  EXPECT(text.find("Evaluation") == std::string::npos);  // no rows, no table
+}
+
+MRNN_TEST(child_process_reports_exit_output_and_memory) {
+  const auto outcome = engine::runChildProcess(
+      {"/bin/sh", "-c", "echo out; echo \"err $MRNN_TEST_VALUE\" >&2; exit 3"},
+      {"MRNN_TEST_VALUE=42"});
+  EXPECT_EQ(outcome.exitCode, 3);
+  EXPECT_EQ(outcome.out, std::string("out\n"));
+  EXPECT_EQ(outcome.err, std::string("err 42\n"));
+  EXPECT(outcome.peakResidentKb > 0);
+  const auto killed = engine::runChildProcess({"/bin/sh", "-c", "kill -9 $$"});
+  EXPECT_EQ(killed.exitCode, 128 + 9);
+  EXPECT_THROWS_WITH(std::runtime_error,
+                     engine::runChildProcess({"/nonexistent/mrnn-peer", "--kind", "mlstm"}),
+                     "cannot run '/nonexistent/mrnn-peer'");
+}
+
+MRNN_TEST(child_process_peak_memory_is_the_childs) {
+  // A child that holds 256 MB reports at least that; a trivial one reports no more than the
+  // floor the forked copy of this process sets (see child_process.h), far less.
+  const auto big = engine::runChildProcess(
+      {"/bin/sh", "-c", "v=$(head -c 268435456 /dev/zero | tr '\\0' x); echo ${#v}"});
+  const auto small = engine::runChildProcess({"/bin/sh", "-c", "echo 1"});
+  EXPECT_EQ(big.out, std::string("268435456\n"));
+  EXPECT_MSG(big.peakResidentKb > 256 * 1024, big.peakResidentKb);
+  EXPECT_MSG(small.peakResidentKb < big.peakResidentKb - 128 * 1024,
+             small.peakResidentKb << " vs " << big.peakResidentKb);
+}
+
+MRNN_TEST(suite_refuses_missing_peer_and_unknown_cells) {
+  engine::BenchSuiteOptions options;
+  options.self = "/bin/true";
+  options.peer = "/nonexistent/peer_mlstm.py";
+  EXPECT_THROWS_WITH(std::invalid_argument, engine::runBenchSuite(options),
+                     "peer script not found: /nonexistent/peer_mlstm.py");
+  options.peer.clear();
+  options.cells = {"mlstm", "lsmt"};
+  EXPECT_THROWS_WITH(std::invalid_argument, engine::runBenchSuite(options),
+                     "unknown cell type 'lsmt'");
+}
+
+MRNN_TEST(suite_names_the_failing_subject_and_quotes_it) {
+  // A "peer" that fails the way a Python without torch does.
+  engine::BenchSuiteOptions options;
+  options.self = "/bin/true";  // never reached: the peer is the only subject
+  options.torchLstm = false;
+  options.cells.clear();
+  options.peer = "/dev/null";
+  options.python = "/bin/false";
+  EXPECT_THROWS_WITH(std::runtime_error, engine::runBenchSuite(options),
+                     "peer mlstm train failed (exit 1): (no output)");
+}
+
+MRNN_TEST(better_openblas_core_only_replaces_the_generic_fallback) {
+  const engine::CpuVectorFeatures avx512{true, true}, avx2{true, false}, old{false, false};
+  EXPECT_EQ(engine::betterOpenBlasCore("Prescott", avx512).value_or("-"), std::string("SkylakeX"));
+  EXPECT_EQ(engine::betterOpenBlasCore("PRESCOTT", avx2).value_or("-"), std::string("Haswell"));
+  EXPECT(!engine::betterOpenBlasCore("Prescott", old));
+  EXPECT(!engine::betterOpenBlasCore("SkylakeX", avx512));
+  EXPECT(!engine::betterOpenBlasCore("Haswell", avx512));
+  EXPECT(!engine::betterOpenBlasCore("", avx512));  // not OpenBLAS
+}
