@@ -14,7 +14,7 @@
 
 #include "engine/bench/bench_model.h"
 #include "engine/inference/single_stream_model.h"
-#include "engine/inference/vector_kernels.h"
+#include "engine/kernels/vector_kernels.h"
 #include "engine/models/language_model.h"
 #include "engine/runtime/blas_kernels.h"
 #include "engine/sampling/sampler.h"

@@ -3,7 +3,7 @@
 #include <cstdint>
 
 #include "engine/config/model_config.h"
-#include "engine/inference/vector_kernels.h"
+#include "engine/kernels/vector_kernels.h"
 
 namespace mrnn::engine {
 

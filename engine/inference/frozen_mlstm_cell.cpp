@@ -1,7 +1,7 @@
 #include "engine/inference/frozen_mlstm_cell.h"
 
 #include "engine/inference/frozen_updates.h"
-#include "engine/inference/vector_kernels.h"
+#include "engine/kernels/vector_kernels.h"
 
 namespace mrnn::engine {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "engine/inference/vector_kernels.h"
+#include "engine/kernels/vector_kernels.h"
 
 namespace mrnn::engine {
 

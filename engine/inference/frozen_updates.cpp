@@ -1,6 +1,6 @@
 #include "engine/inference/frozen_updates.h"
 
-#include "engine/inference/vector_kernels.h"
+#include "engine/kernels/vector_kernels.h"
 
 namespace mrnn::engine {
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "engine/inference/frozen_cell_factory.h"
-#include "engine/inference/vector_kernels.h"
+#include "engine/kernels/vector_kernels.h"
 
 namespace mrnn::engine {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "engine/inference/vector_kernels.h"
+#include "engine/kernels/vector_kernels.h"
 
 namespace mrnn::engine {
 

@@ -4,7 +4,7 @@
 
 #include "engine/inference/aligned_floats.h"
 #include "engine/inference/frozen_weights.h"
-#include "engine/inference/vector_kernels.h"
+#include "engine/kernels/vector_kernels.h"
 
 namespace mrnn::engine {
 

@@ -1,7 +1,11 @@
 #include "engine/models/fused_mlstm_window.h"
 
+#include "engine/kernels/blas_gemm.h"
+#include "engine/kernels/vector_kernels.h"
+
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace mrnn::engine {
@@ -11,13 +15,22 @@ namespace {
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
-// Raw row-major views: the loops below index [b * stride + k].
-struct Rows {
-  float* data;
-  int64_t stride;
-};
-Rows rows(const torch::Tensor& t) {
-  return {t.data_ptr<float>(), t.stride(0)};
+// out[m x n] = a[m x k] op(b) (+ out when accumulate), row-major with leading dimensions:
+// through CBLAS on raw pointers where the process has it, else through LibTorch on views.
+void product(bool transposeB, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+             const float* b, int64_t ldb, bool accumulate, float* out, int64_t ldc) {
+  const float beta = accumulate ? 1.0f : 0.0f;
+  if (rawSgemm(transposeB, m, n, k, 1.0f, a, lda, b, ldb, beta, out, ldc)) return;
+  auto* mutableB = const_cast<float*>(b);
+  const auto A = torch::from_blob(const_cast<float*>(a), {m, k}, {lda, 1});
+  const auto Bop = transposeB ? torch::from_blob(mutableB, {n, k}, {ldb, 1}).t()
+                              : torch::from_blob(mutableB, {k, n}, {ldb, 1});
+  auto C = torch::from_blob(out, {m, n}, {ldc, 1});
+  if (accumulate) {
+    C.addmm_(A, Bop);
+  } else {
+    at::mm_out(C, A, Bop);
+  }
 }
 
 class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction> {
@@ -27,6 +40,7 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
                                const torch::Tensor& wMh, const torch::Tensor& wM,
                                const torch::Tensor& mask) {
     const int64_t T = xp.size(0), B = xp.size(1), H = h0.size(1), M = wMh.size(0);
+    const int64_t X = M + 4 * H;  // a row of xp: [W_mx x | W_x x + b]
     const auto options = xp.options();
     // Everything backward needs, one tensor per kind for the window (no per-step tensors).
     auto hin = torch::empty({T, B, H}, options);        // h_{t-1} as it enters W_mh
@@ -39,57 +53,52 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
     c.select(0, 0).copy_(c0);
     const bool masked = mask.numel() > 0;
     const float* maskData = masked ? mask.data_ptr<float>() : nullptr;
-    const auto wMhT = wMh.t();
-    const auto wMT = wM.t();
-    auto hPrev = h0.contiguous();
+    // The loop runs on raw pointers: a tensor view per step costs more than the element-wise
+    // work at small sizes. All tensors here are contiguous.
+    const float* xpD = xp.data_ptr<float>();
+    const float* wMhD = wMh.data_ptr<float>();
+    const float* wMD = wM.data_ptr<float>();
+    float* hinD = hin.data_ptr<float>();
+    float* uD = u.data_ptr<float>();
+    float* mD = m.data_ptr<float>();
+    float* gD = gates.data_ptr<float>();
+    float* cD = c.data_ptr<float>();
+    float* tcD = tanhC.data_ptr<float>();
+    float* hsD = hs.data_ptr<float>();
+    const auto h0c = h0.contiguous();
+    const float* hPrev = h0c.data_ptr<float>();
     for (int64_t t = 0; t < T; ++t) {
-      auto hinT = hin.select(0, t);
-      {
-        const float* hp = hPrev.data_ptr<float>();
-        float* out = hinT.data_ptr<float>();
-        for (int64_t k = 0; k < B * H; ++k) out[k] = masked ? hp[k] * maskData[k] : hp[k];
+      float* hinT = hinD + t * B * H;
+      for (int64_t k = 0; k < B * H; ++k) hinT[k] = masked ? hPrev[k] * maskData[k] : hPrev[k];
+      float* uT = uD + t * B * M;
+      product(true, B, M, H, hinT, H, wMhD, H, false, uT, M);  // u = h W_mh^T
+      const float* xpT = xpD + t * B * X;
+      float* mT = mD + t * B * M;
+      float* gT = gD + t * B * 4 * H;
+      for (int64_t b = 0; b < B; ++b) {
+        for (int64_t k = 0; k < M; ++k) mT[b * M + k] = xpT[b * X + k] * uT[b * M + k];
+        std::copy(xpT + b * X + M, xpT + (b + 1) * X, gT + b * 4 * H);
       }
-      auto uT = u.select(0, t);
-      at::mm_out(uT, hinT, wMhT);
-      const auto xpT = xp.select(0, t);
-      auto mT = m.select(0, t);
-      {
-        const Rows x = rows(xpT);
-        const float* uu = uT.data_ptr<float>();
-        float* mm = mT.data_ptr<float>();
-        for (int64_t b = 0; b < B; ++b) {
-          for (int64_t k = 0; k < M; ++k) mm[b * M + k] = x.data[b * x.stride + k] * uu[b * M + k];
+      product(true, B, 4 * H, M, mT, M, wMD, M, true, gT, 4 * H);  // gates += m W_m^T
+      // The gate activations, the cell update, tanh(c) and h in one pass per row, with the
+      // vectorised kernels (engine/kernels): no LibTorch op, no intermediate tensor.
+      const float* cPrev = cD + t * B * H;
+      float* cNext = cD + (t + 1) * B * H;
+      float* tc = tcD + t * B * H;
+      float* h = hsD + t * B * H;
+      for (int64_t b = 0; b < B; ++b) {
+        float* row = gT + b * 4 * H;
+        sigmoidInPlace(row, 3 * H);
+        tanhInPlace(row + 3 * H, H);
+        const int64_t at = b * H;
+        for (int64_t k = 0; k < H; ++k) {
+          cNext[at + k] = row[H + k] * cPrev[at + k] + row[k] * row[3 * H + k];
+          tc[at + k] = cNext[at + k];
         }
+        tanhInPlace(tc + at, H);
+        for (int64_t k = 0; k < H; ++k) h[at + k] = row[2 * H + k] * tc[at + k];
       }
-      auto gT = gates.select(0, t);
-      at::addmm_out(gT, xpT.narrow(1, M, 4 * H), mT, wMT);
-      // The transcendental functions through LibTorch's vectorised kernels (SLEEF); the
-      // products and sums, which they cannot fuse, in one pass over raw floats.
-      gT.narrow(1, 0, 3 * H).sigmoid_();
-      gT.narrow(1, 3 * H, H).tanh_();
-      auto cNext = c.select(0, t + 1);
-      {
-        const float* g = gT.data_ptr<float>();
-        const float* cp = c.select(0, t).data_ptr<float>();
-        float* cn = cNext.data_ptr<float>();
-        for (int64_t b = 0; b < B; ++b) {
-          const float* row = g + b * 4 * H;
-          for (int64_t k = 0; k < H; ++k) {
-            cn[b * H + k] = row[H + k] * cp[b * H + k] + row[k] * row[3 * H + k];
-          }
-        }
-      }
-      auto tcT = tanhC.select(0, t);
-      at::tanh_out(tcT, cNext);
-      {
-        const float* g = gT.data_ptr<float>();
-        const float* tc = tcT.data_ptr<float>();
-        float* h = hs.select(0, t).data_ptr<float>();
-        for (int64_t b = 0; b < B; ++b) {
-          for (int64_t k = 0; k < H; ++k) h[b * H + k] = g[b * 4 * H + 2 * H + k] * tc[b * H + k];
-        }
-      }
-      hPrev = hs.select(0, t);
+      hPrev = h;
     }
     ctx->save_for_backward({xp, wMh, wM, mask, hin, u, m, gates, c, tanhC});
     auto hT = hs.select(0, T - 1).clone();
@@ -110,6 +119,7 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
     const auto& c = saved[8];
     const auto& tanhC = saved[9];
     const int64_t T = xp.size(0), B = xp.size(1), H = hin.size(2), M = wMh.size(0);
+    const int64_t X = M + 4 * H;
     const auto options = xp.options();
     const bool masked = mask.numel() > 0;
     const float* maskData = masked ? mask.data_ptr<float>() : nullptr;
@@ -121,60 +131,61 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
 
     // The input projections' gradient, written in place: [dXm | dGates] per row, where
     // dGates is the gradient of the gates' pre-activations (no concatenation afterwards).
-    auto dXp = torch::empty({T, B, M + 4 * H}, options);
-    auto dGates = dXp.narrow(2, M, 4 * H);
-    auto dXm = dXp.narrow(2, 0, M);
+    auto dXp = torch::empty({T, B, X}, options);
     auto dU = torch::empty({T, B, M}, options);
     auto dM = torch::empty({B, M}, options);
     auto dHin = torch::empty({B, H}, options);
+    const float* xpD = xp.data_ptr<float>();
+    const float* wMhD = wMh.data_ptr<float>();
+    const float* wMD = wM.data_ptr<float>();
+    const float* uD = u.data_ptr<float>();
+    const float* gD = gates.data_ptr<float>();
+    const float* cD = c.data_ptr<float>();
+    const float* tcD = tanhC.data_ptr<float>();
+    const float* dOutD = dHs.defined() ? dHs.data_ptr<float>() : nullptr;
+    float* dXpD = dXp.data_ptr<float>();
+    float* dUD = dU.data_ptr<float>();
+    float* dMD = dM.data_ptr<float>();
+    float* dHinD = dHin.data_ptr<float>();
     float* dhData = dh.data_ptr<float>();
     float* dcData = dc.data_ptr<float>();
     for (int64_t t = T - 1; t >= 0; --t) {
-      {
-        const float* g = gates.select(0, t).data_ptr<float>();
-        const float* cPrev = c.select(0, t).data_ptr<float>();
-        const float* tcNow = tanhC.select(0, t).data_ptr<float>();
-        const float* dOut = dHs.defined() ? dHs.select(0, t).data_ptr<float>() : nullptr;
-        const Rows dg = rows(dGates.select(0, t));
-        for (int64_t b = 0; b < B; ++b) {
-          const float* row = g + b * 4 * H;
-          float* drow = dg.data + b * dg.stride;
-          for (int64_t k = 0; k < H; ++k) {
-            const int64_t at = b * H + k;
-            const float i = row[k], f = row[H + k], o = row[2 * H + k], j = row[3 * H + k];
-            const float dhk = dhData[at] + (dOut ? dOut[at] : 0.0f);
-            const float tc = tcNow[at];
-            const float dcell = dcData[at] + dhk * o * (1.0f - tc * tc);
-            drow[k] = dcell * j * i * (1.0f - i);
-            drow[H + k] = dcell * cPrev[at] * f * (1.0f - f);
-            drow[2 * H + k] = dhk * tc * o * (1.0f - o);
-            drow[3 * H + k] = dcell * i * (1.0f - j * j);
-            dcData[at] = dcell * f;
-          }
+      const float* g = gD + t * B * 4 * H;
+      const float* cPrev = cD + t * B * H;
+      const float* tcNow = tcD + t * B * H;
+      const float* dOut = dOutD ? dOutD + t * B * H : nullptr;
+      float* dXpT = dXpD + t * B * X;  // rows of [dXm | dGates]
+      for (int64_t b = 0; b < B; ++b) {
+        const float* row = g + b * 4 * H;
+        float* drow = dXpT + b * X + M;
+        for (int64_t k = 0; k < H; ++k) {
+          const int64_t at = b * H + k;
+          const float i = row[k], f = row[H + k], o = row[2 * H + k], j = row[3 * H + k];
+          const float dhk = dhData[at] + (dOut ? dOut[at] : 0.0f);
+          const float tc = tcNow[at];
+          const float dcell = dcData[at] + dhk * o * (1.0f - tc * tc);
+          drow[k] = dcell * j * i * (1.0f - i);
+          drow[H + k] = dcell * cPrev[at] * f * (1.0f - f);
+          drow[2 * H + k] = dhk * tc * o * (1.0f - o);
+          drow[3 * H + k] = dcell * i * (1.0f - j * j);
+          dcData[at] = dcell * f;
         }
       }
-      at::mm_out(dM, dGates.select(0, t), wM);
-      {
-        const Rows x = rows(xp.select(0, t));
-        const float* uu = u.select(0, t).data_ptr<float>();
-        const float* dm = dM.data_ptr<float>();
-        const Rows dx = rows(dXm.select(0, t));
-        float* du = dU.select(0, t).data_ptr<float>();
-        for (int64_t b = 0; b < B; ++b) {
-          for (int64_t k = 0; k < M; ++k) {
-            dx.data[b * dx.stride + k] = dm[b * M + k] * uu[b * M + k];
-            du[b * M + k] = dm[b * M + k] * x.data[b * x.stride + k];
-          }
+      product(false, B, M, 4 * H, dXpT + M, X, wMD, M, false, dMD, M);  // dm = dG W_m
+      const float* xpT = xpD + t * B * X;
+      const float* uT = uD + t * B * M;
+      float* dUT = dUD + t * B * M;
+      for (int64_t b = 0; b < B; ++b) {
+        for (int64_t k = 0; k < M; ++k) {
+          dXpT[b * X + k] = dMD[b * M + k] * uT[b * M + k];
+          dUT[b * M + k] = dMD[b * M + k] * xpT[b * X + k];
         }
       }
-      at::mm_out(dHin, dU.select(0, t), wMh);
-      {
-        const float* d = dHin.data_ptr<float>();
-        for (int64_t k = 0; k < B * H; ++k) dhData[k] = masked ? d[k] * maskData[k] : d[k];
-      }
+      product(false, B, H, M, dUT, M, wMhD, H, false, dHinD, H);  // dh_in = du W_mh
+      for (int64_t k = 0; k < B * H; ++k) dhData[k] = masked ? dHinD[k] * maskData[k] : dHinD[k];
     }
     // The weights' gradients: one product over all T x B rows each.
-    const auto dWm = dXp.view({T * B, M + 4 * H}).narrow(1, M, 4 * H).t().mm(m.view({T * B, M}));
+    const auto dWm = dXp.view({T * B, X}).narrow(1, M, 4 * H).t().mm(m.view({T * B, M}));
     const auto dWmh = dU.view({T * B, M}).t().mm(hin.view({T * B, H}));
     return {dXp, dh, dc, dWmh, dWm, torch::Tensor()};
   }

@@ -8,6 +8,8 @@
 #include <string>
 
 #include "cell_fixtures.h"
+#include "engine/kernels/blas_gemm.h"
+#include "engine/kernels/vector_kernels.h"
 #include "test_harness.h"
 
 using namespace mrnn;
@@ -91,6 +93,22 @@ engine::LayerConfig mlstm(int64_t hidden, int64_t m) {
 MRNN_TEST(fused_mlstm_equals_the_generic_loop) {
   compareWindows(mlstm(4, 3), false, "H 4, M 3");
   compareWindows(mlstm(16, 24), false, "H 16, M 24");
+}
+
+MRNN_TEST(fused_mlstm_equals_the_loop_on_every_product_and_kernel_path) {
+  // The window's products through CBLAS or through LibTorch, its activations through the
+  // best vector kernels or the portable ones: the same answers on every path.
+  for (bool raw : {true, false}) {
+    for (auto isa : {engine::activeKernelIsa(), engine::KernelIsa::Scalar}) {
+      engine::setRawSgemmEnabled(raw);
+      engine::setKernelIsa(isa);
+      compareWindows(mlstm(16, 24), true,
+                     std::string(raw ? "CBLAS" : "LibTorch") + " products, " +
+                         engine::kernelIsaName(isa) + " kernels");
+    }
+  }
+  engine::setRawSgemmEnabled(true);
+  engine::resetKernelIsa();
 }
 
 MRNN_TEST(fused_mlstm_equals_the_generic_loop_with_a_state_mask) {

@@ -1,4 +1,4 @@
-// The raw-float kernels of engine/inference, every instruction set this CPU has, against
+// The raw-float kernels of engine/kernels, every instruction set this CPU has, against
 // plain double-precision loops: odd shapes (rows not a multiple of 4, columns not a multiple
 // of 8 or 16), exact integer cases, the threaded split, and the elementwise functions over
 // their whole range.
@@ -9,7 +9,10 @@
 #include <random>
 #include <vector>
 
-#include "engine/inference/vector_kernels.h"
+#include <torch/torch.h>
+
+#include "engine/kernels/blas_gemm.h"
+#include "engine/kernels/vector_kernels.h"
 #include "test_harness.h"
 
 using namespace mrnn;
@@ -196,4 +199,31 @@ MRNN_TEST(the_best_supported_instruction_set_is_active) {
                          engine::kernelIsaName(isa));
     }
   }
+}
+
+MRNN_TEST(raw_sgemm_equals_torch_mm_with_strides_and_accumulation) {
+  if (!engine::rawSgemmAvailable()) MRNN_SKIP("no CBLAS in this process (LibTorch without it)");
+  torch::manual_seed(3);
+  const int64_t m = 5, n = 7, k = 6, lda = 9, ldc = 11;
+  const auto a = torch::randn({m, lda});
+  for (bool transposeB : {false, true}) {
+    // B is [k, n] or, transposed, [n, k], inside rows of 10 floats.
+    const auto b = torch::randn({transposeB ? n : k, 10});
+    const auto bOp = transposeB ? b.narrow(1, 0, k).t() : b.narrow(1, 0, n);
+    const auto expected = a.narrow(1, 0, k).mm(bOp);
+    auto c = torch::full({m, ldc}, 2.0f);
+    EXPECT(engine::rawSgemm(transposeB, m, n, k, 1.0f, a.data_ptr<float>(), lda,
+                            b.data_ptr<float>(), 10, 0.0f, c.data_ptr<float>(), ldc));
+    EXPECT(torch::allclose(c.narrow(1, 0, n), expected, 1e-5, 1e-5));
+    EXPECT(torch::equal(c.narrow(1, n, ldc - n), torch::full({m, ldc - n}, 2.0f)));
+    EXPECT(engine::rawSgemm(transposeB, m, n, k, 1.0f, a.data_ptr<float>(), lda,
+                            b.data_ptr<float>(), 10, 1.0f, c.data_ptr<float>(), ldc));
+    EXPECT(torch::allclose(c.narrow(1, 0, n), 2 * expected, 1e-5, 1e-5));
+  }
+  engine::setRawSgemmEnabled(false);
+  float one = 1.0f, out = 0.0f;
+  EXPECT(!engine::rawSgemm(false, 1, 1, 1, 1.0f, &one, 1, &one, 1, 0.0f, &out, 1));
+  EXPECT(!engine::rawSgemmAvailable());
+  engine::setRawSgemmEnabled(true);
+  EXPECT_EQ(out, 0.0f);
 }

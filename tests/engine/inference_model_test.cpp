@@ -13,7 +13,7 @@
 
 #include "cell_fixtures.h"
 #include "engine/inference/single_stream_model.h"
-#include "engine/inference/vector_kernels.h"
+#include "engine/kernels/vector_kernels.h"
 #include "engine/models/cell_factory.h"
 #include "engine/models/language_model.h"
 #include "test_harness.h"

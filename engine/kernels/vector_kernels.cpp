@@ -1,4 +1,4 @@
-#include "engine/inference/vector_kernels.h"
+#include "engine/kernels/vector_kernels.h"
 
 #include <algorithm>
 #include <atomic>
@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine/inference/kernel_sets.h"
+#include "engine/kernels/kernel_sets.h"
 
 namespace mrnn::engine {
 namespace {

@@ -1,7 +1,7 @@
 // AVX2 + FMA kernels (8 floats per register), for x86-64 CPUs without AVX-512. Every
 // function carries the target attribute; see kernel_sets.h.
 
-#include "engine/inference/kernel_sets.h"
+#include "engine/kernels/kernel_sets.h"
 
 #if defined(__x86_64__)
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/inference/vector_kernels.h"
+#include "engine/kernels/vector_kernels.h"
 
 namespace mrnn::engine {
 

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "engine/inference/kernel_sets.h"
+#include "engine/kernels/kernel_sets.h"
 
 namespace mrnn::engine {
 namespace {

@@ -1,7 +1,7 @@
 // AVX-512 kernels (16 floats per register). Every function carries the target attribute, so
 // this file is compiled for the baseline ISA and these run only when the CPU has avx512f.
 
-#include "engine/inference/kernel_sets.h"
+#include "engine/kernels/kernel_sets.h"
 
 #if defined(__x86_64__)
 
