@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 #include "engine/config/cell_type.h"
 #include "engine/runtime/blas_kernels.h"
@@ -52,21 +53,25 @@ std::string cpuModel() {
   return "unknown CPU";
 }
 
+// The shape's options, spelled the same by `mrnn bench` and the peer.
+std::vector<std::string> shapeArguments(const BenchShape& s) {
+  std::vector<std::string> argv;
+  const std::pair<const char*, int64_t> sizes[] = {{"--hidden", s.hidden}, {"--emb", s.embedding},
+                                                   {"--batch", s.batch},   {"--bptt", s.bptt},
+                                                   {"--vocab", s.vocab},   {"--steps", s.steps}};
+  for (const auto& [name, value] : sizes) argv.insert(argv.end(), {name, std::to_string(value)});
+  argv.insert(argv.end(), {"--device", s.device});
+  return argv;
+}
+
 std::vector<std::string> peerCommand(const BenchSuiteOptions& o, const std::string& kind,
                                      BenchMeasure measure) {
-  const auto& s = o.shape;
-  std::vector<std::string> argv{o.python,   o.peer,
-                                "--kind",   kind,
-                                "--hidden", std::to_string(s.hidden),
-                                "--emb",    std::to_string(s.embedding),
-                                "--batch",  std::to_string(s.batch),
-                                "--bptt",   std::to_string(s.bptt),
-                                "--vocab",  std::to_string(s.vocab),
-                                "--steps",  std::to_string(s.steps),
-                                "--device", s.device};
-  if (s.threads > 0) argv.insert(argv.end(), {"--threads", std::to_string(s.threads)});
+  std::vector<std::string> argv{o.python, o.peer, "--kind", kind};
+  const auto shape = shapeArguments(o.shape);
+  argv.insert(argv.end(), shape.begin(), shape.end());
+  if (o.shape.threads > 0) argv.insert(argv.end(), {"--threads", std::to_string(o.shape.threads)});
   if (measure == BenchMeasure::Sample) {
-    argv.insert(argv.end(), {"--sample", std::to_string(s.sampleLength)});
+    argv.insert(argv.end(), {"--sample", std::to_string(o.shape.sampleLength)});
   }
   return argv;
 }
@@ -75,30 +80,13 @@ std::vector<std::string> peerCommand(const BenchSuiteOptions& o, const std::stri
 
 std::vector<std::string> probeCommand(const std::string& self, const BenchShape& s,
                                       BenchMeasure measure) {
-  return {self,
-          "bench",
-          "--probe",
-          benchMeasureName(measure),
-          "--cells",
-          s.cell,
-          "--hidden",
-          std::to_string(s.hidden),
-          "--emb",
-          std::to_string(s.embedding),
-          "--batch",
-          std::to_string(s.batch),
-          "--bptt",
-          std::to_string(s.bptt),
-          "--vocab",
-          std::to_string(s.vocab),
-          "--steps",
-          std::to_string(s.steps),
-          "--sample-length",
-          std::to_string(s.sampleLength),
-          "--threads",
-          std::to_string(s.threads),
-          "--device",
-          s.device};
+  std::vector<std::string> argv{self,      "bench", "--probe", benchMeasureName(measure),
+                                "--cells", s.cell};
+  const auto shape = shapeArguments(s);
+  argv.insert(argv.end(), shape.begin(), shape.end());
+  argv.insert(argv.end(), {"--sample-length", std::to_string(s.sampleLength), "--threads",
+                           std::to_string(s.threads)});
+  return argv;
 }
 
 ProbeResult parseProbeOutput(const std::string& output) {
