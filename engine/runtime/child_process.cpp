@@ -49,14 +49,27 @@ ChildOutcome runChildProcess(const std::vector<std::string>& argv,
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  // The child's environment, built here: between fork and exec only async-signal-safe calls
+  // are allowed, and putenv may allocate.
+  std::vector<std::string> added = environment;
+  std::vector<char*> envp;
+  for (char** entry = environ; *entry; ++entry) {
+    const std::string text = *entry;
+    const std::string name = text.substr(0, text.find('='));
+    bool replaced = false;
+    for (const auto& a : added)
+      replaced = replaced || a.compare(0, name.size() + 1, name + "=") == 0;
+    if (!replaced) envp.push_back(*entry);
+  }
+  for (auto& a : added) envp.push_back(a.data());
+  envp.push_back(nullptr);
 
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error(std::string("cannot fork: ") + std::strerror(errno));
   if (pid == 0) {
     dup2(out.write, STDOUT_FILENO);
     dup2(err.write, STDERR_FILENO);
-    for (const auto& entry : environment) putenv(const_cast<char*>(entry.c_str()));
-    execvp(args[0], args.data());
+    execvpe(args[0], args.data(), envp.data());
     const int code = errno;
     [[maybe_unused]] const auto written = ::write(execError.write, &code, sizeof code);
     _exit(127);

@@ -187,12 +187,13 @@ MRNN_TEST(report_gives_medians_ratios_and_gflops) {
 }
 
 MRNN_TEST(child_process_reports_exit_output_and_memory) {
+  // OMP_NUM_THREADS is already set (CTest sets it to 1): the given value replaces it.
   const auto outcome = engine::runChildProcess(
-      {"/bin/sh", "-c", "echo out; echo \"err $MRNN_TEST_VALUE\" >&2; exit 3"},
-      {"MRNN_TEST_VALUE=42"});
+      {"/bin/sh", "-c", "echo out; echo \"err $MRNN_TEST_VALUE $OMP_NUM_THREADS\" >&2; exit 3"},
+      {"MRNN_TEST_VALUE=42", "OMP_NUM_THREADS=7"});
   EXPECT_EQ(outcome.exitCode, 3);
   EXPECT_EQ(outcome.out, std::string("out\n"));
-  EXPECT_EQ(outcome.err, std::string("err 42\n"));
+  EXPECT_EQ(outcome.err, std::string("err 42 7\n"));
   EXPECT(outcome.peakResidentKb > 0);
   const auto killed = engine::runChildProcess({"/bin/sh", "-c", "kill -9 $$"});
   EXPECT_EQ(killed.exitCode, 128 + 9);
