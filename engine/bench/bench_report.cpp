@@ -27,7 +27,7 @@ std::string ratio(const BenchRow& row, const BenchRow* reference) {
 
 // The peer row a subject is compared with: the peer of the same cell kind.
 const BenchRow* peerFor(const BenchReport& report, const BenchRow& row) {
-  if (row.subject.rfind("peer", 0) == 0) return nullptr;
+  if (row.peer) return nullptr;
   const std::string cell = row.cell == kTorchLstm ? "lstm" : row.cell;
   return report.find("peer " + cell, row.measure);
 }

@@ -18,6 +18,7 @@ struct BenchRow {
   std::vector<double> peakMb;   // the measuring process's peak resident memory, per round
   double flopsPerSymbol = 0.0;  // flop_count.h; 0 when unknown
   int64_t parameters = 0;
+  bool peer = false;  // the Python peer, run as a script (no evaluation mode)
 
   double medianRate() const;
   double medianPeakMb() const;

@@ -19,12 +19,6 @@ namespace mrnn::engine {
 
 namespace {
 
-struct Subject {
-  std::string name;
-  std::string cell;
-  enum Kind { Engine, Peer } kind = Engine;
-};
-
 // The last `count` non-empty lines of a child's output, joined, for error messages.
 std::string lastLines(const std::string& text, size_t count) {
   std::vector<std::string> lines;
@@ -119,26 +113,6 @@ ProbeResult parseProbeOutput(const std::string& output) {
 BenchReport runBenchSuite(const BenchSuiteOptions& o) {
   if (o.repeats < 1) throw std::invalid_argument("repeats must be at least 1");
   if (o.self.empty()) throw std::invalid_argument("no program to run engine probes with");
-  std::vector<Subject> subjects;
-  bool lstmAsked = false;
-  for (const auto& cell : o.cells) {
-    if (!cellTypeFromName(cell)) {
-      throw std::invalid_argument("unknown cell type '" + cell +
-                                  "' (mrnn model describe lists them)");
-    }
-    lstmAsked = lstmAsked || cell == "lstm";
-    subjects.push_back({"engine " + cell, cell, Subject::Engine});
-  }
-  if (o.torchLstm) subjects.push_back({"torch::nn::LSTM", kTorchLstm, Subject::Engine});
-  if (!o.peer.empty()) {
-    if (access(o.peer.c_str(), R_OK) != 0) {
-      throw std::invalid_argument("peer script not found: " + o.peer +
-                                  " (--peer PATH names it, --peer none leaves it out)");
-    }
-    subjects.push_back({"peer mlstm", "mlstm", Subject::Peer});
-    if (lstmAsked) subjects.push_back({"peer lstm", "lstm", Subject::Peer});
-  }
-
   BenchReport report;
   report.shape = o.shape;
   report.repeats = o.repeats;
@@ -147,11 +121,35 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o) {
   report.machine =
       cpuModel() + ", " + std::to_string(std::thread::hardware_concurrency()) + " CPUs, " +
       (o.shape.threads > 0 ? std::to_string(o.shape.threads) : std::string("default")) + " threads";
-  for (const auto& subject : subjects) {
+  // One row per subject and measure, in the order every round runs them.
+  const auto addSubject = [&](const std::string& name, const std::string& cell, bool peer) {
     for (auto measure : o.measures) {
-      if (subject.kind == Subject::Peer && measure == BenchMeasure::Eval) continue;
-      report.rows.push_back({subject.name, subject.cell, measure, {}, {}, 0.0, 0});
+      if (peer && measure == BenchMeasure::Eval) continue;
+      BenchRow row;
+      row.subject = name;
+      row.cell = cell;
+      row.measure = measure;
+      row.peer = peer;
+      report.rows.push_back(row);
     }
+  };
+  bool lstmAsked = false;
+  for (const auto& cell : o.cells) {
+    if (!cellTypeFromName(cell)) {
+      throw std::invalid_argument("unknown cell type '" + cell +
+                                  "' (mrnn model describe lists them)");
+    }
+    lstmAsked = lstmAsked || cell == "lstm";
+    addSubject("engine " + cell, cell, false);
+  }
+  if (o.torchLstm) addSubject("torch::nn::LSTM", kTorchLstm, false);
+  if (!o.peer.empty()) {
+    if (access(o.peer.c_str(), R_OK) != 0) {
+      throw std::invalid_argument("peer script not found: " + o.peer +
+                                  " (--peer PATH names it, --peer none leaves it out)");
+    }
+    addSubject("peer mlstm", "mlstm", true);
+    if (lstmAsked) addSubject("peer lstm", "lstm", true);
   }
   // Thread counts pinned for the BLAS in every child, the peer's included.
   std::vector<std::string> environment;
@@ -165,11 +163,10 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o) {
         o.progress("round " + std::to_string(round) + "/" + std::to_string(o.repeats) + ": " +
                    row.subject + " " + benchMeasureName(row.measure));
       }
-      const bool peer = row.subject.rfind("peer", 0) == 0;
       BenchShape shape = o.shape;
       shape.cell = row.cell;
-      const auto argv =
-          peer ? peerCommand(o, row.cell, row.measure) : probeCommand(o.self, shape, row.measure);
+      const auto argv = row.peer ? peerCommand(o, row.cell, row.measure)
+                                 : probeCommand(o.self, shape, row.measure);
       const auto outcome = runChildProcess(argv, environment);
       if (outcome.exitCode != 0) {
         throw std::runtime_error(row.subject + " " + benchMeasureName(row.measure) +
@@ -189,7 +186,7 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o) {
   // The peer runs the same matrices as the engine's cell of its kind (its mLSTM is
   // Krause's, its LSTM torch.nn.LSTM), so its FLOPs per symbol are theirs.
   for (auto& row : report.rows) {
-    if (row.flopsPerSymbol > 0 || row.subject.rfind("peer", 0) != 0) continue;
+    if (row.flopsPerSymbol > 0 || !row.peer) continue;
     const BenchRow* same = report.find("engine " + row.cell, row.measure);
     if (!same && row.cell == "lstm") same = report.find("torch::nn::LSTM", row.measure);
     if (same) row.flopsPerSymbol = same->flopsPerSymbol;

@@ -165,7 +165,14 @@ MRNN_TEST(report_gives_medians_ratios_and_gflops) {
        {80, 80, 80},
        1e6,
        5},
-      {"peer mlstm", "mlstm", BenchMeasure::Train, {2000, 1800, 2100}, {250, 260, 240}, 1e6, 5},
+      {"peer mlstm",
+       "mlstm",
+       BenchMeasure::Train,
+       {2000, 1800, 2100},
+       {250, 260, 240},
+       1e6,
+       5,
+       true},
   };
   EXPECT_EQ(report.rows[0].medianRate(), 3000.0);
   EXPECT_NEAR(report.rows[0].gflopsPerSecond(), 3.0, 1e-12);
