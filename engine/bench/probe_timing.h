@@ -4,9 +4,23 @@
 #include <cstdint>
 
 #include <torch/cuda.h>
+#include <torch/torch.h>
 #include <torch/types.h>
 
 namespace mrnn::engine {
+
+// One window of random symbols, as the peer trains on: inputs [T, B] and the next symbols.
+struct ProbeWindow {
+  torch::Tensor inputs;
+  torch::Tensor targets;
+};
+
+inline ProbeWindow randomWindow(int64_t vocab, int64_t bptt, int64_t batch,
+                                const torch::Device& device) {
+  const auto data = torch::randint(0, vocab, {bptt + 1, batch},
+                                   torch::TensorOptions(torch::kLong).device(device));
+  return {data.narrow(0, 0, bptt), data.narrow(0, 1, bptt)};
+}
 
 // Runs `work` once to warm up, then `repeats` times under the clock, and returns the
 // seconds those took; on CUDA the clock waits for the device at both ends.

@@ -33,10 +33,10 @@ ProbeResult engineProbe(const BenchShape& shape, BenchMeasure measure,
   model.to(device);
   ProbeResult result;
   result.parameters = model.parameterCount();
-  const auto data = torch::randint(0, shape.vocab, {shape.bptt + 1, shape.batch},
-                                   torch::TensorOptions(torch::kLong).device(device));
-  const auto inputs = data.narrow(0, 0, shape.bptt);
-  const auto targets = data.narrow(0, 1, shape.bptt);
+  // Named references, not structured bindings: C++17 lambdas cannot capture those.
+  const ProbeWindow window = randomWindow(shape.vocab, shape.bptt, shape.batch, device);
+  const torch::Tensor& inputs = window.inputs;
+  const torch::Tensor& targets = window.targets;
   double seconds = 0.0;
   int64_t symbols = shape.steps * shape.batch * shape.bptt;
   if (measure == BenchMeasure::Train) {

@@ -30,10 +30,10 @@ ProbeResult runTorchLstmProbe(const BenchShape& shape, BenchMeasure measure,
   ProbeResult result;
   for (const auto& p : model->parameters()) result.parameters += p.numel();
   const auto floatOptions = torch::TensorOptions(torch::kFloat32).device(device);
-  const auto data = torch::randint(0, shape.vocab, {shape.bptt + 1, shape.batch},
-                                   torch::TensorOptions(torch::kLong).device(device));
-  const auto inputs = data.narrow(0, 0, shape.bptt);
-  const auto targets = data.narrow(0, 1, shape.bptt);
+  // Named references, not structured bindings: C++17 lambdas cannot capture those.
+  const ProbeWindow window = randomWindow(shape.vocab, shape.bptt, shape.batch, device);
+  const torch::Tensor& inputs = window.inputs;
+  const torch::Tensor& targets = window.targets;
   const auto zeros = [&](int64_t batch) {
     return LstmState{torch::zeros({1, batch, shape.hidden}, floatOptions),
                      torch::zeros({1, batch, shape.hidden}, floatOptions)};
