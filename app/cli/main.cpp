@@ -43,9 +43,12 @@ void printUsage(std::ostream& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  mrnn::engine::relaunchWithBetterBlasKernels(argv);
   const mrnn::app::CommandLine args(argc, argv);
   const auto& words = args.positional();
+  // Re-executing costs a second start of LibTorch (~0.7 s): only commands that compute pay it.
+  const bool computes = !words.empty() && words[0] != "model" && words[0] != "runs" &&
+                        !args.has("version") && !args.has("help");
+  if (computes) mrnn::engine::relaunchWithBetterBlasKernels(argv);
   if (args.has("version")) {
     std::cout << "mrnn " MRNN_VERSION "\n";
     return 0;
