@@ -5,15 +5,10 @@
 
 #include "engine/config/parameter_count.h"
 #include "engine/config/project_file.h"
+#include "engine/store/text_format.h"
 
 namespace mrnn::app {
 namespace {
-
-std::string grouped(int64_t value) {
-  std::string digits = std::to_string(value);
-  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(i, ",");
-  return digits;
-}
 
 void printSummary(const engine::ModelSummary& summary, std::ostream& out) {
   size_t detailWidth = 6;
@@ -26,10 +21,10 @@ void printSummary(const engine::ModelSummary& summary, std::ostream& out) {
     out << std::left << std::setw(9) << row.block << std::setw(11) << row.kind
         << std::setw(static_cast<int>(detailWidth) + 2) << row.detail << std::right << std::setw(8)
         << row.inputWidth << std::setw(8) << row.outputWidth << std::setw(14)
-        << grouped(row.parameters) << "\n";
+        << engine::groupedInteger(row.parameters) << "\n";
   }
   out << std::left << std::setw(static_cast<int>(detailWidth) + 36) << "total" << std::right
-      << std::setw(14) << grouped(summary.totalParameters) << "\n";
+      << std::setw(14) << engine::groupedInteger(summary.totalParameters) << "\n";
 }
 
 }  // namespace

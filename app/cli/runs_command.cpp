@@ -13,6 +13,7 @@
 
 #include "engine/io/atomic_file.h"
 #include "engine/store/run_store.h"
+#include "engine/store/text_format.h"
 
 namespace mrnn::app {
 namespace {
@@ -27,13 +28,6 @@ int usageError(std::ostream& err, const std::string& problem) {
   if (!problem.empty()) err << "mrnn runs: " << problem << "\n";
   err << kUsage;
   return 2;
-}
-
-std::string grouped(int64_t value) {
-  std::string digits = std::to_string(value);
-  const int first = digits[0] == '-' ? 1 : 0;
-  for (int i = static_cast<int>(digits.size()) - 3; i > first; i -= 3) digits.insert(i, ",");
-  return digits;
 }
 
 std::string fixed(double value, int decimals) {
@@ -108,9 +102,10 @@ int listRuns(const engine::RunStore& store, const std::string& folder, std::ostr
   }
   std::vector<std::vector<std::string>> rows;
   for (const auto& run : runs) {
-    rows.push_back({std::to_string(run.id), run.name, run.modelType, grouped(run.parameters),
-                    engine::runStatusName(run.status), std::to_string(run.steps),
-                    bpc(run.bestValid), bpc(run.testResult), duration(run.durationSeconds)});
+    rows.push_back({std::to_string(run.id), run.name, run.modelType,
+                    engine::groupedInteger(run.parameters), engine::runStatusName(run.status),
+                    std::to_string(run.steps), bpc(run.bestValid), bpc(run.testResult),
+                    duration(run.durationSeconds)});
   }
   printTable({"id", "name", "model", "params", "status", "steps", "best valid bpc", "test bpc",
               "duration"},
@@ -133,7 +128,7 @@ void showRun(const engine::RunStore& store, const engine::RunRecord& run, std::o
   out << "run " << run.id << ": " << run.name << "\n";
   const std::vector<std::pair<std::string, std::string>> fields = {
       {"model", orDash(run.modelType)},
-      {"parameters", grouped(run.parameters)},
+      {"parameters", engine::groupedInteger(run.parameters)},
       {"status", engine::runStatusName(run.status)},
       {"reason", orDash(run.reason)},
       {"started", orDash(run.startedAt)},

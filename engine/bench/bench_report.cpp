@@ -1,23 +1,21 @@
 #include "engine/bench/bench_report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
+
+#include "engine/store/text_format.h"
 
 namespace mrnn::engine {
 
 namespace {
 
 std::string number(double value, int decimals = 0) {
+  if (decimals == 0) return groupedInteger(std::llround(value));
   char text[64];
   std::snprintf(text, sizeof text, "%.*f", decimals, value);
-  // Thousands separated for whole numbers, as the tables in docs/performance.md are.
-  std::string s = text;
-  if (decimals == 0 && value >= 1000) {
-    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
-      s.insert(static_cast<size_t>(i), ",");
-  }
-  return s;
+  return text;
 }
 
 std::string ratio(const BenchRow& row, const BenchRow* reference) {

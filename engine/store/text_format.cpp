@@ -128,4 +128,13 @@ std::string csvNumber(const std::optional<double>& value) {
   return value ? formatDouble(*value) : "";
 }
 
+std::string groupedInteger(int64_t value) {
+  std::string digits = std::to_string(value);
+  const int first = digits[0] == '-' ? 1 : 0;
+  for (int i = static_cast<int>(digits.size()) - 3; i > first; i -= 3) {
+    digits.insert(static_cast<size_t>(i), ",");
+  }
+  return digits;
+}
+
 }  // namespace mrnn::engine

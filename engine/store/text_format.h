@@ -24,6 +24,9 @@ std::string formatDouble(double value);
 std::string jsonNumber(double value);
 std::string jsonNumber(const std::optional<double>& value);
 
+// An integer with its thousands separated by commas, for tables: "-1,234,567".
+std::string groupedInteger(int64_t value);
+
 // A CSV number: formatDouble, or an empty field for an absent value.
 std::string csvNumber(const std::optional<double>& value);
 

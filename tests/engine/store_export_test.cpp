@@ -11,6 +11,7 @@
 
 using mrnn::engine::csvField;
 using mrnn::engine::formatDouble;
+using mrnn::engine::groupedInteger;
 using mrnn::engine::jsonNumber;
 using mrnn::engine::jsonString;
 using mrnn::engine::RunStore;
@@ -126,4 +127,13 @@ MRNN_TEST(store_exports_metrics_as_json) {
             "\"value\": null}\n"
             "]\n");
   EXPECT_EQ(store.exportMetricsJson(2), "[]\n");
+}
+
+MRNN_TEST(grouped_integers_for_tables) {
+  EXPECT_EQ(groupedInteger(0), std::string("0"));
+  EXPECT_EQ(groupedInteger(999), std::string("999"));
+  EXPECT_EQ(groupedInteger(1000), std::string("1,000"));
+  EXPECT_EQ(groupedInteger(441440), std::string("441,440"));
+  EXPECT_EQ(groupedInteger(-1234567), std::string("-1,234,567"));
+  EXPECT_EQ(groupedInteger(-123456), std::string("-123,456"));
 }
