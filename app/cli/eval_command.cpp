@@ -99,7 +99,10 @@ int runEval(const CommandLine& args, std::ostream& out, std::ostream& err) {
     const std::string variant =
         config.dynamic.variant == engine::DynamicEvalVariant::Sgd ? "dynamic-sgd" : "dynamic-rms";
     rows.push_back(
-        {variant, engine::evaluateDynamic(model, split, corpus.train, config.dynamic, options)});
+        {variant,
+         engine::evaluateDynamic(
+             model, split, corpus.train,
+             engine::withTrainingBatch(config.dynamic, project.training.batchSize), options)});
   }
 
   if (args.has("json")) {

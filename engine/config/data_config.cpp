@@ -28,9 +28,10 @@ bool endsWith(const std::string& text, const std::string& suffix) {
 }
 
 // Keys that name or shape corpus files, so they have no meaning for generated data.
-const std::vector<std::string> kFileKeys{"train",       "valid",          "test",
-                                         "format",      "valid_fraction", "test_fraction",
-                                         "max_symbols", "min_count"};
+const std::vector<std::string> kFileKeys{
+    "train",         "valid",       "test",      "format",      "valid_fraction",
+    "test_fraction", "max_symbols", "min_count", "word_counts", "vocabulary"};
+const std::vector<std::string> kVocabularyNames{"auto", "all", "train", "train_unk"};
 // One split's ids are held in memory (4 bytes each at most): 2^31 tokens is already 8 GB.
 constexpr int64_t kMaxSplitTokens = int64_t{1} << 31;
 
@@ -92,6 +93,10 @@ std::string syntheticTaskName(SyntheticTask task) {
   return kSyntheticNames.at(static_cast<size_t>(task));
 }
 
+std::string vocabularySourceName(VocabularySource source) {
+  return kVocabularyNames.at(static_cast<size_t>(source));
+}
+
 std::string corpusFormatName(CorpusFormat format) {
   return kFormatNames.at(static_cast<size_t>(format));
 }
@@ -109,7 +114,7 @@ CorpusFormat resolveCorpusFormat(CorpusFormat format, const std::string& path) {
 DataConfig parseDataSection(const YAML::Node& node, YamlReader& reader, const std::string& path) {
   reader.expectMap(node, path,
                    {"synthetic", "copy", "train", "valid", "test", "format", "valid_fraction",
-                    "test_fraction", "max_symbols", "min_count"});
+                    "test_fraction", "max_symbols", "min_count", "word_counts", "vocabulary"});
   if (node["synthetic"]) return parseSyntheticSection(node, reader, path);
   if (node["copy"]) {
     reader.fail(node["copy"], joinKey(path, "copy"),
@@ -158,6 +163,18 @@ DataConfig parseDataSection(const YAML::Node& node, YamlReader& reader, const st
                 "1 leaves no symbol to predict; use 0 (all) or at least 2");
   }
   config.minCount = reader.integer(node, path, "min_count", 1, 1, 1'000'000'000);
+  const std::string vocabulary = reader.choice(node, path, "vocabulary", "auto", kVocabularyNames);
+  config.vocabulary = static_cast<VocabularySource>(
+      std::find(kVocabularyNames.begin(), kVocabularyNames.end(), vocabulary) -
+      kVocabularyNames.begin());
+  if (const YAML::Node words = node["word_counts"]) {
+    const std::string key = joinKey(path, "word_counts");
+    reader.expectMap(words, key, {"valid", "test"});
+    config.validWords =
+        reader.integer(words, key, "valid", 0, 1, std::numeric_limits<int64_t>::max());
+    config.testWords =
+        reader.integer(words, key, "test", 0, 1, std::numeric_limits<int64_t>::max());
+  }
   return config;
 }
 
@@ -188,6 +205,14 @@ void emitDataSection(YAML::Emitter& out, const DataConfig& config) {
   }
   out << YAML::Key << "max_symbols" << YAML::Value << config.maxSymbols;
   out << YAML::Key << "min_count" << YAML::Value << config.minCount;
+  if (config.vocabulary != VocabularySource::Auto)
+    out << YAML::Key << "vocabulary" << YAML::Value << vocabularySourceName(config.vocabulary);
+  if (config.validWords > 0 || config.testWords > 0) {
+    out << YAML::Key << "word_counts" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    if (config.validWords > 0) out << YAML::Key << "valid" << YAML::Value << config.validWords;
+    if (config.testWords > 0) out << YAML::Key << "test" << YAML::Value << config.testWords;
+    out << YAML::EndMap;
+  }
   out << YAML::EndMap;
 }
 

@@ -21,6 +21,14 @@ enum class CorpusFormat {
   Raw,      // raw bytes (text8, enwik8): no decoding, any byte allowed
 };
 
+// Where the vocabulary comes from (`data.vocabulary`).
+enum class VocabularySource {
+  Auto,      // char level: All; word level: Train (its vocabulary has <unk>); bytes: 256
+  All,       // the symbols of every split, as char-rnn does: a rare held-out symbol is fine
+  Train,     // the training split's only; another symbol in valid or test is an error
+  TrainUnk,  // the training split's and <unk>, which held-out symbols it lacks are read as
+};
+
 // A data set generated in memory instead of read from files (`data.synthetic`).
 enum class SyntheticTask {
   None,         // corpus files
@@ -50,13 +58,20 @@ struct DataConfig {
   double testFraction = 0.05;
   int64_t maxSymbols = 0;  // > 0: use only the first N symbols of each split (quick runs, tests)
   int64_t minCount = 1;    // word level: rarer words become <unk>
+  VocabularySource vocabulary = VocabularySource::Auto;
+  // `word_counts: {valid: N, test: N}`: the words of the word-level benchmark the held-out
+  // splits are compared with (Krause eq. 23), when its tokenisation differs from counting
+  // the text's own words and lines; 0: counted (CorpusSplit::words).
+  int64_t validWords = 0;
+  int64_t testWords = 0;
 };
 
 DataConfig parseDataSection(const YAML::Node& node, YamlReader& reader,
                             const std::string& path = "data");
 void emitDataSection(YAML::Emitter& out, const DataConfig& config);
 std::string corpusFormatName(CorpusFormat format);
-std::string syntheticTaskName(SyntheticTask task);  // "none", "reverse_copy"
+std::string syntheticTaskName(SyntheticTask task);          // "none", "reverse_copy"
+std::string vocabularySourceName(VocabularySource source);  // "auto", "all", "train", "train_unk"
 // Auto resolved from the file's name (the rule at CorpusFormat::Auto); others unchanged.
 CorpusFormat resolveCorpusFormat(CorpusFormat format, const std::string& path);
 

@@ -6,6 +6,11 @@
 
 namespace mrnn::engine {
 
+DynamicEvalConfig withTrainingBatch(DynamicEvalConfig config, int64_t trainingBatch) {
+  if (config.gradientBatchSize <= 0) config.gradientBatchSize = trainingBatch;
+  return config;
+}
+
 EvaluationConfig parseEvaluationSection(const YAML::Node& node, YamlReader& reader,
                                         const std::string& path) {
   reader.expectMap(node, path, {"batch_size", "bptt", "dynamic", "mc_samples", "temperature"});
@@ -16,9 +21,9 @@ EvaluationConfig parseEvaluationSection(const YAML::Node& node, YamlReader& read
 
   if (const YAML::Node dynamic = node["dynamic"]) {
     const std::string key = joinKey(path, "dynamic");
-    reader.expectMap(
-        dynamic, key,
-        {"enabled", "variant", "lr", "decay", "epsilon", "window", "gradient_batches"});
+    reader.expectMap(dynamic, key,
+                     {"enabled", "variant", "lr", "decay", "epsilon", "window", "gradient_batches",
+                      "gradient_batch_size"});
     DynamicEvalConfig& d = config.dynamic;
     d.enabled = reader.boolean(dynamic, key, "enabled", true);
     d.variant = reader.choice(dynamic, key, "variant", "rms", {"sgd", "rms"}) == "sgd"
@@ -29,7 +34,9 @@ EvaluationConfig parseEvaluationSection(const YAML::Node& node, YamlReader& read
     d.epsilon = reader.number(dynamic, key, "epsilon", d.epsilon, 1e-12, 1.0);
     d.window = reader.integer(dynamic, key, "window", d.window, 1, 1 << 20);
     d.gradientBatches =
-        reader.integer(dynamic, key, "gradient_batches", d.gradientBatches, 1, 1 << 20);
+        reader.integer(dynamic, key, "gradient_batches", d.gradientBatches, 0, 1 << 20);
+    d.gradientBatchSize =
+        reader.integer(dynamic, key, "gradient_batch_size", d.gradientBatchSize, 0, 65536);
     if (d.variant == DynamicEvalVariant::Sgd && dynamic["epsilon"]) {
       reader.fail(dynamic["epsilon"], joinKey(key, "epsilon"), "applies only to variant: rms");
     }
@@ -69,6 +76,7 @@ void emitEvaluationSection(YAML::Emitter& out, const EvaluationConfig& config) {
     out << YAML::Key << "epsilon" << YAML::Value << d.epsilon;
   out << YAML::Key << "window" << YAML::Value << d.window;
   out << YAML::Key << "gradient_batches" << YAML::Value << d.gradientBatches;
+  out << YAML::Key << "gradient_batch_size" << YAML::Value << d.gradientBatchSize;
   out << YAML::EndMap;
   out << YAML::Key << "temperature" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "tune" << YAML::Value << config.tuneTemperature;

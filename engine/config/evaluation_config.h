@@ -14,20 +14,23 @@ class YamlReader;
 
 enum class DynamicEvalVariant { Sgd, Rms };
 
-// Dynamic evaluation (Krause et al. 2017): adapt the weights to the evaluated text, window by
-// window, after scoring each window. SGD: theta -= eta * grad. RMS: per-parameter steps
-// eta * grad / (sqrt(MS) + epsilon), MS the mean squared gradient of the training data, and
-// a decay toward the trained weights: theta += lambda * (theta_trained - theta) (the RMS
-// variant scales lambda per parameter by RMS / mean RMS, as the paper's rule does).
+// Dynamic evaluation (Krause et al. 2017): adapt the weights to the evaluated text, segment
+// by segment, after scoring each segment. SGD: theta -= eta * grad. RMS (the published rule,
+// engine/training/evaluator.h): theta += lambda * decrate * (theta0 - theta) - eta * g /
+// (MS + epsilon), MS the RMS gradient of the training data gathered with the training batch.
 struct DynamicEvalConfig {
   bool enabled = false;
   DynamicEvalVariant variant = DynamicEvalVariant::Rms;
-  double learningRate = 1e-5;    // eta (measured: 1e-5 helps a small char mLSTM, 1e-4 hurts)
-  double decay = 2e-3;           // lambda
-  double epsilon = 1e-5;         // epsilon (RMS only)
-  int64_t window = 50;           // symbols per adaptation step
-  int64_t gradientBatches = 20;  // RMS: training windows used to estimate MS
+  double learningRate = 1e-5;     // eta
+  double decay = 2e-3;            // lambda
+  double epsilon = 1e-5;          // epsilon (RMS only)
+  int64_t window = 50;            // symbols per segment (and per gradient-statistics window)
+  int64_t gradientBatches = 0;    // RMS: 0 = the whole training set, else the first N batches
+  int64_t gradientBatchSize = 0;  // RMS: streams per statistics batch; 0 = the training batch
 };
+
+// `config` with gradientBatchSize 0 replaced by the training batch size.
+DynamicEvalConfig withTrainingBatch(DynamicEvalConfig config, int64_t trainingBatch);
 
 // The `evaluation:` section of a project.
 struct EvaluationConfig {

@@ -35,6 +35,9 @@ struct LayerConfig {
   MinorInput minorInput = MinorInput::Embedding;
   double weightDrop = 0.0;  // DropConnect on the recurrent matrices, one mask per window
   bool weightNorm = false;  // weight normalisation of the recurrent matrices (Krause §4.2)
+  // mRNN only: a bias b_h inside Sutskever's eq. 8, which the paper's form has not (eq. 3,
+  // the tensor RNN it factorises, has one). Checkpoints from before this key had it.
+  bool bias = false;
 
   // Resolved sizes (the defaults above applied).
   int64_t intermediateSize() const { return mSize > 0 ? mSize : hiddenSize; }

@@ -16,7 +16,7 @@ const std::vector<std::string> kCommonLayerKeys{"type", "hidden_size", "weight_d
 
 std::vector<std::string> layerKeysFor(CellType type) {
   std::vector<std::string> keys = kCommonLayerKeys;
-  if (type == CellType::Mrnn) keys.push_back("factor_size");
+  if (type == CellType::Mrnn) keys.insert(keys.end(), {"factor_size", "bias"});
   if (hasIntermediateState(type) && type != CellType::Mrnn) keys.push_back("m_size");
   if (isLstmFamily(type)) keys.push_back("output_gate");
   if (type == CellType::Mogrifier) keys.insert(keys.end(), {"rounds", "rank", "zigzag"});
@@ -69,6 +69,7 @@ LayerConfig parseLayer(const YAML::Node& node, YamlReader& reader, const std::st
   layer.rank = reader.integer(node, path, "rank", layer.rank, std::numeric_limits<int32_t>::min(),
                               kMaxWidth);
   layer.zigzag = reader.boolean(node, path, "zigzag", true);
+  layer.bias = reader.boolean(node, path, "bias", false);
   layer.majorShare = reader.number(node, path, "major_share", layer.majorShare, 0.0, 1.0);
   if (node["major_share"] && layer.majorShare <= 0.0) {
     reader.fail(node["major_share"], joinKey(path, "major_share"),

@@ -11,6 +11,7 @@ void emitLayer(YAML::Emitter& out, const LayerConfig& layer) {
   out << YAML::Key << "hidden_size" << YAML::Value << layer.hiddenSize;
   if (layer.type == CellType::Mrnn) {
     out << YAML::Key << "factor_size" << YAML::Value << layer.mSize;
+    out << YAML::Key << "bias" << YAML::Value << layer.bias;
   } else if (hasIntermediateState(layer.type)) {
     out << YAML::Key << "m_size" << YAML::Value << layer.mSize;
   }

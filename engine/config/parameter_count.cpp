@@ -87,7 +87,7 @@ int64_t cellParameterCount(const LayerConfig& layer, int64_t input, int64_t embe
       inputSide = h * input + h;
       break;
     case CellType::Mrnn:
-      inputSide = m * input + h * input + h;
+      inputSide = m * input + h * input + (layer.bias ? h : 0);
       break;
     case CellType::Lstm:
       inputSide = 4 * h * input + 4 * h;
@@ -130,7 +130,7 @@ std::string cellParameterFormula(CellType type) {
     case CellType::Rnn:
       return "HI + H^2 + H";
     case CellType::Mrnn:
-      return "MI + HI + 2MH + H   (M = factor size F)";
+      return "MI + HI + 2MH   (M = factor size F; + H with bias: true)";
     case CellType::Lstm:
       return "4HI + 4H^2 + 4H";
     case CellType::Mlstm:

@@ -95,37 +95,72 @@ Corpus generateCorpus(const DataConfig& config, InputLevel level) {
   return corpus;
 }
 
+VocabularySource resolvedSource(VocabularySource source, InputLevel level) {
+  if (source != VocabularySource::Auto) return source;
+  return level == InputLevel::Char ? VocabularySource::All : VocabularySource::Train;
+}
+
+// A char vocabulary gains <unk> for train_unk (word vocabularies always have one).
+Vocabulary withUnk(Vocabulary vocabulary, VocabularySource source) {
+  if (source != VocabularySource::TrainUnk || vocabulary.level() != InputLevel::Char ||
+      vocabulary.unkId() >= 0)
+    return vocabulary;
+  std::vector<std::string> symbols;
+  for (int64_t id = 0; id < vocabulary.size(); ++id) symbols.push_back(vocabulary.symbol(id));
+  symbols.emplace_back("<unk>");
+  return Vocabulary::fromSymbols(InputLevel::Char, std::move(symbols));
+}
+
+int64_t countId(const TokenStream& tokens, int64_t id) {
+  if (id < 0) return 0;
+  constexpr int64_t kChunk = 1 << 16;
+  std::vector<int64_t> ids(static_cast<size_t>(std::min(kChunk, tokens.size())));
+  int64_t count = 0;
+  for (int64_t start = 0; start < tokens.size(); start += kChunk) {
+    const int64_t n = std::min(kChunk, tokens.size() - start);
+    tokens.copy(start, n, ids.data());
+    count += std::count(ids.begin(), ids.begin() + n, id);
+  }
+  return count;
+}
+
 }  // namespace
 
 int64_t countWords(const TokenStream& tokens, const Vocabulary& vocabulary) {
-  // Which ids end a word: <eos> at word level, ASCII whitespace at byte and char level.
-  std::vector<uint8_t> separator(static_cast<size_t>(vocabulary.size()), 0);
-  const bool words = vocabulary.level() == InputLevel::Word;
+  // Word level: every token is a word, <eos> included (the word-level benchmarks' count).
+  // Byte and char level: runs of non-whitespace symbols, plus one <eos> per line: each "\n",
+  // and the last line when it holds words and has none.
+  if (vocabulary.level() == InputLevel::Word) return tokens.size();
+  std::vector<uint8_t> kind(static_cast<size_t>(vocabulary.size()), 0);  // 1 space, 2 line end
   for (int64_t id = 0; id < vocabulary.size(); ++id) {
     const std::string& symbol = vocabulary.symbol(id);
-    separator[static_cast<size_t>(id)] =
-        words ? id == vocabulary.eosId()
-              : symbol.size() == 1 && utf8::isSpace(static_cast<uint8_t>(symbol[0]));
+    if (symbol.size() != 1) continue;
+    const auto byte = static_cast<uint8_t>(symbol[0]);
+    kind[static_cast<size_t>(id)] = byte == '\n' ? 2 : utf8::isSpace(byte) ? 1 : 0;
   }
   constexpr int64_t kChunk = 1 << 16;
   std::vector<int64_t> ids(static_cast<size_t>(std::min(kChunk, tokens.size())));
   int64_t count = 0;
   bool inWord = false;
+  bool lineHasWords = false;
   for (int64_t start = 0; start < tokens.size(); start += kChunk) {
     const int64_t n = std::min(kChunk, tokens.size() - start);
     tokens.copy(start, n, ids.data());
     for (int64_t i = 0; i < n; ++i) {
       const int64_t id = ids[static_cast<size_t>(i)];
-      const bool isSeparator = id < vocabulary.size() && separator[static_cast<size_t>(id)];
-      if (words) {
-        count += isSeparator ? 0 : 1;
-      } else {
-        count += !isSeparator && !inWord ? 1 : 0;
-        inWord = !isSeparator;
+      const uint8_t k = id < vocabulary.size() ? kind[static_cast<size_t>(id)] : 0;
+      if (k == 0 && !inWord) {
+        ++count;
+        lineHasWords = true;
+      }
+      inWord = k == 0;
+      if (k == 2) {
+        ++count;  // the line's <eos>
+        lineHasWords = false;
       }
     }
   }
-  return count;
+  return count + (lineHasWords ? 1 : 0);
 }
 
 CorpusSplit loadSplit(const std::string& path, CorpusFormat format, const Vocabulary& vocabulary) {
@@ -139,18 +174,30 @@ Corpus loadCorpus(const DataConfig& config, InputLevel level, const std::string&
   if (config.synthetic != SyntheticTask::None) return generateCorpus(config, level);
   checkConfig(config);
   const std::string trainPath = resolvePath(projectDir, config.train);
+  const VocabularySource source = resolvedSource(config.vocabulary, level);
   Corpus corpus;
   if (!config.valid.empty()) {
     const CorpusReader reader = openReader(trainPath, config.format, level);
     const int64_t count = countNonEmpty(reader, trainPath);
-    corpus.vocabulary = reader.buildVocabulary(count, config.minCount);
+    const std::string validPath = resolvePath(projectDir, config.valid);
+    const std::string testPath = resolvePath(projectDir, config.test);
+    if (source == VocabularySource::All && level != InputLevel::Byte) {
+      CorpusReader::SymbolTally tally;
+      reader.tally(count, tally);
+      for (const std::string& path : {validPath, testPath}) {
+        const CorpusReader other = openReader(path, config.format, level);
+        other.tally(countNonEmpty(other, path), tally);
+      }
+      corpus.vocabulary = CorpusReader::vocabularyOf(level, tally, config.minCount);
+    } else {
+      corpus.vocabulary = withUnk(reader.buildVocabulary(count, config.minCount), source);
+    }
     corpus.train = makeSplit(reader.encode(corpus.vocabulary, count), trainPath);
-    corpus.valid =
-        loadSplit(resolvePath(projectDir, config.valid), config.format, corpus.vocabulary);
-    corpus.test = loadSplit(resolvePath(projectDir, config.test), config.format, corpus.vocabulary);
+    corpus.valid = loadSplit(validPath, config.format, corpus.vocabulary);
+    corpus.test = loadSplit(testPath, config.format, corpus.vocabulary);
   } else {
-    // One file: count, take the vocabulary from the train part, encode it all once and cut
-    // the splits as views of the same ids.
+    // One file: count, take the vocabulary (from the train part, or all of it), encode it all
+    // once and cut the splits as views of the same ids.
     const CorpusReader reader = openReader(trainPath, config.format, level);
     const int64_t total = countNonEmpty(reader, trainPath);
     const auto share = [&](double fraction, const char* name) {
@@ -165,16 +212,33 @@ Corpus loadCorpus(const DataConfig& config, InputLevel level, const std::string&
     const int64_t testCount = share(config.testFraction, "test");
     const int64_t trainCount = total - validCount - testCount;
     if (trainCount <= 0) throw DataError(trainPath + ": no symbols left for the train split");
-    corpus.vocabulary = reader.buildVocabulary(trainCount, config.minCount);
+    corpus.vocabulary =
+        withUnk(reader.buildVocabulary(source == VocabularySource::All ? total : trainCount,
+                                       config.minCount),
+                source);
     const TokenStream all = reader.encode(corpus.vocabulary, total);
     corpus.train = makeSplit(all.slice(0, trainCount), trainPath);
     corpus.valid = makeSplit(all.slice(trainCount, validCount), trainPath);
     corpus.test = makeSplit(all.slice(trainCount + validCount, testCount), trainPath);
   }
-  for (CorpusSplit* split : {&corpus.train, &corpus.valid, &corpus.test}) {
-    const bool sliced = config.maxSymbols > 0 && split->tokens.size() > config.maxSymbols;
+  if (source == VocabularySource::TrainUnk && level == InputLevel::Char) {
+    for (CorpusSplit* split : {&corpus.valid, &corpus.test})
+      split->unknownSymbols = countId(split->tokens, corpus.vocabulary.unkId());
+  }
+  const std::pair<CorpusSplit*, int64_t> splits[] = {
+      {&corpus.train, 0}, {&corpus.valid, config.validWords}, {&corpus.test, config.testWords}};
+  for (const auto& [split, benchmarkWords] : splits) {
+    const int64_t full = split->tokens.size();
+    const bool sliced = config.maxSymbols > 0 && full > config.maxSymbols;
     if (sliced) split->tokens = split->tokens.slice(0, config.maxSymbols);
-    if (sliced || split->words == 0) split->words = countWords(split->tokens, corpus.vocabulary);
+    if (benchmarkWords > 0) {
+      // The benchmark's count, in proportion when only a prefix is kept.
+      split->words = static_cast<int64_t>(std::llround(
+          static_cast<double>(benchmarkWords) * static_cast<double>(split->tokens.size()) /
+          static_cast<double>(std::max<int64_t>(1, full))));
+    } else if (sliced || split->words == 0) {
+      split->words = countWords(split->tokens, corpus.vocabulary);
+    }
   }
   return corpus;
 }

@@ -20,12 +20,17 @@ struct CorpusSplit {
   // token of `tokens`, 1 where that token, predicted from those before it, is scored (the
   // reverse copy task scores only the reversed half). Sliced together with `tokens`.
   TokenStream targetMask;
-  // Whitespace-separated words in the split's text (Krause eq. 23), counted on the ids after
-  // max_symbols: word level, the tokens other than <eos>; byte and char level, the runs of
-  // symbols other than ASCII whitespace. For ptb-char, where '_' is a space and a line end is
-  // "\n", that is the '_'-separated groups of each line (the PTB word count, 887,521 for
-  // ptb.char.train.txt as for ptb.train.txt).
+  // Words for Krause eq. 23, counted as the word-level benchmarks count them, so that a
+  // character model's word perplexity and a word model's are one measure: word level, every
+  // token, <eos> included; byte and char level, the runs of symbols other than ASCII
+  // whitespace plus one <eos> per line. ptb-char ('_' a space, "\n" a line end) thus gives
+  // PTB's token count (929,589 for ptb.char.train.txt as for ptb.train.txt). `data.word_counts`
+  // replaces it for valid and test (a benchmark tokenised otherwise, as WikiText-2's 245,569
+  // test words for its 1,256,449 bytes).
   int64_t words = 0;
+  // data.vocabulary: train_unk at char level: the symbols read as <unk> because the training
+  // split lacks them (reported, so that a researcher knows what the score leaves out).
+  int64_t unknownSymbols = 0;
   std::string source;  // the file it came from, for messages
 };
 
@@ -37,15 +42,14 @@ struct Corpus {
 };
 
 // Reads the corpus of a project: `projectDir` resolves relative paths. The vocabulary comes
-// from the training split (bytes: always 256). Throws DataError. A synthetic data set
-// (data.synthetic) is generated instead of read (ReverseCopyTask: word level only, its
-// vocabulary fixed by the config, every split with a target mask); the rest applies to files.
-// Without valid/test files, the one file is split by symbols: valid and test take
-// floor(N * fraction) symbols each from its end (train | valid | test), the vocabulary
-// coming from the train part; a fraction of 0 gives an empty split (the only way a split may
-// be empty). Byte level keeps the file mapped and its bytes are the ids (ptb-char files are
-// decoded to the bytes of their characters instead). Raw cannot be read at char level, nor
-// ptb-char at word level. max_symbols keeps the first N symbols of each split.
+// from data.vocabulary's source (VocabularySource; bytes: always 256). Throws DataError. A
+// synthetic data set (data.synthetic) is generated instead of read (ReverseCopyTask: word level
+// only, its vocabulary fixed by the config, every split with a target mask); the rest applies to
+// files. Without valid/test files, the one file is split by symbols: valid and test take floor(N *
+// fraction) symbols each from its end (train | valid | test); a fraction of 0 gives an empty split
+// (the only way a split may be empty). Byte level keeps the file mapped and its bytes are the ids
+// (ptb-char files are decoded to the bytes of their characters instead). Raw cannot be read at char
+// level, nor ptb-char at word level. max_symbols keeps the first N symbols of each split.
 Corpus loadCorpus(const DataConfig& config, InputLevel level, const std::string& projectDir);
 
 // Reads one more file with an existing vocabulary (evaluation on other text). Symbols

@@ -54,24 +54,36 @@ int64_t CorpusReader::countSymbols() const {
 
 Vocabulary CorpusReader::buildVocabulary(int64_t prefix, int64_t minCount) const {
   if (level_ == InputLevel::Byte) return Vocabulary::bytes();
+  SymbolTally counts;
+  tally(prefix, counts);
+  return vocabularyOf(level_, counts, minCount);
+}
+
+void CorpusReader::tally(int64_t prefix, SymbolTally& into) const {
+  if (level_ == InputLevel::Byte || prefix <= 0) return;
   int64_t seen = 0;
   if (level_ == InputLevel::Word) {
-    WordCounter counter;
     WordScanner(*file_, format_ != CorpusFormat::Raw).scan([&](std::string_view word, int64_t) {
-      counter.add(word);
+      into.words.add(word);
       return ++seen < prefix;
     });
-    return counter.build(minCount);
+    return;
   }
   // A bit per code point (136 KB) rather than a string per symbol.
-  std::vector<bool> present(kCodePoints, false);
+  if (into.chars.size() < kCodePoints) into.chars.resize(kCodePoints, false);
   CharScanner(*file_, format_ == CorpusFormat::PtbChar).scan([&](uint32_t codePoint, int64_t) {
-    present[codePoint] = true;
+    into.chars[codePoint] = true;
     return ++seen < prefix;
   });
+}
+
+Vocabulary CorpusReader::vocabularyOf(InputLevel level, const SymbolTally& tally,
+                                      int64_t minCount) {
+  if (level == InputLevel::Byte) return Vocabulary::bytes();
+  if (level == InputLevel::Word) return tally.words.build(minCount);
   std::vector<std::string> symbols;  // ascending code points: the vocabulary's order
-  for (uint32_t codePoint = 0; codePoint < kCodePoints; ++codePoint) {
-    if (present[codePoint]) symbols.push_back(utf8::encode(codePoint));
+  for (uint32_t codePoint = 0; codePoint < tally.chars.size(); ++codePoint) {
+    if (tally.chars[codePoint]) symbols.push_back(utf8::encode(codePoint));
   }
   return Vocabulary::fromSymbols(InputLevel::Char, std::move(symbols));
 }
@@ -123,7 +135,9 @@ void CorpusReader::throwUnknown(const std::string& symbol, int64_t offset) const
     std::snprintf(codePoint, sizeof codePoint, " (U+%04X)", value);
   throw DataError(file_->path() + ": symbol " + printableSymbol(symbol) + codePoint +
                   " at byte offset " + std::to_string(offset) +
-                  " is not in the vocabulary of the training split, which has no <unk>");
+                  " is not in the vocabulary of the training split, which has no <unk> "
+                  "(data.vocabulary: train; 'all' takes the vocabulary from every split, "
+                  "'train_unk' reads unseen symbols as <unk>)");
 }
 
 }  // namespace mrnn::engine

@@ -2,12 +2,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "engine/config/data_config.h"
 #include "engine/config/model_config.h"
 #include "engine/data/mapped_file.h"
 #include "engine/data/token_stream.h"
 #include "engine/data/vocabulary.h"
+#include "engine/data/word_counter.h"
 
 namespace mrnn::engine {
 
@@ -24,6 +26,14 @@ class CorpusReader {
   int64_t countSymbols() const;
   // From the first `prefix` symbols (bytes: always the 256 bytes).
   Vocabulary buildVocabulary(int64_t prefix, int64_t minCount) const;
+  // What buildVocabulary reads, added to a tally that several files can share (the
+  // vocabulary of every split): code points at char level, words at word level.
+  struct SymbolTally {
+    std::vector<bool> chars;
+    WordCounter words;
+  };
+  void tally(int64_t prefix, SymbolTally& into) const;
+  static Vocabulary vocabularyOf(InputLevel level, const SymbolTally& tally, int64_t minCount);
   // All `count` symbols (from countSymbols()). A symbol outside the vocabulary becomes <unk>,
   // or is a DataError naming it, the file and the byte offset.
   TokenStream encode(const Vocabulary& vocabulary, int64_t count) const;

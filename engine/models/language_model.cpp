@@ -132,9 +132,11 @@ void LanguageModel::setClamps(std::vector<UnitClamp> clamps) {
 }
 
 void LanguageModel::setOutputMask(size_t layer, torch::Tensor mask) {
-  if (layer >= layers_.size() || mask.numel() != layers_[layer]->outputSize()) {
+  const bool shaped = layer < layers_.size() && mask.dim() >= 1 && mask.dim() <= 2 &&
+                      mask.size(-1) == layers_[layer]->outputSize();
+  if (!shaped) {
     throw std::invalid_argument("an output mask for layer " + std::to_string(layer + 1) +
-                                " must have one entry per unit");
+                                " must have one entry per unit ([H], or [B, H] per stream)");
   }
   if (outputMasks_.size() < layers_.size()) outputMasks_.resize(layers_.size());
   outputMasks_[layer] = std::move(mask);

@@ -58,7 +58,8 @@ class LanguageModel : public torch::nn::Module {
 
   // Analysis hooks, off by default. Clamped layers run step by step so that the clamp holds
   // inside the recurrence. An output mask [H] multiplies a layer's output features (what the
-  // next layer or the softmax reads), as in Shuang §V-C's feature masking.
+  // next layer or the softmax reads), as in Shuang §V-C's feature masking; a mask [B, H] gives
+  // each of the next forward()'s B streams its own.
   void setClamps(std::vector<UnitClamp> clamps);
   // Fused window kernels (RecurrentCell::fusedWindow) on or off for every layer; on by
   // default. Off is the generic per-step loop, for tests and benchmarks to compare with.

@@ -10,7 +10,7 @@ MrnnCell::MrnnCell(const LayerConfig& config, int64_t inputSize, int64_t embeddi
   const int64_t m = config.intermediateSize();
   wMx_ = addInputWeight("W_mx", m, inputSize);
   wHx_ = addInputWeight("W_hx", h, inputSize);
-  b_ = addVector("b", h);
+  if (config.bias) b_ = addVector("b", h);
   wMh_ = addRecurrentWeight("W_mh", 1, m, h);
   wHm_ = addRecurrentWeight("W_hm", 1, h, m);
 }
@@ -24,10 +24,11 @@ void MrnnCell::resetParameters(const InitConfig& init) {
 }
 
 torch::Tensor MrnnCell::projectInputs(const torch::Tensor& x, const torch::Tensor&) {
-  return torch::cat({torch::linear(x, wMx_), torch::linear(x, wHx_, b_)}, -1);
+  return torch::cat({torch::linear(x, wMx_), torch::linear(x, wHx_, b_)}, -1);  // b_ may be {}
 }
 
 InputAffine MrnnCell::inputAffine() const {
+  if (!b_.defined()) return {torch::cat({wMx_, wHx_}), {}, {}};
   return {
       torch::cat({wMx_, wHx_}), {}, torch::cat({torch::zeros({wMx_.size(0)}, b_.options()), b_})};
 }

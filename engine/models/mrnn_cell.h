@@ -5,7 +5,7 @@
 namespace mrnn::engine {
 
 // Multiplicative RNN (Sutskever eqs. 7-8, Krause eqs. 9-10), factor size F = m_size:
-//   m = (W_mx x) * (W_mh h_prev);  h = tanh(W_hm m + W_hx x + b).
+//   m = (W_mx x) * (W_mh h_prev);  h = tanh(W_hm m + W_hx x)   (+ b with `bias: true`).
 class MrnnCell : public RecurrentCell {
  public:
   MrnnCell(const LayerConfig& config, int64_t inputSize, int64_t embeddingSize);
@@ -21,7 +21,7 @@ class MrnnCell : public RecurrentCell {
                       ProbeRecorder* probes) override;
 
  private:
-  torch::Tensor wMx_, wHx_, b_;
+  torch::Tensor wMx_, wHx_, b_;  // b_ undefined without `bias: true`
   RecurrentWeight* wMh_;
   RecurrentWeight* wHm_;
 };

@@ -56,15 +56,36 @@ std::vector<double> maskingLevels(double pMax, double pStep) {
   return levels;
 }
 
+uint64_t runSeed(uint64_t seed, size_t level, int64_t run, size_t layer) {
+  return mix(mix(mix(seed) ^ level) ^ static_cast<uint64_t>(run)) ^ layer;
+}
+
 std::vector<float> bernoulliMask(int64_t features, double p, uint64_t seed, size_t level,
                                  int64_t run, size_t layer) {
   // Uniforms from the 53 high bits of a 64-bit generator: the same on every standard library
   // (std::bernoulli_distribution is not specified bit for bit).
-  std::mt19937_64 generator(mix(mix(mix(seed) ^ level) ^ static_cast<uint64_t>(run)) ^ layer);
+  std::mt19937_64 generator(runSeed(seed, level, run, layer));
   std::vector<float> mask(static_cast<size_t>(features), 1.0f);
   for (auto& value : mask) {
     const double u = static_cast<double>(generator() >> 11) * 0x1.0p-53;
     if (u < p) value = 0.0f;
+  }
+  return mask;
+}
+
+WindowMaskDrawer::WindowMaskDrawer(int64_t features, double p, bool rescale, uint64_t seed,
+                                   size_t level, int64_t run, size_t layer)
+    : features_(features),
+      p_(p),
+      keep_(rescale && p < 1.0 ? static_cast<float>(1.0 / (1.0 - p)) : 1.0f),
+      // Another stream of the run's seed than the fixed mask's.
+      generator_(mix(runSeed(seed, level, run, layer) ^ 0x5eed)) {}
+
+std::vector<float> WindowMaskDrawer::next(int64_t streams) {
+  std::vector<float> mask(static_cast<size_t>(streams * features_), keep_);
+  for (auto& value : mask) {
+    const double u = static_cast<double>(generator_() >> 11) * 0x1.0p-53;
+    if (u < p_) value = 0.0f;
   }
   return mask;
 }
@@ -89,12 +110,34 @@ MaskingCurve featureMasking(LanguageModel& model, const CorpusSplit& split,
     const double p = levels[level];
     const int64_t runs = p == 0.0 ? 1 : options.runs;
     std::vector<double> losses;
+    const auto device = model.parameters().front().device();
     for (int64_t run = 0; run < runs; ++run) {
+      EvalOptions eval = options.eval;
+      std::vector<std::pair<size_t, WindowMaskDrawer>> drawers;
       for (size_t l = 0; l < model.layerCount(); ++l) {
         if (p == 0.0 || (options.layer && *options.layer != l)) continue;
-        const auto mask =
-            bernoulliMask(model.layer(l).outputSize(), p, options.seed, level, run, l);
-        model.setOutputMask(l, torch::tensor(mask).to(model.parameters().front().device()));
+        const int64_t width = model.layer(l).outputSize();
+        if (options.draw == MaskDraw::Fixed) {
+          auto mask = bernoulliMask(width, p, options.seed, level, run, l);
+          if (options.rescale) {
+            for (auto& value : mask) value *= static_cast<float>(1.0 / (1.0 - p));
+          }
+          model.setOutputMask(l, torch::tensor(mask).to(device));
+        } else {
+          drawers.emplace_back(
+              l, WindowMaskDrawer(width, p, options.rescale, options.seed, level, run, l));
+        }
+      }
+      int64_t drawn = 0;
+      if (!drawers.empty()) {
+        eval.beforeWindow = [&](int64_t streams) {
+          for (auto& [l, drawer] : drawers) {
+            const int64_t width = model.layer(l).outputSize();
+            model.setOutputMask(
+                l, torch::tensor(drawer.next(streams)).reshape({streams, width}).to(device));
+          }
+          ++drawn;
+        };
       }
       // Cancelling from inside the evaluation: the progress callback reports, and report()
       // throws JobCancelledError through evaluateStatic.
@@ -102,18 +145,30 @@ MaskingCurve featureMasking(LanguageModel& model, const CorpusSplit& split,
         if (job) job->report((done + fraction) / evaluations, "P = " + levelText(p));
         return true;
       };
-      losses.push_back(evaluateStatic(model, split, options.eval, progress).nats);
+      losses.push_back(evaluateStatic(model, split, eval, progress).nats);
+      model.clearOutputMasks();
+      if (drawn > 0) curve.masksPerRun = drawn;
       done += 1.0;
     }
-    double mean = 0.0;
-    for (const double loss : losses) mean += loss / static_cast<double>(losses.size());
-    double variance = 0.0;
+    const auto n = static_cast<double>(losses.size());
+    double meanNats = 0.0;
+    double meanPerplexity = 0.0;
     for (const double loss : losses) {
-      variance += (loss - mean) * (loss - mean) / static_cast<double>(losses.size());
+      meanNats += loss / n;
+      meanPerplexity += std::exp(loss) / n;
+    }
+    double nats = 0.0;
+    double perplexity = 0.0;
+    for (const double loss : losses) {
+      nats += (loss - meanNats) * (loss - meanNats) / n;
+      perplexity += (std::exp(loss) - meanPerplexity) * (std::exp(loss) - meanPerplexity) / n;
     }
     curve.p.push_back(p);
-    curve.meanLoss.push_back(mean);
-    curve.stdLoss.push_back(std::sqrt(variance));
+    curve.meanPerplexity.push_back(meanPerplexity);
+    curve.stdPerplexity.push_back(std::sqrt(perplexity));
+    curve.meanLoss.push_back(std::log(meanPerplexity));
+    curve.stdLoss.push_back(std::sqrt(nats));
+    curve.runLosses.push_back(losses);
   }
   return curve;
 }

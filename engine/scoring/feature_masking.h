@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <random>
 #include <vector>
 
 #include "engine/data/corpus.h"
@@ -12,24 +13,42 @@ namespace mrnn::engine {
 
 class JobContext;
 
+// How the masks are drawn. Shuang §V-C masks "as in the forward propagation of the model
+// with dropout in training"; their models (AWD-LSTM) drop an LSTM layer's outputs with one
+// mask per stream held over the steps of a window and drawn afresh for the next window, and
+// scale the kept features by 1 / (1 - P). That is the default. Where the paper is silent on
+// the scaling, we follow the dropout it names.
+enum class MaskDraw {
+  PerWindow,  // a mask per window and per stream (the paper's procedure)
+  Fixed,      // one mask [H] for the whole evaluation (an ablation: the same units stay off)
+};
+
 struct MaskingOptions {
   std::optional<size_t> layer;  // 0-based; none: every layer masked at once
   double pMax = 0.5;
   double pStep = 0.05;
-  int64_t runs = 5;  // Bernoulli masks drawn per P (P = 0 is evaluated once: no mask)
+  int64_t runs = 5;  // evaluations per P, each with its own masks (P = 0 is evaluated once)
   uint64_t seed = 1;
-  EvalOptions eval;  // how each evaluation runs (batch, bptt, max symbols)
+  MaskDraw draw = MaskDraw::PerWindow;
+  bool rescale = true;  // kept features times 1 / (1 - P), as dropout in training
+  EvalOptions eval;     // how each evaluation runs (batch, bptt, max symbols)
 };
 
-// Shuang et al. §V-C, Fig. 5: evaluation loss (nats per symbol) when each output feature of
-// a layer is zeroed with probability P (a Bernoulli mask, fixed over the whole evaluation,
-// no rescaling), averaged over `runs` masks. std is the population standard deviation.
+// Shuang et al. §V-C, Fig. 5: the evaluation when each output feature of a layer is zeroed
+// with probability P, over `runs` runs. As the paper reports it, the curve is the perplexity
+// averaged over the runs (an arithmetic mean of perplexities, not of losses); meanLoss is
+// the log of that mean, in nats per symbol, so that it plots on the loss axis; stdLoss is
+// the population standard deviation of the runs' losses, stdPerplexity of their perplexities.
 struct MaskingCurve {
   std::optional<size_t> layer;  // none: all layers
   std::vector<double> p;
+  std::vector<double> meanPerplexity;
+  std::vector<double> stdPerplexity;
   std::vector<double> meanLoss;
   std::vector<double> stdLoss;
+  std::vector<std::vector<double>> runLosses;  // per P: each run's loss, nats per symbol
   int64_t runs = 0;
+  int64_t masksPerRun = 0;  // masks drawn in one run (windows read, per-window draw)
 };
 
 // The P values 0, step, 2 step, ... up to pMax (inclusive, within rounding).
@@ -39,6 +58,23 @@ std::vector<double> maskingLevels(double pMax, double pStep);
 // (seed, level index, run, layer), so curves are reproducible and layers independent.
 std::vector<float> bernoulliMask(int64_t features, double p, uint64_t seed, size_t level,
                                  int64_t run, size_t layer);
+
+// Draws per-window masks for one run: rows of `features` values, 0 (dropped, probability P)
+// or the keep value (1, or 1 / (1 - P) rescaled), from a generator seeded by (seed, level,
+// run, layer), so each run is reproducible and the layers' masks are independent.
+class WindowMaskDrawer {
+ public:
+  WindowMaskDrawer(int64_t features, double p, bool rescale, uint64_t seed, size_t level,
+                   int64_t run, size_t layer);
+  // The next window's mask, [streams * features] row-major.
+  std::vector<float> next(int64_t streams);
+
+ private:
+  int64_t features_;
+  double p_;
+  float keep_;
+  std::mt19937_64 generator_;
+};
 
 // Evaluates `split` under the masks. The model's output masks are cleared afterwards (also
 // when cancelled). Throws std::invalid_argument for a layer out of range, a step <= 0 or

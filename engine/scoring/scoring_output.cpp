@@ -3,6 +3,7 @@
 #include "engine/store/text_format.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iomanip>
 
@@ -147,21 +148,33 @@ void writeMaskingJson(std::ostream& out, const std::vector<MaskingCurve>& curves
     out << "    {\"layer\": " << jsonString(layerName(curve)) << ", \"runs\": " << curve.runs
         << ", \"p\": ";
     jsonArray(out, curve.p);
+    out << ", \"mean_perplexity\": ";
+    jsonArray(out, curve.meanPerplexity);
+    out << ", \"std_perplexity\": ";
+    jsonArray(out, curve.stdPerplexity);
     out << ", \"mean_nats\": ";
     jsonArray(out, curve.meanLoss);
     out << ", \"std_nats\": ";
     jsonArray(out, curve.stdLoss);
+    out << ", \"masks_per_run\": " << curve.masksPerRun;
     out << "}" << (c + 1 < curves.size() ? "," : "") << "\n";
   }
   out << "  ]\n}\n";
 }
 
 void writeMaskingCsv(std::ostream& out, const std::vector<MaskingCurve>& curves) {
-  out << std::setprecision(10) << "layer,p,mean_nats,std_nats,runs\n";
+  // mean_nats is the log of the mean perplexity (MaskingCurve); a curve rebuilt from a plot
+  // without perplexities gives exp(mean_nats) and leaves their spread empty.
+  out << std::setprecision(10)
+      << "layer,p,mean_perplexity,std_perplexity,mean_nats,std_nats,runs\n";
   for (const auto& curve : curves) {
     for (size_t i = 0; i < curve.p.size(); ++i) {
-      out << layerName(curve) << "," << curve.p[i] << "," << curve.meanLoss[i] << ","
-          << curve.stdLoss[i] << "," << (curve.p[i] == 0.0 ? 1 : curve.runs) << "\n";
+      const bool known = i < curve.meanPerplexity.size();
+      out << layerName(curve) << "," << curve.p[i] << ","
+          << (known ? curve.meanPerplexity[i] : std::exp(curve.meanLoss[i])) << ",";
+      if (i < curve.stdPerplexity.size()) out << curve.stdPerplexity[i];
+      out << "," << curve.meanLoss[i] << "," << curve.stdLoss[i] << ","
+          << (curve.p[i] == 0.0 ? 1 : curve.runs) << "\n";
     }
   }
 }

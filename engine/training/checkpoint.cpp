@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <sstream>
 
+#include "engine/config/model_config_parser.h"
 #include "engine/config/model_config_writer.h"
+#include "engine/config/yaml_reader.h"
 #include "engine/io/atomic_file.h"
 
 namespace mrnn::engine {
@@ -65,6 +67,41 @@ double readDouble(torch::serialize::InputArchive& archive, const std::string& ke
 
 std::string stateKey(size_t layer, size_t part) {
   return "state_" + std::to_string(layer) + "_" + std::to_string(part);
+}
+
+// Before `bias` became a key of mrnn layers (the paper's eq. 8 has no bias, the default now),
+// every mrnn layer had one. Such a checkpoint's stored model and project say so explicitly
+// from here on, so that it loads as the model it is and a project must ask for the bias.
+bool addLegacyMrnnBias(YAML::Node layers) {
+  bool changed = false;
+  if (!layers || !layers.IsSequence()) return false;
+  for (auto layer : layers) {
+    if (layer.IsMap() && layer["type"] && layer["type"].as<std::string>("") == "mrnn" &&
+        !layer["bias"]) {
+      layer["bias"] = true;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+void upgradeLegacyMrnnBias(TrainingSnapshot& s, const std::string& path) {
+  if (s.modelYaml.find("mrnn") == std::string::npos) return;
+  try {
+    YAML::Node model = YAML::Load(s.modelYaml);
+    if (!addLegacyMrnnBias(model["layers"])) return;
+    YamlReader reader(path + " (stored model)");
+    s.modelYaml = modelSectionYaml(parseModelSection(model, reader));
+    YAML::Node project = YAML::Load(s.projectYaml);
+    if (project["model"] && addLegacyMrnnBias(project["model"]["layers"])) {
+      YAML::Emitter out;
+      out << project;
+      s.projectYaml = out.c_str();
+    }
+  } catch (const std::exception& error) {
+    throw CheckpointError("checkpoint '" + path + "' holds a model section that cannot be read: " +
+                          std::string(error.what()).substr(0, 200));
+  }
 }
 
 }  // namespace
@@ -184,6 +221,7 @@ Checkpoint Checkpoint::open(const std::string& path) {
     throw CheckpointError("checkpoint '" + path +
                           "' is incomplete: " + std::string(error.what()).substr(0, 200));
   }
+  upgradeLegacyMrnnBias(s, path);
   return checkpoint;
 }
 

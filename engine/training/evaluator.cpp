@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "engine/data/stream_batcher.h"
+#include "engine/training/one_stream_scorer.h"
 #include "engine/training/window_tensor.h"
 
 namespace mrnn::engine {
@@ -54,32 +55,86 @@ void report(const EvalProgress& progress, double value) {
 
 }  // namespace
 
+std::vector<torch::Tensor> rmsGradientStatistics(LanguageModel& model, const CorpusSplit& train,
+                                                 const DynamicEvalConfig& config,
+                                                 const torch::Device& device) {
+  if (config.gradientBatchSize < 1)
+    throw std::invalid_argument(
+        "dynamic evaluation: the gradient batch size is not set (0 means the training batch "
+        "size, which the caller fills in)");
+  const bool wasTraining = model.is_training();
+  model.eval();
+  auto parameters = model.parameters();
+  BatcherOptions batching;
+  batching.batch = std::min<int64_t>(config.gradientBatchSize,
+                                     std::max<int64_t>(1, (train.tokens.size() - 1) / 2));
+  batching.bptt = config.window;
+  StreamBatcher batcher(train.tokens, batching, train.targetMask);
+  std::vector<torch::Tensor> squares;
+  for (const auto& p : parameters) squares.push_back(torch::zeros_like(p));
+  auto state = model.initialState(batching.batch);
+  int64_t batches = 0;
+  while (config.gradientBatches <= 0 || batches < config.gradientBatches) {
+    const Window window = batcher.next();
+    if (window.epochStart && batches > 0) break;  // the whole training set read once
+    model.zero_grad();
+    const auto logp =
+        model.forward(windowTensor(window.inputs, window.steps, window.batch, device), state);
+    const auto targets = windowTensor(window.targets, window.steps, window.batch, device);
+    const auto [sum, count] =
+        countedLoss(-logp.gather(2, targets.unsqueeze(2)).squeeze(2), window, device);
+    (sum / static_cast<double>(std::max<int64_t>(count, 1))).backward();  // the mean, as the rule
+    state.detach();
+    torch::NoGradGuard noGrad;
+    for (size_t i = 0; i < parameters.size(); ++i) {
+      if (parameters[i].grad().defined()) squares[i] += parameters[i].grad().pow(2);
+    }
+    ++batches;
+  }
+  model.zero_grad();
+  model.train(wasTraining);
+  std::vector<torch::Tensor> rms;
+  for (auto& sq : squares) rms.push_back((sq / static_cast<double>(batches)).sqrt());
+  return rms;
+}
+
+std::vector<torch::Tensor> rmsDecayRates(const std::vector<torch::Tensor>& rms, double lambda) {
+  double gsum = 0.0;
+  for (const auto& r : rms) gsum += r.mean().item<double>();
+  gsum /= static_cast<double>(std::max<size_t>(1, rms.size()));
+  std::vector<torch::Tensor> rates;
+  for (const auto& r : rms) {
+    // lambda * min(MS / gsum, 1 / lambda): a decay step never overshoots theta0.
+    auto rate = gsum > 0.0 ? r / gsum : torch::zeros_like(r);
+    if (lambda > 0.0) rate = torch::clamp_max(rate, 1.0 / lambda);
+    rates.push_back(lambda * rate);
+  }
+  return rates;
+}
+
 LossFigures evaluateStatic(LanguageModel& model, const CorpusSplit& split,
                            const EvalOptions& options, const EvalProgress& progress) {
   const TokenStream tokens = limited(split.tokens, options.maxSymbols);
-  BatcherOptions batching;
-  batching.batch = std::min<int64_t>(options.batch, std::max<int64_t>(1, (tokens.size() - 1) / 2));
-  batching.bptt = options.bptt;
-  StreamBatcher batcher(tokens, batching, limitedMask(split, options.maxSymbols));
-
   const bool mc = options.mcSamples > 0;
   const bool wasTraining = model.is_training();
   model.train(mc);
   torch::NoGradGuard noGrad;
   const int64_t samples = mc ? options.mcSamples : 1;
-  std::vector<ModelState> states;
-  for (int64_t k = 0; k < samples; ++k) states.push_back(model.initialState(batching.batch));
 
-  double totalNats = 0.0;
-  int64_t counted = 0;    // targets that count
-  int64_t positions = 0;  // targets read (for the words of eq. 23)
-  bool first = true;
-  while (true) {
-    const Window window = batcher.next();
-    if (window.epochStart && !first) break;
-    first = false;
-    const auto inputs = windowTensor(window.inputs, window.steps, window.batch, options.device);
-    const auto targets = windowTensor(window.targets, window.steps, window.batch, options.device);
+  OneStreamOptions reading;
+  reading.batch = options.batch;
+  reading.bptt = options.bptt;
+  reading.device = options.device;
+  // Random states never meet: see OneStreamOptions::maxRounds.
+  if (mc || options.beforeWindow) reading.maxRounds = 1;
+  const auto initial = [&](int64_t batch) {
+    std::vector<ModelState> states;
+    for (int64_t k = 0; k < samples; ++k) states.push_back(model.initialState(batch));
+    return states;
+  };
+  const auto scorer = [&](const torch::Tensor& inputs, const torch::Tensor& targets,
+                          std::vector<ModelState>& states) {
+    if (options.beforeWindow) options.beforeWindow(inputs.size(1));
     torch::Tensor logp;
     if (!mc) {
       logp = tempered(model.forward(inputs, states[0]), options.temperature);
@@ -89,16 +144,19 @@ LossFigures evaluateStatic(LanguageModel& model, const CorpusSplit& split,
         each.push_back(tempered(model.forward(inputs, state), options.temperature));
       logp = torch::logsumexp(torch::stack(each), 0) - std::log(static_cast<double>(samples));
     }
-    const auto nll = -logp.gather(2, targets.unsqueeze(2)).squeeze(2);
-    const auto [sum, count] = countedLoss(nll, window, options.device);
-    totalNats += sum.item<double>();
-    counted += count;
-    positions += window.steps * window.batch;
-    report(progress, batcher.epochProgress());
+    return -logp.gather(2, targets.unsqueeze(2)).squeeze(2);
+  };
+  OneStreamTotals totals;
+  try {
+    totals = scoreAsOneStream(tokens, limitedMask(split, options.maxSymbols), reading, initial,
+                              scorer, [&](double done) { report(progress, done); });
+  } catch (...) {
+    model.train(wasTraining);
+    throw;
   }
   model.train(wasTraining);
-  return lossFigures(counted > 0 ? totalNats / static_cast<double>(counted) : 0.0, counted,
-                     wordsScored(split, positions));
+  return lossFigures(totals.counted > 0 ? totals.nats / static_cast<double>(totals.counted) : 0.0,
+                     totals.counted, wordsScored(split, totals.positions));
 }
 
 LossFigures evaluateDynamic(LanguageModel& model, const CorpusSplit& split,
@@ -110,43 +168,15 @@ LossFigures evaluateDynamic(LanguageModel& model, const CorpusSplit& split,
   std::vector<torch::Tensor> trained;
   for (const auto& p : parameters) trained.push_back(p.detach().clone());
 
-  // RMS variant: the mean squared gradient of the training data, and the decay rates
-  // scaled by RMS / mean RMS (clipped at 1/lambda so no parameter overshoots its target).
+  // RMS variant (Krause et al. 2017, as benkrause/dynamic-evaluation computes it): MS, the
+  // root mean square of the training gradients per element, gathered in eval mode with the
+  // gradient batch over the training set; decay rates MS / gsum, gsum the average over the
+  // parameter tensors of each tensor's mean MS, clipped at 1/lambda.
   std::vector<torch::Tensor> rms;
   std::vector<torch::Tensor> decay;
   if (config.variant == DynamicEvalVariant::Rms) {
-    BatcherOptions batching;
-    batching.batch = 1;
-    batching.bptt = config.window;
-    StreamBatcher batcher(train.tokens, batching, train.targetMask);
-    std::vector<torch::Tensor> squares;
-    for (const auto& p : parameters) squares.push_back(torch::zeros_like(p));
-    auto state = model.initialState(1);
-    for (int64_t b = 0; b < config.gradientBatches; ++b) {
-      const Window window = batcher.next();
-      model.zero_grad();
-      const auto logp =
-          model.forward(windowTensor(window.inputs, window.steps, 1, options.device), state);
-      const auto targets = windowTensor(window.targets, window.steps, 1, options.device);
-      const auto [sum, count] =
-          countedLoss(-logp.gather(2, targets.unsqueeze(2)).squeeze(2), window, options.device);
-      (sum / static_cast<double>(std::max<int64_t>(count, 1))).backward();
-      state.detach();
-      for (size_t i = 0; i < parameters.size(); ++i) {
-        if (parameters[i].grad().defined()) squares[i] += parameters[i].grad().pow(2);
-      }
-    }
-    double rmsSum = 0.0;
-    int64_t rmsCount = 0;
-    for (auto& sq : squares) {
-      rms.push_back((sq / static_cast<double>(config.gradientBatches)).sqrt());
-      rmsSum += rms.back().sum().item<double>();
-      rmsCount += rms.back().numel();
-    }
-    const double meanRms = rmsCount > 0 ? rmsSum / static_cast<double>(rmsCount) : 1.0;
-    for (auto& r : rms) {
-      decay.push_back(torch::clamp(config.decay * r / std::max(meanRms, 1e-20), 0.0, 1.0));
-    }
+    rms = rmsGradientStatistics(model, train, config, options.device);
+    decay = rmsDecayRates(rms, config.decay);
   }
 
   BatcherOptions batching;
@@ -182,8 +212,10 @@ LossFigures evaluateDynamic(LanguageModel& model, const CorpusSplit& split,
       if (config.variant == DynamicEvalVariant::Sgd) {
         p.sub_(config.learningRate * p.grad());
       } else {
-        p.sub_(config.learningRate * p.grad() / (rms[i] + config.epsilon));
-        p.add_(decay[i] * (trained[i] - p));
+        // Both terms from the same theta: lambda * decrate * (theta0 - theta) - eta * g /
+        // (MS + epsilon). decay[i] holds lambda * decrate.
+        p.add_(decay[i] * (trained[i] - p) -
+               config.learningRate * p.grad() / (rms[i] + config.epsilon));
       }
     }
     report(progress, batcher.epochProgress());

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <vector>
 
 #include "engine/config/evaluation_config.h"
@@ -19,6 +20,10 @@ struct EvalOptions {
   double temperature = 1.0;  // softmax temperature (1: the model as trained)
   int64_t mcSamples = 0;     // > 0: average the predictions of N dropout masks (Melis §3.3)
   torch::Device device = torch::kCPU;
+  // Called before each window with the number of streams it reads: an analysis that perturbs
+  // the model per window (feature masking) draws its masks here. The model is then random,
+  // so the re-reading rounds stop after one, as for MC dropout (OneStreamOptions::maxRounds).
+  std::function<void(int64_t streams)> beforeWindow;
 };
 
 // Progress 0..1; returning false cancels (the evaluation then throws EvaluationCancelled).
@@ -36,13 +41,31 @@ class EvaluationCancelled : public std::runtime_error {
 LossFigures evaluateStatic(LanguageModel& model, const CorpusSplit& split,
                            const EvalOptions& options, const EvalProgress& progress = {});
 
-// Dynamic evaluation (Krause et al. 2017), one stream: each window is scored, then the
-// weights adapt to it (SGD, or RMS with decay toward the trained weights, where MS comes from
-// `gradientBatches` windows of `train`). The model's weights are restored afterwards. Target
-// masks count as in evaluateStatic, for the score and for the gradients.
+// Dynamic evaluation (Krause et al. 2017), the evaluated text read as one stream in segments
+// of `config.window` symbols: each segment is scored, then the weights adapt to it. SGD:
+// theta -= eta * g. RMS, as the method's reference code (benkrause/dynamic-evaluation)
+// computes it, both terms from the same theta:
+//   theta += lambda * decrate * (theta0 - theta) - eta * g / (MS + epsilon)
+// with MS and decrate from rmsGradientStatistics and rmsDecayRates. g is the gradient of the
+// segment's mean loss. The model's weights are restored afterwards. Target masks count as in
+// evaluateStatic, for the score and for the gradients. `config.gradientBatchSize` must be set
+// (withTrainingBatch fills in the training batch size for 0).
 LossFigures evaluateDynamic(LanguageModel& model, const CorpusSplit& split,
                             const CorpusSplit& train, const DynamicEvalConfig& config,
                             const EvalOptions& options, const EvalProgress& progress = {});
+
+// MS per parameter element: sqrt(mean over the training batches of g^2), g the gradient of
+// each batch's mean loss, in eval mode, `config.gradientBatchSize` streams of
+// `config.window` symbols with the state carried, over the whole training split (or its first
+// `config.gradientBatches` batches when that is > 0). Throws std::invalid_argument for a
+// gradient batch size below 1.
+std::vector<torch::Tensor> rmsGradientStatistics(LanguageModel& model, const CorpusSplit& train,
+                                                 const DynamicEvalConfig& config,
+                                                 const torch::Device& device = torch::kCPU);
+
+// lambda * decrate per element: decrate = MS / gsum clipped at 1 / lambda, gsum the average
+// over the parameter tensors of each tensor's mean MS.
+std::vector<torch::Tensor> rmsDecayRates(const std::vector<torch::Tensor>& rms, double lambda);
 
 // Chooses the temperature with the lowest validation loss among `steps` values spread
 // evenly over [low, high]. Returns the temperature and the figures at it.

@@ -124,6 +124,13 @@ void Session::setUp(const std::string& resumeFrom) {
   torch::manual_seed(training_.seed);
 
   corpus_ = loadCorpus(project_.data, project_.model.input.level, project_.folder);
+  for (const auto& [name, split] :
+       {std::pair<const char*, const CorpusSplit*>{"valid", &corpus_.valid},
+        {"test", &corpus_.test}}) {
+    if (split->unknownSymbols > 0)
+      log(std::string(name) + ": " + std::to_string(split->unknownSymbols) +
+          " symbols the training split lacks are read as <unk> (data.vocabulary: train_unk)");
+  }
   const int64_t vocab = corpus_.vocabulary.size();
   if (project_.model.input.vocabSize > 0 && project_.model.input.vocabSize != vocab) {
     log("the corpus has " + std::to_string(vocab) + " symbols; model.input.vocab_size (" +

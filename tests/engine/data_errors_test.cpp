@@ -106,6 +106,9 @@ MRNN_TEST(unseen_character_in_valid_is_named_with_its_offset) {
   config.train = scratch.write("train.txt", "abc cab\n");
   config.valid = scratch.write("valid.txt", "ab\nxé");
   config.test = scratch.write("test.txt", "cab\n");
+  // By default the vocabulary comes from every split; strictly, from training alone.
+  EXPECT(engine::loadCorpus(config, InputLevel::Char, "").vocabulary.find("x") >= 0);
+  config.vocabulary = engine::VocabularySource::Train;
   EXPECT_THROWS_WITH(DataError, engine::loadCorpus(config, InputLevel::Char, ""),
                      config.valid.c_str(), "symbol 'x'", "(U+0078)", "byte offset 3",
                      "not in the vocabulary");
@@ -121,8 +124,16 @@ MRNN_TEST(unseen_character_in_the_fraction_split_is_named) {
   test::DataScratch scratch("oovtail");
   // The last 5% of 100 characters holds a character the first 90% never shows.
   const std::string path = scratch.write("tail.txt", std::string(95, 'a') + "aaaaZ");
-  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(one(path), InputLevel::Char, ""), path.c_str(),
+  DataConfig strict = one(path);
+  strict.vocabulary = engine::VocabularySource::Train;
+  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(strict, InputLevel::Char, ""), path.c_str(),
                      "symbol 'Z'", "byte offset 99");
+  // train_unk: read as <unk> and counted; the default: in the vocabulary.
+  strict.vocabulary = engine::VocabularySource::TrainUnk;
+  const auto unk = engine::loadCorpus(strict, InputLevel::Char, "");
+  EXPECT_EQ(unk.test.unknownSymbols, int64_t{1});
+  EXPECT_EQ(unk.test.tokens.at(4), unk.vocabulary.unkId());
+  EXPECT(engine::loadCorpus(one(path), InputLevel::Char, "").vocabulary.find("Z") >= 0);
 }
 
 MRNN_TEST(levels_a_format_cannot_be_read_at) {

@@ -42,11 +42,11 @@ MRNN_TEST(word_vocabulary_by_frequency_then_alphabet) {
   for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(v.symbol(int64_t(i)), expected[i]);
   // <eos> after every line, also the unterminated last one.
   EXPECT_EQ(corpus.train.tokens.size(), int64_t{13});
-  EXPECT_EQ(corpus.train.words, int64_t{10});
+  EXPECT_EQ(corpus.train.words, int64_t{13});  // every token, <eos> included (eq. 23)
   EXPECT_EQ(v.decode(all(corpus.train.tokens)), std::string("b a c\n<unk> b a\na b c d\n"));
   // A word unseen in train is <unk> in valid (word level always has <unk>).
   EXPECT(all(corpus.valid.tokens) == (std::vector<int64_t>{1, v.unkId(), v.eosId()}));
-  EXPECT_EQ(corpus.valid.words, int64_t{2});
+  EXPECT_EQ(corpus.valid.words, int64_t{3});
   EXPECT_EQ(corpus.train.tokens.bytesPerSymbol(), 1);
 }
 
@@ -64,7 +64,7 @@ MRNN_TEST(word_min_count_folds_rare_words_into_unk) {
   EXPECT_EQ(v.symbol(3), std::string("<eos>"));
   EXPECT(all(corpus.train.tokens) == (std::vector<int64_t>{0, 0, 0, 2, 2, 1, 1, 3}));
   EXPECT(all(corpus.valid.tokens) == (std::vector<int64_t>{1, 0, 3}));
-  EXPECT_EQ(corpus.train.words, int64_t{7});  // <unk> are words, <eos> is not
+  EXPECT_EQ(corpus.train.words, int64_t{8});  // <unk> are words, and so is <eos>
 }
 
 MRNN_TEST(vocabulary_sizes_choose_one_two_or_four_bytes) {
@@ -110,8 +110,8 @@ MRNN_TEST(ptb_char_at_char_and_byte_level) {
   const auto chars = engine::loadCorpus(config, InputLevel::Char, "");
   EXPECT_EQ(chars.vocabulary.decode(all(chars.train.tokens)), std::string("ab c\nd é\n"));
   EXPECT_EQ(chars.vocabulary.size(), int64_t{7});  // \n, ' ', a, b, c, d, é
-  EXPECT_EQ(chars.train.words, int64_t{4});        // ab, c, d, é
-  EXPECT_EQ(chars.valid.words, int64_t{2});
+  EXPECT_EQ(chars.train.words, int64_t{6});        // ab, c, <eos>, d, é, <eos>
+  EXPECT_EQ(chars.valid.words, int64_t{3});
   const auto bytes = engine::loadCorpus(config, InputLevel::Byte, "");
   // The bytes of the decoded text, é as its two UTF-8 bytes.
   EXPECT_EQ(bytes.train.tokens.size(), int64_t{10});
@@ -145,8 +145,8 @@ MRNN_TEST(relative_paths_resolve_in_the_project_folder) {
   EXPECT_EQ(corpus.train.tokens.size(), int64_t{180});
   EXPECT_EQ(corpus.valid.tokens.size(), int64_t{10});
   EXPECT_EQ(corpus.test.tokens.size(), int64_t{10});
-  EXPECT_EQ(corpus.train.words, int64_t{90});
-  EXPECT_EQ(corpus.test.words, int64_t{5});
+  EXPECT_EQ(corpus.train.words, int64_t{180});  // 90 lines: a word and an <eos> each
+  EXPECT_EQ(corpus.test.words, int64_t{10});
 }
 
 MRNN_TEST(format_auto_follows_the_file_name) {

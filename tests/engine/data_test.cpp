@@ -3,12 +3,14 @@
 // shakespeare at char and byte level, the 90/5/5 split, narrow storage.
 
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 
 #include "data_fixtures.h"
 #include "engine/data/corpus.h"
+#include "engine/training/metrics.h"
 #include "test_harness.h"
 
 using namespace mrnn;
@@ -51,11 +53,13 @@ MRNN_TEST(ptb_words_match_the_published_counts) {
   EXPECT_EQ(vocabulary.symbol(2), std::string("<eos>"));
   EXPECT_EQ(vocabulary.symbol(3), std::string("N"));
   EXPECT_EQ(corpus.train.tokens.size(), int64_t{929589});
-  EXPECT_EQ(corpus.train.words, int64_t{887521});
+  // Words for eq. 23 are the word-level benchmark's tokens, <eos> included: 887,521 words
+  // and 42,068 line ends (the README of ../shared/data).
+  EXPECT_EQ(corpus.train.words, int64_t{929589});
   EXPECT_EQ(corpus.valid.tokens.size(), int64_t{73760});
-  EXPECT_EQ(corpus.valid.words, int64_t{70390});
+  EXPECT_EQ(corpus.valid.words, int64_t{73760});
   EXPECT_EQ(corpus.test.tokens.size(), int64_t{82430});
-  EXPECT_EQ(corpus.test.words, int64_t{78669});
+  EXPECT_EQ(corpus.test.words, int64_t{82430});
   EXPECT_EQ(corpus.train.tokens.bytesPerSymbol(), 2);  // 10,000 words need 2 bytes
   EXPECT_EQ(corpus.train.tokens.storageBytes(), int64_t{929589 * 2});
   EXPECT_EQ(vocabulary.decode(head(corpus.train.tokens, 4)),
@@ -74,10 +78,11 @@ MRNN_TEST(ptb_characters_decode_underscores_and_line_ends) {
   EXPECT_EQ(corpus.valid.tokens.size(), int64_t{389672 + 3370});
   EXPECT_EQ(corpus.test.tokens.size(), int64_t{438662 + 3761});
   EXPECT_EQ(corpus.train.tokens.bytesPerSymbol(), 1);
-  // The '_'-separated groups are PTB's words: the same counts as the word files.
-  EXPECT_EQ(corpus.train.words, int64_t{887521});
-  EXPECT_EQ(corpus.valid.words, int64_t{70390});
-  EXPECT_EQ(corpus.test.words, int64_t{78669});
+  // The '_'-separated groups and one <eos> per line are PTB's word tokens: the same counts
+  // as the word files', so bits per character convert to PTB's word perplexity.
+  EXPECT_EQ(corpus.train.words, int64_t{929589});
+  EXPECT_EQ(corpus.valid.words, int64_t{73760});
+  EXPECT_EQ(corpus.test.words, int64_t{82430});
   EXPECT_EQ(corpus.vocabulary.decode(head(corpus.valid.tokens, 18)),
             std::string("consumers may want"));
 }
@@ -91,9 +96,11 @@ MRNN_TEST(shakespeare_characters_split_90_5_5) {
   EXPECT_EQ(corpus.train.tokens.size(), int64_t{1003856});
   EXPECT_EQ(corpus.valid.tokens.size(), int64_t{55769});
   EXPECT_EQ(corpus.test.tokens.size(), int64_t{55769});
-  EXPECT_EQ(corpus.train.words, int64_t{182499});
-  EXPECT_EQ(corpus.valid.words, int64_t{10179});
-  EXPECT_EQ(corpus.test.words, int64_t{9974});
+  // Whitespace-separated words plus one <eos> per line (Python: len(s.split()) +
+  // s.count('\n'), + 1 for a last line with words and no line end).
+  EXPECT_EQ(corpus.train.words, int64_t{218025});
+  EXPECT_EQ(corpus.valid.words, int64_t{12321});
+  EXPECT_EQ(corpus.test.words, int64_t{12307});
   // One byte per symbol, one array for the three splits: the file's size, no more.
   EXPECT_EQ(corpus.train.tokens.bytesPerSymbol(), 1);
   EXPECT_EQ(corpus.train.tokens.storageBytes(), int64_t{1115394});
@@ -122,7 +129,7 @@ MRNN_TEST(shakespeare_bytes_are_the_mapped_file) {
   for (int64_t i : {int64_t{0}, int64_t{1}, int64_t{500000}, int64_t{1003855}})
     EXPECT_EQ(corpus.train.tokens.at(i), int64_t{static_cast<uint8_t>(text[size_t(i)])});
   EXPECT_EQ(corpus.test.tokens.at(0), int64_t{static_cast<uint8_t>(text[1003856 + 55769])});
-  EXPECT_EQ(corpus.train.words + 0, int64_t{182499});
+  EXPECT_EQ(corpus.train.words + 0, int64_t{218025});
 }
 
 MRNN_TEST(shakespeare_max_symbols_keeps_a_prefix_of_each_split) {
@@ -135,10 +142,19 @@ MRNN_TEST(shakespeare_max_symbols_keeps_a_prefix_of_each_split) {
   EXPECT_EQ(corpus.valid.tokens.size(), int64_t{1000});
   EXPECT_EQ(corpus.test.tokens.size(), int64_t{1000});
   const std::string text = readAll(config.train);
-  int64_t words = 0;  // the words of those 1,000 characters
+  int64_t words = 0;  // the words and line ends of those 1,000 characters
   for (size_t i = 0; i < 1000; ++i)
-    words += !std::isspace(static_cast<unsigned char>(text[i])) &&
-             (i == 0 || std::isspace(static_cast<unsigned char>(text[i - 1])));
+    words += (!std::isspace(static_cast<unsigned char>(text[i])) &&
+              (i == 0 || std::isspace(static_cast<unsigned char>(text[i - 1])))) +
+             (text[i] == '\n');
+  // The cut last line's <eos>, when it holds a word.
+  const size_t lineStart = text.rfind('\n', 999) + 1;
+  for (size_t i = lineStart; i < 1000; ++i) {
+    if (!std::isspace(static_cast<unsigned char>(text[i]))) {
+      ++words;
+      break;
+    }
+  }
   EXPECT_EQ(corpus.train.words, words);
 }
 
@@ -149,4 +165,30 @@ MRNN_TEST(ptb_valid_read_again_with_load_split) {
   EXPECT_EQ(again.tokens.size(), corpus.valid.tokens.size());
   EXPECT_EQ(again.words, corpus.valid.words);
   EXPECT(head(again.tokens, 100) == head(corpus.valid.tokens, 100));
+}
+
+// Krause eq. 23 with the paper's own figures: 1.2649 bits/char on WikiText-2's test set, whose
+// 1,256,449 bytes are 245,569 words of the word-level benchmark, is a word perplexity of 88.8.
+// The raw bytes' own words and lines are fewer (the benchmark splits punctuation), so the
+// count comes from data.word_counts.
+MRNN_TEST(word_counts_from_the_benchmark_give_krause_wikitext2_perplexity) {
+  test::DataScratch scratch("wikiwords");
+  std::string text;
+  while (text.size() < 1000) text += "The valley , where rivers meet @-@ flows .\n";
+  DataConfig config;
+  config.train = scratch.write("wiki.txt", text + text + text);
+  config.valid = scratch.write("valid.txt", text);
+  config.test = scratch.write("test.txt", text);
+  config.testWords = 245569;
+  auto corpus = engine::loadCorpus(config, InputLevel::Byte, "");
+  EXPECT_EQ(corpus.test.words, int64_t{245569});
+  EXPECT_EQ(corpus.valid.words, engine::countWords(corpus.valid.tokens, corpus.vocabulary));
+  const auto figures = engine::lossFigures(1.2649 * std::log(2.0), 1256449, corpus.test.words);
+  EXPECT_NEAR(figures.wordPerplexity, 88.8, 0.05);
+  // A prefix keeps the benchmark's words in proportion.
+  config.maxSymbols = static_cast<int64_t>(text.size() / 2);
+  corpus = engine::loadCorpus(config, InputLevel::Byte, "");
+  EXPECT_EQ(corpus.test.words,
+            static_cast<int64_t>(std::llround(245569.0 * static_cast<double>(config.maxSymbols) /
+                                              static_cast<double>(text.size()))));
 }

@@ -126,7 +126,9 @@ MRNN_TEST(cumulative_log_probability_equals_rescoring_the_path) {
 MRNN_TEST(a_state_that_ignores_its_input_has_zero_spread) {
   const int64_t vocab = 4;
   for (const auto type : {CellType::Lstm, CellType::Mrnn, CellType::Rnn}) {
-    engine::LanguageModel model(tinyModel({type}, 6, 3), vocab);
+    auto config = tinyModel({type}, 6, 3);
+    config.layers[0].bias = true;  // the mRNN's optional bias (the others always have one)
+    engine::LanguageModel model(config, vocab);
     // Zero input and recurrent weights, random biases: h depends on the step, not the input.
     fillCellParameters(
         model, [](const std::string& name) { return !isBias(name); }, 0.0);

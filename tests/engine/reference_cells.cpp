@@ -67,8 +67,10 @@ RefResult rnn(const Weights& w, const Vec& x, const RefState& s) {
 RefResult mrnn(const Weights& w, const Vec& x, const RefState& s) {
   RefResult out;
   const Vec m = mul(matVec(get(w, "W_mx"), x), matVec(get(w, "W_mh"), s.h));  // eq. 7
-  out.state.h = tanhOf(add(matVec(get(w, "W_hm"), m), matVec(get(w, "W_hx"), x),
-                           get(w, "b").values));  // eq. 8 with the bias of eq. 3
+  // eq. 8, which has no bias; `bias: true` adds eq. 3's b_h.
+  Vec pre = add(matVec(get(w, "W_hm"), m), matVec(get(w, "W_hx"), x));
+  if (w.count("b")) pre = add(pre, get(w, "b").values);
+  out.state.h = tanhOf(pre);
   out.probes["m"] = m;
   out.probes["h"] = out.state.h;
   return out;

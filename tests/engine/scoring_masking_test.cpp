@@ -4,6 +4,7 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <atomic>
 
 #include <chrono>
@@ -75,7 +76,7 @@ MRNN_TEST(masking_at_p_zero_equals_the_unmasked_evaluation) {
   const double plain = engine::evaluateStatic(model, split, options.eval).nats;
   const auto curve = engine::featureMasking(model, split, options);
   EXPECT_EQ(curve.p.size(), size_t{3});
-  EXPECT_EQ(curve.meanLoss[0], plain);
+  EXPECT_NEAR(curve.meanLoss[0], plain, 1e-12);
   EXPECT_EQ(curve.stdLoss[0], 0.0);
   EXPECT(curve.meanLoss[2] != plain);  // masking half the features changes a random model
   EXPECT(curve.stdLoss[2] > 0.0);
@@ -121,7 +122,8 @@ MRNN_TEST(masking_with_a_fixed_seed_is_reproducible) {
 
   std::ostringstream csv;
   engine::writeMaskingCsv(csv, {first});
-  EXPECT(csv.str().rfind("layer,p,mean_nats,std_nats,runs\n2,0,", 0) == 0);
+  EXPECT(csv.str().rfind("layer,p,mean_perplexity,std_perplexity,mean_nats,std_nats,runs\n2,0,",
+                         0) == 0);
 }
 
 MRNN_TEST(masking_job_reports_progress_and_finishes) {
@@ -219,4 +221,62 @@ MRNN_TEST(masking_job_can_be_cancelled_and_leaves_no_mask) {
   EXPECT(!events.empty());
   EXPECT(std::holds_alternative<engine::JobCancelled>(events.back()));
   EXPECT_EQ(engine::evaluateStatic(model, split, options.eval).nats, plain);
+}
+
+// Shuang §V-C masks as dropout does in training: a mask per stream, held over a window's
+// steps and drawn afresh for the next window, kept features scaled by 1 / (1 - P).
+MRNN_TEST(masks_are_drawn_afresh_per_window_and_per_stream) {
+  engine::WindowMaskDrawer drawer(1000, 0.25, true, 7, 1, 0, 0);
+  const auto first = drawer.next(2);
+  const auto second = drawer.next(2);
+  EXPECT_EQ(first.size(), size_t{2000});
+  EXPECT(first != second);  // the next window draws again
+  EXPECT(!std::equal(first.begin(), first.begin() + 1000, first.begin() + 1000));  // per stream
+  double zeros = 0.0;
+  for (const float v : first) {
+    EXPECT(v == 0.0f || std::fabs(v - 1.0f / 0.75f) < 1e-6f);
+    zeros += v == 0.0f ? 1.0 : 0.0;
+  }
+  EXPECT_NEAR(zeros / 2000.0, 0.25, 0.03);
+  engine::WindowMaskDrawer again(1000, 0.25, true, 7, 1, 0, 0);
+  EXPECT(again.next(2) == first);  // a run is reproducible
+  engine::WindowMaskDrawer plain(1000, 0.25, false, 7, 1, 0, 0);
+  for (const float v : plain.next(1)) EXPECT(v == 0.0f || v == 1.0f);
+
+  // In an evaluation, one mask per window read: 68 targets in windows of 8 are 9 windows.
+  ScratchProject scratch("mask_windows");
+  const auto split = splitOf(scratch, kText);
+  engine::LanguageModel model(smallModelConfig(2), 5);
+  model.eval();
+  auto options = quick();
+  options.eval.batch = 1;
+  const auto perWindow = engine::featureMasking(model, split, options);
+  EXPECT_EQ(perWindow.masksPerRun, int64_t{9});
+  options.draw = engine::MaskDraw::Fixed;
+  const auto fixed = engine::featureMasking(model, split, options);
+  EXPECT_EQ(fixed.masksPerRun, int64_t{0});
+  EXPECT(fixed.meanLoss[2] != perWindow.meanLoss[2]);
+}
+
+// The paper reports the perplexity averaged over the runs: an arithmetic mean of perplexities,
+// which is above the exponent of the mean loss whenever the runs differ.
+MRNN_TEST(masking_averages_perplexities_over_runs) {
+  ScratchProject scratch("mask_average");
+  const auto split = splitOf(scratch, kText);
+  engine::LanguageModel model(smallModelConfig(2), 5);
+  model.eval();
+  const auto curve = engine::featureMasking(model, split, quick());
+  for (size_t i = 0; i < curve.p.size(); ++i) {
+    const auto& losses = curve.runLosses[i];
+    EXPECT_EQ(losses.size(), i == 0 ? size_t{1} : size_t{3});
+    double perplexity = 0.0;
+    double nats = 0.0;
+    for (const double loss : losses) {
+      perplexity += std::exp(loss) / static_cast<double>(losses.size());
+      nats += loss / static_cast<double>(losses.size());
+    }
+    EXPECT_NEAR(curve.meanPerplexity[i], perplexity, 1e-9);
+    EXPECT_NEAR(curve.meanLoss[i], std::log(perplexity), 1e-12);
+    if (i > 0) EXPECT(curve.meanLoss[i] > nats + 1e-9);  // not the geometric mean
+  }
 }

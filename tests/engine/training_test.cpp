@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <csignal>
 #include <fstream>
+#include <sstream>
 
 #include <torch/torch.h>
 
@@ -208,9 +209,107 @@ MRNN_TEST(symbol_outside_the_vocabulary_fails_clearly) {
   scratch.write("test.txt", "the dog sat on a ball: Zebra\n");  // ':' 'Z' 'b' unseen
   project.data.valid = "valid.txt";
   project.data.test = "test.txt";
+  project.data.vocabulary = engine::VocabularySource::Train;  // the strict choice
   const auto outcome = train(project);
   EXPECT(outcome.failed);
   EXPECT_MSG(outcome.reason.find("test.txt") != std::string::npos, outcome.reason);
+  EXPECT_MSG(outcome.reason.find("train_unk") != std::string::npos, outcome.reason);
+}
+
+// A rare symbol in the held-out part of a single-file book (a '%' in a licence) does not stop
+// training: by default the vocabulary comes from every split, as char-rnn's does; with
+// train_unk such symbols read as <unk>, counted and reported.
+MRNN_TEST(a_held_out_symbol_the_training_part_lacks_trains_by_default) {
+  ScratchProject scratch("rare");
+  auto project = scratch.project(4000);
+  std::string text = syntheticText(4000);
+  text.replace(3900, 3, "%%%");  // inside the test split only (the last 5%)
+  scratch.write("corpus.txt", text);
+  project.training.maxSteps = 2;
+  std::vector<std::string> logs;
+  engine::RunControl control;
+  engine::Trainer trainer(project, [&](engine::TrainingEvent e) {
+    if (auto* log = std::get_if<engine::LogEvent>(&e)) logs.push_back(log->message);
+  });
+  const auto outcome = trainer.run(control);
+  EXPECT_MSG(outcome.finished, outcome.reason);
+  auto corpus = engine::loadCorpus(project.data, project.model.input.level, project.folder);
+  EXPECT(corpus.vocabulary.find("%") >= 0);
+  EXPECT(corpus.vocabulary.unkId() < 0);
+
+  project.data.vocabulary = engine::VocabularySource::TrainUnk;
+  corpus = engine::loadCorpus(project.data, project.model.input.level, project.folder);
+  EXPECT(corpus.vocabulary.find("%") < 0);
+  EXPECT(corpus.vocabulary.unkId() >= 0);
+  EXPECT_EQ(corpus.test.unknownSymbols, int64_t{3});
+  EXPECT_EQ(corpus.valid.unknownSymbols, int64_t{0});
+  logs.clear();
+  engine::Trainer reporting(project, [&](engine::TrainingEvent e) {
+    if (auto* log = std::get_if<engine::LogEvent>(&e)) logs.push_back(log->message);
+  });
+  EXPECT(reporting.run(control).finished);
+  EXPECT(std::any_of(logs.begin(), logs.end(), [](const std::string& line) {
+    return line.find("test: 3 symbols") != std::string::npos;
+  }));
+
+  project.data.vocabulary = engine::VocabularySource::Train;
+  const auto strict = train(project);
+  EXPECT(strict.failed);
+  EXPECT_MSG(strict.reason.find("'%'") != std::string::npos, strict.reason);
+
+  // Three files: the vocabulary is the union of theirs.
+  scratch.write("valid.txt", "the cat sat on the mat\n");
+  scratch.write("test.txt", "the dog sat on a ball: Zebra\n");
+  project.data.valid = "valid.txt";
+  project.data.test = "test.txt";
+  project.data.vocabulary = engine::VocabularySource::Auto;
+  corpus = engine::loadCorpus(project.data, project.model.input.level, project.folder);
+  EXPECT(corpus.vocabulary.find("Z") >= 0);
+  EXPECT(corpus.vocabulary.find(":") >= 0);
+  EXPECT_EQ(corpus.test.tokens.size(), int64_t{29});
+}
+
+// Checkpoints written before mrnn layers had a `bias` key had the bias: they load as the
+// model they hold, and a project must ask for the bias to continue them.
+MRNN_TEST(mrnn_checkpoints_from_before_the_bias_key_keep_their_bias) {
+  ScratchProject scratch("mrnn-bias");
+  auto project = scratch.project();
+  project.model.layers[0].type = engine::CellType::Mrnn;
+  project.model.layers[0].bias = true;
+  project.training.maxSteps = 2;
+  const auto outcome = train(project);
+  EXPECT_MSG(outcome.finished, outcome.reason);
+  auto checkpoint = engine::Checkpoint::open(outcome.latestCheckpoint);
+  const std::string current = checkpoint.snapshot().modelYaml;
+  EXPECT_MSG(current.find("bias: true") != std::string::npos, current);
+  // The same checkpoint as the earlier writer wrote it: no bias key.
+  const auto withoutBias = [](const std::string& yaml) {
+    std::string out;
+    std::istringstream lines(yaml);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.find("bias: true") == std::string::npos) out += line + "\n";
+    }
+    return out;
+  };
+  engine::TrainingSnapshot legacy = checkpoint.snapshot();
+  legacy.modelYaml = withoutBias(legacy.modelYaml);
+  legacy.projectYaml = withoutBias(legacy.projectYaml);
+  EXPECT(legacy.modelYaml.find("bias: true") == std::string::npos);
+  auto model = loadWeights(project, outcome.latestCheckpoint);
+  const std::string old = scratch.file("old.pt");
+  engine::Checkpoint::save(old, legacy, *model, nullptr, nullptr);
+
+  auto reopened = engine::Checkpoint::open(old);
+  EXPECT_EQ(reopened.snapshot().modelYaml, current);
+  EXPECT(engine::parseProject(reopened.snapshot().projectYaml).model.layers[0].bias);
+  EXPECT(loadWeights(project, old)->named_parameters().contains("layer1.b"));
+  auto paperForm = project;
+  paperForm.model.layers[0].bias = false;
+  engine::LanguageModel plain(paperForm.model, reopened.vocabulary().size());
+  EXPECT(!plain.named_parameters().contains("layer1.b"));
+  EXPECT_THROWS_WITH(engine::CheckpointError,
+                     reopened.checkCompatible(paperForm.model, reopened.vocabulary()),
+                     "bias: true");
 }
 
 MRNN_TEST(unwritable_project_folder_fails_clearly) {

@@ -10,3 +10,8 @@ target_link_libraries(engine_training_test PRIVATE mrnn::engine_training mrnn_tr
 mrnn_add_engine_test(engine_learning_test LABELS slow SOURCES learning_test.cpp)
 target_link_libraries(engine_learning_test PRIVATE mrnn::engine_training mrnn_training_fixtures)
 set_tests_properties(engine_learning_test PROPERTIES ENVIRONMENT "OMP_NUM_THREADS=2" TIMEOUT 900)
+
+# Held-out evaluation equals the one-stream reading at every batch size (trains a model).
+mrnn_add_engine_test(engine_one_stream_eval_test LABELS slow SOURCES one_stream_eval_test.cpp)
+target_link_libraries(engine_one_stream_eval_test PRIVATE mrnn::engine_training)
+set_tests_properties(engine_one_stream_eval_test PROPERTIES ENVIRONMENT "OMP_NUM_THREADS=2" TIMEOUT 900)

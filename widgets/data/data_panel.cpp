@@ -275,6 +275,27 @@ QWidget* DataPanel::buildSettings() {
              [&](engine::DataConfig& data) { data.minCount = value; });
   });
 
+  vocabularySource_ = new QComboBox(box);
+  vocabularySource_->setObjectName(QStringLiteral("vocabularySource"));
+  vocabularySource_->addItem(tr("Automatic (characters: every split; words: training)"),
+                             int(engine::VocabularySource::Auto));
+  vocabularySource_->addItem(tr("Every split"), int(engine::VocabularySource::All));
+  vocabularySource_->addItem(tr("Training split only (strict)"),
+                             int(engine::VocabularySource::Train));
+  vocabularySource_->addItem(tr("Training split, others as <unk>"),
+                             int(engine::VocabularySource::TrainUnk));
+  vocabularySource_->setToolTip(
+      tr("Where the symbols come from. Every split: a rare character in the held-out text "
+         "(a licence, an index) still trains. Strict: such a symbol is an error. <unk>: it "
+         "is read as <unk>, and training says how many."));
+  form->addRow(tr("&Vocabulary:"), vocabularySource_);
+  connect(vocabularySource_, &QComboBox::activated, this, [this] {
+    const auto source =
+        static_cast<engine::VocabularySource>(vocabularySource_->currentData().toInt());
+    editData(tr("Set vocabulary source"), 0,
+             [&](engine::DataConfig& data) { data.vocabulary = source; });
+  });
+
   auto* buttons = new QHBoxLayout;
   datasetsButton_ = new QPushButton(tr("&Standard data sets…"), box);
   datasetsButton_->setObjectName(QStringLiteral("datasetsButton"));
@@ -380,6 +401,12 @@ void DataPanel::refreshFromDocument() {
   };
   setInteger(maxSymbols_, data.maxSymbols);
   maxSymbols_->setEnabled(!synthetic);
+  {
+    const QSignalBlocker block(vocabularySource_);
+    vocabularySource_->setCurrentIndex(vocabularySource_->findData(int(data.vocabulary)));
+    vocabularySource_->setEnabled(!synthetic &&
+                                  project.model.input.level != engine::InputLevel::Byte);
+  }
   setInteger(minCount_, data.minCount);
   minCount_->setEnabled(!synthetic && project.model.input.level == engine::InputLevel::Word);
   syntheticNote_->setVisible(synthetic);

@@ -92,6 +92,7 @@ class DataPanel : public QWidget {
   QDoubleSpinBox* validFraction_ = nullptr;
   QDoubleSpinBox* testFraction_ = nullptr;
   QSpinBox* maxSymbols_ = nullptr;
+  QComboBox* vocabularySource_ = nullptr;
   QSpinBox* minCount_ = nullptr;
   QLabel* syntheticNote_ = nullptr;
   QPushButton* datasetsButton_ = nullptr;

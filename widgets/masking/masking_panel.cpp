@@ -491,6 +491,8 @@ void MaskingPanel::showCurves(const std::vector<engine::MaskingCurve>& a, const 
       s.p = curve.p;
       s.meanNats = curve.meanLoss;
       s.stdNats = curve.stdLoss;
+      s.meanPerplexity = curve.meanPerplexity;
+      s.stdPerplexity = curve.stdPerplexity;
       s.runs = curve.runs;
       series.push_back(std::move(s));
     }
@@ -520,6 +522,8 @@ QByteArray MaskingPanel::csv() const {
       curve.p = s.p;
       curve.meanLoss = s.meanNats;
       curve.stdLoss = s.stdNats;
+      curve.meanPerplexity = s.meanPerplexity;
+      curve.stdPerplexity = s.stdPerplexity;
       curve.runs = s.runs;
       curves.push_back(std::move(curve));
     }

@@ -14,9 +14,11 @@ struct MaskingSeries {
   int model = 0;                // 0: model A, 1: model B (the comparison)
   std::optional<size_t> layer;  // 0-based; none: every layer masked at once
   std::vector<double> p;
-  std::vector<double> meanNats;
-  std::vector<double> stdNats;  // population standard deviation over the masks
-  int64_t runs = 0;             // masks drawn per P (P = 0 is evaluated once)
+  std::vector<double> meanNats;        // log of the perplexity averaged over the runs
+  std::vector<double> stdNats;         // population standard deviation of the runs' losses
+  std::vector<double> meanPerplexity;  // averaged over the runs, as Shuang Fig. 5 reports
+  std::vector<double> stdPerplexity;
+  int64_t runs = 0;  // masks drawn per P (P = 0 is evaluated once)
 
   // "A" or "B".
   QString modelTag() const { return model == 0 ? QStringLiteral("A") : QStringLiteral("B"); }

@@ -87,8 +87,9 @@ class DataPanelTest : public QObject {
     QCOMPARE(scan.train.symbols, qint64{10});
     QCOMPARE(scan.valid.symbols, qint64{3});
     QCOMPARE(scan.test.symbols, qint64{5});
-    QCOMPARE(scan.train.words, qint64{2});
-    QCOMPARE(scan.test.words, qint64{2});
+    // Words and one <eos> per line (Krause eq. 23 with the word-level count).
+    QCOMPARE(scan.train.words, qint64{3});
+    QCOMPARE(scan.test.words, qint64{3});
     QCOMPARE(scan.vocabularySize, qint64{5});
     QCOMPARE(scan.train.fileBytes, qint64{10});
     // Most frequent first; ties in vocabulary order (newline, space, c); whitespace visible.
@@ -98,7 +99,7 @@ class DataPanelTest : public QObject {
     auto* table = panel.findChild<QTableWidget*>(QStringLiteral("statisticsTable"));
     QVERIFY(table);
     QCOMPARE(table->item(DataPanel::Train, DataPanel::SymbolsColumn)->text(), QStringLiteral("10"));
-    QCOMPARE(table->item(DataPanel::Test, DataPanel::WordsColumn)->text(), QStringLiteral("2"));
+    QCOMPARE(table->item(DataPanel::Test, DataPanel::WordsColumn)->text(), QStringLiteral("3"));
     QCOMPARE(table->item(DataPanel::Valid, DataPanel::FileSizeColumn)->text(),
              QStringLiteral("3 B"));
     QCOMPARE(document.vocabularySize(), int64_t{5});
@@ -351,7 +352,7 @@ class DataPanelTest : public QObject {
     QCOMPARE(scan.test.symbols, qint64{55769});
     QCOMPARE(scan.train.fileBytes, qint64{1115394});
     QCOMPARE(scan.vocabularySize, qint64{65});
-    QCOMPARE(scan.train.words, qint64{182499});
+    QCOMPARE(scan.train.words, qint64{218025});  // 182,499 words, 35,526 line ends
     QVERIFY(std::abs(scan.unigramBits - 4.7740) < 1e-3);                   // computed independently
     QCOMPARE(panel.histogramLabels().value(0), QStringLiteral("\u2423"));  // space, 153,275 times
     QCOMPARE(scan.topSymbols.at(0).count, qint64{153275});

@@ -187,13 +187,16 @@ class MaskingPanelTest : public QObject {
     ProjectDocument document;
     MaskingPanel panel(document);
     panel.showCurves(curvesA(), "A");
-    QCOMPARE(panel.csv(), QByteArray("layer,p,mean_nats,std_nats,runs\n"
-                                     "1,0,1,0,1\n"
-                                     "1,0.25,1.2,0.02,3\n"
-                                     "1,0.5,1.5,0.05,3\n"
-                                     "all,0,1,0,1\n"
-                                     "all,0.25,1.4,0.04,3\n"
-                                     "all,0.5,2,0.1,3\n"));
+    // Curves without their runs' perplexities (built here from losses) give exp(mean_nats)
+    // and no spread.
+    QCOMPARE(panel.csv(),
+             QByteArray("layer,p,mean_perplexity,std_perplexity,mean_nats,std_nats,runs\n"
+                        "1,0,2.718281828,,1,0,1\n"
+                        "1,0.25,3.320116923,,1.2,0.02,3\n"
+                        "1,0.5,4.48168907,,1.5,0.05,3\n"
+                        "all,0,2.718281828,,1,0,1\n"
+                        "all,0.25,4.055199967,,1.4,0.04,3\n"
+                        "all,0.5,7.389056099,,2,0.1,3\n"));
   }
 
   void exportsFigureAndNumbers() {
