@@ -39,6 +39,7 @@ LayerConfig parseLayer(const YAML::Node& node, YamlReader& reader, const std::st
   layer.type = *cellTypeFromName(typeName);
 
   // Check keys against this cell type: a key that would be silently ignored is an error.
+  reader.expectUniqueKeys(node, path);
   for (const auto& entry : node) {
     const std::string name = entry.first.as<std::string>();
     const auto allowed = layerKeysFor(layer.type);

@@ -49,6 +49,7 @@ void YamlReader::expectMap(const YAML::Node& node, const std::string& key,
                            const std::vector<std::string>& allowed) {
   if (!node.IsMap()) fail(node, key, "expected a mapping of keys to values");
   remember(key, node);
+  expectUniqueKeys(node, key);
   for (const auto& entry : node) {
     const std::string name = entry.first.as<std::string>();
     bool known = false;
@@ -58,6 +59,23 @@ void YamlReader::expectMap(const YAML::Node& node, const std::string& key,
            "unknown key; expected one of " + describeOptions(allowed));
     }
     remember(joinKey(key, name), entry.first);
+  }
+}
+
+void YamlReader::expectUniqueKeys(const YAML::Node& node, const std::string& key) const {
+  // yaml-cpp keeps both entries and a lookup finds the first, so a repeated key would
+  // silently lose the second value.
+  std::vector<std::pair<std::string, int>> seen;
+  for (const auto& entry : node) {
+    const std::string name = entry.first.as<std::string>();
+    for (const auto& [earlier, line] : seen) {
+      if (earlier == name) {
+        fail(entry.first, joinKey(key, name),
+             "appears twice in this mapping (first at line " + std::to_string(line + 1) +
+                 "); keep one");
+      }
+    }
+    seen.emplace_back(name, entry.first.Mark().line);
   }
 }
 

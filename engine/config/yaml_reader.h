@@ -27,6 +27,8 @@ class YamlReader {
   // The node must be a mapping whose keys are all in `allowed`.
   void expectMap(const YAML::Node& node, const std::string& key,
                  const std::vector<std::string>& allowed);
+  // Fails at the second occurrence of a key repeated in the mapping (expectMap checks it).
+  void expectUniqueKeys(const YAML::Node& node, const std::string& key) const;
 
   int64_t integer(const YAML::Node& map, const std::string& path, const std::string& name,
                   int64_t fallback, int64_t min, int64_t max);

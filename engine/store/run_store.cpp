@@ -403,6 +403,16 @@ std::vector<CheckpointRecord> RunStore::checkpoints(int64_t runId) const {
   return records;
 }
 
+void RunStore::deleteMetricsAfter(int64_t runId, int64_t step) {
+  const std::string action = "cannot drop metrics after a resumed checkpoint";
+  SqliteTransaction transaction(db_, path_, action);
+  requireRun(db_, path_, action, runId);
+  SqliteStatement remove(db_, path_, action, "DELETE FROM metrics WHERE run_id = ?1 AND step > ?2");
+  remove.bind(1, runId).bind(2, step);
+  remove.run();
+  transaction.commit();
+}
+
 void RunStore::deleteRun(int64_t runId) {
   // foreign_keys = ON: the metrics and checkpoints go with the run, in the same transaction.
   changeRun(db_, path_, "cannot delete a run", runId, "DELETE FROM runs WHERE id = ?1",

@@ -101,6 +101,9 @@ class RunStore {
   std::vector<MetricSummary> metricSummaries(int64_t runId) const;  // by name
   std::vector<CheckpointRecord> checkpoints(int64_t runId) const;
   void deleteRun(int64_t runId);  // with its metrics and checkpoints
+  // Drops the run's metric points after `step`: a run resumed from an older checkpoint
+  // records those steps again, and each step must appear once.
+  void deleteMetricsAfter(int64_t runId, int64_t step);
 
   // Text exports for `mrnn runs export`: every run (or one run's metrics) as CSV or JSON.
   // CSV: a header row, RFC 4180 quoting, absent values empty. JSON: an array of objects,

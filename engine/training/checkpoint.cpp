@@ -252,6 +252,15 @@ void Checkpoint::loadModel(LanguageModel& model) {
     throw CheckpointError("checkpoint '" + path_ + "': the weights do not fit this model (" +
                           std::string(error.what()).substr(0, 200) + ")");
   }
+  // Such a file comes from elsewhere (training never saves non-finite weights): scoring or
+  // sampling from it would print NaN or empty text as if it were a result.
+  torch::NoGradGuard noGrad;
+  for (const auto& entry : model.named_parameters()) {
+    if (!torch::isfinite(entry.value()).all().item<bool>()) {
+      throw CheckpointError("checkpoint '" + path_ + "' holds NaN or infinite weights (" +
+                            entry.key() + "); it cannot be evaluated, sampled or resumed");
+    }
+  }
 }
 
 bool Checkpoint::loadOptimizer(torch::optim::Optimizer& optimizer) {

@@ -8,6 +8,13 @@
 
 namespace mrnn::engine {
 
+bool allFinite(const std::vector<torch::Tensor>& tensors) {
+  torch::NoGradGuard noGrad;
+  std::vector<torch::Tensor> flags;
+  for (const auto& t : tensors) flags.push_back(torch::isfinite(t).all());
+  return flags.empty() || torch::stack(flags).all().item<bool>();  // one sync, also on a GPU
+}
+
 StepResult optimisationStep(LanguageModel& model, torch::optim::Optimizer& optimizer,
                             ModelState& state, const torch::Tensor& inputs,
                             const torch::Tensor& targets, const torch::Tensor& mask,
@@ -29,6 +36,7 @@ StepResult optimisationStep(LanguageModel& model, torch::optim::Optimizer& optim
   if (!std::isfinite(result.gradientNorm)) return result;
   optimizer.step();
   result.applied = true;
+  result.weightsFinite = allFinite(model.parameters());
   return result;
 }
 

@@ -46,6 +46,26 @@ std::string modelTypeSummary(const ModelConfig& model) {
   return out;
 }
 
+// A run validates (at least once, at its end) and ends with a test: both splits must hold a
+// symbol to predict, which is known as soon as the corpus loads, not after the training.
+void checkHeldOutSplits(const Corpus& corpus, const DataConfig& data) {
+  const std::pair<const char*, const CorpusSplit*> splits[] = {{"valid", &corpus.valid},
+                                                               {"test", &corpus.test}};
+  for (const auto& [name, split] : splits) {
+    const int64_t symbols = split->tokens.size();
+    if (symbols >= 2) continue;
+    const std::string what = std::string("the ") + name + " split has " + std::to_string(symbols) +
+                             (symbols == 1 ? " symbol" : " symbols");
+    const std::string need =
+        "; a run validates and tests, which needs at least 2 symbols (one to predict the next)";
+    if (data.valid.empty()) {
+      throw std::runtime_error("data." + std::string(name) + "_fraction: " + what + need +
+                               ": give a fraction that leaves 2 or more, or valid and test files");
+    }
+    throw std::runtime_error(split->source + ": " + what + need);
+  }
+}
+
 // One run's working set, so the steps of Trainer::run() read as a list.
 class Session {
  public:
@@ -124,6 +144,7 @@ void Session::setUp(const std::string& resumeFrom) {
   torch::manual_seed(training_.seed);
 
   corpus_ = loadCorpus(project_.data, project_.model.input.level, project_.folder);
+  checkHeldOutSplits(corpus_, project_.data);
   for (const auto& [name, split] :
        {std::pair<const char*, const CorpusSplit*>{"valid", &corpus_.valid},
         {"test", &corpus_.test}}) {
@@ -195,6 +216,7 @@ void Session::setUp(const std::string& resumeFrom) {
       throw std::runtime_error("checkpoint '" + resumeFrom + "' belongs to run " +
                                std::to_string(s.runId) + ", which is not in " + store_->path());
     }
+    store_->deleteMetricsAfter(outcome_.runId, step_);  // those steps are trained again
     log("resumed run " + std::to_string(s.runId) + " at step " + std::to_string(step_));
   }
   std::filesystem::create_directories(RunPaths::checkpointFolder(project_.folder, outcome_.runId));
@@ -241,6 +263,14 @@ bool Session::trainStep() {
         "); the run stopped before the update, so its last good checkpoint is intact. Lower "
         "the learning rate or clip gradients (training.clip_norm)");
   }
+  if (!result.weightsFinite) {
+    throw std::runtime_error(
+        "the update of step " + std::to_string(step_ + 1) + " (learning rate " +
+        std::to_string(rate) +
+        ") made weights NaN or infinite; they were not saved (the run's checkpoints, if "
+        "any, are from before). A tiny optimizer.epsilon (it divides by the gradient's root "
+        "mean square) or too high a learning rate does this");
+  }
   const double lossValue = result.loss;
   const double gradNorm = result.gradientNorm;
   ++step_;
@@ -278,6 +308,13 @@ void Session::validate() {
   options.device = device_;
   const LossFigures figures = evaluateStatic(*model_, corpus_.valid, options);
   const double bpc = figures.bitsPerSymbol;
+  if (!std::isfinite(bpc)) {
+    // Never a "best" checkpoint: the run ends with the last good one as it is.
+    throw std::runtime_error("validation at step " + std::to_string(step_) + " gave " +
+                             (std::isnan(bpc) ? "NaN" : "an infinite loss") +
+                             "; nothing was saved from this step, so the last good checkpoint "
+                             "is intact");
+  }
   const bool best = bestValid_ <= 0.0 || bpc < bestValid_;
   if (best) {
     bestValid_ = bpc;

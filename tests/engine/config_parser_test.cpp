@@ -76,6 +76,19 @@ MRNN_TEST(unknown_top_level_key) {
   EXPECT(std::string(e.what()).find("unknown key") != std::string::npos);
 }
 
+// yaml-cpp keeps the first of two equal keys; a second value must not vanish silently.
+MRNN_TEST(a_repeated_key_is_an_error_at_its_second_line) {
+  auto e = errorOf(project("    - type: lstm\n      hidden_size: 32\n      hidden_size: 64\n"));
+  EXPECT_EQ(e.key(), std::string("model.layers[0].hidden_size"));
+  EXPECT_EQ(e.line(), 9);
+  EXPECT(std::string(e.what()).find("twice") != std::string::npos);
+  EXPECT(std::string(e.what()).find("line 8") != std::string::npos);
+  e = errorOf(project(kLstm, "name: again\n"));
+  EXPECT_EQ(e.key(), std::string("name"));
+  e = errorOf(project(kLstm, "training:\n  bptt: 10\n  bptt: 20\n"));
+  EXPECT_EQ(e.key(), std::string("training.bptt"));
+}
+
 MRNN_TEST(unknown_model_key_lists_the_known_ones) {
   const auto e = errorOf(project(kLstm, "  outputs:\n    type: softmax\n"));
   EXPECT_EQ(e.key(), std::string("model.outputs"));

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -172,13 +173,46 @@ MRNN_TEST(nan_loss_stops_the_run_and_keeps_the_last_good_checkpoint) {
   engine::Trainer trainer(project, [&](engine::TrainingEvent e) { events.push_back(e); });
   const auto outcome = trainer.run(control, poisoned);
   EXPECT(outcome.failed);
+  // Refused as it loads, naming the tensor, before any step could use it.
   EXPECT_MSG(outcome.reason.find("NaN") != std::string::npos, outcome.reason);
+  EXPECT_MSG(outcome.reason.find("output.b") != std::string::npos, outcome.reason);
   EXPECT(std::holds_alternative<engine::FailedEvent>(events.back()));
   EXPECT(fileBytes(good.latestCheckpoint) == before);
   engine::RunStore store(engine::RunPaths::database(project.folder));
+  EXPECT(store.run(good.runId)->status == engine::RunStatus::Finished);
+  // Nor can it be evaluated or sampled: loading it is refused.
+  engine::LanguageModel fresh(project.model, checkpoint.vocabulary().size());
+  auto reopened = engine::Checkpoint::open(poisoned);
+  EXPECT_THROWS_WITH(engine::CheckpointError, reopened.loadModel(fresh), "NaN", "output.b");
+}
+
+// An update that leaves the weights NaN (Adam's epsilon underflows to 0 and divides 0 by 0
+// for the rows no symbol of the window touched) ends the run: nothing is saved from it, no
+// validation of it is "best", and the run is failed with the reason.
+MRNN_TEST(nan_weights_after_an_update_never_become_a_checkpoint) {
+  ScratchProject scratch("nan-weights");
+  auto project = scratch.project();
+  project.training.optimizer.epsilon = 1e-300;
+  project.training.checkpointEvery = 1;
+  project.training.validateEvery = 1;
+  project.training.maxSteps = 4;
+  std::vector<engine::TrainingEvent> events;
+  engine::RunControl control;
+  engine::Trainer trainer(project, [&](engine::TrainingEvent e) { events.push_back(e); });
+  const auto outcome = trainer.run(control);
+  EXPECT(outcome.failed);
+  EXPECT_MSG(outcome.reason.find("NaN") != std::string::npos, outcome.reason);
+  EXPECT_MSG(outcome.reason.find("step 1") != std::string::npos, outcome.reason);
+  for (const auto& event : events) {
+    EXPECT(!std::holds_alternative<engine::ValidationEvent>(event));
+    EXPECT(!std::holds_alternative<engine::CheckpointEvent>(event));
+  }
+  EXPECT(!std::filesystem::exists(outcome.bestCheckpoint));
+  EXPECT(!std::filesystem::exists(outcome.latestCheckpoint));
+  engine::RunStore store(engine::RunPaths::database(project.folder));
   const auto run = store.run(outcome.runId);
-  EXPECT(run->status == engine::RunStatus::Failed);
-  EXPECT(run->reason.find("NaN") != std::string::npos);
+  EXPECT(run && run->status == engine::RunStatus::Failed);
+  EXPECT(run && !run->bestValid);
 }
 
 MRNN_TEST(missing_empty_and_binary_corpora_fail_clearly) {
@@ -310,6 +344,52 @@ MRNN_TEST(mrnn_checkpoints_from_before_the_bias_key_keep_their_bias) {
   EXPECT_THROWS_WITH(engine::CheckpointError,
                      reopened.checkCompatible(paperForm.model, reopened.vocabulary()),
                      "bias: true");
+}
+
+// Held-out splits too small to score are refused when the corpus loads, not at the first
+// validation or after the whole training.
+MRNN_TEST(empty_or_one_symbol_held_out_splits_fail_before_training) {
+  ScratchProject scratch("splits");
+  auto project = scratch.project();
+  project.data.validFraction = 0.0;
+  auto outcome = train(project);
+  EXPECT(outcome.failed);
+  EXPECT_EQ(outcome.steps, int64_t{0});
+  EXPECT_MSG(outcome.reason.find("data.valid_fraction") != std::string::npos, outcome.reason);
+
+  project = scratch.project();
+  scratch.write("valid.txt", "the cat sat on the mat\n");
+  scratch.write("test.txt", "t");
+  project.data.valid = "valid.txt";
+  project.data.test = "test.txt";
+  outcome = train(project);
+  EXPECT(outcome.failed);
+  EXPECT_EQ(outcome.steps, int64_t{0});
+  EXPECT_MSG(outcome.reason.find("test.txt: the test split has 1 symbol") != std::string::npos,
+             outcome.reason);
+  EXPECT(!std::filesystem::exists(engine::RunPaths::database(project.folder)) ||
+         engine::RunStore(engine::RunPaths::database(project.folder)).listRuns().empty());
+}
+
+// A run resumed from an older checkpoint trains those steps again: each step's metrics
+// appear once, the later rows of the abandoned continuation gone.
+MRNN_TEST(metrics_after_the_resumed_checkpoint_are_replaced) {
+  ScratchProject scratch("resume-metrics");
+  auto project = scratch.project();
+  project.training.maxSteps = 4;
+  project.training.validateEvery = 0;
+  const auto first = train(project);
+  EXPECT_MSG(first.finished, first.reason);
+  const std::string older = scratch.file("older.pt");
+  std::filesystem::copy_file(first.latestCheckpoint, older);
+  project.training.maxSteps = 8;
+  EXPECT(train(project, first.latestCheckpoint).finished);  // steps 5..8
+  const auto again = train(project, older);                 // steps 5..8 once more
+  EXPECT_MSG(again.finished, again.reason);
+  engine::RunStore store(engine::RunPaths::database(project.folder));
+  const auto losses = store.metrics(first.runId, "train/loss");
+  EXPECT_EQ(losses.size(), size_t{8});
+  for (size_t i = 0; i < losses.size(); ++i) EXPECT_EQ(losses[i].step, static_cast<int64_t>(i + 1));
 }
 
 MRNN_TEST(unwritable_project_folder_fails_clearly) {

@@ -288,7 +288,7 @@ QWidget* DataPanel::buildSettings() {
       tr("Where the symbols come from. Every split: a rare character in the held-out text "
          "(a licence, an index) still trains. Strict: such a symbol is an error. <unk>: it "
          "is read as <unk>, and training says how many."));
-  form->addRow(tr("&Vocabulary:"), vocabularySource_);
+  form->addRow(tr("Vocabulary fr&om:"), vocabularySource_);
   connect(vocabularySource_, &QComboBox::activated, this, [this] {
     const auto source =
         static_cast<engine::VocabularySource>(vocabularySource_->currentData().toInt());
