@@ -352,8 +352,8 @@ class DataPanelTest : public QObject {
     QCOMPARE(scan.test.symbols, qint64{55769});
     QCOMPARE(scan.train.fileBytes, qint64{1115394});
     QCOMPARE(scan.vocabularySize, qint64{65});
-    QCOMPARE(scan.train.words, qint64{218025});  // 182,499 words, 35,526 line ends
-    QVERIFY(std::abs(scan.unigramBits - 4.7740) < 1e-3);                   // computed independently
+    QCOMPARE(scan.train.words, qint64{218025});           // 182,499 words, 35,526 line ends
+    QVERIFY(std::abs(scan.unigramBits - 4.7740) < 1e-3);  // computed independently
     QCOMPARE(panel.histogramLabels().value(0), QStringLiteral("\u2423"));  // space, 153,275 times
     QCOMPARE(scan.topSymbols.at(0).count, qint64{153275});
     QCOMPARE(panel.histogramLabels().value(1), QStringLiteral("e"));
