@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <sstream>
 #include <vector>
@@ -111,16 +112,21 @@ Vocabulary withUnk(Vocabulary vocabulary, VocabularySource source) {
   return Vocabulary::fromSymbols(InputLevel::Char, std::move(symbols));
 }
 
-int64_t countId(const TokenStream& tokens, int64_t id) {
-  if (id < 0) return 0;
+// Calls visit(id) for each id of the stream, in order, reading it in bounded chunks.
+template <typename Visit>
+void forEachId(const TokenStream& tokens, Visit&& visit) {
   constexpr int64_t kChunk = 1 << 16;
   std::vector<int64_t> ids(static_cast<size_t>(std::min(kChunk, tokens.size())));
-  int64_t count = 0;
   for (int64_t start = 0; start < tokens.size(); start += kChunk) {
     const int64_t n = std::min(kChunk, tokens.size() - start);
     tokens.copy(start, n, ids.data());
-    count += std::count(ids.begin(), ids.begin() + n, id);
+    for (int64_t i = 0; i < n; ++i) visit(ids[static_cast<size_t>(i)]);
   }
+}
+
+int64_t countId(const TokenStream& tokens, int64_t id) {
+  int64_t count = 0;
+  if (id >= 0) forEachId(tokens, [&](int64_t each) { count += each == id ? 1 : 0; });
   return count;
 }
 
@@ -138,28 +144,21 @@ int64_t countWords(const TokenStream& tokens, const Vocabulary& vocabulary) {
     const auto byte = static_cast<uint8_t>(symbol[0]);
     kind[static_cast<size_t>(id)] = byte == '\n' ? 2 : utf8::isSpace(byte) ? 1 : 0;
   }
-  constexpr int64_t kChunk = 1 << 16;
-  std::vector<int64_t> ids(static_cast<size_t>(std::min(kChunk, tokens.size())));
   int64_t count = 0;
   bool inWord = false;
   bool lineHasWords = false;
-  for (int64_t start = 0; start < tokens.size(); start += kChunk) {
-    const int64_t n = std::min(kChunk, tokens.size() - start);
-    tokens.copy(start, n, ids.data());
-    for (int64_t i = 0; i < n; ++i) {
-      const int64_t id = ids[static_cast<size_t>(i)];
-      const uint8_t k = id < vocabulary.size() ? kind[static_cast<size_t>(id)] : 0;
-      if (k == 0 && !inWord) {
-        ++count;
-        lineHasWords = true;
-      }
-      inWord = k == 0;
-      if (k == 2) {
-        ++count;  // the line's <eos>
-        lineHasWords = false;
-      }
+  forEachId(tokens, [&](int64_t id) {
+    const uint8_t k = id < vocabulary.size() ? kind[static_cast<size_t>(id)] : 0;
+    if (k == 0 && !inWord) {
+      ++count;
+      lineHasWords = true;
     }
-  }
+    inWord = k == 0;
+    if (k == 2) {
+      ++count;  // the line's <eos>
+      lineHasWords = false;
+    }
+  });
   return count + (lineHasWords ? 1 : 0);
 }
 
@@ -185,8 +184,8 @@ Corpus loadCorpus(const DataConfig& config, InputLevel level, const std::string&
       CorpusReader::SymbolTally tally;
       reader.tally(count, tally);
       for (const std::string& path : {validPath, testPath}) {
-        const CorpusReader other = openReader(path, config.format, level);
-        other.tally(countNonEmpty(other, path), tally);
+        // Every symbol: no count first (loadSplit below counts, and finds an empty file).
+        openReader(path, config.format, level).tally(std::numeric_limits<int64_t>::max(), tally);
       }
       corpus.vocabulary = CorpusReader::vocabularyOf(level, tally, config.minCount);
     } else {

@@ -39,6 +39,22 @@ std::string levelText(double p) {
   return out.str();
 }
 
+uint64_t runSeed(uint64_t seed, size_t level, int64_t run, size_t layer) {
+  return mix(mix(mix(seed) ^ level) ^ static_cast<uint64_t>(run)) ^ layer;
+}
+
+// `count` values: 0 with probability p, else `keep`. Uniforms from the 53 high bits of a
+// 64-bit generator: the same on every standard library (std::bernoulli_distribution is not
+// specified bit for bit).
+std::vector<float> bernoulliDraw(std::mt19937_64& generator, int64_t count, double p, float keep) {
+  std::vector<float> mask(static_cast<size_t>(count), keep);
+  for (auto& value : mask) {
+    const double u = static_cast<double>(generator() >> 11) * 0x1.0p-53;
+    if (u < p) value = 0.0f;
+  }
+  return mask;
+}
+
 }  // namespace
 
 std::vector<double> maskingLevels(double pMax, double pStep) {
@@ -56,21 +72,10 @@ std::vector<double> maskingLevels(double pMax, double pStep) {
   return levels;
 }
 
-uint64_t runSeed(uint64_t seed, size_t level, int64_t run, size_t layer) {
-  return mix(mix(mix(seed) ^ level) ^ static_cast<uint64_t>(run)) ^ layer;
-}
-
 std::vector<float> bernoulliMask(int64_t features, double p, uint64_t seed, size_t level,
                                  int64_t run, size_t layer) {
-  // Uniforms from the 53 high bits of a 64-bit generator: the same on every standard library
-  // (std::bernoulli_distribution is not specified bit for bit).
   std::mt19937_64 generator(runSeed(seed, level, run, layer));
-  std::vector<float> mask(static_cast<size_t>(features), 1.0f);
-  for (auto& value : mask) {
-    const double u = static_cast<double>(generator() >> 11) * 0x1.0p-53;
-    if (u < p) value = 0.0f;
-  }
-  return mask;
+  return bernoulliDraw(generator, features, p, 1.0f);
 }
 
 WindowMaskDrawer::WindowMaskDrawer(int64_t features, double p, bool rescale, uint64_t seed,
@@ -82,12 +87,7 @@ WindowMaskDrawer::WindowMaskDrawer(int64_t features, double p, bool rescale, uin
       generator_(mix(runSeed(seed, level, run, layer) ^ 0x5eed)) {}
 
 std::vector<float> WindowMaskDrawer::next(int64_t streams) {
-  std::vector<float> mask(static_cast<size_t>(streams * features_), keep_);
-  for (auto& value : mask) {
-    const double u = static_cast<double>(generator_() >> 11) * 0x1.0p-53;
-    if (u < p_) value = 0.0f;
-  }
-  return mask;
+  return bernoulliDraw(generator_, streams * features_, p_, keep_);
 }
 
 MaskingCurve featureMasking(LanguageModel& model, const CorpusSplit& split,
@@ -118,11 +118,12 @@ MaskingCurve featureMasking(LanguageModel& model, const CorpusSplit& split,
         if (p == 0.0 || (options.layer && *options.layer != l)) continue;
         const int64_t width = model.layer(l).outputSize();
         if (options.draw == MaskDraw::Fixed) {
-          auto mask = bernoulliMask(width, p, options.seed, level, run, l);
-          if (options.rescale) {
-            for (auto& value : mask) value *= static_cast<float>(1.0 / (1.0 - p));
-          }
-          model.setOutputMask(l, torch::tensor(mask).to(device));
+          // bernoulliMask's draws, with the keep value the options ask for.
+          std::mt19937_64 generator(runSeed(options.seed, level, run, l));
+          const float keep =
+              options.rescale && p < 1.0 ? static_cast<float>(1.0 / (1.0 - p)) : 1.0f;
+          model.setOutputMask(l,
+                              torch::tensor(bernoulliDraw(generator, width, p, keep)).to(device));
         } else {
           drawers.emplace_back(
               l, WindowMaskDrawer(width, p, options.rescale, options.seed, level, run, l));

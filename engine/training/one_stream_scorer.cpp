@@ -214,7 +214,7 @@ OneStreamTotals scoreAsOneStream(const TokenStream& tokens, const TokenStream& t
   // most the first pass, the speculative windows and one one-stream reading.
   constexpr int64_t kSpeculate = 8;
   const int64_t speculateWindows = std::min(kSpeculate, kept);
-  OneStreamTotals extra;
+  int64_t rereadSteps = 0;
   std::vector<char> pending(static_cast<size_t>(B), 0);
   std::vector<int64_t> mergeFrom(static_cast<size_t>(B), 0);
   for (int64_t b = 1; b < B; ++b) pending[static_cast<size_t>(b)] = 1;
@@ -236,8 +236,8 @@ OneStreamTotals scoreAsOneStream(const TokenStream& tokens, const TokenStream& t
     for (int64_t w = 0; w < W && !active.empty(); ++w) {
       streams.read(w, active, current, scorer);
       for (auto& sample : current) sample.detach();
-      extra.rereadSteps += static_cast<int64_t>(active.size()) *
-                           std::min(options.bptt, streams.length() - w * options.bptt);
+      rereadSteps += static_cast<int64_t>(active.size()) *
+                     std::min(options.bptt, streams.length() - w * options.bptt);
       if (w >= kept) continue;
       const auto index = indexTensor(active, options.device);
       const auto distance =
@@ -279,7 +279,7 @@ OneStreamTotals scoreAsOneStream(const TokenStream& tokens, const TokenStream& t
 
   OneStreamTotals out = streams.totals();
   out.rounds = rounds;
-  out.rereadSteps = extra.rereadSteps;
+  out.rereadSteps = rereadSteps;
 
   // The remainder (fewer than B targets past the last full stream) continues the last stream.
   const int64_t targets = tokens.size() - 1;

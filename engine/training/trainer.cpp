@@ -6,6 +6,7 @@
 #include <cmath>
 #include <ctime>
 #include <filesystem>
+#include <functional>
 #include <thread>
 
 #include "engine/data/corpus.h"
@@ -47,11 +48,16 @@ std::string modelTypeSummary(const ModelConfig& model) {
 }
 
 // A run validates (at least once, at its end) and ends with a test: both splits must hold a
-// symbol to predict, which is known as soon as the corpus loads, not after the training.
-void checkHeldOutSplits(const Corpus& corpus, const DataConfig& data) {
+// symbol to predict, which is known as soon as the corpus loads, not after the training. The
+// symbols read as <unk> (data.vocabulary: train_unk) are reported through `log`.
+void checkHeldOutSplits(const Corpus& corpus, const DataConfig& data,
+                        const std::function<void(const std::string&)>& log) {
   const std::pair<const char*, const CorpusSplit*> splits[] = {{"valid", &corpus.valid},
                                                                {"test", &corpus.test}};
   for (const auto& [name, split] : splits) {
+    if (split->unknownSymbols > 0)
+      log(std::string(name) + ": " + std::to_string(split->unknownSymbols) +
+          " symbols the training split lacks are read as <unk> (data.vocabulary: train_unk)");
     const int64_t symbols = split->tokens.size();
     if (symbols >= 2) continue;
     const std::string what = std::string("the ") + name + " split has " + std::to_string(symbols) +
@@ -144,14 +150,7 @@ void Session::setUp(const std::string& resumeFrom) {
   torch::manual_seed(training_.seed);
 
   corpus_ = loadCorpus(project_.data, project_.model.input.level, project_.folder);
-  checkHeldOutSplits(corpus_, project_.data);
-  for (const auto& [name, split] :
-       {std::pair<const char*, const CorpusSplit*>{"valid", &corpus_.valid},
-        {"test", &corpus_.test}}) {
-    if (split->unknownSymbols > 0)
-      log(std::string(name) + ": " + std::to_string(split->unknownSymbols) +
-          " symbols the training split lacks are read as <unk> (data.vocabulary: train_unk)");
-  }
+  checkHeldOutSplits(corpus_, project_.data, [this](const std::string& line) { log(line); });
   const int64_t vocab = corpus_.vocabulary.size();
   if (project_.model.input.vocabSize > 0 && project_.model.input.vocabSize != vocab) {
     log("the corpus has " + std::to_string(vocab) + " symbols; model.input.vocab_size (" +
