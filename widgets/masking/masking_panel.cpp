@@ -184,8 +184,9 @@ void MaskingPanel::buildForm() {
   runs_->setRange(1, 1000);
   runs_->setValue(3);
   runs_->setToolTip(
-      tr("Random masks drawn per P; the curve shows their mean loss and the error bars their "
-         "standard deviation (P = 0 is evaluated once)"));
+      tr("Evaluations per P, each with its own random masks (one per window and stream); the "
+         "curve shows their mean perplexity, the error bars the standard deviation of their "
+         "losses (P = 0 is evaluated once)"));
   maxSymbols_ = new QSpinBox(this);
   maxSymbols_->setObjectName(QStringLiteral("maskingMaxSymbols"));
   maxSymbols_->setRange(0, 1000000000);
@@ -232,7 +233,7 @@ void MaskingPanel::buildForm() {
   addField(tr("&Layers"), layers_);
   addField(tr("P &max"), pMax_);
   addField(tr("P s&tep"), pStep_);
-  addField(tr("Mas&ks per P"), runs_);
+  addField(tr("Ru&ns per P"), runs_);
   addField(tr("Max s&ymbols"), maxSymbols_);
   settings->addStretch(1);
 
@@ -386,7 +387,7 @@ void MaskingPanel::updateEstimate() {
   estimate_->setText(tr("%1 per curve, each over %2")
                          .arg(plural(evaluations, "evaluation", "evaluations"), symbols));
   estimate_->setToolTip(
-      tr("%1 values of P; %2 masks each except at P = 0").arg(levels).arg(runs_->value()));
+      tr("%1 values of P; %2 runs each except at P = 0").arg(levels).arg(runs_->value()));
 }
 
 void MaskingPanel::runAnalysis() {
