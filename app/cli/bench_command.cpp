@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <climits>
 #include <cstdlib>
 #include <ostream>
@@ -11,6 +12,7 @@
 #include "engine/bench/bench_suite.h"
 #include "engine/bench/throughput_probe.h"
 #include "engine/io/atomic_file.h"
+#include "engine/runtime/job_context.h"
 #include "option_values.h"
 
 namespace mrnn::app {
@@ -115,7 +117,6 @@ int runBench(const CommandLine& args, std::ostream& out, std::ostream& err) {
     err << "mrnn bench: no peer at " << kDefaultPeer
         << "; measuring without it (--peer PATH names it)\n";
   }
-  options.progress = [&err](const std::string& line) { err << "mrnn bench: " << line << "\n"; };
 
   std::ostringstream command;
   command << "mrnn bench";
@@ -125,7 +126,13 @@ int runBench(const CommandLine& args, std::ostream& out, std::ostream& err) {
   }
   if (args.has("no-torch-lstm")) command << " --no-torch-lstm";
 
-  const auto report = engine::runBenchSuite(options);
+  const std::atomic<bool> never{false};
+  engine::JobContext job(
+      [&err](const engine::JobProgress& progress) {
+        err << "mrnn bench: " << progress.phase << "\n";
+      },
+      never);
+  const auto report = engine::runBenchSuite(options, &job);
   const std::string text = engine::formatBenchReport(report, command.str());
   out << text;
   if (args.has("markdown")) engine::writeFileAtomically(args.value("markdown"), text);

@@ -10,6 +10,7 @@
 #include "engine/analysis/loaded_model.h"
 #include "engine/data/reverse_copy_task.h"
 #include "engine/io/atomic_file.h"
+#include "engine/runtime/machine_resources.h"
 #include "engine/synthetic/copy_evaluation.h"
 #include "engine/synthetic/copy_output.h"
 #include "option_values.h"
@@ -97,10 +98,7 @@ int runCopyAnalysis(const CommandLine& args, std::ostream& out, std::ostream& er
   for (size_t i = 0; i < projects.size(); ++i) {
     const auto loaded = engine::loadModelForAnalysis(projects[i], run, args.value("checkpoint"));
     if (i == 0) {
-      const int threads = loaded.project.training.threads;
-      torch::set_num_threads(
-          threads > 0 ? threads
-                      : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+      torch::set_num_threads(engine::chooseThreadCount(loaded.project.training.threads));
       // Unset options follow the first project's own copy settings, so that every model is
       // scored on the same examples (when their vocabularies agree).
       const engine::CopyTaskConfig copy = projectCopy(loaded.project);

@@ -8,6 +8,8 @@
 #include "engine/analysis/loaded_model.h"
 #include "engine/config/project_file.h"
 #include "engine/data/corpus.h"
+#include "engine/runtime/machine_resources.h"
+#include "engine/store/run_catalogue.h"
 #include "engine/store/text_format.h"
 #include "engine/training/checkpoint.h"
 #include "engine/training/evaluator.h"
@@ -62,7 +64,8 @@ int runEval(const CommandLine& args, std::ostream& out, std::ostream& err) {
   }
   const std::string path = args.has("checkpoint")
                                ? args.value("checkpoint")
-                               : engine::findCheckpoint(project, positiveInteger(args, "run", 0));
+                               : engine::RunCatalogue(project.folder)
+                                     .checkpointToAnalyse(positiveInteger(args, "run", 0));
   engine::Checkpoint checkpoint = engine::Checkpoint::open(path);
   const engine::Corpus corpus =
       engine::loadCorpus(project.data, project.model.input.level, project.folder);
@@ -70,9 +73,7 @@ int runEval(const CommandLine& args, std::ostream& out, std::ostream& err) {
   engine::LanguageModel model(project.model, corpus.vocabulary.size());
   checkpoint.loadModel(model);
   model.eval();
-  torch::set_num_threads(project.training.threads > 0
-                             ? project.training.threads
-                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  torch::set_num_threads(engine::chooseThreadCount(project.training.threads));
 
   const engine::CorpusSplit& split = splitName == "valid" ? corpus.valid : corpus.test;
   const engine::EvaluationConfig& config = project.evaluation;
@@ -109,8 +110,14 @@ int runEval(const CommandLine& args, std::ostream& out, std::ostream& err) {
     printJson(out, path, splitName, rows, options.temperature);
     return 0;
   }
-  out << "checkpoint " << path << ", " << splitName << " split, " << split.tokens.size()
-      << " symbols, temperature " << options.temperature << "\n";
+  const int64_t symbols = split.tokens.size();
+  out << "checkpoint " << path << ", " << splitName << " split, ";
+  if (options.maxSymbols > 0 && options.maxSymbols < symbols) {
+    out << "its first " << options.maxSymbols << " of " << symbols << " symbols";
+  } else {
+    out << symbols << " symbols";
+  }
+  out << ", temperature " << options.temperature << "\n";
   out << std::left << std::setw(20) << "method" << std::right << std::setw(12) << "bits/sym"
       << std::setw(12) << "perplexity" << std::setw(12) << "bits/word" << std::setw(14)
       << "word ppl"

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "command_line.h"
+#include "engine/runtime/machine_resources.h"
 
 namespace mrnn::app {
 
@@ -30,6 +31,18 @@ inline int64_t positiveInteger(const CommandLine& args, const std::string& optio
   } catch (const std::exception&) {
   }
   throw UsageError("--" + option + " expects a positive integer, got '" + raw + "'");
+}
+
+// --threads: a positive integer up to engine::kMaxThreads (the YAML key's limit), or a
+// UsageError; 0 when absent. The engine caps it at the machine's processors.
+inline int64_t threadsOption(const CommandLine& args) {
+  const int64_t threads = positiveInteger(args, "threads", 0);
+  if (threads > engine::kMaxThreads) {
+    throw UsageError("--threads " + std::to_string(threads) + " is more than " +
+                     std::to_string(engine::kMaxThreads) + " (this machine gives the process " +
+                     std::to_string(engine::hardwareThreads()) + " processors)");
+  }
+  return threads;
 }
 
 // A number option within [low, high] ((low, high] when lowInclusive is false), or a UsageError.

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "engine/io/atomic_file.h"
-#include "engine/store/run_store.h"
+#include "engine/store/run_catalogue.h"
 #include "engine/store/text_format.h"
 
 namespace mrnn::app {
@@ -94,8 +94,8 @@ std::optional<int64_t> parseRunId(const std::string& text) {
   return std::nullopt;
 }
 
-int listRuns(const engine::RunStore& store, const std::string& folder, std::ostream& out) {
-  const auto runs = store.listRuns();
+int listRuns(const engine::RunCatalogue& catalogue, const std::string& folder, std::ostream& out) {
+  const auto runs = catalogue.runs();
   if (runs.empty()) {
     out << "no runs yet in " << folder << "\n";
     return 0;
@@ -124,9 +124,12 @@ void printIndented(const std::string& text, std::ostream& out) {
   }
 }
 
-void showRun(const engine::RunStore& store, const engine::RunRecord& run, std::ostream& out) {
+void showRun(const engine::RunCatalogue& catalogue, const engine::RunRecord& run,
+             std::ostream& out) {
+  const engine::RunStore& store = catalogue.store();
   out << "run " << run.id << ": " << run.name << "\n";
-  const std::vector<std::pair<std::string, std::string>> fields = {
+  const auto writer = catalogue.writer(run.id);
+  std::vector<std::pair<std::string, std::string>> fields = {
       {"model", orDash(run.modelType)},
       {"parameters", engine::groupedInteger(run.parameters)},
       {"status", engine::runStatusName(run.status)},
@@ -138,6 +141,7 @@ void showRun(const engine::RunStore& store, const engine::RunRecord& run, std::o
       {"best valid", run.bestValid ? bpc(run.bestValid) + " bpc" : "-"},
       {"test", run.testResult ? bpc(run.testResult) + " bpc" : "-"},
   };
+  if (writer) fields.insert(fields.begin() + 3, {"written by", writer->describe()});
   for (const auto& [label, value] : fields) {
     out << "  " << label << std::string(12 - label.size(), ' ') << value << "\n";
   }
@@ -178,9 +182,10 @@ void showRun(const engine::RunStore& store, const engine::RunRecord& run, std::o
   }
 }
 
-int exportRuns(const engine::RunStore& store, const std::string& folder,
+int exportRuns(const engine::RunCatalogue& catalogue, const std::string& folder,
                const std::optional<int64_t>& runId, const std::string& format,
                const std::string& output, std::ostream& out, std::ostream& err) {
+  const engine::RunStore& store = catalogue.store();
   std::string text;
   if (runId) {
     if (!store.run(*runId)) {
@@ -189,7 +194,8 @@ int exportRuns(const engine::RunStore& store, const std::string& folder,
     }
     text = format == "csv" ? store.exportMetricsCsv(*runId) : store.exportMetricsJson(*runId);
   } else {
-    text = format == "csv" ? store.exportRunsCsv() : store.exportRunsJson();
+    text = format == "csv" ? engine::RunStore::runsCsv(catalogue.runs())
+                           : engine::RunStore::runsJson(catalogue.runs());
   }
   if (output.empty()) {
     out << text;
@@ -253,25 +259,25 @@ int runRunsCommand(const CommandLine& args, std::ostream& out, std::ostream& err
     return 1;
   }
   // Never create a database just to report that there is none.
-  const std::string databasePath = (std::filesystem::path(folder) / "runs.sqlite").string();
-  if (!std::filesystem::exists(databasePath, ignored)) {
+  if (!engine::RunCatalogue::exists(folder)) {
     err << "mrnn: no runs yet in " << folder << " (no runs.sqlite)\n";
     return 1;
   }
 
   try {
-    const engine::RunStore store(databasePath);
-    if (verb == "list") return listRuns(store, folder, out);
+    // Read-only: listing a project must work in a folder one may not write.
+    const engine::RunCatalogue catalogue(folder, engine::RunCatalogue::Access::ReadOnly);
+    if (verb == "list") return listRuns(catalogue, folder, out);
     if (verb == "show") {
-      const auto run = store.run(*runId);
+      const auto run = catalogue.run(*runId);
       if (!run) {
         err << "mrnn: no run " << *runId << " in " << folder << "\n";
         return 1;
       }
-      showRun(store, *run, out);
+      showRun(catalogue, *run, out);
       return 0;
     }
-    return exportRuns(store, folder, runId, format, args.value("output"), out, err);
+    return exportRuns(catalogue, folder, runId, format, args.value("output"), out, err);
   } catch (const engine::StoreError& error) {
     err << "mrnn: " << error.what() << "\n";
     return 1;

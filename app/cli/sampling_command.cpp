@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "engine/analysis/loaded_model.h"
+#include "engine/runtime/machine_resources.h"
 #include "engine/sampling/sampler.h"
 #include "option_values.h"
 
@@ -141,7 +142,7 @@ int runSampleCommand(const CommandLine& args, std::ostream& out, std::ostream& e
   try {
     options = readOptions(args);
     runId = positiveInteger(args, "run", 0);
-    threads = positiveInteger(args, "threads", 0);
+    threads = threadsOption(args);
   } catch (const std::invalid_argument& error) {
     err << "mrnn: " << error.what() << "\n";
     return 2;
@@ -150,9 +151,26 @@ int runSampleCommand(const CommandLine& args, std::ostream& out, std::ostream& e
   engine::LoadedModel loaded =
       engine::loadModelForAnalysis(args.positional()[1], runId, args.value("checkpoint"));
   if (threads == 0) threads = loaded.project.training.threads;
-  torch::set_num_threads(threads > 0
-                             ? static_cast<int>(threads)
-                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  torch::set_num_threads(engine::chooseThreadCount(threads));
+  const bool asJson = args.has("json");
+  if (!asJson && options.beamWidth == 0) {
+    // Printed as it comes and not kept: any --length runs in bounded memory.
+    options.keepSymbols = false;
+    options.alternatives = 0;
+  } else {
+    // JSON and beam search keep every symbol (with its alternatives) until the end.
+    const double perSymbol =
+        160.0 + 80.0 * static_cast<double>(options.alternatives) *
+                    (options.beamWidth > 0 ? 2.0 * static_cast<double>(options.beamWidth) : 1.0);
+    const double symbols = static_cast<double>(options.maxLength) *
+                           static_cast<double>(std::max(options.completions, options.beamWidth));
+    engine::requireMemory(perSymbol * symbols,
+                          "--length " + std::to_string(options.maxLength) +
+                              (asJson ? " with --json" : " with --beam") +
+                              " keeps every symbol until the end and",
+                          asJson ? "Leave out --json to stream the text, or ask for fewer symbols"
+                                 : "Ask for fewer symbols or a narrower beam");
+  }
   engine::Sampler sampler(*loaded.model, loaded.vocabulary);
   try {
     sampler.check(options);
@@ -161,7 +179,6 @@ int runSampleCommand(const CommandLine& args, std::ostream& out, std::ostream& e
     err << "mrnn: " << error.what() << "\n";
     return options.prime.empty() ? 2 : 1;
   }
-  const bool asJson = args.has("json");
   std::vector<engine::Completion> completions;
   try {
     if (asJson) {
@@ -176,7 +193,6 @@ int runSampleCommand(const CommandLine& args, std::ostream& out, std::ostream& e
           current = c;
         }
         out << s.text << std::flush;
-        return true;
       });
       out << "\n";
     }

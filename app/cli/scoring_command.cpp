@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -9,11 +10,13 @@
 
 #include "engine/analysis/loaded_model.h"
 #include "engine/data/corpus.h"
+#include "engine/runtime/machine_resources.h"
 #include "engine/scoring/debagging.h"
 #include "engine/scoring/feature_masking.h"
 #include "engine/scoring/scoring_output.h"
 #include "engine/scoring/surprisal_recovery.h"
 #include "engine/scoring/text_score.h"
+#include "engine/scoring/text_score_writer.h"
 #include "option_values.h"
 
 namespace mrnn::app {
@@ -66,26 +69,27 @@ int scoreText(const CommandLine& args, std::ostream& out, std::ostream& err) {
     err << "mrnn score: give the text with exactly one of --text TEXT or --file F\n";
     return 2;
   }
+  if (args.has("file")) {
+    // The text and its ids are held (about 9 bytes a symbol); the scores stream.
+    std::error_code error;
+    const auto bytes = std::filesystem::file_size(args.value("file"), error);
+    if (!error) {
+      engine::requireMemory(10.0 * static_cast<double>(bytes),
+                            "scoring '" + args.value("file") + "' (" +
+                                engine::formatBytes(static_cast<double>(bytes)) + ")",
+                            "Score it in parts");
+    }
+  }
   const std::string text = args.has("text") ? args.value("text") : readFile(args.value("file"));
   auto loaded = load(args, args.positional()[1]);
-  const auto score =
-      engine::scoreText(*loaded.model, loaded.vocabulary, text, args.value("context"));
-  if (args.has("json")) {
-    engine::writeTextScoreJson(out, score);
-  } else if (args.has("csv")) {
-    engine::writeTextScoreCsv(out, score);
-  } else {
-    out << std::fixed << std::setprecision(3);
-    for (const auto& symbol : score.symbols) {
-      out << std::setw(12) << engine::printableSymbol(symbol.text) << "  ";
-      if (symbol.predicted)
-        out << symbol.bits << " bits\n";
-      else
-        out << "(no prediction)\n";
-    }
-    out << "total " << score.totalBits << " bits over " << score.predictedSymbols << " symbols, "
-        << score.bitsPerSymbol << " bits/symbol (log2 p = " << -score.totalBits << ")\n";
-  }
+  const auto format = args.has("json")  ? engine::TextScoreFormat::Json
+                      : args.has("csv") ? engine::TextScoreFormat::Csv
+                                        : engine::TextScoreFormat::Table;
+  engine::TextScoreWriter writer(out, format);
+  const auto totals =
+      engine::scoreTextStreamed(*loaded.model, loaded.vocabulary, text, args.value("context"),
+                                [&writer](engine::SymbolScore&& symbol) { writer.symbol(symbol); });
+  writer.finish(totals);
   return 0;
 }
 

@@ -1,7 +1,9 @@
 #include "train_command.h"
 
+#include <signal.h>
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -10,8 +12,7 @@
 #include <sstream>
 
 #include "engine/config/project_file.h"
-#include "engine/store/run_store.h"
-#include "engine/training/run_paths.h"
+#include "engine/store/run_catalogue.h"
 #include "engine/training/training_run.h"
 #include "option_values.h"
 
@@ -19,9 +20,51 @@ namespace mrnn::app {
 namespace {
 
 std::atomic<bool> interrupted{false};
+std::atomic<int> interruptSignal{0};
 
-extern "C" void onInterrupt(int) {
+extern "C" void onInterrupt(int signal) {
+  interruptSignal = signal;
   interrupted = true;
+}
+
+// Ctrl-C (SIGINT), `kill` / `timeout` / systemd (SIGTERM) and a closed terminal (SIGHUP) all
+// end a run the same way: after the current step, with a checkpoint and the run "stopped".
+// The previous handlers come back when the run is over.
+class StopSignals {
+ public:
+  StopSignals() {
+    struct sigaction action {};
+    action.sa_handler = onInterrupt;
+    sigemptyset(&action.sa_mask);
+    for (size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &action, &previous_[i]);
+    // Writing to a closed terminal must not kill the process before its checkpoint.
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    sigaction(SIGPIPE, &ignore, &previousPipe_);
+  }
+  ~StopSignals() {
+    for (size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &previous_[i], nullptr);
+    sigaction(SIGPIPE, &previousPipe_, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  static constexpr std::array<int, 3> kSignals{SIGINT, SIGTERM, SIGHUP};
+  std::array<struct sigaction, 3> previous_{};
+  struct sigaction previousPipe_ {};
+};
+
+const char* signalName(int signal) {
+  switch (signal) {
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+    default:
+      return "Ctrl-C";
+  }
 }
 
 std::string duration(double seconds) {
@@ -37,18 +80,7 @@ std::string duration(double seconds) {
 // newest run that did not finish.
 std::string resumeCheckpoint(const CommandLine& args, const engine::Project& project) {
   if (args.has("checkpoint")) return args.value("checkpoint");
-  engine::RunStore store(engine::RunPaths::database(project.folder));
-  int64_t runId = 0;
-  if (args.has("run")) {
-    runId = positiveInteger(args, "run", 0);
-  } else {
-    for (const auto& run : store.listRuns()) {
-      if (run.status != engine::RunStatus::Finished && run.id > runId) runId = run.id;
-    }
-    if (runId == 0) throw std::runtime_error("no unfinished run to resume in " + project.folder);
-  }
-  if (!store.run(runId)) throw std::runtime_error("there is no run " + std::to_string(runId));
-  return engine::RunPaths::latest(project.folder, runId);
+  return engine::RunCatalogue(project.folder).checkpointToResume(positiveInteger(args, "run", 0));
 }
 
 }  // namespace
@@ -66,12 +98,11 @@ int runTrain(const CommandLine& args, bool resume, std::ostream& out, std::ostre
   engine::Project project = engine::loadProject(args.positional()[1]);
   if (args.has("max-steps")) project.training.maxSteps = positiveInteger(args, "max-steps", 0);
   if (args.has("epochs")) project.training.epochs = positiveInteger(args, "epochs", 1);
-  if (args.has("threads"))
-    project.training.threads = static_cast<int>(positiveInteger(args, "threads", 1));
+  if (args.has("threads")) project.training.threads = static_cast<int>(threadsOption(args));
   const std::string from = resume ? resumeCheckpoint(args, project) : "";
 
   interrupted = false;
-  auto previous = std::signal(SIGINT, onInterrupt);
+  const StopSignals signals;
   engine::TrainingRun run(project);
   run.start(from);
   const bool terminal = ::isatty(STDOUT_FILENO) != 0;
@@ -80,7 +111,8 @@ int runTrain(const CommandLine& args, bool resume, std::ostream& out, std::ostre
   while (true) {
     if (interrupted && !stopping) {
       stopping = true;
-      out << (terminal ? "\n" : "") << "stopping after this step; a checkpoint will be saved\n";
+      out << (terminal ? "\n" : "") << signalName(interruptSignal)
+          << ": stopping after this step; a checkpoint will be saved\n";
       run.stop();
     }
     const auto event = run.events().pop(std::chrono::milliseconds(100));
@@ -97,6 +129,12 @@ int runTrain(const CommandLine& args, bool resume, std::ostream& out, std::ostre
           << "  bits/sym " << step->bitsPerSymbol << "  " << std::setprecision(0)
           << step->symbolsPerSecond << " sym/s  ETA " << duration(step->etaSeconds)
           << (terminal ? "   " : "\n") << std::flush;
+    } else if (const auto* phase = std::get_if<engine::PhaseEvent>(&*event)) {
+      // A long validation or test on a terminal: its progress on the step line.
+      if (terminal) {
+        out << "\r" << phase->phase << " " << std::setprecision(0) << 100.0 * phase->fraction << "%"
+            << std::string(40, ' ') << std::flush;
+      }
     } else if (const auto* valid = std::get_if<engine::ValidationEvent>(&*event)) {
       out << (terminal ? "\n" : "") << "validation at step " << valid->step << ": "
           << std::setprecision(4) << valid->figures.bitsPerSymbol << " bits/symbol, perplexity "
@@ -116,12 +154,16 @@ int runTrain(const CommandLine& args, bool resume, std::ostream& out, std::ostre
       if (!finished->stopped) out << ", test " << finished->test << " bits/symbol";
       out << "\n";
     } else if (const auto* failed = std::get_if<engine::FailedEvent>(&*event)) {
-      err << (terminal ? "\n" : "") << "mrnn: training failed at step " << failed->step << ": "
-          << failed->reason << "\n";
+      err << (terminal ? "\n" : "");
+      if (failed->runId == 0) {
+        err << "mrnn: training could not start: " << failed->reason << "\n";
+      } else {
+        err << "mrnn: run " << failed->runId << " failed at step " << failed->step << ": "
+            << failed->reason << "\n";
+      }
     }
   }
   run.wait();
-  std::signal(SIGINT, previous);
   const auto& outcome = run.outcome();
   if (outcome.failed) return 1;
   out << "run " << outcome.runId << ", checkpoint " << outcome.latestCheckpoint << "\n";

@@ -16,14 +16,12 @@ struct LoadedModel {
   Vocabulary vocabulary;
   std::unique_ptr<LanguageModel> model;
   std::string checkpoint;  // the file it came from
+  int64_t runId = 0;       // the run that wrote it (0 when saved outside training)
 };
 
-// The checkpoint to analyse or evaluate: the best (else latest) of run `runId`, or, when runId
-// is 0, of the newest run that still has one. Throws std::runtime_error naming what is missing.
-std::string findCheckpoint(const Project& project, int64_t runId = 0);
-
 // `checkpoint` empty: the best (else latest) checkpoint of run `runId`, or of the newest run
-// when runId is 0. Throws CheckpointError / std::runtime_error naming what is missing.
+// when runId is 0 (RunCatalogue::checkpointToAnalyse; the project folder is only read).
+// Throws CheckpointError / std::runtime_error naming what is missing.
 LoadedModel loadModelForAnalysis(const std::string& projectFile, int64_t runId = 0,
                                  const std::string& checkpoint = "");
 

@@ -14,6 +14,7 @@
 #include "engine/config/cell_type.h"
 #include "engine/runtime/blas_kernels.h"
 #include "engine/runtime/child_process.h"
+#include "engine/runtime/job_context.h"
 
 namespace mrnn::engine {
 
@@ -110,7 +111,7 @@ ProbeResult parseProbeOutput(const std::string& output) {
   return result;
 }
 
-BenchReport runBenchSuite(const BenchSuiteOptions& o) {
+BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
   if (o.repeats < 1) throw std::invalid_argument("repeats must be at least 1");
   if (o.self.empty()) throw std::invalid_argument("no program to run engine probes with");
   BenchReport report;
@@ -157,12 +158,14 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o) {
     environment.push_back("OMP_NUM_THREADS=" + std::to_string(o.shape.threads));
   }
 
+  const double measurements =
+      static_cast<double>(o.repeats) * static_cast<double>(report.rows.size());
+  double started = 0.0;
   for (int round = 1; round <= o.repeats; ++round) {
     for (auto& row : report.rows) {
-      if (o.progress) {
-        o.progress("round " + std::to_string(round) + "/" + std::to_string(o.repeats) + ": " +
+      reportTo(job, started++ / measurements,
+               "round " + std::to_string(round) + "/" + std::to_string(o.repeats) + ": " +
                    row.subject + " " + benchMeasureName(row.measure));
-      }
       BenchShape shape = o.shape;
       shape.cell = row.cell;
       const auto argv = row.peer ? peerCommand(o, row.cell, row.measure)

@@ -10,6 +10,8 @@
 
 namespace mrnn::engine {
 
+class JobContext;
+
 struct BenchSuiteOptions {
   BenchShape shape;  // its cell is ignored: see cells
   std::vector<std::string> cells{"mlstm", "lstm"};
@@ -19,7 +21,6 @@ struct BenchSuiteOptions {
   bool torchLstm = true;  // measure torch::nn::LSTM too
   std::string peer;       // ../shared/bench/peer_mlstm.py, or "" to leave it out
   std::string python = "/usr/bin/python3";  // what runs the peer: Debian's, with python3-torch
-  std::function<void(const std::string&)> progress;  // one line per measurement started
 };
 
 // The whole suite: every round runs each subject on each measure once, in turn (engine
@@ -28,7 +29,8 @@ struct BenchSuiteOptions {
 // no evaluation mode and is measured on training and sampling only. Throws
 // std::runtime_error naming the subject and quoting its error output when a measurement
 // fails, and std::invalid_argument for a missing peer script or an unknown cell.
-BenchReport runBenchSuite(const BenchSuiteOptions& options);
+// `job` (may be null) hears of each measurement as it starts and may cancel between them.
+BenchReport runBenchSuite(const BenchSuiteOptions& options, JobContext* job = nullptr);
 
 // The command-line words of one engine probe (`<self> bench --probe <measure> ...`).
 std::vector<std::string> probeCommand(const std::string& self, const BenchShape& shape,

@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include <cmath>
 #include <stdexcept>
 
 #include "engine/config/model_check.h"
@@ -114,6 +115,29 @@ void LanguageModel::setFusedKernels(bool enabled) {
   for (auto& layer : layers_) layer->setFusedEnabled(enabled);
 }
 
+ModelState ModelState::rows(const torch::Tensor& index) const {
+  ModelState out;
+  for (const auto& layer : layers) {
+    CellState cell;
+    for (const auto& part : layer.parts) cell.parts.push_back(part.index_select(0, index));
+    out.layers.push_back(std::move(cell));
+  }
+  return out;
+}
+
+ModelState ModelState::concatenated(const std::vector<ModelState>& states) {
+  if (states.size() == 1) return states.front();
+  ModelState out = states.front();
+  for (size_t l = 0; l < out.layers.size(); ++l) {
+    for (size_t p = 0; p < out.layers[l].parts.size(); ++p) {
+      std::vector<torch::Tensor> pieces;
+      for (const auto& state : states) pieces.push_back(state.layers[l].parts[p]);
+      out.layers[l].parts[p] = torch::cat(pieces, 0);
+    }
+  }
+  return out;
+}
+
 void LanguageModel::setClamps(std::vector<UnitClamp> clamps) {
   for (const auto& clamp : clamps) {
     if (clamp.layer >= layers_.size() || clamp.unit < 0 ||
@@ -126,6 +150,12 @@ void LanguageModel::setClamps(std::vector<UnitClamp> clamps) {
                                              std::to_string(layers_[clamp.layer]->outputSize()) +
                                              " units"
                                        : ""));
+    }
+    if (!std::isfinite(clamp.value)) {
+      // A NaN or infinite unit spreads through the recurrence: every later output is NaN.
+      throw std::invalid_argument("cannot clamp unit " + std::to_string(clamp.unit) + " of layer " +
+                                  std::to_string(clamp.layer + 1) + " to " +
+                                  std::to_string(clamp.value) + ": a clamp value must be finite");
     }
   }
   clamps_ = std::move(clamps);

@@ -20,6 +20,10 @@ struct ModelState {
   void detach() {
     for (auto& layer : layers) layer.detach();
   }
+  // The batch rows `index` (a long tensor) of every part, in that order.
+  ModelState rows(const torch::Tensor& index) const;
+  // The states' batch rows one after another (all states of the same model).
+  static ModelState concatenated(const std::vector<ModelState>& states);
 };
 
 // Holds hidden unit `unit` of layer `layer` (0-based) at `value` at every step, in the output

@@ -7,6 +7,7 @@
 
 #include "engine/analysis/eval_mode_guard.h"
 #include "engine/probing/half_float.h"
+#include "engine/runtime/job_context.h"
 
 namespace mrnn::engine {
 namespace {
@@ -28,7 +29,7 @@ void splitName(const std::string& name, int64_t& layer, std::string& probe) {
 }  // namespace
 
 GateReport analyzeGates(LanguageModel& model, const Vocabulary& vocabulary, const std::string& text,
-                        const GateOptions& options, const ProbingProgress& progress) {
+                        const GateOptions& options, JobContext* job) {
   const std::vector<int64_t> ids = vocabulary.encode(text);
   if (ids.empty()) throw std::invalid_argument("the text to record gates over is empty");
   if (options.window <= 0) throw std::invalid_argument("the window must be positive");
@@ -44,9 +45,7 @@ GateReport analyzeGates(LanguageModel& model, const Vocabulary& vocabulary, cons
   // Windows carry the state, so the trace is that of one pass over the whole text; the
   // recorder appends each window's steps.
   for (int64_t begin = 0; begin < total; begin += options.window) {
-    if (progress) {
-      progress(0.9 * static_cast<double>(begin) / static_cast<double>(total), "recording");
-    }
+    reportTo(job, 0.9 * static_cast<double>(begin) / static_cast<double>(total), "recording");
     const int64_t end = std::min(total, begin + options.window);
     const auto tokens = all.slice(0, begin, end).unsqueeze(1);  // [T, 1]
     model.forward(tokens, state, &recorder);
@@ -56,10 +55,8 @@ GateReport analyzeGates(LanguageModel& model, const Vocabulary& vocabulary, cons
   for (const int64_t id : ids) report.symbols.push_back(vocabulary.symbol(id));
   const auto& names = recorder.names();
   for (size_t n = 0; n < names.size(); ++n) {
-    if (progress) {
-      progress(0.9 + 0.1 * static_cast<double>(n) / static_cast<double>(names.size()),
-               "statistics");
-    }
+    reportTo(job, 0.9 + 0.1 * static_cast<double>(n) / static_cast<double>(names.size()),
+             "statistics");
     ProbeTrace trace;
     trace.name = names[n];
     splitName(trace.name, trace.layer, trace.probe);
@@ -79,7 +76,7 @@ GateReport analyzeGates(LanguageModel& model, const Vocabulary& vocabulary, cons
     }
     report.traces.push_back(std::move(trace));
   }
-  if (progress) progress(1.0, "done");
+  reportTo(job, 1.0, "done");
   return report;
 }
 

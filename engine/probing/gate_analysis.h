@@ -11,7 +11,7 @@ namespace mrnn::engine {
 
 // Progress in [0, 1] and a phase; an AnalysisJob passes JobContext::report, which throws to
 // cancel.
-using ProbingProgress = std::function<void(double fraction, const std::string& phase)>;
+class JobContext;
 
 struct GateOptions {
   bool float16 = false;  // store traces as binary16 (statistics still from float32)
@@ -22,6 +22,6 @@ struct GateOptions {
 // over `text` and records every probe of every layer at every step, with statistics for
 // each. Throws std::invalid_argument for an empty text or a symbol outside the vocabulary.
 GateReport analyzeGates(LanguageModel& model, const Vocabulary& vocabulary, const std::string& text,
-                        const GateOptions& options = {}, const ProbingProgress& progress = {});
+                        const GateOptions& options = {}, JobContext* job = nullptr);
 
 }  // namespace mrnn::engine

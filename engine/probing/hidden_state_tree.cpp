@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "engine/analysis/eval_mode_guard.h"
+#include "engine/runtime/job_context.h"
 
 namespace mrnn::engine {
 namespace {
@@ -30,31 +31,6 @@ torch::Tensor hiddenRows(const ModelState& state, bool allLayers) {
 std::vector<float> row(const torch::Tensor& rows, int64_t index) {
   const float* data = rows.data_ptr<float>() + index * rows.size(1);
   return std::vector<float>(data, data + rows.size(1));
-}
-
-ModelState selectRows(const ModelState& state, const torch::Tensor& index) {
-  ModelState out;
-  for (const auto& layer : state.layers) {
-    CellState cell;
-    for (const auto& part : layer.parts) cell.parts.push_back(part.index_select(0, index));
-    out.layers.push_back(std::move(cell));
-  }
-  return out;
-}
-
-ModelState concatRows(const std::vector<ModelState>& chunks) {
-  if (chunks.size() == 1) return chunks.front();
-  ModelState out;
-  for (size_t l = 0; l < chunks.front().layers.size(); ++l) {
-    CellState cell;
-    for (size_t p = 0; p < chunks.front().layers[l].parts.size(); ++p) {
-      std::vector<torch::Tensor> pieces;
-      for (const auto& chunk : chunks) pieces.push_back(chunk.layers[l].parts[p]);
-      cell.parts.push_back(torch::cat(pieces, 0));
-    }
-    out.layers.push_back(std::move(cell));
-  }
-  return out;
 }
 
 struct Child {
@@ -92,8 +68,7 @@ std::vector<Child> chooseChildren(const torch::Tensor& logp, int64_t depth,
 }  // namespace
 
 TreeResult expandTree(LanguageModel& model, const Vocabulary& vocabulary,
-                      const std::string& context, const TreeOptions& options,
-                      const ProbingProgress& progress) {
+                      const std::string& context, const TreeOptions& options, JobContext* job) {
   if (options.depth < 1) throw std::invalid_argument("the tree depth must be at least 1");
   if (options.firstLevelCap < 1 || options.topK < 0 || !(options.mass > 0.0)) {
     throw std::invalid_argument(
@@ -134,18 +109,16 @@ TreeResult expandTree(LanguageModel& model, const Vocabulary& vocabulary,
     std::vector<ModelState> states;
     std::vector<torch::Tensor> logps;
     for (int64_t begin = 0; begin < count; begin += kChunk) {
-      if (progress) {
-        const double done = static_cast<double>(begin) / static_cast<double>(count);
-        progress((static_cast<double>(depth - 1) + done) / static_cast<double>(options.depth),
-                 "depth " + std::to_string(depth));
-      }
+      const double done = static_cast<double>(begin) / static_cast<double>(count);
+      reportTo(job, (static_cast<double>(depth - 1) + done) / static_cast<double>(options.depth),
+               "depth " + std::to_string(depth));
       const int64_t end = std::min(count, begin + kChunk);
-      ModelState chunk = selectRows(state, parentIndex.slice(0, begin, end));
+      ModelState chunk = state.rows(parentIndex.slice(0, begin, end));
       const auto step = model.forward(symbolIndex.slice(0, begin, end).unsqueeze(0), chunk);
       logps.push_back(step[0].to(torch::kCPU, torch::kDouble));
       states.push_back(std::move(chunk));
     }
-    state = concatRows(states);
+    state = ModelState::concatenated(states);
     logp = torch::cat(logps, 0).contiguous();
     const auto hidden = hiddenRows(state, options.allLayers);
 
@@ -170,7 +143,7 @@ TreeResult expandTree(LanguageModel& model, const Vocabulary& vocabulary,
     levelCumulative = std::move(nextCumulative);
   }
   result.spread = treeSpread(result.nodes, options.depth);
-  if (progress) progress(1.0, "done");
+  reportTo(job, 1.0, "done");
   return result;
 }
 

@@ -17,6 +17,6 @@ namespace mrnn::engine {
 // maxNodes.
 TreeResult expandTree(LanguageModel& model, const Vocabulary& vocabulary,
                       const std::string& context, const TreeOptions& options = {},
-                      const ProbingProgress& progress = {});
+                      JobContext* job = nullptr);
 
 }  // namespace mrnn::engine

@@ -9,21 +9,15 @@ AnalysisJob::Work gateAnalysisWork(LanguageModel& model, const Vocabulary& vocab
                                    std::shared_ptr<GateReport> result) {
   return [&model, &vocabulary, text = std::move(text), options,
           result = std::move(result)](JobContext& context) {
-    *result = analyzeGates(
-        model, vocabulary, text, options,
-        [&context](double fraction, const std::string& phase) { context.report(fraction, phase); });
+    *result = analyzeGates(model, vocabulary, text, options, &context);
   };
 }
 
 AnalysisJob::Work treeExpansionWork(LanguageModel& model, const Vocabulary& vocabulary,
                                     std::string context, TreeOptions options,
                                     std::shared_ptr<TreeResult> result) {
-  return [&model, &vocabulary, context = std::move(context), options,
-          result = std::move(result)](JobContext& job) {
-    *result = expandTree(
-        model, vocabulary, context, options,
-        [&job](double fraction, const std::string& phase) { job.report(fraction, phase); });
-  };
+  return [&model, &vocabulary, context = std::move(context), options, result = std::move(result)](
+             JobContext& job) { *result = expandTree(model, vocabulary, context, options, &job); };
 }
 
 }  // namespace mrnn::engine

@@ -20,6 +20,18 @@ std::string CompletionBuilder::pieceFor(const Completion& completion, int64_t id
   return lineStart ? vocabulary_.symbol(id) : " " + vocabulary_.symbol(id);
 }
 
+void CompletionBuilder::forget(Completion& completion) const {
+  if (!completion.symbols.empty()) {
+    GeneratedSymbol last = std::move(completion.symbols.back());
+    last.alternatives.clear();
+    completion.symbols.clear();
+    completion.symbols.push_back(std::move(last));
+  }
+  size_t keep = 0;
+  for (const auto& stop : stopStrings_) keep = std::max(keep, stop.size() - 1);
+  if (completion.text.size() > keep) completion.text.erase(0, completion.text.size() - keep);
+}
+
 bool CompletionBuilder::append(Completion& completion, GeneratedSymbol symbol) const {
   const size_t before = completion.text.size();
   completion.text += symbol.text;

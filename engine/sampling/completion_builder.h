@@ -24,6 +24,10 @@ class CompletionBuilder {
   // Appends `symbol` (its text already set by pieceFor()). Returns true when the text now
   // contains a stop string, in which case the text is cut right after it.
   bool append(Completion& completion, GeneratedSymbol symbol) const;
+  // Drops what a streamed completion no longer needs, so that its memory stays bounded
+  // however long it runs: all symbols but the last (pieceFor reads it) and the text but the
+  // tail a stop string could still end in.
+  void forget(Completion& completion) const;
 
  private:
   const Vocabulary& vocabulary_;

@@ -2,15 +2,49 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
 #include "engine/inference/single_stream_model.h"
+#include "engine/runtime/job_context.h"
 #include "engine/sampling/beam_search.h"
 #include "engine/sampling/completion_builder.h"
 #include "engine/sampling/symbol_chooser.h"
 
 namespace mrnn::engine {
+
+// The caller's side of one generation: every symbol to the stream, progress to the job, and
+// whether the job was cancelled (then generation stops after the symbol, not by throwing,
+// so the completions so far are kept).
+class GenerationTap {
+ public:
+  GenerationTap(const SymbolCallback& onSymbol, JobContext* job, const SamplingOptions& options)
+      : onSymbol_(onSymbol), job_(job) {
+    const int64_t streams = options.beamWidth > 0 ? options.beamWidth : options.completions;
+    total_ = std::max(1.0, static_cast<double>(streams) * static_cast<double>(options.maxLength));
+  }
+  bool streams() const { return static_cast<bool>(onSymbol_); }
+  // false: stop now.
+  bool emit(size_t completion, const GeneratedSymbol& symbol) {
+    if (onSymbol_) onSymbol_(completion, symbol);
+    if (!job_) return true;
+    try {
+      done_ += 1.0;
+      job_->report(std::min(1.0, done_ / total_), "completion " + std::to_string(completion + 1));
+    } catch (const JobCancelledError&) {
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  const SymbolCallback& onSymbol_;
+  JobContext* job_;
+  double total_ = 1.0;
+  double done_ = 0.0;
+};
+
 namespace {
 
 // Eval mode and the requested clamps for one call; the model's own settings come back
@@ -110,6 +144,13 @@ void Sampler::check(const SamplingOptions& o) const {
   if (o.beamWidth < 0) fail("beam width must be 0 (off) or positive");
   if (o.completions < 1) fail("completions must be at least 1");
   if (o.alternatives < 0) fail("alternatives must not be negative");
+  for (const auto& clamp : o.clamps) {
+    if (!std::isfinite(clamp.value)) {
+      fail("clamp of layer " + std::to_string(clamp.layer + 1) + " unit " +
+           std::to_string(clamp.unit) + ": the value must be a finite number, not " +
+           std::to_string(clamp.value));
+    }
+  }
 }
 
 std::vector<int64_t> Sampler::primeIds(const std::string& prime) const {
@@ -158,18 +199,20 @@ void Sampler::advance(SamplingStart& start, int64_t token, SingleStreamModel* st
 }
 
 std::vector<Completion> Sampler::generate(const SamplingOptions& options,
-                                          const SymbolCallback& onSymbol) {
+                                          const SymbolCallback& onSymbol, JobContext* job) {
+  GenerationTap tap(onSymbol, job, options);
   check(options);
   const auto ids = primeIds(options.prime);
   torch::NoGradGuard noGrad;
   ModelSettingsGuard settings(model_, options.clamps);
   SingleStreamModel* stream = options.beamWidth > 0 ? nullptr : singleStream();
-  return continueFrom(prime(ids, stream), options, onSymbol, stream);
+  return continueFrom(prime(ids, stream), options, tap, stream);
 }
 
 std::vector<Completion> Sampler::branch(const Completion& original, size_t position,
                                         int64_t alternative, const SamplingOptions& options,
-                                        const SymbolCallback& onSymbol) {
+                                        const SymbolCallback& onSymbol, JobContext* job) {
+  GenerationTap tap(onSymbol, job, options);
   check(options);
   if (position > original.symbols.size()) {
     throw std::out_of_range("cannot branch at position " + std::to_string(position) +
@@ -197,7 +240,7 @@ std::vector<Completion> Sampler::branch(const Completion& original, size_t posit
   GeneratedSymbol symbol = describe(chooser, start.next.data_ptr<float>(), alternative, head,
                                     builder, options.alternatives, top);
   const bool stop = builder.append(head, std::move(symbol));
-  if (onSymbol && !onSymbol(0, head.symbols.back())) {
+  if (!tap.emit(0, head.symbols.back())) {
     head.stopReason = "stopped";
     return {head};
   }
@@ -208,21 +251,20 @@ std::vector<Completion> Sampler::branch(const Completion& original, size_t posit
   // Advance past the chosen symbol and go on as generate() would.
   advance(start, alternative, stream);
   start.prefix = std::move(head);
-  return continueFrom(std::move(start), options, onSymbol, stream);
+  return continueFrom(std::move(start), options, tap, stream);
 }
 
 std::vector<Completion> Sampler::continueFrom(SamplingStart start, const SamplingOptions& options,
-                                              const SymbolCallback& onSymbol,
-                                              SingleStreamModel* stream) {
+                                              GenerationTap& tap, SingleStreamModel* stream) {
   const CompletionBuilder builder(vocabulary_, options.stopStrings, primeEndsLine(options.prime));
   if (options.beamWidth > 0) {
     BeamSearch search(model_, vocabulary_, options, builder);
     auto results = search.run(start);
-    bool streaming = static_cast<bool>(onSymbol);
+    bool streaming = tap.streams();
     for (size_t c = 0; c < results.size() && streaming; ++c) {
       for (size_t i = start.prefix.symbols.size(); i < results[c].symbols.size() && streaming;
            ++i) {
-        streaming = onSymbol(c, results[c].symbols[i]);
+        streaming = tap.emit(c, results[c].symbols[i]);
       }
     }
     return results;
@@ -242,6 +284,7 @@ std::vector<Completion> Sampler::continueFrom(SamplingStart start, const Samplin
     }
     // Each completion is one stream from the prime's state: the frozen model's buffers
     // (a copy of a few floats per unit), or cloned tensors for the generic path.
+    int64_t generated = static_cast<int64_t>(completion.symbols.size());
     ModelState state;
     if (stream) {
       stream->importState(start.state);
@@ -255,7 +298,8 @@ std::vector<Completion> Sampler::continueFrom(SamplingStart start, const Samplin
       GeneratedSymbol symbol =
           describe(chooser, logp, id, completion, builder, options.alternatives, top);
       const bool stop = builder.append(completion, std::move(symbol));
-      if (onSymbol && !onSymbol(static_cast<size_t>(c), completion.symbols.back())) {
+      ++generated;
+      if (!tap.emit(static_cast<size_t>(c), completion.symbols.back())) {
         completion.stopReason = "stopped";
         stopped = true;
         break;
@@ -264,10 +308,11 @@ std::vector<Completion> Sampler::continueFrom(SamplingStart start, const Samplin
         completion.stopReason = "stop string";
         break;
       }
-      if (static_cast<int64_t>(completion.symbols.size()) >= options.maxLength) {
+      if (generated >= options.maxLength) {
         completion.stopReason = "length";
         break;
       }
+      if (!options.keepSymbols) builder.forget(completion);
       if (stream) {
         logp = stream->step(id);  // no LibTorch, no allocation
         continue;

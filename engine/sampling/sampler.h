@@ -13,11 +13,14 @@
 
 namespace mrnn::engine {
 
-// Called for every generated symbol, in order: the completion's index and the symbol.
-// Returning false stops all generation (the current completion ends with "stopped").
-using SymbolCallback = std::function<bool(size_t completion, const GeneratedSymbol& symbol)>;
+// The symbol stream: called for every generated symbol, in order, with the completion's
+// index. Data only; progress and stopping go through the JobContext (a cancelled job ends
+// generation after the current symbol, that completion with stopReason "stopped").
+using SymbolCallback = std::function<void(size_t completion, const GeneratedSymbol& symbol)>;
 
+class JobContext;
 class SingleStreamModel;
+class GenerationTap;
 
 // Generates text from a language model: sampling (temperature, top-k, top-p, greedy) or beam
 // search, streaming each symbol with its alternatives. The prime is read once per call and
@@ -47,14 +50,14 @@ class Sampler {
   std::vector<int64_t> primeIds(const std::string& prime) const;
 
   std::vector<Completion> generate(const SamplingOptions& options,
-                                   const SymbolCallback& onSymbol = {});
+                                   const SymbolCallback& onSymbol = {}, JobContext* job = nullptr);
   // Continues `original` (generated from options.prime) from `position` with symbol
   // `alternative` there instead: symbols before `position` are kept, the state is
   // recomputed from the prime and that prefix, and generation goes on until the completion
   // holds options.maxLength symbols (at least position + 1). Only new symbols are streamed.
   std::vector<Completion> branch(const Completion& original, size_t position, int64_t alternative,
                                  const SamplingOptions& options,
-                                 const SymbolCallback& onSymbol = {});
+                                 const SymbolCallback& onSymbol = {}, JobContext* job = nullptr);
 
  private:
   // The frozen copy, current and with the model's settings; null when the model cannot
@@ -64,7 +67,7 @@ class Sampler {
   // Reads `token` after `start` (state and next-symbol row advanced).
   void advance(SamplingStart& start, int64_t token, SingleStreamModel* stream);
   std::vector<Completion> continueFrom(SamplingStart start, const SamplingOptions& options,
-                                       const SymbolCallback& onSymbol, SingleStreamModel* stream);
+                                       GenerationTap& tap, SingleStreamModel* stream);
   bool primeEndsLine(const std::string& prime) const;
 
   LanguageModel& model_;

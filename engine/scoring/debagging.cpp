@@ -26,28 +26,6 @@ std::string joined(const std::vector<std::string>& words) {
   return out;
 }
 
-ModelState selectRows(const ModelState& state, const torch::Tensor& rows) {
-  ModelState out;
-  for (const auto& layer : state.layers) {
-    CellState cell;
-    for (const auto& part : layer.parts) cell.parts.push_back(part.index_select(0, rows));
-    out.layers.push_back(std::move(cell));
-  }
-  return out;
-}
-
-ModelState concatenated(const std::vector<ModelState>& states) {
-  ModelState out = states.front();
-  for (size_t l = 0; l < out.layers.size(); ++l) {
-    for (size_t p = 0; p < out.layers[l].parts.size(); ++p) {
-      std::vector<torch::Tensor> rows;
-      for (const auto& state : states) rows.push_back(state.layers[l].parts[p]);
-      out.layers[l].parts[p] = torch::cat(rows, 0);
-    }
-  }
-  return out;
-}
-
 torch::Tensor columns(const std::vector<std::vector<int64_t>>& sequences) {
   const auto steps = static_cast<int64_t>(sequences.front().size());
   const auto count = static_cast<int64_t>(sequences.size());
@@ -106,7 +84,7 @@ std::vector<double> scoreExhaustive(LanguageModel& model, const Vocabulary& voca
       }
     }
     const auto rows = torch::zeros({count}, torch::kLong);
-    const auto result = continueWith(model, selectRows(setup.state, rows),
+    const auto result = continueWith(model, setup.state.rows(rows),
                                      setup.last.index_select(0, rows), columns(sequences));
     const auto values = result.logProb.contiguous();
     scores.insert(scores.end(), values.data_ptr<double>(), values.data_ptr<double>() + count);
@@ -165,8 +143,8 @@ std::vector<RankedOrdering> beamSearch(LanguageModel& model, const Vocabulary& v
         order.push_back(member.candidate);
       }
       const auto index = torch::tensor(rows, torch::kLong);
-      auto result = continueWith(model, selectRows(state, index), last.index_select(0, index),
-                                 columns(sequences));
+      auto result =
+          continueWith(model, state.rows(index), last.index_select(0, index), columns(sequences));
       const auto values = result.logProb.contiguous();
       for (size_t r = 0; r < members.size(); ++r) {
         candidates[members[r].candidate].logProb += values.data_ptr<double>()[r];
@@ -187,7 +165,7 @@ std::vector<RankedOrdering> beamSearch(LanguageModel& model, const Vocabulary& v
       kept.push_back(candidates[order[r]]);
     }
     const auto index = torch::tensor(keep, torch::kLong);
-    state = selectRows(concatenated(states), index);
+    state = ModelState::concatenated(states).rows(index);
     last = torch::cat(lasts, 0).index_select(0, index);
     beams = std::move(kept);
     if (job)

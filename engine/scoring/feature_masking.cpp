@@ -3,6 +3,7 @@
 #include <torch/torch.h>
 
 #include <cmath>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -140,13 +141,12 @@ MaskingCurve featureMasking(LanguageModel& model, const CorpusSplit& split,
           ++drawn;
         };
       }
-      // Cancelling from inside the evaluation: the progress callback reports, and report()
-      // throws JobCancelledError through evaluateStatic.
-      const auto progress = [&](double fraction) {
-        if (job) job->report((done + fraction) / evaluations, "P = " + levelText(p));
-        return true;
-      };
-      losses.push_back(evaluateStatic(model, split, eval, progress).nats);
+      // The evaluation reports into its share of the job (and stops there when cancelled).
+      std::optional<JobContext> part;
+      if (job)
+        part.emplace(
+            job->part(done / evaluations, (done + 1.0) / evaluations, "P = " + levelText(p)));
+      losses.push_back(evaluateStatic(model, split, eval, part ? &*part : nullptr).nats);
       model.clearOutputMasks();
       if (drawn > 0) curve.masksPerRun = drawn;
       done += 1.0;

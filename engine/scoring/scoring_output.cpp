@@ -1,5 +1,6 @@
 #include "engine/scoring/scoring_output.h"
 
+#include "engine/scoring/text_score_writer.h"
 #include "engine/store/text_format.h"
 
 #include <algorithm>
@@ -8,10 +9,7 @@
 #include <iomanip>
 
 namespace mrnn::engine {
-namespace {
 
-// Like the run store's csvField, but a symbol that is empty or a lone space is quoted too, so
-// it survives spreadsheets that trim unquoted fields.
 std::string symbolCsvField(const std::string& text) {
   if (text.find_first_of(",\"\n\r") == std::string::npos && !text.empty() && text != " ") {
     return text;
@@ -20,6 +18,8 @@ std::string symbolCsvField(const std::string& text) {
   for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
 }
+
+namespace {
 
 std::string layerName(const MaskingCurve& curve) {
   return curve.layer ? std::to_string(*curve.layer + 1) : "all";
@@ -45,43 +45,15 @@ std::string words(const std::vector<std::string>& list) {
 }  // namespace
 
 void writeTextScoreJson(std::ostream& out, const TextScore& score) {
-  out << std::setprecision(10) << "{\n  \"total_bits\": " << score.totalBits
-      << ",\n  \"bits_per_symbol\": " << score.bitsPerSymbol
-      << ",\n  \"predicted_symbols\": " << score.predictedSymbols << ",\n  \"symbols\": [\n";
-  for (size_t i = 0; i < score.symbols.size(); ++i) {
-    const auto& s = score.symbols[i];
-    out << "    {\"id\": " << s.id << ", \"text\": " << jsonString(s.text) << ", \"bits\": ";
-    if (s.predicted)
-      out << s.bits << ", \"probability\": " << s.probability << ", \"rank\": " << s.rank;
-    else
-      out << "null, \"probability\": null, \"rank\": null";
-    if (!s.alternatives.empty()) {
-      out << ", \"alternatives\": [";
-      for (size_t a = 0; a < s.alternatives.size(); ++a) {
-        out << (a > 0 ? ", " : "") << "{\"id\": " << s.alternatives[a].id
-            << ", \"text\": " << jsonString(s.alternatives[a].text)
-            << ", \"probability\": " << s.alternatives[a].probability << "}";
-      }
-      out << "]";
-    }
-    out << "}" << (i + 1 < score.symbols.size() ? "," : "") << "\n";
-  }
-  out << "  ]\n}\n";
+  TextScoreWriter writer(out, TextScoreFormat::Json);
+  for (const auto& symbol : score.symbols) writer.symbol(symbol);
+  writer.finish(score);
 }
 
 void writeTextScoreCsv(std::ostream& out, const TextScore& score) {
-  // probability and rank came later: appended, so that readers of the first four columns
-  // by position still work.
-  out << std::setprecision(10) << "position,id,symbol,bits,probability,rank\n";
-  for (size_t i = 0; i < score.symbols.size(); ++i) {
-    const auto& s = score.symbols[i];
-    out << i << "," << s.id << "," << symbolCsvField(s.text) << ",";
-    if (s.predicted)
-      out << s.bits << "," << s.probability << "," << s.rank;
-    else
-      out << ",,";
-    out << "\n";
-  }
+  TextScoreWriter writer(out, TextScoreFormat::Csv);
+  for (const auto& symbol : score.symbols) writer.symbol(symbol);
+  writer.finish(score);
 }
 
 void writeDebagJson(std::ostream& out, const DebagResult& result, size_t limit) {

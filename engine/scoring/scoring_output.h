@@ -17,6 +17,9 @@ namespace mrnn::engine {
 void writeTextScoreJson(std::ostream& out, const TextScore& score);
 // CSV: position,id,symbol,bits,probability,rank (the last three empty when not predicted).
 void writeTextScoreCsv(std::ostream& out, const TextScore& score);
+// A CSV field for a symbol: like the run store's csvField, but a symbol that is empty or a
+// lone space is quoted too, so it survives spreadsheets that trim unquoted fields.
+std::string symbolCsvField(const std::string& text);
 
 // `limit` > 0 lists only the best `limit` orderings (the rank is of all of them).
 void writeDebagJson(std::ostream& out, const DebagResult& result, size_t limit = 0);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,17 @@ struct TextScore {
 TextScore scoreText(LanguageModel& model, const Vocabulary& vocabulary, const std::string& text,
                     const std::string& context = "", JobContext* job = nullptr,
                     int64_t window = 256, int64_t alternatives = 0);
+
+// Receives each scored symbol in order (scoreTextStreamed).
+using SymbolScoreSink = std::function<void(SymbolScore&& symbol)>;
+
+// scoreText for texts of any length: each symbol goes to `sink` as soon as it is scored and
+// is not kept (the returned score has the totals and no symbols), so memory is one window's
+// log-probabilities plus the text's ids.
+TextScore scoreTextStreamed(LanguageModel& model, const Vocabulary& vocabulary,
+                            const std::string& text, const std::string& context,
+                            const SymbolScoreSink& sink, JobContext* job = nullptr,
+                            int64_t window = 256, int64_t alternatives = 0);
 
 // The same for symbols already in the vocabulary's ids (a corpus split), without context:
 // ids[0] is not predicted. Progress spans [from, to] of the job's range.

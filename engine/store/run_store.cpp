@@ -3,8 +3,10 @@
 #include <sqlite3.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 
 #include "engine/store/sqlite_error.h"
 #include "engine/store/sqlite_statement.h"
@@ -13,10 +15,10 @@
 namespace mrnn::engine {
 namespace {
 
-// Version 1. AUTOINCREMENT keeps a deleted run's id from being handed out again (ids name
-// checkpoint folders and appear in notes). Metrics carry an explicit id so that points at
-// the same step keep their insertion order even through VACUUM. SQLite stores NaN as NULL,
-// hence nullable metric numbers: a diverged run's NaN loss is logged, not refused.
+// Version 2 (version 1 lacked `project`). AUTOINCREMENT keeps a deleted run's id from being handed
+// out again (ids name checkpoint folders and appear in notes). Metrics carry an explicit id so that
+// points at the same step keep their insertion order even through VACUUM. SQLite stores NaN as
+// NULL, hence nullable metric numbers: a diverged run's NaN loss is logged, not refused.
 constexpr const char* kSchemaSql = R"sql(
 CREATE TABLE IF NOT EXISTS runs (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -53,6 +55,11 @@ CREATE TABLE IF NOT EXISTS checkpoints (
   saved_at TEXT NOT NULL,
   UNIQUE (run_id, kind)
 );
+CREATE TABLE IF NOT EXISTS project (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+INSERT OR IGNORE INTO project (key, value) VALUES ('id', lower(hex(randomblob(16))));
 )sql";
 
 constexpr const char* kRunColumns =
@@ -141,21 +148,58 @@ std::string runStatusName(RunStatus status) {
       return "finished";
     case RunStatus::Failed:
       return "failed";
+    case RunStatus::Interrupted:
+      return "interrupted";
   }
   return "failed";
 }
 
 std::optional<RunStatus> runStatusFromName(const std::string& name) {
   for (const auto status : {RunStatus::Running, RunStatus::Paused, RunStatus::Stopped,
-                            RunStatus::Finished, RunStatus::Failed}) {
+                            RunStatus::Finished, RunStatus::Failed, RunStatus::Interrupted}) {
     if (runStatusName(status) == name) return status;
   }
   return std::nullopt;
 }
 
-RunStore::RunStore(const std::string& path) : path_(path) {
-  if (sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
-      SQLITE_OK) {
+namespace {
+
+// A path as an SQLite URI (file:...): the characters URIs reserve are escaped.
+std::string sqliteUri(const std::string& path, const std::string& query) {
+  std::string uri = "file:";
+  for (const char c : path) {
+    if (c == '%' || c == '?' || c == '#') {
+      char escaped[4];
+      std::snprintf(escaped, sizeof escaped, "%%%02X", static_cast<unsigned char>(c));
+      uri += escaped;
+    } else {
+      uri += c;
+    }
+  }
+  return uri + "?" + query;
+}
+
+}  // namespace
+
+RunStore::RunStore(const std::string& path, Access access) : path_(path), access_(access) {
+  if (access_ == Access::ReadWrite) {
+    open(SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, path_);
+    return;
+  }
+  if (!std::filesystem::exists(path_)) {
+    throw StoreError("run database '" + path_ + "': cannot open: it does not exist");
+  }
+  try {
+    open(SQLITE_OPEN_READONLY, path_);
+  } catch (const StoreError&) {
+    // A WAL database needs its -shm file; in a folder it cannot create one in, the file is
+    // read as immutable (no other writer can be at work where nothing can be written).
+    open(SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, sqliteUri(path_, "immutable=1"));
+  }
+}
+
+void RunStore::open(int flags, const std::string& name) {
+  if (sqlite3_open_v2(name.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     std::string reason = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
     const int systemError = db_ != nullptr ? sqlite3_system_errno(db_) : 0;
     if (systemError != 0) reason += std::string(" (") + std::strerror(systemError) + ")";
@@ -188,6 +232,10 @@ void RunStore::configure() {
                      ", newer than this build understands (" + std::to_string(kSchemaVersion) +
                      "); update mRNN Workbench to open it");
   }
+  if (access_ == Access::ReadOnly) {
+    execute(db_, path_, "cannot configure", "PRAGMA query_only = ON");
+    return;
+  }
   {
     // WAL: readers never block the writer nor see a half-written transaction.
     SqliteStatement wal(db_, path_, "cannot switch to WAL mode", "PRAGMA journal_mode = WAL");
@@ -197,17 +245,29 @@ void RunStore::configure() {
   // commits, never consistency); FULL would fsync every metrics batch.
   execute(db_, path_, "cannot configure", "PRAGMA synchronous = NORMAL");
   execute(db_, path_, "cannot configure", "PRAGMA foreign_keys = ON");
-  if (version < kSchemaVersion) createSchema();
+  if (version < kSchemaVersion) createSchema(version);
 }
 
-void RunStore::createSchema() {
-  const std::string action = "cannot create the schema";
+void RunStore::createSchema(int fromVersion) {
+  const std::string action =
+      fromVersion == 0 ? "cannot create the schema" : "cannot upgrade the schema";
   SqliteTransaction transaction(db_, path_, action);
   // Another process may have created it while this one waited for the write lock.
   if (readUserVersion(db_, path_) >= kSchemaVersion) return;
+  // Every statement is "if not exists": version 1 gains what version 2 added.
   execute(db_, path_, action, kSchemaSql);
   execute(db_, path_, action, ("PRAGMA user_version = " + std::to_string(kSchemaVersion)).c_str());
   transaction.commit();
+}
+
+std::string RunStore::projectId() const {
+  try {
+    SqliteStatement query(db_, path_, "cannot read the project id",
+                          "SELECT value FROM project WHERE key = 'id'");
+    return query.step() ? query.text(0) : std::string();
+  } catch (const StoreError&) {
+    return "";  // a version-1 database read without upgrading it
+  }
 }
 
 int64_t RunStore::createRun(const RunRecord& run) {
@@ -287,6 +347,10 @@ void RunStore::updateProgress(int64_t runId, int64_t steps, double durationSecon
 }
 
 void RunStore::setStatus(int64_t runId, RunStatus status, const std::string& reason) {
+  if (status == RunStatus::Interrupted) {
+    throw StoreError("run database '" + path_ + "': 'interrupted' is read from a run's lock, " +
+                     "never stored");
+  }
   // ?4 is NULL for running/paused (clears ended_at); an already ended run keeps its time.
   changeRun(db_, path_, "cannot set the status", runId,
             "UPDATE runs SET status = ?2, reason = ?3, ended_at = CASE "

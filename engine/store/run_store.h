@@ -16,7 +16,9 @@ class StoreError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class RunStatus { Running, Paused, Stopped, Finished, Failed };
+// Interrupted is never stored: RunCatalogue reads a Running or Paused run whose writer's
+// lock is free (its process died: kill -9, a crash, a full disk) as Interrupted.
+enum class RunStatus { Running, Paused, Stopped, Finished, Failed, Interrupted };
 std::string runStatusName(RunStatus status);
 std::optional<RunStatus> runStatusFromName(const std::string& name);
 
@@ -68,15 +70,24 @@ struct CheckpointRecord {
 class RunStore {
  public:
   // The schema this build writes (PRAGMA user_version); a newer database is refused.
-  static constexpr int kSchemaVersion = 1;
+  // 2 added the project's identity (stamped into its checkpoints).
+  static constexpr int kSchemaVersion = 2;
 
-  // Opens or creates the database, creating the schema; throws StoreError naming the path.
-  explicit RunStore(const std::string& path);
+  enum class Access { ReadWrite, ReadOnly };
+
+  // ReadWrite opens or creates the database, creating or upgrading the schema. ReadOnly
+  // never creates, upgrades or writes, so a read-only project folder (or file) can be read;
+  // writes then throw. Throws StoreError naming the path.
+  explicit RunStore(const std::string& path, Access access = Access::ReadWrite);
   ~RunStore();
   RunStore(const RunStore&) = delete;
   RunStore& operator=(const RunStore&) = delete;
 
   const std::string& path() const { return path_; }
+  bool readOnly() const { return access_ == Access::ReadOnly; }
+  // A random id made with the database: checkpoints carry it, so a run is never continued
+  // from another project's file. Empty in a version-1 database opened read-only.
+  std::string projectId() const;
 
   // Writes throw StoreError; those naming a run throw "no run <id>" when it does not exist.
   // createRun returns the new id (run.id is ignored; ids are never reused); an empty
@@ -86,7 +97,7 @@ class RunStore {
   void recordCheckpoint(int64_t runId, const CheckpointRecord& checkpoint);   // replaces same kind
   void updateProgress(int64_t runId, int64_t steps, double durationSeconds);
   // Stopped/Finished/Failed set endedAt to now (kept if the run had already ended);
-  // Running/Paused clear it (a resumed run has not ended).
+  // Running/Paused clear it (a resumed run has not ended). Interrupted is refused.
   void setStatus(int64_t runId, RunStatus status, const std::string& reason = "");
   void setBestValid(int64_t runId, double value);
   void setTestResult(int64_t runId, double value);
@@ -111,6 +122,9 @@ class RunStore {
   // the shortest text that reads back exactly.
   std::string exportRunsCsv() const;
   std::string exportRunsJson() const;
+  // The same for a given list (RunCatalogue's, with live statuses).
+  static std::string runsCsv(const std::vector<RunRecord>& runs);
+  static std::string runsJson(const std::vector<RunRecord>& runs);
   std::string exportMetricsCsv(int64_t runId) const;
   std::string exportMetricsJson(int64_t runId) const;
 
@@ -118,10 +132,12 @@ class RunStore {
   std::string integrityCheck() const;
 
  private:
+  void open(int flags, const std::string& name);
   void configure();
-  void createSchema();
+  void createSchema(int fromVersion);
 
   std::string path_;
+  Access access_ = Access::ReadWrite;
   sqlite3* db_ = nullptr;
 };
 

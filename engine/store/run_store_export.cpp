@@ -23,10 +23,18 @@ std::ostringstream classicStream() {
 }  // namespace
 
 std::string RunStore::exportRunsCsv() const {
+  return runsCsv(listRuns());
+}
+
+std::string RunStore::exportRunsJson() const {
+  return runsJson(listRuns());
+}
+
+std::string RunStore::runsCsv(const std::vector<RunRecord>& runs) {
   auto out = classicStream();
   out << "id,name,model_type,parameters,status,started_at,ended_at,duration_s,steps,"
          "best_valid,test_result,reason\n";
-  for (const auto& run : listRuns()) {
+  for (const auto& run : runs) {
     out << run.id << ',' << csvField(run.name) << ',' << csvField(run.modelType) << ','
         << run.parameters << ',' << runStatusName(run.status) << ',' << csvField(run.startedAt)
         << ',' << csvField(run.endedAt) << ',' << formatDouble(run.durationSeconds) << ','
@@ -36,8 +44,7 @@ std::string RunStore::exportRunsCsv() const {
   return out.str();
 }
 
-std::string RunStore::exportRunsJson() const {
-  const auto runs = listRuns();
+std::string RunStore::runsJson(const std::vector<RunRecord>& runs) {
   if (runs.empty()) return "[]\n";
   auto out = classicStream();
   out << "[\n";

@@ -124,6 +124,7 @@ void Checkpoint::save(const std::string& path, const TrainingSnapshot& snapshot,
   writeString(archive, "vocabulary", snapshot.vocabulary);
   archive.write("step", c10::IValue(snapshot.step));
   archive.write("run_id", c10::IValue(snapshot.runId));
+  writeString(archive, "project_id", snapshot.projectId);
   archive.write("best_valid", c10::IValue(snapshot.bestValid));
   archive.write("bad_validations", c10::IValue(snapshot.badValidations));
   archive.write("wall_seconds", c10::IValue(snapshot.wallSeconds));
@@ -182,9 +183,15 @@ Checkpoint Checkpoint::open(const std::string& path) {
   }
   const uint64_t expected = getU64(file, 16);
   const uint64_t present = file.size() - kHeaderSize;
-  if (present != expected) {
+  if (present < expected) {
     throw CheckpointError("checkpoint '" + path + "' is truncated: " + std::to_string(present) +
                           " of " + std::to_string(expected) + " bytes are present");
+  }
+  if (present > expected) {
+    throw CheckpointError("checkpoint '" + path +
+                          "' is damaged: " + std::to_string(present - expected) +
+                          " bytes follow the end its header gives (" + std::to_string(expected) +
+                          " bytes); something appended to or overwrote the file");
   }
   if (fnv1a(file.data() + kHeaderSize, present) != getU64(file, 24)) {
     throw CheckpointError("checkpoint '" + path +
@@ -217,6 +224,10 @@ Checkpoint Checkpoint::open(const std::string& path) {
     s.scheduleState = readString(archive, "schedule_state");
     torch::Tensor rng;
     if (archive.try_read("rng_state", rng)) s.rngState = rng;
+    c10::IValue projectId;
+    if (archive.try_read("project_id", projectId) && projectId.isString()) {
+      s.projectId = projectId.toStringRef();
+    }
   } catch (const std::exception& error) {
     throw CheckpointError("checkpoint '" + path +
                           "' is incomplete: " + std::string(error.what()).substr(0, 200));

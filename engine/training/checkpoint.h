@@ -26,6 +26,9 @@ struct TrainingSnapshot {
   std::string modelYaml;    // the model section alone: compared on load
   std::string vocabulary;   // Vocabulary::serialize()
   int64_t step = 0;
+  // Whose run this is: RunStore::projectId() and the run's id. A file without a project id
+  // was written before checkpoints carried one.
+  std::string projectId;
   int64_t runId = 0;
   double bestValid = 0.0;      // bits per symbol; 0 when never validated
   int64_t badValidations = 0;  // early stopping's counter

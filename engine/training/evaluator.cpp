@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "engine/data/stream_batcher.h"
+#include "engine/runtime/job_context.h"
 #include "engine/training/one_stream_scorer.h"
 #include "engine/training/window_tensor.h"
 
@@ -47,10 +48,6 @@ int64_t wordsScored(const CorpusSplit& split, int64_t symbols) {
 // Log-probabilities at temperature T: log softmax(logp / T).
 torch::Tensor tempered(const torch::Tensor& logp, double temperature) {
   return temperature == 1.0 ? logp : torch::log_softmax(logp / temperature, -1);
-}
-
-void report(const EvalProgress& progress, double value) {
-  if (progress && !progress(value)) throw EvaluationCancelled();
 }
 
 }  // namespace
@@ -113,7 +110,7 @@ std::vector<torch::Tensor> rmsDecayRates(const std::vector<torch::Tensor>& rms, 
 }
 
 LossFigures evaluateStatic(LanguageModel& model, const CorpusSplit& split,
-                           const EvalOptions& options, const EvalProgress& progress) {
+                           const EvalOptions& options, JobContext* job) {
   const TokenStream tokens = limited(split.tokens, options.maxSymbols);
   const bool mc = options.mcSamples > 0;
   const bool wasTraining = model.is_training();
@@ -149,7 +146,7 @@ LossFigures evaluateStatic(LanguageModel& model, const CorpusSplit& split,
   OneStreamTotals totals;
   try {
     totals = scoreAsOneStream(tokens, limitedMask(split, options.maxSymbols), reading, initial,
-                              scorer, [&](double done) { report(progress, done); });
+                              scorer, [&](double done) { reportTo(job, done, "scoring"); });
   } catch (...) {
     model.train(wasTraining);
     throw;
@@ -161,12 +158,20 @@ LossFigures evaluateStatic(LanguageModel& model, const CorpusSplit& split,
 
 LossFigures evaluateDynamic(LanguageModel& model, const CorpusSplit& split,
                             const CorpusSplit& train, const DynamicEvalConfig& config,
-                            const EvalOptions& options, const EvalProgress& progress) {
+                            const EvalOptions& options, JobContext* job) {
   const bool wasTraining = model.is_training();
   model.eval();
   auto parameters = model.parameters();
   std::vector<torch::Tensor> trained;
   for (const auto& p : parameters) trained.push_back(p.detach().clone());
+  const auto restore = [&] {
+    {
+      torch::NoGradGuard noGrad;
+      for (size_t i = 0; i < parameters.size(); ++i) parameters[i].copy_(trained[i]);
+    }
+    model.zero_grad();
+    model.train(wasTraining);
+  };
 
   // RMS variant (Krause et al. 2017, as benkrause/dynamic-evaluation computes it): MS, the
   // root mean square of the training gradients per element, gathered in eval mode with the
@@ -218,21 +223,21 @@ LossFigures evaluateDynamic(LanguageModel& model, const CorpusSplit& split,
                config.learningRate * p.grad() / (rms[i] + config.epsilon));
       }
     }
-    report(progress, batcher.epochProgress());
+    try {
+      reportTo(job, batcher.epochProgress(), "adapting");
+    } catch (...) {
+      restore();  // a cancelled evaluation leaves the model as it found it
+      throw;
+    }
   }
-  {
-    torch::NoGradGuard noGrad;
-    for (size_t i = 0; i < parameters.size(); ++i) parameters[i].copy_(trained[i]);
-  }
-  model.zero_grad();
-  model.train(wasTraining);
+  restore();
   return lossFigures(counted > 0 ? totalNats / static_cast<double>(counted) : 0.0, counted,
                      wordsScored(split, positions));
 }
 
 std::pair<double, LossFigures> tuneTemperature(LanguageModel& model, const CorpusSplit& valid,
                                                const EvalOptions& options, double low, double high,
-                                               int64_t steps, const EvalProgress& progress) {
+                                               int64_t steps, JobContext* job) {
   std::pair<double, LossFigures> best{1.0, {}};
   bool any = false;
   for (int64_t k = 0; k < steps; ++k) {
@@ -241,7 +246,8 @@ std::pair<double, LossFigures> tuneTemperature(LanguageModel& model, const Corpu
     const LossFigures figures = evaluateStatic(model, valid, at);
     if (!any || figures.nats < best.second.nats) best = {at.temperature, figures};
     any = true;
-    report(progress, static_cast<double>(k + 1) / static_cast<double>(steps));
+    reportTo(job, static_cast<double>(k + 1) / static_cast<double>(steps),
+             "tuning the temperature");
   }
   return best;
 }

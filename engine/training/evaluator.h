@@ -13,6 +13,8 @@
 
 namespace mrnn::engine {
 
+class JobContext;
+
 struct EvalOptions {
   int64_t batch = 1;
   int64_t bptt = 100;
@@ -26,20 +28,15 @@ struct EvalOptions {
   std::function<void(int64_t streams)> beforeWindow;
 };
 
-// Progress 0..1; returning false cancels (the evaluation then throws EvaluationCancelled).
-using EvalProgress = std::function<bool(double)>;
-
-class EvaluationCancelled : public std::runtime_error {
- public:
-  EvaluationCancelled() : std::runtime_error("evaluation cancelled") {}
-};
+// Every evaluation reports to `job` (may be null) and stops with JobCancelledError when it
+// is cancelled; the model's weights and mode are as before either way.
 
 // Scores a split: B parallel streams, state carried across windows, no gradients, dropout
 // off (or on, averaged over samples, for MC dropout). Words for eq. 23 come from the split.
 // With a target mask (CorpusSplit::targetMask) only the targets it keeps are scored, and
 // LossFigures::symbols counts those alone; maxSymbols still cuts by positions read.
 LossFigures evaluateStatic(LanguageModel& model, const CorpusSplit& split,
-                           const EvalOptions& options, const EvalProgress& progress = {});
+                           const EvalOptions& options, JobContext* job = nullptr);
 
 // Dynamic evaluation (Krause et al. 2017), the evaluated text read as one stream in segments
 // of `config.window` symbols: each segment is scored, then the weights adapt to it. SGD:
@@ -52,7 +49,7 @@ LossFigures evaluateStatic(LanguageModel& model, const CorpusSplit& split,
 // (withTrainingBatch fills in the training batch size for 0).
 LossFigures evaluateDynamic(LanguageModel& model, const CorpusSplit& split,
                             const CorpusSplit& train, const DynamicEvalConfig& config,
-                            const EvalOptions& options, const EvalProgress& progress = {});
+                            const EvalOptions& options, JobContext* job = nullptr);
 
 // MS per parameter element: sqrt(mean over the training batches of g^2), g the gradient of
 // each batch's mean loss, in eval mode, `config.gradientBatchSize` streams of
@@ -71,6 +68,6 @@ std::vector<torch::Tensor> rmsDecayRates(const std::vector<torch::Tensor>& rms, 
 // evenly over [low, high]. Returns the temperature and the figures at it.
 std::pair<double, LossFigures> tuneTemperature(LanguageModel& model, const CorpusSplit& valid,
                                                const EvalOptions& options, double low, double high,
-                                               int64_t steps, const EvalProgress& progress = {});
+                                               int64_t steps, JobContext* job = nullptr);
 
 }  // namespace mrnn::engine

@@ -2,22 +2,29 @@
 
 #include <torch/torch.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <ctime>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <thread>
 
+#include "engine/config/parameter_count.h"
 #include "engine/data/corpus.h"
 #include "engine/data/stream_batcher.h"
 #include "engine/models/language_model.h"
 #include "engine/optim/lr_schedule.h"
 #include "engine/optim/optimizer_factory.h"
-#include "engine/store/run_store.h"
+#include "engine/runtime/job_context.h"
+#include "engine/runtime/machine_resources.h"
+#include "engine/store/run_catalogue.h"
+#include "engine/store/run_paths.h"
+#include "engine/store/text_format.h"
 #include "engine/training/checkpoint.h"
 #include "engine/training/evaluator.h"
-#include "engine/training/run_paths.h"
+#include "engine/training/run_test_evaluation.h"
 #include "engine/training/train_step.h"
 #include "engine/training/window_tensor.h"
 
@@ -72,6 +79,46 @@ void checkHeldOutSplits(const Corpus& corpus, const DataConfig& data,
   }
 }
 
+// Bytes a training step holds, roughly: each parameter as weight, gradient, two optimiser
+// slots and a per-window copy (weight norm / drop), and per window position each layer's
+// gates and states kept for the backward pass, plus the output's logits and their gradient.
+double trainingBytes(const ModelConfig& model, int64_t vocab, const TrainingConfig& training) {
+  const double parameters = static_cast<double>(summarizeModel(model, vocab).totalParameters);
+  double widths = 0.0;
+  for (const auto& layer : model.layers) {
+    widths += static_cast<double>(layer.hiddenSize + layer.intermediateSize());
+  }
+  const double positions =
+      static_cast<double>(training.bptt) * static_cast<double>(training.batchSize);
+  return 4.0 * (5.0 * parameters + positions * (8.0 * widths + 3.0 * static_cast<double>(vocab)));
+}
+
+// A checkpoint continues only the run it was written for: a file stamped by another
+// project, or an unstamped (older) file outside this project's folder for its run, would
+// silently replace this project's run of the same number.
+void checkCheckpointBelongs(const TrainingSnapshot& s, const std::string& path,
+                            const RunCatalogue& catalogue) {
+  const std::string ours = catalogue.projectId();
+  const std::string run = "run " + std::to_string(s.runId);
+  if (!s.projectId.empty()) {
+    if (s.projectId == ours) return;
+    throw CheckpointError("checkpoint '" + path + "' belongs to " + run + " of another project " +
+                          "(project id " + s.projectId + "; this one is " + ours +
+                          "); resuming it here would replace this project's " + run +
+                          ". Resume it in its own project");
+  }
+  std::error_code error;
+  const auto folder =
+      std::filesystem::weakly_canonical(std::filesystem::absolute(path).parent_path(), error);
+  const auto expected = std::filesystem::weakly_canonical(
+      std::filesystem::absolute(RunPaths::checkpointFolder(catalogue.folder(), s.runId)), error);
+  if (!error && folder == expected) return;
+  throw CheckpointError("checkpoint '" + path + "' carries no project identity (it predates " +
+                        "them) and is not in this project's folder for " + run + " (" +
+                        RunPaths::checkpointFolder(catalogue.folder(), s.runId) +
+                        "), so it may be another project's; resume it from there");
+}
+
 // One run's working set, so the steps of Trainer::run() read as a list.
 class Session {
  public:
@@ -89,6 +136,9 @@ class Session {
   void flushMetrics();
   void metric(const std::string& name, double value);
   void log(const std::string& message) { publish_(LogEvent{message}); }
+  // The engine's job interface for the evaluations inside the run: their progress goes out
+  // as PhaseEvents (about one per percent). Never cancelled: a stop waits for the step.
+  JobContext evaluationJob(const std::string& phase);
   bool done() const;
   double epochNow() const {
     return static_cast<double>(batcher_->epoch()) + batcher_->epochProgress();
@@ -106,7 +156,9 @@ class Session {
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
   std::unique_ptr<StreamBatcher> batcher_;
   std::unique_ptr<LrSchedule> schedule_;
-  std::unique_ptr<RunStore> store_;
+  std::unique_ptr<RunCatalogue> catalogue_;
+  RunStore* store_ = nullptr;
+  RunLock lock_;  // this process is the run's one writer while it is held
   ModelState state_;
   int64_t step_ = 0;
   int64_t totalSteps_ = 0;
@@ -115,7 +167,23 @@ class Session {
   double wallSeconds_ = 0.0;  // training time, carried across resumes
   std::vector<MetricPoint> pending_;
   bool earlyStopped_ = false;
+  const std::atomic<bool> neverCancelled_{false};
 };
+
+JobContext Session::evaluationJob(const std::string& phase) {
+  auto last = std::make_shared<JobProgress>(JobProgress{-1.0, ""});
+  JobContext job(
+      [this, last](const JobProgress& progress) {
+        if (progress.fraction - last->fraction < 0.01 && progress.phase == last->phase &&
+            progress.fraction < 1.0) {
+          return;
+        }
+        *last = progress;
+        publish_(PhaseEvent{progress.fraction, progress.phase});
+      },
+      neverCancelled_);
+  return job.part(0.0, 1.0, phase);
+}
 
 bool Session::done() const {
   if (training_.maxSteps > 0) return step_ >= training_.maxSteps;
@@ -144,9 +212,9 @@ void Session::setUp(const std::string& resumeFrom) {
     }
     device_ = torch::kCUDA;
   }
-  torch::set_num_threads(training_.threads > 0
-                             ? training_.threads
-                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  std::string threadNote;
+  torch::set_num_threads(chooseThreadCount(training_.threads, &threadNote));
+  if (!threadNote.empty()) log(threadNote);
   torch::manual_seed(training_.seed);
 
   corpus_ = loadCorpus(project_.data, project_.model.input.level, project_.folder);
@@ -155,6 +223,14 @@ void Session::setUp(const std::string& resumeFrom) {
   if (project_.model.input.vocabSize > 0 && project_.model.input.vocabSize != vocab) {
     log("the corpus has " + std::to_string(vocab) + " symbols; model.input.vocab_size (" +
         std::to_string(project_.model.input.vocabSize) + ") is replaced by it");
+  }
+  if (device_.is_cpu()) {
+    requireMemory(trainingBytes(project_.model, vocab, training_),
+                  "training this model (" +
+                      groupedInteger(summarizeModel(project_.model, vocab).totalParameters) +
+                      " parameters, batch " + std::to_string(training_.batchSize) + " x bptt " +
+                      std::to_string(training_.bptt) + ")",
+                  "Make the layers smaller (hidden_size) or the batch or bptt shorter");
   }
   model_ = std::make_unique<LanguageModel>(project_.model, vocab);
   model_->to(device_);
@@ -177,8 +253,8 @@ void Session::setUp(const std::string& resumeFrom) {
       training_.schedule, baseLearningRate(training_.optimizer), totalSteps_, stepsPerEpoch);
   state_ = model_->initialState(training_.batchSize);
 
-  std::filesystem::create_directories(project_.folder);
-  store_ = std::make_unique<RunStore>(RunPaths::database(project_.folder));
+  catalogue_ = std::make_unique<RunCatalogue>(project_.folder, RunCatalogue::Access::ReadWrite);
+  store_ = &catalogue_->store();
   if (resumeFrom.empty()) {
     RunRecord record;
     record.name = project_.name.empty() ? std::string("run") : project_.name;
@@ -186,11 +262,21 @@ void Session::setUp(const std::string& resumeFrom) {
     record.parameters = model_->parameterCount();
     record.configYaml = projectToYaml(project_);
     record.startedAt = nowIso();
-    outcome_.runId = store_->createRun(record);
+    record.status = RunStatus::Running;
+    const int64_t id = store_->createRun(record);
+    lock_ = catalogue_->lockForWriting(id);
+    outcome_.runId = id;
   } else {
     Checkpoint checkpoint = Checkpoint::open(resumeFrom);
-    checkpoint.checkCompatible(project_.model, corpus_.vocabulary);
     const TrainingSnapshot& s = checkpoint.snapshot();
+    checkCheckpointBelongs(s, resumeFrom, *catalogue_);
+    if (!store_->run(s.runId)) {
+      throw std::runtime_error("checkpoint '" + resumeFrom + "' belongs to run " +
+                               std::to_string(s.runId) + ", which is not in " + store_->path());
+    }
+    // Before anything of the run is read or written: one writer per run.
+    lock_ = catalogue_->lockForWriting(s.runId);
+    checkpoint.checkCompatible(project_.model, corpus_.vocabulary);
     model_->to(torch::kCPU);
     checkpoint.loadModel(*model_);
     model_->to(device_);
@@ -211,10 +297,6 @@ void Session::setUp(const std::string& resumeFrom) {
     badValidations_ = s.badValidations;
     wallSeconds_ = s.wallSeconds;
     outcome_.runId = s.runId;
-    if (!store_->run(outcome_.runId)) {
-      throw std::runtime_error("checkpoint '" + resumeFrom + "' belongs to run " +
-                               std::to_string(s.runId) + ", which is not in " + store_->path());
-    }
     store_->deleteMetricsAfter(outcome_.runId, step_);  // those steps are trained again
     log("resumed run " + std::to_string(s.runId) + " at step " + std::to_string(step_));
   }
@@ -222,6 +304,8 @@ void Session::setUp(const std::string& resumeFrom) {
   outcome_.latestCheckpoint = RunPaths::latest(project_.folder, outcome_.runId);
   outcome_.bestCheckpoint = RunPaths::best(project_.folder, outcome_.runId);
   store_->setStatus(outcome_.runId, RunStatus::Running);
+  publish_(StartedEvent{outcome_.runId, step_, !resumeFrom.empty(),
+                        RunPaths::checkpointFolder(project_.folder, outcome_.runId)});
   log("training " + modelTypeSummary(project_.model) + " (" +
       std::to_string(model_->parameterCount()) + " parameters) on " +
       std::to_string(corpus_.train.tokens.size()) + " symbols, vocabulary " +
@@ -305,7 +389,8 @@ void Session::validate() {
   options.bptt = training_.bptt;
   options.maxSymbols = training_.validationSymbols;
   options.device = device_;
-  const LossFigures figures = evaluateStatic(*model_, corpus_.valid, options);
+  JobContext job = evaluationJob("validating");
+  const LossFigures figures = evaluateStatic(*model_, corpus_.valid, options, &job);
   const double bpc = figures.bitsPerSymbol;
   if (!std::isfinite(bpc)) {
     // Never a "best" checkpoint: the run ends with the last good one as it is.
@@ -345,6 +430,7 @@ void Session::saveCheckpoint(const std::string& kind) {
   snapshot.vocabulary = corpus_.vocabulary.serialize();
   snapshot.step = step_;
   snapshot.runId = outcome_.runId;
+  snapshot.projectId = catalogue_->projectId();
   snapshot.bestValid = bestValid_;
   snapshot.badValidations = badValidations_;
   snapshot.wallSeconds = wallSeconds_;
@@ -379,11 +465,11 @@ void Session::finish() {
   options.bptt = project_.evaluation.bptt;
   options.maxSymbols = training_.validationSymbols;
   options.device = device_;
-  const LossFigures test = evaluateStatic(*model_, corpus_.test, options);
+  JobContext job = evaluationJob("testing");
+  const LossFigures test = evaluateStatic(*model_, corpus_.test, options, &job);
   outcome_.test = test.bitsPerSymbol;
-  store_->setTestResult(outcome_.runId, test.bitsPerSymbol);
-  metric("test/bpc", test.bitsPerSymbol);
-  if (test.words > 0) metric("test/bpw", test.bitsPerWord);
+  flushMetrics();  // the test points come after the training's
+  recordTestResult(*store_, outcome_.runId, test, step_, epochNow(), wallSeconds_);
   log("test: " + std::to_string(test.bitsPerSymbol) + " bits/symbol" +
       (test.words > 0 ? ", " + std::to_string(test.bitsPerWord) + " bits/word" : ""));
 }
@@ -445,7 +531,7 @@ TrainingOutcome Session::run(const std::string& resumeFrom) {
         // The database itself may be what failed; the event still reports the reason.
       }
     }
-    publish_(FailedEvent{step_, outcome_.reason});
+    publish_(FailedEvent{outcome_.runId, step_, outcome_.reason});
   }
   return outcome_;
 }

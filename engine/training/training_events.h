@@ -11,6 +11,15 @@ namespace mrnn::engine {
 // Value-type events a training run publishes. They carry numbers and text only (never
 // tensors), so they cross to the GUI thread safely.
 
+// The run is set up and about to train: its id (events after this belong to it), and the
+// step it starts from (0 for a new run).
+struct StartedEvent {
+  int64_t runId = 0;
+  int64_t step = 0;
+  bool resumed = false;
+  std::string checkpointFolder;
+};
+
 struct StepEvent {
   int64_t step = 0;
   double epoch = 0.0;  // fractional
@@ -36,6 +45,13 @@ struct CheckpointEvent {
   std::string path;
 };
 
+// A long evaluation inside the run (a validation, the final test) is this far: the run's
+// JobContext reports, about every percent.
+struct PhaseEvent {
+  double fraction = 0.0;
+  std::string phase;  // "validating, scoring", "testing, scoring"
+};
+
 struct LogEvent {
   std::string message;
 };
@@ -49,11 +65,12 @@ struct FinishedEvent {
 };
 
 struct FailedEvent {
+  int64_t runId = 0;  // 0: it failed before a run was created or continued
   int64_t step = 0;
   std::string reason;  // in words, naming what failed
 };
 
-using TrainingEvent =
-    std::variant<StepEvent, ValidationEvent, CheckpointEvent, LogEvent, FinishedEvent, FailedEvent>;
+using TrainingEvent = std::variant<StartedEvent, StepEvent, ValidationEvent, CheckpointEvent,
+                                   PhaseEvent, LogEvent, FinishedEvent, FailedEvent>;
 
 }  // namespace mrnn::engine

@@ -4,6 +4,7 @@
 
 #include <torch/torch.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <set>
@@ -316,13 +317,14 @@ MRNN_TEST(streaming_calls_back_once_per_symbol_and_can_stop) {
   auto results = f.sampler.generate(o, [&](size_t completion, const engine::GeneratedSymbol& s) {
     ++calls;
     if (completion == 0) streamed += s.text;
-    return true;
   });
   EXPECT_EQ(calls, size_t{50});
   EXPECT_EQ(streamed, results.front().text);
   calls = 0;
-  results =
-      f.sampler.generate(o, [&](size_t, const engine::GeneratedSymbol&) { return ++calls < 5; });
+  std::atomic<bool> cancelled{false};
+  engine::JobContext job({}, cancelled);
+  results = f.sampler.generate(
+      o, [&](size_t, const engine::GeneratedSymbol&) { cancelled = ++calls >= 5; }, &job);
   EXPECT_EQ(calls, size_t{5});
   EXPECT_EQ(results.size(), size_t{1});
   EXPECT_EQ(results.front().symbols.size(), size_t{5});

@@ -12,9 +12,9 @@
 #include <torch/torch.h>
 
 #include "engine/data/corpus.h"
+#include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
 #include "engine/training/checkpoint.h"
-#include "engine/training/run_paths.h"
 #include "engine/training/trainer.h"
 #include "engine/training/training_run.h"
 #include "test_harness.h"

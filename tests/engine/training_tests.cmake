@@ -4,7 +4,8 @@ target_link_libraries(mrnn_training_fixtures PUBLIC mrnn::engine_config)
 target_include_directories(mrnn_training_fixtures PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 mrnn_set_warnings(mrnn_training_fixtures)
 
-mrnn_add_engine_test(engine_training_test LABELS unit SOURCES training_test.cpp evaluator_test.cpp)
+mrnn_add_engine_test(engine_training_test LABELS unit
+  SOURCES training_test.cpp evaluator_test.cpp run_ownership_test.cpp)
 target_link_libraries(engine_training_test PRIVATE mrnn::engine_training mrnn_training_fixtures)
 
 mrnn_add_engine_test(engine_learning_test LABELS slow SOURCES learning_test.cpp)

@@ -10,7 +10,7 @@
 
 #include <algorithm>
 
-#include "widgets/sampler/visible_symbol.h"
+#include "widgets/visible_symbol.h"
 
 namespace mrnn::widgets {
 

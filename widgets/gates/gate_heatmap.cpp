@@ -10,7 +10,7 @@
 #include <limits>
 
 #include "engine/probing/gate_report.h"
-#include "widgets/sampler/visible_symbol.h"
+#include "widgets/visible_symbol.h"
 
 namespace mrnn::widgets {
 

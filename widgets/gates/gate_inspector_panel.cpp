@@ -38,7 +38,7 @@
 #include "widgets/gates/gate_statistics_table.h"
 #include "widgets/gates/probe_description.h"
 #include "widgets/project/project_document.h"
-#include "widgets/sampler/visible_symbol.h"
+#include "widgets/visible_symbol.h"
 
 namespace mrnn::widgets {
 
@@ -316,11 +316,9 @@ void GateInspectorPanel::runAnalysis() {
           engine::LoadedModel& loaded =
               modelSlots[static_cast<size_t>(m)]->get(paths[static_cast<size_t>(m)]);
           try {
-            (*results)[static_cast<size_t>(m)] =
-                engine::analyzeGates(*loaded.model, loaded.vocabulary, text, engine::GateOptions{},
-                                     [&](double fraction, const std::string& phase) {
-                                       job.report(from + share * fraction, name + ": " + phase);
-                                     });
+            engine::JobContext part = job.part(from, from + share, name);
+            (*results)[static_cast<size_t>(m)] = engine::analyzeGates(
+                *loaded.model, loaded.vocabulary, text, engine::GateOptions{}, &part);
           } catch (const std::invalid_argument& error) {
             // An empty text or a symbol the model never saw: say which model and what to do.
             throw std::runtime_error(name + " cannot read the text: " + error.what() +

@@ -33,9 +33,9 @@
 #include "engine/scoring/scoring_output.h"
 #pragma pop_macro("slots")
 #include "engine/config/project_file.h"
+#include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
 #include "engine/store/text_format.h"
-#include "engine/training/run_paths.h"
 #include "widgets/analysis/analysis_job_bar.h"
 #include "widgets/analysis/checkpoint_chooser.h"
 #include "widgets/analysis/export_bar.h"
@@ -348,7 +348,8 @@ int MaskingPanel::knownLayerCount(const QString& checkpoint) const {
         continue;
       }
       const engine::RunStore store(
-          engine::RunPaths::database(toNativePath(QDir(document_.folder()).absolutePath())));
+          engine::RunPaths::database(toNativePath(QDir(document_.folder()).absolutePath())),
+          engine::RunStore::Access::ReadOnly);
       if (const auto run = store.run(entry.runId)) {
         return static_cast<int>(engine::parseProject(run->configYaml).model.layers.size());
       }

@@ -13,8 +13,9 @@
 
 #include <sstream>
 
+#include "engine/store/run_catalogue.h"
+#include "engine/store/run_paths.h"
 #include "engine/store/text_format.h"
-#include "engine/training/run_paths.h"
 #include "widgets/analysis/export_bar.h"
 #include "widgets/analysis/figure_export.h"
 #include "widgets/display_format.h"
@@ -127,8 +128,8 @@ void SizeValidationPanel::refresh() {
     return;
   }
   try {
-    const engine::RunStore store(toNativePath(database));
-    showRuns(store.listRuns());
+    const engine::RunCatalogue catalogue(toNativePath(document_.folder()));
+    showRuns(catalogue.runs());
   } catch (const std::exception& error) {
     showRuns({});
     note_->setText(

@@ -4,7 +4,7 @@
 #include <QPixmap>
 
 #include "widgets/sampler/probability_scale.h"
-#include "widgets/sampler/visible_symbol.h"
+#include "widgets/visible_symbol.h"
 
 namespace mrnn::widgets {
 namespace {

@@ -5,10 +5,9 @@
 #include <QLocale>
 #include <QStringList>
 
-#include <algorithm>
+#include <map>
 
-#include "engine/store/run_store.h"
-#include "engine/training/run_paths.h"
+#include "engine/store/run_catalogue.h"
 
 namespace mrnn::widgets {
 
@@ -29,35 +28,24 @@ QString CheckpointEntry::label() const {
 QList<CheckpointEntry> listCheckpoints(const QString& projectFolder) {
   QList<CheckpointEntry> entries;
   if (projectFolder.isEmpty()) return entries;
-  const QDir folder(projectFolder);
-  const QString database =
-      QString::fromStdString(engine::RunPaths::database(folder.absolutePath().toStdString()));
-  // RunStore would create a missing database; a project never trained has none to list.
-  if (!QFileInfo::exists(database)) return entries;
-  const engine::RunStore store(database.toStdString());
-  const auto runs = store.listRuns();
-  for (auto run = runs.rbegin(); run != runs.rend(); ++run) {
-    auto checkpoints = store.checkpoints(run->id);
-    // Best first: it is the one worth sampling from.
-    std::stable_sort(checkpoints.begin(), checkpoints.end(), [](const auto& a, const auto& b) {
-      return a.kind == "best" && b.kind != "best";
-    });
-    for (const auto& checkpoint : checkpoints) {
-      // Recorded paths are relative to the project folder (older runs: absolute).
-      const QString path =
-          QDir::cleanPath(folder.absoluteFilePath(QString::fromStdString(checkpoint.path)));
-      if (!QFileInfo::exists(path)) continue;
-      CheckpointEntry entry;
-      entry.runId = run->id;
-      entry.runName = QString::fromStdString(run->name);
-      entry.modelType = QString::fromStdString(run->modelType);
-      entry.kind = QString::fromStdString(checkpoint.kind);
-      entry.path = path;
-      entry.step = checkpoint.step;
-      entry.validLoss = checkpoint.validLoss;
-      entry.runStatus = QString::fromStdString(engine::runStatusName(run->status));
-      entries.append(entry);
-    }
+  const std::string folder = QDir(projectFolder).absolutePath().toStdString();
+  // A project never trained has no database to list (and none is created).
+  if (!engine::RunCatalogue::exists(folder)) return entries;
+  const engine::RunCatalogue catalogue(folder);
+  std::map<int64_t, engine::RunRecord> runs;
+  for (auto& run : catalogue.runs()) runs[run.id] = std::move(run);
+  for (const auto& checkpoint : catalogue.allCheckpoints()) {
+    const engine::RunRecord& run = runs[checkpoint.runId];
+    CheckpointEntry entry;
+    entry.runId = checkpoint.runId;
+    entry.runName = QString::fromStdString(run.name);
+    entry.modelType = QString::fromStdString(run.modelType);
+    entry.kind = QString::fromStdString(checkpoint.kind);
+    entry.path = QString::fromStdString(checkpoint.path);
+    entry.step = checkpoint.step;
+    entry.validLoss = checkpoint.validLoss;
+    entry.runStatus = QString::fromStdString(engine::runStatusName(run.status));
+    entries.append(entry);
   }
   return entries;
 }

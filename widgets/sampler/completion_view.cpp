@@ -18,8 +18,8 @@
 #include <cmath>
 
 #include "widgets/sampler/probability_scale.h"
-#include "widgets/sampler/visible_symbol.h"
 #include "widgets/text_character_geometry.h"
+#include "widgets/visible_symbol.h"
 
 namespace mrnn::widgets {
 namespace {

@@ -15,7 +15,7 @@ struct SamplerLayerInfo {
 // the controller's worker thread to the GUI.
 struct SamplerModelInfo {
   QString checkpoint;  // the file it came from
-  qint64 runId = 0;    // 0 when the checkpoint is not in a project's run folder
+  qint64 runId = 0;    // the run that wrote the checkpoint (0: saved outside training)
   QString projectName;
   QString level;  // "byte", "char" or "word"
   qint64 vocabularySize = 0;

@@ -3,7 +3,6 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QMetaObject>
-#include <QRegularExpression>
 
 #include <chrono>
 #include <exception>
@@ -16,6 +15,7 @@
 #include "engine/analysis/loaded_model.h"
 #include "engine/sampling/sampler.h"
 #include "engine/sampling/sampling_options.h"
+#include "engine/store/run_catalogue.h"
 #pragma pop_macro("slots")
 
 #include "engine/config/cell_type.h"
@@ -43,17 +43,10 @@ QString inWords(const QString& what, const std::exception& error) {
   return QStringLiteral("%1: %2").arg(what, reason);
 }
 
-// checkpoints/run-<id>/<file>: the run the checkpoint belongs to, 0 when elsewhere.
-qint64 runIdOf(const QString& checkpoint) {
-  static const QRegularExpression runFolder(QStringLiteral("^run-(\\d+)$"));
-  const auto match = runFolder.match(QFileInfo(checkpoint).dir().dirName());
-  return match.hasMatch() ? match.captured(1).toLongLong() : 0;
-}
-
 SamplerModelInfo describe(const engine::LoadedModel& loaded) {
   SamplerModelInfo info;
   info.checkpoint = QString::fromStdString(loaded.checkpoint);
-  info.runId = runIdOf(info.checkpoint);
+  info.runId = loaded.runId;
   info.projectName = QString::fromStdString(loaded.project.name);
   info.level = QString::fromStdString(engine::inputLevelName(loaded.vocabulary.level()));
   info.vocabularySize = loaded.vocabulary.size();
@@ -100,11 +93,8 @@ void SamplingController::endRequest() {
 
 void SamplingController::loadCheckpoint(const QString& projectFolder, qint64 runId) {
   const std::string folder = QDir(projectFolder).absolutePath().toStdString();
-  startLoad(projectFolder, [folder, runId] {
-    engine::Project project;  // findCheckpoint reads only the folder
-    project.folder = folder;
-    return engine::findCheckpoint(project, runId);
-  });
+  startLoad(projectFolder,
+            [folder, runId] { return engine::RunCatalogue(folder).checkpointToAnalyse(runId); });
 }
 
 void SamplingController::loadCheckpointFile(const QString& checkpointPath) {
@@ -112,20 +102,19 @@ void SamplingController::loadCheckpointFile(const QString& checkpointPath) {
   startLoad(checkpointPath, [path] { return path; });
 }
 
-void SamplingController::startLoad(const QString& checkpoint,
-                                   std::function<std::string()> findCheckpoint) {
+void SamplingController::startLoad(const QString& checkpoint, std::function<std::string()> locate) {
   stopRequested_->store(true);  // a running generation ends first; the load queues behind it
   beginRequest();
   const int ticket = ++loadTicket_;
   Q_EMIT loadStarted(checkpoint);
-  post([this, ticket, worker = worker_, findCheckpoint = std::move(findCheckpoint)] {
+  post([this, ticket, worker = worker_, locate = std::move(locate)] {
     if (worker->closing) return;
     // The old model goes first: two models need not fit in memory at once.
     worker->sampler.reset();
     worker->loaded.reset();
     try {
       auto loaded =
-          std::make_unique<engine::LoadedModel>(engine::loadModelFromCheckpoint(findCheckpoint()));
+          std::make_unique<engine::LoadedModel>(engine::loadModelFromCheckpoint(locate()));
       auto sampler = std::make_unique<engine::Sampler>(*loaded->model, loaded->vocabulary);
       const SamplerModelInfo info = describe(*loaded);
       worker->loaded = std::move(loaded);
@@ -165,19 +154,20 @@ void SamplingController::unloadModel() {
 }
 
 bool SamplingController::generate(const engine::SamplingOptions& options) {
-  return startGeneration([options](Worker& worker, const SymbolSink& onSymbol) {
-    return worker.sampler->generate(options, onSymbol);
-  });
+  return startGeneration(
+      [options](Worker& worker, const SymbolSink& onSymbol, engine::JobContext* job) {
+        return worker.sampler->generate(options, onSymbol, job);
+      });
 }
 
 bool SamplingController::branch(const engine::Completion& original, int position,
                                 qint64 alternative, const engine::SamplingOptions& options) {
   if (position < 0) position = 0;
-  return startGeneration(
-      [original, position, alternative, options](Worker& worker, const SymbolSink& onSymbol) {
-        return worker.sampler->branch(original, static_cast<size_t>(position), alternative, options,
-                                      onSymbol);
-      });
+  return startGeneration([original, position, alternative, options](
+                             Worker& worker, const SymbolSink& onSymbol, engine::JobContext* job) {
+    return worker.sampler->branch(original, static_cast<size_t>(position), alternative, options,
+                                  onSymbol, job);
+  });
 }
 
 bool SamplingController::startGeneration(Generation run) {
@@ -212,11 +202,11 @@ bool SamplingController::startGeneration(Generation run) {
       while (backlog->load() > kMaxBacklog && !stop->load()) {
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
       }
-      return !stop->load();
     };
+    engine::JobContext job({}, *stop);
     try {
       if (!worker->sampler) throw std::runtime_error("the model is not loaded");
-      std::vector<engine::Completion> results = run(*worker, onSymbol);
+      std::vector<engine::Completion> results = run(*worker, onSymbol, &job);
       QList<engine::Completion> completions(std::make_move_iterator(results.begin()),
                                             std::make_move_iterator(results.end()));
       QMetaObject::invokeMethod(

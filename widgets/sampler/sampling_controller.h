@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "engine/runtime/job_context.h"
 #include "engine/sampling/completion.h"
 #include "widgets/sampler/sampler_metatypes.h"
 #include "widgets/sampler/sampler_model_info.h"
@@ -75,16 +76,17 @@ class SamplingController : public QObject {
  private:
   struct Worker;
   // engine::SymbolCallback, spelled out so that this header needs no LibTorch.
-  using SymbolSink = std::function<bool(size_t, const engine::GeneratedSymbol&)>;
-  using Generation =
-      std::function<std::vector<engine::Completion>(Worker&, const SymbolSink& onSymbol)>;
+  using SymbolSink = std::function<void(size_t, const engine::GeneratedSymbol&)>;
+  // Runs on the worker; `job` carries the stop flag.
+  using Generation = std::function<std::vector<engine::Completion>(
+      Worker&, const SymbolSink& onSymbol, engine::JobContext* job)>;
 
   // Runs `task` on the worker thread after the requests posted before it.
   void post(std::function<void()> task);
   void beginRequest();
   // On the GUI thread, when a posted request has ended.
   void endRequest();
-  void startLoad(const QString& checkpoint, std::function<std::string()> findCheckpoint);
+  void startLoad(const QString& checkpoint, std::function<std::string()> locate);
   bool startGeneration(Generation run);
 
   QThread thread_;

@@ -23,9 +23,9 @@
 #undef slots
 #include "engine/scoring/text_score.h"
 #pragma pop_macro("slots")
-#include "widgets/sampler/visible_symbol.h"
 #include "widgets/surprisal/surprisal_legend.h"
 #include "widgets/text_character_geometry.h"
+#include "widgets/visible_symbol.h"
 
 namespace mrnn::widgets {
 namespace {

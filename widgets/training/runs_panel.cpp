@@ -26,14 +26,15 @@
 
 #include "engine/analysis/analysis_job.h"
 #include "engine/io/atomic_file.h"
+#include "engine/store/run_catalogue.h"
+#include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
-#include "engine/training/run_paths.h"
+#include "engine/training/run_test_evaluation.h"
 #include "widgets/display_format.h"
 #include "widgets/project/project_document.h"
 #include "widgets/training/background_job.h"
 #include "widgets/training/config_diff_dialog.h"
 #include "widgets/training/run_banner.h"
-#include "widgets/training/run_evaluation.h"
 #include "widgets/training/runs_table_model.h"
 #include "widgets/training/training_controller.h"
 
@@ -73,6 +74,11 @@ RunsPanel::RunsPanel(ProjectDocument& document, QWidget* parent)
   // The name is the free-form column: it takes the spare width, the numbers keep theirs.
   view_->horizontalHeader()->setSectionResizeMode(RunsTableModel::Name, QHeaderView::Stretch);
   view_->horizontalHeader()->setMinimumSectionSize(36);
+  // The longest status ("Interrupted") reads whole.
+  view_->horizontalHeader()->resizeSection(
+      RunsTableModel::Status, view_->fontMetrics().horizontalAdvance(
+                                  RunsTableModel::statusText(engine::RunStatus::Interrupted)) +
+                                  24);
   view_->setToolTip(
       tr("Select runs to overlay their curves in the training monitor; "
          "select two to compare their configs"));
@@ -231,11 +237,6 @@ QString RunsPanel::databasePath() const {
   return fromNativePath(engine::RunPaths::database(toNativePath(document_.folder())));
 }
 
-QString RunsPanel::checkpointFolder(qint64 runId) const {
-  return fromNativePath(
-      engine::RunPaths::checkpointFolder(toNativePath(document_.folder()), runId));
-}
-
 QString RunsPanel::runTitle(qint64 runId) const {
   const int row = model_->rowOfRun(runId);
   if (row < 0) return tr("run %1").arg(runId);
@@ -263,8 +264,9 @@ void RunsPanel::refresh() {
                   .arg(QDir::toNativeSeparators(document_.folder()));
   } else {
     try {
-      const engine::RunStore store(toNativePath(database));
-      runs = store.listRuns();
+      // Read-only, with live statuses: a run whose process died reads "interrupted".
+      const engine::RunCatalogue catalogue(toNativePath(document_.folder()));
+      runs = catalogue.runs();
       if (runs.empty()) problem = tr("No runs yet: train the project (F5) to add one.");
     } catch (const std::exception& error) {
       problem = tr("The run database could not be read:\n%1").arg(QString::fromUtf8(error.what()));
@@ -351,6 +353,18 @@ void RunsPanel::resumeSelected() {
   const qint64 runId = ids.first();
   const QString checkpoint =
       fromNativePath(engine::RunPaths::latest(toNativePath(document_.folder()), runId));
+  try {
+    const engine::RunCatalogue catalogue(toNativePath(document_.folder()));
+    if (const auto writer = catalogue.writer(runId)) {
+      banner_->showMessage(RunBanner::Kind::Failure, tr("Run %1 cannot be resumed").arg(runId),
+                           tr("It is being trained by %1. A run has one writer at a time: stop "
+                              "it there first.")
+                               .arg(QString::fromStdString(writer->describe())));
+      return;
+    }
+  } catch (const std::exception&) {
+    // No readable database: the checkpoint check below says what is missing.
+  }
   if (!QFileInfo::exists(checkpoint)) {
     banner_->showMessage(RunBanner::Kind::Failure, tr("Run %1 cannot be resumed").arg(runId),
                          tr("It has no latest checkpoint (%1): it failed or was stopped before "
@@ -371,10 +385,10 @@ void RunsPanel::evaluateSelected() {
   if (ids.size() != 1 || isEvaluating() || document_.isUntitled()) return;
   const qint64 runId = ids.first();
   const std::string folder = toNativePath(document_.folder());
-  auto result = std::make_shared<RunEvaluation>();
+  auto result = std::make_shared<engine::RunTestEvaluation>();
   evaluation_ = new BackgroundJob(
       [folder, runId, result](engine::JobContext& context) {
-        *result = evaluateRunOnTest(folder, runId, context);
+        *result = engine::evaluateRunOnTest(folder, runId, &context);
       },
       this);
   evaluatingRun_ = runId;
@@ -433,16 +447,29 @@ void RunsPanel::deleteSelected() {
   const QList<qint64> ids = selectedRunIds();
   if (ids.isEmpty() || isEvaluating()) return;
   QStringList busy;
+  try {
+    // Whoever trains it (this window or another process) holds its lock.
+    const engine::RunCatalogue catalogue(toNativePath(document_.folder()));
+    for (qint64 id : ids) {
+      if (const auto writer = catalogue.writer(id)) {
+        busy << tr("Run %1 is being trained by %2.")
+                    .arg(id)
+                    .arg(QString::fromStdString(writer->describe()));
+      }
+    }
+  } catch (const std::exception&) {
+  }
   for (qint64 id : ids) {
     const auto status = model_->run(model_->rowOfRun(id)).status;
     if (trainingActive_ &&
-        (status == engine::RunStatus::Running || status == engine::RunStatus::Paused)) {
-      busy << QString::number(id);
+        (status == engine::RunStatus::Running || status == engine::RunStatus::Paused) &&
+        busy.isEmpty()) {
+      busy << tr("Run %1 is training.").arg(id);
     }
   }
   if (!busy.isEmpty()) {
     banner_->showMessage(RunBanner::Kind::Failure, tr("Not deleted"),
-                         tr("Run %1 is training: stop it first.").arg(busy.join(", ")));
+                         busy.join(QLatin1Char(' ')) + tr(" Stop it first."));
     return;
   }
   QStringList names;
@@ -464,13 +491,13 @@ void RunsPanel::deleteSelected() {
 
   QStringList failures;
   try {
-    engine::RunStore store(toNativePath(databasePath()));
+    engine::RunCatalogue catalogue(toNativePath(document_.folder()),
+                                   engine::RunCatalogue::Access::ReadWrite);
     for (qint64 id : ids) {
-      store.deleteRun(id);
-      QDir folder(checkpointFolder(id));
-      if (folder.exists() && !folder.removeRecursively()) {
-        failures
-            << tr("%1 could not be removed entirely").arg(QDir::toNativeSeparators(folder.path()));
+      try {
+        catalogue.deleteRun(id);
+      } catch (const std::exception& error) {
+        failures << QString::fromUtf8(error.what());
       }
     }
   } catch (const std::exception& error) {
@@ -487,8 +514,8 @@ void RunsPanel::deleteSelected() {
 
 bool RunsPanel::exportCsvTo(const QString& path) {
   try {
-    const engine::RunStore store(toNativePath(databasePath()));
-    engine::writeFileAtomically(toNativePath(path), store.exportRunsCsv());
+    const engine::RunCatalogue catalogue(toNativePath(document_.folder()));
+    engine::writeFileAtomically(toNativePath(path), engine::RunStore::runsCsv(catalogue.runs()));
   } catch (const std::exception& error) {
     banner_->showMessage(RunBanner::Kind::Failure, tr("The runs were not exported"),
                          QString::fromUtf8(error.what()));

@@ -89,7 +89,6 @@ class RunsPanel : public QWidget {
   void onSelectionChanged();
   void showMessage(const QString& message);
   QString databasePath() const;
-  QString checkpointFolder(qint64 runId) const;
   QString runTitle(qint64 runId) const;
 
   ProjectDocument& document_;

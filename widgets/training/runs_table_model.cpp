@@ -37,6 +37,8 @@ QString RunsTableModel::statusText(engine::RunStatus status) {
       return tr("Finished");
     case engine::RunStatus::Failed:
       return tr("Failed");
+    case engine::RunStatus::Interrupted:
+      return tr("Interrupted");
   }
   return QString();
 }
@@ -232,6 +234,8 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
           return QBrush(QColor(0x15, 0x65, 0xc0));
         case engine::RunStatus::Finished:
           return QBrush(QColor(0x2e, 0x7d, 0x32));
+        case engine::RunStatus::Interrupted:
+          return QBrush(QColor(0xb2, 0x6a, 0x00));
         default:
           return QVariant();
       }

@@ -4,7 +4,6 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QRegularExpression>
 #include <QTimer>
 #include <type_traits>
 
@@ -19,18 +18,6 @@ void registerTrainingEventMetaTypes() {
   qRegisterMetaType<engine::CheckpointEvent>("mrnn::engine::CheckpointEvent");
   qRegisterMetaType<engine::FinishedEvent>("mrnn::engine::FinishedEvent");
 }
-
-namespace {
-
-// Checkpoints live in <project>/checkpoints/run-<id>/ (engine/training/run_paths.h), so the
-// folder names the run; 0 for a checkpoint kept elsewhere.
-qint64 runIdFromCheckpointPath(const QString& path) {
-  static const QRegularExpression pattern(QStringLiteral("^run-(\\d+)$"));
-  const QRegularExpressionMatch match = pattern.match(QFileInfo(path).dir().dirName());
-  return match.hasMatch() ? match.captured(1).toLongLong() : 0;
-}
-
-}  // namespace
 
 TrainingController::TrainingController(ProjectDocument& document, QObject* parent)
     : QObject(parent), document_(document), drainTimer_(new QTimer(this)) {
@@ -68,7 +55,7 @@ bool TrainingController::launch(const QString& checkpoint) {
   engine::Project project = document_.project();
   terminal_.reset();
   stepsReceived_ = 0;
-  runId_ = checkpoint.isEmpty() ? 0 : runIdFromCheckpointPath(checkpoint);
+  runId_ = 0;  // the engine's StartedEvent names the run
   run_ = std::make_unique<engine::TrainingRun>(std::move(project));
   run_->start(toNativePath(checkpoint));
   drainTimer_->start();
@@ -111,14 +98,17 @@ void TrainingController::dispatch(const engine::TrainingEvent& event) {
   std::visit(
       [this, &event](const auto& value) {
         using T = std::decay_t<decltype(value)>;
-        if constexpr (std::is_same_v<T, engine::StepEvent>) {
+        if constexpr (std::is_same_v<T, engine::StartedEvent>) {
+          runId_ = value.runId;
+        } else if constexpr (std::is_same_v<T, engine::StepEvent>) {
           ++stepsReceived_;
           emit stepReceived(value);
         } else if constexpr (std::is_same_v<T, engine::ValidationEvent>) {
           emit validationReceived(value);
         } else if constexpr (std::is_same_v<T, engine::CheckpointEvent>) {
-          if (runId_ == 0) runId_ = runIdFromCheckpointPath(QString::fromStdString(value.path));
           emit checkpointSaved(value);
+        } else if constexpr (std::is_same_v<T, engine::PhaseEvent>) {
+          emit phaseProgress(value.fraction, QString::fromStdString(value.phase));
         } else if constexpr (std::is_same_v<T, engine::LogEvent>) {
           emit logMessage(QString::fromStdString(value.message));
         } else {

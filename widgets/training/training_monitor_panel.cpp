@@ -28,8 +28,8 @@
 #include <memory>
 
 #include "engine/analysis/analysis_job.h"
+#include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
-#include "engine/training/run_paths.h"
 #include "widgets/display_format.h"
 #include "widgets/project/project_document.h"
 #include "widgets/training/background_job.h"
@@ -114,6 +114,11 @@ TrainingMonitorPanel::TrainingMonitorPanel(ProjectDocument& document, QWidget* p
   connect(controller_, &TrainingController::checkpointSaved, this,
           &TrainingMonitorPanel::onCheckpoint);
   connect(controller_, &TrainingController::logMessage, this, &TrainingMonitorPanel::appendLog);
+  // A long validation or final test shows where it is in place of the ETA until the next step.
+  connect(controller_, &TrainingController::phaseProgress, this,
+          [this](double fraction, const QString& phase) {
+            etaValue_->setText(tr("%1 %2%").arg(phase).arg(qRound(100.0 * fraction)));
+          });
   connect(controller_, &TrainingController::finished, this, &TrainingMonitorPanel::onFinished);
   connect(controller_, &TrainingController::failed, this, &TrainingMonitorPanel::onFailed);
   connect(controller_, &TrainingController::stateChanged, this,
@@ -584,7 +589,7 @@ void TrainingMonitorPanel::loadCurves(const QList<qint64>& runIds, bool history)
   const std::string path = toNativePath(database);
   auto* job = new BackgroundJob(
       [result, path, runIds](engine::JobContext& context) {
-        engine::RunStore store(path);
+        engine::RunStore store(path, engine::RunStore::Access::ReadOnly);
         for (int i = 0; i < runIds.size(); ++i) {
           context.report(static_cast<double>(i) / runIds.size(), "reading curves");
           const auto record = store.run(runIds[i]);

@@ -320,10 +320,8 @@ void HiddenStateTreePanel::runAnalysis() {
       engine::LoadedModel& loaded = slot.get(path);
       job.report(offset, name + ": depth 1");  // a cancel between loading and growing
       try {
-        return engine::expandTree(*loaded.model, loaded.vocabulary, contextText, options,
-                                  [&](double fraction, const std::string& phase) {
-                                    job.report(offset + span * fraction, name + ": " + phase);
-                                  });
+        engine::JobContext part = job.part(offset, offset + span, name);
+        return engine::expandTree(*loaded.model, loaded.vocabulary, contextText, options, &part);
       } catch (const std::invalid_argument& error) {
         // Say which model refused (a context symbol may be in one vocabulary only).
         throw std::runtime_error(name + ": " + error.what());

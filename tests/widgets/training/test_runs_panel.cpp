@@ -15,8 +15,9 @@
 #include <cmath>
 
 #include "engine/config/project_file.h"
+#include "engine/store/run_catalogue.h"
+#include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
-#include "engine/training/run_paths.h"
 #include "training_test_project.h"
 #include "widgets/project/project_document.h"
 #include "widgets/training/config_diff_dialog.h"
@@ -67,6 +68,16 @@ QString cell(const RunsPanel& panel, int proxyRow, int column) {
   return panel.proxy()->index(proxyRow, column).data().toString();
 }
 
+// An (empty) latest checkpoint file for run `runId`, as a run in progress leaves one.
+QString placeLatestCheckpoint(const QString& folder, qint64 runId) {
+  const QString latest =
+      QString::fromStdString(mrnn::engine::RunPaths::latest(folder.toStdString(), runId));
+  QDir().mkpath(QFileInfo(latest).path());
+  QFile file(latest);
+  if (file.open(QIODevice::WriteOnly)) file.close();
+  return latest;
+}
+
 qint64 idAt(const RunsPanel& panel, int proxyRow) {
   return panel.proxy()->index(proxyRow, 0).data(RunsTableModel::RunIdRole).toLongLong();
 }
@@ -88,6 +99,8 @@ class RunsPanelTest : public QObject {
   void deleteAsksAndRemoves();
   void exportWritesTheStoresCsv();
   void resumeNamesTheLatestCheckpoint();
+  void aRunWhoseProcessDiedReadsInterrupted();
+  void aRunAnotherProcessWritesIsNeitherResumedNorDeleted();
   void projectWithoutRunsCreatesNoDatabase();
   void evaluateScoresTheBestCheckpointAndRecordsIt();
   void renderScreenshot();
@@ -306,16 +319,45 @@ void RunsPanelTest::resumeNamesTheLatestCheckpoint() {
   QVERIFY(panel_->banner()->isVisible());
   QVERIFY(panel_->banner()->text().contains(QStringLiteral("no latest checkpoint")));
 
-  const QString latest =
-      QString::fromStdString(mrnn::engine::RunPaths::latest(project_->folder().toStdString(), 4));
-  QVERIFY(QDir().mkpath(QFileInfo(latest).path()));
-  QFile file(latest);
-  QVERIFY(file.open(QIODevice::WriteOnly));
-  file.close();
+  const QString latest = placeLatestCheckpoint(project_->folder(), 4);
+  QVERIFY(QFileInfo::exists(latest));
   panel_->resumeSelected();
   QCOMPARE(resume.count(), 1);
   QCOMPARE(resume.at(0).at(0).toLongLong(), 4);
   QCOMPARE(resume.at(0).at(1).toString(), latest);
+}
+
+void RunsPanelTest::aRunWhoseProcessDiedReadsInterrupted() {
+  // The database says running; no process holds the run (it was killed).
+  RunStore(database_.toStdString()).setStatus(4, RunStatus::Running);
+  panel_->refresh();
+  const RunsTableModel* model = panel_->model();
+  const QModelIndex status = model->index(model->rowOfRun(4), RunsTableModel::Status);
+  QCOMPARE(status.data().toString(), QStringLiteral("Interrupted"));
+  QVERIFY(status.data(Qt::ToolTipRole).toString().contains(QStringLiteral("resume")));
+  // While its writer lives, it is running.
+  mrnn::engine::RunCatalogue catalogue(project_->folder().toStdString());
+  mrnn::engine::RunLock held = catalogue.lockForWriting(4);
+  panel_->refresh();
+  QCOMPARE(model->index(model->rowOfRun(4), RunsTableModel::Status).data().toString(),
+           QStringLiteral("Running"));
+}
+
+void RunsPanelTest::aRunAnotherProcessWritesIsNeitherResumedNorDeleted() {
+  const QString latest = placeLatestCheckpoint(project_->folder(), 4);
+  mrnn::engine::RunCatalogue catalogue(project_->folder().toStdString());
+  mrnn::engine::RunLock held = catalogue.lockForWriting(4);  // as `mrnn resume` would
+  QSignalSpy resume(panel_.get(), &RunsPanel::resumeRequested);
+  panel_->selectRuns({4});
+  panel_->resumeSelected();
+  QCOMPARE(resume.count(), 0);
+  QVERIFY2(panel_->banner()->text().contains(QStringLiteral("being trained by process")),
+           qPrintable(panel_->banner()->text()));
+  panel_->deleteSelected();  // refused before asking
+  QVERIFY(RunStore(database_.toStdString()).run(4).has_value());
+  QVERIFY2(panel_->banner()->text().contains(QStringLiteral("Run 4 is being trained by")),
+           qPrintable(panel_->banner()->text()));
+  QVERIFY(QFileInfo::exists(latest));
 }
 
 void RunsPanelTest::projectWithoutRunsCreatesNoDatabase() {

@@ -5,8 +5,8 @@
 #include <QtTest>
 #include <memory>
 
+#include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
-#include "engine/training/run_paths.h"
 #include "training_test_project.h"
 #include "widgets/project/project_document.h"
 #include "widgets/training/training_controller.h"
@@ -215,8 +215,8 @@ void TrainingControllerTest::resumeFromCheckpointContinuesTheRun() {
   QVERIFY(controller.resume(latest));
   QCOMPARE(started.count(), 1);
   QCOMPARE(started.at(0).at(0).toBool(), true);
-  QCOMPARE(controller.runId(), runId);  // named by its checkpoint folder
   QVERIFY(waitFor([&] { return steps.count() >= 2; }));
+  QCOMPARE(controller.runId(), runId);  // named by the engine's StartedEvent
   QCOMPARE(steps.at(0).at(0).value<mrnn::engine::StepEvent>().step, stoppedAt + 1);
   controller.stop();
   QVERIFY(finished.wait(60000));

@@ -7,8 +7,8 @@
 #include <QtTest>
 #include <cmath>
 
+#include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
-#include "engine/training/run_paths.h"
 #include "training_test_project.h"
 #include "widgets/project/project_document.h"
 #include "widgets/training/run_banner.h"

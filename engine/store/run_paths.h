@@ -6,6 +6,7 @@
 namespace mrnn::engine {
 
 // Where a project keeps its runs: <folder>/runs.sqlite and <folder>/checkpoints/run-<id>/.
+// RunCatalogue is what finds and changes runs; these are only the names.
 struct RunPaths {
   static std::string database(const std::string& projectFolder) {
     return projectFolder + "/runs.sqlite";
@@ -18,6 +19,10 @@ struct RunPaths {
   }
   static std::string best(const std::string& projectFolder, int64_t runId) {
     return checkpointFolder(projectFolder, runId) + "/best.pt";
+  }
+  // Held (flock) by the one process writing the run; see RunLock.
+  static std::string writerLock(const std::string& projectFolder, int64_t runId) {
+    return checkpointFolder(projectFolder, runId) + "/writer.lock";
   }
 };
 

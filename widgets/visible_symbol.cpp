@@ -1,4 +1,4 @@
-#include "widgets/sampler/visible_symbol.h"
+#include "widgets/visible_symbol.h"
 
 namespace mrnn::widgets {
 

@@ -1,0 +1,20 @@
+#include "engine/runtime/job_context.h"
+
+namespace mrnn::engine {
+
+void JobContext::report(double fraction, const std::string& phase) {
+  if (cancelled()) throw JobCancelledError();
+  if (!sink_) return;
+  const std::string text = name_.empty() ? phase : phase.empty() ? name_ : name_ + ", " + phase;
+  sink_(JobProgress{from_ + (to_ - from_) * fraction, text});
+}
+
+JobContext JobContext::part(double from, double to, const std::string& name) const {
+  JobContext part(sink_, *cancelled_);
+  part.from_ = from_ + (to_ - from_) * from;
+  part.to_ = from_ + (to_ - from_) * to;
+  part.name_ = name_.empty() ? name : name.empty() ? name_ : name_ + ", " + name;
+  return part;
+}
+
+}  // namespace mrnn::engine

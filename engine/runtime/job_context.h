@@ -1,0 +1,58 @@
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+namespace mrnn::engine {
+
+// Where a long engine operation is: a fraction in [0, 1] and a short phase in words.
+struct JobProgress {
+  double fraction = 0.0;
+  std::string phase;
+};
+
+// Thrown by JobContext::report() once the job was cancelled; the operation unwinds and its
+// caller reports "cancelled", not a failure.
+class JobCancelledError : public std::runtime_error {
+ public:
+  JobCancelledError() : std::runtime_error("cancelled") {}
+};
+
+// The one interface through which every long engine operation (evaluation, scoring,
+// probing, sampling, the benchmark; training for its evaluations) reports progress and
+// learns that it should stop. The caller decides where progress goes (a GUI job's event
+// queue, a terminal line, nowhere) and owns the cancel flag. Operations take a JobContext*
+// that may be null: no reports, never cancelled.
+class JobContext {
+ public:
+  using Sink = std::function<void(const JobProgress&)>;
+
+  // `cancelled` must outlive the context (and every part() of it).
+  JobContext(Sink sink, const std::atomic<bool>& cancelled)
+      : sink_(std::move(sink)), cancelled_(&cancelled) {}
+
+  // Hands the progress to the sink; throws JobCancelledError once cancelled, so a long loop
+  // stops at its next report.
+  void report(double fraction, const std::string& phase = "");
+  bool cancelled() const { return cancelled_->load(); }
+  // A context for one part of the job (one of several steps run in a row): its fractions
+  // 0..1 land in [from, to] of this context's range and its phases read "name, phase" (just
+  // "name" for an empty phase). Same sink, same cancel flag.
+  JobContext part(double from, double to, const std::string& name = "") const;
+
+ private:
+  Sink sink_;
+  const std::atomic<bool>* cancelled_;
+  double from_ = 0.0;
+  double to_ = 1.0;
+  std::string name_;
+};
+
+// For operations that take a JobContext*: reports when there is one.
+inline void reportTo(JobContext* job, double fraction, const std::string& phase = "") {
+  if (job) job->report(fraction, phase);
+}
+
+}  // namespace mrnn::engine

@@ -1,0 +1,159 @@
+#include "engine/store/run_catalogue.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+
+#include "engine/store/run_paths.h"
+
+namespace mrnn::engine {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool isFile(const std::string& path) {
+  std::error_code error;
+  return fs::is_regular_file(path, error);
+}
+
+}  // namespace
+
+RunCatalogue::RunCatalogue(const std::string& projectFolder, Access access)
+    : folder_(projectFolder.empty() ? std::string(".") : projectFolder) {
+  if (access == Access::ReadWrite) {
+    fs::create_directories(folder_);
+  } else if (!exists(folder_)) {
+    throw StoreError("no runs yet in " + folder_ + "; train the project first");
+  }
+  store_ = std::make_unique<RunStore>(RunPaths::database(folder_), access);
+}
+
+bool RunCatalogue::exists(const std::string& projectFolder) {
+  return isFile(RunPaths::database(projectFolder.empty() ? std::string(".") : projectFolder));
+}
+
+RunRecord RunCatalogue::withLiveStatus(RunRecord run) const {
+  if ((run.status == RunStatus::Running || run.status == RunStatus::Paused) && !writer(run.id)) {
+    run.status = RunStatus::Interrupted;
+    if (run.reason.empty()) {
+      run.reason =
+          "its process ended without closing the run (killed, crashed or out of "
+          "disk); resume continues from the latest checkpoint";
+    }
+  }
+  return run;
+}
+
+std::vector<RunRecord> RunCatalogue::runs() const {
+  std::vector<RunRecord> runs = store_->listRuns();
+  for (auto& run : runs) run = withLiveStatus(std::move(run));
+  return runs;
+}
+
+std::optional<RunRecord> RunCatalogue::run(int64_t runId) const {
+  auto run = store_->run(runId);
+  if (run) run = withLiveStatus(std::move(*run));
+  return run;
+}
+
+std::optional<LockHolder> RunCatalogue::writer(int64_t runId) const {
+  return RunLock::holder(RunPaths::writerLock(folder_, runId));
+}
+
+RunLock RunCatalogue::lockForWriting(int64_t runId) const {
+  RunLock lock =
+      RunLock::acquire(RunPaths::writerLock(folder_, runId), "run " + std::to_string(runId));
+  // Atomic writes leave "<name>.tmp-XXXXXX" behind only when their process died mid-write.
+  std::error_code error;
+  for (fs::directory_iterator entry(RunPaths::checkpointFolder(folder_, runId), error), end;
+       !error && entry != end; entry.increment(error)) {
+    const std::string name = entry->path().filename().string();
+    if (name.find(".tmp-") != std::string::npos) fs::remove(entry->path(), error);
+  }
+  return lock;
+}
+
+void RunCatalogue::deleteRun(int64_t runId) {
+  // Holding the lock while deleting keeps a resume from starting on a half-deleted run.
+  RunLock lock = lockForWriting(runId);
+  store_->deleteRun(runId);
+  lock.release();
+  std::error_code error;
+  fs::remove_all(RunPaths::checkpointFolder(folder_, runId), error);
+  if (error) {
+    throw std::runtime_error(RunPaths::checkpointFolder(folder_, runId) +
+                             " could not be removed entirely: " + error.message());
+  }
+}
+
+std::vector<RunCheckpoint> RunCatalogue::checkpoints(int64_t runId) const {
+  std::vector<RunCheckpoint> found;
+  const auto records = store_->checkpoints(runId);
+  for (const std::string kind : {"best", "latest"}) {
+    RunCheckpoint checkpoint;
+    checkpoint.runId = runId;
+    checkpoint.kind = kind;
+    checkpoint.path =
+        kind == "best" ? RunPaths::best(folder_, runId) : RunPaths::latest(folder_, runId);
+    for (const auto& record : records) {
+      if (record.kind != kind) continue;
+      // Recorded paths are relative to the project folder (older runs: absolute).
+      const fs::path recorded(record.path);
+      checkpoint.path = recorded.is_absolute() ? record.path : folder_ + "/" + record.path;
+      checkpoint.step = record.step;
+      checkpoint.validLoss = record.validLoss;
+    }
+    if (!isFile(checkpoint.path)) continue;
+    std::error_code error;
+    const fs::path absolute = fs::absolute(checkpoint.path, error).lexically_normal();
+    if (!error) checkpoint.path = absolute.string();
+    found.push_back(std::move(checkpoint));
+  }
+  return found;
+}
+
+std::vector<RunCheckpoint> RunCatalogue::allCheckpoints() const {
+  std::vector<RunCheckpoint> all;
+  const auto runs = store_->listRuns();
+  for (auto run = runs.rbegin(); run != runs.rend(); ++run) {
+    for (auto& checkpoint : checkpoints(run->id)) all.push_back(std::move(checkpoint));
+  }
+  return all;
+}
+
+std::string RunCatalogue::checkpointToAnalyse(int64_t runId) const {
+  if (runId == 0) {
+    // The newest run that still has a checkpoint (a run may have been cleaned up by hand).
+    const auto all = allCheckpoints();
+    if (all.empty())
+      throw std::runtime_error("no run in " + folder_ + " has a checkpoint; train first");
+    return all.front().path;
+  }
+  if (!store_->run(runId)) {
+    throw std::runtime_error("there is no run " + std::to_string(runId) + " in " + store_->path());
+  }
+  const auto found = checkpoints(runId);
+  if (found.empty()) {
+    throw std::runtime_error("run " + std::to_string(runId) + " has no checkpoint in " +
+                             RunPaths::checkpointFolder(folder_, runId));
+  }
+  return found.front().path;
+}
+
+std::string RunCatalogue::checkpointToResume(int64_t runId) const {
+  if (runId == 0) {
+    for (const auto& run : store_->listRuns()) {
+      if (run.status != RunStatus::Finished) runId = std::max(runId, run.id);
+    }
+    if (runId == 0) throw std::runtime_error("no unfinished run to resume in " + folder_);
+  } else if (!store_->run(runId)) {
+    throw std::runtime_error("there is no run " + std::to_string(runId) + " in " + store_->path());
+  }
+  for (const auto& checkpoint : checkpoints(runId)) {
+    if (checkpoint.kind == "latest") return checkpoint.path;
+  }
+  throw std::runtime_error("run " + std::to_string(runId) + " has no latest checkpoint in " +
+                           RunPaths::checkpointFolder(folder_, runId) + " to resume from");
+}
+
+}  // namespace mrnn::engine

@@ -1,0 +1,75 @@
+#include "engine/training/run_test_evaluation.h"
+
+#include <torch/torch.h>
+
+#include <stdexcept>
+
+#include "engine/config/project_file.h"
+#include "engine/data/corpus.h"
+#include "engine/runtime/job_context.h"
+#include "engine/store/run_catalogue.h"
+#include "engine/training/checkpoint.h"
+#include "engine/training/evaluator.h"
+
+namespace mrnn::engine {
+
+void recordTestResult(RunStore& store, int64_t runId, const LossFigures& figures, int64_t step,
+                      double epoch, double wallSeconds) {
+  store.setTestResult(runId, figures.bitsPerSymbol);
+  std::vector<MetricPoint> points = {{"test/bpc", step, epoch, wallSeconds, figures.bitsPerSymbol}};
+  if (figures.words > 0)
+    points.push_back({"test/bpw", step, epoch, wallSeconds, figures.bitsPerWord});
+  store.appendMetrics(runId, points);
+}
+
+RunTestEvaluation evaluateRunOnTest(const std::string& projectFolder, int64_t runId,
+                                    JobContext* job) {
+  reportTo(job, 0.0, "reading the run");
+  RunCatalogue catalogue(projectFolder, RunCatalogue::Access::ReadWrite);
+  const auto record = catalogue.run(runId);
+  if (!record) throw std::runtime_error("there is no run " + std::to_string(runId));
+  // Its figures and metrics are the writer's to record: no trainer may write it meanwhile.
+  RunLock lock = catalogue.lockForWriting(runId);
+  if (record->configYaml.empty()) {
+    throw std::runtime_error("run " + std::to_string(runId) + " stored no config to evaluate");
+  }
+  Project project = parseProject(record->configYaml, "run " + std::to_string(runId) + " config");
+  project.folder = projectFolder;
+  if (!project.hasData) {
+    throw std::runtime_error("run " + std::to_string(runId) + " has no data section");
+  }
+  RunTestEvaluation result;
+  result.checkpoint = catalogue.checkpointToAnalyse(runId);
+
+  reportTo(job, 0.02, "loading the checkpoint and the corpus");
+  Checkpoint checkpoint = Checkpoint::open(result.checkpoint);
+  const Corpus corpus = loadCorpus(project.data, project.model.input.level, project.folder);
+  if (corpus.test.tokens.size() == 0) {
+    throw std::runtime_error("the corpus of run " + std::to_string(runId) +
+                             " has an empty test split (data.test_fraction is 0)");
+  }
+  checkpoint.checkCompatible(project.model, corpus.vocabulary);
+  LanguageModel model(project.model, corpus.vocabulary.size());
+  checkpoint.loadModel(model);
+  model.eval();
+
+  EvalOptions options;
+  options.batch = project.evaluation.batchSize;
+  options.bptt = project.evaluation.bptt;
+  if (job) {
+    JobContext scoring = job->part(0.05, 1.0, "scoring the test split");
+    result.figures = evaluateStatic(model, corpus.test, options, &scoring);
+  } else {
+    result.figures = evaluateStatic(model, corpus.test, options);
+  }
+
+  const auto last = catalogue.store().metrics(runId, "train/loss");
+  recordTestResult(catalogue.store(), runId, result.figures,
+                   last.empty() ? record->steps : last.back().step,
+                   last.empty() ? 0.0 : last.back().epoch,
+                   last.empty() ? record->durationSeconds : last.back().wallSeconds);
+  reportTo(job, 1.0, "done");
+  return result;
+}
+
+}  // namespace mrnn::engine
