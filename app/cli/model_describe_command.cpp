@@ -5,6 +5,7 @@
 
 #include "engine/config/parameter_count.h"
 #include "engine/config/project_file.h"
+#include "engine/data/corpus.h"
 #include "engine/store/text_format.h"
 
 namespace mrnn::app {
@@ -56,15 +57,24 @@ int runModelDescribe(const CommandLine& args, std::ostream& out, std::ostream& e
       return 2;
     }
   }
+  std::string vocabNote;
+  if (vocab <= 0 && project.hasData) {
+    // The vocabulary comes from the corpus: read it, as training and the composer do.
+    // (A missing or unreadable corpus reaches main(), which names it.)
+    vocab = engine::loadCorpus(project.data, project.model.input.level, project.folder)
+                .vocabulary.size();
+    vocabNote = "vocabulary of " + std::to_string(vocab) + " symbols, read from the corpus\n";
+  }
   if (vocab <= 0) {
     err << "mrnn: " << path
-        << ": the vocabulary size is not known before the corpus is read; set "
+        << ": the vocabulary size is not known: the project names no corpus; set "
            "model.input.vocab_size or pass --vocab N\n";
     return 1;
   }
 
   out << (project.name.empty() ? std::string("(unnamed project)") : project.name) << "  [" << path
-      << "]\n\n";
+      << "]\n"
+      << vocabNote << "\n";
   printSummary(engine::summarizeModel(project.model, vocab), out);
   return 0;
 }

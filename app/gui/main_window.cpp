@@ -60,6 +60,7 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
   statusBar()->addPermanentWidget(status_, 1);
 
   createPanels();
+  defaultLayout_ = saveState();
   createMenus();
   connectPanels();
   resize(1280, 820);
@@ -136,10 +137,41 @@ void MainWindow::showEvent(QShowEvent* event) {
   // The first layout (a saved one replaces it): the composer keeps the larger share.
   if (restoredLayout_) return;
   // After the first layout pass, when the docks have their real sizes.
-  QTimer::singleShot(0, this, [this] {
-    resizeDocks({docks_[QStringLiteral("training")]}, {height() / 2}, Qt::Vertical);
-    resizeDocks({docks_[QStringLiteral("yaml")]}, {width() / 5}, Qt::Horizontal);
-  });
+  QTimer::singleShot(0, this, [this] { applyDefaultProportions(); });
+}
+
+void MainWindow::applyDefaultProportions() {
+  // On a short screen (a 720-pixel laptop) the panels below get more of the height: their
+  // plots need it more than the composer's canvas, which scrolls.
+  const double share = height() < 860 ? 0.58 : 0.5;
+  resizeDocks({docks_[QStringLiteral("training")]}, {static_cast<int>(height() * share)},
+              Qt::Vertical);
+  resizeDocks({docks_[QStringLiteral("yaml")]}, {width() / 5}, Qt::Horizontal);
+}
+
+void MainWindow::resetLayout() {
+  beforeFocus_.clear();
+  centralWidget()->show();
+  restoreState(defaultLayout_);
+  for (QDockWidget* dock : docks_) dock->show();
+  docks_[QStringLiteral("training")]->raise();
+  docks_[QStringLiteral("yaml")]->raise();
+  QTimer::singleShot(0, this, [this] { applyDefaultProportions(); });
+}
+
+void MainWindow::toggleFocus() {
+  if (isFocused()) {
+    centralWidget()->show();
+    restoreState(beforeFocus_);
+    beforeFocus_.clear();
+    return;
+  }
+  beforeFocus_ = saveState();
+  // The bottom area's tabs stay (one panel shows, the others a click away); the rest goes.
+  centralWidget()->hide();
+  for (QDockWidget* dock : docks_) {
+    if (dockWidgetArea(dock) != Qt::BottomDockWidgetArea || dock->isFloating()) dock->hide();
+  }
 }
 
 QDockWidget* MainWindow::addPanel(const QString& name, const QString& title, QWidget* panel,
@@ -174,6 +206,10 @@ void MainWindow::connectPanels() {
       composer_, &widgets::ComposerPanel::validityChanged, monitor_,
       [this](bool valid, const QString& problems) { monitor_->setStartEnabled(valid, problems); });
   monitor_->setStartEnabled(composer_->isModelValid(), composer_->problemSummary());
+  connect(monitor_->controller(), &widgets::TrainingController::stateChanged, composer_,
+          [this](widgets::TrainingController::State state) {
+            composer_->setTrainingActive(state != widgets::TrainingController::State::Idle);
+          });
   connect(monitor_, &widgets::TrainingMonitorPanel::saveRequested, files_, &ProjectFiles::save);
   connect(monitor_, &widgets::TrainingMonitorPanel::statusMessage, this, &MainWindow::showStatus);
   connect(monitor_, &widgets::TrainingMonitorPanel::runEnded, this,

@@ -68,6 +68,13 @@ class MainWindow : public QMainWindow {
   // The dock whose objectName is `name`; nullptr when there is none.
   QDockWidget* dock(const QString& name) const { return docks_.value(name); }
 
+  // View > Reset Layout: every panel back where it started, at the default proportions.
+  void resetLayout();
+  // View > Focus on Panels Below (F11): the bottom panels take the whole window (the
+  // composer and the YAML/summary docks are put away); again brings the layout back.
+  void toggleFocus();
+  bool isFocused() const { return !beforeFocus_.isEmpty(); }
+
  protected:
   void closeEvent(QCloseEvent* event) override;
   void showEvent(QShowEvent* event) override;
@@ -85,6 +92,9 @@ class MainWindow : public QMainWindow {
   void updateTitle();
   void showStatus(const QString& text);
   void showAbout();
+  // Help > Documentation, or (shortcuts) Help > Keyboard Shortcuts.
+  void showHelp(bool shortcuts);
+  void applyDefaultProportions();
 
   bool useSettings_;
   TemplateCatalog catalog_;
@@ -106,6 +116,8 @@ class MainWindow : public QMainWindow {
   QLabel* status_ = nullptr;
   bool restoredLayout_ = false;
   bool layoutApplied_ = false;
+  QByteArray defaultLayout_;  // the docks as first built, for View > Reset Layout
+  QByteArray beforeFocus_;    // the layout View > Focus replaced, empty when not focused
 };
 
 }  // namespace mrnn::app

@@ -11,6 +11,7 @@
 #include <QUndoStack>
 #include <tuple>
 
+#include "app/gui/help_dialog.h"
 #include "app/gui/main_window.h"
 #include "app/gui/project_files.h"
 #include "widgets/project/project_document.h"
@@ -70,11 +71,34 @@ void MainWindow::createMenus() {
   }
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
+  QAction* focus = view->addAction(tr("&Focus on Panels Below"), this, &MainWindow::toggleFocus);
+  focus->setObjectName(QStringLiteral("focusAction"));
+  focus->setShortcut(QKeySequence(Qt::Key_F11));
+  focus->setToolTip(
+      tr("Give the training, runs and analysis panels the whole window (F11 "
+         "again to come back)"));
+  QAction* reset = view->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
+  reset->setObjectName(QStringLiteral("resetLayoutAction"));
+  view->addSeparator();
   for (QDockWidget* dock : docks_) view->addAction(dock->toggleViewAction());
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  QAction* documentation = help->addAction(tr("&Documentation"), this, [this] { showHelp(false); });
+  documentation->setShortcut(QKeySequence::HelpContents);
+  documentation->setObjectName(QStringLiteral("documentationAction"));
+  QAction* keys = help->addAction(tr("&Keyboard Shortcuts"), this, [this] { showHelp(true); });
+  keys->setObjectName(QStringLiteral("shortcutsAction"));
+  help->addSeparator();
   QAction* about = help->addAction(tr("&About mRNN Workbench"), this, &MainWindow::showAbout);
   about->setMenuRole(QAction::AboutRole);
+}
+
+void MainWindow::showHelp(bool shortcuts) {
+  auto* dialog = new HelpDialog(HelpDialog::standardDocsFolder(), this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->setShortcuts(HelpDialog::shortcutsOf(this));
+  if (shortcuts) dialog->showPage(dialog->pageCount() - 1);
+  dialog->show();
 }
 
 void MainWindow::showAbout() {

@@ -47,6 +47,16 @@ class GenerationTap {
 
 namespace {
 
+// A seed for the branch at `position` to `alternative`: SplitMix64 of the three, so that
+// every branch point and choice draws its own stream, the same each time it is asked for.
+uint64_t branchSeed(uint64_t seed, size_t position, int64_t alternative) {
+  uint64_t x = seed ^ (0x9e3779b97f4a7c15ull * (static_cast<uint64_t>(position) + 1)) ^
+               (0xbf58476d1ce4e5b9ull * (static_cast<uint64_t>(alternative) + 1));
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
 // Eval mode and the requested clamps for one call; the model's own settings come back
 // afterwards, also when a callback or a cancelled job throws.
 class ModelSettingsGuard {
@@ -248,10 +258,14 @@ std::vector<Completion> Sampler::branch(const Completion& original, size_t posit
     head.stopReason = stop ? "stop string" : "length";
     return {head};
   }
-  // Advance past the chosen symbol and go on as generate() would.
+  // Advance past the chosen symbol and go on as generate() would, with a random stream of
+  // the branch's own: the seed's stream would replay the original completion's draws from
+  // its first symbol, which in a confident model replays its text word for word.
   advance(start, alternative, stream);
   start.prefix = std::move(head);
-  return continueFrom(std::move(start), options, tap, stream);
+  SamplingOptions own = options;
+  own.seed = branchSeed(options.seed, position, alternative);
+  return continueFrom(std::move(start), own, tap, stream);
 }
 
 std::vector<Completion> Sampler::continueFrom(SamplingStart start, const SamplingOptions& options,

@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <random>
@@ -105,6 +106,8 @@ MaskingCurve featureMasking(LanguageModel& model, const CorpusSplit& split,
   MaskingCurve curve;
   curve.layer = options.layer;
   curve.runs = options.runs;
+  const int64_t length = split.tokens.size();
+  curve.symbols = options.eval.maxSymbols > 0 ? std::min(options.eval.maxSymbols, length) : length;
   const auto evaluations = static_cast<double>((levels.size() - 1) * options.runs + 1);
   double done = 0.0;
   for (size_t level = 0; level < levels.size(); ++level) {

@@ -49,6 +49,7 @@ struct MaskingCurve {
   std::vector<std::vector<double>> runLosses;  // per P: each run's loss, nats per symbol
   int64_t runs = 0;
   int64_t masksPerRun = 0;  // masks drawn in one run (windows read, per-window draw)
+  int64_t symbols = 0;      // positions each evaluation read (the text, or its first N)
 };
 
 // The P values 0, step, 2 step, ... up to pMax (inclusive, within rounding).

@@ -5,16 +5,20 @@
 #include <cstdio>
 
 #include <qcustomplot.h>
+#include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileInfo>
+#include <QShortcut>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
+#include "app/gui/help_dialog.h"
 #include "app/gui/main_window.h"
 #include "app/gui/template_catalog.h"
 #include "engine/store/run_store.h"
@@ -44,6 +48,52 @@ class EndToEndTest : public QObject {
   Q_OBJECT
 
  private slots:
+  void helpShowsTheDocumentationAndEveryKey() {
+    mrnn::app::MainWindow window(false);
+    mrnn::app::HelpDialog help(mrnn::app::HelpDialog::standardDocsFolder(), &window);
+    QVERIFY(help.pages().size() >= 5);
+    help.showPage(0);
+    QVERIFY(help.currentText().contains(QStringLiteral("workbench"), Qt::CaseInsensitive));
+    const auto keys = mrnn::app::HelpDialog::shortcutsOf(&window);
+    const auto has = [&keys](const QString& key, const QString& what) {
+      for (const auto& [k, w] : keys) {
+        if (k == key && w.contains(what)) return true;
+      }
+      return false;
+    };
+    QVERIFY(has(QStringLiteral("F5"), QStringLiteral("Start")));
+    QVERIFY(has(QStringLiteral("Ctrl+R"), QStringLiteral("corpus")));
+    help.setShortcuts(keys);
+    help.showPage(help.pageCount() - 1);
+    QVERIFY(help.currentText().contains(QStringLiteral("Keyboard shortcuts")));
+    QVERIFY(help.currentText().contains(QStringLiteral("F5")));
+  }
+
+  void panelsBelowCanTakeTheWholeWindowAndTheLayoutResets() {
+    mrnn::app::MainWindow window(false);
+    window.resize(1280, 720);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.composer()->isVisible());
+    window.toggleFocus();
+    QVERIFY(window.isFocused());
+    QVERIFY(!window.composer()->isVisible());
+    QVERIFY(!window.dock(QStringLiteral("yaml"))->isVisible());
+    QVERIFY(window.dock(QStringLiteral("training"))->isVisible());
+    QTRY_VERIFY2(window.dock(QStringLiteral("training"))->height() > window.height() * 3 / 4,
+                 qPrintable(QString::number(window.dock(QStringLiteral("training"))->height())));
+    window.toggleFocus();
+    QVERIFY(!window.isFocused());
+    QVERIFY(window.composer()->isVisible());
+    QVERIFY(window.dock(QStringLiteral("yaml"))->isVisible());
+    // Closed and lost panels come back with View > Reset Layout.
+    window.dock(QStringLiteral("yaml"))->close();
+    window.dock(QStringLiteral("training"))->setFloating(true);
+    window.resetLayout();
+    QVERIFY(window.dock(QStringLiteral("yaml"))->isVisible());
+    QVERIFY(!window.dock(QStringLiteral("training"))->isFloating());
+  }
+
   void defaultProjectTrainsAndSamples() {
     QTemporaryDir user;
     const QString path = mrnn::app::TemplateCatalog::standard().defaultProject(user.path());
@@ -86,7 +136,23 @@ class EndToEndTest : public QObject {
     QObject::connect(&ticker, &QTimer::timeout, [&ticks] { ++ticks; });
     ticker.start(20);
     QVERIFY(monitor->startAction()->isEnabled());
-    monitor->startAction()->trigger();
+    // F5, as the empty chart says: one enabled holder of the key in the whole window.
+    const QKeySequence f5(Qt::Key_F5);
+    QStringList holders;
+    for (QAction* action : window.findChildren<QAction*>()) {
+      if (action->isEnabled() && action->shortcuts().contains(f5)) holders << action->objectName();
+    }
+    for (QAbstractButton* button : window.findChildren<QAbstractButton*>()) {
+      if (button->isEnabled() && button->shortcut() == f5) holders << button->objectName();
+    }
+    for (QShortcut* shortcut : window.findChildren<QShortcut*>()) {
+      if (shortcut->isEnabled() && shortcut->key() == f5) holders << shortcut->objectName();
+    }
+    QVERIFY2(holders.size() == 1, qPrintable(holders.join(QStringLiteral(", "))));
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QTest::keyClick(&window, Qt::Key_F5);
+    QTRY_VERIFY_WITH_TIMEOUT(!monitor->startAction()->isEnabled(), 10'000);
     QVERIFY(!document.isModified());
     QVERIFY(ended.wait(300'000));
     QVERIFY2(ended.first().at(0).toBool(), qPrintable(ended.first().at(1).toString()));

@@ -252,6 +252,27 @@ MRNN_TEST(clamped_units_stay_clamped) {
   EXPECT_THROWS_WITH(std::invalid_argument, sampler.generate(bad), "unit 99");
 }
 
+MRNN_TEST(a_branch_draws_its_own_random_stream) {
+  Fixture f;
+  auto o = options("abc", 60);
+  const auto original = f.sampler.generate(o).front();
+  const size_t position = 4;
+  const int64_t alternative = (original.symbols[position].id + 1) % f.vocabulary.size();
+  const auto branched = f.sampler.branch(original, position, alternative, o).front();
+  // The seed's stream from its start would give the branch completion 1's symbols again
+  // (this untrained model's distributions are nearly the same in every state).
+  size_t replayed = 0;
+  const size_t after = branched.symbols.size() - position - 1;
+  for (size_t k = 0; k < after; ++k) {
+    replayed += branched.symbols[position + 1 + k].id == original.symbols[k].id ? 1 : 0;
+  }
+  EXPECT_MSG(replayed < after / 2, std::to_string(replayed) + " of " + std::to_string(after) +
+                                       " symbols replay the original's");
+  // The same branch asked for twice is the same text.
+  const auto again = f.sampler.branch(original, position, alternative, o);
+  EXPECT_EQ(again.front().text, branched.text);
+}
+
 MRNN_TEST(branch_keeps_the_prefix_and_takes_the_alternative) {
   Fixture f;
   auto o = options("abc", 30);

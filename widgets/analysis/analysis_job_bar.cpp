@@ -16,7 +16,9 @@ AnalysisJobBar::AnalysisJobBar(QWidget* parent) : QWidget(parent) {
   progress_->setObjectName(QStringLiteral("analysisProgress"));
   progress_->setRange(0, 1000);
   progress_->setValue(0);
-  progress_->setTextVisible(false);
+  // The bar says where it is in words too: "not run yet", a percentage, "done", "cancelled".
+  progress_->setTextVisible(true);
+  progress_->setFormat(tr("not run yet"));
   progress_->setMaximumWidth(220);
   status_ = new QLabel(tr("Ready"), this);
   status_->setObjectName(QStringLiteral("analysisStatus"));
@@ -45,6 +47,7 @@ bool AnalysisJobBar::run(const QString& what, Work work, std::function<void()> o
   job_ = job;
   connect(job, &BackgroundJob::progress, this, [this](double fraction, const QString& phase) {
     progress_->setValue(static_cast<int>(fraction * 1000.0));
+    progress_->setFormat(tr("%p%"));
     status_->setText(phase.isEmpty() ? tr("%1...").arg(what_) : tr("%1: %2...").arg(what_, phase));
   });
   connect(job, &BackgroundJob::succeeded, this, [this, onSuccess = std::move(onSuccess)] {
@@ -62,6 +65,7 @@ bool AnalysisJobBar::run(const QString& what, Work work, std::function<void()> o
   });
   startedMs_ = QDateTime::currentMSecsSinceEpoch();
   progress_->setValue(0);
+  progress_->setFormat(tr("%p%"));
   status_->setText(tr("%1...").arg(what_));
   status_->setStyleSheet(QString());
   cancel_->setEnabled(true);
@@ -87,6 +91,7 @@ QString AnalysisJobBar::status() const {
 void AnalysisJobBar::end(bool ok, const QString& status, bool error) {
   cancel_->setEnabled(false);
   if (!ok) progress_->setValue(0);
+  progress_->setFormat(ok ? tr("done") : error ? tr("failed") : tr("cancelled"));
   status_->setText(status);
   // Failures are the one thing the user must not miss.
   status_->setStyleSheet(error ? QStringLiteral("color: #b00020;") : QString());

@@ -103,8 +103,7 @@ void CheckpointChooser::refresh() {
       combo_->setItemData(row,
                           tr("Run %1 · %2 · %3").arg(entry.runId).arg(entry.modelType, entry.kind),
                           kShortRole);
-      combo_->setItemData(row, tr("%1\nrun status: %2").arg(entry.path, entry.runStatus),
-                          Qt::ToolTipRole);
+      combo_->setItemData(row, entry.details(), Qt::ToolTipRole);
     }
     for (const QString& file : extraFiles_) {
       if (combo_->findData(file, kPathRole) >= 0) continue;
@@ -115,7 +114,13 @@ void CheckpointChooser::refresh() {
       combo_->setItemData(row, file, Qt::ToolTipRole);
     }
     const int keep = selected.isEmpty() ? -1 : combo_->findData(selected, kPathRole);
-    combo_->setCurrentIndex(keep >= 0 ? keep : (combo_->count() > 0 ? 0 : -1));
+    // Nothing chosen yet: the best model (offset past "(none)" when the chooser has it).
+    const int preferred = preferredCheckpoint(entries);
+    const int first = preferred >= 0 && noneText_.isEmpty() ? preferred
+                      : combo_->count() > 0                 ? 0
+                                                            : -1;
+    combo_->setCurrentIndex(keep >= 0 ? keep : first);
+    widenPopupToItems(combo_);
   }
   combo_->setPlaceholderText(document_.isUntitled()
                                  ? tr("No checkpoint: save and train the project first")

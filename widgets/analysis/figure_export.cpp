@@ -1,5 +1,7 @@
 #include "widgets/analysis/figure_export.h"
 
+#include <sys/stat.h>
+
 #include <qcustomplot.h>
 #include <QDir>
 #include <QFile>
@@ -57,8 +59,15 @@ QString temporaryBeside(const QString& path) {
 }
 
 void replace(const QString& temporary, const QString& path) {
-  // rename(2) replaces the target in one step: readers see the old file or the new one.
+  // The temporary was made private (0600); the figure gets what any new file gets (0666
+  // less the umask), as the CSV beside it does.
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
   std::error_code error;
+  std::filesystem::permissions(QFile::encodeName(temporary).toStdString(),
+                               static_cast<std::filesystem::perms>(0666 & ~mask),
+                               std::filesystem::perm_options::replace, error);
+  // rename(2) replaces the target in one step: readers see the old file or the new one.
   std::filesystem::rename(QFile::encodeName(temporary).toStdString(),
                           QFile::encodeName(path).toStdString(), error);
   if (error) {

@@ -22,6 +22,7 @@
 #include "widgets/composer/cell_catalogue.h"
 #include "widgets/composer/composer_block.h"
 #include "widgets/composer/parameter_matching.h"
+#include "widgets/monospace_font.h"
 #include "widgets/project/project_document.h"
 
 namespace mrnn::widgets {
@@ -137,7 +138,7 @@ QWidget* BlockInspector::buildEmptyPage() {
 QLabel* BlockInspector::makeEquationsLabel(const QString& objectName) {
   auto* label = new QLabel;
   label->setObjectName(objectName);
-  QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+  QFont mono = monospaceFont();
   mono.setPointSizeF(font().pointSizeF() * 0.9);
   label->setFont(mono);
   // The equations must not widen the inspector; the texts are kept narrow instead.

@@ -61,6 +61,15 @@ ComposerPanel::ComposerPanel(ProjectDocument& document, QWidget* parent)
   connect(canvas_, &ComposerCanvas::selectionChanged, this, [this](int block) {
     inspector_->showBlock(block, blockProblems(block));
     updateActions();
+    // The palette shows the selected layer's cell (else the top layer's), so that it never
+    // claims a cell the model does not have.
+    const int layer = selectedLayer();
+    const auto& layers = document_.project().model.layers;
+    if (layer >= 0 && layer < static_cast<int>(layers.size())) {
+      palette_->setCurrentRow(palette_->rowOf(layers[static_cast<size_t>(layer)].type));
+    } else if (!layers.empty()) {
+      palette_->setCurrentRow(palette_->rowOf(layers.back().type));
+    }
   });
   connect(canvas_, &ComposerCanvas::insertLayerRequested, this, &ComposerPanel::addLayer);
   connect(canvas_, &ComposerCanvas::addLayerRequested, this,
@@ -265,9 +274,11 @@ int ComposerPanel::selectedLayer() const {
 int ComposerPanel::insertionPointBelowSelection() const {
   const int block = selectedBlock();
   const int layers = blockCount() - 2;
-  if (block <= 0) return 0;           // below the input: the bottom of the stack
-  if (block > layers) return layers;  // the output selected: the top of the stack
-  return block;                       // right after the selected layer
+  // Only a selected layer moves the insertion point: after the input or with nothing
+  // selected, a new layer goes on top of the stack, so the existing layers keep their
+  // inputs and their parameter counts.
+  if (block <= 0 || block > layers) return layers;
+  return block;  // right after the selected layer
 }
 
 void ComposerPanel::addLayer(engine::CellType type, int position) {
@@ -353,6 +364,16 @@ void ComposerPanel::showContextMenu(int block, const QPoint& globalPosition) {
   menu.exec(globalPosition);
 }
 
+void ComposerPanel::setTrainingActive(bool active) {
+  if (active == training_) return;
+  training_ = active;
+  refresh();
+}
+
+QString ComposerPanel::statusText() const {
+  return validity_->text();
+}
+
 void ComposerPanel::refresh() {
   const int64_t vocab = document_.vocabularySize();
   const engine::Project& project = document_.project();
@@ -369,7 +390,12 @@ void ComposerPanel::refresh() {
   totalLabel_->setText(total_ >= 0 ? tr("Total <b>%1</b> parameters").arg(formatCount(total_))
                                    : tr("Total: <i>known once the vocabulary size is</i>"));
   const QString summary = problemSummary();
-  if (problems_.empty()) {
+  if (problems_.empty() && training_) {
+    validity_->setText(tr("● Training…"));
+    validity_->setStyleSheet(QStringLiteral(
+        "color: #1864ab; background: #e7f5ff; border-radius: 9px; padding: 2px 10px;"));
+    validity_->setToolTip(tr("A run is training; changes here apply to the next run"));
+  } else if (problems_.empty()) {
     validity_->setText(tr("✓ Ready to train"));
     validity_->setStyleSheet(QStringLiteral(
         "color: #2b8a3e; background: #ebfbee; border-radius: 9px; padding: 2px 10px;"));

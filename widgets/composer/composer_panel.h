@@ -39,6 +39,10 @@ class ComposerPanel : public QWidget {
   bool isModelValid() const { return problems_.empty(); }
   // One line per problem, "Output: tied embeddings need ..."; empty when valid.
   QString problemSummary() const;
+  // While a run trains, the status chip says so instead of "Ready to train" (edits apply
+  // to the next run).
+  void setTrainingActive(bool active);
+  QString statusText() const;
 
   // Blocks top to bottom: 0 input, 1..N layers, N+1 output.
   int blockCount() const;
@@ -101,6 +105,7 @@ class ComposerPanel : public QWidget {
   std::vector<ComposerProblem> problems_;
   QString summary_;
   bool reportedValid_ = true;
+  bool training_ = false;
   qint64 total_ = -1;
 };
 

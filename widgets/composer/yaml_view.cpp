@@ -16,6 +16,7 @@
 #include "engine/config/config_error.h"
 #include "engine/config/project_file.h"
 #include "widgets/composer/yaml_highlighter.h"
+#include "widgets/monospace_font.h"
 #include "widgets/project/project_document.h"
 
 namespace mrnn::widgets {
@@ -34,7 +35,7 @@ YamlView::YamlView(ProjectDocument& document, QWidget* parent)
   setObjectName(QStringLiteral("yamlView"));
   editor_ = new QPlainTextEdit(this);
   editor_->setObjectName(QStringLiteral("yamlEditor"));
-  QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+  QFont mono = monospaceFont();
   editor_->setFont(mono);
   editor_->setLineWrapMode(QPlainTextEdit::NoWrap);
   editor_->setTabChangesFocus(false);

@@ -16,6 +16,7 @@
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QShortcut>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
@@ -30,6 +31,7 @@
 #include "widgets/data/corpus_scanner.h"
 #include "widgets/data/datasets_dialog.h"
 #include "widgets/data/symbol_histogram.h"
+#include "widgets/monospace_font.h"
 #include "widgets/project/project_document.h"
 
 namespace mrnn::widgets {
@@ -117,7 +119,7 @@ void DataPanel::buildUi() {
   preview_ = new QPlainTextEdit(previewBox);
   preview_->setObjectName(QStringLiteral("preview"));
   preview_->setReadOnly(true);
-  preview_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  preview_->setFont(monospaceFont());
   preview_->setPlaceholderText(tr("The start of the training text appears here."));
   preview_->setToolTip(
       tr("Decoded from the symbol ids, so it shows what the model sees:\n"
@@ -305,10 +307,14 @@ QWidget* DataPanel::buildSettings() {
   connect(datasetsButton_, &QPushButton::clicked, this, &DataPanel::openDatasets);
   rescanButton_ = new QPushButton(tr("&Rescan"), box);
   rescanButton_->setObjectName(QStringLiteral("rescanButton"));
-  rescanButton_->setShortcut(QKeySequence::Refresh);
-  rescanButton_->setToolTip(
-      tr("Read the corpus again, for files changed on disk (%1)")
-          .arg(QKeySequence(QKeySequence::Refresh).toString(QKeySequence::NativeText)));
+  // F5 is the window's Start; this panel's key works where the panel has the focus.
+  auto* rescanKey = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_R), this);
+  rescanKey->setObjectName(QStringLiteral("rescanShortcut"));
+  rescanKey->setContext(Qt::WidgetWithChildrenShortcut);
+  rescanKey->setWhatsThis(tr("Data: read the corpus again"));
+  connect(rescanKey, &QShortcut::activated, this, &DataPanel::rescan);
+  rescanButton_->setToolTip(tr("Read the corpus again, for files changed on disk (%1)")
+                                .arg(rescanKey->key().toString(QKeySequence::NativeText)));
   connect(rescanButton_, &QPushButton::clicked, this, &DataPanel::rescan);
   buttons->addWidget(datasetsButton_);
   buttons->addStretch(1);

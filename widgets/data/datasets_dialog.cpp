@@ -68,6 +68,7 @@ DatasetsDialog::DatasetsDialog(ProjectDocument& document, QWidget* parent)
   connect(downloader_, &DatasetDownloader::finished, this, [this](const QString&) {
     progress_->setRange(0, 1000);
     progress_->setValue(1000);
+    progress_->setFormat(tr("downloaded"));
     const QStringList unverified = downloader_->unverifiedFiles();
     if (!unverified.isEmpty()) {
       QStringList names;
@@ -155,7 +156,8 @@ void DatasetsDialog::buildUi() {
   progress_->setObjectName(QStringLiteral("downloadProgress"));
   progress_->setRange(0, 1000);
   progress_->setValue(0);
-  progress_->setTextVisible(false);
+  progress_->setTextVisible(true);
+  progress_->setFormat(tr("nothing downloading"));
   progressText_ = new QLabel(this);
   progressText_->setObjectName(QStringLiteral("progressText"));
   progressText_->setMinimumWidth(progressText_->fontMetrics().horizontalAdvance(
@@ -342,6 +344,7 @@ void DatasetsDialog::download() {
   if (!info || downloader_->isRunning() || destination().isEmpty()) return;
   speedStart_ = -1;
   progress_->setValue(0);
+  progress_->setFormat(tr("%p%"));
   progressText_->clear();
   setStatus(QString(), false);
   downloader_->start(*info, QDir::fromNativeSeparators(destination()));

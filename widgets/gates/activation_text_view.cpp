@@ -10,6 +10,7 @@
 
 #include <algorithm>
 
+#include "widgets/monospace_font.h"
 #include "widgets/visible_symbol.h"
 
 namespace mrnn::widgets {
@@ -44,7 +45,7 @@ ActivationTextView::ActivationTextView(QWidget* parent) : QTextEdit(parent) {
   setReadOnly(true);
   setUndoRedoEnabled(false);
   setLineWrapMode(QTextEdit::WidgetWidth);
-  QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+  QFont fixed = monospaceFont();
   fixed.setPointSizeF(fixed.pointSizeF() * 1.15);
   setFont(fixed);
   setPlaceholderText(tr("The analysed text appears here, coloured by the chosen unit."));

@@ -37,7 +37,9 @@ GateHeatmap::GateHeatmap(QWidget* parent) : QWidget(parent) {
   plot_ = new QCustomPlot(this);
   plot_->setObjectName(QStringLiteral("gateHeatmapPlot"));
   plot_->setMinimumHeight(200);
-  plot_->setToolTip(
+  // No tooltip on the map itself: it would cover the cells being read. The read-out line
+  // below says what is under the pointer, and how to use the map when nothing is.
+  plot_->setWhatsThis(
       tr("Each cell is one unit's value at one step of the text. Hover to read a value, click "
          "to colour the text by that unit, drag or scroll to move along the text, double-click "
          "to see all of it."));
@@ -127,7 +129,8 @@ void GateHeatmap::setTrace(const engine::ProbeTrace& trace, const std::vector<st
   map_->setDataRange(QCPRange(scale_.lower(), scale_.upper()));
   map_->setVisible(hasTrace());
   colourScale_->setVisible(true);
-  colourScale_->axis()->setLabel(probe_);
+  // A whole title, not a rotated letter: probes are named "i", "f", "o"...
+  colourScale_->axis()->setLabel(tr("%1 value").arg(probe_));
   plot_->yAxis->setRange(-0.5, units_ - 0.5);
   setTimeTicks();
   if (selectedUnit_ >= units_) selectedUnit_ = -1;

@@ -559,9 +559,11 @@ void GateInspectorPanel::updateUnitViews() {
   const QString what = tr("%1 unit %2").arg(QString::fromStdString(t->name)).arg(unit);
   textView_->setValues(values, scale_, what);
   const QString low =
-      scale_.isGate() ? tr("0 (white)") : tr("%1 (blue)").arg(scale_.lower(), 0, 'g', 3);
+      scale_.isGate() ? tr("0 (white)") : tr("%1 (dark blue)").arg(scale_.lower(), 0, 'g', 3);
   const QString high =
-      scale_.isGate() ? tr("1 (orange)") : tr("%1 (red)").arg(scale_.upper(), 0, 'g', 3);
+      // The names of the scale's own end colours (activation_colour_scale.cpp).
+      scale_.isGate() ? tr("0.5 (orange) … 1 (dark brown)")
+                      : tr("%1 (dark red)").arg(scale_.upper(), 0, 'g', 3);
   textLegend_->setText(tr("Background: model %1, layer %2 / %3, unit %4 · %5 … %6")
                            .arg(modelLabel(model))
                            .arg(layer)

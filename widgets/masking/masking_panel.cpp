@@ -381,9 +381,10 @@ void MaskingPanel::updateEstimate() {
   const int levels =
       step > 0.0 ? static_cast<int>(std::floor(pMax_->value() / step + 1e-9)) + 1 : 1;
   const int evaluations = 1 + (levels - 1) * runs_->value();
+  // The text's length is known once it is read: until then a bound, not a count.
   const QString symbols =
       maxSymbols_->value() > 0
-          ? tr("%1 symbols").arg(QLocale(QLocale::English).toString(maxSymbols_->value()))
+          ? tr("at most %1 symbols").arg(QLocale(QLocale::English).toString(maxSymbols_->value()))
           : tr("the whole text");
   estimate_->setText(tr("%1 per curve, each over %2")
                          .arg(plural(evaluations, "evaluation", "evaluations"), symbols));
@@ -507,6 +508,13 @@ void MaskingPanel::showCurves(const std::vector<engine::MaskingCurve>& a, const 
                                     : tr("A (solid): %1     B (dashed): %2").arg(labelA_, labelB_);
   curves_->setSeries(series, caption);
   export_->setAvailable(!series.empty());
+  if (!a.empty() && a.front().symbols > 0) {
+    // What was read, now that it is known.
+    estimate_->setText(
+        tr("%1 evaluations per curve, each over %2 symbols")
+            .arg(1 + static_cast<int>(a.front().p.size() - 1) * static_cast<int>(a.front().runs))
+            .arg(QLocale(QLocale::English).toString(static_cast<qlonglong>(a.front().symbols))));
+  }
 }
 
 QByteArray MaskingPanel::csv() const {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
 
 #include "widgets/display_format.h"
@@ -43,6 +44,8 @@ SizeValidationPlot::SizeValidationPlot(QWidget* parent) : QCustomPlot(parent) {
   xAxis->setTicker(ticker);
   xAxis->setNumberFormat(QStringLiteral("eb"));  // 10^5 written as a power
   xAxis->setNumberPrecision(0);
+  // A tick at the right end of the range draws half its label past the axis: room for it.
+  axisRect()->setMinimumMargins(QMargins(0, 0, 28, 0));
   yAxis->setLabel(tr("best validation loss (bits per symbol)"));
   QFont legendFont = font();
   legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
@@ -88,14 +91,35 @@ void SizeValidationPlot::setRuns(const std::vector<engine::RunRecord>& runs) {
     graph->setPen(QPen(colour, 1.5));
     graph->setScatterStyle(
         QCPScatterStyle(kTypeShapes[static_cast<size_t>(t) % kStyles], colour, colour, 8));
-    QVector<double> keys, values;
+    // The line joins the best run of each size (two runs of one size would otherwise be
+    // joined by a vertical stroke); the other runs of a size are markers alone.
+    std::map<int64_t, double> best;
+    QVector<double> otherKeys, otherValues;
     for (const auto& run : runs_) {
       if (QString::fromStdString(run.modelType) != types_[t]) continue;
-      keys.append(static_cast<double>(run.parameters));
-      values.append(*run.bestValid);
+      const auto found = best.find(run.parameters);
+      if (found == best.end()) {
+        best[run.parameters] = *run.bestValid;
+        continue;
+      }
+      otherKeys.append(static_cast<double>(run.parameters));
+      otherValues.append(std::max(found->second, *run.bestValid));
+      found->second = std::min(found->second, *run.bestValid);
+    }
+    QVector<double> keys, values;
+    for (const auto& [parameters, value] : best) {
+      keys.append(static_cast<double>(parameters));
+      values.append(value);
     }
     graph->setData(keys, values);  // sorted by size: the line follows the scaling
     graphs_.push_back(graph);
+    if (!otherKeys.isEmpty()) {
+      auto* others = addGraph();
+      others->setLineStyle(QCPGraph::lsNone);
+      others->setScatterStyle(graph->scatterStyle());
+      others->setData(otherKeys, otherValues, false);
+      others->removeFromLegend();
+    }
   }
   if (runs_.size() <= kMaxPointLabels) {
     for (const auto& run : runs_) {

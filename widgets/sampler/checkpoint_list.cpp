@@ -1,10 +1,13 @@
 #include "widgets/sampler/checkpoint_list.h"
 
+#include <QAbstractItemView>
+#include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
 #include <QLocale>
 #include <QStringList>
 
+#include <algorithm>
 #include <map>
 
 #include "engine/store/run_catalogue.h"
@@ -16,6 +19,7 @@ QString CheckpointEntry::label() const {
   // The run's name is the project's, the same on every line; the model type tells runs apart.
   parts << QStringLiteral("Run %1").arg(runId);
   if (!modelType.isEmpty()) parts << modelType;
+  if (parameters > 0) parts << QStringLiteral("%1 params").arg(QLocale().toString(parameters));
   parts << kind;
   if (step > 0) parts << QStringLiteral("step %1").arg(QLocale().toString(step));
   // A latest checkpoint records the best loss so far, not its own; only best shows one.
@@ -23,6 +27,32 @@ QString CheckpointEntry::label() const {
     parts << QStringLiteral("valid %1 bits/symbol").arg(*validLoss, 0, 'f', 3);
   }
   return parts.join(QStringLiteral(" · "));
+}
+
+QString CheckpointEntry::details() const {
+  return QStringLiteral("%1 · run %2 (%3)\n%4").arg(runName).arg(runId).arg(runStatus, path);
+}
+
+void widenPopupToItems(QComboBox* combo) {
+  int widest = 0;
+  for (int i = 0; i < combo->count(); ++i) {
+    widest = std::max(widest, combo->fontMetrics().horizontalAdvance(combo->itemText(i)));
+  }
+  combo->view()->setMinimumWidth(widest + 48);  // the scroll bar and the item's margins
+}
+
+int preferredCheckpoint(const QList<CheckpointEntry>& entries) {
+  int preferred = entries.isEmpty() ? -1 : 0;
+  for (int i = 0; i < entries.size(); ++i) {
+    const auto& entry = entries[i];
+    if (entry.kind != QStringLiteral("best") || !entry.validLoss) continue;
+    const auto& current = entries[preferred];
+    if (current.kind != QStringLiteral("best") || !current.validLoss ||
+        *entry.validLoss < *current.validLoss) {
+      preferred = i;
+    }
+  }
+  return preferred;
 }
 
 QList<CheckpointEntry> listCheckpoints(const QString& projectFolder) {
@@ -45,6 +75,7 @@ QList<CheckpointEntry> listCheckpoints(const QString& projectFolder) {
     entry.step = checkpoint.step;
     entry.validLoss = checkpoint.validLoss;
     entry.runStatus = QString::fromStdString(engine::runStatusName(run.status));
+    entry.parameters = run.parameters;
     entries.append(entry);
   }
   return entries;

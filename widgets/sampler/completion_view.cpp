@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "widgets/monospace_font.h"
 #include "widgets/sampler/probability_scale.h"
 #include "widgets/text_character_geometry.h"
 #include "widgets/visible_symbol.h"
@@ -67,7 +68,7 @@ CompletionView::CompletionView(int index, QWidget* parent)
   text_->setObjectName(QStringLiteral("completionText"));
   text_->setReadOnly(true);
   text_->setUndoRedoEnabled(false);
-  text_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  text_->setFont(monospaceFont());
   text_->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
   text_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
   text_->viewport()->setMouseTracking(true);
@@ -215,10 +216,10 @@ void CompletionView::updateHeader() {
   } else {
     header_ = statistics();
     stats_->setToolTip(
-        tr("%1\nTotal log-probability %2 nats; bits per symbol is its negative, in bits, over "
-           "the symbols generated.")
+        tr("%1\nTotal surprisal %2 bits (-log2 p of the whole completion); bits/symbol "
+           "divides it by the symbols generated.")
             .arg(header_)
-            .arg(completion_.logProbability, 0, 'f', 2));
+            .arg(-completion_.logProbability / std::log(2.0), 0, 'f', 2));
   }
   elideHeader();
 }
@@ -278,11 +279,12 @@ QRect CompletionView::symbolRect(int index) const {
 
 QString CompletionView::toolTipFor(int index) const {
   const auto& s = symbol(index);
-  QString tip = tr("<b>%1</b> at position %2<br>probability %3 (log %4)")
+  // Surprisal in bits, the unit of every other view.
+  QString tip = tr("<b>%1</b> at position %2<br>probability %3, surprisal %4 bits")
                     .arg(visibleSymbol(s.text).toHtmlEscaped())
                     .arg(index + 1)
                     .arg(ProbabilityScale::percent(s.probability))
-                    .arg(s.logProbability, 0, 'f', 3);
+                    .arg(-s.logProbability / std::log(2.0), 0, 'f', 3);
   for (size_t rank = 0; rank < s.alternatives.size(); ++rank) {
     if (s.alternatives[rank].id == s.id) {
       tip += tr("<br>rank %1 of the %2 most probable").arg(rank + 1).arg(s.alternatives.size());

@@ -91,8 +91,14 @@ void SamplerConsole::buildUi() {
   auto* refresh = new QToolButton(this);
   refresh->setObjectName(QStringLiteral("refreshCheckpointsButton"));
   refresh->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
-  refresh->setToolTip(tr("Look for new runs and checkpoints (F5)"));
-  refresh->setShortcut(QKeySequence::Refresh);
+  // F5 is the window's Start; this panel's key works where the panel has the focus.
+  auto* refreshKey = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_R), this);
+  refreshKey->setObjectName(QStringLiteral("refreshCheckpointsShortcut"));
+  refreshKey->setContext(Qt::WidgetWithChildrenShortcut);
+  refreshKey->setWhatsThis(tr("Sampler: look for new runs and checkpoints"));
+  connect(refreshKey, &QShortcut::activated, this, &SamplerConsole::refreshCheckpoints);
+  refresh->setToolTip(tr("Look for new runs and checkpoints (%1)")
+                          .arg(refreshKey->key().toString(QKeySequence::NativeText)));
   connect(refresh, &QToolButton::clicked, this, &SamplerConsole::refreshCheckpoints);
   modelSummary_ = mutedLabel(this);
   modelSummary_->setObjectName(QStringLiteral("modelSummary"));
@@ -233,11 +239,12 @@ void SamplerConsole::refreshCheckpoints() {
       const int row = checkpoints_->count() - 1;
       checkpoints_->setItemData(row, entry.path, kPathRole);
       checkpoints_->setItemData(row, entry.runId, kRunRole);
-      checkpoints_->setItemData(row, tr("%1\nrun status: %2").arg(entry.path, entry.runStatus),
-                                Qt::ToolTipRole);
+      checkpoints_->setItemData(row, entry.details(), Qt::ToolTipRole);
     }
     const int keep = checkpoints_->findData(selected, kPathRole);
-    checkpoints_->setCurrentIndex(keep >= 0 ? keep : (entries.isEmpty() ? -1 : 0));
+    // Nothing chosen yet: the best model, not merely the newest run.
+    checkpoints_->setCurrentIndex(keep >= 0 ? keep : preferredCheckpoint(entries));
+    widenPopupToItems(checkpoints_);
   }
   checkpoints_->setPlaceholderText(document_.isUntitled()
                                        ? tr("No checkpoint: save and train the project first")
@@ -326,10 +333,13 @@ void SamplerConsole::generate() {
     mode_ = Mode::Idle;
     return;
   }
+  const bool drawn = options.beamWidth == 0 && !options.greedy;
   status_->setText(options.beamWidth > 0
                        ? (options.beamWidth == 1 ? tr("Searching the beam…")
                                                  : tr("Searching %1 beams…").arg(options.beamWidth))
-                       : tr("Generating…"));
+                       : tr("Generating with seed %1…").arg(options.seed));
+  // The next Generate draws new text; this one stays reproducible from the seed it used.
+  if (drawn && form_->seedAdvances()) form_->advanceSeed();
   updateButtons();
 }
 

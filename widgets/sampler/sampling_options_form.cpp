@@ -119,10 +119,17 @@ SamplingOptionsForm::SamplingOptionsForm(QWidget* parent)
   newSeed->setToolTip(tr("Draw a new random seed"));
   connect(newSeed, &QToolButton::clicked, this,
           [this] { seed_->setValue(QRandomGenerator::global()->bounded(1, 2147483647)); });
+  seedAdvances_ = new QCheckBox(tr("vary"), this);
+  seedAdvances_->setObjectName(QStringLiteral("seedAdvancesCheck"));
+  seedAdvances_->setChecked(true);
+  seedAdvances_->setToolTip(
+      tr("New seed each time: after each generation the seed moves on by one, so generating "
+         "again gives new text; the status line names the seed a generation used"));
   auto* seedRow = new QHBoxLayout;
   seedRow->setContentsMargins(0, 0, 0, 0);
   seedRow->addWidget(seed_, 1);
   seedRow->addWidget(newSeed);
+  seedRow->addWidget(seedAdvances_);
 
   stop_->setObjectName(QStringLiteral("stopEdit"));
   stop_->setPlaceholderText(tr("none   (e.g. \\n\\n|THE END)"));
@@ -191,6 +198,7 @@ void SamplingOptionsForm::updateEnabled() {
   topK_->setEnabled(drawing);
   topP_->setEnabled(drawing);
   seed_->setEnabled(drawing);
+  seedAdvances_->setEnabled(drawing);
   greedy_->setEnabled(!beam);
   completions_->setEnabled(!beam);
   beamNote_->setVisible(beam);
@@ -238,6 +246,22 @@ void SamplingOptionsForm::setLength(int symbols) {
 void SamplingOptionsForm::setCompletions(int count) {
   completions_->setValue(count);
 }
+int SamplingOptionsForm::seed() const {
+  return seed_->value();
+}
+
+bool SamplingOptionsForm::seedAdvances() const {
+  return seedAdvances_->isChecked();
+}
+
+void SamplingOptionsForm::setSeedAdvances(bool advances) {
+  seedAdvances_->setChecked(advances);
+}
+
+void SamplingOptionsForm::advanceSeed() {
+  seed_->setValue(seed_->value() >= seed_->maximum() ? seed_->minimum() : seed_->value() + 1);
+}
+
 void SamplingOptionsForm::setSeed(int seed) {
   seed_->setValue(seed);
 }

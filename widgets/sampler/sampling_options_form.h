@@ -39,6 +39,12 @@ class SamplingOptionsForm : public QWidget {
   void setLength(int symbols);
   void setCompletions(int count);
   void setSeed(int seed);
+  int seed() const;
+  // "New seed each time" (on by default): after each generation the seed moves on by one,
+  // so Generate twice gives two texts, and the seed shown is the next one's.
+  bool seedAdvances() const;
+  void setSeedAdvances(bool advances);
+  void advanceSeed();
   void setTemperature(double temperature);
 
   ClampEditor* clampEditor() const { return clamps_; }
@@ -56,6 +62,7 @@ class SamplingOptionsForm : public QWidget {
   QSpinBox* length_;
   QSpinBox* completions_;
   QSpinBox* seed_;
+  QCheckBox* seedAdvances_ = nullptr;
   QLineEdit* stop_;
   QSpinBox* alternatives_;
   QLabel* beamNote_;

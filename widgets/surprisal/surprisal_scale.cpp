@@ -80,11 +80,18 @@ QColor SurprisalScale::unpredictedColour() {
 }
 
 QColor SurprisalScale::textOn(const QColor& background) {
-  return luminance(background) < 0.179 ? QColor(Qt::white) : QColor(0x1a, 0x1a, 0x1a);
+  // Whichever of the two reads with more contrast (WCAG ratio): on saturated reds white
+  // wins even where the 0.179 rule of thumb (made for pure black) picks dark text.
+  const QColor dark(0x1a, 0x1a, 0x1a);
+  const double l = luminance(background);
+  const double onWhite = 1.05 / (l + 0.05);
+  const double onDark = (l + 0.05) / (luminance(dark) + 0.05);
+  return onWhite >= onDark ? QColor(Qt::white) : dark;
 }
 
 QColor SurprisalScale::markOn(const QColor& background) {
-  return luminance(background) < 0.179 ? QColor(0xf0, 0xd0, 0xd0) : QColor(0x80, 0x80, 0x80);
+  return textOn(background) == QColor(Qt::white) ? QColor(0xf0, 0xd0, 0xd0)
+                                                 : QColor(0x80, 0x80, 0x80);
 }
 
 }  // namespace mrnn::widgets

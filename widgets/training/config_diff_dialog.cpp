@@ -1,4 +1,5 @@
 #include "widgets/training/config_diff_dialog.h"
+#include "widgets/monospace_font.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -64,7 +65,7 @@ ConfigDiffDialog::ConfigDiffDialog(const QString& leftTitle, const QString& left
   view_->setObjectName(QStringLiteral("diffView"));
   view_->setReadOnly(true);
   view_->setLineWrapMode(QPlainTextEdit::NoWrap);
-  view_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  view_->setFont(monospaceFont());
 
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);

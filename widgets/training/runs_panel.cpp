@@ -74,11 +74,6 @@ RunsPanel::RunsPanel(ProjectDocument& document, QWidget* parent)
   // The name is the free-form column: it takes the spare width, the numbers keep theirs.
   view_->horizontalHeader()->setSectionResizeMode(RunsTableModel::Name, QHeaderView::Stretch);
   view_->horizontalHeader()->setMinimumSectionSize(36);
-  // The longest status ("Interrupted") reads whole.
-  view_->horizontalHeader()->resizeSection(
-      RunsTableModel::Status, view_->fontMetrics().horizontalAdvance(
-                                  RunsTableModel::statusText(engine::RunStatus::Interrupted)) +
-                                  24);
   view_->setToolTip(
       tr("Select runs to overlay their curves in the training monitor; "
          "select two to compare their configs"));
@@ -167,9 +162,14 @@ RunsPanel::RunsPanel(ProjectDocument& document, QWidget* parent)
       {RunsTableModel::Optimizer, 78}, {RunsTableModel::LearningRate, 58},
       {RunsTableModel::Batch, 50},     {RunsTableModel::Bptt, 48},
       {RunsTableModel::Hidden, 62},    {RunsTableModel::BestValid, 74},
-      {RunsTableModel::Test, 62},      {RunsTableModel::Duration, 66},
-      {RunsTableModel::Status, 70}};
+      {RunsTableModel::Test, 62},      {RunsTableModel::Steps, 60},
+      {RunsTableModel::Duration, 66}};
   for (const auto& [column, width] : widths) view_->setColumnWidth(column, width);
+  // The longest status ("Interrupted") reads whole.
+  view_->setColumnWidth(RunsTableModel::Status,
+                        view_->fontMetrics().horizontalAdvance(
+                            RunsTableModel::statusText(engine::RunStatus::Interrupted)) +
+                            24);
 }
 
 RunsPanel::~RunsPanel() = default;
@@ -514,8 +514,8 @@ void RunsPanel::deleteSelected() {
 
 bool RunsPanel::exportCsvTo(const QString& path) {
   try {
-    const engine::RunCatalogue catalogue(toNativePath(document_.folder()));
-    engine::writeFileAtomically(toNativePath(path), engine::RunStore::runsCsv(catalogue.runs()));
+    // What the table shows, hyperparameters included (`mrnn runs export` has the configs).
+    engine::writeFileAtomically(toNativePath(path), model_->toCsv());
   } catch (const std::exception& error) {
     banner_->showMessage(RunBanner::Kind::Failure, tr("The runs were not exported"),
                          QString::fromUtf8(error.what()));

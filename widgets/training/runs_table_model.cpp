@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "engine/config/project_file.h"
+#include "engine/store/text_format.h"
 #include "widgets/display_format.h"
 
 namespace mrnn::widgets {
@@ -134,6 +135,8 @@ QVariant RunsTableModel::display(const Row& row, int column) const {
       return r.bestValid ? formatLoss(*r.bestValid) : QStringLiteral("-");
     case Test:
       return r.testResult ? formatLoss(*r.testResult) : QStringLiteral("-");
+    case Steps:
+      return formatCount(r.steps);
     case Duration:
       return formatDuration(r.durationSeconds);
     case Status:
@@ -163,6 +166,8 @@ QVariant RunsTableModel::sortValue(const Row& row, int column) const {
       return r.bestValid ? *r.bestValid : kAbsent;
     case Test:
       return r.testResult ? *r.testResult : kAbsent;
+    case Steps:
+      return static_cast<qlonglong>(r.steps);
     case Duration:
       return r.durationSeconds;
     case Started:
@@ -220,6 +225,7 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
         case Bptt:
         case BestValid:
         case Test:
+        case Steps:
         case Duration:
           return static_cast<int>(Qt::AlignRight | Qt::AlignVCenter);
         default:
@@ -244,13 +250,47 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
   }
 }
 
+std::string RunsTableModel::toCsv() const {
+  std::string out =
+      "id,name,model_type,parameters,optimizer,learning_rate,batch_size,bptt,hidden_sizes,"
+      "best_valid_bits_per_symbol,test_bits_per_symbol,steps,duration_s,status,started_at,"
+      "reason\n";
+  for (const Row& row : rows_) {
+    const engine::RunRecord& r = row.record;
+    const auto config = [&](const std::string& value) {
+      return row.configRead ? engine::csvField(value) : std::string();
+    };
+    out += std::to_string(r.id) + "," + engine::csvField(r.name) + "," +
+           engine::csvField(r.modelType) + "," + std::to_string(r.parameters) + "," +
+           config(row.optimizer.toStdString()) + "," +
+           config(engine::formatDouble(row.learningRate)) + "," +
+           config(std::to_string(row.batch)) + "," + config(std::to_string(row.bptt)) + "," +
+           config(row.hidden.toStdString()) + "," + engine::csvNumber(r.bestValid) + "," +
+           engine::csvNumber(r.testResult) + "," + std::to_string(r.steps) + "," +
+           engine::formatDouble(r.durationSeconds) + "," + engine::runStatusName(r.status) + "," +
+           engine::csvField(r.startedAt) + "," + engine::csvField(r.reason) + "\n";
+  }
+  return out;
+}
+
 QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal) return QVariant();
   if (role == Qt::DisplayRole) {
-    static const QStringList names = {
-        tr("Id"),   tr("Name"),     tr("Model"),  tr("Parameters"), tr("Optimizer"),
-        tr("LR"),   tr("Batch"),    tr("BPTT"),   tr("Hidden"),     tr("Best valid"),
-        tr("Test"), tr("Duration"), tr("Status"), tr("Started")};
+    static const QStringList names = {tr("Id"),
+                                      tr("Name"),
+                                      tr("Model"),
+                                      tr("Parameters"),
+                                      tr("Optimizer"),
+                                      tr("LR"),
+                                      tr("Batch"),
+                                      tr("BPTT"),
+                                      tr("Hidden"),
+                                      tr("Best valid, bits/sym"),
+                                      tr("Test, bits/sym"),
+                                      tr("Steps"),
+                                      tr("Duration"),
+                                      tr("Status"),
+                                      tr("Started")};
     return section >= 0 && section < names.size() ? names[section] : QVariant();
   }
   if (role == Qt::ToolTipRole) {
@@ -267,6 +307,8 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
         return tr("Best validation loss in bits per symbol; sort ascending for the best run");
       case Test:
         return tr("Test loss in bits per symbol (after a run finishes, or Evaluate)");
+      case Steps:
+        return tr("Optimisation steps taken (resumes included)");
       case Duration:
         return tr("Training time (h:mm:ss), resumes included");
       default:

@@ -29,6 +29,7 @@ class RunsTableModel : public QAbstractTableModel {
     Hidden,
     BestValid,
     Test,
+    Steps,
     Duration,
     Status,
     Started,
@@ -50,6 +51,9 @@ class RunsTableModel : public QAbstractTableModel {
                       int role = Qt::DisplayRole) const override;
 
   const engine::RunRecord& run(int row) const { return rows_[row].record; }
+  // Every row with every column the table shows (hyperparameters included), as CSV with a
+  // header row: numbers unformatted (bits per symbol, seconds), absent values empty.
+  std::string toCsv() const;
   qint64 runIdAt(int row) const { return rows_[row].record.id; }
   // -1 when the run is not in the table.
   int rowOfRun(qint64 runId) const;

@@ -28,9 +28,11 @@
 #include <memory>
 
 #include "engine/analysis/analysis_job.h"
+#include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
 #include "widgets/display_format.h"
+#include "widgets/monospace_font.h"
 #include "widgets/project/project_document.h"
 #include "widgets/training/background_job.h"
 #include "widgets/training/run_banner.h"
@@ -82,7 +84,7 @@ TrainingMonitorPanel::TrainingMonitorPanel(ProjectDocument& document, QWidget* p
   log_->setReadOnly(true);
   log_->setMaximumBlockCount(20000);
   log_->setMinimumHeight(36);
-  log_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  log_->setFont(monospaceFont());
   log_->setPlaceholderText(tr("The engine's messages appear here while a run trains."));
   log_->setToolTip(
       tr("Messages from the training engine: set-up, validations, checkpoints, "
@@ -126,6 +128,8 @@ TrainingMonitorPanel::TrainingMonitorPanel(ProjectDocument& document, QWidget* p
   connect(&document_, &ProjectDocument::projectChanged, this,
           &TrainingMonitorPanel::applyDefaultUnit);
   applyDefaultUnit();
+  connect(&document_, &ProjectDocument::pathChanged, this, &TrainingMonitorPanel::showProjectRuns);
+  showProjectRuns();
   onStateChanged();
 }
 
@@ -150,6 +154,9 @@ void TrainingMonitorPanel::buildActions() {
   // F5 again, as a debugger's Continue: Start and Resume are never enabled together.
   resume_ = make(QStyle::SP_MediaSeekForward, tr("&Resume"), QKeySequence(Qt::Key_F5),
                  tr("Continue the paused run"), QStringLiteral("resumeTrainingAction"));
+  // One enabled action per key: F5 belongs to whichever of Start and Resume can act
+  // (onStateChanged moves it), never to both.
+  resume_->setShortcut(QKeySequence());
   stop_ = make(QStyle::SP_MediaStop, tr("S&top"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
                tr("Stop after the current step, saving a checkpoint the run can resume from"),
                QStringLiteral("stopTrainingAction"));
@@ -292,6 +299,11 @@ QString TrainingMonitorPanel::runLabel(qint64 runId) const {
 void TrainingMonitorPanel::setStartEnabled(bool ok, const QString& whyNot) {
   startOk_ = ok;
   whyNot_ = whyNot;
+  // A refusal the user has since put right is no longer true: it goes.
+  if (ok && banner_->isVisible() && banner_->kind() == RunBanner::Kind::Failure &&
+      banner_->text().startsWith(tr("Training did not start"))) {
+    banner_->hide();
+  }
   onStateChanged();
 }
 
@@ -462,6 +474,8 @@ void TrainingMonitorPanel::onStateChanged() {
                                                    : tr("Cannot train yet: %1").arg(whyNot_));
   pause_->setEnabled(state == State::Running);
   resume_->setEnabled(state == State::Paused);
+  start_->setShortcut(state == State::Paused ? QKeySequence() : QKeySequence(Qt::Key_F5));
+  resume_->setShortcut(state == State::Paused ? QKeySequence(Qt::Key_F5) : QKeySequence());
   stop_->setEnabled(state == State::Running || state == State::Paused);
   switch (state) {
     case State::Idle:
@@ -521,8 +535,9 @@ void TrainingMonitorPanel::updateStats() {
     }
   }
   if (haveBest_) {
-    bestValue_->setText(perplexity ? tr("%1 ppl").arg(formatValue(best_.figures.perplexity))
-                                   : tr("%1 bpc").arg(formatLoss(best_.figures.bitsPerSymbol)));
+    bestValue_->setText(perplexity
+                            ? tr("%1 ppl").arg(formatValue(best_.figures.perplexity))
+                            : tr("%1 bits/symbol").arg(formatLoss(best_.figures.bitsPerSymbol)));
     bestValue_->setToolTip(tr("At step %1").arg(best_.step));
   } else {
     bestValue_->setText(QStringLiteral("-"));
@@ -572,6 +587,23 @@ void TrainingMonitorPanel::setOverlayRuns(const QList<qint64>& runIds) {
     if (!(liveShown && id == liveRunId_) && !shown.contains(id)) shown.append(id);
   }
   loadCurves(shown, false);
+}
+
+void TrainingMonitorPanel::showProjectRuns() {
+  if (runActive_ || document_.isUntitled()) return;
+  QList<qint64> ids;
+  try {
+    const std::string folder = toNativePath(document_.folder());
+    if (engine::RunCatalogue::exists(folder)) {
+      const auto runs = engine::RunCatalogue(folder).runs();
+      for (auto run = runs.rbegin(); run != runs.rend() && ids.size() < kProjectRunsShown; ++run) {
+        if (run->steps > 0) ids.prepend(run->id);
+      }
+    }
+  } catch (const std::exception& error) {
+    appendLog(tr("could not read the project's runs: %1").arg(QString::fromUtf8(error.what())));
+  }
+  setOverlayRuns(ids);
 }
 
 void TrainingMonitorPanel::loadCurves(const QList<qint64>& runIds, bool history) {

@@ -54,6 +54,10 @@ class TrainingMonitorPanel : public QWidget {
   // Runs from the project's database to draw beside the live run (read on a worker thread;
   // overlaysLoaded() follows).
   void setOverlayRuns(const QList<qint64>& runIds);
+  // Draws the project's trained runs (the newest kProjectRunsShown that took a step), as
+  // when a project opens: a project with runs never shows an empty monitor.
+  void showProjectRuns();
+  static constexpr int kProjectRunsShown = 6;
   QList<qint64> overlayRuns() const { return overlayIds_; }
 
   TrainingController* controller() const { return controller_; }

@@ -1,6 +1,10 @@
+#include <sys/stat.h>
+
 #include <qcustomplot.h>
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -17,6 +21,8 @@
 #include "engine/analysis/held_out_text.h"
 #include "engine/analysis/loaded_model.h"
 #pragma pop_macro("slots")
+#include "engine/store/run_paths.h"
+#include "engine/store/run_store.h"
 #include "file_head.h"
 #include "trained_project.h"
 #include "widgets/analysis/analysis_job_bar.h"
@@ -67,6 +73,11 @@ class AnalysisCommonTest : public QObject {
     const QString path = dir.filePath(name);
     savePlot(path, plot.get());
     QCOMPARE(test::fileHead(path, magic.size()), magic);
+    // Readable as any new file is (a CSV saved beside it is 0644 under umask 022).
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    const bool othersRead = (mask & 0004) == 0;
+    QCOMPARE(QFileInfo(path).permissions().testFlag(QFileDevice::ReadOther), othersRead);
     // Nothing temporary is left beside it.
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
   }
@@ -128,6 +139,9 @@ class AnalysisCommonTest : public QObject {
 
   void jobBarReportsProgressAndSuccess() {
     AnalysisJobBar bar;
+    // The bar says what it shows, before and after: never an empty or a silent full bar.
+    QVERIFY(bar.progressBar()->isTextVisible());
+    QCOMPARE(bar.progressBar()->text(), QStringLiteral("not run yet"));
     QSignalSpy finished(&bar, &AnalysisJobBar::finished);
     bool called = false;
     int result = 0;
@@ -143,6 +157,7 @@ class AnalysisCommonTest : public QObject {
     QCOMPARE(finished.first().first().toBool(), true);
     QVERIFY(called);
     QCOMPARE(bar.progressBar()->value(), 1000);
+    QCOMPARE(bar.progressBar()->text(), QStringLiteral("done"));
     QVERIFY2(bar.status().contains("Counting: done"), qPrintable(bar.status()));
     QVERIFY(!bar.cancelButton()->isEnabled());
   }
@@ -210,6 +225,38 @@ class AnalysisCommonTest : public QObject {
     chooser.refresh();
     QCOMPARE(chooser.checkpoint(), other);
     QCOMPARE(chooser.label(), QString("other.pt"));
+  }
+
+  void chooserOffersTheBestModelFirst() {
+    // A newer run whose best checkpoint validates worse than run 1's.
+    const std::string folder = QDir(trained_->folder()).absolutePath().toStdString();
+    mrnn::engine::RunStore store(mrnn::engine::RunPaths::database(folder));
+    const auto first = store.checkpoints(trained_->runId());
+    double bestLoss = 0.0;
+    for (const auto& c : first) {
+      if (c.kind == "best" && c.validLoss) bestLoss = *c.validLoss;
+    }
+    QVERIFY(bestLoss > 0.0);
+    mrnn::engine::RunRecord record;
+    record.name = "worse";
+    record.status = mrnn::engine::RunStatus::Finished;
+    const int64_t worse = store.createRun(record);
+    const QString worseBest = QString::fromStdString(mrnn::engine::RunPaths::best(folder, worse));
+    QVERIFY(QDir().mkpath(QFileInfo(worseBest).path()));
+    QVERIFY(QFile::copy(trained_->bestCheckpoint(), worseBest));
+    store.recordCheckpoint(worse, {"best", "checkpoints/run-" + std::to_string(worse) + "/best.pt",
+                                   5, bestLoss + 1.0, ""});
+    ProjectDocument document;
+    document.load(trained_->projectFile());
+    CheckpointChooser chooser(document);
+    QCOMPARE(chooser.count(), 3);
+    QCOMPARE(chooser.checkpoint(), QFileInfo(trained_->bestCheckpoint()).absoluteFilePath());
+    QVERIFY2(chooser.comboBox()->itemText(0).startsWith(QStringLiteral("Run %1").arg(worse)),
+             qPrintable(chooser.comboBox()->itemText(0)));  // listed first, not chosen
+    QVERIFY2(chooser.comboBox()->itemText(1).contains(QStringLiteral(" params · best")),
+             qPrintable(chooser.comboBox()->itemText(1)));
+    store.deleteRun(worse);
+    QDir(QFileInfo(worseBest).path()).removeRecursively();
   }
 
   void chooserOfAnUntitledProjectIsEmpty() {

@@ -94,6 +94,8 @@ class ComposerPanelTest : public QObject {
   void inspectorShowsOnlyApplicableSettingsAndEquations();
   void tiedMismatchMarksTheOutputUntilFixed();
   void matchParametersResizesInOneStep();
+  void statusSaysTrainingWhileARunTrains();
+  void addingWithTheInputSelectedKeepsTheLayersAsTheyAre();
 
  private:
   QTemporaryDir dir_;
@@ -421,6 +423,36 @@ void ComposerPanelTest::matchParametersResizesInOneStep() {
   QCOMPARE(document.undoStack()->count(), 1);
   document.undoStack()->undo();
   QCOMPARE(panel.totalParameters(), qint64{441440});
+}
+
+void ComposerPanelTest::statusSaysTrainingWhileARunTrains() {
+  ProjectDocument document;
+  loadQuick(document);
+  ComposerPanel panel(document);
+  QVERIFY(panel.statusText().contains(QStringLiteral("Ready to train")));
+  panel.setTrainingActive(true);
+  QVERIFY2(panel.statusText().contains(QStringLiteral("Training")), qPrintable(panel.statusText()));
+  QVERIFY(!panel.statusText().contains(QStringLiteral("Ready")));
+  panel.setTrainingActive(false);
+  QVERIFY(panel.statusText().contains(QStringLiteral("Ready to train")));
+}
+
+void ComposerPanelTest::addingWithTheInputSelectedKeepsTheLayersAsTheyAre() {
+  ProjectDocument document;
+  loadQuick(document);
+  ComposerPanel panel(document);
+  mrnn::widgets::CellPalette* palette = panel.palette();
+  // The palette names the model's cell, not a default.
+  QCOMPARE(panel.selectedBlock(), 1);
+  QCOMPARE(palette->currentCellType(), CellType::Mlstm);
+  const qint64 layerOne = panel.blockParameters(1);
+  panel.selectBlock(0);  // the input
+  palette->setCurrentRow(palette->rowOf(CellType::Gru));
+  QTest::keyClick(palette, Qt::Key_Return);
+  QCOMPARE(layerTypes(document), (std::vector<CellType>{CellType::Mlstm, CellType::Gru}));
+  QCOMPARE(panel.blockParameters(1), layerOne);  // layer 1 reads the input as before
+  QCOMPARE(panel.selectedBlock(), 2);
+  QCOMPARE(palette->currentCellType(), CellType::Gru);
 }
 
 QTEST_MAIN(ComposerPanelTest)

@@ -223,6 +223,9 @@ class GateInspectorTest : public QObject {
     // Gates on a fixed [0, 1]; signed probes symmetric around 0 (largest |h| is 0.6).
     QCOMPARE(map->dataRange().lower, 0.0);
     QCOMPARE(map->dataRange().upper, 1.0);
+    // The colour bar's title is words, and nothing pops up over the cells being read.
+    QCOMPARE(panel.heatmap()->colorScale()->axis()->label(), QString("f value"));
+    QVERIFY(panel.heatmap()->plot()->toolTip().isEmpty());
     panel.selectProbe(1, "h");
     QCOMPARE(map->data()->valueSize(), 2);
     QCOMPARE(map->dataRange().upper, static_cast<double>(0.6f));

@@ -3,6 +3,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QHeaderView>
+#include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -106,6 +107,21 @@ class MaskingPanelTest : public QObject {
     trained_ =
         std::make_unique<test::TrainedProject>(test::tinyProjectYaml(8), test::lexiconText(3000));
     QVERIFY2(trained_->ok(), qPrintable(trained_->error()));
+  }
+
+  void theEstimateSaysWhatWasRead() {
+    ProjectDocument document;
+    MaskingPanel panel(document);
+    auto* estimate = panel.findChild<QLabel*>(QStringLiteral("maskingEstimate"));
+    QVERIFY(estimate != nullptr);
+    // Before a run the split's length is unknown: the setting is a bound.
+    QVERIFY2(estimate->text().contains(QStringLiteral("at most 20,000 symbols")),
+             qPrintable(estimate->text()));
+    auto curves = curvesA();
+    for (auto& c : curves) c.symbols = 10512;  // a split shorter than the bound
+    panel.showCurves(curves, "A");
+    QVERIFY2(estimate->text().contains(QStringLiteral("each over 10,512 symbols")),
+             qPrintable(estimate->text()));
   }
 
   void plotsBitsWithErrorBars() {

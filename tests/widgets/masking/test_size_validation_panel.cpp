@@ -58,6 +58,24 @@ class SizeValidationPanelTest : public QObject {
   Q_OBJECT
 
  private slots:
+  void runsOfOneSizeAreNotJoinedByAVerticalLine() {
+    ProjectDocument document;
+    SizeValidationPanel panel(document);
+    auto runs = handBuiltRuns();
+    runs.push_back(runRecord(6, "same size, worse", "mlstm", 100000, 2.4));
+    panel.showRuns(runs);
+    QCPGraph* mlstm = panel.plot()->graphOf("mlstm");
+    // The line: the best run of each size, one point per size.
+    QCOMPARE(mlstm->data()->size(), 2);
+    QCOMPARE(mlstm->data()->at(0)->value, 2.1);
+    // The other run is a marker of its own, without a line and out of the legend.
+    QCOMPARE(panel.plot()->graphCount(), 3);
+    QCPGraph* others = panel.plot()->graph(2);
+    QCOMPARE(others->lineStyle(), QCPGraph::lsNone);
+    QCOMPARE(others->data()->at(0)->value, 2.4);
+    QCOMPARE(panel.plot()->legend->itemCount(), 2);
+  }
+
   void plotsValidatedRunsByType() {
     ProjectDocument document;
     SizeValidationPanel panel(document);

@@ -10,6 +10,7 @@
 #include <QHelpEvent>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -73,6 +74,7 @@ class SamplerConsoleTest : public QObject {
   void hoverShowsTheSymbolsProbability();
   void clickingASymbolListsItsAlternatives();
   void choosingAnAlternativeContinuesFromIt();
+  void generatingAgainGivesNewText();
   void stopButtonEndsGenerationEarly();
   void primeOutsideTheVocabularyIsShownInWords();
   void clampRowsFollowTheModelAndReachTheOptions();
@@ -133,8 +135,15 @@ void SamplerConsoleTest::listsTheRunsCheckpointsBestFirst() {
   auto* combo = console_->findChild<QComboBox*>(QStringLiteral("checkpointCombo"));
   QVERIFY(combo);
   QCOMPARE(combo->count(), 2);
-  QVERIFY(combo->itemText(0).startsWith(QStringLiteral("Run 1 · mlstm · best")));
-  QVERIFY(combo->itemText(1).startsWith(QStringLiteral("Run 1 · mlstm · latest · step 60")));
+  // Each entry names the run, its model and size, the kind and the step.
+  QVERIFY2(QRegularExpression(QStringLiteral("^Run 1 · mlstm · [0-9,]+ params · best"))
+               .match(combo->itemText(0))
+               .hasMatch(),
+           qPrintable(combo->itemText(0)));
+  QVERIFY2(QRegularExpression(QStringLiteral("^Run 1 · mlstm · [0-9,]+ params · latest · step 60"))
+               .match(combo->itemText(1))
+               .hasMatch(),
+           qPrintable(combo->itemText(1)));
   QCOMPARE(combo->currentIndex(), 0);
   QCOMPARE(console_->controller()->modelInfo().checkpoint, project_->bestCheckpoint());
 }
@@ -275,6 +284,21 @@ void SamplerConsoleTest::choosingAnAlternativeContinuesFromIt() {
            ProbabilityScale::background(view->symbol(position).probability));
 }
 
+void SamplerConsoleTest::generatingAgainGivesNewText() {
+  auto* form = console_->optionsForm();
+  QVERIFY(form->seedAdvances());
+  generateAndWait(1, 40, 1.0, 5);
+  const std::string first = console_->completionView(0)->completion().text;
+  QCOMPARE(form->seed(), 6);  // moved on: the next Generate is another draw
+  QSignalSpy ended(console_.get(), &SamplerConsole::generationEnded);
+  console_->generate();
+  QVERIFY(ended.wait(kWait));
+  QVERIFY(console_->completionView(0)->completion().text != first);
+  // Seed 5 again gives the first text again.
+  generateAndWait(1, 40, 1.0, 5);
+  QCOMPARE(console_->completionView(0)->completion().text, first);
+}
+
 void SamplerConsoleTest::stopButtonEndsGenerationEarly() {
   auto* form = console_->optionsForm();
   form->setCompletions(2);
@@ -375,7 +399,9 @@ void SamplerConsoleTest::refreshListsANewRunsCheckpoint() {
   QVERIFY(
       combo->itemText(0).startsWith(QStringLiteral("Run %1 · mlstm · latest · step 7").arg(run)));
   // The selection stays on what was chosen.
-  QVERIFY(combo->currentText().startsWith(QStringLiteral("Run 1 · mlstm · best")));
+  QVERIFY2(combo->currentText().startsWith(QStringLiteral("Run 1 · mlstm · ")) &&
+               combo->currentText().contains(QStringLiteral(" params · best")),
+           qPrintable(combo->currentText()));
   // Choosing the new one loads it.
   QSignalSpy loaded(console_->controller(), &mrnn::widgets::SamplingController::modelLoaded);
   combo->setCurrentIndex(0);

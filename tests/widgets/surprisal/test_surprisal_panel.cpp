@@ -120,6 +120,26 @@ class SurprisalPanelTest : public QObject {
     // White text where the red is dark, dark text elsewhere.
     QCOMPARE(SurprisalScale::textOn(SurprisalScale::bitsColour(8.0)), QColor(Qt::white));
     QVERIFY(SurprisalScale::textOn(SurprisalScale::bitsColour(2.0)) != QColor(Qt::white));
+    // A saturated red (luminance 0.196): white reads better than near-black there.
+    QCOMPARE(SurprisalScale::textOn(QColor(0xe0, 0x40, 0x30)), QColor(Qt::white));
+    // And every shade of the scale gets the more legible of the two.
+    for (double bits = 0.0; bits <= 14.0; bits += 0.25) {
+      const QColor back = SurprisalScale::bitsColour(bits);
+      const auto contrast = [&back](const QColor& text) {
+        const auto lum = [](const QColor& c) {
+          const auto lin = [](double v) {
+            return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+          };
+          return 0.2126 * lin(c.redF()) + 0.7152 * lin(c.greenF()) + 0.0722 * lin(c.blueF());
+        };
+        const double a = lum(back), b = lum(text);
+        return (std::max(a, b) + 0.05) / (std::min(a, b) + 0.05);
+      };
+      const QColor chosen = SurprisalScale::textOn(back);
+      const QColor other =
+          chosen == QColor(Qt::white) ? QColor(0x1a, 0x1a, 0x1a) : QColor(Qt::white);
+      QVERIFY2(contrast(chosen) >= contrast(other), qPrintable(back.name()));
+    }
   }
 
   void textViewColoursEachSymbol() {

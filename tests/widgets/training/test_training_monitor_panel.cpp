@@ -54,6 +54,7 @@ class TrainingMonitorPanelTest : public QObject {
   void xAxisEpochAndTimeUseTheEventsValues();
   void perplexityAndLogScale();
   void overlaysDrawStoredRuns();
+  void aProjectWithRunsOpensWithTheirCurves();
   void replotsAreCoalesced();
   void failingRunShowsTheReasonInTheBanner();
   void untitledProjectAsksForASave();
@@ -212,6 +213,18 @@ void TrainingMonitorPanelTest::overlaysDrawStoredRuns() {
   QCOMPARE(panel_->charts()->overlayCount(), 0);
 }
 
+void TrainingMonitorPanelTest::aProjectWithRunsOpensWithTheirCurves() {
+  // Opening the trained project: its run is drawn, not "No training data yet".
+  ProjectDocument opened;
+  TrainingMonitorPanel monitor(opened);
+  QSignalSpy loaded(&monitor, &TrainingMonitorPanel::overlaysLoaded);
+  QCOMPARE(project_->loadInto(opened), QString());
+  QVERIFY(loaded.count() > 0 || loaded.wait(10000));
+  QCOMPARE(loaded.last().at(0).toInt(), 1);
+  QCOMPARE(monitor.charts()->overlayCount(), 1);
+  QCOMPARE(monitor.charts()->overlayGraph(0, Series::LossRaw)->dataCount(), 30);
+}
+
 void TrainingMonitorPanelTest::replotsAreCoalesced() {
   TrainingTestProject::Options options;
   options.maxSteps = 300;
@@ -290,8 +303,11 @@ void TrainingMonitorPanelTest::invalidModelIsRefusedWithTheComposersReason() {
   QVERIFY(!panel.controller()->isRunning());
   QVERIFY(panel.banner()->text().contains(QStringLiteral("hidden_size must be at least 1")));
   QVERIFY(panel.startAction()->toolTip().contains(QStringLiteral("hidden_size")));
+  QVERIFY(panel.banner()->isVisible());
   panel.setStartEnabled(true);
   QVERIFY(!panel.startAction()->toolTip().contains(QStringLiteral("hidden_size")));
+  // The problem was undone: its refusal no longer stands.
+  QVERIFY(!panel.banner()->isVisible());
 }
 
 void TrainingMonitorPanelTest::renderScreenshot() {
