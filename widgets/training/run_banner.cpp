@@ -59,8 +59,12 @@ void RunBanner::showMessage(Kind kind, const QString& title, const QString& deta
   icon_->setPixmap(style()->standardIcon(pixmap).pixmap(18, 18));
   QString html = QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped());
   if (!detail.isEmpty()) {
-    html += QStringLiteral("<br>") +
-            detail.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+    // A failure's reason gets lines of its own; other notices stay one line, so a finished
+    // run's banner does not push the charts down.
+    const bool failure = kind == Kind::Failure;
+    html += (failure ? QStringLiteral("<br>") : QStringLiteral(" · ")) +
+            detail.toHtmlEscaped().replace(
+                QLatin1Char('\n'), failure ? QStringLiteral("<br>") : QStringLiteral(" · "));
   }
   label_->setText(html);
   show();

@@ -2,6 +2,7 @@
 
 #include <qcustomplot.h>
 #include <QGridLayout>
+#include <QLocale>
 #include <algorithm>
 #include <cmath>
 
@@ -51,9 +52,13 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent) {
   }
   setUpPlot(plot(Chart::Loss), tr("Training loss"), QString());
   setUpPlot(plot(Chart::Validation), tr("Validation"), QString());
-  setUpPlot(plot(Chart::LearningRate), tr("Learning rate"), QString());
-  setUpPlot(plot(Chart::GradientNorm), tr("Gradient norm (before clipping)"), QString());
+  setUpPlot(plot(Chart::LearningRate), tr("Learning rate"), tr("rate"));
+  setUpPlot(plot(Chart::GradientNorm), tr("Gradient norm (before clipping)"), tr("norm"));
   setUpPlot(plot(Chart::Throughput), tr("Throughput"), tr("symbols/s"));
+  // The small charts have room for a few labels only: more would overlap.
+  for (const Chart small : {Chart::LearningRate, Chart::GradientNorm, Chart::Throughput}) {
+    plot(small)->yAxis->ticker()->setTickCount(3);
+  }
   // Whole numbers read better than "4e+04" for rates in the tens of thousands.
   plot(Chart::Throughput)->yAxis->setNumberFormat(QStringLiteral("f"));
   plot(Chart::Throughput)->yAxis->setNumberPrecision(0);
@@ -113,6 +118,8 @@ QColor TrainingCharts::runColor(int index) {
 
 void TrainingCharts::setUpPlot(QCustomPlot* target, const QString& title, const QString& yLabel) {
   target->setMinimumSize(140, 90);
+  // "25,000", not "25000": numbers as a researcher reads them.
+  target->setLocale(QLocale(QLocale::English, QLocale::UnitedStates));
   target->setBackground(Qt::white);
   target->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   target->setNoAntialiasingOnDrag(true);
@@ -425,6 +432,13 @@ void TrainingCharts::updatePlaceholder() {
   for (const auto& overlay : overlays_) any = any || !overlay->curves.isEmpty();
   placeholder_->setVisible(!any);
   plot(Chart::Loss)->legend->setVisible(any);
+  // A run that has drawn nothing has no place in the legend (an empty line, first).
+  QCPGraph* live = live_.graphs[static_cast<size_t>(Series::LossSmoothed)];
+  if (live_.curves.isEmpty()) {
+    live->removeFromLegend();
+  } else if (!plot(Chart::Loss)->legend->hasItemWithPlottable(live)) {
+    live->addToLegend();
+  }
 }
 
 void TrainingCharts::stopFollowing() {

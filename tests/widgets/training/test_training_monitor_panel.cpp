@@ -223,6 +223,10 @@ void TrainingMonitorPanelTest::aProjectWithRunsOpensWithTheirCurves() {
   QCOMPARE(loaded.last().at(0).toInt(), 1);
   QCOMPARE(monitor.charts()->overlayCount(), 1);
   QCOMPARE(monitor.charts()->overlayGraph(0, Series::LossRaw)->dataCount(), 30);
+  // The legend names the run shown, with no empty entry for a live run that has not begun.
+  auto* loss = monitor.charts()->findChild<QCustomPlot*>(QStringLiteral("lossPlot"));
+  QCOMPARE(loss->legend->itemCount(), 1);
+  QCOMPARE(loss->locale().groupSeparator(), QStringLiteral(","));
 }
 
 void TrainingMonitorPanelTest::replotsAreCoalesced() {
