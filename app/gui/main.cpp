@@ -49,10 +49,14 @@ int main(int argc, char* argv[]) {
                                QStringLiteral("[project]"));
   const QCommandLineOption screenshot(
       QStringLiteral("screenshot"),
-      QStringLiteral("Open the project, save a 1280x820 picture of the window to <file.png> "
-                     "and exit."),
+      QStringLiteral("Open the project, save a picture of the window (1280x820, or --size) "
+                     "to <file.png> and exit."),
       QStringLiteral("file.png"));
   parser.addOption(screenshot);
+  const QCommandLineOption size(
+      QStringLiteral("size"), QStringLiteral("The window's size for --screenshot, e.g. 1280x720."),
+      QStringLiteral("WxH"), QStringLiteral("1280x820"));
+  parser.addOption(size);
   const QCommandLineOption panel(
       QStringLiteral("panel"),
       QStringLiteral("Bring the named panel to the front (training, runs, sampler, data, yaml, "
@@ -84,7 +88,15 @@ int main(int argc, char* argv[]) {
     if (!loaded) {
       std::fprintf(stderr, "mrnn-workbench: %s\n", qPrintable(window.statusText()));
     }
-    window.resize(1280, 820);
+    const QStringList wh = parser.value(size).split(QLatin1Char('x'));
+    const int width = wh.size() == 2 ? wh[0].toInt() : 0;
+    const int height = wh.size() == 2 ? wh[1].toInt() : 0;
+    if (width < 320 || height < 240) {
+      std::fprintf(stderr, "mrnn-workbench: --size expects WxH (at least 320x240), not %s\n",
+                   qPrintable(parser.value(size)));
+      return 2;
+    }
+    window.resize(width, height);
     window.show();
     QWidget* pictured = &window;
     if (loaded) pictured = mrnn::app::prepareShowcase(window, parser.value(panel));
