@@ -37,6 +37,9 @@ class JobContext {
   // stops at its next report.
   void report(double fraction, const std::string& phase = "");
   bool cancelled() const { return cancelled_->load(); }
+  // Whether reports go anywhere: a context made only to carry a cancel flag has no sink,
+  // and callers in hot loops skip building their report for it.
+  bool reports() const { return static_cast<bool>(sink_); }
   // A context for one part of the job (one of several steps run in a row): its fractions
   // 0..1 land in [from, to] of this context's range and its phases read "name, phase" (just
   // "name" for an empty phase). Same sink, same cancel flag.

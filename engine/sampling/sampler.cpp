@@ -29,9 +29,16 @@ class GenerationTap {
   bool emit(size_t completion, const GeneratedSymbol& symbol) {
     if (onSymbol_) onSymbol_(completion, symbol);
     if (!job_) return true;
+    if (job_->cancelled()) return false;
+    // A report per percent, not per symbol: the phase text is built only then.
+    const double fraction = std::min(1.0, ++done_ / total_);
+    if (!job_->reports() || (fraction - reported_ < 0.01 && completion == lastCompletion_)) {
+      return true;
+    }
+    reported_ = fraction;
+    lastCompletion_ = completion;
     try {
-      done_ += 1.0;
-      job_->report(std::min(1.0, done_ / total_), "completion " + std::to_string(completion + 1));
+      job_->report(fraction, "completion " + std::to_string(completion + 1));
     } catch (const JobCancelledError&) {
       return false;
     }
@@ -43,6 +50,8 @@ class GenerationTap {
   JobContext* job_;
   double total_ = 1.0;
   double done_ = 0.0;
+  double reported_ = -1.0;
+  size_t lastCompletion_ = 0;
 };
 
 namespace {

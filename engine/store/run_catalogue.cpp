@@ -124,10 +124,12 @@ std::vector<RunCheckpoint> RunCatalogue::allCheckpoints() const {
 std::string RunCatalogue::checkpointToAnalyse(int64_t runId) const {
   if (runId == 0) {
     // The newest run that still has a checkpoint (a run may have been cleaned up by hand).
-    const auto all = allCheckpoints();
-    if (all.empty())
-      throw std::runtime_error("no run in " + folder_ + " has a checkpoint; train first");
-    return all.front().path;
+    const auto runs = store_->listRuns();
+    for (auto run = runs.rbegin(); run != runs.rend(); ++run) {
+      const auto found = checkpoints(run->id);
+      if (!found.empty()) return found.front().path;
+    }
+    throw std::runtime_error("no run in " + folder_ + " has a checkpoint; train first");
   }
   if (!store_->run(runId)) {
     throw std::runtime_error("there is no run " + std::to_string(runId) + " in " + store_->path());

@@ -13,17 +13,10 @@
 #include <sstream>
 #include <thread>
 
+#include "engine/store/text_format.h"
+
 namespace mrnn::engine {
 namespace {
-
-std::string nowUtc() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
 
 std::string thisProgram() {
   std::ifstream in("/proc/self/comm");
@@ -123,7 +116,10 @@ RunLock RunLock::acquire(const std::string& path, const std::string& what) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   std::ostringstream lines;
-  lines << ::getpid() << "\n" << thisHost() << "\n" << thisProgram() << "\n" << nowUtc() << "\n";
+  lines << ::getpid() << "\n"
+        << thisHost() << "\n"
+        << thisProgram() << "\n"
+        << utcTimestamp() << "\n";
   const std::string text = lines.str();
   // Best effort: the lock itself is what counts; the text only names the holder.
   if (::ftruncate(fd, 0) == 0) {

@@ -11,6 +11,7 @@
 #include "engine/store/sqlite_error.h"
 #include "engine/store/sqlite_statement.h"
 #include "engine/store/sqlite_transaction.h"
+#include "engine/store/text_format.h"
 
 namespace mrnn::engine {
 namespace {
@@ -65,15 +66,6 @@ INSERT OR IGNORE INTO project (key, value) VALUES ('id', lower(hex(randomblob(16
 constexpr const char* kRunColumns =
     "id, name, model_type, parameters, config_yaml, started_at, ended_at, status, reason, "
     "duration_s, best_valid, test_result, steps";
-
-std::string nowUtcIso() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
 
 bool isEnded(RunStatus status) {
   return status == RunStatus::Stopped || status == RunStatus::Finished ||
@@ -278,7 +270,7 @@ int64_t RunStore::createRun(const RunRecord& run) {
                          "started_at, ended_at, status, reason, duration_s, best_valid, "
                          "test_result, steps) "
                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
-  const std::string now = nowUtcIso();
+  const std::string now = utcTimestamp();
   std::string endedAt = run.endedAt;
   if (endedAt.empty() && isEnded(run.status)) endedAt = now;
   insert.bind(1, run.name)
@@ -335,7 +327,7 @@ void RunStore::recordCheckpoint(int64_t runId, const CheckpointRecord& checkpoin
       .bind(3, checkpoint.path)
       .bind(4, checkpoint.step)
       .bind(5, checkpoint.validLoss)
-      .bind(6, checkpoint.savedAt.empty() ? nowUtcIso() : checkpoint.savedAt);
+      .bind(6, checkpoint.savedAt.empty() ? utcTimestamp() : checkpoint.savedAt);
   upsert.run();
   transaction.commit();
 }
@@ -360,7 +352,7 @@ void RunStore::setStatus(int64_t runId, RunStatus status, const std::string& rea
             [&](SqliteStatement& update) {
               update.bind(2, runStatusName(status))
                   .bind(3, reason)
-                  .bindTextOrNull(4, isEnded(status) ? nowUtcIso() : "");
+                  .bindTextOrNull(4, isEnded(status) ? utcTimestamp() : "");
             });
 }
 

@@ -1,5 +1,7 @@
 #include "engine/store/text_format.h"
 
+#include <ctime>
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -135,6 +137,15 @@ std::string groupedInteger(int64_t value) {
     digits.insert(static_cast<size_t>(i), ",");
   }
   return digits;
+}
+
+std::string utcTimestamp() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
 }
 
 }  // namespace mrnn::engine

@@ -27,6 +27,9 @@ std::string jsonNumber(const std::optional<double>& value);
 // An integer with its thousands separated by commas, for tables: "-1,234,567".
 std::string groupedInteger(int64_t value);
 
+// Now as ISO 8601 in UTC, "2026-11-23T10:02:11Z": how runs, checkpoints and locks date things.
+std::string utcTimestamp();
+
 // A CSV number: formatDouble, or an empty field for an absent value.
 std::string csvNumber(const std::optional<double>& value);
 

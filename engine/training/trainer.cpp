@@ -33,13 +33,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string nowIso() {
-  const std::time_t now = std::time(nullptr);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return buffer;
-}
-
 // "mlstm", "mlstm x 2" or "lstm+mlstm": the layer types at a glance.
 std::string modelTypeSummary(const ModelConfig& model) {
   std::string out;
@@ -82,15 +75,16 @@ void checkHeldOutSplits(const Corpus& corpus, const DataConfig& data,
 // Bytes a training step holds, roughly: each parameter as weight, gradient, two optimiser
 // slots and a per-window copy (weight norm / drop), and per window position each layer's
 // gates and states kept for the backward pass, plus the output's logits and their gradient.
-double trainingBytes(const ModelConfig& model, int64_t vocab, const TrainingConfig& training) {
-  const double parameters = static_cast<double>(summarizeModel(model, vocab).totalParameters);
+double trainingBytes(const ModelConfig& model, int64_t parameters, int64_t vocab,
+                     const TrainingConfig& training) {
   double widths = 0.0;
   for (const auto& layer : model.layers) {
     widths += static_cast<double>(layer.hiddenSize + layer.intermediateSize());
   }
   const double positions =
       static_cast<double>(training.bptt) * static_cast<double>(training.batchSize);
-  return 4.0 * (5.0 * parameters + positions * (8.0 * widths + 3.0 * static_cast<double>(vocab)));
+  return 4.0 * (5.0 * static_cast<double>(parameters) +
+                positions * (8.0 * widths + 3.0 * static_cast<double>(vocab)));
 }
 
 // A checkpoint continues only the run it was written for: a file stamped by another
@@ -225,10 +219,10 @@ void Session::setUp(const std::string& resumeFrom) {
         std::to_string(project_.model.input.vocabSize) + ") is replaced by it");
   }
   if (device_.is_cpu()) {
-    requireMemory(trainingBytes(project_.model, vocab, training_),
-                  "training this model (" +
-                      groupedInteger(summarizeModel(project_.model, vocab).totalParameters) +
-                      " parameters, batch " + std::to_string(training_.batchSize) + " x bptt " +
+    const int64_t parameters = summarizeModel(project_.model, vocab).totalParameters;
+    requireMemory(trainingBytes(project_.model, parameters, vocab, training_),
+                  "training this model (" + groupedInteger(parameters) + " parameters, batch " +
+                      std::to_string(training_.batchSize) + " x bptt " +
                       std::to_string(training_.bptt) + ")",
                   "Make the layers smaller (hidden_size) or the batch or bptt shorter");
   }
@@ -261,8 +255,7 @@ void Session::setUp(const std::string& resumeFrom) {
     record.modelType = modelTypeSummary(project_.model);
     record.parameters = model_->parameterCount();
     record.configYaml = projectToYaml(project_);
-    record.startedAt = nowIso();
-    record.status = RunStatus::Running;
+    record.startedAt = utcTimestamp();
     const int64_t id = store_->createRun(record);
     lock_ = catalogue_->lockForWriting(id);
     outcome_.runId = id;
@@ -448,7 +441,7 @@ void Session::saveCheckpoint(const std::string& kind) {
   store_->recordCheckpoint(
       outcome_.runId,
       {kind, recorded, step_, bestValid_ > 0 ? std::optional<double>(bestValid_) : std::nullopt,
-       nowIso()});
+       utcTimestamp()});
   publish_(CheckpointEvent{step_, kind, path});
 }
 

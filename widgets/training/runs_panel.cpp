@@ -351,8 +351,8 @@ void RunsPanel::resumeSelected() {
   const QList<qint64> ids = selectedRunIds();
   if (ids.size() != 1 || trainingActive_) return;
   const qint64 runId = ids.first();
-  const QString checkpoint =
-      fromNativePath(engine::RunPaths::latest(toNativePath(document_.folder()), runId));
+  // The catalogue names the checkpoint and whether another process writes the run.
+  QString checkpoint;
   try {
     const engine::RunCatalogue catalogue(toNativePath(document_.folder()));
     if (const auto writer = catalogue.writer(runId)) {
@@ -362,14 +362,12 @@ void RunsPanel::resumeSelected() {
                                .arg(QString::fromStdString(writer->describe())));
       return;
     }
-  } catch (const std::exception&) {
-    // No readable database: the checkpoint check below says what is missing.
-  }
-  if (!QFileInfo::exists(checkpoint)) {
+    checkpoint = fromNativePath(catalogue.checkpointToResume(runId));
+  } catch (const std::exception& error) {
     banner_->showMessage(RunBanner::Kind::Failure, tr("Run %1 cannot be resumed").arg(runId),
-                         tr("It has no latest checkpoint (%1): it failed or was stopped before "
-                            "its first one, or its files were deleted.")
-                             .arg(QDir::toNativeSeparators(checkpoint)));
+                         tr("%1: it failed or was stopped before its first checkpoint, or its "
+                            "files were deleted.")
+                             .arg(QString::fromUtf8(error.what())));
     return;
   }
   showMessage(tr("Resuming %1 from %2").arg(runTitle(runId), QDir::toNativeSeparators(checkpoint)));
