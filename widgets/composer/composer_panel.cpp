@@ -61,15 +61,7 @@ ComposerPanel::ComposerPanel(ProjectDocument& document, QWidget* parent)
   connect(canvas_, &ComposerCanvas::selectionChanged, this, [this](int block) {
     inspector_->showBlock(block, blockProblems(block));
     updateActions();
-    // The palette shows the selected layer's cell (else the top layer's), so that it never
-    // claims a cell the model does not have.
-    const int layer = selectedLayer();
-    const auto& layers = document_.project().model.layers;
-    if (layer >= 0 && layer < static_cast<int>(layers.size())) {
-      palette_->setCurrentRow(palette_->rowOf(layers[static_cast<size_t>(layer)].type));
-    } else if (!layers.empty()) {
-      palette_->setCurrentRow(palette_->rowOf(layers.back().type));
-    }
+    followModelInPalette();
   });
   connect(canvas_, &ComposerCanvas::insertLayerRequested, this, &ComposerPanel::addLayer);
   connect(canvas_, &ComposerCanvas::addLayerRequested, this,
@@ -79,10 +71,13 @@ ComposerPanel::ComposerPanel(ProjectDocument& document, QWidget* parent)
   connect(palette_, &CellPalette::addRequested, this,
           [this](engine::CellType type) { addLayer(type, insertionPointBelowSelection()); });
   connect(&document_, &ProjectDocument::projectChanged, this, &ComposerPanel::refresh);
+  // A project just opened: the palette names its cell, not the last one's.
+  connect(&document_, &ProjectDocument::pathChanged, this, &ComposerPanel::followModelInPalette);
   connect(&document_, &ProjectDocument::vocabularyChanged, this, &ComposerPanel::refresh);
 
   refresh();
   selectBlock(blockCount() > 2 ? 1 : 0);
+  followModelInPalette();
   reportedValid_ = isModelValid();
 }
 
@@ -362,6 +357,18 @@ void ComposerPanel::showContextMenu(int block, const QPoint& globalPosition) {
   menu.addSeparator();
   menu.addAction(matchAction_);
   menu.exec(globalPosition);
+}
+
+void ComposerPanel::followModelInPalette() {
+  // The palette shows the selected layer's cell (else the top layer's), so that it never
+  // claims a cell the model does not have.
+  const int layer = selectedLayer();
+  const auto& layers = document_.project().model.layers;
+  if (layer >= 0 && layer < static_cast<int>(layers.size())) {
+    palette_->setCurrentRow(palette_->rowOf(layers[static_cast<size_t>(layer)].type));
+  } else if (!layers.empty()) {
+    palette_->setCurrentRow(palette_->rowOf(layers.back().type));
+  }
 }
 
 void ComposerPanel::setTrainingActive(bool active) {

@@ -78,6 +78,8 @@ class ComposerPanel : public QWidget {
   QWidget* buildCanvasPane();
   void createActions();
   void refresh();
+  // The palette shows the selected layer's cell, else the top layer's.
+  void followModelInPalette();
   void updateActions();
   void showContextMenu(int block, const QPoint& globalPosition);
   // Where a layer added "below the selected block" goes.

@@ -453,6 +453,12 @@ void ComposerPanelTest::addingWithTheInputSelectedKeepsTheLayersAsTheyAre() {
   QCOMPARE(panel.blockParameters(1), layerOne);  // layer 1 reads the input as before
   QCOMPARE(panel.selectedBlock(), 2);
   QCOMPARE(palette->currentCellType(), CellType::Gru);
+
+  // A panel that was open before the project: the palette follows the project opened.
+  ProjectDocument later;
+  ComposerPanel open(later);
+  loadQuick(later);
+  QCOMPARE(open.palette()->currentCellType(), CellType::Mlstm);
 }
 
 QTEST_MAIN(ComposerPanelTest)
