@@ -55,10 +55,15 @@ else
 fi
 
 mkdir -p docs/screenshots
-# The composer and YAML view are in every picture (centre and right).
-for panel in training runs sampler data summary gates tree surprisal masking sizes; do
-  out="docs/screenshots/workbench-${panel}.png"
-  xvfb-run -a -s "-screen 0 1280x820x24" \
-    "${gui}" "${project}" --panel "${panel}" --screenshot "${out}"
-  echo "wrote ${out}"
+# Every panel at a desktop size (workbench-<panel>.png) and at a 1280x720 laptop's
+# (workbench-<panel>-1280x720.png). The composer and YAML view are in every picture.
+for size in 1600x1000 1280x720; do
+  suffix=""
+  [[ "${size}" == "1600x1000" ]] || suffix="-${size}"
+  for panel in training runs sampler data summary gates tree surprisal masking sizes; do
+    out="docs/screenshots/workbench-${panel}${suffix}.png"
+    xvfb-run -a -s "-screen 0 ${size}x24" \
+      "${gui}" "${project}" --panel "${panel}" --screenshot "${out}" --size "${size}"
+    echo "wrote ${out}"
+  done
 done

@@ -14,7 +14,6 @@
 #include <QTimer>
 
 #include "app/gui/main_window.h"
-#include "engine/store/run_store.h"
 #include "widgets/analysis/analysis_job_bar.h"
 #include "widgets/data/data_panel.h"
 #include "widgets/gates/gate_inspector_panel.h"
@@ -28,6 +27,7 @@
 #include "widgets/sampler/sampling_controller.h"
 #include "widgets/sampler/sampling_options_form.h"
 #include "widgets/surprisal/surprisal_panel.h"
+#include "widgets/training/training_charts.h"
 #include "widgets/training/training_monitor_panel.h"
 #include "widgets/tree/hidden_state_tree_panel.h"
 
@@ -135,17 +135,8 @@ QWidget* prepareShowcase(MainWindow& window, const QString& panel) {
   const QString folder = window.document().folder();
   const QString database = QDir(folder).filePath(QStringLiteral("runs.sqlite"));
   if (folder.isEmpty() || !QFileInfo::exists(database)) return &window;
-  QList<qint64> newest;
-  try {
-    engine::RunStore store(widgets::toNativePath(database));
-    const auto runs = store.listRuns();
-    for (auto run = runs.rbegin(); run != runs.rend() && newest.size() < 2; ++run) {
-      newest.prepend(run->id);
-    }
-  } catch (const std::exception&) {
-    return &window;  // an unreadable database shows as such in the runs panel
-  }
-  window.trainingMonitor()->setOverlayRuns(newest);
+  // The monitor shows the project's runs by itself, as a user opening it sees them.
+  waitFor([&window] { return window.trainingMonitor()->charts()->overlayCount() > 0; }, 10'000);
   if (!panel.isEmpty() && panel != QLatin1String("training") && panel != QLatin1String("runs") &&
       panel != QLatin1String("sampler") && panel != QLatin1String("data") &&
       panel != QLatin1String("summary") && panel != QLatin1String("yaml")) {

@@ -1,7 +1,9 @@
 #include "widgets/sampler/alternatives_menu.h"
 
+#include <QFontMetrics>
 #include <QPainter>
 #include <QPixmap>
+#include <QStyle>
 
 #include "widgets/sampler/probability_scale.h"
 #include "widgets/visible_symbol.h"
@@ -32,8 +34,15 @@ AlternativesMenu::AlternativesMenu(const engine::GeneratedSymbol& symbol, int po
                             ? tr("Position %1: continue with…").arg(position + 1)
                             : tr("Position %1 (wait for generation to end)").arg(position + 1);
   addSection(title);
-  // Menus size themselves by their entries; the title should not be cut.
-  setMinimumWidth(fontMetrics().horizontalAdvance(title) + 4 * fontMetrics().averageCharWidth());
+  // Menus size themselves by their entries; the title should not be cut. Styles may draw a
+  // section title bold and indent it past the icon column, so leave room for both.
+  QFont titleFont = font();
+  titleFont.setBold(true);
+  const int indent = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this) +
+                     2 * style()->pixelMetric(QStyle::PM_MenuHMargin, nullptr, this) +
+                     2 * style()->pixelMetric(QStyle::PM_MenuPanelWidth, nullptr, this);
+  setMinimumWidth(QFontMetrics(titleFont).horizontalAdvance(title) + indent +
+                  4 * fontMetrics().averageCharWidth());
 
   auto addEntry = [&](qint64 id, const std::string& text, double probability) {
     // The tab puts the probability in the menu's right-aligned column.

@@ -110,9 +110,10 @@ void CompletionView::appendSymbol(const engine::GeneratedSymbol& symbol) {
   completion_.logProbability += symbol.logProbability;
   completion_.stopReason.clear();
   note_.clear();
-  // Follow the stream unless the reader has scrolled up to read something.
+  // Follow the stream only once the reader has scrolled to its end: when the text first
+  // overflows, the view stays where it is, with the prime in sight.
   QScrollBar* bar = text_->verticalScrollBar();
-  const bool atEnd = bar->value() >= bar->maximum() - 2;
+  const bool atEnd = bar->maximum() > 0 && bar->value() >= bar->maximum() - 2;
   render(symbolCount() - 1);
   if (atEnd) bar->setValue(bar->maximum());
   updateHeader();

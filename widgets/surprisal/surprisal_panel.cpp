@@ -35,9 +35,9 @@
 #pragma pop_macro("slots")
 #include "widgets/analysis/analysis_job_bar.h"
 #include "widgets/analysis/checkpoint_chooser.h"
-#include "widgets/analysis/export_bar.h"
-#include "widgets/analysis/figure_export.h"
 #include "widgets/analysis/model_slot.h"
+#include "widgets/export/export_bar.h"
+#include "widgets/export/figure_export.h"
 #include "widgets/project/project_document.h"
 #include "widgets/surprisal/recovery_plot.h"
 #include "widgets/surprisal/recovery_table.h"

@@ -1,10 +1,17 @@
 #include "widgets/training/training_charts.h"
 
 #include <qcustomplot.h>
+#include <QEvent>
 #include <QGridLayout>
 #include <QLocale>
+#include <QMouseEvent>
+#include <QTime>
 #include <algorithm>
 #include <cmath>
+#include <optional>
+
+#include "engine/store/text_format.h"
+#include "widgets/export/figure_export.h"
 
 namespace mrnn::widgets {
 namespace {
@@ -36,6 +43,36 @@ QCPRange padded(QCPRange range, bool logarithmic) {
   return QCPRange(range.lower - margin, range.upper + margin);
 }
 
+// The numbers' locale: "25,000", not "25000", whatever the desktop's language.
+QLocale chartLocale() {
+  return QLocale(QLocale::English, QLocale::UnitedStates);
+}
+
+// A value as the read-out prints it: four significant digits, whole numbers from 1,000.
+QString readoutValue(double value) {
+  if (std::fabs(value) >= 1000.0) return chartLocale().toString(value, 'f', 0);
+  return chartLocale().toString(value, 'g', 4);
+}
+
+// The value of `graph` at the point nearest `key`, when `key` lies within the graph's points
+// (give or take `tolerance`): a run that ended before `key`, or starts after it, has nothing
+// to say there; a sparse series (validation) answers with its nearest point.
+std::optional<double> valueNear(const QCPGraph* graph, double key, double tolerance) {
+  const auto data = graph->data();
+  if (data->isEmpty()) return std::nullopt;
+  if (key < data->constBegin()->key - tolerance || key > (data->constEnd() - 1)->key + tolerance) {
+    return std::nullopt;
+  }
+  auto above = data->findBegin(key, false);  // the first point at or after key
+  auto nearest = above;
+  if (above == data->constEnd() ||
+      (above != data->constBegin() && key - (above - 1)->key < above->key - key)) {
+    nearest = above - 1;
+  }
+  if (!std::isfinite(nearest->value)) return std::nullopt;
+  return nearest->value;
+}
+
 }  // namespace
 
 TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent) {
@@ -65,6 +102,7 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent) {
   plot(Chart::Loss)
       ->setToolTip(
           tr("Training loss of each step (light) and its exponential moving average (bold).\n"
+             "Click a run in the legend to hide or show it; the mouse reads every run's value.\n"
              "Drag to pan, wheel to zoom, double-click to follow the data again."));
   plot(Chart::Validation)->setToolTip(tr("Loss on the validation split at each validation."));
   plot(Chart::LearningRate)->setToolTip(tr("The learning rate the schedule set for each step."));
@@ -81,13 +119,31 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent) {
   layout->setRowStretch(0, 3);
   layout->setRowStretch(1, 2);
 
+  // The legend goes between the title and the curves, in rows, so it never hides the
+  // curves' right end however many runs it lists; a click on an entry hides that run.
   QCustomPlot* loss = plot(Chart::Loss);
-  loss->legend->setVisible(true);
-  loss->legend->setFont(chartFont(7.5));
-  loss->legend->setBrush(QColor(255, 255, 255, 215));
-  loss->legend->setBorderPen(QPen(QColor(0xc8, 0xc8, 0xc8)));
-  loss->legend->setRowSpacing(-2);
-  loss->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+  QCPLegend* legend = loss->legend;
+  legend->setVisible(true);
+  legend->setFont(chartFont(7.5));
+  legend->setBrush(Qt::NoBrush);
+  legend->setBorderPen(Qt::NoPen);
+  legend->setRowSpacing(0);
+  legend->setColumnSpacing(10);
+  legend->setIconSize(18, 9);
+  legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+  legend->setSelectableParts(QCPLegend::spNone);
+  loss->axisRect()->insetLayout()->take(legend);
+  loss->axisRect()->insetLayout()->simplify();
+  loss->plotLayout()->insertRow(1);
+  loss->plotLayout()->addElement(1, 0, legend);
+  loss->plotLayout()->setRowStretchFactor(1, 0.001);
+  legend->setMargins(QMargins(6, 0, 6, 0));
+  connect(loss, &QCustomPlot::legendClick, this,
+          [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
+            if (auto* entry = qobject_cast<QCPPlottableLegendItem*>(item)) {
+              onLegendClick(qobject_cast<QCPGraph*>(entry->plottable()));
+            }
+          });
 
   placeholder_ = new QCPItemText(loss);
   placeholder_->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -96,6 +152,12 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent) {
   placeholder_->setFont(chartFont(9));
   placeholder_->setColor(QColor(0x90, 0x90, 0x90));
   placeholder_->setText(tr("No training data yet: press Start (F5)"));
+
+  for (size_t i = 0; i < plots_.size(); ++i) {
+    readouts_[i] = std::make_unique<ChartReadout>(plots_[i]);
+    plots_[i]->setMouseTracking(true);
+    plots_[i]->installEventFilter(this);  // Leave hides the read-out; Resize re-flows the legend
+  }
 
   live_.colorIndex = 0;
   createGraphs(live_, true);
@@ -119,7 +181,7 @@ QColor TrainingCharts::runColor(int index) {
 void TrainingCharts::setUpPlot(QCustomPlot* target, const QString& title, const QString& yLabel) {
   target->setMinimumSize(140, 90);
   // "25,000", not "25000": numbers as a researcher reads them.
-  target->setLocale(QLocale(QLocale::English, QLocale::UnitedStates));
+  target->setLocale(chartLocale());
   target->setBackground(Qt::white);
   target->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   target->setNoAntialiasingOnDrag(true);
@@ -149,7 +211,11 @@ void TrainingCharts::setUpPlot(QCustomPlot* target, const QString& title, const 
   target->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
 
   // A drag or wheel zoom means the user wants this view: stop following the data.
-  connect(target, &QCustomPlot::mousePress, this, [this] { stopFollowing(); });
+  connect(target, &QCustomPlot::mousePress, this, [this, target](QMouseEvent* event) {
+    if (target->axisRect()->rect().contains(event->pos())) stopFollowing();
+  });
+  connect(target, &QCustomPlot::mouseMove, this,
+          [this, target](QMouseEvent* event) { onHover(target, event->pos()); });
   connect(target, &QCustomPlot::mouseWheel, this, [this] { stopFollowing(); });
   connect(target, &QCustomPlot::mouseDoubleClick, this, [this] { fitToData(); });
   connect(target->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
@@ -183,7 +249,7 @@ void TrainingCharts::createGraphs(RunGraphs& run, bool live) {
     QCPGraph* graph = target->addGraph();
     QPen pen(series == Series::LossRaw ? faint : color);
     pen.setWidthF(series == Series::LossSmoothed ? 2.0 : (live ? 1.3 : 1.0));
-    if (!live && series != Series::LossRaw && series != Series::LossSmoothed) {
+    if (!live && series != Series::LossRaw) {
       pen.setStyle(Qt::DashLine);  // overlays read as references, the live run as solid
     }
     graph->setPen(pen);
@@ -323,7 +389,12 @@ void TrainingCharts::addValidation(const engine::ValidationEvent& event) {
 }
 
 void TrainingCharts::setOverlays(const QVector<RunCurves>& runs) {
-  for (auto& overlay : overlays_) removeGraphs(*overlay);
+  // A run the user hid stays hidden when the overlays are read again.
+  QSet<qint64> hidden;
+  for (const auto& overlay : overlays_) {
+    if (!overlay->visible) hidden.insert(overlay->curves.runId());
+    removeGraphs(*overlay);
+  }
   overlays_.clear();
   for (int i = 0; i < runs.size(); ++i) {
     auto overlay = std::make_unique<RunGraphs>();
@@ -331,7 +402,9 @@ void TrainingCharts::setOverlays(const QVector<RunCurves>& runs) {
     overlay->colorIndex = i + 1;
     createGraphs(*overlay, false);
     overlays_.push_back(std::move(overlay));
+    if (hidden.contains(runs[i].runId())) setRunVisible(i + 1, false);
   }
+  layOutLegend();
   refillAll();
 }
 
@@ -427,9 +500,14 @@ void TrainingCharts::updateLabels() {
   plot(Chart::Validation)->yAxis->setLabel(lossUnit);
 }
 
-void TrainingCharts::updatePlaceholder() {
+bool TrainingCharts::hasData() const {
   bool any = !live_.curves.isEmpty();
   for (const auto& overlay : overlays_) any = any || !overlay->curves.isEmpty();
+  return any;
+}
+
+void TrainingCharts::updatePlaceholder() {
+  const bool any = hasData();
   placeholder_->setVisible(!any);
   plot(Chart::Loss)->legend->setVisible(any);
   // A run that has drawn nothing has no place in the legend (an empty line, first).
@@ -438,7 +516,9 @@ void TrainingCharts::updatePlaceholder() {
     live->removeFromLegend();
   } else if (!plot(Chart::Loss)->legend->hasItemWithPlottable(live)) {
     live->addToLegend();
+    setRunVisible(0, live_.visible);  // the entry's grey, if the run was hidden
   }
+  layOutLegend();
 }
 
 void TrainingCharts::stopFollowing() {
@@ -472,6 +552,7 @@ void TrainingCharts::rescale() {
   QCPRange keys;
   for (QCustomPlot* target : plots_) {
     for (int g = 0; g < target->graphCount(); ++g) {
+      if (!target->graph(g)->visible()) continue;
       bool found = false;
       const QCPRange range = target->graph(g)->getKeyRange(found);
       if (!found) continue;
@@ -494,6 +575,7 @@ void TrainingCharts::rescale() {
     bool anyValue = false;
     QCPRange values;
     for (int g = 0; g < target->graphCount(); ++g) {
+      if (!target->graph(g)->visible()) continue;
       bool found = false;
       const QCPRange range = target->graph(g)->getValueRange(found, domain, keys);
       if (!found || !std::isfinite(range.lower) || !std::isfinite(range.upper)) continue;
@@ -513,6 +595,181 @@ void TrainingCharts::replot() {
   if (following_) rescale();
   updateTickers();
   for (QCustomPlot* target : plots_) target->replot();
+}
+
+TrainingCharts::RunGraphs* TrainingCharts::runAt(int index) {
+  if (index == 0) return &live_;
+  if (index < 1 || index > overlayCount()) return nullptr;
+  return overlays_[static_cast<size_t>(index - 1)].get();
+}
+
+const TrainingCharts::RunGraphs* TrainingCharts::runAt(int index) const {
+  return const_cast<TrainingCharts*>(this)->runAt(index);
+}
+
+void TrainingCharts::setRunVisible(int index, bool visible) {
+  RunGraphs* run = runAt(index);
+  if (!run) return;
+  run->visible = visible;
+  for (QCPGraph* graph : run->graphs) graph->setVisible(visible);
+  QCPGraph* named = run->graphs[static_cast<size_t>(Series::LossSmoothed)];
+  if (QCPAbstractLegendItem* item = plot(Chart::Loss)->legend->itemWithPlottable(named)) {
+    item->setTextColor(visible ? QColor(0x20, 0x20, 0x20) : QColor(0xa8, 0xa8, 0xa8));
+  }
+  emit changed();
+}
+
+bool TrainingCharts::isRunVisible(int index) const {
+  const RunGraphs* run = runAt(index);
+  return run && run->visible;
+}
+
+void TrainingCharts::onLegendClick(QCPGraph* graph) {
+  for (int index = 0; index <= overlayCount(); ++index) {
+    const RunGraphs* run = runAt(index);
+    if (run->graphs[static_cast<size_t>(Series::LossSmoothed)] != graph) continue;
+    setRunVisible(index, !run->visible);
+    // The axes fit what is shown now, unless the user has zoomed in on something.
+    replot();
+    return;
+  }
+}
+
+void TrainingCharts::layOutLegend() {
+  // As many entries a row as the chart's width has room for.
+  QCPLegend* legend = plot(Chart::Loss)->legend;
+  const int columns = std::clamp(plot(Chart::Loss)->width() / 200, 1, 5);
+  if (legend->wrap() != columns) legend->setWrap(columns);
+}
+
+bool TrainingCharts::eventFilter(QObject* watched, QEvent* event) {
+  if (event->type() == QEvent::Leave) {
+    hideReadout();
+  } else if (event->type() == QEvent::Resize && watched == plot(Chart::Loss)) {
+    layOutLegend();
+  }
+  return QWidget::eventFilter(watched, event);
+}
+
+QString TrainingCharts::keyText(double key) const {
+  switch (xAxis_) {
+    case XAxis::Step:
+      return tr("step %1").arg(chartLocale().toString(std::llround(key)));
+    case XAxis::Epoch:
+      return tr("epoch %1").arg(chartLocale().toString(key, 'f', 2));
+    case XAxis::WallTime: {
+      const auto seconds = std::max<long long>(0, std::llround(key));
+      return tr("%1:%2:%3")
+          .arg(seconds / 3600)
+          .arg(seconds / 60 % 60, 2, 10, QLatin1Char('0'))
+          .arg(seconds % 60, 2, 10, QLatin1Char('0'));
+    }
+  }
+  return {};
+}
+
+void TrainingCharts::onHover(QCustomPlot* target, const QPoint& position) {
+  // Over the curves the read-out speaks; the chart's tooltip would cover it, so it is kept
+  // for the title and axes.
+  const bool overCurves = target->axisRect()->rect().contains(position);
+  if (overCurves && !target->toolTip().isEmpty()) {
+    target->setProperty("chartToolTip", target->toolTip());
+    target->setToolTip(QString());
+  } else if (!overCurves && target->toolTip().isEmpty()) {
+    target->setToolTip(target->property("chartToolTip").toString());
+  }
+  if (!overCurves || !placeholder_ || placeholder_->visible()) {
+    hideReadout();
+    return;
+  }
+  for (size_t i = 0; i < plots_.size(); ++i) {
+    if (plots_[i] == target) {
+      showReadout(static_cast<Chart>(i), target->xAxis->pixelToCoord(position.x()));
+      return;
+    }
+  }
+}
+
+void TrainingCharts::showReadout(Chart chart, double key) {
+  QCustomPlot* target = plot(chart);
+  // Nearest points within a few pixels' worth of x count as "at" the mouse.
+  const double tolerance =
+      std::max(target->xAxis->range().size() * 0.02,
+               std::fabs(target->xAxis->pixelToCoord(8) - target->xAxis->pixelToCoord(0)));
+  const Series series = chart == Chart::Loss           ? Series::LossSmoothed
+                        : chart == Chart::Validation   ? Series::Validation
+                        : chart == Chart::LearningRate ? Series::LearningRate
+                        : chart == Chart::GradientNorm ? Series::GradientNorm
+                                                       : Series::Throughput;
+  QVector<ChartReadout::Line> lines;
+  for (int index = 0; index <= overlayCount(); ++index) {
+    const RunGraphs* run = runAt(index);
+    if (!run->visible || run->curves.isEmpty()) continue;
+    const auto value = valueNear(run->graphs[static_cast<size_t>(series)], key, tolerance);
+    if (!value) continue;
+    lines.append({QStringLiteral("%1   %2").arg(run->curves.label(), readoutValue(*value)),
+                  runColor(run->colorIndex).darker(115)});
+  }
+  const QString unit = target->yAxis->label();
+  const QString heading =
+      unit.isEmpty() ? keyText(key) : QStringLiteral("%1 · %2").arg(keyText(key), unit);
+  for (size_t i = 0; i < plots_.size(); ++i) {
+    if (plots_[i] == target) {
+      readouts_[i]->showBox(key, heading, lines);
+    } else {
+      readouts_[i]->showLine(key);
+    }
+    plots_[i]->replot(QCustomPlot::rpQueuedReplot);
+  }
+}
+
+void TrainingCharts::hideReadout() {
+  for (size_t i = 0; i < plots_.size(); ++i) {
+    if (!readouts_[i] || !readouts_[i]->isVisible()) continue;
+    readouts_[i]->hide();
+    plots_[i]->replot(QCustomPlot::rpQueuedReplot);
+  }
+}
+
+QString TrainingCharts::readoutText(Chart chart) const {
+  return readouts_[static_cast<size_t>(chart)]->text();
+}
+
+QByteArray TrainingCharts::toCsv() const {
+  struct Column {
+    RunMetric metric;
+    const char* name;
+    double (*convert)(double);
+  };
+  static const Column columns[] = {
+      {RunMetric::TrainLoss, "train_bits_per_symbol", [](double nats) { return nats / kLn2; }},
+      {RunMetric::ValidBits, "valid_bits_per_symbol", [](double v) { return v; }},
+      {RunMetric::ValidPerplexity, "valid_perplexity", [](double v) { return v; }},
+      {RunMetric::LearningRate, "learning_rate", [](double v) { return v; }},
+      {RunMetric::GradientNorm, "gradient_norm", [](double v) { return v; }},
+      {RunMetric::Throughput, "symbols_per_second", [](double v) { return v; }},
+  };
+  QByteArray out("run,label,metric,step,epoch,seconds,value\n");
+  for (int index = 0; index <= overlayCount(); ++index) {
+    const RunGraphs* run = runAt(index);
+    if (!run->visible || run->curves.isEmpty()) continue;
+    const std::string label = engine::csvField(run->curves.label().toStdString());
+    for (const Column& column : columns) {
+      for (const CurvePoint& point : run->curves.curve(column.metric)) {
+        out += QByteArray::number(run->curves.runId()) + ',' + QByteArray::fromStdString(label) +
+               ',' + column.name + ',' + QByteArray::number(static_cast<qint64>(point.step)) + ',' +
+               QByteArray::number(point.epoch, 'g', 8) + ',' +
+               QByteArray::number(point.wallSeconds, 'g', 8) + ',' +
+               QByteArray::number(column.convert(point.value), 'g', 10) + '\n';
+      }
+    }
+  }
+  return out;
+}
+
+void TrainingCharts::saveFigure(const QString& path) {
+  hideReadout();
+  savePlots(path, this, std::vector<QCustomPlot*>(plots_.begin(), plots_.end()));
 }
 
 }  // namespace mrnn::widgets

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "widgets/training/chart_readout.h"
 #include "widgets/training/ema_smoother.h"
 #include "widgets/training/run_curves.h"
 
@@ -22,7 +23,9 @@ namespace mrnn::widgets {
 // events arrive; redrawing is left to replot(), which the owner calls from a coalescing
 // timer, so a fast run does not redraw on every step. The x axes move together: drag or
 // wheel-zoom one chart and the others follow; a double click (or fitToData) goes back to
-// following the data as it grows.
+// following the data as it grows. The legend, above the loss curves rather than over them,
+// hides and shows a run when its entry is clicked; moving the mouse over a chart reads every
+// shown run's value at that x (ChartReadout).
 class TrainingCharts : public QWidget {
   Q_OBJECT
 
@@ -48,6 +51,8 @@ class TrainingCharts : public QWidget {
   void addStep(const engine::StepEvent& event);
   void addValidation(const engine::ValidationEvent& event);
   const RunCurves& liveCurves() const { return live_.curves; }
+  // Whether any run, live or overlaid, has a point to draw.
+  bool hasData() const;
 
   // Other runs drawn beside the live one (replacing any before).
   void setOverlays(const QVector<RunCurves>& runs);
@@ -75,6 +80,23 @@ class TrainingCharts : public QWidget {
   // Colour of the live run (index 0) and of overlay i (index i + 1).
   static QColor runColor(int index);
 
+  // Runs by the same index: 0 the live run, i + 1 overlay i. A hidden run's curves leave
+  // every chart, its legend entry turns grey, and the axes fit the runs still shown.
+  void setRunVisible(int index, bool visible);
+  bool isRunVisible(int index) const;
+
+  // The read-out at `key` (an x in the current axis' units), with the box on `chart`; what
+  // hovering does, callable for tests. readoutText() is that box's text.
+  void showReadout(Chart chart, double key);
+  void hideReadout();
+  QString readoutText(Chart chart) const;
+
+  // Every shown run's curves, one row per point: run id, label, metric, step, epoch,
+  // seconds, value (loss in bits per symbol, as the charts show it).
+  QByteArray toCsv() const;
+  // The five charts as one figure (.png, .svg or .pdf); throws std::runtime_error.
+  void saveFigure(const QString& path);
+
  signals:
   // Points were added or the view changed: the owner schedules replot().
   void changed();
@@ -87,7 +109,10 @@ class TrainingCharts : public QWidget {
     std::array<QCPGraph*, kSeriesCount> graphs{};
     EmaSmoother ema;
     int colorIndex = 0;
+    bool visible = true;
   };
+
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
   void setUpPlot(QCustomPlot* plot, const QString& title, const QString& yLabel);
   void createGraphs(RunGraphs& run, bool live);
@@ -105,10 +130,17 @@ class TrainingCharts : public QWidget {
   void syncXRange(QCustomPlot* source, const QCPRange& range);
   void stopFollowing();
   Chart chartOf(Series series) const;
+  RunGraphs* runAt(int index);
+  const RunGraphs* runAt(int index) const;
+  void onLegendClick(QCPGraph* graph);
+  void onHover(QCustomPlot* target, const QPoint& position);
+  QString keyText(double key) const;
+  void layOutLegend();
 
   std::array<QCustomPlot*, kChartCount> plots_{};
   RunGraphs live_;
   std::vector<std::unique_ptr<RunGraphs>> overlays_;
+  std::array<std::unique_ptr<ChartReadout>, kChartCount> readouts_;
   QCPItemText* placeholder_ = nullptr;
   XAxis xAxis_ = XAxis::Step;
   Unit unit_ = Unit::BitsPerSymbol;

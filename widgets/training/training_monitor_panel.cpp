@@ -23,6 +23,7 @@
 #include <QSystemTrayIcon>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <cmath>
 #include <memory>
@@ -32,6 +33,7 @@
 #include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
 #include "widgets/display_format.h"
+#include "widgets/export/export_bar.h"
 #include "widgets/monospace_font.h"
 #include "widgets/project/project_document.h"
 #include "widgets/training/background_job.h"
@@ -238,6 +240,17 @@ QToolBar* TrainingMonitorPanel::buildToolBar() {
   bar->addWidget(smoothing_);
   bar->addSeparator();
   bar->addAction(fit_);
+  bar->addSeparator();
+  // The charts as a figure and their numbers as CSV, as every analysis view offers.
+  exportBar_ = new ExportBar(
+      QStringLiteral("training-curves"), [this](const QString& path) { charts_->saveFigure(path); },
+      [this] { return charts_->toCsv(); }, bar);
+  exportBar_->figureButton()->setToolTip(tr("Save the five charts as PNG, SVG or PDF"));
+  exportBar_->csvButton()->setToolTip(
+      tr("Save every shown run's curves as CSV (loss in bits per symbol)"));
+  bar->addWidget(exportBar_);
+  connect(charts_, &TrainingCharts::changed, exportBar_,
+          [this] { exportBar_->setAvailable(charts_->hasData()); });
   return bar;
 }
 
@@ -469,7 +482,8 @@ void TrainingMonitorPanel::onFailed(const QString& reason) {
 void TrainingMonitorPanel::onStateChanged() {
   using State = TrainingController::State;
   const State state = controller_->state();
-  start_->setEnabled(state == State::Idle);
+  // A problem the composer marks on a block disables Start; its tooltip says which.
+  start_->setEnabled(state == State::Idle && startOk_);
   start_->setToolTip(startOk_ || whyNot_.isEmpty() ? start_->statusTip() + QStringLiteral(" (F5)")
                                                    : tr("Cannot train yet: %1").arg(whyNot_));
   pause_->setEnabled(state == State::Running);

@@ -20,6 +20,7 @@ class QToolBar;
 namespace mrnn::widgets {
 
 class ProjectDocument;
+class ExportBar;
 class RunBanner;
 class TrainingCharts;
 class TrainingController;
@@ -62,6 +63,7 @@ class TrainingMonitorPanel : public QWidget {
 
   TrainingController* controller() const { return controller_; }
   TrainingCharts* charts() const { return charts_; }
+  ExportBar* exportBar() const { return exportBar_; }
   RunBanner* banner() const { return banner_; }
   QString logText() const;
 
@@ -116,6 +118,7 @@ class TrainingMonitorPanel : public QWidget {
   QAction* resume_ = nullptr;
   QAction* stop_ = nullptr;
   QAction* fit_ = nullptr;
+  ExportBar* exportBar_ = nullptr;
   QComboBox* xAxis_ = nullptr;
   QComboBox* unit_ = nullptr;
   QCheckBox* logScale_ = nullptr;

@@ -12,8 +12,10 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <stdexcept>
@@ -27,9 +29,9 @@
 #pragma pop_macro("slots")
 #include "widgets/analysis/analysis_job_bar.h"
 #include "widgets/analysis/checkpoint_chooser.h"
-#include "widgets/analysis/export_bar.h"
-#include "widgets/analysis/figure_export.h"
 #include "widgets/analysis/model_slot.h"
+#include "widgets/export/export_bar.h"
+#include "widgets/export/figure_export.h"
 #include "widgets/tree/spread_plot.h"
 #include "widgets/tree/tree_canvas.h"
 
@@ -372,6 +374,15 @@ void HiddenStateTreePanel::display(const QString& context,
     }
     const engine::LabelledTree& labelled = trees_[static_cast<size_t>(model)];
     canvases_[model]->setTree(context, labelled.tree);
+    // A new tree is read from its root: bring it into view, a third of the way down.
+    QScrollArea* scroll = scrolls_[model];
+    TreeCanvas* canvas = canvases_[model];
+    QTimer::singleShot(0, scroll, [scroll, canvas] {
+      const QRect root = canvas->rootRect();
+      scroll->horizontalScrollBar()->setValue(0);
+      scroll->ensureVisible(root.center().x(), root.center().y(), 20,
+                            scroll->viewport()->height() / 3);
+    });
     const QString label = QString::fromStdString(labelled.label);
     labels_[model]->setText(tr("<span style='color:%1'><b>%2</b></span> &nbsp;%3 nodes")
                                 .arg(modelColour(model).name(), label.toHtmlEscaped())

@@ -38,8 +38,9 @@ SpreadPlot::SpreadPlot(QWidget* parent) : QWidget(parent) {
       tr("Per depth, how far apart the hidden states of one node's children lie, averaged over "
          "the nodes of that depth: multiplicative models fan out more per input symbol"));
   plot_->xAxis->setLabel(tr("depth"));
-  plot_->yAxis->setLabel(tr("mean euclidean distance (solid)"));
-  plot_->yAxis2->setLabel(tr("mean cosine distance (dashed)"));
+  // Short titles: the heading above says what is averaged, and a short plot keeps them whole.
+  plot_->yAxis->setLabel(tr("euclidean (solid)"));
+  plot_->yAxis2->setLabel(tr("cosine (dashed)"));
   plot_->yAxis2->setVisible(true);
   QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
   ticker->setTickStep(1.0);
@@ -48,8 +49,18 @@ SpreadPlot::SpreadPlot(QWidget* parent) : QWidget(parent) {
   plot_->xAxis->setRange(0.5, 2.5);
   plot_->yAxis->setRange(0.0, 1.0);
   plot_->yAxis2->setRange(0.0, 1.0);
-  plot_->legend->setVisible(true);
-  plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+  // The legend goes under the axes, in one row, where it cannot cover a curve.
+  QCPLegend* legend = plot_->legend;
+  legend->setVisible(true);
+  legend->setBorderPen(Qt::NoPen);
+  legend->setBrush(Qt::NoBrush);
+  legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+  legend->setColumnSpacing(16);
+  plot_->axisRect()->insetLayout()->take(legend);
+  plot_->axisRect()->insetLayout()->simplify();
+  plot_->plotLayout()->addElement(1, 0, legend);
+  plot_->plotLayout()->setRowStretchFactor(1, 0.001);
+  legend->setMargins(QMargins(6, 0, 6, 2));
 
   table_ = new QTableWidget(0, kColumns, this);
   table_->setObjectName(QStringLiteral("spreadTable"));
@@ -146,8 +157,7 @@ void SpreadPlot::setTrees(const std::vector<engine::LabelledTree>& trees,
   }
   models_ = static_cast<int>(trees.size());
   plot_->xAxis->setRange(0.5, maxDepth + 0.5);
-  // Headroom above the highest point keeps the curves clear of the legend.
-  const double headroom = 1.2 + 0.12 * models_;
+  const double headroom = 1.1;  // the top marker whole
   plot_->yAxis->setRange(0.0, maxEuclidean > 0.0 ? maxEuclidean * headroom : 1.0);
   plot_->yAxis2->setRange(0.0, maxCosine > 0.0 ? maxCosine * headroom : 1.0);
   plot_->replot();

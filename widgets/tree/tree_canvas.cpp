@@ -210,7 +210,7 @@ void TreeCanvas::collapseAll() {
 }
 
 QRectF TreeCanvas::boxAt(int depth, double row) const {
-  const double x = kMargin + rootWidth_ + kColumnGap + (depth - 1) * (boxWidth_ + kColumnGap);
+  const double x = kMargin + rootWidth_ + columnGap_ + (depth - 1) * (boxWidth_ + columnGap_);
   const double y = kMargin + row * (rowHeight_ + kRowGap);
   return QRectF(x, y, boxWidth_, rowHeight_);
 }
@@ -246,32 +246,63 @@ void TreeCanvas::relayout() {
   boxWidth_ = widest + 2 * kPadding + kMarker;
   rootWidth_ = metrics.horizontalAdvance(tail(visibleText(context_), kContextChars)) + 2 * kPadding;
 
+  // The narrowest the tree can be drawn; a wider view spreads the columns over its width.
+  const int deepest = deepestShown();
+  const double narrowest =
+      2.0 * kMargin + rootWidth_ + deepest * (static_cast<double>(boxWidth_) + kColumnGap);
+  columnGap_ = kColumnGap;
+  if (deepest > 0 && width() > narrowest) {
+    columnGap_ += std::min((width() - narrowest) / deepest, 6.0 * kColumnGap);
+  }
+
   for (Node& node : nodes_) node.visible = false;
   double nextRow = 0.0;
   double first = 0.0;
-  double last = 0.0;
   for (size_t c = 0; c < rootChildren_.size(); ++c) {
     const double row = placeSubtree(rootChildren_[c], 1, nextRow);
     if (c == 0) first = row;
-    last = row;
   }
-  const double rootRow = rootChildren_.empty() ? 0.0 : (first + last) / 2.0;
+  // The root faces its first (most likely) child, near the top: a tall tree would otherwise
+  // put it below the fold, with its edges coming from nowhere.
+  const double rootRow = rootChildren_.empty() ? 0.0 : first;
   rootRect_ = QRectF(kMargin, kMargin + rootRow * (rowHeight_ + kRowGap), rootWidth_, rowHeight_);
 
-  if (nodes_.empty()) {
-    content_ = QSize();
-  } else {
-    int deepest = 0;
-    for (const Node& node : nodes_) {
-      if (node.visible) deepest = std::max(deepest, node.depth);
-    }
+  QSize content;
+  if (!nodes_.empty()) {
     const int rows = static_cast<int>(std::max(1.0, nextRow));
-    content_ = QSize(static_cast<int>(boxAt(deepest, 0).right()) + kMargin,
-                     kMargin * 2 + rows * rowHeight_ + (rows - 1) * kRowGap);
+    content = QSize(static_cast<int>(std::ceil(narrowest)),
+                    kMargin * 2 + rows * rowHeight_ + (rows - 1) * kRowGap);
   }
-  setMinimumSize(content_.isValid() ? content_ : QSize(0, 0));
-  updateGeometry();
+  drawn_ = content.isValid()
+               ? QSize(static_cast<int>(std::ceil(narrowest + deepest * (columnGap_ - kColumnGap))),
+                       content.height())
+               : QSize();
+  if (content != content_) {
+    content_ = content;
+    setMinimumSize(content_.isValid() ? content_ : QSize(0, 0));
+    updateGeometry();
+  }
   update();
+}
+
+int TreeCanvas::deepestShown() const {
+  int deepest = 0;
+  std::vector<std::pair<int, int>> stack;  // node, depth
+  for (const int child : rootChildren_) stack.emplace_back(child, 1);
+  while (!stack.empty()) {
+    const auto [index, depth] = stack.back();
+    stack.pop_back();
+    deepest = std::max(deepest, depth);
+    const Node& node = nodes_[static_cast<size_t>(index)];
+    if (node.collapsed) continue;
+    for (const int child : node.children) stack.emplace_back(child, depth + 1);
+  }
+  return deepest;
+}
+
+void TreeCanvas::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  if (!nodes_.empty()) relayout();
 }
 
 QSize TreeCanvas::sizeHint() const {
@@ -310,7 +341,7 @@ void TreeCanvas::paintTree(QPainter& painter, const QRect& exposed) const {
   painter.save();
   painter.setRenderHint(QPainter::Antialiasing);
   painter.setFont(font());
-  const QRectF area = exposed.isNull() ? QRectF(QPointF(0, 0), QSizeF(content_)) : QRectF(exposed);
+  const QRectF area = exposed.isNull() ? QRectF(QPointF(0, 0), QSizeF(drawn_)) : QRectF(exposed);
 
   // Edges under the boxes. Only what reaches the exposed area is drawn (large trees).
   QColor edge = colour_;

@@ -58,7 +58,7 @@ class TreeCanvas : public QWidget {
 
   // The size of the whole visible tree, and its drawing (used by paintEvent and by figure
   // export, which draws the whole tree whatever part is scrolled into view).
-  QSize contentSize() const { return content_; }
+  QSize contentSize() const { return drawn_; }
   void paintTree(QPainter& painter, const QRect& exposed = QRect()) const;
 
   QSize sizeHint() const override;
@@ -76,6 +76,7 @@ class TreeCanvas : public QWidget {
  protected:
   void paintEvent(QPaintEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
   bool event(QEvent* event) override;
 
  private:
@@ -92,6 +93,7 @@ class TreeCanvas : public QWidget {
   };
 
   void relayout();
+  int deepestShown() const;
   double placeSubtree(int node, int depth, double& nextRow);
   QRectF boxAt(int depth, double row) const;
   QString pathText(int node) const;
@@ -103,10 +105,14 @@ class TreeCanvas : public QWidget {
   std::vector<int> rootChildren_;
   QRectF rootRect_;
   QColor colour_{31, 119, 180};
-  QSize content_;
+  QSize content_;  // at the narrowest column gap: the canvas' minimum size
+  QSize drawn_;    // at the gap in use
   int boxWidth_ = 80;
   int rootWidth_ = 80;
   int rowHeight_ = 20;
+  // The gap between columns: at least room for the edges, more when the view is wider than
+  // the tree, so that the tree spreads over the width it has.
+  double columnGap_ = 56;
 };
 
 }  // namespace mrnn::widgets

@@ -27,9 +27,9 @@
 #include "trained_project.h"
 #include "widgets/analysis/analysis_job_bar.h"
 #include "widgets/analysis/checkpoint_chooser.h"
-#include "widgets/analysis/export_bar.h"
-#include "widgets/analysis/figure_export.h"
 #include "widgets/analysis/model_slot.h"
+#include "widgets/export/export_bar.h"
+#include "widgets/export/figure_export.h"
 #include "widgets/project/project_document.h"
 
 using namespace mrnn;

@@ -31,7 +31,7 @@
 #include "trained_project.h"
 #include "widgets/analysis/analysis_job_bar.h"
 #include "widgets/analysis/checkpoint_chooser.h"
-#include "widgets/analysis/export_bar.h"
+#include "widgets/export/export_bar.h"
 #include "widgets/gates/activation_colour_scale.h"
 #include "widgets/gates/activation_text_view.h"
 #include "widgets/gates/gate_heatmap.h"

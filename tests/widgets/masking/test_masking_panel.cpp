@@ -29,7 +29,7 @@
 #include "trained_project.h"
 #include "widgets/analysis/analysis_job_bar.h"
 #include "widgets/analysis/checkpoint_chooser.h"
-#include "widgets/analysis/export_bar.h"
+#include "widgets/export/export_bar.h"
 #include "widgets/masking/masking_curve_plot.h"
 #include "widgets/masking/masking_panel.h"
 #include "widgets/project/project_document.h"

@@ -12,7 +12,7 @@
 #include "engine/store/run_store.h"
 #include "file_head.h"
 #include "trained_project.h"
-#include "widgets/analysis/export_bar.h"
+#include "widgets/export/export_bar.h"
 #include "widgets/masking/size_validation_panel.h"
 #include "widgets/masking/size_validation_plot.h"
 #include "widgets/project/project_document.h"

@@ -11,6 +11,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -83,6 +84,7 @@ class SamplerConsoleTest : public QObject {
   void openingAProjectWithoutRunsLetsTheModelGo();
   void wordModelsJoinWordsWithPlainSpaces();
   void viewShowsLineBreaksAndSplitCharacters();
+  void primeStaysInViewUntilTheReaderScrollsDown();
 
  private:
   void generateAndWait(int completions, int length, double temperature = 1.0, int seed = 1);
@@ -230,6 +232,9 @@ void SamplerConsoleTest::clickingASymbolListsItsAlternatives() {
   AlternativesMenu* menu = nullptr;
   QTRY_VERIFY((menu = console_->findChild<AlternativesMenu*>()) != nullptr);
   QCOMPARE(menu->position(), index);
+  if (!qEnvironmentVariableIsEmpty("MRNN_SCREENSHOT_DIR")) {
+    menu->grab().save(qEnvironmentVariable("MRNN_SCREENSHOT_DIR") + "/alternatives.png");
+  }
   const auto& symbol = view->symbol(index);
   const auto actions = menu->alternativeActions();
   bool listed = false;
@@ -502,6 +507,27 @@ void SamplerConsoleTest::viewShowsLineBreaksAndSplitCharacters() {
   QCOMPARE(view.textEdit()->toPlainText(), QStringLiteral("abc↵\n"));
   QCOMPARE(view.completion().text, std::string("c\n"));
   QCOMPARE(view.statistics().left(9), QStringLiteral("2 symbols"));
+}
+
+void SamplerConsoleTest::primeStaysInViewUntilTheReaderScrollsDown() {
+  CompletionView view(0);
+  view.resize(320, 160);
+  view.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&view));
+  view.start(QStringLiteral("The prime"));
+  mrnn::engine::GeneratedSymbol word;
+  word.id = 1;
+  word.text = "word ";
+  word.probability = 0.5;
+  for (int i = 0; i < 400; ++i) view.appendSymbol(word);
+  QScrollBar* bar = view.textEdit()->verticalScrollBar();
+  QVERIFY(bar->maximum() > 0);  // the text overflows the view
+  // The completion does not scroll itself away from its prime.
+  QCOMPARE(bar->value(), 0);
+  // A reader who scrolls to the end follows the stream from there.
+  bar->setValue(bar->maximum());
+  for (int i = 0; i < 200; ++i) view.appendSymbol(word);
+  QCOMPARE(bar->value(), bar->maximum());
 }
 
 QTEST_MAIN(SamplerConsoleTest)

@@ -25,7 +25,7 @@
 #include "trained_project.h"
 #include "widgets/analysis/analysis_job_bar.h"
 #include "widgets/analysis/checkpoint_chooser.h"
-#include "widgets/analysis/export_bar.h"
+#include "widgets/export/export_bar.h"
 #include "widgets/project/project_document.h"
 #include "widgets/surprisal/recovery_plot.h"
 #include "widgets/surprisal/recovery_table.h"

@@ -303,12 +303,15 @@ void TrainingMonitorPanelTest::invalidModelIsRefusedWithTheComposersReason() {
   TrainingMonitorPanel panel(document);
   panel.show();
   panel.setStartEnabled(false, QStringLiteral("layer 1: hidden_size must be at least 1"));
+  // A problem marked on a block disables Start, as the docs say.
+  QVERIFY(!panel.startAction()->isEnabled());
   panel.start();
   QVERIFY(!panel.controller()->isRunning());
   QVERIFY(panel.banner()->text().contains(QStringLiteral("hidden_size must be at least 1")));
   QVERIFY(panel.startAction()->toolTip().contains(QStringLiteral("hidden_size")));
   QVERIFY(panel.banner()->isVisible());
   panel.setStartEnabled(true);
+  QVERIFY(panel.startAction()->isEnabled());
   QVERIFY(!panel.startAction()->toolTip().contains(QStringLiteral("hidden_size")));
   // The problem was undone: its refusal no longer stands.
   QVERIFY(!panel.banner()->isVisible());

@@ -17,7 +17,7 @@
 #include "file_head.h"
 #include "trained_project.h"
 #include "widgets/analysis/analysis_job_bar.h"
-#include "widgets/analysis/export_bar.h"
+#include "widgets/export/export_bar.h"
 #include "widgets/project/project_document.h"
 #include "widgets/tree/hidden_state_tree_panel.h"
 #include "widgets/tree/spread_plot.h"
@@ -143,9 +143,11 @@ class HiddenStateTreeTest : public QObject {
     QVERIFY(x.left() > a.right());
     QVERIFY(canvas.rootRect().right() < a.left());
     QVERIFY(std::abs(a.center().y() - (x.center().y() + y.center().y()) / 2) <= 1);
-    // Whole tree in the size it asks for.
-    QVERIFY(QRect(QPoint(0, 0), canvas.sizeHint()).contains(x));
-    QVERIFY(QRect(QPoint(0, 0), canvas.sizeHint()).contains(b));
+    // Whole tree in the widget (spread over its width) and in the figure's size.
+    QVERIFY(canvas.rect().contains(x));
+    QVERIFY(QRect(QPoint(0, 0), canvas.contentSize()).contains(x));
+    QVERIFY(QRect(QPoint(0, 0), canvas.contentSize()).contains(b));
+    QVERIFY(canvas.sizeHint().width() <= canvas.width());
     QCOMPARE(canvas.nodeAt(x.center()), 3);
     QCOMPARE(canvas.nodeAt(canvas.rootRect().center()), -2);
     QCOMPARE(canvas.nodeAt(QPoint(1, 1)), -1);
@@ -290,6 +292,51 @@ class HiddenStateTreeTest : public QObject {
     QCOMPARE(plot.euclideanGraph(0)->dataCount(), 0);
     QCOMPARE(plot.table()->item(0, 3)->text(), QString("0"));
     QCOMPARE(plot.table()->item(0, 4)->text(), QString::fromUtf8("\u2013"));
+  }
+
+  void aTallTreeKeepsItsRootInSightAndSpreadsOverTheWidth() {
+    // 64 children at depth 1, 3 under each: 192 rows, far taller than the view.
+    QScrollArea scroll;
+    auto* canvas = new TreeCanvas;
+    scroll.setWidget(canvas);
+    scroll.setWidgetResizable(true);
+    scroll.resize(900, 300);
+    scroll.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&scroll));
+    canvas->setTree("ctx", wideTree(64, 3, 2));
+    QTest::qWait(20);
+    QVERIFY(canvas->height() > 3000);
+    // The root is drawn near the top, beside its first child, not midway down the tree.
+    QVERIFY2(canvas->rootRect().bottom() < 250,
+             qPrintable(QString::number(canvas->rootRect().y())));
+    // The columns spread over the view's width rather than bunching at its left.
+    int right = 0;
+    for (int node = 0; node < canvas->nodeCount(); ++node) {
+      right = std::max(right, canvas->nodeRect(node).right());
+    }
+    const int view = scroll.viewport()->width();
+    QVERIFY2(right > view * 0.8 && right <= view,
+             qPrintable(QStringLiteral("%1 of %2").arg(right).arg(view)));
+    // The figure holds the whole tree as drawn.
+    QVERIFY(canvas->contentSize().width() >= right);
+  }
+
+  void spreadLegendAndTitlesStayClearOfTheCurves() {
+    SpreadPlot plot;
+    plot.resize(520, 220);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.setTrees(
+        {{"Run 4 · mlstm · best", "", handTree()}, {"Run 3 · lstm · best", "", handTree(2)}},
+        {Qt::blue, Qt::red});
+    plot.plot()->replot();
+    QCustomPlot* chart = plot.plot();
+    QCOMPARE(chart->axisRect()->insetLayout()->elementCount(), 0);
+    QVERIFY(!chart->legend->outerRect().intersects(chart->axisRect()->rect()));
+    // Each axis title fits the axis' length: "(solid)" and "(dashed)" are not cut.
+    const QFontMetrics metrics(chart->yAxis->labelFont());
+    QVERIFY(metrics.horizontalAdvance(chart->yAxis->label()) < chart->axisRect()->height());
+    QVERIFY(metrics.horizontalAdvance(chart->yAxis2->label()) < chart->axisRect()->height());
   }
 
   void smallDistancesKeepThreeDigits() {

@@ -1,4 +1,4 @@
-#include "widgets/analysis/export_bar.h"
+#include "widgets/export/export_bar.h"
 
 #include <QDir>
 #include <QFileDialog>
@@ -8,7 +8,7 @@
 #include <QToolButton>
 #include <exception>
 
-#include "widgets/analysis/figure_export.h"
+#include "widgets/export/figure_export.h"
 
 namespace mrnn::widgets {
 

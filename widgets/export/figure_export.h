@@ -4,6 +4,7 @@
 #include <QSize>
 #include <QString>
 #include <functional>
+#include <vector>
 
 class QCustomPlot;
 class QPaintDevice;
@@ -27,6 +28,8 @@ void saveFigure(const QString& path, const QSize& size,
                 const std::function<void(QPaintDevice& device, const QSize& size)>& paint);
 // A QCustomPlot at its current size (vector output stays vector).
 void savePlot(const QString& path, QCustomPlot* plot);
+// Several QCustomPlots where they sit inside `frame` (a grid of charts), as one figure.
+void savePlots(const QString& path, QWidget* frame, const std::vector<QCustomPlot*>& plots);
 // Any widget as it is drawn on screen (text views, tree canvases).
 void saveWidget(const QString& path, QWidget* widget);
 // `data` (CSV, JSON) into `path`, atomically.

@@ -1,4 +1,4 @@
-#include "widgets/analysis/figure_export.h"
+#include "widgets/export/figure_export.h"
 
 #include <sys/stat.h>
 
@@ -142,6 +142,22 @@ void savePlot(const QString& path, QCustomPlot* plot) {
     painter.setMode(QCPPainter::pmVectorized);
     painter.setMode(QCPPainter::pmNoCaching);
     plot->toPainter(&painter, area.width(), area.height());
+    painter.end();
+  });
+}
+
+void savePlots(const QString& path, QWidget* frame, const std::vector<QCustomPlot*>& plots) {
+  saveFigure(path, frame->size(), [frame, &plots](QPaintDevice& device, const QSize&) {
+    QCPPainter painter;
+    if (!painter.begin(&device)) return;
+    painter.setMode(QCPPainter::pmVectorized);
+    painter.setMode(QCPPainter::pmNoCaching);
+    for (QCustomPlot* plot : plots) {
+      painter.save();
+      painter.translate(plot->mapTo(frame, QPoint(0, 0)));
+      plot->toPainter(&painter, plot->width(), plot->height());
+      painter.restore();
+    }
     painter.end();
   });
 }

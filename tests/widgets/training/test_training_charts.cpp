@@ -1,0 +1,184 @@
+// The monitor's charts with several runs: where the legend sits, hiding a run from it, the
+// read-out across runs under the mouse, overlays drawn dashed, and the figure and CSV export.
+#include <qcustomplot.h>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "widgets/training/run_curves.h"
+#include "widgets/training/training_charts.h"
+
+using mrnn::widgets::RunCurves;
+using mrnn::widgets::TrainingCharts;
+using Chart = TrainingCharts::Chart;
+using Series = TrainingCharts::Series;
+
+namespace {
+
+// A run of `steps` steps whose loss falls from `start` nats, validated every 10 steps.
+RunCurves makeRun(qint64 id, const QString& label, int steps, double start) {
+  RunCurves run(id, label);
+  for (int step = 1; step <= steps; ++step) {
+    mrnn::engine::StepEvent event;
+    event.step = step;
+    event.epoch = step / 50.0;
+    event.loss = start / (1.0 + step / 40.0);
+    event.learningRate = 0.003;
+    event.gradientNorm = 1.0 + step % 3;
+    event.symbolsPerSecond = 30000 + step;
+    event.wallSeconds = step * 0.1;
+    run.addStep(event);
+    if (step % 10 == 0) {
+      mrnn::engine::ValidationEvent validation;
+      validation.step = step;
+      validation.epoch = event.epoch;
+      validation.figures.bitsPerSymbol = event.loss / std::log(2.0) + 0.1;
+      validation.figures.perplexity = std::exp(event.loss + 0.07);
+      run.addValidation(validation);
+    }
+  }
+  return run;
+}
+
+QPoint centreOf(const QRect& rect) {
+  return rect.center();
+}
+
+}  // namespace
+
+class TrainingChartsTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void init();
+  void cleanup();
+  void legendSitsAboveTheCurvesAndShowsEveryRun();
+  void clickingALegendEntryHidesAndShowsTheRun();
+  void overlaysAreDashedInEveryChart();
+  void readoutListsEveryShownRunAtTheMouse();
+  void csvAndFigureHoldTheShownRuns();
+
+ private:
+  std::unique_ptr<TrainingCharts> charts_;
+};
+
+void TrainingChartsTest::init() {
+  charts_ = std::make_unique<TrainingCharts>();
+  charts_->resize(900, 520);
+  charts_->show();
+  QVERIFY(QTest::qWaitForWindowExposed(charts_.get()));
+  charts_->setOverlays({makeRun(1, QStringLiteral("Run 1 · lstm 128 · 120k"), 200, 4.0),
+                        makeRun(2, QStringLiteral("Run 2 · mlstm 128 · 150k"), 200, 3.6),
+                        makeRun(3, QStringLiteral("Run 3 · lstm 256 · 300k"), 300, 3.4),
+                        makeRun(4, QStringLiteral("Run 4 · mlstm 256 · 441k"), 300, 3.0)});
+  charts_->replot();
+}
+
+void TrainingChartsTest::cleanup() {
+  charts_.reset();
+}
+
+void TrainingChartsTest::legendSitsAboveTheCurvesAndShowsEveryRun() {
+  QCustomPlot* loss = charts_->plot(Chart::Loss);
+  QCOMPARE(loss->legend->itemCount(), 4);
+  // Not inside the axis rect, where it covered the curves' right end.
+  QCOMPARE(loss->axisRect()->insetLayout()->elementCount(), 0);
+  const QRect curves = loss->axisRect()->rect();
+  for (int i = 0; i < loss->legend->itemCount(); ++i) {
+    const QRect entry = loss->legend->item(i)->outerRect();
+    QVERIFY2(!entry.intersects(curves),
+             qPrintable(QStringLiteral("entry %1 covers curves").arg(i)));
+    // Every entry whole inside the chart: none cut off at its edge.
+    QVERIFY2(loss->rect().contains(entry), qPrintable(QStringLiteral("entry %1 cut off").arg(i)));
+  }
+}
+
+void TrainingChartsTest::clickingALegendEntryHidesAndShowsTheRun() {
+  QCustomPlot* loss = charts_->plot(Chart::Loss);
+  const QPoint entry = centreOf(loss->legend->item(1)->outerRect());
+  QTest::mouseClick(loss, Qt::LeftButton, Qt::NoModifier, entry);
+  QVERIFY(!charts_->isRunVisible(2));  // overlay 1 is run index 2
+  QVERIFY(charts_->isRunVisible(1));
+  for (int s = 0; s < TrainingCharts::kSeriesCount; ++s) {
+    QVERIFY(!charts_->overlayGraph(1, static_cast<Series>(s))->visible());
+    QVERIFY(charts_->overlayGraph(0, static_cast<Series>(s))->visible());
+  }
+  QVERIFY(loss->legend->item(1)->textColor().lightness() > 150);  // greyed
+  // Hidden runs stay hidden when the overlays are read again.
+  charts_->setOverlays({makeRun(1, QStringLiteral("Run 1"), 200, 4.0),
+                        makeRun(2, QStringLiteral("Run 2"), 200, 3.6)});
+  QVERIFY(!charts_->isRunVisible(2));
+  charts_->replot();
+  QTest::mouseClick(loss, Qt::LeftButton, Qt::NoModifier,
+                    centreOf(loss->legend->item(1)->outerRect()));
+  QVERIFY(charts_->isRunVisible(2));
+  QVERIFY(charts_->overlayGraph(1, Series::Validation)->visible());
+}
+
+void TrainingChartsTest::overlaysAreDashedInEveryChart() {
+  for (const Series series : {Series::LossSmoothed, Series::Validation, Series::LearningRate,
+                              Series::GradientNorm, Series::Throughput}) {
+    QCOMPARE(charts_->overlayGraph(0, series)->pen().style(), Qt::DashLine);
+    QCOMPARE(charts_->liveGraph(series)->pen().style(), Qt::SolidLine);
+  }
+}
+
+void TrainingChartsTest::readoutListsEveryShownRunAtTheMouse() {
+  QCustomPlot* validation = charts_->plot(Chart::Validation);
+  const int x = qRound(validation->xAxis->coordToPixel(250));
+  const int y = validation->axisRect()->rect().center().y();
+  QTest::mouseMove(validation, QPoint(x, y));
+  QTRY_VERIFY(!charts_->readoutText(Chart::Validation).isEmpty());
+  const QString text = charts_->readoutText(Chart::Validation);
+  QVERIFY2(text.startsWith(QStringLiteral("step 250")), qPrintable(text));
+  // Runs 3 and 4 reach step 250; runs 1 and 2 ended at 200 and say nothing there.
+  QVERIFY2(text.contains(QStringLiteral("Run 3 · lstm 256 · 300k")), qPrintable(text));
+  QVERIFY2(text.contains(QStringLiteral("Run 4 · mlstm 256 · 441k")), qPrintable(text));
+  QVERIFY2(!text.contains(QStringLiteral("Run 1 ")), qPrintable(text));
+  const double expected = 3.0 / (1.0 + 250 / 40.0) / std::log(2.0) + 0.1;
+  QVERIFY2(text.contains(QString::number(expected, 'g', 4)), qPrintable(text));
+  // The other charts draw the line only, at the same step.
+  QVERIFY(charts_->readoutText(Chart::Loss).isEmpty());
+  // Between two validations each run answers with its nearest one.
+  charts_->showReadout(Chart::Validation, 123);
+  QCOMPARE(charts_->readoutText(Chart::Validation).count(QStringLiteral("Run ")), 4);
+  // Over the curves the chart's own tooltip stays out of the read-out's way.
+  QVERIFY(validation->toolTip().isEmpty());
+
+  // A hidden run leaves the read-out.
+  charts_->setRunVisible(4, false);
+  charts_->showReadout(Chart::Validation, 250);
+  QVERIFY(!charts_->readoutText(Chart::Validation).contains(QStringLiteral("Run 4")));
+  charts_->showReadout(Chart::Loss, 150);
+  QCOMPARE(charts_->readoutText(Chart::Loss).count(QStringLiteral("Run ")), 3);
+
+  // Leaving the chart takes it away.
+  QEvent leave(QEvent::Leave);
+  QApplication::sendEvent(validation, &leave);
+  QVERIFY(charts_->readoutText(Chart::Loss).isEmpty());
+}
+
+void TrainingChartsTest::csvAndFigureHoldTheShownRuns() {
+  charts_->setRunVisible(1, false);
+  const QList<QByteArray> rows = charts_->toCsv().trimmed().split('\n');
+  QCOMPARE(rows.first(), QByteArray("run,label,metric,step,epoch,seconds,value"));
+  // Runs 2..4: steps x 4 step metrics + validations x 2.
+  const int expected = (200 + 300 + 300) * 4 + (20 + 30 + 30) * 2;
+  QCOMPARE(rows.size() - 1, expected);
+  for (const QByteArray& row : rows.mid(1)) QVERIFY(!row.startsWith("1,"));
+  const QByteArray first = rows.at(1);
+  QVERIFY2(first.startsWith("2,Run 2 · mlstm 128 · 150k,train_bits_per_symbol,1,"), first);
+  const double bits = first.split(',').last().toDouble();
+  QVERIFY(std::fabs(bits - 3.6 / (1 + 1 / 40.0) / std::log(2.0)) < 1e-9);
+
+  QTemporaryDir folder;
+  for (const char* name : {"curves.png", "curves.svg", "curves.pdf"}) {
+    const QString path = folder.filePath(QString::fromLatin1(name));
+    charts_->saveFigure(path);
+    QVERIFY2(QFileInfo(path).size() > 1000, name);
+  }
+  QImage image(folder.filePath(QStringLiteral("curves.png")));
+  QCOMPARE(image.size(), charts_->size() * 2);
+}
+
+QTEST_MAIN(TrainingChartsTest)
+#include "test_training_charts.moc"
