@@ -159,6 +159,17 @@ void MainWindow::resetLayout() {
   QTimer::singleShot(0, this, [this] { applyDefaultProportions(); });
 }
 
+void MainWindow::toggleComposerFocus() {
+  if (isFocused()) {
+    toggleFocus();  // back to the layout before either focus
+    return;
+  }
+  beforeFocus_ = saveState();
+  for (QDockWidget* dock : docks_) {
+    if (dockWidgetArea(dock) == Qt::BottomDockWidgetArea || dock->isFloating()) dock->hide();
+  }
+}
+
 void MainWindow::toggleFocus() {
   if (isFocused()) {
     centralWidget()->show();

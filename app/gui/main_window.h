@@ -73,6 +73,10 @@ class MainWindow : public QMainWindow {
   // View > Focus on Panels Below (F11): the bottom panels take the whole window (the
   // composer and the YAML/summary docks are put away); again brings the layout back.
   void toggleFocus();
+  // View > Focus on Composer (Shift+F11): the panels below are put away, so the composer and
+  // its YAML take the whole height (a 720-pixel screen shows the whole model); again, or
+  // F11, brings the layout back.
+  void toggleComposerFocus();
   bool isFocused() const { return !beforeFocus_.isEmpty(); }
 
  protected:

@@ -77,6 +77,12 @@ void MainWindow::createMenus() {
   focus->setToolTip(
       tr("Give the training, runs and analysis panels the whole window (F11 "
          "again to come back)"));
+  QAction* composerFocus =
+      view->addAction(tr("Focus on &Composer"), this, &MainWindow::toggleComposerFocus);
+  composerFocus->setObjectName(QStringLiteral("composerFocusAction"));
+  composerFocus->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F11));
+  composerFocus->setToolTip(
+      tr("Give the composer and its YAML the whole height (Shift+F11 again to come back)"));
   QAction* reset = view->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
   reset->setObjectName(QStringLiteral("resetLayoutAction"));
   view->addSeparator();

@@ -111,6 +111,13 @@ CorpusFormat resolveCorpusFormat(CorpusFormat format, const std::string& path) {
   return CorpusFormat::Text;
 }
 
+std::vector<std::string> trainFiles(const DataConfig& config) {
+  std::vector<std::string> files;
+  if (!config.train.empty()) files.push_back(config.train);
+  files.insert(files.end(), config.moreTrain.begin(), config.moreTrain.end());
+  return files;
+}
+
 DataConfig parseDataSection(const YAML::Node& node, YamlReader& reader, const std::string& path) {
   reader.expectMap(node, path,
                    {"synthetic", "copy", "train", "valid", "test", "format", "valid_fraction",
@@ -124,8 +131,20 @@ DataConfig parseDataSection(const YAML::Node& node, YamlReader& reader, const st
   if (!node["train"])
     reader.fail(node, joinKey(path, "train"),
                 "missing; name the training file, or generate data with 'synthetic: reverse_copy'");
-  config.train = reader.text(node, path, "train", "");
-  if (config.train.empty()) reader.fail(node["train"], joinKey(path, "train"), "is empty");
+  const YAML::Node train = node["train"];
+  if (train.IsSequence()) {
+    // Several files, read as one text: the training part of a corpus kept in pieces.
+    if (train.size() == 0) reader.fail(train, joinKey(path, "train"), "is an empty list");
+    for (size_t i = 0; i < train.size(); ++i) {
+      const std::string key = joinKey(path, "train") + "[" + std::to_string(i) + "]";
+      if (!train[i].IsScalar()) reader.fail(train[i], key, "expected a file name");
+      if (train[i].Scalar().empty()) reader.fail(train[i], key, "is empty");
+      (i == 0 ? config.train : config.moreTrain.emplace_back()) = train[i].Scalar();
+    }
+  } else {
+    config.train = reader.text(node, path, "train", "");
+    if (config.train.empty()) reader.fail(train, joinKey(path, "train"), "is empty");
+  }
   config.valid = reader.text(node, path, "valid", "");
   config.test = reader.text(node, path, "test", "");
   for (const char* key : {"valid", "test"}) {
@@ -193,7 +212,13 @@ void emitDataSection(YAML::Emitter& out, const DataConfig& config) {
     out << YAML::EndMap << YAML::EndMap;
     return;
   }
-  out << YAML::Key << "train" << YAML::Value << config.train;
+  if (config.moreTrain.empty()) {
+    out << YAML::Key << "train" << YAML::Value << config.train;
+  } else {
+    out << YAML::Key << "train" << YAML::Value << YAML::BeginSeq;
+    for (const std::string& file : trainFiles(config)) out << file;
+    out << YAML::EndSeq;
+  }
   if (!config.valid.empty() || !config.test.empty()) {
     out << YAML::Key << "valid" << YAML::Value << config.valid;
     out << YAML::Key << "test" << YAML::Value << config.test;

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace YAML {
 class Node;
@@ -50,7 +51,10 @@ struct CopyTaskConfig {
 struct DataConfig {
   SyntheticTask synthetic = SyntheticTask::None;  // not None: no files, `copy` applies
   CopyTaskConfig copy;
-  std::string train;  // required unless synthetic
+  std::string train;  // required unless synthetic; the first training file when there are several
+  // Further training files (`train: [a, b, c]` gives b and c): read after `train`, in order, as
+  // one text, with a line break between two files when the first lacks one.
+  std::vector<std::string> moreTrain;
   std::string valid;  // empty: split off the end of `train` by fraction
   std::string test;   // empty: split off the end of `train` by fraction
   CorpusFormat format = CorpusFormat::Auto;
@@ -65,6 +69,9 @@ struct DataConfig {
   int64_t validWords = 0;
   int64_t testWords = 0;
 };
+
+// Every training file, `train` first.
+std::vector<std::string> trainFiles(const DataConfig& config);
 
 DataConfig parseDataSection(const YAML::Node& node, YamlReader& reader,
                             const std::string& path = "data");

@@ -56,6 +56,21 @@ CorpusReader openReader(const std::string& path, CorpusFormat format, InputLevel
                       level);
 }
 
+// The training text: one file mapped, or several joined (their format is the first's).
+CorpusReader openTrainReader(const DataConfig& config, InputLevel level,
+                             const std::string& projectDir, std::string& described) {
+  const std::string first = resolvePath(projectDir, config.train);
+  if (config.moreTrain.empty()) {
+    described = first;
+    return openReader(first, config.format, level);
+  }
+  std::vector<std::string> paths;
+  for (const std::string& file : trainFiles(config)) paths.push_back(resolvePath(projectDir, file));
+  auto joined = std::make_shared<const MappedFile>(paths);
+  described = joined->path();
+  return CorpusReader(std::move(joined), resolveCorpusFormat(config.format, first), level);
+}
+
 int64_t countNonEmpty(const CorpusReader& reader, const std::string& path) {
   const int64_t count = reader.countSymbols();
   if (count == 0) throw DataError(path + ": no symbols in the file (only whitespace?)");
@@ -71,6 +86,9 @@ Corpus generateCorpus(const DataConfig& config, InputLevel level) {
                     " task is word level (tokens t0, t1, ..., a marker and <eos>); the model "
                     "reads '" +
                     inputLevelName(level) + "'");
+  if (!config.moreTrain.empty())
+    throw DataError("data: " + name + " generates its data; it cannot also read '" +
+                    config.moreTrain.front() + "'");
   for (const std::string* file : {&config.train, &config.valid, &config.test}) {
     if (!file->empty())
       throw DataError("data: " + name + " generates its data; it cannot also read '" + *file + "'");
@@ -172,11 +190,11 @@ CorpusSplit loadSplit(const std::string& path, CorpusFormat format, const Vocabu
 Corpus loadCorpus(const DataConfig& config, InputLevel level, const std::string& projectDir) {
   if (config.synthetic != SyntheticTask::None) return generateCorpus(config, level);
   checkConfig(config);
-  const std::string trainPath = resolvePath(projectDir, config.train);
+  std::string trainPath;  // the file, or the first of several and how many follow
+  const CorpusReader reader = openTrainReader(config, level, projectDir, trainPath);
   const VocabularySource source = resolvedSource(config.vocabulary, level);
   Corpus corpus;
   if (!config.valid.empty()) {
-    const CorpusReader reader = openReader(trainPath, config.format, level);
     const int64_t count = countNonEmpty(reader, trainPath);
     const std::string validPath = resolvePath(projectDir, config.valid);
     const std::string testPath = resolvePath(projectDir, config.test);
@@ -195,9 +213,8 @@ Corpus loadCorpus(const DataConfig& config, InputLevel level, const std::string&
     corpus.valid = loadSplit(validPath, config.format, corpus.vocabulary);
     corpus.test = loadSplit(testPath, config.format, corpus.vocabulary);
   } else {
-    // One file: count, take the vocabulary (from the train part, or all of it), encode it all
+    // One text: count, take the vocabulary (from the train part, or all of it), encode it all
     // once and cut the splits as views of the same ids.
-    const CorpusReader reader = openReader(trainPath, config.format, level);
     const int64_t total = countNonEmpty(reader, trainPath);
     const auto share = [&](double fraction, const char* name) {
       const auto count = static_cast<int64_t>(std::floor(static_cast<double>(total) * fraction));

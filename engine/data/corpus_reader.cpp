@@ -133,8 +133,9 @@ void CorpusReader::throwUnknown(const std::string& symbol, int64_t offset) const
   uint32_t value = 0;
   if (level_ == InputLevel::Char && utf8::decode(begin, begin + symbol.size(), value) > 0)
     std::snprintf(codePoint, sizeof codePoint, " (U+%04X)", value);
-  throw DataError(file_->path() + ": symbol " + printableSymbol(symbol) + codePoint +
-                  " at byte offset " + std::to_string(offset) +
+  const auto [file, fileOffset] = file_->locate(offset);
+  throw DataError(file + ": symbol " + printableSymbol(symbol) + codePoint + " at byte offset " +
+                  std::to_string(fileOffset) +
                   " is not in the vocabulary of the training split, which has no <unk> "
                   "(data.vocabulary: train; 'all' takes the vocabulary from every split, "
                   "'train_unk' reads unseen symbols as <unk>)");

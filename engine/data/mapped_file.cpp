@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 
 #include "engine/data/data_error.h"
 
@@ -38,11 +39,55 @@ MappedFile::MappedFile(const std::string& path) : path_(path) {
   ::close(fd);  // the mapping keeps the file open
 }
 
+MappedFile::MappedFile(const std::vector<std::string>& paths) : joined_(true) {
+  if (paths.empty()) throw DataError("no corpus files given");
+  path_ = paths.front();
+  if (paths.size() > 1) path_ += " (and " + std::to_string(paths.size() - 1) + " more files)";
+  // Each file is mapped in turn and copied: the join costs one copy of the text.
+  std::vector<std::unique_ptr<MappedFile>> files;
+  int64_t total = 0;
+  for (const std::string& path : paths) {
+    files.push_back(std::make_unique<MappedFile>(path));
+    const MappedFile& file = *files.back();
+    total += file.size() + (file.size() > 0 && file.data()[file.size() - 1] != '\n' ? 1 : 0);
+  }
+  size_ = total;
+  if (size_ > 0) {
+    void* memory = ::mmap(nullptr, static_cast<size_t>(size_), PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) {
+      throw DataError(path_ + ": cannot hold the files in memory (" + std::to_string(size_) +
+                      " bytes): " + std::strerror(errno));
+    }
+    data_ = static_cast<uint8_t*>(memory);
+  }
+  int64_t offset = 0;
+  for (const auto& file : files) {
+    parts_.emplace_back(offset, file->path());
+    if (file->size() == 0) continue;
+    std::memcpy(data_ + offset, file->data(), static_cast<size_t>(file->size()));
+    offset += file->size();
+    if (file->data()[file->size() - 1] != '\n') data_[offset++] = '\n';
+  }
+  if (data_ != nullptr) ::mprotect(data_, static_cast<size_t>(size_), PROT_READ);
+}
+
+std::pair<std::string, int64_t> MappedFile::locate(int64_t offset) const {
+  if (parts_.empty()) return {path_, offset};
+  auto part = parts_.begin();
+  for (auto next = parts_.begin(); next != parts_.end() && next->first <= offset; ++next) {
+    part = next;
+  }
+  return {part->second, offset - part->first};
+}
+
 MappedFile::~MappedFile() {
   if (data_ != nullptr) ::munmap(data_, static_cast<size_t>(size_));
 }
 
 void MappedFile::releaseBefore(int64_t offset) const {
+  // Dropped anonymous pages would come back as zeros, not as the text.
+  if (joined_) return;
   static const int64_t page = ::sysconf(_SC_PAGESIZE);
   const int64_t end = std::min(offset, size_) / page * page;
   // Advice only: a failure leaves the pages resident, which is harmless.

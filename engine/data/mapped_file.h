@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace mrnn::engine {
 
@@ -14,6 +16,10 @@ class MappedFile {
   // Throws DataError naming the file when it is missing, not a regular file or unreadable.
   // An empty file maps to size() == 0 (mmap refuses zero lengths).
   explicit MappedFile(const std::string& path);
+  // Several files joined into one read-only buffer in memory, in order, with a line break
+  // after a file that lacks one (a corpus kept in pieces). path() names the first and says
+  // how many follow; locate() finds the file an offset falls in.
+  explicit MappedFile(const std::vector<std::string>& paths);
   ~MappedFile();
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
@@ -30,10 +36,15 @@ class MappedFile {
   // does not keep 100 MB resident next to the ids decoded from it.
   void releaseBefore(int64_t offset) const;
 
+  // The file and the offset inside it of byte `offset` of the mapping, for error messages.
+  std::pair<std::string, int64_t> locate(int64_t offset) const;
+
  private:
   std::string path_;
   uint8_t* data_ = nullptr;
   int64_t size_ = 0;
+  bool joined_ = false;  // anonymous memory: its pages cannot be dropped and read back
+  std::vector<std::pair<int64_t, std::string>> parts_;  // joined files: where each begins
 };
 
 }  // namespace mrnn::engine

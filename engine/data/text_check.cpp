@@ -11,8 +11,9 @@ namespace mrnn::engine {
 
 void throwNotText(const MappedFile& file, int64_t offset) {
   const uint8_t byte = file.data()[offset];
-  const std::string where = file.path() + ": ";
-  const std::string at = " at byte offset " + std::to_string(offset);
+  const auto [path, fileOffset] = file.locate(offset);  // which file, when several are joined
+  const std::string where = path + ": ";
+  const std::string at = " at byte offset " + std::to_string(fileOffset);
   if (byte == 0) {
     throw DataError(where + "binary data (a NUL byte" + at +
                     ") where text was expected; read binary corpora with level: byte or "
@@ -29,8 +30,9 @@ void throwLongPtbSymbol(const MappedFile& file, int64_t offset) {
   while (end < file.size() && !utf8::isSpace(file.data()[end]) && end - offset < 32) ++end;
   const std::string symbol(reinterpret_cast<const char*>(file.data() + offset),
                            static_cast<size_t>(end - offset));
-  throw DataError(file.path() + ": ptb-char symbol '" + symbol + "' at byte offset " +
-                  std::to_string(offset) +
+  const auto [path, fileOffset] = file.locate(offset);
+  throw DataError(path + ": ptb-char symbol '" + symbol + "' at byte offset " +
+                  std::to_string(fileOffset) +
                   " is more than one character (symbols are single characters separated by "
                   "spaces)");
 }

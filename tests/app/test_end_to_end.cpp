@@ -86,6 +86,16 @@ class EndToEndTest : public QObject {
     QVERIFY(!window.isFocused());
     QVERIFY(window.composer()->isVisible());
     QVERIFY(window.dock(QStringLiteral("yaml"))->isVisible());
+    // The composer can have the whole height too: on 720 pixels, then, the whole model shows.
+    const int canvasBefore = window.composer()->height();
+    window.toggleComposerFocus();
+    QVERIFY(window.isFocused());
+    QVERIFY(!window.dock(QStringLiteral("training"))->isVisible());
+    QVERIFY(window.dock(QStringLiteral("yaml"))->isVisible());
+    QTRY_VERIFY(window.composer()->height() > canvasBefore + 200);
+    window.toggleComposerFocus();
+    QVERIFY(!window.isFocused());
+    QVERIFY(window.dock(QStringLiteral("training"))->isVisible());
     // Closed and lost panels come back with View > Reset Layout.
     window.dock(QStringLiteral("yaml"))->close();
     window.dock(QStringLiteral("training"))->setFloating(true);

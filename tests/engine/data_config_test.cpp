@@ -115,6 +115,27 @@ MRNN_TEST(data_section_bad_values_are_located) {
                      "data.max_symbols", "out of range");
   EXPECT_THROWS_WITH(ConfigError, parse("data:\n  train: a\n  min_count: 0\n"), "data.min_count",
                      "out of range");
-  EXPECT_THROWS_WITH(ConfigError, parse("data:\n  train: [a, b]\n"), "data.train",
+  EXPECT_THROWS_WITH(ConfigError, parse("data:\n  train: {a: b}\n"), "data.train",
                      "expected a text value");
+}
+
+MRNN_TEST(data_section_reads_several_training_files) {
+  const DataConfig several = parse("data:\n  train: [a.txt, sub/b.txt, c.txt]\n");
+  EXPECT_EQ(several.train, std::string("a.txt"));
+  EXPECT_EQ(several.moreTrain.size(), size_t{2});
+  EXPECT_EQ(engine::trainFiles(several).at(1), std::string("sub/b.txt"));
+  EXPECT_EQ(engine::trainFiles(several).at(2), std::string("c.txt"));
+  // A list of one is the plain form.
+  EXPECT(parse("data:\n  train: [a.txt]\n").moreTrain.empty());
+  // Written back as a list, read back the same.
+  YAML::Emitter out;
+  out << YAML::BeginMap << YAML::Key << "data" << YAML::Value;
+  engine::emitDataSection(out, several);
+  out << YAML::EndMap;
+  EXPECT(engine::trainFiles(parse(out.c_str())) == engine::trainFiles(several));
+  EXPECT_THROWS_WITH(ConfigError, parse("data:\n  train: []\n"), "data.train", "empty list");
+  EXPECT_THROWS_WITH(ConfigError, parse("data:\n  train: [a.txt, '']\n"), "project.yaml:2:18",
+                     "data.train[1]", "is empty");
+  EXPECT_THROWS_WITH(ConfigError, parse("data:\n  train: [a.txt, [b]]\n"), "data.train[1]",
+                     "expected a file name");
 }

@@ -165,3 +165,28 @@ MRNN_TEST(inconsistent_data_config_is_refused) {
   EXPECT_THROWS_WITH(DataError, engine::loadCorpus(DataConfig{}, InputLevel::Char, ""),
                      "no training file");
 }
+
+MRNN_TEST(several_training_files_are_one_text_and_errors_name_the_file) {
+  test::DataScratch scratch("several");
+  const std::string a = scratch.write("a.txt", "first file\n");
+  const std::string b = scratch.write("b.txt", "second, no line end");
+  const std::string c = scratch.write("c.txt", "third\n");
+  DataConfig config = one(a);
+  config.moreTrain = {b, c};
+  config.validFraction = 0.0;
+  config.testFraction = 0.0;
+  // No held-out split: every symbol of the join is in the training split.
+  const engine::Corpus corpus = engine::loadCorpus(config, InputLevel::Char, "");
+  // A line break is added after b, which lacks one, so "lineend" and "third" stay apart.
+  EXPECT_EQ(corpus.train.tokens.size(),
+            static_cast<int64_t>(std::string("first file\nsecond, no line end\nthird\n").size()));
+  // A missing file among them is named.
+  config.moreTrain = {b, scratch.path("gone.txt")};
+  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(config, InputLevel::Char, ""), "gone.txt",
+                     "no such file");
+  // A bad byte in the second file is reported in that file, at its own offset.
+  const std::string latin1 = scratch.write("latin1.txt", "caf\xe9");
+  config.moreTrain = {latin1};
+  EXPECT_THROWS_WITH(DataError, engine::loadCorpus(config, InputLevel::Char, ""), latin1.c_str(),
+                     "invalid UTF-8 at byte offset 3");
+}

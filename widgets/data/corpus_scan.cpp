@@ -1,6 +1,7 @@
 #include "widgets/data/corpus_scan.h"
 #include "widgets/native_path.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -76,7 +77,15 @@ CorpusScanResult scanCorpus(const CorpusScanRequest& request, const std::atomic<
     }
     const bool synthetic = request.data.synthetic != engine::SyntheticTask::None;
     const bool ownFiles = !synthetic && !request.data.valid.empty();
-    result.train = summarise(corpus.train, !synthetic);
+    result.train = summarise(corpus.train, !synthetic && request.data.moreTrain.empty());
+    if (!request.data.moreTrain.empty()) {
+      // Several training files: their sizes together.
+      result.train.fileBytes = 0;
+      const QDir folder(request.folder);
+      for (const std::string& file : engine::trainFiles(request.data)) {
+        result.train.fileBytes += QFileInfo(folder, fromNativePath(file)).size();
+      }
+    }
     result.valid = summarise(corpus.valid, ownFiles);
     result.test = summarise(corpus.test, ownFiles);
     if (synthetic) result.train.file = result.valid.file = result.test.file = QString();

@@ -2,6 +2,7 @@
 #include "widgets/native_path.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
@@ -57,14 +58,46 @@ QString formatBytes(qint64 bytes) {
   return QStringLiteral("%1 GB").arg(static_cast<double>(bytes) / 1e9, 0, 'f', 2);
 }
 
-std::string& splitPath(engine::DataConfig& data, DataPanel::Split split) {
+// Several training files show as one line, "a; b; c" (the order they are read in).
+const QString kFileSeparator = QStringLiteral("; ");
+
+QString trainTip() {
+  return QCoreApplication::translate(
+      "DataPanel",
+      "The training text; the vocabulary comes from it. Several files, separated by ';', are "
+      "read in that order as one text. Relative paths start at the project folder.");
+}
+
+QString splitText(const engine::DataConfig& data, DataPanel::Split split) {
   switch (split) {
     case DataPanel::Valid:
-      return data.valid;
+      return fromNativePath(data.valid);
     case DataPanel::Test:
-      return data.test;
+      return fromNativePath(data.test);
+    default: {
+      QStringList files;
+      for (const std::string& file : engine::trainFiles(data)) files.append(fromNativePath(file));
+      return files.join(kFileSeparator);
+    }
+  }
+}
+
+void setSplitPaths(engine::DataConfig& data, DataPanel::Split split, const QStringList& paths) {
+  QStringList kept;
+  for (const QString& path : paths) {
+    if (!path.trimmed().isEmpty()) kept.append(path.trimmed());
+  }
+  switch (split) {
+    case DataPanel::Valid:
+      data.valid = kept.isEmpty() ? std::string() : toNativePath(kept.first());
+      return;
+    case DataPanel::Test:
+      data.test = kept.isEmpty() ? std::string() : toNativePath(kept.first());
+      return;
     default:
-      return data.train;
+      data.train = kept.isEmpty() ? std::string() : toNativePath(kept.first());
+      data.moreTrain.clear();
+      for (int i = 1; i < kept.size(); ++i) data.moreTrain.push_back(toNativePath(kept[i]));
   }
 }
 
@@ -158,8 +191,7 @@ QWidget* DataPanel::buildSettings() {
   const QString objectNames[SplitCount] = {QStringLiteral("trainFile"), QStringLiteral("validFile"),
                                            QStringLiteral("testFile")};
   const QString tips[SplitCount] = {
-      tr("The training text; the vocabulary comes from it. Relative paths start at the project "
-         "folder."),
+      trainTip(),
       tr("Optional: a separate validation file. Give both validation and test, or neither (then "
          "they are cut from the end of the training file)."),
       tr("Optional: a separate test file. Give both validation and test, or neither.")};
@@ -187,8 +219,9 @@ QWidget* DataPanel::buildSettings() {
     connect(fileEdits_[i], &QLineEdit::editingFinished, this, [this, split] {
       // Typed paths are kept as typed: relative ones start at the project folder.
       const QString text = fileEdits_[split]->text().trimmed();
+      const QStringList paths = split == Train ? text.split(QLatin1Char(';')) : QStringList{text};
       editData(editLabel(split), 0,
-               [&](engine::DataConfig& data) { splitPath(data, split) = toNativePath(text); });
+               [&](engine::DataConfig& data) { setSplitPaths(data, split, paths); });
     });
     connect(browseButtons_[i], &QToolButton::clicked, this, [this, split] { browse(split); });
   }
@@ -373,11 +406,21 @@ void DataPanel::refreshFromDocument() {
   const engine::Project& project = document_.project();
   const engine::DataConfig& data = project.data;
   const bool synthetic = project.hasData && data.synthetic != engine::SyntheticTask::None;
-  const std::string* paths[SplitCount] = {&data.train, &data.valid, &data.test};
   for (int i = 0; i < SplitCount; ++i) {
     const QSignalBlocker block(fileEdits_[i]);
-    const QString text = project.hasData ? fromNativePath(*paths[i]) : QString();
-    if (fileEdits_[i]->text() != text) fileEdits_[i]->setText(text);
+    const QString text = project.hasData ? splitText(data, static_cast<Split>(i)) : QString();
+    if (fileEdits_[i]->text() != text) {
+      fileEdits_[i]->setText(text);
+      fileEdits_[i]->setCursorPosition(0);  // a long list shows its first file, not its last
+    }
+    if (i == Train) {
+      // Several training files: the tooltip lists them, one a line, in reading order.
+      fileEdits_[i]->setToolTip(data.moreTrain.empty()
+                                    ? trainTip()
+                                    : tr("%1 files, read in this order as one text:\n%2")
+                                          .arg(data.moreTrain.size() + 1)
+                                          .arg(text.split(kFileSeparator).join(QLatin1Char('\n'))));
+    }
     fileEdits_[i]->setEnabled(!synthetic);
     browseButtons_[i]->setEnabled(!synthetic);
   }
@@ -584,9 +627,15 @@ void DataPanel::browse(Split split) {
   }
   const QString titles[SplitCount] = {tr("Choose the training file"),
                                       tr("Choose the validation file"), tr("Choose the test file")};
-  const QString path = QFileDialog::getOpenFileName(
-      this, titles[split], start,
-      tr("Corpus files (*.txt *.tokens *.raw text8 enwik8);;All files (*)"));
+  const QString filter = tr("Corpus files (*.txt *.tokens *.raw text8 enwik8);;All files (*)");
+  if (split == Train) {
+    // Training text may come in several files, read in the order chosen.
+    const QStringList paths =
+        QFileDialog::getOpenFileNames(this, tr("Choose the training file(s)"), start, filter);
+    if (!paths.isEmpty()) setSplitFiles(split, paths);
+    return;
+  }
+  const QString path = QFileDialog::getOpenFileName(this, titles[split], start, filter);
   if (!path.isEmpty()) setSplitFile(split, path);
 }
 
@@ -602,15 +651,22 @@ QString DataPanel::editLabel(Split split) {
 }
 
 void DataPanel::setSplitFile(Split split, const QString& path) {
-  QString stored = path;
+  setSplitFiles(split, {path});
+}
+
+void DataPanel::setSplitFiles(Split split, const QStringList& paths) {
+  QStringList stored;
   const QString folder = document_.folder();
-  if (!path.isEmpty() && QFileInfo(path).isAbsolute() && !folder.isEmpty()) {
-    // Inside the project folder: relative, so the folder can move with its data.
-    const QString relative = QDir(folder).relativeFilePath(QDir::cleanPath(path));
-    if (!relative.startsWith(QStringLiteral(".."))) stored = relative;
+  for (const QString& path : paths) {
+    stored.append(path);
+    if (!path.isEmpty() && QFileInfo(path).isAbsolute() && !folder.isEmpty()) {
+      // Inside the project folder: relative, so the folder can move with its data.
+      const QString relative = QDir(folder).relativeFilePath(QDir::cleanPath(path));
+      if (!relative.startsWith(QStringLiteral(".."))) stored.last() = relative;
+    }
   }
   editData(editLabel(split), 0,
-           [&](engine::DataConfig& data) { splitPath(data, split) = toNativePath(stored); });
+           [&](engine::DataConfig& data) { setSplitPaths(data, split, stored); });
   refreshFromDocument();  // shows the stored form even when nothing changed
 }
 

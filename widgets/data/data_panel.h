@@ -2,6 +2,7 @@
 
 #include <QPointer>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 #include <functional>
 
@@ -46,6 +47,9 @@ class DataPanel : public QWidget {
   // Sets a split's file as its Browse button does: a path inside the project folder is stored
   // relative to it, any other absolute. An empty path clears the split.
   void setSplitFile(Split split, const QString& path);
+  // The training split from several files, read in this order as one text (the Browse
+  // button's multiple choice; the field shows them as "a; b; c").
+  void setSplitFiles(Split split, const QStringList& paths);
   // Reads the corpus again (files may have changed on disk).
   void rescan();
   // Opens the standard data sets dialog.

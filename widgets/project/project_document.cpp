@@ -26,6 +26,7 @@ std::string rebase(const std::string& path, const QString& from, const QString& 
 
 void rebaseData(engine::Project& project, const QString& from, const QString& to) {
   project.data.train = rebase(project.data.train, from, to);
+  for (std::string& file : project.data.moreTrain) file = rebase(file, from, to);
   project.data.valid = rebase(project.data.valid, from, to);
   project.data.test = rebase(project.data.test, from, to);
 }

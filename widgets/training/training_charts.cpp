@@ -17,6 +17,8 @@ namespace mrnn::widgets {
 namespace {
 
 constexpr double kLn2 = 0.69314718055994530942;
+// A maximum size QCustomPlot's layout takes as set (QWIDGETSIZE_MAX itself means "unset").
+constexpr int kUnboundedWidth = 1 << 20;
 // Log tick marks only pay off when a range spans decades; within one decade plain ticks
 // read better (a loss going 4.2 -> 1.6 would otherwise show a single tick or none).
 constexpr double kLogTickerMinRatio = 20.0;
@@ -138,6 +140,9 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent) {
   loss->plotLayout()->addElement(1, 0, legend);
   loss->plotLayout()->setRowStretchFactor(1, 0.001);
   legend->setMargins(QMargins(6, 0, 6, 0));
+  // An empty legend would otherwise cap its column at its own (empty) width, squeezing the
+  // curves' area above it to nothing before the first run.
+  legend->setMaximumSize(kUnboundedWidth, kUnboundedWidth);
   connect(loss, &QCustomPlot::legendClick, this,
           [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
             if (auto* entry = qobject_cast<QCPPlottableLegendItem*>(item)) {

@@ -61,6 +61,8 @@ SpreadPlot::SpreadPlot(QWidget* parent) : QWidget(parent) {
   plot_->plotLayout()->addElement(1, 0, legend);
   plot_->plotLayout()->setRowStretchFactor(1, 0.001);
   legend->setMargins(QMargins(6, 0, 6, 2));
+  // Empty (before the first tree), the legend would cap the plot's width at its own.
+  legend->setMaximumSize(1 << 20, 1 << 20);
 
   table_ = new QTableWidget(0, kColumns, this);
   table_->setObjectName(QStringLiteral("spreadTable"));

@@ -172,6 +172,46 @@ class DataPanelTest : public QObject {
     QCOMPARE(document.undoStack()->undoText(), QStringLiteral("Set training file"));
   }
 
+  void severalTrainingFilesAreOneText() {
+    QTemporaryDir dir;
+    writeSmallCorpus(QDir(dir.path()));
+    writeProject(QDir(dir.path()), kSmallData);
+    ProjectDocument document;
+    document.load(dir.filePath("project.yaml"));
+    DataPanel panel(document);
+    QVERIFY(waitForScan(panel));
+    QFile more(dir.filePath("more.txt"));
+    QVERIFY(more.open(QIODevice::WriteOnly));
+    more.write("cab cab\n");
+    more.close();
+    QFile again(dir.filePath("again.txt"));
+    QVERIFY(again.open(QIODevice::WriteOnly));
+    again.write("abc");  // no line end: one is added before the next file would start
+    again.close();
+
+    // The Browse button's multiple choice: stored relative, in the order chosen.
+    panel.setSplitFiles(DataPanel::Train, {dir.filePath("more.txt"), dir.filePath("again.txt")});
+    QCOMPARE(document.project().data.train, std::string("more.txt"));
+    QCOMPARE(document.project().data.moreTrain, std::vector<std::string>{"again.txt"});
+    auto* trainEdit = panel.findChild<QLineEdit*>(QStringLiteral("trainFile"));
+    QCOMPARE(trainEdit->text(), QStringLiteral("more.txt; again.txt"));
+    QVERIFY(trainEdit->toolTip().contains(QStringLiteral("2 files")));
+    QCOMPARE(trainEdit->cursorPosition(), 0);
+    QVERIFY(waitForScan(panel));
+    QVERIFY2(panel.lastScan().ok, qPrintable(panel.lastScan().error));
+    QCOMPARE(panel.lastScan().train.symbols, qint64{8 + 4});
+    QCOMPARE(panel.lastScan().train.fileBytes, qint64{8 + 3});
+
+    // Typed as a list, and back to one file.
+    trainEdit->setText(QStringLiteral("again.txt ;more.txt"));
+    emit trainEdit->editingFinished();
+    QCOMPARE(document.project().data.train, std::string("again.txt"));
+    QCOMPARE(document.project().data.moreTrain, std::vector<std::string>{"more.txt"});
+    trainEdit->setText(QStringLiteral("train.txt"));
+    emit trainEdit->editingFinished();
+    QVERIFY(document.project().data.moreTrain.empty());
+  }
+
   void missingFileIsNamed() {
     QTemporaryDir dir;
     writeSmallCorpus(QDir(dir.path()));

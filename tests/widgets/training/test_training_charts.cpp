@@ -52,6 +52,7 @@ class TrainingChartsTest : public QObject {
   void init();
   void cleanup();
   void legendSitsAboveTheCurvesAndShowsEveryRun();
+  void emptyChartsUseTheirWholeWidth();
   void clickingALegendEntryHidesAndShowsTheRun();
   void overlaysAreDashedInEveryChart();
   void readoutListsEveryShownRunAtTheMouse();
@@ -90,6 +91,20 @@ void TrainingChartsTest::legendSitsAboveTheCurvesAndShowsEveryRun() {
     // Every entry whole inside the chart: none cut off at its edge.
     QVERIFY2(loss->rect().contains(entry), qPrintable(QStringLiteral("entry %1 cut off").arg(i)));
   }
+}
+
+void TrainingChartsTest::emptyChartsUseTheirWholeWidth() {
+  // Before any run the (empty, hidden) legend takes no room from the curves' area.
+  TrainingCharts empty;
+  empty.resize(900, 520);
+  empty.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&empty));
+  empty.replot();
+  QCustomPlot* loss = empty.plot(Chart::Loss);
+  QVERIFY2(
+      loss->axisRect()->rect().width() > loss->width() * 3 / 4,
+      qPrintable(
+          QStringLiteral("%1 of %2").arg(loss->axisRect()->rect().width()).arg(loss->width())));
 }
 
 void TrainingChartsTest::clickingALegendEntryHidesAndShowsTheRun() {

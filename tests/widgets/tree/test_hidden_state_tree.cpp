@@ -326,6 +326,9 @@ class HiddenStateTreeTest : public QObject {
     plot.resize(520, 220);
     plot.show();
     QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    // Before any tree the empty legend takes no width from the axes.
+    plot.plot()->replot();
+    QVERIFY(plot.plot()->axisRect()->rect().width() > plot.plot()->width() / 2);
     plot.setTrees(
         {{"Run 4 · mlstm · best", "", handTree()}, {"Run 3 · lstm · best", "", handTree(2)}},
         {Qt::blue, Qt::red});
