@@ -59,6 +59,7 @@ ModelSummaryPanel::ModelSummaryPanel(QWidget* parent) : QWidget(parent) {
   titleFont.setPointSizeF(titleFont.pointSizeF() * 1.4);
   title_->setFont(titleFont);
   title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  title_->setWordWrap(true);  // a long name wraps in a narrow dock instead of widening it
 
   description_ = new QLabel(this);
   description_->setObjectName(QStringLiteral("description"));

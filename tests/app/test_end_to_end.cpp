@@ -40,7 +40,7 @@ namespace {
 
 // The default project's corpus comes from Debian's fortunes package, which the README's
 // first command installs.
-const char* const kCorpus = "/usr/share/games/fortunes/songs-poems";
+const char* const kCorpus = "/usr/share/games/fortunes/people";
 
 }  // namespace
 

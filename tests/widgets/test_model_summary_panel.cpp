@@ -52,6 +52,7 @@ class ModelSummaryPanelTest : public QObject {
   void projectAfterErrorShowsTheTableAgain();
   void unknownVocabularyShowsAMessage();
   void byteInputHas256Symbols();
+  void aNarrowDockWrapsTheTextInsteadOfCuttingIt();
 };
 
 void ModelSummaryPanelTest::countsMatchTheFormulas() {
@@ -137,6 +138,18 @@ void ModelSummaryPanelTest::byteInputHas256Symbols() {
   QCOMPARE(panel.rowCount(), 4);
   QCOMPARE(cell(panel, 0, ModelSummaryPanel::In), QStringLiteral("256"));
   QCOMPARE(panel.totalParameters(), qint64{256 * 64 + kLayerParameters + 128 * 256 + 256});
+}
+
+void ModelSummaryPanelTest::aNarrowDockWrapsTheTextInsteadOfCuttingIt() {
+  // The right-hand dock of a 1280-pixel window is about 250 pixels wide: a long project name
+  // and description wrap there rather than setting a width the dock then cuts off.
+  mrnn::engine::Project project = mrnn::engine::parseProject(kLstmProject);
+  project.name = "Quick character-level multiplicative LSTM on fortunes";
+  project.description = "A long description, of many words, that has to wrap in a narrow dock.";
+  ModelSummaryPanel panel;
+  panel.showProject(project);
+  QVERIFY2(panel.minimumSizeHint().width() <= 250,
+           qPrintable(QString::number(panel.minimumSizeHint().width())));
 }
 
 QTEST_MAIN(ModelSummaryPanelTest)
