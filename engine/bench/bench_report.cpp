@@ -93,6 +93,8 @@ std::string formatBenchReport(const BenchReport& report, const std::string& comm
           << ratio(row, torchLstm) << " |\n";
     }
   }
+  if (!report.notes.empty()) out << "\n";
+  for (const std::string& note : report.notes) out << "Note: " << note << "\n";
   return out.str();
 }
 

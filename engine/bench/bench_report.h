@@ -33,6 +33,8 @@ struct BenchReport {
   std::string libtorch;
   double suiteResidentMb = 0.0;  // the suite's own peak: the floor of every child's peak
   std::vector<BenchRow> rows;
+  // What the suite left out and why, each a line the report ends with ("peer left out: ...").
+  std::vector<std::string> notes;
 
   const BenchRow* find(const std::string& subject, BenchMeasure measure) const;
 };

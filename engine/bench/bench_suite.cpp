@@ -149,8 +149,26 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
       throw std::invalid_argument("peer script not found: " + o.peer +
                                   " (--peer PATH names it, --peer none leaves it out)");
     }
-    addSubject("peer mlstm", "mlstm", true);
-    if (lstmAsked) addSubject("peer lstm", "lstm", true);
+    // A Python without torch (Debian's python3-torch is not installed by default) leaves the
+    // peer out with a note; everything else is still measured.
+    const auto torchCheck = [&] {
+      try {
+        return runChildProcess({o.python, "-c", "import torch"});
+      } catch (const std::runtime_error& error) {
+        ChildOutcome cannot;
+        cannot.exitCode = 127;
+        cannot.err = error.what();
+        return cannot;
+      }
+    }();
+    if (torchCheck.exitCode == 0) {
+      addSubject("peer mlstm", "mlstm", true);
+      if (lstmAsked) addSubject("peer lstm", "lstm", true);
+    } else {
+      report.notes.push_back("the Python peer is left out: " + o.python + " cannot import torch (" +
+                             lastLines(torchCheck.err, 1) +
+                             "); `sudo apt-get install python3-torch` adds it");
+    }
   }
   // Thread counts pinned for the BLAS in every child, the peer's included.
   std::vector<std::string> environment;

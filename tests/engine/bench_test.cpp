@@ -6,7 +6,11 @@
 
 #include <torch/torch.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "engine/bench/bench_model.h"
@@ -234,15 +238,43 @@ MRNN_TEST(suite_refuses_missing_peer_and_unknown_cells) {
 }
 
 MRNN_TEST(suite_names_the_failing_subject_and_quotes_it) {
-  // A "peer" that fails the way a Python without torch does.
+  // A "python" that imports torch (answers -c) but whose peer run then fails.
+  const std::string python = "/tmp/mrnn-bench-python-" + std::to_string(::getpid());
+  {
+    std::ofstream script(python);
+    script << "#!/bin/sh\n[ \"$1\" = -c ] && exit 0\necho 'peer broke' >&2\nexit 1\n";
+  }
+  std::filesystem::permissions(python, std::filesystem::perms::owner_all);
   engine::BenchSuiteOptions options;
   options.self = "/bin/true";  // never reached: the peer is the only subject
   options.torchLstm = false;
   options.cells.clear();
   options.peer = "/dev/null";
-  options.python = "/bin/false";
+  options.python = python;
   EXPECT_THROWS_WITH(std::runtime_error, engine::runBenchSuite(options),
-                     "peer mlstm train failed (exit 1): (no output)");
+                     "peer mlstm train failed (exit 1): peer broke");
+  std::filesystem::remove(python);
+}
+
+MRNN_TEST(suite_leaves_out_a_peer_whose_python_lacks_torch) {
+  // Debian's python3 without python3-torch: everything else is measured, the report says how
+  // to add the peer, and nothing throws.
+  engine::BenchSuiteOptions options;
+  options.self = "/bin/true";
+  options.torchLstm = false;
+  options.cells.clear();
+  options.peer = "/dev/null";
+  for (const char* python : {"/bin/false", "/nonexistent/python3"}) {
+    options.python = python;
+    const engine::BenchReport report = engine::runBenchSuite(options);
+    EXPECT(report.rows.empty());
+    EXPECT_EQ(report.notes.size(), size_t{1});
+    const std::string text = engine::formatBenchReport(report, "mrnn bench");
+    EXPECT_MSG(text.find("Note: the Python peer is left out: " + std::string(python) +
+                         " cannot import torch") != std::string::npos,
+               text);
+    EXPECT_MSG(text.find("apt-get install python3-torch") != std::string::npos, text);
+  }
 }
 
 MRNN_TEST(better_openblas_core_only_replaces_the_generic_fallback) {
