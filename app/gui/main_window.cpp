@@ -27,6 +27,7 @@
 #include "widgets/project/project_document.h"
 #include "widgets/sampler/sampler_console.h"
 #include "widgets/surprisal/surprisal_panel.h"
+#include "widgets/training/run_store_watcher.h"
 #include "widgets/training/runs_panel.h"
 #include "widgets/training/training_controller.h"
 #include "widgets/training/training_monitor_panel.h"
@@ -202,6 +203,11 @@ QDockWidget* MainWindow::addPanel(const QString& name, const QString& title, QWi
 }
 
 void MainWindow::connectPanels() {
+  // Runs written by other processes (`mrnn train` in a terminal) appear and plot as they train.
+  auto* watcher = new widgets::RunStoreWatcher(*document_, this);
+  connect(watcher, &widgets::RunStoreWatcher::runsChanged, monitor_,
+          &widgets::TrainingMonitorPanel::followStore);
+  connect(watcher, &widgets::RunStoreWatcher::runsChanged, runs_, &widgets::RunsPanel::refreshSoon);
   connect(document_, &widgets::ProjectDocument::projectChanged, this, &MainWindow::projectChanged);
   connect(document_, &widgets::ProjectDocument::vocabularyChanged, this,
           &MainWindow::projectChanged);

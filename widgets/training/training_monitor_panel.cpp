@@ -592,6 +592,7 @@ void TrainingMonitorPanel::notifyDesktop(const QString& title, const QString& me
 }
 
 void TrainingMonitorPanel::setOverlayRuns(const QList<qint64>& runIds) {
+  followingProject_ = false;
   overlayIds_ = runIds;
   QList<qint64> shown;
   // The live run (training, or trained last) is drawn already: overlaying it would draw it
@@ -611,13 +612,24 @@ void TrainingMonitorPanel::showProjectRuns() {
     if (engine::RunCatalogue::exists(folder)) {
       const auto runs = engine::RunCatalogue(folder).runs();
       for (auto run = runs.rbegin(); run != runs.rend() && ids.size() < kProjectRunsShown; ++run) {
-        if (run->steps > 0) ids.prepend(run->id);
+        // A run another process is training counts before its first checkpoint records steps.
+        if (run->steps > 0 || run->status == engine::RunStatus::Running) ids.prepend(run->id);
       }
     }
   } catch (const std::exception& error) {
     appendLog(tr("could not read the project's runs: %1").arg(QString::fromUtf8(error.what())));
   }
   setOverlayRuns(ids);
+  followingProject_ = true;
+}
+
+void TrainingMonitorPanel::followStore() {
+  if (runActive_ || document_.isUntitled()) return;
+  if (followingProject_) {
+    showProjectRuns();
+  } else if (!overlayIds_.isEmpty()) {
+    setOverlayRuns(overlayIds_);
+  }
 }
 
 void TrainingMonitorPanel::loadCurves(const QList<qint64>& runIds, bool history) {

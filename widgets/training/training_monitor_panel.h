@@ -59,6 +59,10 @@ class TrainingMonitorPanel : public QWidget {
   // when a project opens: a project with runs never shows an empty monitor.
   void showProjectRuns();
   static constexpr int kProjectRunsShown = 6;
+  // The run store changed (another process trains, a run ended): while this monitor is not
+  // training, the runs it shows are read again; if it shows the project's runs rather than
+  // runs the user picked, a new run joins them, so a run started in a terminal plots live.
+  void followStore();
   QList<qint64> overlayRuns() const { return overlayIds_; }
 
   TrainingController* controller() const { return controller_; }
@@ -119,6 +123,7 @@ class TrainingMonitorPanel : public QWidget {
   QAction* stop_ = nullptr;
   QAction* fit_ = nullptr;
   ExportBar* exportBar_ = nullptr;
+  bool followingProject_ = false;  // the overlays are showProjectRuns()' choice
   QComboBox* xAxis_ = nullptr;
   QComboBox* unit_ = nullptr;
   QCheckBox* logScale_ = nullptr;

@@ -7,17 +7,21 @@
 #include <QtTest>
 #include <cmath>
 
+#include "engine/store/run_catalogue.h"
+#include "engine/store/run_lock.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
 #include "training_test_project.h"
 #include "widgets/project/project_document.h"
 #include "widgets/training/run_banner.h"
+#include "widgets/training/run_store_watcher.h"
 #include "widgets/training/training_charts.h"
 #include "widgets/training/training_controller.h"
 #include "widgets/training/training_monitor_panel.h"
 
 using mrnn::widgets::ProjectDocument;
 using mrnn::widgets::RunBanner;
+using mrnn::widgets::RunStoreWatcher;
 using mrnn::widgets::TrainingCharts;
 using mrnn::widgets::TrainingController;
 using mrnn::widgets::TrainingMonitorPanel;
@@ -59,6 +63,7 @@ class TrainingMonitorPanelTest : public QObject {
   void failingRunShowsTheReasonInTheBanner();
   void untitledProjectAsksForASave();
   void invalidModelIsRefusedWithTheComposersReason();
+  void followsARunAnotherProcessWrites();
   void renderScreenshot();
 
  private:
@@ -315,6 +320,50 @@ void TrainingMonitorPanelTest::invalidModelIsRefusedWithTheComposersReason() {
   QVERIFY(!panel.startAction()->toolTip().contains(QStringLiteral("hidden_size")));
   // The problem was undone: its refusal no longer stands.
   QVERIFY(!panel.banner()->isVisible());
+}
+
+void TrainingMonitorPanelTest::followsARunAnotherProcessWrites() {
+  // A monitor showing the project's runs, and a run that another process (here: another
+  // connection holding the run's lock, as `mrnn train` in a terminal does) starts and trains.
+  ProjectDocument opened;
+  TrainingMonitorPanel monitor(opened);
+  QSignalSpy loaded(&monitor, &TrainingMonitorPanel::overlaysLoaded);
+  QCOMPARE(project_->loadInto(opened), QString());
+  QVERIFY(loaded.count() > 0 || loaded.wait(10000));
+  const int before = monitor.charts()->overlayCount();
+  RunStoreWatcher watcher(opened, nullptr, 3'600'000);  // checked by hand below
+  connect(&watcher, &RunStoreWatcher::runsChanged, &monitor, &TrainingMonitorPanel::followStore);
+  QVERIFY(!watcher.checkNow());
+
+  const std::string folder = opened.folder().toStdString();
+  mrnn::engine::RunCatalogue catalogue(folder, mrnn::engine::RunCatalogue::Access::ReadWrite);
+  mrnn::engine::RunRecord record;
+  record.name = "from a terminal";
+  record.modelType = "lstm";
+  const int64_t id = catalogue.store().createRun(record);
+  mrnn::engine::RunLock lock = catalogue.lockForWriting(id);
+  const auto trainTo = [&](int from, int to) {
+    std::vector<mrnn::engine::MetricPoint> points;
+    for (int step = from; step <= to; ++step) {
+      points.push_back({"train/loss", step, step / 100.0, step * 0.1, 2.0});
+    }
+    catalogue.store().appendMetrics(id, points);
+  };
+  trainTo(1, 5);
+  loaded.clear();
+  QVERIFY(watcher.checkNow());
+  QVERIFY(loaded.wait(10000));
+  QCOMPARE(monitor.charts()->overlayCount(), before + 1);
+  QCOMPARE(monitor.charts()->overlayGraph(before, Series::LossRaw)->dataCount(), 5);
+  // It plots as it trains.
+  trainTo(6, 12);
+  loaded.clear();
+  QVERIFY(watcher.checkNow());
+  QVERIFY(loaded.wait(10000));
+  QCOMPARE(monitor.charts()->overlayGraph(before, Series::LossRaw)->dataCount(), 12);
+  QVERIFY(!watcher.checkNow());  // nothing new
+  lock.release();
+  catalogue.deleteRun(id);
 }
 
 void TrainingMonitorPanelTest::renderScreenshot() {

@@ -1,0 +1,55 @@
+#include "widgets/training/run_store_watcher.h"
+
+#include <QTimer>
+#include <exception>
+
+#include "engine/store/run_catalogue.h"
+#include "engine/store/run_store.h"
+#include "widgets/native_path.h"
+#include "widgets/project/project_document.h"
+
+namespace mrnn::widgets {
+
+RunStoreWatcher::RunStoreWatcher(ProjectDocument& document, QObject* parent, int intervalMs)
+    : QObject(parent), document_(document), timer_(new QTimer(this)) {
+  timer_->setInterval(intervalMs);
+  connect(timer_, &QTimer::timeout, this, &RunStoreWatcher::checkNow);
+  // Another project: start from its picture, without announcing it as a change.
+  connect(&document_, &ProjectDocument::pathChanged, this, [this] { last_ = signature(); });
+  last_ = signature();
+  timer_->start();
+}
+
+bool RunStoreWatcher::checkNow() {
+  const QString now = signature();
+  if (now == last_) return false;
+  last_ = now;
+  emit runsChanged();
+  return true;
+}
+
+QString RunStoreWatcher::signature() const {
+  if (document_.isUntitled()) return {};
+  try {
+    const std::string folder = toNativePath(document_.folder());
+    if (!engine::RunCatalogue::exists(folder)) return {};
+    const engine::RunCatalogue catalogue(folder);
+    QString picture;
+    for (const engine::RunRecord& run : catalogue.runs()) {
+      picture +=
+          QStringLiteral("%1:%2:%3").arg(run.id).arg(static_cast<int>(run.status)).arg(run.steps);
+      if (run.status == engine::RunStatus::Running) {
+        // The runs table's step count moves at checkpoints only; the loss points as it trains.
+        for (const engine::MetricSummary& metric : catalogue.store().metricSummaries(run.id)) {
+          if (metric.name == "train/loss") picture += QStringLiteral(":%1").arg(metric.points);
+        }
+      }
+      picture += QLatin1Char(';');
+    }
+    return picture;
+  } catch (const std::exception&) {
+    return QStringLiteral("unreadable");  // a store being created or replaced: read it next time
+  }
+}
+
+}  // namespace mrnn::widgets
