@@ -150,10 +150,11 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
                                   " (--peer PATH names it, --peer none leaves it out)");
     }
     // A Python without torch (Debian's python3-torch is not installed by default) leaves the
-    // peer out with a note; everything else is still measured.
-    const auto torchCheck = [&] {
+    // peer out with a note; everything else is still measured. `peer --help` imports what the
+    // peer needs and exits, so any Python and any stand-in peer are checked the same way.
+    const auto peerCheck = [&] {
       try {
-        return runChildProcess({o.python, "-c", "import torch"});
+        return runChildProcess({o.python, o.peer, "--help"});
       } catch (const std::runtime_error& error) {
         ChildOutcome cannot;
         cannot.exitCode = 127;
@@ -161,13 +162,14 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
         return cannot;
       }
     }();
-    if (torchCheck.exitCode == 0) {
+    if (peerCheck.exitCode == 0) {
       addSubject("peer mlstm", "mlstm", true);
       if (lstmAsked) addSubject("peer lstm", "lstm", true);
     } else {
-      report.notes.push_back("the Python peer is left out: " + o.python + " cannot import torch (" +
-                             lastLines(torchCheck.err, 1) +
-                             "); `sudo apt-get install python3-torch` adds it");
+      report.notes.push_back("the Python peer is left out: `" + o.python + " " + o.peer +
+                             "` cannot start (" + lastLines(peerCheck.err + peerCheck.out, 1) +
+                             "); it needs Debian's python3-torch: "
+                             "`sudo apt-get install python3-torch`");
     }
   }
   // Thread counts pinned for the BLAS in every child, the peer's included.

@@ -238,11 +238,11 @@ MRNN_TEST(suite_refuses_missing_peer_and_unknown_cells) {
 }
 
 MRNN_TEST(suite_names_the_failing_subject_and_quotes_it) {
-  // A "python" that imports torch (answers -c) but whose peer run then fails.
+  // A "python" whose peer starts (answers --help) but whose measurement then fails.
   const std::string python = "/tmp/mrnn-bench-python-" + std::to_string(::getpid());
   {
     std::ofstream script(python);
-    script << "#!/bin/sh\n[ \"$1\" = -c ] && exit 0\necho 'peer broke' >&2\nexit 1\n";
+    script << "#!/bin/sh\n[ \"$2\" = --help ] && exit 0\necho 'peer broke' >&2\nexit 1\n";
   }
   std::filesystem::permissions(python, std::filesystem::perms::owner_all);
   engine::BenchSuiteOptions options;
@@ -270,8 +270,8 @@ MRNN_TEST(suite_leaves_out_a_peer_whose_python_lacks_torch) {
     EXPECT(report.rows.empty());
     EXPECT_EQ(report.notes.size(), size_t{1});
     const std::string text = engine::formatBenchReport(report, "mrnn bench");
-    EXPECT_MSG(text.find("Note: the Python peer is left out: " + std::string(python) +
-                         " cannot import torch") != std::string::npos,
+    EXPECT_MSG(text.find("Note: the Python peer is left out: `" + std::string(python) +
+                         " /dev/null` cannot start") != std::string::npos,
                text);
     EXPECT_MSG(text.find("apt-get install python3-torch") != std::string::npos, text);
   }

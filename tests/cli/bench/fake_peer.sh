@@ -5,6 +5,7 @@ kind=mlstm
 sample=
 while [ $# -gt 0 ]; do
   case "$1" in
+    --help) echo "usage: fake_peer.sh --kind K [--sample N]"; exit 0 ;;
     --kind) kind=$2 ;;
     --sample) sample=$2 ;;
   esac
