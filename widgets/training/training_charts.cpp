@@ -5,7 +5,6 @@
 #include <QGridLayout>
 #include <QLocale>
 #include <QMouseEvent>
-#include <QTime>
 #include <algorithm>
 #include <cmath>
 #include <optional>
