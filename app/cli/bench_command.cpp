@@ -22,7 +22,8 @@ constexpr const char* kUsage =
     "usage: mrnn bench [--cells mlstm,lstm] [--measures train,eval,sample] [--hidden 512]\n"
     "                  [--emb 64] [--batch 32] [--bptt 100] [--vocab 128] [--steps 10]\n"
     "                  [--sample-length 2000] [--repeats 3] [--threads N] [--device cpu|cuda]\n"
-    "                  [--peer PATH|none] [--python P] [--no-torch-lstm] [--markdown FILE]\n";
+    "                  [--peer PATH|none] [--python P] [--no-torch-lstm] [--markdown FILE]\n"
+    "                  [--contention]   (each subject also measured with one core kept busy)\n";
 
 // Where the peer is when mrnn runs from a checkout beside the workplace's shared folder.
 constexpr const char* kDefaultPeer = "../shared/bench/peer_mlstm.py";
@@ -80,9 +81,10 @@ int runProbe(const CommandLine& args, std::ostream& out) {
 }  // namespace
 
 int runBench(const CommandLine& args, std::ostream& out, std::ostream& err) {
-  const auto unknown = args.unknownOptions(
-      {"cells", "measures", "hidden", "emb", "batch", "bptt", "vocab", "steps", "sample-length",
-       "repeats", "threads", "device", "peer", "python", "no-torch-lstm", "markdown", "probe"});
+  const auto unknown =
+      args.unknownOptions({"cells", "measures", "hidden", "emb", "batch", "bptt", "vocab", "steps",
+                           "sample-length", "repeats", "threads", "device", "peer", "python",
+                           "no-torch-lstm", "markdown", "probe", "contention"});
   if (!unknown.empty() || args.positional().size() != 1) {
     err << kUsage;
     if (!unknown.empty()) err << "unknown option " << unknown.front() << "\n";
@@ -104,6 +106,7 @@ int runBench(const CommandLine& args, std::ostream& out, std::ostream& err) {
   }
   options.repeats = static_cast<int>(positiveInteger(args, "repeats", options.repeats));
   options.torchLstm = !args.has("no-torch-lstm");
+  options.contention = args.has("contention");
   options.python = args.value("python", options.python);
   options.self = selfPath();
   const std::string peer = args.value("peer", "");
@@ -125,6 +128,7 @@ int runBench(const CommandLine& args, std::ostream& out, std::ostream& err) {
     if (args.has(key)) command << " --" << key << " " << args.value(key);
   }
   if (args.has("no-torch-lstm")) command << " --no-torch-lstm";
+  if (args.has("contention")) command << " --contention";
 
   const std::atomic<bool> never{false};
   engine::JobContext job(

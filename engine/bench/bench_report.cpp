@@ -23,11 +23,22 @@ std::string ratio(const BenchRow& row, const BenchRow* reference) {
   return number(row.medianRate() / reference->medianRate(), 2);
 }
 
-// The peer row a subject is compared with: the peer of the same cell kind.
+std::string busySuffix(const BenchRow& row) {
+  return row.busy ? kBusySuffix : "";
+}
+
+// The peer row a subject is compared with: the peer of the same cell kind, measured alike.
 const BenchRow* peerFor(const BenchReport& report, const BenchRow& row) {
   if (row.peer) return nullptr;
   const std::string cell = row.cell == kTorchLstm ? "lstm" : row.cell;
-  return report.find("peer " + cell, row.measure);
+  return report.find("peer " + cell + busySuffix(row), row.measure);
+}
+
+// A busy row's idle twin (the same subject without the suffix).
+const BenchRow* idleFor(const BenchReport& report, const BenchRow& row) {
+  if (!row.busy) return nullptr;
+  const std::string suffix = kBusySuffix;
+  return report.find(row.subject.substr(0, row.subject.size() - suffix.size()), row.measure);
 }
 
 }  // namespace
@@ -71,6 +82,13 @@ std::string formatBenchReport(const BenchReport& report, const std::string& comm
          "peak resident memory, runtime, model and data included (never below the suite's own "
       << number(report.suiteResidentMb) << " MB, which the kernel counts for a forked child).\n\n"
       << "    " << command << "\n";
+  bool contention = false;
+  for (const auto& row : report.rows) contention = contention || row.busy;
+  if (contention) {
+    out << "Contention: every subject measured idle and, right after, with processor 0 kept "
+           "busy by a spinning process (rows \"1 core busy\"); / idle is the busy rate over "
+           "the idle one.\n";
+  }
   for (auto measure : {BenchMeasure::Train, BenchMeasure::Eval, BenchMeasure::Sample}) {
     bool any = false;
     for (const auto& row : report.rows) any = any || row.measure == measure;
@@ -80,17 +98,21 @@ std::string formatBenchReport(const BenchReport& report, const std::string& comm
             : measure == BenchMeasure::Eval ? "Evaluation"
                                             : "Sampling")
         << " (symbols/s):\n\n"
-        << "| subject | median | runs | GFLOP/s | peak MB | / peer | / torch::nn::LSTM |\n"
-        << "| --- | ---: | --- | ---: | ---: | ---: | ---: |\n";
-    const BenchRow* torchLstm = report.find("torch::nn::LSTM", measure);
+        << "| subject | median | runs | GFLOP/s | peak MB | / peer | / torch::nn::LSTM |"
+        << (contention ? " / idle |" : "") << "\n"
+        << "| --- | ---: | --- | ---: | ---: | ---: | ---: |" << (contention ? " ---: |" : "")
+        << "\n";
     for (const auto& row : report.rows) {
       if (row.measure != measure) continue;
+      const BenchRow* torchLstm = report.find("torch::nn::LSTM" + busySuffix(row), measure);
       std::string runs;
       for (double r : row.rates) runs += (runs.empty() ? "" : " ") + number(r);
       out << "| " << row.subject << " | " << number(row.medianRate()) << " | " << runs << " | "
           << (row.flopsPerSymbol > 0 ? number(row.gflopsPerSecond(), 1) : "") << " | "
           << number(row.medianPeakMb()) << " | " << ratio(row, peerFor(report, row)) << " | "
-          << ratio(row, torchLstm) << " |\n";
+          << ratio(row, torchLstm) << " |";
+      if (contention) out << " " << ratio(row, idleFor(report, row)) << " |";
+      out << "\n";
     }
   }
   if (!report.notes.empty()) out << "\n";

@@ -10,8 +10,11 @@ namespace mrnn::engine {
 
 // The repeats of one subject (an engine cell, torch::nn::LSTM or the Python peer) on one
 // measure.
+// What a subject's name gains when it is measured beside a busy processor.
+inline constexpr const char* kBusySuffix = " · 1 core busy";
+
 struct BenchRow {
-  std::string subject;  // "engine mlstm", "torch::nn::LSTM", "peer mlstm", ...
+  std::string subject;  // "engine mlstm", "torch::nn::LSTM", "peer mlstm", ... (+ kBusySuffix)
   std::string cell;     // the cell it runs: an engine type, "torch-lstm", or the peer's kind
   BenchMeasure measure = BenchMeasure::Train;
   std::vector<double> rates;    // symbols/s, one per round
@@ -19,6 +22,7 @@ struct BenchRow {
   double flopsPerSymbol = 0.0;  // flop_count.h; 0 when unknown
   int64_t parameters = 0;
   bool peer = false;  // the Python peer, run as a script (no evaluation mode)
+  bool busy = false;  // measured with one processor kept busy (the contention mode)
 
   double medianRate() const;
   double medianPeakMb() const;

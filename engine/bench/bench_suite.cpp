@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -13,6 +14,7 @@
 
 #include "engine/config/cell_type.h"
 #include "engine/runtime/blas_kernels.h"
+#include "engine/runtime/busy_core.h"
 #include "engine/runtime/child_process.h"
 #include "engine/runtime/job_context.h"
 
@@ -126,12 +128,16 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
   const auto addSubject = [&](const std::string& name, const std::string& cell, bool peer) {
     for (auto measure : o.measures) {
       if (peer && measure == BenchMeasure::Eval) continue;
-      BenchRow row;
-      row.subject = name;
-      row.cell = cell;
-      row.measure = measure;
-      row.peer = peer;
-      report.rows.push_back(row);
+      for (const bool busy : {false, true}) {
+        if (busy && !o.contention) continue;
+        BenchRow row;
+        row.subject = busy ? name + kBusySuffix : name;
+        row.cell = cell;
+        row.measure = measure;
+        row.peer = peer;
+        row.busy = busy;
+        report.rows.push_back(row);
+      }
     }
   };
   bool lstmAsked = false;
@@ -190,7 +196,11 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
       shape.cell = row.cell;
       const auto argv = row.peer ? peerCommand(o, row.cell, row.measure)
                                  : probeCommand(o.self, shape, row.measure);
+      // Contention: processor 0 spins for the length of this measurement only.
+      std::optional<BusyCore> spinner;
+      if (row.busy) spinner.emplace(0);
       const auto outcome = runChildProcess(argv, environment);
+      spinner.reset();
       if (outcome.exitCode != 0) {
         throw std::runtime_error(row.subject + " " + benchMeasureName(row.measure) +
                                  " failed (exit " + std::to_string(outcome.exitCode) +

@@ -21,6 +21,9 @@ struct BenchSuiteOptions {
   bool torchLstm = true;  // measure torch::nn::LSTM too
   std::string peer;       // ../shared/bench/peer_mlstm.py, or "" to leave it out
   std::string python = "/usr/bin/python3";  // what runs the peer: Debian's, with python3-torch
+  // Each subject measured twice a round: idle, then with processor 0 kept busy by a spinning
+  // process (BusyCore), as on a desktop that runs something else.
+  bool contention = false;
 };
 
 // The whole suite: every round runs each subject on each measure once, in turn (engine

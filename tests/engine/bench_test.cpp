@@ -6,6 +6,8 @@
 
 #include <torch/torch.h>
 
+#include <sched.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -20,6 +22,7 @@
 #include "engine/bench/throughput_probe.h"
 #include "engine/models/language_model.h"
 #include "engine/runtime/blas_kernels.h"
+#include "engine/runtime/busy_core.h"
 #include "engine/runtime/child_process.h"
 #include "test_harness.h"
 
@@ -285,4 +288,55 @@ MRNN_TEST(better_openblas_core_only_replaces_the_generic_fallback) {
   EXPECT(!engine::betterOpenBlasCore("SkylakeX", avx512));
   EXPECT(!engine::betterOpenBlasCore("Haswell", avx512));
   EXPECT(!engine::betterOpenBlasCore("", avx512));  // not OpenBLAS
+}
+
+MRNN_TEST(busy_core_spins_while_it_lives) {
+  pid_t pid = 0;
+  {
+    engine::BusyCore busy(0);
+    pid = busy.pid();
+    EXPECT(pid > 0);
+    EXPECT_EQ(::kill(pid, 0), 0);  // running
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    ::usleep(50'000);  // the child pins itself first thing
+    EXPECT_EQ(::sched_getaffinity(pid, sizeof set, &set), 0);
+    EXPECT(CPU_ISSET(0, &set));
+    EXPECT_EQ(CPU_COUNT(&set), 1);
+  }
+  EXPECT(::kill(pid, 0) != 0);  // ended and reaped
+}
+
+MRNN_TEST(contention_mode_measures_each_subject_idle_and_beside_a_busy_core) {
+  // A stand-in peer whose rate is fixed: the rows and the report's columns are what is checked.
+  const std::string python = "/tmp/mrnn-bench-python-busy-" + std::to_string(::getpid());
+  {
+    std::ofstream script(python);
+    script << "#!/bin/sh\n[ \"$2\" = --help ] && exit 0\n"
+              "echo 'mlstm hidden=8 batch=2 bptt=4 params=1 chars_per_s=1000'\n";
+  }
+  std::filesystem::permissions(python, std::filesystem::perms::owner_all);
+  engine::BenchSuiteOptions options;
+  options.self = "/bin/true";
+  options.torchLstm = false;
+  options.cells.clear();
+  options.measures = {engine::BenchMeasure::Train};
+  options.repeats = 1;
+  options.peer = "/dev/null";
+  options.python = python;
+  options.contention = true;
+  const engine::BenchReport report = engine::runBenchSuite(options);
+  EXPECT_EQ(report.rows.size(), size_t{2});
+  EXPECT_EQ(report.rows.at(0).subject, std::string("peer mlstm"));
+  EXPECT(!report.rows.at(0).busy);
+  EXPECT_EQ(report.rows.at(1).subject, std::string("peer mlstm") + engine::kBusySuffix);
+  EXPECT(report.rows.at(1).busy);
+  const std::string text = engine::formatBenchReport(report, "mrnn bench --contention");
+  EXPECT_MSG(text.find("Contention:") != std::string::npos, text);
+  EXPECT_MSG(text.find("| / torch::nn::LSTM | / idle |") != std::string::npos, text);
+  // The busy row over its idle twin: 1000 / 1000.
+  EXPECT_MSG(text.find("| peer mlstm · 1 core busy | 1,000 | 1,000 |  | ") != std::string::npos &&
+                 text.find(" | 1.00 |\n") != std::string::npos,
+             text);
+  std::filesystem::remove(python);
 }
