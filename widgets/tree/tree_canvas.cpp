@@ -46,6 +46,7 @@ TreeCanvas::TreeCanvas(QWidget* parent) : QWidget(parent) {
   QPalette background = palette();
   background.setColor(QPalette::Window, Qt::white);
   setPalette(background);
+  measure();
   relayout();
 }
 
@@ -94,6 +95,7 @@ void TreeCanvas::setTree(const QString& context, const engine::TreeResult& tree)
       node.collapsed = !node.children.empty();
     }
   }
+  measure();
   relayout();
 }
 
@@ -101,6 +103,7 @@ void TreeCanvas::clear() {
   context_.clear();
   nodes_.clear();
   rootChildren_.clear();
+  measure();
   relayout();
 }
 
@@ -236,7 +239,7 @@ double TreeCanvas::placeSubtree(int node, int depth, double& nextRow) {
   return row;
 }
 
-void TreeCanvas::relayout() {
+void TreeCanvas::measure() {
   const QFontMetrics metrics(font());
   rowHeight_ = metrics.height() + 8;
   int widest = metrics.horizontalAdvance(QStringLiteral("\u2423 0.00"));
@@ -245,7 +248,9 @@ void TreeCanvas::relayout() {
   }
   boxWidth_ = widest + 2 * kPadding + kMarker;
   rootWidth_ = metrics.horizontalAdvance(tail(visibleText(context_), kContextChars)) + 2 * kPadding;
+}
 
+void TreeCanvas::relayout() {
   // The narrowest the tree can be drawn; a wider view spreads the columns over its width.
   const int deepest = deepestShown();
   const double narrowest =

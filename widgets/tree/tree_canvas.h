@@ -92,6 +92,9 @@ class TreeCanvas : public QWidget {
     QRectF rect;
   };
 
+  // The boxes' sizes from the labels and font: once per tree, not per resize.
+  void measure();
+  // Where every shown node goes, at the column gap the width allows.
   void relayout();
   int deepestShown() const;
   double placeSubtree(int node, int depth, double& nextRow);
