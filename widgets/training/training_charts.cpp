@@ -11,13 +11,12 @@
 
 #include "engine/store/text_format.h"
 #include "widgets/export/figure_export.h"
+#include "widgets/plot_legend.h"
 
 namespace mrnn::widgets {
 namespace {
 
 constexpr double kLn2 = 0.69314718055994530942;
-// A maximum size QCustomPlot's layout takes as set (QWIDGETSIZE_MAX itself means "unset").
-constexpr int kUnboundedWidth = 1 << 20;
 // Log tick marks only pay off when a range spans decades; within one decade plain ticks
 // read better (a loss going 4.2 -> 1.6 would otherwise show a single tick or none).
 constexpr double kLogTickerMinRatio = 20.0;
@@ -123,25 +122,14 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent) {
   // The legend goes between the title and the curves, in rows, so it never hides the
   // curves' right end however many runs it lists; a click on an entry hides that run.
   QCustomPlot* loss = plot(Chart::Loss);
+  placeLegendInRow(loss, 1);
   QCPLegend* legend = loss->legend;
-  legend->setVisible(true);
   legend->setFont(chartFont(7.5));
-  legend->setBrush(Qt::NoBrush);
-  legend->setBorderPen(Qt::NoPen);
   legend->setRowSpacing(0);
   legend->setColumnSpacing(10);
   legend->setIconSize(18, 9);
-  legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
   legend->setSelectableParts(QCPLegend::spNone);
-  loss->axisRect()->insetLayout()->take(legend);
-  loss->axisRect()->insetLayout()->simplify();
-  loss->plotLayout()->insertRow(1);
-  loss->plotLayout()->addElement(1, 0, legend);
-  loss->plotLayout()->setRowStretchFactor(1, 0.001);
   legend->setMargins(QMargins(6, 0, 6, 0));
-  // An empty legend would otherwise cap its column at its own (empty) width, squeezing the
-  // curves' area above it to nothing before the first run.
-  legend->setMaximumSize(kUnboundedWidth, kUnboundedWidth);
   connect(loss, &QCustomPlot::legendClick, this,
           [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
             if (auto* entry = qobject_cast<QCPPlottableLegendItem*>(item)) {

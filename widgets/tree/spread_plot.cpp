@@ -8,6 +8,8 @@
 #include <cmath>
 #include <map>
 
+#include "widgets/plot_legend.h"
+
 namespace mrnn::widgets {
 
 namespace {
@@ -50,19 +52,9 @@ SpreadPlot::SpreadPlot(QWidget* parent) : QWidget(parent) {
   plot_->yAxis->setRange(0.0, 1.0);
   plot_->yAxis2->setRange(0.0, 1.0);
   // The legend goes under the axes, in one row, where it cannot cover a curve.
-  QCPLegend* legend = plot_->legend;
-  legend->setVisible(true);
-  legend->setBorderPen(Qt::NoPen);
-  legend->setBrush(Qt::NoBrush);
-  legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-  legend->setColumnSpacing(16);
-  plot_->axisRect()->insetLayout()->take(legend);
-  plot_->axisRect()->insetLayout()->simplify();
-  plot_->plotLayout()->addElement(1, 0, legend);
-  plot_->plotLayout()->setRowStretchFactor(1, 0.001);
-  legend->setMargins(QMargins(6, 0, 6, 2));
-  // Empty (before the first tree), the legend would cap the plot's width at its own.
-  legend->setMaximumSize(1 << 20, 1 << 20);
+  placeLegendInRow(plot_, 1);
+  plot_->legend->setColumnSpacing(16);
+  plot_->legend->setMargins(QMargins(6, 0, 6, 2));
 
   table_ = new QTableWidget(0, kColumns, this);
   table_->setObjectName(QStringLiteral("spreadTable"));
