@@ -9,9 +9,10 @@ class QToolButton;
 
 namespace mrnn::widgets {
 
-// "Save figure..." and "Save numbers..." for an analysis view. The view says how to write its
-// figure (saveFigure/savePlot/saveWidget into the path chosen) and how to produce its CSV;
-// both buttons stay disabled until setAvailable(true), i.e. until there is a result.
+// "Save figure..." and "Save numbers..." for a view with results (the training monitor, every
+// analysis view). The view says how to write its figure (saveFigure/savePlot/savePlots/
+// saveWidget into the path chosen) and how to produce its CSV; both buttons stay disabled
+// until setAvailable(true), i.e. until there is a result.
 // Failures are shown in a message box and returned by the save*To() calls tests use.
 class ExportBar : public QWidget {
   Q_OBJECT

@@ -135,15 +135,7 @@ void saveFigure(const QString& path, const QSize& size,
 }
 
 void savePlot(const QString& path, QCustomPlot* plot) {
-  const QSize size = plot->size();
-  saveFigure(path, size, [plot](QPaintDevice& device, const QSize& area) {
-    QCPPainter painter;
-    if (!painter.begin(&device)) return;
-    painter.setMode(QCPPainter::pmVectorized);
-    painter.setMode(QCPPainter::pmNoCaching);
-    plot->toPainter(&painter, area.width(), area.height());
-    painter.end();
-  });
+  savePlots(path, plot, {plot});
 }
 
 void savePlots(const QString& path, QWidget* frame, const std::vector<QCustomPlot*>& plots) {
