@@ -18,4 +18,9 @@ QString formatLoss(double value);
 // Compact general numbers for rates and norms ("0.002", "1.5e-05", "12,345").
 QString formatValue(double value);
 
+// The engine reports losses in nats; every view shows bits (one unit, named, everywhere).
+constexpr double natsToBits(double nats) {
+  return nats / 0.69314718055994530942;
+}
+
 }  // namespace mrnn::widgets

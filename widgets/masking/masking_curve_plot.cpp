@@ -10,11 +10,11 @@
 #include <cmath>
 #include <limits>
 
+#include "widgets/display_format.h"
+
 namespace mrnn::widgets {
 
 namespace {
-
-constexpr double kLn2 = 0.69314718055994530942;
 
 // Distinct, print-friendly colours for layers 1, 2, ...; "all layers" gets dark grey so it
 // reads as the summary curve.
@@ -92,7 +92,9 @@ QColor MaskingCurvePlot::layerColour(const std::optional<size_t>& layer) {
 }
 
 QString MaskingCurvePlot::cellText(double meanNats, double stdNats) {
-  return QStringLiteral("%1 ± %2").arg(meanNats / kLn2, 0, 'f', 4).arg(stdNats / kLn2, 0, 'f', 4);
+  return QStringLiteral("%1 ± %2")
+      .arg(natsToBits(meanNats), 0, 'f', 4)
+      .arg(natsToBits(stdNats), 0, 'f', 4);
 }
 
 QString MaskingCurvePlot::caption() const {
@@ -129,8 +131,8 @@ void MaskingCurvePlot::setSeries(const std::vector<MaskingSeries>& series, const
     QVector<double> keys, values, errors;
     for (size_t i = 0; i < s.p.size(); ++i) {
       keys.append(s.p[i]);
-      values.append(s.meanNats[i] / kLn2);
-      errors.append(i < s.stdNats.size() ? s.stdNats[i] / kLn2 : 0.0);
+      values.append(natsToBits(s.meanNats[i]));
+      errors.append(i < s.stdNats.size() ? natsToBits(s.stdNats[i]) : 0.0);
     }
     graph->setData(keys, values, true);
     auto* bars = new QCPErrorBars(plot_->xAxis, plot_->yAxis);
@@ -155,8 +157,8 @@ void MaskingCurvePlot::fitRanges() {
     for (size_t i = 0; i < s.p.size(); ++i) {
       const double spread = i < s.stdNats.size() ? s.stdNats[i] : 0.0;
       pMax = std::max(pMax, s.p[i]);
-      low = std::min(low, (s.meanNats[i] - spread) / kLn2);
-      high = std::max(high, (s.meanNats[i] + spread) / kLn2);
+      low = std::min(low, natsToBits(s.meanNats[i] - spread));
+      high = std::max(high, natsToBits(s.meanNats[i] + spread));
     }
   }
   if (!(low <= high)) {  // nothing plotted: an empty frame of the usual extent

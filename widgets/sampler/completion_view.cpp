@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "widgets/display_format.h"
 #include "widgets/monospace_font.h"
 #include "widgets/sampler/probability_scale.h"
 #include "widgets/text_character_geometry.h"
@@ -220,7 +221,7 @@ void CompletionView::updateHeader() {
         tr("%1\nTotal surprisal %2 bits (-log2 p of the whole completion); bits/symbol "
            "divides it by the symbols generated.")
             .arg(header_)
-            .arg(-completion_.logProbability / std::log(2.0), 0, 'f', 2));
+            .arg(natsToBits(-completion_.logProbability), 0, 'f', 2));
   }
   elideHeader();
 }
@@ -239,7 +240,7 @@ QString CompletionView::statistics() const {
   const int count = symbolCount();
   QString text = count == 1 ? tr("1 symbol") : tr("%1 symbols").arg(count);
   if (count > 0) {
-    const double bits = -completion_.logProbability / std::log(2.0) / count;
+    const double bits = natsToBits(-completion_.logProbability) / count;
     text += QStringLiteral(" · %1 bits/symbol").arg(bits, 0, 'f', 2);
   }
   if (!completion_.stopReason.empty()) {
@@ -285,7 +286,7 @@ QString CompletionView::toolTipFor(int index) const {
                     .arg(visibleSymbol(s.text).toHtmlEscaped())
                     .arg(index + 1)
                     .arg(ProbabilityScale::percent(s.probability))
-                    .arg(-s.logProbability / std::log(2.0), 0, 'f', 3);
+                    .arg(natsToBits(-s.logProbability), 0, 'f', 3);
   for (size_t rank = 0; rank < s.alternatives.size(); ++rank) {
     if (s.alternatives[rank].id == s.id) {
       tip += tr("<br>rank %1 of the %2 most probable").arg(rank + 1).arg(s.alternatives.size());

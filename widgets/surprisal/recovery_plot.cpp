@@ -8,6 +8,7 @@
 #pragma push_macro("slots")
 #undef slots
 #include "engine/scoring/surprisal_recovery.h"
+#include "widgets/display_format.h"
 #pragma pop_macro("slots")
 
 namespace mrnn::widgets {
@@ -71,7 +72,6 @@ QCPGraph* RecoveryPlot::overallLine(int model) const {
 
 void RecoveryPlot::showRecovery(const engine::RecoveryTable& table, const QStringList& labels) {
   clearGraphs();
-  const double toBits = 1.0 / std::log(2.0);
   const auto k = static_cast<int>(table.offsets);
   models_ = static_cast<int>(table.overallMean.size());
 
@@ -86,10 +86,10 @@ void RecoveryPlot::showRecovery(const engine::RecoveryTable& table, const QStrin
     const QColor colour = modelColour(m);
     const auto row = static_cast<size_t>(m);
     QVector<double> x{0.0};
-    QVector<double> y{table.surprisingMean[row] * toBits};
+    QVector<double> y{natsToBits(table.surprisingMean[row])};
     for (int offset = 1; offset <= k; ++offset) {
       x.append(offset);
-      y.append(table.offsetMean[row][static_cast<size_t>(offset - 1)] * toBits);
+      y.append(natsToBits(table.offsetMean[row][static_cast<size_t>(offset - 1)]));
     }
     QCPGraph* line = addGraph();
     line->setName(m < labels.size() ? labels[m] : tr("model %1").arg(m + 1));
@@ -98,7 +98,7 @@ void RecoveryPlot::showRecovery(const engine::RecoveryTable& table, const QStrin
         QCPScatterStyle(kShapes[row % kShapes.size()], colour, colour.lighter(150), 8));
     line->setData(x, y, true);
 
-    const double overall = table.overallMean[row] * toBits;
+    const double overall = natsToBits(table.overallMean[row]);
     QCPGraph* dashed = addGraph();
     dashed->setName(tr("%1 (overall)").arg(line->name()));
     QPen pen(colour, 1.5, Qt::DashLine);

@@ -8,6 +8,7 @@
 #pragma push_macro("slots")
 #undef slots
 #include "engine/scoring/surprisal_recovery.h"
+#include "widgets/display_format.h"
 #pragma pop_macro("slots")
 #include "widgets/surprisal/recovery_plot.h"
 
@@ -44,7 +45,6 @@ void RecoveryTable::clearRecovery() {
 
 void RecoveryTable::showRecovery(const engine::RecoveryTable& table, const QStringList& labels) {
   clear();
-  const double toBits = 1.0 / std::log(2.0);
   const auto k = static_cast<int>(table.offsets);
   const auto models = static_cast<int>(table.overallMean.size());
   setColumnCount(2 + k);
@@ -68,9 +68,9 @@ void RecoveryTable::showRecovery(const engine::RecoveryTable& table, const QStri
     rows << (m < labels.size() ? labels[m] : tr("model %1").arg(m + 1));
     const auto put = [&](int column, double nats) {
       setItem(m, column,
-              cell(QString::number(nats * toBits, 'f', 3), tr("%1 bits = %2 nats per symbol")
-                                                               .arg(nats * toBits, 0, 'f', 4)
-                                                               .arg(nats, 0, 'f', 4)));
+              cell(QString::number(natsToBits(nats), 'f', 3), tr("%1 bits = %2 nats per symbol")
+                                                                  .arg(natsToBits(nats), 0, 'f', 4)
+                                                                  .arg(nats, 0, 'f', 4)));
     };
     put(0, table.overallMean[row]);
     put(1, table.surprisingMean[row]);

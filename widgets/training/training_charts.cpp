@@ -10,13 +10,13 @@
 #include <optional>
 
 #include "engine/store/text_format.h"
+#include "widgets/display_format.h"
 #include "widgets/export/figure_export.h"
 #include "widgets/plot_legend.h"
 
 namespace mrnn::widgets {
 namespace {
 
-constexpr double kLn2 = 0.69314718055994530942;
 // Log tick marks only pay off when a range spans decades; within one decade plain ticks
 // read better (a loss going 4.2 -> 1.6 would otherwise show a single tick or none).
 constexpr double kLogTickerMinRatio = 20.0;
@@ -283,7 +283,7 @@ double TrainingCharts::keyOf(const CurvePoint& point) const {
 }
 
 double TrainingCharts::lossValue(double nats) const {
-  return unit_ == Unit::BitsPerSymbol ? nats / kLn2 : std::exp(nats);
+  return unit_ == Unit::BitsPerSymbol ? natsToBits(nats) : std::exp(nats);
 }
 
 void TrainingCharts::appendPoint(RunGraphs& run, Series series, const CurvePoint& point) {
@@ -734,7 +734,7 @@ QByteArray TrainingCharts::toCsv() const {
     double (*convert)(double);
   };
   static const Column columns[] = {
-      {RunMetric::TrainLoss, "train_bits_per_symbol", [](double nats) { return nats / kLn2; }},
+      {RunMetric::TrainLoss, "train_bits_per_symbol", [](double nats) { return natsToBits(nats); }},
       {RunMetric::ValidBits, "valid_bits_per_symbol", [](double v) { return v; }},
       {RunMetric::ValidPerplexity, "valid_perplexity", [](double v) { return v; }},
       {RunMetric::LearningRate, "learning_rate", [](double v) { return v; }},
