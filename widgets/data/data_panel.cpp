@@ -33,6 +33,7 @@
 #include "widgets/data/datasets_dialog.h"
 #include "widgets/data/symbol_histogram.h"
 #include "widgets/monospace_font.h"
+#include "widgets/panel_shortcut.h"
 #include "widgets/project/project_document.h"
 
 namespace mrnn::widgets {
@@ -341,10 +342,9 @@ QWidget* DataPanel::buildSettings() {
   rescanButton_ = new QPushButton(tr("&Rescan"), box);
   rescanButton_->setObjectName(QStringLiteral("rescanButton"));
   // F5 is the window's Start; this panel's key works where the panel has the focus.
-  auto* rescanKey = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_R), this);
-  rescanKey->setObjectName(QStringLiteral("rescanShortcut"));
-  rescanKey->setContext(Qt::WidgetWithChildrenShortcut);
-  rescanKey->setWhatsThis(tr("Data: read the corpus again"));
+  QShortcut* rescanKey =
+      addPanelShortcut(this, QKeySequence(Qt::CTRL | Qt::Key_R), QStringLiteral("rescanShortcut"),
+                       tr("Data: read the corpus again"));
   connect(rescanKey, &QShortcut::activated, this, &DataPanel::rescan);
   rescanButton_->setToolTip(tr("Read the corpus again, for files changed on disk (%1)")
                                 .arg(rescanKey->key().toString(QKeySequence::NativeText)));

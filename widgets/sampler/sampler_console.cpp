@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "widgets/panel_shortcut.h"
 #include "widgets/project/project_document.h"
 #include "widgets/sampler/alternatives_menu.h"
 #include "widgets/sampler/checkpoint_list.h"
@@ -92,10 +93,9 @@ void SamplerConsole::buildUi() {
   refresh->setObjectName(QStringLiteral("refreshCheckpointsButton"));
   refresh->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
   // F5 is the window's Start; this panel's key works where the panel has the focus.
-  auto* refreshKey = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_R), this);
-  refreshKey->setObjectName(QStringLiteral("refreshCheckpointsShortcut"));
-  refreshKey->setContext(Qt::WidgetWithChildrenShortcut);
-  refreshKey->setWhatsThis(tr("Sampler: look for new runs and checkpoints"));
+  QShortcut* refreshKey = addPanelShortcut(this, QKeySequence(Qt::CTRL | Qt::Key_R),
+                                           QStringLiteral("refreshCheckpointsShortcut"),
+                                           tr("Sampler: look for new runs and checkpoints"));
   connect(refreshKey, &QShortcut::activated, this, &SamplerConsole::refreshCheckpoints);
   refresh->setToolTip(tr("Look for new runs and checkpoints (%1)")
                           .arg(refreshKey->key().toString(QKeySequence::NativeText)));
