@@ -160,29 +160,28 @@ void MainWindow::resetLayout() {
   QTimer::singleShot(0, this, [this] { applyDefaultProportions(); });
 }
 
-void MainWindow::toggleComposerFocus() {
-  if (isFocused()) {
-    toggleFocus();  // back to the layout before either focus
-    return;
-  }
-  beforeFocus_ = saveState();
-  for (QDockWidget* dock : docks_) {
-    if (dockWidgetArea(dock) == Qt::BottomDockWidgetArea || dock->isFloating()) dock->hide();
-  }
+void MainWindow::toggleFocus() {
+  focusOn(true);
 }
 
-void MainWindow::toggleFocus() {
-  if (isFocused()) {
+void MainWindow::toggleComposerFocus() {
+  focusOn(false);
+}
+
+void MainWindow::focusOn(bool panelsBelow) {
+  if (isFocused()) {  // either focus: back to the layout before it
     centralWidget()->show();
     restoreState(beforeFocus_);
     beforeFocus_.clear();
     return;
   }
   beforeFocus_ = saveState();
-  // The bottom area's tabs stay (one panel shows, the others a click away); the rest goes.
-  centralWidget()->hide();
+  // The focused side keeps its tabs (one panel shows, the others a click away); the rest,
+  // and any floating panel, is put away.
+  centralWidget()->setVisible(!panelsBelow);
   for (QDockWidget* dock : docks_) {
-    if (dockWidgetArea(dock) != Qt::BottomDockWidgetArea || dock->isFloating()) dock->hide();
+    const bool below = !dock->isFloating() && dockWidgetArea(dock) == Qt::BottomDockWidgetArea;
+    if (dock->isFloating() || below != panelsBelow) dock->hide();
   }
 }
 

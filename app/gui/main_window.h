@@ -99,6 +99,8 @@ class MainWindow : public QMainWindow {
   // Help > Documentation, or (shortcuts) Help > Keyboard Shortcuts.
   void showHelp(bool shortcuts);
   void applyDefaultProportions();
+  // Gives the panels below (true) or the composer side (false) the window, or undoes either.
+  void focusOn(bool panelsBelow);
 
   bool useSettings_;
   TemplateCatalog catalog_;
