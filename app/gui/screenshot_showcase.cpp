@@ -6,14 +6,13 @@
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
-#include <QDir>
 #include <QDockWidget>
 #include <QEventLoop>
 #include <QFile>
-#include <QFileInfo>
 #include <QTimer>
 
 #include "app/gui/main_window.h"
+#include "engine/store/run_catalogue.h"
 #include "widgets/analysis/analysis_job_bar.h"
 #include "widgets/data/data_panel.h"
 #include "widgets/gates/gate_inspector_panel.h"
@@ -133,8 +132,9 @@ QWidget* showcaseAnalysis(MainWindow& window, const QString& panel) {
 QWidget* prepareShowcase(MainWindow& window, const QString& panel) {
   waitFor([&window] { return !window.dataPanel()->isScanning(); }, 30'000);
   const QString folder = window.document().folder();
-  const QString database = QDir(folder).filePath(QStringLiteral("runs.sqlite"));
-  if (folder.isEmpty() || !QFileInfo::exists(database)) return &window;
+  if (folder.isEmpty() || !engine::RunCatalogue::exists(widgets::toNativePath(folder))) {
+    return &window;
+  }
   // The monitor shows the project's runs by itself, as a user opening it sees them.
   waitFor([&window] { return window.trainingMonitor()->charts()->overlayCount() > 0; }, 10'000);
   if (!panel.isEmpty() && panel != QLatin1String("training") && panel != QLatin1String("runs") &&
