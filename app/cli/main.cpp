@@ -8,6 +8,7 @@
 #include "copy_command.h"
 #include "engine/runtime/blas_kernels.h"
 #include "eval_command.h"
+#include "experiment_command.h"
 #include "model_describe_command.h"
 #include "option_values.h"
 #include "probing_command.h"
@@ -27,6 +28,7 @@ void printUsage(std::ostream& out) {
          "  mrnn resume <project.yaml> [--run ID | --checkpoint PATH]\n"
          "  mrnn eval <project.yaml> [--run ID | --checkpoint PATH] [--split valid|test]\n"
          "            [--dynamic] [--mc N] [--tune-temperature] [--max-symbols N] [--json]\n"
+         "  mrnn experiment plan|run|status|stop|table <experiment.yaml>   (docs/experiments.md)\n"
          "  mrnn runs list|show|export <project-folder> [run-id] [--format csv|json] [--output F]\n"
          "  mrnn sample <project.yaml> [--run ID | --checkpoint PATH] [--prime TEXT] [--length N]\n"
          "              [--temperature T] [--top-k K] [--top-p P] [--greedy] [--beam N]\n"
@@ -47,6 +49,7 @@ int main(int argc, char** argv) {
   const auto& words = args.positional();
   // Re-executing costs a second start of LibTorch (~0.7 s): only commands that compute pay it.
   const bool computes = !words.empty() && words[0] != "model" && words[0] != "runs" &&
+                        (words[0] != "experiment" || (words.size() > 1 && words[1] == "trial")) &&
                         !args.has("version") && !args.has("help");
   if (computes) mrnn::engine::relaunchWithBetterBlasKernels(argv);
   if (args.has("version")) {
@@ -63,6 +66,9 @@ int main(int argc, char** argv) {
     }
     if (words[0] == "train" || words[0] == "resume") {
       return mrnn::app::runTrain(args, words[0] == "resume", std::cout, std::cerr);
+    }
+    if (words[0] == "experiment") {
+      return mrnn::app::runExperimentCommand(args, std::cout, std::cerr);
     }
     if (words[0] == "eval") return mrnn::app::runEval(args, std::cout, std::cerr);
     if (words[0] == "bench") return mrnn::app::runBench(args, std::cout, std::cerr);

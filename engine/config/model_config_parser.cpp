@@ -10,20 +10,6 @@ namespace {
 
 constexpr int64_t kMaxWidth = 1 << 20;
 
-// Keys every layer accepts, and the keys that only some cell types accept.
-const std::vector<std::string> kCommonLayerKeys{"type", "hidden_size", "weight_drop",
-                                                "weight_norm"};
-
-std::vector<std::string> layerKeysFor(CellType type) {
-  std::vector<std::string> keys = kCommonLayerKeys;
-  if (type == CellType::Mrnn) keys.insert(keys.end(), {"factor_size", "bias"});
-  if (hasIntermediateState(type) && type != CellType::Mrnn) keys.push_back("m_size");
-  if (isLstmFamily(type)) keys.push_back("output_gate");
-  if (type == CellType::Mogrifier) keys.insert(keys.end(), {"rounds", "rank", "zigzag"});
-  if (type == CellType::Mmlstm) keys.insert(keys.end(), {"major_share", "minor_input"});
-  return keys;
-}
-
 std::vector<std::string> cellTypeNames() {
   std::vector<std::string> names;
   for (CellType type : allCellTypes()) names.push_back(cellTypeName(type));
@@ -84,6 +70,16 @@ LayerConfig parseLayer(const YAML::Node& node, YamlReader& reader, const std::st
 }
 
 }  // namespace
+
+std::vector<std::string> layerKeysFor(CellType type) {
+  std::vector<std::string> keys{"type", "hidden_size", "weight_drop", "weight_norm"};
+  if (type == CellType::Mrnn) keys.insert(keys.end(), {"factor_size", "bias"});
+  if (hasIntermediateState(type) && type != CellType::Mrnn) keys.push_back("m_size");
+  if (isLstmFamily(type)) keys.push_back("output_gate");
+  if (type == CellType::Mogrifier) keys.insert(keys.end(), {"rounds", "rank", "zigzag"});
+  if (type == CellType::Mmlstm) keys.insert(keys.end(), {"major_share", "minor_input"});
+  return keys;
+}
 
 ModelConfig parseModelSection(const YAML::Node& node, YamlReader& reader, const std::string& path) {
   reader.expectMap(node, path, {"input", "layers", "output", "dropout", "init"});

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "engine/config/model_config.h"
 
@@ -17,6 +18,10 @@ class YamlReader;
 // all rejected with a ConfigError naming file, line, column and key (docs/model-config.md).
 ModelConfig parseModelSection(const YAML::Node& node, YamlReader& reader,
                               const std::string& path = "model");
+
+// The keys a layer of cell type `type` takes (every layer takes type, hidden_size,
+// weight_drop and weight_norm); any other key is an error.
+std::vector<std::string> layerKeysFor(CellType type);
 
 // Parses YAML text that holds a model section's body (what the composer's text view edits).
 ModelConfig parseModelText(const std::string& text, const std::string& file = "");

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <mutex>
 
 namespace mrnn::engine {
@@ -20,6 +21,10 @@ class RunControl {
     wake_.notify_all();
   }
   bool stopRequested() const { return stopped_; }
+  // Ends the run as stopped (resumable) once it has trained `step` steps: an experiment's
+  // successive halving trains a trial to a rung, then continues it from there. 0: no limit.
+  void stopAtStep(int64_t step) { stopAtStep_ = step; }
+  bool stepLimitReached(int64_t step) const { return stopAtStep_ > 0 && step >= stopAtStep_; }
   bool pauseRequested() const { return paused_; }
 
   // Called by the loop: blocks while paused (and not stopped).
@@ -31,6 +36,7 @@ class RunControl {
  private:
   std::atomic<bool> paused_{false};
   std::atomic<bool> stopped_{false};
+  std::atomic<int64_t> stopAtStep_{0};
   std::mutex mutex_;
   std::condition_variable wake_;
 };

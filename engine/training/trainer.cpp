@@ -472,7 +472,7 @@ TrainingOutcome Session::run(const std::string& resumeFrom) {
     setUp(resumeFrom);
     int64_t sinceCheckpoint = 0;
     while (true) {
-      if (control_.stopRequested()) break;
+      if (control_.stopRequested() || control_.stepLimitReached(step_)) break;
       if (control_.pauseRequested()) {
         flushMetrics();
         store_->setStatus(outcome_.runId, RunStatus::Paused);
@@ -492,7 +492,8 @@ TrainingOutcome Session::run(const std::string& resumeFrom) {
       }
       store_->updateProgress(outcome_.runId, step_, wallSeconds_);
     }
-    outcome_.stopped = control_.stopRequested() && !done() && !earlyStopped_;
+    outcome_.stopped =
+        (control_.stopRequested() || control_.stepLimitReached(step_)) && !done() && !earlyStopped_;
     if (!outcome_.stopped &&
         (training_.validateEvery <= 0 || step_ % training_.validateEvery != 0)) {
       validate();

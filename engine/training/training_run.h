@@ -25,6 +25,8 @@ class TrainingRun {
   void pause() { control_.requestPause(); }
   void resume() { control_.requestResume(); }
   void stop() { control_.requestStop(); }
+  // Before start(): stop (resumable) after step `step` (RunControl::stopAtStep).
+  void stopAtStep(int64_t step) { control_.stopAtStep(step); }
   void wait();
   bool isRunning() const;
 

@@ -19,14 +19,16 @@
 #include <QVBoxLayout>
 
 #include "engine/config/parameter_count.h"
+#include "engine/config/parameter_matching.h"
 #include "widgets/composer/cell_catalogue.h"
 #include "widgets/composer/composer_block.h"
-#include "widgets/composer/parameter_matching.h"
 #include "widgets/monospace_font.h"
 #include "widgets/project/project_document.h"
 
 namespace mrnn::widgets {
 namespace {
+
+using engine::kMaxLayerWidth;
 
 enum Page { EmptyPage, InputPage, LayerPage, OutputPage };
 

@@ -17,6 +17,8 @@
 
 namespace mrnn::widgets {
 
+using engine::kMaxLayerWidth;
+
 MatchParametersDialog::MatchParametersDialog(const engine::ModelConfig& model, int64_t vocab,
                                              int layer, QWidget* parent)
     : QDialog(parent), model_(model), vocab_(vocab) {

@@ -3,7 +3,7 @@
 #include <QDialog>
 
 #include "engine/config/model_config.h"
-#include "widgets/composer/parameter_matching.h"
+#include "engine/config/parameter_matching.h"
 
 class QComboBox;
 class QDialogButtonBox;
@@ -13,6 +13,9 @@ class QPushButton;
 class QSpinBox;
 
 namespace mrnn::widgets {
+
+using engine::ParameterMatch;
+using engine::SizedSetting;
 
 // "Match parameters…": pick a layer and the setting to size, give a target parameter count
 // (typed, the current total, or the count of the same model with that layer replaced by

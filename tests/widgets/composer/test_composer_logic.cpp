@@ -8,12 +8,12 @@
 
 #include "engine/config/cell_type.h"
 #include "engine/config/parameter_count.h"
+#include "engine/config/parameter_matching.h"
 #include "engine/config/project_file.h"
 #include "widgets/composer/cell_catalogue.h"
 #include "widgets/composer/composer_block.h"
 #include "widgets/composer/layer_stack_edits.h"
 #include "widgets/composer/match_parameters_dialog.h"
-#include "widgets/composer/parameter_matching.h"
 
 namespace {
 
@@ -21,6 +21,7 @@ using mrnn::engine::CellType;
 using mrnn::engine::LayerConfig;
 using mrnn::engine::ModelConfig;
 namespace w = mrnn::widgets;
+namespace engine = mrnn::engine;
 
 constexpr int64_t kVocab = 96;
 
@@ -70,22 +71,22 @@ class ComposerLogicTest : public QObject {
 
 void ComposerLogicTest::lstm512CountByHand() {
   // 6,144 + (4*512*64 + 4*512^2 + 4*512) + (512*96 + 96) = 1,237,088.
-  QCOMPARE(w::modelParameterCount(oneLayer(CellType::Lstm, 512), kVocab), int64_t{1237088});
-  QCOMPARE(w::modelParameterCount(oneLayer(CellType::Mlstm, 256), kVocab), mlstmTotal(256));
+  QCOMPARE(engine::modelParameterCount(oneLayer(CellType::Lstm, 512), kVocab), int64_t{1237088});
+  QCOMPARE(engine::modelParameterCount(oneLayer(CellType::Mlstm, 256), kVocab), mlstmTotal(256));
   QCOMPARE(mlstmTotal(256), int64_t{441440});  // docs/model-config.md's worked example
 }
 
 void ComposerLogicTest::mlstmMatchedToLstm512IsClosest() {
   const int64_t target = 1237088;
   const ModelConfig model = oneLayer(CellType::Mlstm, 256);
-  const int64_t size = w::sizeLayerToMatch(model, 0, kVocab, target);
+  const int64_t size = engine::sizeLayerToMatch(model, 0, kVocab, target);
   // 5H^2 + 420H + 6,240 = 1,237,088 at H = 455.9: 455 gives 1,232,465 (4,623 short),
   // 456 gives 1,237,440 (352 over).
   QCOMPARE(size, int64_t{456});
   QCOMPARE(mlstmTotal(455), int64_t{1232465});
   QCOMPARE(mlstmTotal(456), int64_t{1237440});
   const w::ParameterMatch match =
-      w::matchParameters(model, 0, w::SizedSetting::HiddenSize, kVocab, target);
+      engine::matchParameters(model, 0, engine::SizedSetting::HiddenSize, kVocab, target);
   QCOMPARE(match.size, int64_t{456});
   QCOMPARE(match.total, int64_t{1237440});
   QVERIFY(distance(mlstmTotal(455), target) > distance(match.total, target));
@@ -103,10 +104,10 @@ void ComposerLogicTest::matchingEveryCellPicksTheClosestSize() {
     model.layers.push_back(top);
     for (int64_t target : {int64_t{300000}, int64_t{2000000}, int64_t{9876543}}) {
       const w::ParameterMatch match =
-          w::matchParameters(model, 0, w::SizedSetting::HiddenSize, kVocab, target);
+          engine::matchParameters(model, 0, engine::SizedSetting::HiddenSize, kVocab, target);
       const auto totalAt = [&](int64_t size) {
-        return w::modelParameterCount(w::withLayerSize(model, 0, w::SizedSetting::HiddenSize, size),
-                                      kVocab);
+        return engine::modelParameterCount(
+            engine::withLayerSize(model, 0, engine::SizedSetting::HiddenSize, size), kVocab);
       };
       QCOMPARE(match.total, totalAt(match.size));
       QVERIFY2(match.size > 1, qPrintable(QString::fromStdString(cellTypeName(type))));
@@ -121,30 +122,31 @@ void ComposerLogicTest::matchingMSizeKeepsHidden() {
   // With H = 256 fixed and M free: M*64 + 4*256*64 + M*256 + 4*256*M + 4*256 + 6,144 +
   // 24,672 = 1,344M + 97,376. Target 441,440 (M = 256 exactly).
   const w::ParameterMatch match =
-      w::matchParameters(model, 0, w::SizedSetting::MSize, kVocab, 441440);
+      engine::matchParameters(model, 0, engine::SizedSetting::MSize, kVocab, 441440);
   QCOMPARE(match.size, int64_t{256});
   QCOMPARE(match.total, int64_t{441440});
-  const ModelConfig sized = w::withLayerSize(model, 0, w::SizedSetting::MSize, 300);
+  const ModelConfig sized = engine::withLayerSize(model, 0, engine::SizedSetting::MSize, 300);
   QCOMPARE(sized.layers[0].hiddenSize, int64_t{256});
   QCOMPARE(sized.layers[0].mSize, int64_t{300});
-  QCOMPARE(w::modelParameterCount(sized, kVocab), int64_t{1344 * 300 + 97376});
+  QCOMPARE(engine::modelParameterCount(sized, kVocab), int64_t{1344 * 300 + 97376});
 }
 
 void ComposerLogicTest::targetsOutOfReachClampToTheRange() {
   const ModelConfig model = oneLayer(CellType::Lstm, 256);
-  QCOMPARE(w::sizeLayerToMatch(model, 0, kVocab, 10), int64_t{1});
-  QCOMPARE(w::sizeLayerToMatch(model, 0, kVocab, std::numeric_limits<int64_t>::max() / 2),
-           w::kMaxLayerWidth);
+  QCOMPARE(engine::sizeLayerToMatch(model, 0, kVocab, 10), int64_t{1});
+  QCOMPARE(engine::sizeLayerToMatch(model, 0, kVocab, std::numeric_limits<int64_t>::max() / 2),
+           engine::kMaxLayerWidth);
 }
 
 void ComposerLogicTest::matchingRejectsWhatCannotBeSized() {
   const ModelConfig model = oneLayer(CellType::Lstm, 256);
-  QVERIFY(!w::canSize(model, 0, w::SizedSetting::MSize));
-  QVERIFY(w::canSize(model, 0, w::SizedSetting::HiddenSize));
-  QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                           w::matchParameters(model, 0, w::SizedSetting::MSize, kVocab, 1000));
-  QVERIFY_THROWS_EXCEPTION(std::invalid_argument, w::sizeLayerToMatch(model, 1, kVocab, 1000));
-  QVERIFY_THROWS_EXCEPTION(std::invalid_argument, w::sizeLayerToMatch(model, 0, 0, 1000));
+  QVERIFY(!engine::canSize(model, 0, engine::SizedSetting::MSize));
+  QVERIFY(engine::canSize(model, 0, engine::SizedSetting::HiddenSize));
+  QVERIFY_THROWS_EXCEPTION(
+      std::invalid_argument,
+      engine::matchParameters(model, 0, engine::SizedSetting::MSize, kVocab, 1000));
+  QVERIFY_THROWS_EXCEPTION(std::invalid_argument, engine::sizeLayerToMatch(model, 1, kVocab, 1000));
+  QVERIFY_THROWS_EXCEPTION(std::invalid_argument, engine::sizeLayerToMatch(model, 0, 0, 1000));
 }
 
 void ComposerLogicTest::layerStackEdits() {
@@ -279,7 +281,7 @@ void ComposerLogicTest::dialogPrefillsAnLstmReferenceAndMatches() {
   // Prefilled: the same model with an LSTM of 256 units: 6,144 + 328,704 + 24,672.
   QCOMPARE(dialog.target(), int64_t{359520});
   QCOMPARE(dialog.referenceCount(CellType::Lstm, 256), int64_t{359520});
-  QCOMPARE(dialog.match().size, w::sizeLayerToMatch(model, 0, kVocab, 359520));
+  QCOMPARE(dialog.match().size, engine::sizeLayerToMatch(model, 0, kVocab, 359520));
 
   dialog.setReference(CellType::Lstm, 512);
   QCOMPARE(dialog.target(), int64_t{1237088});
@@ -293,8 +295,8 @@ void ComposerLogicTest::dialogPrefillsAnLstmReferenceAndMatches() {
            qPrintable(result));
 
   // Typed target with m size chosen.
-  dialog.setSetting(w::SizedSetting::MSize);
-  QCOMPARE(dialog.setting(), w::SizedSetting::MSize);
+  dialog.setSetting(engine::SizedSetting::MSize);
+  QCOMPARE(dialog.setting(), engine::SizedSetting::MSize);
   dialog.findChild<QLineEdit*>(QStringLiteral("target"))->setText(QStringLiteral("441440"));
   QCOMPARE(dialog.match().size, int64_t{256});
   QCOMPARE(dialog.result().layers[0].mSize, int64_t{256});

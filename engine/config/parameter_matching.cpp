@@ -1,24 +1,23 @@
-#include "widgets/composer/parameter_matching.h"
+#include "engine/config/parameter_matching.h"
 
 #include <stdexcept>
 
 #include "engine/config/parameter_count.h"
 
-namespace mrnn::widgets {
+namespace mrnn::engine {
 
-int64_t modelParameterCount(const engine::ModelConfig& model, int64_t vocab) {
-  return engine::summarizeModel(model, vocab).totalParameters;
+int64_t modelParameterCount(const ModelConfig& model, int64_t vocab) {
+  return summarizeModel(model, vocab).totalParameters;
 }
 
-bool canSize(const engine::ModelConfig& model, size_t layer, SizedSetting setting) {
+bool canSize(const ModelConfig& model, size_t layer, SizedSetting setting) {
   if (layer >= model.layers.size()) return false;
-  return setting == SizedSetting::HiddenSize ||
-         engine::hasIntermediateState(model.layers[layer].type);
+  return setting == SizedSetting::HiddenSize || hasIntermediateState(model.layers[layer].type);
 }
 
-engine::ModelConfig withLayerSize(const engine::ModelConfig& model, size_t layer,
-                                  SizedSetting setting, int64_t size) {
-  engine::ModelConfig sized = model;
+ModelConfig withLayerSize(const ModelConfig& model, size_t layer, SizedSetting setting,
+                          int64_t size) {
+  ModelConfig sized = model;
   engine::LayerConfig& target = sized.layers.at(layer);
   if (setting == SizedSetting::HiddenSize) {
     target.hiddenSize = size;
@@ -28,7 +27,7 @@ engine::ModelConfig withLayerSize(const engine::ModelConfig& model, size_t layer
   return sized;
 }
 
-ParameterMatch matchParameters(const engine::ModelConfig& model, size_t layer, SizedSetting setting,
+ParameterMatch matchParameters(const ModelConfig& model, size_t layer, SizedSetting setting,
                                int64_t vocab, int64_t target) {
   if (vocab <= 0) throw std::invalid_argument("the vocabulary size is not known");
   if (layer >= model.layers.size()) throw std::invalid_argument("no such layer");
@@ -60,9 +59,8 @@ ParameterMatch matchParameters(const engine::ModelConfig& model, size_t layer, S
   return best;
 }
 
-int64_t sizeLayerToMatch(const engine::ModelConfig& model, size_t layer, int64_t vocab,
-                         int64_t target) {
+int64_t sizeLayerToMatch(const ModelConfig& model, size_t layer, int64_t vocab, int64_t target) {
   return matchParameters(model, layer, SizedSetting::HiddenSize, vocab, target).size;
 }
 
-}  // namespace mrnn::widgets
+}  // namespace mrnn::engine

@@ -5,7 +5,7 @@
 
 #include "engine/config/model_config.h"
 
-namespace mrnn::widgets {
+namespace mrnn::engine {
 
 // "Match parameters": resize one layer so that the whole model has as close as possible to a
 // target number of parameters (equal-size comparisons, mLSTM against LSTM). Pure functions
@@ -25,25 +25,24 @@ struct ParameterMatch {
 constexpr int64_t kMaxLayerWidth = int64_t{1} << 20;
 
 // Total trainable parameters of `model` for vocabulary size `vocab` (> 0).
-int64_t modelParameterCount(const engine::ModelConfig& model, int64_t vocab);
+int64_t modelParameterCount(const ModelConfig& model, int64_t vocab);
 
 // `model` with the setting of layer `layer` set to `size`.
-engine::ModelConfig withLayerSize(const engine::ModelConfig& model, size_t layer,
-                                  SizedSetting setting, int64_t size);
+ModelConfig withLayerSize(const ModelConfig& model, size_t layer, SizedSetting setting,
+                          int64_t size);
 
 // Whether `setting` exists for the layer's cell type.
-bool canSize(const engine::ModelConfig& model, size_t layer, SizedSetting setting);
+bool canSize(const ModelConfig& model, size_t layer, SizedSetting setting);
 
 // The size in [1, kMaxLayerWidth] whose total is closest to `target` (the smaller size on a
 // tie). The total grows monotonically with either setting, so a binary search finds the
 // first size at or above the target and the answer is it or its predecessor.
 // Throws std::invalid_argument for an unknown vocabulary, a layer out of range, or a setting
 // the layer does not have.
-ParameterMatch matchParameters(const engine::ModelConfig& model, size_t layer, SizedSetting setting,
+ParameterMatch matchParameters(const ModelConfig& model, size_t layer, SizedSetting setting,
                                int64_t vocab, int64_t target);
 
 // The hidden size of `layer` that brings the total closest to `target`.
-int64_t sizeLayerToMatch(const engine::ModelConfig& model, size_t layer, int64_t vocab,
-                         int64_t target);
+int64_t sizeLayerToMatch(const ModelConfig& model, size_t layer, int64_t vocab, int64_t target);
 
-}  // namespace mrnn::widgets
+}  // namespace mrnn::engine

@@ -1,0 +1,240 @@
+#include "experiment_command.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <ostream>
+#include <thread>
+
+#include "engine/experiment/experiment_paths.h"
+#include "engine/experiment/experiment_queue.h"
+#include "engine/experiment/experiment_results.h"
+#include "engine/experiment/queue_control.h"
+#include "engine/io/atomic_file.h"
+#include "engine/store/run_catalogue.h"
+#include "engine/store/run_lock.h"
+#include "option_values.h"
+#include "stop_signals.h"
+#include "terminal_training.h"
+
+namespace mrnn::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kUsage =
+    "usage: mrnn experiment plan|run|status|stop|table <experiment.yaml | project folder>\n"
+    "         [--experiment NAME] [--slots N] [--threads N] [--replan]\n"
+    "         [--format text|csv|json] [--output FILE]\n";
+
+// The experiment file a command names: the file itself, or a project (folder or project.yaml)
+// with --experiment NAME, or its only experiment.
+std::string experimentFile(const CommandLine& args) {
+  const fs::path given = args.positional()[2];
+  if (fs::is_regular_file(given) && given.filename() != "project.yaml") return given.string();
+  const fs::path project = fs::is_directory(given) ? given : given.parent_path();
+  const fs::path folder = project / "experiments";
+  if (args.has("experiment")) {
+    const fs::path file = folder / (args.value("experiment") + ".yaml");
+    if (!fs::exists(file)) throw std::runtime_error("no experiment '" + file.string() + "'");
+    return file.string();
+  }
+  std::vector<std::string> found;
+  if (fs::is_directory(folder)) {
+    for (const auto& entry : fs::directory_iterator(folder)) {
+      if (entry.path().extension() == ".yaml") found.push_back(entry.path().string());
+    }
+  }
+  if (found.size() == 1) return found.front();
+  if (found.empty()) {
+    throw std::runtime_error("'" + given.string() + "' is not an experiment file, and " +
+                             folder.string() + " holds none (docs/experiments.md)");
+  }
+  std::string names;
+  for (const auto& file : found) names += "\n  " + fs::path(file).stem().string();
+  throw UsageError(folder.string() +
+                   " holds several experiments; pick one with --experiment:" + names);
+}
+
+std::string ownExecutable() {
+  std::error_code error;
+  const fs::path self = fs::read_symlink("/proc/self/exe", error);
+  return error ? std::string("mrnn") : self.string();
+}
+
+int plan(const engine::ExperimentPlan& plan, std::ostream& out) {
+  out << engine::planText(plan);
+  return 0;
+}
+
+int run(const CommandLine& args, const engine::ExperimentPlan& plan, std::ostream& out,
+        std::ostream& err) {
+  const StopSignals signals;
+  engine::QueueOptions options;
+  options.program = ownExecutable();
+  options.slots = positiveInteger(args, "slots", 0);
+  options.threads = threadsOption(args);
+  options.replan = args.has("replan");
+  options.stop = &signals.flag();
+  options.log = [&out](const std::string& line) { out << line << std::endl; };
+  try {
+    const engine::QueueOutcome outcome = engine::runExperimentQueue(plan, options);
+    if (outcome == engine::QueueOutcome::AlreadyRunning) {
+      err << "mrnn: experiment '" << plan.experiment.name
+          << "' is already running; `mrnn experiment status` shows it\n";
+    }
+    return static_cast<int>(outcome);
+  } catch (const engine::ExperimentChangedError& error) {
+    err << "mrnn: " << error.what() << "\n";
+    return 1;
+  }
+}
+
+int status(const engine::ExperimentPlan& plan, std::ostream& out) {
+  const std::string& folder = plan.folder();
+  const std::string& name = plan.experiment.name;
+  const auto queue = engine::RunLock::holder(engine::ExperimentPaths::queueLock(folder, name));
+  out << "experiment '" << name << "': queue "
+      << (queue ? "running, " + queue->describe() : std::string("not running")) << "\n";
+  const engine::ExperimentLedger ledger(folder, engine::ExperimentLedger::Access::ReadOnly);
+  const auto trials = ledger.trials(name);
+  if (trials.empty()) {
+    out << "no trial has been queued yet; `mrnn experiment run` starts them\n";
+    return 0;
+  }
+  std::vector<engine::RunRecord> runs;
+  if (engine::RunCatalogue::exists(folder)) runs = engine::RunCatalogue(folder).runs();
+  out << engine::progressText(engine::experimentProgress(
+      plan, trials, runs, [&plan](int64_t trial) { return engine::trialTrainedNow(plan, trial); }));
+  return 0;
+}
+
+int stop(const engine::ExperimentPlan& plan, std::ostream& out, std::ostream& err) {
+  const engine::QueueControl queue(plan.folder(), plan.experiment.name);
+  const auto holder = queue.holder();
+  if (!holder) {
+    out << "experiment '" << plan.experiment.name << "' is not running\n";
+    return 0;
+  }
+  std::string problem;
+  if (!queue.stop(&problem)) {
+    err << "mrnn: " << problem << "\n";
+    return 1;
+  }
+  out << "asked the queue (" << holder->describe() << ") to stop; trials save checkpoints\n";
+  // Each trial finishes its step and saves a checkpoint first: allow them time.
+  for (int waited = 0; waited < 600; ++waited) {
+    if (!queue.holder()) {
+      out << "stopped; `mrnn experiment run` goes on from the checkpoints\n";
+      return 0;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  err << "mrnn: the queue has not stopped after 2 minutes; it may still be saving\n";
+  return 1;
+}
+
+int table(const CommandLine& args, const engine::ExperimentPlan& plan, std::ostream& out) {
+  const std::string format = args.value("format", "text");
+  if (format != "text" && format != "csv" && format != "json") {
+    throw UsageError("--format expects text, csv or json, got '" + format + "'");
+  }
+  const engine::ExperimentLedger ledger(plan.folder(), engine::ExperimentLedger::Access::ReadOnly);
+  std::vector<engine::RunRecord> runs;
+  if (engine::RunCatalogue::exists(plan.folder()))
+    runs = engine::RunCatalogue(plan.folder()).runs();
+  const auto rows = engine::experimentResults(plan, ledger.trials(plan.experiment.name), runs);
+  const std::string text = format == "csv"    ? engine::resultsCsv(plan, rows)
+                           : format == "json" ? engine::resultsJson(plan, rows)
+                                              : engine::resultsText(plan, rows);
+  if (args.has("output")) {
+    engine::writeFileAtomically(args.value("output"), text);
+    out << "wrote " << args.value("output") << "\n";
+  } else {
+    out << text;
+  }
+  return 0;
+}
+
+// One trial, as the queue starts it: trains (or resumes) the trial's run to its budget.
+// Exit 0 done, 1 failed, 3 stopped before its budget (a signal), 4 another process has it.
+int trial(const CommandLine& args, const engine::ExperimentPlan& plan, std::ostream& out,
+          std::ostream& err) {
+  const int64_t number = positiveInteger(args, "trial", 0);
+  if (number <= 0 || number > static_cast<int64_t>(plan.trials.size())) {
+    throw UsageError("--trial expects a trial number from 1 to " +
+                     std::to_string(plan.trials.size()));
+  }
+  const int64_t index = number - 1;
+  const std::string& folder = plan.folder();
+  const std::string& name = plan.experiment.name;
+  engine::RunLock lock;
+  try {
+    fs::create_directories(engine::ExperimentPaths::folder(folder, name));
+    lock = engine::RunLock::acquire(engine::ExperimentPaths::trialLock(folder, name, index),
+                                    "trial #" + std::to_string(number) + " of '" + name + "'");
+  } catch (const engine::RunBusyError& error) {
+    err << "mrnn: " << error.what() << "\n";
+    return 4;
+  }
+  engine::ExperimentLedger ledger(folder);
+  const auto record = ledger.trial(name, index);
+  if (!record) {
+    err << "mrnn: trial #" << number << " is not queued; `mrnn experiment run` queues it\n";
+    return 1;
+  }
+  if (record->fingerprint != plan.trials[static_cast<size_t>(index)].fingerprint) {
+    err << "mrnn: experiment '" << name << "' changed since trial #" << number
+        << " was queued; run the queue again\n";
+    return 1;
+  }
+  const engine::TrialStart start = engine::decideTrialStart(folder, *record);
+  if (start.alreadyDone) {
+    out << "trial #" << number << " already reached its end (run " << record->runId << ")\n";
+    return 0;
+  }
+  engine::Project project = plan.trials[static_cast<size_t>(index)].project;
+  if (args.has("threads")) project.training.threads = static_cast<int>(threadsOption(args));
+  TerminalTrainingOptions options;
+  options.resumeFrom = start.resumeFrom;
+  options.stopAtStep = record->budget;
+  options.onStarted = [&](int64_t runId) {
+    if (runId != record->runId) ledger.setRun(name, index, runId);
+  };
+  out << "trial #" << number << ": " << plan.trials[static_cast<size_t>(index)].label
+      << (start.resumeFrom.empty() ? ", a new run" : ", resuming " + start.resumeFrom) << "\n"
+      << std::flush;
+  const TerminalTrainingResult result = trainInTerminal(project, options, out, err);
+  if (result.outcome.failed) return 1;
+  if (result.outcome.finished) return 0;
+  if (record->budget > 0 && result.outcome.steps >= record->budget) return 0;
+  return 3;
+}
+
+}  // namespace
+
+int runExperimentCommand(const CommandLine& args, std::ostream& out, std::ostream& err) {
+  const auto& words = args.positional();
+  const std::vector<std::string> verbs{"plan", "run", "status", "stop", "table", "trial"};
+  const bool known =
+      words.size() == 3 && std::find(verbs.begin(), verbs.end(), words[1]) != verbs.end();
+  const auto unknown = args.unknownOptions(
+      {"experiment", "slots", "threads", "replan", "format", "output", "trial"});
+  if (!known || !unknown.empty()) {
+    err << kUsage;
+    if (!unknown.empty()) err << "unknown option " << unknown.front() << "\n";
+    return 2;
+  }
+  // A ConfigError (file, line, key) reaches main(), which prints it and exits 1.
+  const engine::ExperimentPlan planned =
+      engine::planExperiment(engine::loadExperiment(experimentFile(args)));
+  const std::string& verb = words[1];
+  if (verb == "plan") return plan(planned, out);
+  if (verb == "run") return run(args, planned, out, err);
+  if (verb == "status") return status(planned, out);
+  if (verb == "stop") return stop(planned, out, err);
+  if (verb == "table") return table(args, planned, out);
+  return trial(args, planned, out, err);
+}
+
+}  // namespace mrnn::app

@@ -1,0 +1,53 @@
+#include "stop_signals.h"
+
+namespace mrnn::app {
+namespace {
+
+std::atomic<bool> stopRequested{false};
+std::atomic<int> stopSignal{0};
+
+extern "C" void onStopSignal(int signal) {
+  stopSignal = signal;
+  stopRequested = true;
+}
+
+}  // namespace
+
+StopSignals::StopSignals() {
+  stopRequested = false;
+  stopSignal = 0;
+  struct sigaction action {};
+  action.sa_handler = onStopSignal;
+  sigemptyset(&action.sa_mask);
+  for (size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &action, &previous_[i]);
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  sigaction(SIGPIPE, &ignore, &previousPipe_);
+}
+
+StopSignals::~StopSignals() {
+  for (size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &previous_[i], nullptr);
+  sigaction(SIGPIPE, &previousPipe_, nullptr);
+}
+
+bool StopSignals::requested() const {
+  return stopRequested.load();
+}
+
+const std::atomic<bool>& StopSignals::flag() const {
+  return stopRequested;
+}
+
+const char* StopSignals::name() const {
+  switch (stopSignal.load()) {
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+    default:
+      return "Ctrl-C";
+  }
+}
+
+}  // namespace mrnn::app

@@ -1,0 +1,99 @@
+#include "terminal_training.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+#include "engine/training/training_run.h"
+#include "stop_signals.h"
+
+namespace mrnn::app {
+namespace {
+
+std::string duration(double seconds) {
+  const auto total = static_cast<int64_t>(seconds + 0.5);
+  std::ostringstream out;
+  if (total >= 3600) out << total / 3600 << "h";
+  out << std::setw(total >= 3600 ? 2 : 1) << std::setfill('0') << (total / 60) % 60 << "m"
+      << std::setw(2) << std::setfill('0') << total % 60 << "s";
+  return out.str();
+}
+
+}  // namespace
+
+TerminalTrainingResult trainInTerminal(const engine::Project& project,
+                                       const TerminalTrainingOptions& options, std::ostream& out,
+                                       std::ostream& err) {
+  const std::string& from = options.resumeFrom;
+  const StopSignals signals;
+  engine::TrainingRun run(project);
+  run.stopAtStep(options.stopAtStep);
+  run.start(from);
+  const bool terminal = ::isatty(STDOUT_FILENO) != 0;
+  bool stopping = false;
+  int64_t lastPrinted = 0;
+  while (true) {
+    if (signals.requested() && !stopping) {
+      stopping = true;
+      out << (terminal ? "\n" : "") << signals.name()
+          << ": stopping after this step; a checkpoint will be saved\n";
+      run.stop();
+    }
+    const auto event = run.events().pop(std::chrono::milliseconds(100));
+    if (!event) {
+      if (!run.isRunning()) break;
+      continue;
+    }
+    if (const auto* started = std::get_if<engine::StartedEvent>(&*event)) {
+      if (options.onStarted) options.onStarted(started->runId);
+    } else if (const auto* step = std::get_if<engine::StepEvent>(&*event)) {
+      // A line per 50 steps in a log, a refreshing line on a terminal.
+      if (!terminal && step->step - lastPrinted < 50 && step->step != 1) continue;
+      lastPrinted = step->step;
+      out << (terminal ? "\r" : "") << "epoch " << std::fixed << std::setprecision(2) << step->epoch
+          << "  step " << step->step << "  loss " << std::setprecision(4) << step->loss
+          << "  bits/sym " << step->bitsPerSymbol << "  " << std::setprecision(0)
+          << step->symbolsPerSecond << " sym/s  ETA " << duration(step->etaSeconds)
+          << (terminal ? "   " : "\n") << std::flush;
+    } else if (const auto* phase = std::get_if<engine::PhaseEvent>(&*event)) {
+      // A long validation or test on a terminal: its progress on the step line.
+      if (terminal) {
+        out << "\r" << phase->phase << " " << std::setprecision(0) << 100.0 * phase->fraction << "%"
+            << std::string(40, ' ') << std::flush;
+      }
+    } else if (const auto* valid = std::get_if<engine::ValidationEvent>(&*event)) {
+      out << (terminal ? "\n" : "") << "validation at step " << valid->step << ": "
+          << std::setprecision(4) << valid->figures.bitsPerSymbol << " bits/symbol, perplexity "
+          << valid->figures.perplexity;
+      if (valid->figures.words > 0) out << ", " << valid->figures.bitsPerWord << " bits/word";
+      out << (valid->best ? "  (best)" : "") << "\n";
+    } else if (const auto* log = std::get_if<engine::LogEvent>(&*event)) {
+      out << (terminal ? "\n" : "") << log->message << "\n";
+    } else if (const auto* finished = std::get_if<engine::FinishedEvent>(&*event)) {
+      out << (terminal ? "\n" : "") << (finished->stopped ? "stopped" : "finished") << " at step "
+          << finished->step << " after " << duration(finished->wallSeconds) << std::setprecision(4);
+      if (finished->bestValid > 0) {
+        out << "; best validation " << finished->bestValid << " bits/symbol";
+      } else {
+        out << "; not validated yet";
+      }
+      if (!finished->stopped) out << ", test " << finished->test << " bits/symbol";
+      out << "\n";
+    } else if (const auto* failed = std::get_if<engine::FailedEvent>(&*event)) {
+      err << (terminal ? "\n" : "");
+      if (failed->runId == 0) {
+        err << "mrnn: training could not start: " << failed->reason << "\n";
+      } else {
+        err << "mrnn: run " << failed->runId << " failed at step " << failed->step << ": "
+            << failed->reason << "\n";
+      }
+    }
+  }
+  run.wait();
+  return {run.outcome(), signals.requested()};
+}
+
+}  // namespace mrnn::app

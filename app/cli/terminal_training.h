@@ -1,0 +1,34 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <string>
+
+#include "engine/config/project_file.h"
+#include "engine/training/trainer.h"
+
+namespace mrnn::app {
+
+struct TerminalTrainingOptions {
+  std::string resumeFrom;  // a checkpoint to continue, or empty for a new run
+  int64_t stopAtStep = 0;  // stop (resumable) after this step; 0: the project's own end
+  // Called with the run's id as soon as the engine names it (before its first step).
+  std::function<void(int64_t runId)> onStarted;
+};
+
+// What a run in the terminal came to.
+struct TerminalTrainingResult {
+  engine::TrainingOutcome outcome;
+  bool interrupted = false;  // a signal (Ctrl-C, SIGTERM, SIGHUP) stopped it
+};
+
+// Trains `project` on the engine thread, printing a progress line (epoch, step, loss,
+// bits/symbol, symbols/s, ETA) to `out` and failures to `err`. Ctrl-C, SIGTERM and SIGHUP
+// stop it after the current step with a resumable checkpoint (the previous handlers return
+// afterwards). `mrnn train`, `mrnn resume` and an experiment's trials use it.
+TerminalTrainingResult trainInTerminal(const engine::Project& project,
+                                       const TerminalTrainingOptions& options, std::ostream& out,
+                                       std::ostream& err);
+
+}  // namespace mrnn::app

@@ -1,0 +1,352 @@
+#include "engine/experiment/experiment_queue.h"
+
+#include <signal.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <thread>
+
+#include "engine/experiment/experiment_paths.h"
+#include "engine/runtime/child_handle.h"
+#include "engine/runtime/machine_resources.h"
+#include "engine/store/run_catalogue.h"
+#include "engine/store/run_lock.h"
+
+namespace mrnn::engine {
+namespace {
+
+bool isHalving(const ExperimentPlan& plan) {
+  return plan.experiment.search.kind == SearchKind::Halving;
+}
+
+int64_t firstBudget(const ExperimentPlan& plan) {
+  return isHalving(plan) ? plan.experiment.search.rungs.front() : 0;
+}
+
+TrialRecord recordFor(const ExperimentPlan& plan, const TrialPlan& trial) {
+  TrialRecord record;
+  record.experiment = plan.experiment.name;
+  record.trial = trial.index;
+  record.configuration = trial.configuration;
+  record.seed = static_cast<int64_t>(trial.seed);
+  record.label = trial.label;
+  record.fingerprint = trial.fingerprint;
+  record.parameters = trial.parameters;
+  record.rung = 0;
+  record.budget = firstBudget(plan);
+  record.status = TrialStatus::Queued;
+  return record;
+}
+
+// The last line of a trial's log that says something: why a child that left no failed run
+// (it could not start) ended.
+std::string lastLogLine(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::string last;
+  while (std::getline(in, line)) {
+    const auto end = line.find_last_not_of(" \r\t");
+    if (end == std::string::npos) continue;
+    last = line.substr(0, end + 1);
+  }
+  const auto carriage = last.rfind('\r');
+  if (carriage != std::string::npos) last = last.substr(carriage + 1);
+  // The child's own prefix says nothing in a table of trials.
+  const std::string prefix = "mrnn: ";
+  return last.rfind(prefix, 0) == 0 ? last.substr(prefix.size()) : last;
+}
+
+std::string describeTrial(const TrialRecord& trial) {
+  return "trial #" + std::to_string(trial.trial + 1) + " (" + trial.label +
+         (trial.seed != 1 ? ", seed " + std::to_string(trial.seed) : "") + ")";
+}
+
+std::string bits(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4f", value);
+  return text;
+}
+
+struct ActiveTrial {
+  ChildHandle child;
+  int64_t trial = 0;
+};
+
+}  // namespace
+
+SlotPlan chooseSlots(const Experiment& experiment, int64_t trials, int64_t processors,
+                     int64_t slotsOption, int64_t threadsOption) {
+  SlotPlan plan;
+  processors = std::max<int64_t>(1, processors);
+  plan.slots = slotsOption > 0 ? slotsOption
+               : experiment.slots > 0
+                   ? experiment.slots
+                   : std::max<int64_t>(1, std::min(processors, std::max<int64_t>(1, trials)));
+  plan.threads = threadsOption > 0        ? threadsOption
+                 : experiment.threads > 0 ? experiment.threads
+                                          : std::max<int64_t>(1, processors / plan.slots);
+  return plan;
+}
+
+void syncLedger(const ExperimentPlan& plan, ExperimentLedger& ledger, bool replan) {
+  const std::string& name = plan.experiment.name;
+  if (replan) ledger.removeAll(name);
+  const std::vector<TrialRecord> rows = ledger.trials(name);
+  std::map<int64_t, const TrialRecord*> byIndex;
+  for (const TrialRecord& row : rows) byIndex[row.trial] = &row;
+  // First every conflict, so that nothing changes when the queue refuses.
+  for (const TrialRecord& row : rows) {
+    const bool planned = row.trial < static_cast<int64_t>(plan.trials.size());
+    const bool same =
+        planned && plan.trials[static_cast<size_t>(row.trial)].fingerprint == row.fingerprint;
+    if (!same && (row.status != TrialStatus::Queued || row.runId > 0)) {
+      throw ExperimentChangedError(
+          "experiment '" + name + "' changed since " + describeTrial(row) + " ran (" +
+          trialStatusName(row.status) +
+          (row.runId > 0 ? ", run " + std::to_string(row.runId) : "") + "): " +
+          (planned ? "its configuration is not the plan's any more" : "it is no longer planned") +
+          ". Run it again with --replan to plan every trial afresh (the old runs stay in the "
+          "store), or undo the change");
+    }
+  }
+  for (const TrialRecord& row : rows) {
+    if (row.trial >= static_cast<int64_t>(plan.trials.size())) ledger.remove(name, row.trial);
+  }
+  for (const TrialPlan& trial : plan.trials) {
+    const auto found = byIndex.find(trial.index);
+    if (found == byIndex.end() || found->second->fingerprint != trial.fingerprint) {
+      ledger.put(recordFor(plan, trial));
+    }
+  }
+}
+
+bool promoteAtRungs(const ExperimentPlan& plan, ExperimentLedger& ledger,
+                    const std::vector<RunRecord>& runs) {
+  if (!isHalving(plan)) return false;
+  const std::vector<int64_t>& rungs = plan.experiment.search.rungs;
+  const std::vector<TrialRecord> rows = ledger.trials(plan.experiment.name);
+  std::vector<const TrialRecord*> live;
+  for (const TrialRecord& row : rows) {
+    if (row.status != TrialStatus::Failed && row.status != TrialStatus::Cut) live.push_back(&row);
+  }
+  if (live.empty()) return false;
+  int64_t rung = std::numeric_limits<int64_t>::max();
+  for (const TrialRecord* row : live) rung = std::min(rung, row->rung);
+  if (rung + 1 >= static_cast<int64_t>(rungs.size())) return false;
+  for (const TrialRecord* row : live) {
+    if (row->rung == rung && row->status != TrialStatus::Done) return false;
+  }
+  std::map<int64_t, double> bestOfRun;
+  for (const RunRecord& run : runs) {
+    if (run.bestValid) bestOfRun[run.id] = *run.bestValid;
+  }
+  // Mean best validation per configuration over its seeds at this rung.
+  std::map<int64_t, std::pair<double, int>> sums;
+  for (const TrialRecord* row : live) {
+    if (row->rung != rung) continue;
+    auto& sum = sums[row->configuration];
+    const auto best = bestOfRun.find(row->runId);
+    if (best == bestOfRun.end() || !std::isfinite(best->second)) {
+      sum.first = std::numeric_limits<double>::infinity();
+    } else {
+      sum.first += best->second;
+    }
+    sum.second += 1;
+  }
+  std::vector<std::pair<double, int64_t>> ranked;
+  for (const auto& [configuration, sum] : sums) {
+    ranked.emplace_back(sum.first / sum.second, configuration);
+  }
+  std::sort(ranked.begin(), ranked.end());
+  const auto kept = std::max<size_t>(
+      1, static_cast<size_t>(
+             std::ceil(static_cast<double>(ranked.size()) * plan.experiment.search.keep - 1e-9)));
+  std::map<int64_t, size_t> rankOf;
+  for (size_t i = 0; i < ranked.size(); ++i) rankOf[ranked[i].second] = i;
+  for (const TrialRecord* row : live) {
+    if (row->rung != rung) continue;
+    const size_t rank = rankOf[row->configuration];
+    if (rank < kept) {
+      ledger.setBudget(row->experiment, row->trial, rung + 1, rungs[static_cast<size_t>(rung + 1)]);
+      ledger.setStatus(row->experiment, row->trial, TrialStatus::Queued);
+    } else {
+      const double score = ranked[rank].first;
+      ledger.setStatus(row->experiment, row->trial, TrialStatus::Cut,
+                       "cut at step " + std::to_string(rungs[static_cast<size_t>(rung)]) +
+                           ": validation " +
+                           (std::isfinite(score) ? bits(score) + " bits" : std::string("none")) +
+                           ", rank " + std::to_string(rank + 1) + " of " +
+                           std::to_string(ranked.size()) + " (kept " + std::to_string(kept) + ")");
+    }
+  }
+  return true;
+}
+
+TrialStart decideTrialStart(const std::string& projectFolder, const TrialRecord& trial) {
+  TrialStart start;
+  if (trial.runId <= 0 || !RunCatalogue::exists(projectFolder)) return start;
+  RunCatalogue catalogue(projectFolder);
+  const auto run = catalogue.run(trial.runId);
+  if (!run) return start;
+  if (run->status == RunStatus::Finished) {
+    start.alreadyDone = true;
+    return start;
+  }
+  if (trial.budget > 0 && run->steps >= trial.budget && run->status == RunStatus::Stopped) {
+    start.alreadyDone = true;
+    return start;
+  }
+  try {
+    start.resumeFrom = catalogue.checkpointToResume(trial.runId);
+  } catch (const std::exception&) {
+    // Killed before its first checkpoint: nothing to continue; a new run starts the trial.
+  }
+  return start;
+}
+
+QueueOutcome runExperimentQueue(const ExperimentPlan& plan, const QueueOptions& options) {
+  const std::string& folder = plan.folder();
+  const std::string& name = plan.experiment.name;
+  const auto log = [&options](const std::string& line) {
+    if (options.log) options.log(line);
+  };
+  std::filesystem::create_directories(ExperimentPaths::folder(folder, name));
+  RunLock queueLock;
+  try {
+    queueLock =
+        RunLock::acquire(ExperimentPaths::queueLock(folder, name), "experiment '" + name + "'");
+  } catch (const RunBusyError& error) {
+    log(error.what());
+    return QueueOutcome::AlreadyRunning;
+  }
+  RunCatalogue catalogue(folder, RunCatalogue::Access::ReadWrite);
+  ExperimentLedger ledger(folder);
+  syncLedger(plan, ledger, options.replan);
+
+  const SlotPlan slots = chooseSlots(plan.experiment, static_cast<int64_t>(plan.trials.size()),
+                                     hardwareThreads(), options.slots, options.threads);
+  log("experiment '" + name + "': " + std::to_string(plan.trials.size()) + " trials, " +
+      std::to_string(slots.slots) + " at a time, " + std::to_string(slots.threads) +
+      (slots.threads == 1 ? " thread" : " threads") + " each");
+
+  std::vector<ActiveTrial> active;
+  std::map<int64_t, int> kills;  // children ended by a signal other than our SIGTERM
+  bool stopping = false;
+  const auto isActive = [&active](int64_t trial) {
+    for (const ActiveTrial& a : active) {
+      if (a.trial == trial) return true;
+    }
+    return false;
+  };
+  const auto onExit = [&](int64_t index, int code) {
+    const auto row = ledger.trial(name, index);
+    if (!row) return;
+    const auto run = row->runId > 0 ? catalogue.run(row->runId) : std::nullopt;
+    if (code == 0) {
+      ledger.setStatus(name, index, TrialStatus::Done);
+      std::string result = describeTrial(*row) + " done";
+      if (run && run->bestValid) result += ": validation " + bits(*run->bestValid) + " bits";
+      if (run && run->testResult && run->status == RunStatus::Finished) {
+        result += ", test " + bits(*run->testResult);
+      }
+      log(result);
+      return;
+    }
+    const bool stoppedByUs = stopping && (code == 3 || code == 128 + SIGTERM);
+    if (stoppedByUs || code == 3 || code == 4) {
+      ledger.setStatus(name, index, TrialStatus::Queued);
+      if (!stopping) log(describeTrial(*row) + " stopped; it will go on from its checkpoint");
+      return;
+    }
+    if (code > 128 && ++kills[index] <= 1) {
+      ledger.setStatus(name, index, TrialStatus::Queued);
+      log(describeTrial(*row) + " was killed (signal " + std::to_string(code - 128) +
+          "); it goes on from its last checkpoint");
+      return;
+    }
+    std::string reason;
+    if (run && run->status == RunStatus::Failed && !run->reason.empty()) reason = run->reason;
+    if (reason.empty()) reason = lastLogLine(ExperimentPaths::trialLog(folder, name, index));
+    if (code > 128) {
+      reason = "killed by signal " + std::to_string(code - 128) + " twice" +
+               (reason.empty() ? "" : "; its log ends: " + reason);
+    }
+    if (reason.empty()) reason = "its process exited with code " + std::to_string(code);
+    ledger.setStatus(name, index, TrialStatus::Failed, reason);
+    log(describeTrial(*row) + " failed: " + reason);
+  };
+
+  while (true) {
+    for (auto it = active.begin(); it != active.end();) {
+      if (const auto code = it->child.poll()) {
+        onExit(it->trial, *code);
+        it = active.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    if (!stopping && options.stop != nullptr && options.stop->load()) {
+      stopping = true;
+      log("stopping: each running trial saves a checkpoint first");
+      for (const ActiveTrial& a : active) a.child.signal(SIGTERM);
+    }
+    if (stopping) {
+      if (active.empty()) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(options.pollMilliseconds));
+      continue;
+    }
+    promoteAtRungs(plan, ledger, catalogue.runs());
+    bool waiting = false;
+    bool runnable = false;
+    for (const TrialRecord& row : ledger.trials(name)) {
+      const bool pending = row.status == TrialStatus::Queued ||
+                           (row.status == TrialStatus::Running && !isActive(row.trial));
+      if (!pending) continue;
+      runnable = true;
+      if (static_cast<int64_t>(active.size()) >= slots.slots) break;
+      // A child of a queue that died may still be saving its checkpoint: wait for it.
+      if (RunLock::holder(ExperimentPaths::trialLock(folder, name, row.trial))) {
+        waiting = true;
+        continue;
+      }
+      const std::vector<std::string> argv{options.program, "experiment",
+                                          "trial",         plan.experiment.file,
+                                          "--trial",       std::to_string(row.trial + 1),
+                                          "--threads",     std::to_string(slots.threads)};
+      ledger.setStatus(name, row.trial, TrialStatus::Running);
+      try {
+        active.push_back(
+            {ChildHandle::start(argv, ExperimentPaths::trialLog(folder, name, row.trial)),
+             row.trial});
+      } catch (const std::exception& error) {
+        ledger.setStatus(name, row.trial, TrialStatus::Failed, error.what());
+        log(describeTrial(row) + " could not start: " + error.what());
+        continue;
+      }
+      log(describeTrial(row) + " started" +
+          (row.budget > 0 ? " (to step " + std::to_string(row.budget) + ")" : ""));
+    }
+    if (active.empty() && !runnable && !waiting) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(options.pollMilliseconds));
+  }
+  if (stopping) {
+    for (const TrialRecord& row : ledger.trials(name)) {
+      if (row.status == TrialStatus::Running)
+        ledger.setStatus(name, row.trial, TrialStatus::Queued);
+    }
+    log("stopped; run the experiment again to go on");
+    return QueueOutcome::Stopped;
+  }
+  bool failed = false;
+  for (const TrialRecord& row : ledger.trials(name))
+    failed = failed || row.status == TrialStatus::Failed;
+  log(failed ? "finished; some trials failed" : "finished: every trial done");
+  return failed ? QueueOutcome::SomeFailed : QueueOutcome::AllDone;
+}
+
+}  // namespace mrnn::engine

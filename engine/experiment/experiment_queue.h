@@ -1,0 +1,79 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/experiment/experiment_plan.h"
+#include "engine/store/experiment_ledger.h"
+#include "engine/store/run_store.h"
+
+namespace mrnn::engine {
+
+// The experiment file changed after some trials ran: their recorded configuration is not
+// the plan's any more. `--replan` (QueueOptions::replan) starts the queue afresh.
+class ExperimentChangedError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// How a queue run ended; `mrnn experiment run` exits with the number.
+enum class QueueOutcome {
+  AllDone = 0,     // every trial done (or cut by successive halving)
+  SomeFailed = 1,  // the queue ran out of trials, some failed
+  Stopped = 3,     // stopped on request (or a signal): run again to go on
+  AlreadyRunning = 4,
+};
+
+struct QueueOptions {
+  // The `mrnn` to start trials with (the queue's own executable, normally).
+  std::string program;
+  int64_t slots = 0;    // 0: the experiment's, else one per processor, at most the trials
+  int64_t threads = 0;  // per trial; 0: the experiment's, else processors / slots
+  bool replan = false;
+  std::function<void(const std::string&)> log;  // one line per event, for the terminal
+  const std::atomic<bool>* stop = nullptr;      // set by a signal handler or the GUI
+  int pollMilliseconds = 200;
+};
+
+// Slots and threads for `trials` trials on `processors` cores: the experiment's own choice,
+// else one trial per core with one thread each (never more threads than cores in all).
+struct SlotPlan {
+  int64_t slots = 1;
+  int64_t threads = 1;
+};
+SlotPlan chooseSlots(const Experiment& experiment, int64_t trials, int64_t processors,
+                     int64_t slotsOption = 0, int64_t threadsOption = 0);
+
+// Makes the ledger's rows the plan's trials: new trials are queued, queued trials take the
+// plan's current configuration, trials gone from the plan are dropped if they never ran.
+// A trial that ran (or runs) with another configuration throws ExperimentChangedError naming
+// it, unless `replan` (then every row is planned afresh; the old runs stay in the store).
+void syncLedger(const ExperimentPlan& plan, ExperimentLedger& ledger, bool replan);
+
+// Successive halving: once every live trial has reached rung r (done there), the best
+// configurations (mean best validation over their seeds) go on to rung r + 1, queued with
+// that rung's budget; the rest are cut, with their rank in the reason. Returns whether it
+// changed anything. Trials without a result at the rung rank last.
+bool promoteAtRungs(const ExperimentPlan& plan, ExperimentLedger& ledger,
+                    const std::vector<RunRecord>& runs);
+
+// Runs the experiment's queue in this process until every trial is done or failed, or the
+// stop flag is set (then the children are sent SIGTERM and stop with checkpoints). Only one
+// queue per experiment: a second gets AlreadyRunning. Child `mrnn experiment trial` processes
+// train the trials; their runs are ordinary runs of the project's run store.
+QueueOutcome runExperimentQueue(const ExperimentPlan& plan, const QueueOptions& options);
+
+// What a trial's child does with its run: continue it from its latest checkpoint, start a new
+// one (no run yet, or one that never saved a checkpoint), or nothing (already at its budget).
+struct TrialStart {
+  bool alreadyDone = false;
+  std::string resumeFrom;  // empty: a new run
+};
+TrialStart decideTrialStart(const std::string& projectFolder, const TrialRecord& trial);
+
+}  // namespace mrnn::engine

@@ -1,0 +1,383 @@
+#include "engine/experiment/experiment_results.h"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "engine/experiment/experiment_paths.h"
+#include "engine/store/run_lock.h"
+#include "engine/store/text_format.h"
+
+namespace mrnn::engine {
+namespace {
+
+std::string fixed(double value, int digits = 4) {
+  char text[48];
+  std::snprintf(text, sizeof text, "%.*f", digits, value);
+  return text;
+}
+
+std::string meanStd(const SeedSummary& summary, int digits = 4) {
+  if (summary.count == 0) return "-";
+  std::string text = fixed(summary.mean, digits);
+  if (summary.count > 1) text += " ± " + fixed(summary.stddev, digits);
+  return text;
+}
+
+SeedSummary summarise(const std::vector<double>& values) {
+  SeedSummary summary;
+  summary.count = static_cast<int64_t>(values.size());
+  if (values.empty()) return summary;
+  double sum = 0.0;
+  for (const double v : values) sum += v;
+  summary.mean = sum / static_cast<double>(values.size());
+  if (values.size() > 1) {
+    double squares = 0.0;
+    for (const double v : values) squares += (v - summary.mean) * (v - summary.mean);
+    summary.stddev = std::sqrt(squares / static_cast<double>(values.size() - 1));
+  }
+  return summary;
+}
+
+std::string trimmed(const std::string& text) {
+  const auto begin = text.find_first_not_of(" \n\t");
+  if (begin == std::string::npos) return "";
+  return text.substr(begin, text.find_last_not_of(" \n\t") - begin + 1);
+}
+
+bool sameValue(const std::string& a, const std::string& b) {
+  if (trimmed(a) == trimmed(b)) return true;
+  try {
+    size_t usedA = 0;
+    size_t usedB = 0;
+    const double x = std::stod(trimmed(a), &usedA);
+    const double y = std::stod(trimmed(b), &usedB);
+    return usedA == trimmed(a).size() && usedB == trimmed(b).size() && x == y;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+bool referenceApplies(const ExperimentReference& reference,
+                      const std::vector<AxisSetting>& settings) {
+  for (const auto& [key, value] : reference.when) {
+    bool matched = false;
+    for (const AxisSetting& setting : settings) {
+      if (setting.key == key) matched = sameValue(setting.value, value);
+    }
+    if (!matched) return false;
+  }
+  return true;
+}
+
+std::string duration(double seconds) {
+  const auto total = static_cast<int64_t>(seconds + 0.5);
+  char text[32];
+  if (total >= 3600) {
+    std::snprintf(text, sizeof text, "%lldh%02lldm", static_cast<long long>(total / 3600),
+                  static_cast<long long>(total / 60 % 60));
+  } else {
+    std::snprintf(text, sizeof text, "%lldm%02llds", static_cast<long long>(total / 60),
+                  static_cast<long long>(total % 60));
+  }
+  return text;
+}
+
+// Columns padded to their widest cell; the first row is the header, underlined.
+std::string table(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<size_t> widths;
+  const auto width = [](const std::string& text) {
+    size_t n = 0;
+    for (const unsigned char c : text) n += (c & 0xC0) != 0x80 ? 1 : 0;  // UTF-8 characters
+    return n;
+  };
+  for (const auto& row : rows) {
+    if (widths.size() < row.size()) widths.resize(row.size(), 0);
+    for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], width(row[i]));
+  }
+  std::ostringstream out;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    std::string line;
+    for (size_t i = 0; i < rows[r].size(); ++i) {
+      line += rows[r][i];
+      if (i + 1 < rows[r].size()) line += std::string(widths[i] - width(rows[r][i]) + 2, ' ');
+    }
+    out << line << "\n";
+    if (r == 0) {
+      size_t total = 0;
+      for (size_t i = 0; i < widths.size(); ++i)
+        total += widths[i] + (i + 1 < widths.size() ? 2 : 0);
+      out << std::string(total, '-') << "\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace
+
+std::string TrialProgress::statusText() const {
+  return interrupted ? "interrupted" : trialStatusName(trial.status);
+}
+
+bool trialTrainedNow(const ExperimentPlan& plan, int64_t trial) {
+  return RunLock::holder(ExperimentPaths::trialLock(plan.folder(), plan.experiment.name, trial))
+      .has_value();
+}
+
+std::vector<TrialProgress> experimentProgress(const ExperimentPlan& plan,
+                                              const std::vector<TrialRecord>& trials,
+                                              const std::vector<RunRecord>& runs,
+                                              const std::function<bool(int64_t)>& trainedNow) {
+  std::map<int64_t, const RunRecord*> byId;
+  for (const RunRecord& run : runs) byId[run.id] = &run;
+  std::vector<TrialProgress> rows;
+  for (const TrialRecord& trial : trials) {
+    TrialProgress row;
+    row.trial = trial;
+    const auto run = byId.find(trial.runId);
+    if (trial.runId > 0 && run != byId.end()) row.run = *run->second;
+    row.interrupted =
+        trial.status == TrialStatus::Running && trainedNow && !trainedNow(trial.trial);
+    const bool planned = trial.trial < static_cast<int64_t>(plan.trials.size());
+    row.targetSteps = trial.budget > 0 ? trial.budget
+                      : planned
+                          ? plan.trials[static_cast<size_t>(trial.trial)].project.training.maxSteps
+                          : 0;
+    if (row.run && trial.status == TrialStatus::Running && !row.interrupted && row.run->steps > 0 &&
+        row.targetSteps > row.run->steps && row.run->durationSeconds > 0.0) {
+      row.etaSeconds = row.run->durationSeconds / static_cast<double>(row.run->steps) *
+                       static_cast<double>(row.targetSteps - row.run->steps);
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::vector<ConfigurationResult> experimentResults(const ExperimentPlan& plan,
+                                                   const std::vector<TrialRecord>& trials,
+                                                   const std::vector<RunRecord>& runs) {
+  std::map<int64_t, const RunRecord*> byId;
+  for (const RunRecord& run : runs) byId[run.id] = &run;
+  std::map<int64_t, const TrialRecord*> byTrial;
+  for (const TrialRecord& trial : trials) byTrial[trial.trial] = &trial;
+  std::vector<ConfigurationResult> results;
+  for (int64_t c = 0; c < plan.configurations; ++c) {
+    ConfigurationResult result;
+    result.configuration = c;
+    std::vector<double> valid;
+    std::vector<double> test;
+    int64_t running = 0;
+    int64_t failed = 0;
+    std::string failure;
+    std::string cut;
+    for (const TrialPlan& planned : plan.trials) {
+      if (planned.configuration != c) continue;
+      if (result.seeds == 0) {
+        result.settings = planned.settings;
+        result.label = planned.label;
+        result.parameters = planned.parameters;
+      }
+      ++result.seeds;
+      const auto record = byTrial.find(planned.index);
+      if (record == byTrial.end()) continue;
+      const TrialRecord& trial = *record->second;
+      if (trial.status == TrialStatus::Done) ++result.done;
+      if (trial.status == TrialStatus::Running) ++running;
+      if (trial.status == TrialStatus::Failed) {
+        ++failed;
+        failure = trial.reason;
+      }
+      if (trial.status == TrialStatus::Cut) cut = trial.reason;
+      const auto run = byId.find(trial.runId);
+      if (trial.runId <= 0 || run == byId.end()) continue;
+      result.runIds.push_back(trial.runId);
+      // Figures of trials that are done only: a running trial's best so far is not a result.
+      if (trial.status != TrialStatus::Done && trial.status != TrialStatus::Cut) continue;
+      if (run->second->bestValid && std::isfinite(*run->second->bestValid)) {
+        valid.push_back(*run->second->bestValid);
+      }
+      if (run->second->testResult && std::isfinite(*run->second->testResult)) {
+        test.push_back(*run->second->testResult);
+      }
+    }
+    result.validBpc = summarise(valid);
+    result.testBpc = summarise(test);
+    if (!cut.empty()) {
+      result.state = cut;
+    } else if (failed > 0) {
+      result.state = "failed: " + failure;
+    } else if (result.done == result.seeds) {
+      result.state = "done";
+    } else if (running > 0 || result.done > 0) {
+      result.state = std::to_string(result.done) + " of " + std::to_string(result.seeds) + " done";
+    } else {
+      result.state = "queued";
+    }
+    for (const ExperimentReference& reference : plan.experiment.references) {
+      if (referenceApplies(reference, result.settings)) {
+        result.references.push_back({reference.metric, reference.value, reference.source});
+      }
+    }
+    results.push_back(std::move(result));
+  }
+  return results;
+}
+
+std::optional<SeedSummary> measuredFigure(const ConfigurationResult& result,
+                                          const std::string& metric) {
+  const bool test = metric.rfind("test_", 0) == 0;
+  SeedSummary bitsFigure = test ? result.testBpc : result.validBpc;
+  if (bitsFigure.count == 0) return std::nullopt;
+  if (metric.find("perplexity") == std::string::npos) return bitsFigure;
+  // Perplexity 2^bits: the mean of the seeds' perplexities, its spread by the same rule.
+  SeedSummary perplexity = bitsFigure;
+  perplexity.mean = std::pow(2.0, bitsFigure.mean);
+  perplexity.stddev = perplexity.mean * std::log(2.0) * bitsFigure.stddev;
+  return perplexity;
+}
+
+std::string resultsText(const ExperimentPlan& plan, const std::vector<ConfigurationResult>& rows) {
+  std::vector<std::vector<std::string>> cells;
+  std::vector<std::string> header{"#"};
+  for (const ExperimentAxis& axis : plan.experiment.axes) header.push_back(axis.label);
+  for (const char* name : {"parameters", "seeds", "valid bpc", "test bpc", "reference", "state"}) {
+    header.emplace_back(name);
+  }
+  cells.push_back(header);
+  for (const ConfigurationResult& row : rows) {
+    std::vector<std::string> line{std::to_string(row.configuration + 1)};
+    for (const AxisSetting& setting : row.settings) line.push_back(setting.shown);
+    line.push_back(groupedInteger(row.parameters));
+    line.push_back(std::to_string(row.done) + "/" + std::to_string(row.seeds));
+    line.push_back(meanStd(row.validBpc));
+    line.push_back(meanStd(row.testBpc));
+    std::string references;
+    for (const ReferenceFigure& reference : row.references) {
+      references += (references.empty() ? "" : "; ") + reference.metric + " " +
+                    formatDouble(reference.value) + " (" + reference.source + ")";
+    }
+    line.push_back(references.empty() ? "-" : references);
+    line.push_back(row.state);
+    cells.push_back(std::move(line));
+  }
+  return "experiment '" + plan.experiment.name + "' (" +
+         searchKindName(plan.experiment.search.kind) + ", " + std::to_string(plan.trials.size()) +
+         " trials): bits per symbol, mean ± std over seeds\n" + table(cells);
+}
+
+std::string resultsCsv(const ExperimentPlan& plan, const std::vector<ConfigurationResult>& rows) {
+  std::ostringstream out;
+  out << "configuration";
+  for (const ExperimentAxis& axis : plan.experiment.axes) out << "," << csvField(axis.key);
+  out << ",parameters,seeds,done,valid_bpc_mean,valid_bpc_std,test_bpc_mean,test_bpc_std,"
+         "reference_metric,reference_value,reference_source,state,runs\n";
+  for (const ConfigurationResult& row : rows) {
+    const auto optional = [](const SeedSummary& s, bool mean) -> std::optional<double> {
+      if (s.count == 0) return std::nullopt;
+      return mean ? s.mean : s.stddev;
+    };
+    std::string runs;
+    for (const int64_t id : row.runIds) runs += (runs.empty() ? "" : " ") + std::to_string(id);
+    const size_t lines = std::max<size_t>(1, row.references.size());
+    // One line per reference, so that each figure keeps its source.
+    for (size_t r = 0; r < lines; ++r) {
+      out << row.configuration + 1;
+      for (const AxisSetting& setting : row.settings) out << "," << csvField(setting.value);
+      out << "," << row.parameters << "," << row.seeds << "," << row.done << ","
+          << csvNumber(optional(row.validBpc, true)) << ","
+          << csvNumber(optional(row.validBpc, false)) << ","
+          << csvNumber(optional(row.testBpc, true)) << ","
+          << csvNumber(optional(row.testBpc, false));
+      if (r < row.references.size()) {
+        const ReferenceFigure& reference = row.references[r];
+        out << "," << csvField(reference.metric) << "," << formatDouble(reference.value) << ","
+            << csvField(reference.source);
+      } else {
+        out << ",,,";
+      }
+      out << "," << csvField(row.state) << "," << csvField(runs) << "\n";
+    }
+  }
+  return out.str();
+}
+
+std::string resultsJson(const ExperimentPlan& plan, const std::vector<ConfigurationResult>& rows) {
+  std::ostringstream out;
+  const auto summary = [](const SeedSummary& s) {
+    if (s.count == 0) return std::string("null");
+    return "{\"mean\": " + jsonNumber(s.mean) + ", \"std\": " + jsonNumber(s.stddev) +
+           ", \"seeds\": " + std::to_string(s.count) + "}";
+  };
+  out << "{\"experiment\": " << jsonString(plan.experiment.name)
+      << ", \"search\": " << jsonString(searchKindName(plan.experiment.search.kind))
+      << ", \"configurations\": [";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const ConfigurationResult& row = rows[i];
+    out << (i > 0 ? ",\n  " : "\n  ") << "{\"configuration\": " << row.configuration + 1
+        << ", \"settings\": {";
+    for (size_t s = 0; s < row.settings.size(); ++s) {
+      out << (s > 0 ? ", " : "") << jsonString(row.settings[s].key) << ": "
+          << jsonString(row.settings[s].value);
+    }
+    out << "}, \"label\": " << jsonString(row.label) << ", \"parameters\": " << row.parameters
+        << ", \"seeds\": " << row.seeds << ", \"done\": " << row.done
+        << ", \"valid_bpc\": " << summary(row.validBpc)
+        << ", \"test_bpc\": " << summary(row.testBpc) << ", \"references\": [";
+    for (size_t r = 0; r < row.references.size(); ++r) {
+      const ReferenceFigure& reference = row.references[r];
+      const auto measured = measuredFigure(row, reference.metric);
+      out << (r > 0 ? ", " : "") << "{\"metric\": " << jsonString(reference.metric)
+          << ", \"value\": " << jsonNumber(reference.value)
+          << ", \"source\": " << jsonString(reference.source)
+          << ", \"measured\": " << (measured ? jsonNumber(measured->mean) : "null") << "}";
+    }
+    out << "], \"state\": " << jsonString(row.state) << ", \"runs\": [";
+    for (size_t r = 0; r < row.runIds.size(); ++r) out << (r > 0 ? ", " : "") << row.runIds[r];
+    out << "]}";
+  }
+  out << "\n]}\n";
+  return out.str();
+}
+
+std::string progressText(const std::vector<TrialProgress>& rows) {
+  std::vector<std::vector<std::string>> cells{
+      {"trial", "setting", "seed", "status", "run", "step", "ETA", "valid bpc", "note"}};
+  for (const TrialProgress& row : rows) {
+    const TrialRecord& t = row.trial;
+    std::string step = row.run ? std::to_string(row.run->steps) : "-";
+    if (row.run && row.targetSteps > 0) step += "/" + std::to_string(row.targetSteps);
+    cells.push_back({"#" + std::to_string(t.trial + 1), t.label, std::to_string(t.seed),
+                     row.statusText(), t.runId > 0 ? std::to_string(t.runId) : "-", step,
+                     row.etaSeconds ? duration(*row.etaSeconds) : "-",
+                     row.run && row.run->bestValid ? fixed(*row.run->bestValid) : "-", t.reason});
+  }
+  return table(cells);
+}
+
+std::string planText(const ExperimentPlan& plan) {
+  const Experiment& e = plan.experiment;
+  std::ostringstream out;
+  out << "experiment '" << e.name << "': " << searchKindName(e.search.kind) << " search, "
+      << plan.configurations << " configuration" << (plan.configurations == 1 ? "" : "s") << " x "
+      << e.seeds.size() << " seed" << (e.seeds.size() == 1 ? "" : "s") << " = "
+      << plan.trials.size() << " trial" << (plan.trials.size() == 1 ? "" : "s") << ", base "
+      << e.baseFile << "\n";
+  if (e.search.kind == SearchKind::Halving) {
+    out << "successive halving: rungs at steps";
+    for (const int64_t rung : e.search.rungs) out << " " << rung;
+    out << ", keeping " << fixed(100.0 * e.search.keep, 0) << "% at each\n";
+  }
+  std::vector<std::vector<std::string>> cells{{"trial", "setting", "seed", "parameters", "steps"}};
+  for (const TrialPlan& trial : plan.trials) {
+    const TrainingConfig& training = trial.project.training;
+    cells.push_back({"#" + std::to_string(trial.index + 1), trial.label, std::to_string(trial.seed),
+                     trial.parameters > 0 ? groupedInteger(trial.parameters) : "?",
+                     training.maxSteps > 0 ? std::to_string(training.maxSteps)
+                                           : std::to_string(training.epochs) + " epochs"});
+  }
+  out << table(cells);
+  return out.str();
+}
+
+}  // namespace mrnn::engine

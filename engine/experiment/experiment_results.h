@@ -1,0 +1,77 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/experiment/experiment_plan.h"
+#include "engine/store/experiment_ledger.h"
+#include "engine/store/run_store.h"
+
+namespace mrnn::engine {
+
+// A trial as `mrnn experiment status` and the Experiments panel show it.
+struct TrialProgress {
+  TrialRecord trial;
+  std::optional<RunRecord> run;
+  int64_t targetSteps = 0;           // the budget, or the project's max_steps (0: epochs)
+  std::optional<double> etaSeconds;  // running trials with a rate
+  // "running" in the ledger with no process training it (its queue was killed): the next
+  // queue run resumes it.
+  bool interrupted = false;
+  std::string statusText() const;  // the status, or "interrupted"
+};
+
+// `trainedNow(index)` says whether a process holds the trial's lock; without it, no running
+// trial reads as interrupted.
+std::vector<TrialProgress> experimentProgress(
+    const ExperimentPlan& plan, const std::vector<TrialRecord>& trials,
+    const std::vector<RunRecord>& runs, const std::function<bool(int64_t trial)>& trainedNow = {});
+// Whether a process trains the trial now (it holds trial-<n>.lock).
+bool trialTrainedNow(const ExperimentPlan& plan, int64_t trial);
+
+// Mean and sample standard deviation over the seeds that have the figure.
+struct SeedSummary {
+  int64_t count = 0;
+  double mean = 0.0;
+  double stddev = 0.0;  // 0 with one seed
+};
+
+struct ReferenceFigure {
+  std::string metric;
+  double value = 0.0;
+  std::string source;
+};
+
+// One configuration of the experiment (its trials over seeds), as tables give it.
+struct ConfigurationResult {
+  int64_t configuration = 0;
+  std::vector<AxisSetting> settings;
+  std::string label;
+  int64_t parameters = 0;
+  int64_t seeds = 0;     // trials planned
+  int64_t done = 0;      // trials done
+  std::string state;     // "done", "2 of 3 done", "running", "failed: ...", "cut at ..."
+  SeedSummary validBpc;  // best validation, bits per symbol
+  SeedSummary testBpc;   // test, bits per symbol
+  std::vector<ReferenceFigure> references;
+  std::vector<int64_t> runIds;
+};
+
+std::vector<ConfigurationResult> experimentResults(const ExperimentPlan& plan,
+                                                   const std::vector<TrialRecord>& trials,
+                                                   const std::vector<RunRecord>& runs);
+
+// The measured figure of a configuration for a metric name (experimentMetricNames()).
+std::optional<SeedSummary> measuredFigure(const ConfigurationResult& result,
+                                          const std::string& metric);
+
+std::string resultsText(const ExperimentPlan& plan, const std::vector<ConfigurationResult>& rows);
+std::string resultsCsv(const ExperimentPlan& plan, const std::vector<ConfigurationResult>& rows);
+std::string resultsJson(const ExperimentPlan& plan, const std::vector<ConfigurationResult>& rows);
+std::string progressText(const std::vector<TrialProgress>& rows);
+std::string planText(const ExperimentPlan& plan);
+
+}  // namespace mrnn::engine

@@ -1,0 +1,85 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mrnn::engine {
+
+// An experiment file (experiments/NAME.yaml, docs/experiments.md) as plain values. YAML
+// values that are applied to the project (axis values, `set`) are kept as YAML text, so that
+// a list or a mapping goes into a trial's project as it was written.
+
+// Where a value stood in the experiment file, for errors about it.
+struct SpecLocation {
+  std::string key;  // "experiment.axes[1].values[2]"
+  int line = 0;     // 1-based; 0 when unknown
+  int column = 0;
+};
+
+enum class AxisKind {
+  Values,    // a list of values
+  Range,     // `count` evenly spaced values from..to (uniform draws for random search)
+  LogRange,  // evenly spaced in log (log-uniform draws)
+  Cells,     // cell types, each sized to `matchParameters` when that is > 0
+};
+
+struct ExperimentAxis {
+  std::string key;  // a key path of the project file: "model.layers[0].type"
+  AxisKind kind = AxisKind::Values;
+  std::vector<std::string> values;  // Values and Cells: each value as YAML text
+  double from = 0.0;                // Range, LogRange
+  double to = 0.0;
+  int64_t count = 0;            // grid points of a range (required for a grid)
+  bool integer = false;         // a range whose ends are both integers gives integers
+  int64_t matchParameters = 0;  // Cells: the model's target size; 0 keeps hidden_size
+  int64_t layer = -1;           // Cells: the layer sized (-1: the one the key names)
+  std::string label;            // short name for tables: the key's last part
+  SpecLocation at;
+};
+
+enum class SearchKind { Grid, Random, Halving };
+std::string searchKindName(SearchKind kind);
+
+struct SearchConfig {
+  SearchKind kind = SearchKind::Grid;
+  int64_t trials = 0;          // random, halving: configurations drawn (halving, 0: the whole grid)
+  uint64_t seed = 1;           // the draws
+  std::vector<int64_t> rungs;  // halving: the steps at which trials are ranked
+  double keep = 0.5;           // halving: share kept at each rung
+};
+
+// A published figure to show beside the measured one.
+struct ExperimentReference {
+  std::map<std::string, std::string> when;  // key path -> value (YAML text); empty: all
+  std::string metric;                       // valid_bpc, test_bpc, valid_perplexity, ...
+  double value = 0.0;
+  std::string source;  // "Maupomé & Meurs, Table 1"
+};
+
+// The metrics an experiment reports (and references may name).
+const std::vector<std::string>& experimentMetricNames();
+
+struct Experiment {
+  std::string name;
+  std::string description;
+  std::string file;      // the experiment file
+  std::string baseFile;  // the project it varies (resolved against the experiment's folder)
+  std::vector<std::pair<std::string, std::string>> set;  // key path -> YAML text
+  std::vector<SpecLocation> setAt;
+  std::vector<ExperimentAxis> axes;
+  SearchConfig search;
+  std::vector<uint64_t> seeds{1};
+  int64_t slots = 0;    // 0: chosen from the machine
+  int64_t threads = 0;  // per trial; 0: cores / slots
+  std::vector<ExperimentReference> references;
+};
+
+// Throws ConfigError naming the file, line, column and key of every problem (unknown keys,
+// wrong types, an empty axis, halving rungs out of order, ...). The base project itself is
+// read by planExperiment.
+Experiment parseExperiment(const std::string& text, const std::string& file);
+Experiment loadExperiment(const std::string& path);
+
+}  // namespace mrnn::engine

@@ -1,0 +1,211 @@
+#!/bin/bash
+# Experiments as `mrnn` users run them: a 2x2 grid end to end whose table matches the store,
+# the queue killed with kill -9 and started again, a failing trial, successive halving, a
+# second queue refused, and `experiment stop`.
+# usage: experiment_life.sh <mrnn> <tiny project folder> <case>
+set -u
+mrnn=$1
+source_project=$2
+case=$3
+work=$(mktemp -d)
+trap 'kill -9 $(jobs -p) 2>/dev/null; pkill -9 -f "experiment trial $work" 2>/dev/null; rm -rf "$work"' EXIT
+cp "$source_project/corpus.txt" "$work/"
+mkdir -p "$work/experiments"
+experiment=$work/experiments/grid.yaml
+
+fail() {
+  echo "FAIL ($case): $*"
+  exit 1
+}
+
+# The tiny project: `steps` steps, a checkpoint and a validation every `every`.
+write_project() {
+  local steps=$1 every=$2
+  cat >"$work/project.yaml" <<YAML
+name: experiment test
+model:
+  input: {level: char, embedding_size: 8}
+  layers:
+    - {type: lstm, hidden_size: 16}
+data:
+  train: corpus.txt
+training:
+  batch_size: 4
+  bptt: 20
+  max_steps: $steps
+  validate_every: $every
+  checkpoint_every: $every
+  threads: 1
+  optimizer: {type: adam, lr: 0.01}
+evaluation: {batch_size: 2, bptt: 20}
+YAML
+}
+
+# How many runs the store holds, and how many of them finished.
+run_count() { "$mrnn" runs list "$work" | grep -Ec "^ *[0-9]+ "; }
+finished_count() { "$mrnn" runs list "$work" | grep -Ec "^ *[0-9]+ .* finished "; }
+
+# Waits until no process trains any trial (children stop with checkpoints after a kill -9).
+wait_for_trials_to_stop() {
+  for _ in $(seq 1 300); do
+    pgrep -f "experiment trial $experiment" >/dev/null || return 0
+    sleep 0.1
+  done
+  fail "trials still running after their queue died"
+}
+
+case $case in
+  grid)
+    write_project 20 10
+    cat >"$experiment" <<'YAML'
+experiment:
+  axes:
+    - key: model.layers[0].type
+      cells: [lstm, mlstm]
+      match_parameters: 2500
+    - key: training.optimizer.lr
+      values: [0.003, 0.01]
+  slots: 2
+YAML
+    "$mrnn" experiment plan "$experiment" | tee "$work/plan.out"
+    grep -Eq "4 trials" "$work/plan.out" || fail "plan does not list 4 trials"
+    grep -Eq "^#3 +type=mlstm \(H [0-9]+\), lr=0.003 +1 +2,[45][0-9]{2} +20" "$work/plan.out" ||
+      fail "plan lacks trial 3 with its parameter count"
+    "$mrnn" experiment run "$experiment" >"$work/run.out" 2>&1
+    status=$?
+    cat "$work/run.out"
+    [ "$status" -eq 0 ] || fail "run exited $status"
+    [ "$(run_count)" -eq 4 ] || fail "expected 4 runs, found $(run_count)"
+    [ "$(finished_count)" -eq 4 ] || fail "not every run finished"
+    "$mrnn" experiment status "$experiment" | tee "$work/status.out"
+    [ "$(grep -Ec " done +[0-9]+ +20/20 " "$work/status.out")" -eq 4 ] || fail "status is not 4 x done"
+    # The table's figures are the runs' own: join the table's CSV with the store's export.
+    "$mrnn" experiment table "$experiment" --format csv --output "$work/table.csv" || fail "table"
+    "$mrnn" runs export "$work" --format csv --output "$work/runs.csv" || fail "export"
+    cat "$work/table.csv"
+    # Quoted fields (run names hold commas) are emptied first: the columns compared have none.
+    sed -i 's/"[^"]*"//g' "$work/runs.csv" "$work/table.csv"
+    awk -F, 'NR == FNR { if (FNR == 1) { for (i = 1; i <= NF; i++) col[$i] = i; next }
+                                         best[$col["id"]] = $col["best_valid"]; test[$col["id"]] = $col["test_result"]; next }
+             FNR == 1 { for (i = 1; i <= NF; i++) tcol[$i] = i; next }
+             { run = $tcol["runs"]; checked++
+               if (best[run] + 0 != $tcol["valid_bpc_mean"] + 0 || test[run] + 0 != $tcol["test_bpc_mean"] + 0) {
+                 print "mismatch for run " run ": " $tcol["valid_bpc_mean"] " vs " best[run]; bad = 1 } }
+             END { if (checked != 4) { print "checked " checked " rows"; bad = 1 }; exit bad }' \
+      "$work/runs.csv" "$work/table.csv" || fail "table does not match the store"
+    "$mrnn" experiment table "$experiment" --format json | grep -q '"valid_bpc": {"mean": ' ||
+      fail "json table"
+    # Run again: every trial is done, nothing trains twice.
+    "$mrnn" experiment run "$experiment" >"$work/again.out" 2>&1 || fail "second run failed"
+    [ "$(run_count)" -eq 4 ] || fail "a finished trial ran twice"
+    ;;
+  kill9)
+    write_project 300 20
+    cat >"$experiment" <<'YAML'
+experiment:
+  axes:
+    - key: training.optimizer.lr
+      values: [0.003, 0.01]
+  slots: 1
+YAML
+    "$mrnn" experiment run "$experiment" >"$work/run1.out" 2>&1 &
+    queue=$!
+    for _ in $(seq 1 600); do
+      [ -f "$work/checkpoints/run-1/latest.pt" ] && break
+      sleep 0.1
+    done
+    [ -f "$work/checkpoints/run-1/latest.pt" ] || { cat "$work/run1.out"; fail "no checkpoint"; }
+    kill -9 "$queue"
+    wait "$queue" 2>/dev/null
+    wait_for_trials_to_stop
+    "$mrnn" experiment status "$experiment" | tee "$work/status1.out"
+    grep -Eq "^#1 .* (queued|interrupted) " "$work/status1.out" || fail "trial 1 should wait to resume"
+    "$mrnn" experiment run "$experiment" >"$work/run2.out" 2>&1
+    status=$?
+    cat "$work/run2.out"
+    [ "$status" -eq 0 ] || fail "restart exited $status"
+    grep -q "resuming .*run-1/latest.pt" "$work/experiment-logs/grid/trial-1.log" ||
+      fail "trial 1 did not resume its run"
+    # Every trial finished exactly once: two runs, both finished at step 300.
+    "$mrnn" runs list "$work"
+    [ "$(run_count)" -eq 2 ] || fail "expected 2 runs, found $(run_count)"
+    [ "$("$mrnn" runs list "$work" | grep -Ec " finished +300 ")" -eq 2 ] || fail "not both at step 300"
+    ;;
+  failed)
+    write_project 20 10
+    cat >"$experiment" <<'YAML'
+experiment:
+  axes:
+    - key: model.layers[0].hidden_size
+      values: [16, 1000000]
+  slots: 1
+YAML
+    "$mrnn" experiment run "$experiment" >"$work/run.out" 2>&1
+    status=$?
+    cat "$work/run.out"
+    [ "$status" -eq 1 ] || fail "a failed trial must give exit status 1, not $status"
+    "$mrnn" experiment status "$experiment" | tee "$work/status.out"
+    grep -Eq "^#1 .* done " "$work/status.out" || fail "the good trial did not finish"
+    # Out of memory, before a run was made: the reason is the child's own words.
+    grep -Eq "^#2 .* failed .*training could not start: training this model .* needs about" \
+      "$work/status.out" || fail "no reason for the failure"
+    "$mrnn" experiment table "$experiment" | grep -Eq "failed: training could not start" ||
+      fail "table does not say why"
+    ;;
+  halving)
+    write_project 40 10
+    cat >"$experiment" <<'YAML'
+experiment:
+  axes:
+    - key: training.optimizer.lr
+      values: [0.0001, 0.003, 0.01, 0.03]
+  search: {kind: halving, rungs: [10, 40], keep: 0.5}
+  slots: 2
+YAML
+    "$mrnn" experiment run "$experiment" >"$work/run.out" 2>&1
+    status=$?
+    cat "$work/run.out"
+    [ "$status" -eq 0 ] || fail "run exited $status"
+    "$mrnn" experiment status "$experiment" | tee "$work/status.out"
+    [ "$(grep -Ec " cut .*cut at step 10: validation" "$work/status.out")" -eq 2 ] || fail "not 2 cut"
+    [ "$(grep -Ec " done +[0-9]+ +40/40 " "$work/status.out")" -eq 2 ] || fail "not 2 trained to 40"
+    # Promoted trials went on with their own runs: 4 runs in all, 2 finished at 40 steps.
+    [ "$(run_count)" -eq 4 ] || fail "expected 4 runs"
+    [ "$("$mrnn" runs list "$work" | grep -Ec " finished +40 ")" -eq 2 ] || fail "not 2 finished"
+    [ "$("$mrnn" runs list "$work" | grep -Ec " stopped +10 ")" -eq 2 ] || fail "not 2 stopped at 10"
+    ;;
+  busy-and-stop)
+    write_project 100000 20
+    cat >"$experiment" <<'YAML'
+experiment:
+  axes:
+    - key: training.optimizer.lr
+      values: [0.003, 0.01]
+YAML
+    "$mrnn" experiment run "$experiment" >"$work/run1.out" 2>&1 &
+    queue=$!
+    for _ in $(seq 1 600); do
+      [ -f "$work/checkpoints/run-1/latest.pt" ] && break
+      sleep 0.1
+    done
+    "$mrnn" experiment run "$experiment" >"$work/run2.out" 2>&1
+    status=$?
+    cat "$work/run2.out"
+    [ "$status" -eq 4 ] || fail "a second queue must exit 4, not $status"
+    grep -q "already running" "$work/run2.out" || fail "no word on the running queue"
+    "$mrnn" experiment stop "$experiment" | tee "$work/stop.out"
+    grep -q "^stopped" "$work/stop.out" || fail "stop did not wait for the queue"
+    wait "$queue"
+    status=$?
+    cat "$work/run1.out"
+    [ "$status" -eq 3 ] || fail "a stopped queue must exit 3, not $status"
+    "$mrnn" experiment status "$experiment" | tee "$work/status.out"
+    grep -Eq "queue not running" "$work/status.out" || fail "queue still listed"
+    [ "$(grep -Ec " queued " "$work/status.out")" -eq 2 ] || fail "trials should be queued to resume"
+    "$mrnn" runs list "$work" | grep -Eq "^ *1 .* stopped " || fail "run 1 not stopped with a checkpoint"
+    ;;
+  *)
+    fail "unknown case"
+    ;;
+esac
+echo "PASS ($case)"

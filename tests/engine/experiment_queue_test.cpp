@@ -1,0 +1,291 @@
+// The queue's parts that need no training: its ledger in the run store, how it meets a
+// changed experiment, successive halving's decisions, where a trial's child starts, the
+// results tables, and child processes. tests/cli/experiment_life.sh runs whole queues.
+#include <signal.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "engine/experiment/experiment_plan.h"
+#include "engine/experiment/experiment_queue.h"
+#include "engine/experiment/experiment_results.h"
+#include "engine/runtime/child_handle.h"
+#include "engine/store/experiment_ledger.h"
+#include "engine/store/run_catalogue.h"
+#include "engine/store/run_paths.h"
+#include "store_fixtures.h"
+#include "test_harness.h"
+
+using namespace mrnn;
+using engine::ExperimentLedger;
+using engine::TrialStatus;
+using test::ScratchFolder;
+
+namespace {
+
+constexpr const char* kBase = R"(name: base
+model:
+  input: {level: char, embedding_size: 8, vocab_size: 30}
+  layers:
+    - {type: lstm, hidden_size: 16}
+training:
+  max_steps: 40
+  validate_every: 10
+  optimizer: {type: adam, lr: 0.001}
+data:
+  train: corpus.txt
+)";
+
+engine::ExperimentPlan planIn(const ScratchFolder& folder, const std::string& experiment) {
+  folder.write("project.yaml", kBase);
+  std::filesystem::create_directories(folder.file("experiments"));
+  folder.write("experiments/e.yaml", experiment);
+  return engine::planExperiment(engine::loadExperiment(folder.file("experiments/e.yaml")));
+}
+
+constexpr const char* kLrGrid = R"(experiment:
+  axes:
+    - key: training.optimizer.lr
+      values: [0.001, 0.002, 0.003, 0.004]
+)";
+
+// A run in the store with a best validation figure, as a trial's child leaves it.
+int64_t addRun(engine::RunCatalogue& catalogue, engine::RunStatus status, double bestValid,
+               int64_t steps, std::optional<double> test = std::nullopt) {
+  engine::RunRecord record;
+  record.name = "trial";
+  const int64_t id = catalogue.store().createRun(record);
+  catalogue.store().setBestValid(id, bestValid);
+  if (test) catalogue.store().setTestResult(id, *test);
+  catalogue.store().updateProgress(id, steps, 1.0);
+  catalogue.store().setStatus(id, status);
+  return id;
+}
+
+}  // namespace
+
+MRNN_TEST(the_ledger_keeps_trials_in_the_run_store) {
+  ScratchFolder folder;
+  {
+    ExperimentLedger ledger(folder.path());
+    engine::TrialRecord trial;
+    trial.experiment = "e";
+    trial.trial = 1;
+    trial.label = "lr=0.1";
+    trial.fingerprint = "abc";
+    trial.budget = 20;
+    ledger.put(trial);
+    ledger.setRun("e", 1, 7);
+    ledger.setStatus("e", 1, TrialStatus::Failed, "loss is NaN");
+    EXPECT_THROWS_WITH(engine::StoreError, ledger.setRun("e", 5, 1), "has no trial 5");
+  }
+  const ExperimentLedger reader(folder.path(), ExperimentLedger::Access::ReadOnly);
+  const auto trials = reader.trials("e");
+  EXPECT_EQ(trials.size(), size_t{1});
+  EXPECT_EQ(trials[0].runId, int64_t{7});
+  EXPECT(trials[0].status == TrialStatus::Failed);
+  EXPECT_EQ(trials[0].reason, std::string("loss is NaN"));
+  EXPECT_EQ(trials[0].budget, int64_t{20});
+  EXPECT(reader.trials("other").empty());
+  // The run tables are still the run store's: it opens the same file.
+  EXPECT(engine::RunCatalogue(folder.path()).runs().empty());
+  // A project that never ran an experiment (or never ran at all) reads as no trials.
+  ScratchFolder empty;
+  EXPECT(ExperimentLedger(empty.path(), ExperimentLedger::Access::ReadOnly).trials("e").empty());
+  EXPECT(!std::filesystem::exists(empty.file("runs.sqlite")));
+}
+
+MRNN_TEST(a_changed_experiment_is_refused_until_replanned) {
+  ScratchFolder folder;
+  const auto first = planIn(folder, kLrGrid);
+  ExperimentLedger ledger(folder.path());
+  engine::syncLedger(first, ledger, false);
+  EXPECT_EQ(ledger.trials("e").size(), size_t{4});
+  ledger.setStatus("e", 0, TrialStatus::Done);
+  ledger.setRun("e", 0, 1);
+  // Syncing the same plan again changes nothing.
+  engine::syncLedger(first, ledger, false);
+  EXPECT(ledger.trials("e")[0].status == TrialStatus::Done);
+  // The first value changes: trial 1 ran with the old one.
+  const auto changed = planIn(folder, R"(experiment:
+  axes:
+    - key: training.optimizer.lr
+      values: [0.005, 0.002, 0.003]
+)");
+  EXPECT_THROWS_WITH(engine::ExperimentChangedError, engine::syncLedger(changed, ledger, false),
+                     "trial #1 (lr=0.001)", "done, run 1", "--replan");
+  EXPECT_EQ(ledger.trials("e").size(), size_t{4});  // refused: nothing changed
+  engine::syncLedger(changed, ledger, true);
+  const auto rows = ledger.trials("e");
+  EXPECT_EQ(rows.size(), size_t{3});
+  EXPECT(rows[0].status == TrialStatus::Queued);
+  EXPECT_EQ(rows[0].runId, int64_t{0});
+  EXPECT_EQ(rows[0].label, std::string("lr=0.005"));
+}
+
+MRNN_TEST(queued_trials_follow_the_file_without_a_replan) {
+  ScratchFolder folder;
+  ExperimentLedger ledger(folder.path());
+  engine::syncLedger(planIn(folder, kLrGrid), ledger, false);
+  engine::syncLedger(planIn(folder, R"(experiment:
+  axes:
+    - key: training.optimizer.lr
+      values: [0.01, 0.02]
+)"),
+                     ledger, false);
+  const auto rows = ledger.trials("e");
+  EXPECT_EQ(rows.size(), size_t{2});
+  EXPECT_EQ(rows[1].label, std::string("lr=0.02"));
+}
+
+MRNN_TEST(successive_halving_keeps_the_best_and_cuts_the_rest) {
+  ScratchFolder folder;
+  const auto plan = planIn(folder, R"(experiment:
+  axes:
+    - key: training.optimizer.lr
+      values: [0.001, 0.002, 0.003, 0.004]
+  search: {kind: halving, rungs: [10, 40], keep: 0.5}
+  seeds: [1, 2]
+)");
+  EXPECT_EQ(plan.trials.size(), size_t{8});
+  ExperimentLedger ledger(folder.path());
+  engine::syncLedger(plan, ledger, false);
+  for (const auto& row : ledger.trials("e")) EXPECT_EQ(row.budget, int64_t{10});
+  engine::RunCatalogue catalogue(folder.path(), engine::RunCatalogue::Access::ReadWrite);
+  // Mean validation per configuration: 3.0, 2.0, 4.0, 1.5 (configuration 2's seeds: 1.0, 3.0).
+  const double valid[8] = {3.0, 3.0, 1.0, 3.0, 4.0, 4.0, 1.5, 1.5};
+  for (int64_t t = 0; t < 8; ++t) {
+    ledger.setRun("e", t, addRun(catalogue, engine::RunStatus::Stopped, valid[t], 10));
+    if (t != 5) ledger.setStatus("e", t, TrialStatus::Done);
+  }
+  // One trial still trains at the first rung: nothing is decided yet.
+  EXPECT(!engine::promoteAtRungs(plan, ledger, catalogue.runs()));
+  ledger.setStatus("e", 5, TrialStatus::Done);
+  EXPECT(engine::promoteAtRungs(plan, ledger, catalogue.runs()));
+  const auto rows = ledger.trials("e");
+  for (const int64_t kept : {2, 3, 6, 7}) {
+    EXPECT(rows[static_cast<size_t>(kept)].status == TrialStatus::Queued);
+    EXPECT_EQ(rows[static_cast<size_t>(kept)].rung, int64_t{1});
+    EXPECT_EQ(rows[static_cast<size_t>(kept)].budget, int64_t{40});
+  }
+  for (const int64_t cut : {0, 1, 4, 5}) {
+    EXPECT(rows[static_cast<size_t>(cut)].status == TrialStatus::Cut);
+  }
+  EXPECT_EQ(rows[4].reason,
+            std::string("cut at step 10: validation 4.0000 bits, rank 4 of 4 (kept 2)"));
+  // The last rung decides nothing more.
+  for (const int64_t kept : {2, 3, 6, 7}) ledger.setStatus("e", kept, TrialStatus::Done);
+  EXPECT(!engine::promoteAtRungs(plan, ledger, catalogue.runs()));
+}
+
+MRNN_TEST(a_trial_child_continues_its_run_or_knows_it_is_done) {
+  ScratchFolder folder;
+  engine::RunCatalogue catalogue(folder.path(), engine::RunCatalogue::Access::ReadWrite);
+  engine::TrialRecord trial;
+  trial.experiment = "e";
+  // No run yet: a new one.
+  EXPECT(!engine::decideTrialStart(folder.path(), trial).alreadyDone);
+  EXPECT(engine::decideTrialStart(folder.path(), trial).resumeFrom.empty());
+  // Finished: done.
+  trial.runId = addRun(catalogue, engine::RunStatus::Finished, 2.0, 40);
+  EXPECT(engine::decideTrialStart(folder.path(), trial).alreadyDone);
+  // Stopped at its rung's budget: done; below it, resumed from its latest checkpoint.
+  trial.runId = addRun(catalogue, engine::RunStatus::Stopped, 2.0, 10);
+  trial.budget = 10;
+  EXPECT(engine::decideTrialStart(folder.path(), trial).alreadyDone);
+  trial.budget = 40;
+  const std::string latest = engine::RunPaths::latest(folder.path(), trial.runId);
+  std::filesystem::create_directories(std::filesystem::path(latest).parent_path());
+  std::ofstream(latest) << "checkpoint";
+  catalogue.store().recordCheckpoint(
+      trial.runId,
+      {"latest", "checkpoints/run-" + std::to_string(trial.runId) + "/latest.pt", 10, 2.0, ""});
+  const auto start = engine::decideTrialStart(folder.path(), trial);
+  EXPECT(!start.alreadyDone);
+  EXPECT_EQ(start.resumeFrom, latest);
+  // Killed before its first checkpoint: a new run.
+  trial.runId = addRun(catalogue, engine::RunStatus::Running, 2.0, 3);
+  EXPECT(engine::decideTrialStart(folder.path(), trial).resumeFrom.empty());
+}
+
+MRNN_TEST(results_give_mean_and_spread_over_seeds_with_references) {
+  ScratchFolder folder;
+  const auto plan = planIn(folder, R"(experiment:
+  axes:
+    - key: training.optimizer.lr
+      values: [0.001, 0.002]
+  seeds: [1, 2]
+  references:
+    - when:
+        training.optimizer.lr: 0.002
+      metric: test_bpc
+      value: 1.5
+      source: "Paper, Table 2"
+)");
+  ExperimentLedger ledger(folder.path());
+  engine::syncLedger(plan, ledger, false);
+  engine::RunCatalogue catalogue(folder.path(), engine::RunCatalogue::Access::ReadWrite);
+  const double valid[4] = {2.0, 2.2, 1.0, 1.4};
+  for (int64_t t = 0; t < 4; ++t) {
+    ledger.setRun("e", t,
+                  addRun(catalogue, engine::RunStatus::Finished, valid[t], 40, valid[t] + 0.1));
+    if (t != 1) ledger.setStatus("e", t, TrialStatus::Done);
+  }
+  const auto rows = engine::experimentResults(plan, ledger.trials("e"), catalogue.runs());
+  EXPECT_EQ(rows.size(), size_t{2});
+  // Trial 2 is not done: its figure is not a result yet.
+  EXPECT_EQ(rows[0].validBpc.count, int64_t{1});
+  EXPECT_EQ(rows[0].state, std::string("1 of 2 done"));
+  EXPECT_EQ(rows[1].validBpc.count, int64_t{2});
+  EXPECT_NEAR(rows[1].validBpc.mean, 1.2, 1e-12);
+  EXPECT_NEAR(rows[1].validBpc.stddev, std::sqrt(0.08), 1e-12);
+  EXPECT_NEAR(rows[1].testBpc.mean, 1.3, 1e-12);
+  EXPECT(rows[0].references.empty());
+  EXPECT_EQ(rows[1].references.size(), size_t{1});
+  EXPECT_EQ(rows[1].references[0].source, std::string("Paper, Table 2"));
+  const auto perplexity = engine::measuredFigure(rows[1], "test_perplexity");
+  EXPECT(perplexity.has_value());
+  EXPECT_NEAR(perplexity->mean, std::pow(2.0, 1.3), 1e-9);
+  const std::string text = engine::resultsText(plan, rows);
+  EXPECT(text.find("1.2000 ± 0.2828") != std::string::npos);
+  EXPECT(text.find("test_bpc 1.5 (Paper, Table 2)") != std::string::npos);
+  const std::string csv = engine::resultsCsv(plan, rows);
+  EXPECT(csv.find("2,0.002,") != std::string::npos);
+  EXPECT(csv.find("\"Paper, Table 2\"") != std::string::npos);
+  const std::string json = engine::resultsJson(plan, rows);
+  EXPECT(json.find("\"measured\": 1.3") != std::string::npos);
+}
+
+MRNN_TEST(slots_never_oversubscribe_the_cores) {
+  engine::Experiment experiment;
+  auto slots = engine::chooseSlots(experiment, 4, 2);
+  EXPECT_EQ(slots.slots, int64_t{2});
+  EXPECT_EQ(slots.threads, int64_t{1});
+  slots = engine::chooseSlots(experiment, 1, 8);
+  EXPECT_EQ(slots.slots, int64_t{1});
+  EXPECT_EQ(slots.threads, int64_t{8});
+  experiment.slots = 3;
+  slots = engine::chooseSlots(experiment, 10, 12);
+  EXPECT_EQ(slots.threads, int64_t{4});
+  slots = engine::chooseSlots(experiment, 10, 12, 2, 1);
+  EXPECT_EQ(slots.slots, int64_t{2});
+  EXPECT_EQ(slots.threads, int64_t{1});
+}
+
+MRNN_TEST(a_child_process_logs_and_reports_how_it_ended) {
+  ScratchFolder folder;
+  const std::string log = folder.file("child.log");
+  auto child =
+      engine::ChildHandle::start({"/bin/sh", "-c", "echo hello; echo oops >&2; exit 3"}, log);
+  EXPECT_EQ(child.wait(), 3);
+  std::ifstream in(log);
+  std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(all, std::string("hello\noops\n"));
+  auto sleeper = engine::ChildHandle::start({"/bin/sleep", "30"}, log);
+  EXPECT(!sleeper.poll().has_value());
+  sleeper.signal(SIGTERM);
+  EXPECT_EQ(sleeper.wait(), 128 + SIGTERM);
+  EXPECT_THROWS_WITH(std::runtime_error, engine::ChildHandle::start({"/nonexistent/mrnn"}, log),
+                     "/nonexistent/mrnn");
+}
