@@ -6,6 +6,8 @@
 #include <ostream>
 #include <thread>
 
+#include <torch/cuda.h>
+
 #include "engine/experiment/experiment_paths.h"
 #include "engine/experiment/experiment_queue.h"
 #include "engine/experiment/experiment_results.h"
@@ -72,9 +74,11 @@ int run(const CommandLine& args, const engine::ExperimentPlan& plan, std::ostrea
   const StopSignals signals;
   engine::QueueOptions options;
   options.program = ownExecutable();
-  options.slots = positiveInteger(args, "slots", 0);
+  options.slotCount = positiveInteger(args, "slots", 0);
   options.threads = threadsOption(args);
   options.replan = args.has("replan");
+  options.gpus =
+      torch::cuda::is_available() ? static_cast<int64_t>(torch::cuda::device_count()) : 0;
   options.stop = &signals.flag();
   options.log = [&out](const std::string& line) { out << line << std::endl; };
   try {

@@ -59,8 +59,8 @@ int main(int argc, char* argv[]) {
   parser.addOption(size);
   const QCommandLineOption panel(
       QStringLiteral("panel"),
-      QStringLiteral("Bring the named panel to the front (training, runs, sampler, data, yaml, "
-                     "summary, gates, tree, surprisal, masking, sizes)."),
+      QStringLiteral("Bring the named panel to the front (training, runs, experiments, sampler, "
+                     "data, yaml, summary, gates, tree, surprisal, masking, sizes)."),
       QStringLiteral("name"));
   parser.addOption(panel);
   parser.process(app);

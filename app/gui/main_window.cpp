@@ -20,6 +20,7 @@
 #include "widgets/composer/composer_panel.h"
 #include "widgets/composer/yaml_view.h"
 #include "widgets/data/data_panel.h"
+#include "widgets/experiments/experiments_panel.h"
 #include "widgets/gates/gate_inspector_panel.h"
 #include "widgets/masking/masking_panel.h"
 #include "widgets/masking/size_validation_panel.h"
@@ -85,6 +86,7 @@ void MainWindow::createPanels() {
   data_ = new widgets::DataPanel(*document_, this);
   monitor_ = new widgets::TrainingMonitorPanel(*document_, this);
   runs_ = new widgets::RunsPanel(*document_, this);
+  experiments_ = new widgets::ExperimentsPanel(*document_, this);
   sampler_ = new widgets::SamplerConsole(*document_, this);
 
   addPanel(QStringLiteral("yaml"), tr("YAML"), yaml_, Qt::RightDockWidgetArea);
@@ -96,6 +98,7 @@ void MainWindow::createPanels() {
       addPanel(QStringLiteral("training"), tr("Training"), monitor_, Qt::BottomDockWidgetArea);
   for (const auto& [name, title, panel] :
        {std::tuple<QString, QString, QWidget*>{QStringLiteral("runs"), tr("Runs"), runs_},
+        {QStringLiteral("experiments"), tr("Experiments"), experiments_},
         {QStringLiteral("sampler"), tr("Sampler"), sampler_},
         {QStringLiteral("data"), tr("Data"), data_}}) {
     tabifyDockWidget(training, addPanel(name, title, panel, Qt::BottomDockWidgetArea));
@@ -123,6 +126,7 @@ void MainWindow::createAnalysisPanels(QDockWidget* tabbedWith) {
 
 void MainWindow::refreshRunViews() {
   runs_->refresh();
+  experiments_->refreshStatus();
   sampler_->refreshCheckpoints();
   gates_->refreshCheckpoints();
   tree_->refreshCheckpoints();
@@ -238,6 +242,14 @@ void MainWindow::connectPanels() {
   connect(runs_, &widgets::RunsPanel::statusMessage, this, &MainWindow::showStatus);
   connect(runs_, &widgets::RunsPanel::overlayRunsChanged, monitor_,
           &widgets::TrainingMonitorPanel::setOverlayRuns);
+  // An experiment's trials are runs: "Show in monitor" overlays them like selected runs.
+  connect(experiments_, &widgets::ExperimentsPanel::showRunsRequested, this,
+          [this](const QList<qint64>& runIds) {
+            if (runIds.isEmpty()) return;
+            monitor_->setOverlayRuns(runIds);
+            docks_[QStringLiteral("training")]->raise();
+          });
+  connect(experiments_, &widgets::ExperimentsPanel::statusMessage, this, &MainWindow::showStatus);
   connect(runs_, &widgets::RunsPanel::resumeRequested, this,
           [this](qint64 runId, const QString& checkpoint) {
             docks_[QStringLiteral("training")]->raise();

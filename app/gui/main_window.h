@@ -14,6 +14,7 @@ class QLabel;
 namespace mrnn::widgets {
 class ComposerPanel;
 class DataPanel;
+class ExperimentsPanel;
 class GateInspectorPanel;
 class HiddenStateTreePanel;
 class MaskingPanel;
@@ -47,8 +48,8 @@ class MainWindow : public QMainWindow {
   bool openProject(const QString& path);
   // What the status bar says about the project (or the failed load).
   QString statusText() const;
-  // Raises the dock whose objectName is `name` ("training", "runs", "sampler", "data",
-  // "yaml", "summary"); false when there is none.
+  // Raises the dock whose objectName is `name` ("training", "runs", "experiments", "sampler",
+  // "data", "yaml", "summary", ...); false when there is none.
   bool raisePanel(const QString& name);
   QStringList panelNames() const { return docks_.keys(); }
 
@@ -59,6 +60,7 @@ class MainWindow : public QMainWindow {
   widgets::RunsPanel* runsPanel() const { return runs_; }
   widgets::SamplerConsole* samplerConsole() const { return sampler_; }
   widgets::DataPanel* dataPanel() const { return data_; }
+  widgets::ExperimentsPanel* experimentsPanel() const { return experiments_; }
   widgets::YamlView* yamlView() const { return yaml_; }
   widgets::GateInspectorPanel* gateInspector() const { return gates_; }
   widgets::HiddenStateTreePanel* treePanel() const { return tree_; }
@@ -112,6 +114,7 @@ class MainWindow : public QMainWindow {
   widgets::DataPanel* data_ = nullptr;
   widgets::TrainingMonitorPanel* monitor_ = nullptr;
   widgets::RunsPanel* runs_ = nullptr;
+  widgets::ExperimentsPanel* experiments_ = nullptr;
   widgets::SamplerConsole* sampler_ = nullptr;
   widgets::GateInspectorPanel* gates_ = nullptr;
   widgets::HiddenStateTreePanel* tree_ = nullptr;

@@ -56,6 +56,12 @@ void MainWindow::createMenus() {
     training->addAction(action);
     toolbar->addAction(action);
   }
+  training->addSeparator();
+  QAction* experiments = training->addAction(tr("&Experiments"), this,
+                                             [this] { raisePanel(QStringLiteral("experiments")); });
+  experiments->setObjectName(QStringLiteral("experimentsAction"));
+  experiments->setStatusTip(
+      tr("Vary the project along axes, run the trials as a queue, compare the results"));
 
   // The analysis views, each a dock of its own; the menu brings one forward.
   QMenu* analysis = menuBar()->addMenu(tr("&Analysis"));

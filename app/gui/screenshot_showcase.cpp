@@ -15,6 +15,7 @@
 #include "engine/store/run_catalogue.h"
 #include "widgets/analysis/analysis_job_bar.h"
 #include "widgets/data/data_panel.h"
+#include "widgets/experiments/experiments_panel.h"
 #include "widgets/gates/gate_inspector_panel.h"
 #include "widgets/gates/pattern_finder_view.h"
 #include "widgets/masking/masking_panel.h"
@@ -79,6 +80,16 @@ std::pair<QString, QString> showcaseCheckpoints(const QString& folder) {
   return {first, other};
 }
 
+// The experiment's results when it has some (its set-up otherwise), as after a queue ran.
+QWidget* showcaseExperiments(MainWindow& window) {
+  widgets::ExperimentsPanel* panel = window.experimentsPanel();
+  panel->refreshStatus();
+  bool measured = false;
+  for (const auto& result : panel->snapshot().results) measured |= result.validBpc.count > 0;
+  if (measured) panel->tabs()->setCurrentIndex(1);
+  return &window;
+}
+
 QWidget* showcaseAnalysis(MainWindow& window, const QString& panel) {
   const auto [model, comparison] = showcaseCheckpoints(window.document().folder());
   if (panel == QLatin1String("sizes")) {
@@ -137,6 +148,7 @@ QWidget* prepareShowcase(MainWindow& window, const QString& panel) {
   }
   // The monitor shows the project's runs by itself, as a user opening it sees them.
   waitFor([&window] { return window.trainingMonitor()->charts()->overlayCount() > 0; }, 10'000);
+  if (panel == QLatin1String("experiments")) return showcaseExperiments(window);
   if (!panel.isEmpty() && panel != QLatin1String("training") && panel != QLatin1String("runs") &&
       panel != QLatin1String("sampler") && panel != QLatin1String("data") &&
       panel != QLatin1String("summary") && panel != QLatin1String("yaml")) {

@@ -157,13 +157,7 @@ ModelConfig parseModelSection(const YAML::Node& node, YamlReader& reader, const 
 
 ModelConfig parseModelText(const std::string& text, const std::string& file) {
   YamlReader reader(file);
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& error) {
-    throw ConfigError(file, error.mark.line + 1, error.mark.column + 1, "",
-                      "YAML syntax error: " + error.msg);
-  }
+  const YAML::Node root = loadYamlText(text, file);
   return parseModelSection(root, reader, "model");
 }
 

@@ -13,13 +13,7 @@
 namespace mrnn::engine {
 
 Project parseProject(const std::string& text, const std::string& file) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& error) {
-    throw ConfigError(file, error.mark.line + 1, error.mark.column + 1, "",
-                      "YAML syntax error: " + error.msg);
-  }
+  const YAML::Node root = loadYamlText(text, file);
   YamlReader reader(file);
   if (!root || root.IsNull()) {
     throw ConfigError(file, 0, 0, "", "the project file is empty; it needs a 'model:' section");

@@ -23,6 +23,15 @@ std::string formatNumber(double value) {
 
 }  // namespace
 
+YAML::Node loadYamlText(const std::string& text, const std::string& file) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::ParserException& error) {
+    throw ConfigError(file, error.mark.line + 1, error.mark.column + 1, "",
+                      "YAML syntax error: " + error.msg);
+  }
+}
+
 std::string joinKey(const std::string& path, const std::string& name) {
   return path.empty() ? name : path + "." + name;
 }

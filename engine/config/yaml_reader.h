@@ -54,4 +54,7 @@ class YamlReader {
 
 std::string joinKey(const std::string& path, const std::string& name);
 
+// Parses YAML text; a syntax error throws ConfigError naming the file, line and column.
+YAML::Node loadYamlText(const std::string& text, const std::string& file);
+
 }  // namespace mrnn::engine

@@ -92,7 +92,9 @@ std::string drawValue(const ExperimentAxis& axis, std::mt19937_64& random) {
   for (const ExperimentAxis& axis : experiment.axes) {
     // A cells axis changes the whole layer: any of its keys may object to the new type.
     const std::string layer = "model.layers[" + std::to_string(axis.layer) + "]";
-    if (covers(axis.key) || (axis.kind == AxisKind::Cells && covers(layer))) {
+    bool alsoCovered = false;
+    for (const std::string& key : axis.also) alsoCovered = alsoCovered || covers(key);
+    if (covers(axis.key) || alsoCovered || (axis.kind == AxisKind::Cells && covers(layer))) {
       failAt(experiment, axis.at, message);
     }
   }
@@ -194,6 +196,7 @@ ExperimentPlan planExperiment(const Experiment& experiment, const VocabularySize
         const std::string& value = configurations[c].values[a];
         try {
           setYamlPath(root, axis.key, YAML::Load(value));
+          for (const std::string& key : axis.also) setYamlPath(root, key, YAML::Load(value));
           if (axis.kind == AxisKind::Cells) {
             dropKeysNotTakenBy(root, axis.layer, *cellTypeFromName(scalarShown(value)));
           }

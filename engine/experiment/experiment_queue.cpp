@@ -28,21 +28,6 @@ int64_t firstBudget(const ExperimentPlan& plan) {
   return isHalving(plan) ? plan.experiment.search.rungs.front() : 0;
 }
 
-TrialRecord recordFor(const ExperimentPlan& plan, const TrialPlan& trial) {
-  TrialRecord record;
-  record.experiment = plan.experiment.name;
-  record.trial = trial.index;
-  record.configuration = trial.configuration;
-  record.seed = static_cast<int64_t>(trial.seed);
-  record.label = trial.label;
-  record.fingerprint = trial.fingerprint;
-  record.parameters = trial.parameters;
-  record.rung = 0;
-  record.budget = firstBudget(plan);
-  record.status = TrialStatus::Queued;
-  return record;
-}
-
 // The last line of a trial's log that says something: why a child that left no failed run
 // (it could not start) ended.
 std::string lastLogLine(const std::string& path) {
@@ -75,21 +60,38 @@ std::string bits(double value) {
 struct ActiveTrial {
   ChildHandle child;
   int64_t trial = 0;
+  int64_t gpu = -1;  // the GPU it trains on, or -1
 };
 
 }  // namespace
 
+TrialRecord queuedTrialRecord(const ExperimentPlan& plan, const TrialPlan& trial) {
+  TrialRecord record;
+  record.experiment = plan.experiment.name;
+  record.trial = trial.index;
+  record.configuration = trial.configuration;
+  record.seed = static_cast<int64_t>(trial.seed);
+  record.label = trial.label;
+  record.fingerprint = trial.fingerprint;
+  record.parameters = trial.parameters;
+  record.rung = 0;
+  record.budget = firstBudget(plan);
+  record.status = TrialStatus::Queued;
+  return record;
+}
+
 SlotPlan chooseSlots(const Experiment& experiment, int64_t trials, int64_t processors,
-                     int64_t slotsOption, int64_t threadsOption) {
+                     int64_t slotsOption, int64_t threadsOption, int64_t gpus) {
   SlotPlan plan;
   processors = std::max<int64_t>(1, processors);
-  plan.slots = slotsOption > 0 ? slotsOption
-               : experiment.slots > 0
-                   ? experiment.slots
+  plan.count = gpus > 0          ? gpus
+               : slotsOption > 0 ? slotsOption
+               : experiment.slotCount > 0
+                   ? experiment.slotCount
                    : std::max<int64_t>(1, std::min(processors, std::max<int64_t>(1, trials)));
   plan.threads = threadsOption > 0        ? threadsOption
                  : experiment.threads > 0 ? experiment.threads
-                                          : std::max<int64_t>(1, processors / plan.slots);
+                                          : std::max<int64_t>(1, processors / plan.count);
   return plan;
 }
 
@@ -120,7 +122,7 @@ void syncLedger(const ExperimentPlan& plan, ExperimentLedger& ledger, bool repla
   for (const TrialPlan& trial : plan.trials) {
     const auto found = byIndex.find(trial.index);
     if (found == byIndex.end() || found->second->fingerprint != trial.fingerprint) {
-      ledger.put(recordFor(plan, trial));
+      ledger.put(queuedTrialRecord(plan, trial));
     }
   }
 }
@@ -228,13 +230,28 @@ QueueOutcome runExperimentQueue(const ExperimentPlan& plan, const QueueOptions& 
   ExperimentLedger ledger(folder);
   syncLedger(plan, ledger, options.replan);
 
+  bool onCuda = false;
+  for (const TrialPlan& trial : plan.trials)
+    onCuda = onCuda || trial.project.training.device == "cuda";
+  const int64_t gpus = onCuda ? options.gpus : 0;
   const SlotPlan slots = chooseSlots(plan.experiment, static_cast<int64_t>(plan.trials.size()),
-                                     hardwareThreads(), options.slots, options.threads);
+                                     hardwareThreads(), options.slotCount, options.threads, gpus);
   log("experiment '" + name + "': " + std::to_string(plan.trials.size()) + " trials, " +
-      std::to_string(slots.slots) + " at a time, " + std::to_string(slots.threads) +
+      std::to_string(slots.count) + " at a time, " + std::to_string(slots.threads) +
       (slots.threads == 1 ? " thread" : " threads") + " each");
 
+  if (onCuda && gpus == 0) log("the trials train on cuda, but this machine shows no GPU");
   std::vector<ActiveTrial> active;
+  // The GPU a new trial gets: the lowest one no running trial holds.
+  const auto freeGpu = [&active, gpus]() {
+    for (int64_t gpu = 0; gpu < gpus; ++gpu) {
+      bool taken = false;
+      for (const ActiveTrial& a : active) taken = taken || a.gpu == gpu;
+      if (!taken) return gpu;
+    }
+    return int64_t{0};
+  };
+
   std::map<int64_t, int> kills;  // children ended by a signal other than our SIGTERM
   bool stopping = false;
   const auto isActive = [&active](int64_t trial) {
@@ -308,7 +325,7 @@ QueueOutcome runExperimentQueue(const ExperimentPlan& plan, const QueueOptions& 
                            (row.status == TrialStatus::Running && !isActive(row.trial));
       if (!pending) continue;
       runnable = true;
-      if (static_cast<int64_t>(active.size()) >= slots.slots) break;
+      if (static_cast<int64_t>(active.size()) >= slots.count) break;
       // A child of a queue that died may still be saving its checkpoint: wait for it.
       if (RunLock::holder(ExperimentPaths::trialLock(folder, name, row.trial))) {
         waiting = true;
@@ -319,17 +336,22 @@ QueueOutcome runExperimentQueue(const ExperimentPlan& plan, const QueueOptions& 
                                           "--trial",       std::to_string(row.trial + 1),
                                           "--threads",     std::to_string(slots.threads)};
       ledger.setStatus(name, row.trial, TrialStatus::Running);
+      const int64_t gpu = gpus > 0 ? freeGpu() : -1;
+      std::vector<std::string> environment;
+      if (gpu >= 0) environment.push_back("CUDA_VISIBLE_DEVICES=" + std::to_string(gpu));
       try {
         active.push_back(
-            {ChildHandle::start(argv, ExperimentPaths::trialLog(folder, name, row.trial)),
-             row.trial});
+            {ChildHandle::start(argv, ExperimentPaths::trialLog(folder, name, row.trial),
+                                environment),
+             row.trial, gpu});
       } catch (const std::exception& error) {
         ledger.setStatus(name, row.trial, TrialStatus::Failed, error.what());
         log(describeTrial(row) + " could not start: " + error.what());
         continue;
       }
       log(describeTrial(row) + " started" +
-          (row.budget > 0 ? " (to step " + std::to_string(row.budget) + ")" : ""));
+          (row.budget > 0 ? " (to step " + std::to_string(row.budget) + ")" : "") +
+          (gpu >= 0 ? " on GPU " + std::to_string(gpu) : ""));
     }
     if (active.empty() && !runnable && !waiting) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(options.pollMilliseconds));

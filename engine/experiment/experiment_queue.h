@@ -32,8 +32,11 @@ enum class QueueOutcome {
 struct QueueOptions {
   // The `mrnn` to start trials with (the queue's own executable, normally).
   std::string program;
-  int64_t slots = 0;    // 0: the experiment's, else one per processor, at most the trials
-  int64_t threads = 0;  // per trial; 0: the experiment's, else processors / slots
+  int64_t slotCount = 0;  // 0: the experiment's, else one per processor, at most the trials
+  int64_t threads = 0;    // per trial; 0: the experiment's, else processors / slots
+  // GPUs this machine has (the caller asks LibTorch). Trials on `device: cuda` run one per
+  // GPU, each child seeing only its own (CUDA_VISIBLE_DEVICES).
+  int64_t gpus = 0;
   bool replan = false;
   std::function<void(const std::string&)> log;  // one line per event, for the terminal
   const std::atomic<bool>* stop = nullptr;      // set by a signal handler or the GUI
@@ -43,11 +46,16 @@ struct QueueOptions {
 // Slots and threads for `trials` trials on `processors` cores: the experiment's own choice,
 // else one trial per core with one thread each (never more threads than cores in all).
 struct SlotPlan {
-  int64_t slots = 1;
+  int64_t count = 1;  // trials at once
   int64_t threads = 1;
 };
+// On CUDA (`gpus` > 0: the trials train on device cuda), one slot per GPU.
 SlotPlan chooseSlots(const Experiment& experiment, int64_t trials, int64_t processors,
-                     int64_t slotsOption = 0, int64_t threadsOption = 0);
+                     int64_t slotsOption = 0, int64_t threadsOption = 0, int64_t gpus = 0);
+
+// A trial as the queue first records it: queued, at the first rung's budget (halving) or
+// the project's own end.
+TrialRecord queuedTrialRecord(const ExperimentPlan& plan, const TrialPlan& trial);
 
 // Makes the ledger's rows the plan's trials: new trials are queued, queued trials take the
 // plan's current configuration, trials gone from the plan are dropped if they never ran.

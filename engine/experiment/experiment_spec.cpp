@@ -88,9 +88,9 @@ void checkKeyPath(YamlReader& reader, const YAML::Node& node, const std::string&
 }
 
 ExperimentAxis parseAxis(const YAML::Node& node, YamlReader& reader, const std::string& path) {
-  reader.expectMap(
-      node, path,
-      {"key", "values", "range", "log_range", "count", "cells", "match_parameters", "layer"});
+  reader.expectMap(node, path,
+                   {"key", "also", "values", "range", "log_range", "count", "cells",
+                    "match_parameters", "layer"});
   ExperimentAxis axis;
   axis.at = locate(node, path);
   if (!node["key"])
@@ -98,6 +98,15 @@ ExperimentAxis parseAxis(const YAML::Node& node, YamlReader& reader, const std::
   axis.key = reader.text(node, path, "key", "");
   checkKeyPath(reader, node["key"], path + ".key", axis.key);
   axis.label = shortLabel(axis.key);
+  if (const YAML::Node also = node["also"]) {
+    if (!also.IsSequence()) reader.fail(also, path + ".also", "expected a list of key paths");
+    for (size_t i = 0; i < also.size(); ++i) {
+      const std::string key = indexed(path + ".also", i);
+      if (!also[i].IsScalar()) reader.fail(also[i], key, "expected a key path");
+      checkKeyPath(reader, also[i], key, also[i].Scalar());
+      axis.also.push_back(also[i].Scalar());
+    }
+  }
   int kinds = 0;
   for (const char* kind : {"values", "range", "log_range", "cells"}) kinds += node[kind] ? 1 : 0;
   if (kinds != 1) {
@@ -251,13 +260,7 @@ const std::vector<std::string>& experimentMetricNames() {
 }
 
 Experiment parseExperiment(const std::string& text, const std::string& file) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& error) {
-    throw ConfigError(file, error.mark.line + 1, error.mark.column + 1, "",
-                      "YAML syntax error: " + error.msg);
-  }
+  const YAML::Node root = loadYamlText(text, file);
   YamlReader reader(file);
   if (!root || root.IsNull()) {
     throw ConfigError(file, 0, 0, "",
@@ -328,7 +331,7 @@ Experiment parseExperiment(const std::string& text, const std::string& file) {
         experiment.seeds.push_back(seed);
       }
     }
-    experiment.slots = reader.integer(node, path, "slots", 0, 1, 1024);
+    experiment.slotCount = reader.integer(node, path, "slots", 0, 1, 1024);
     experiment.threads = reader.integer(node, path, "threads", 0, 1, 1024);
     if (const YAML::Node references = node["references"]) {
       if (!references.IsSequence()) {

@@ -27,6 +27,8 @@ enum class AxisKind {
 
 struct ExperimentAxis {
   std::string key;  // a key path of the project file: "model.layers[0].type"
+  // More keys that take the same value (a ratio on every layer at once).
+  std::vector<std::string> also;
   AxisKind kind = AxisKind::Values;
   std::vector<std::string> values;  // Values and Cells: each value as YAML text
   double from = 0.0;                // Range, LogRange
@@ -71,8 +73,8 @@ struct Experiment {
   std::vector<ExperimentAxis> axes;
   SearchConfig search;
   std::vector<uint64_t> seeds{1};
-  int64_t slots = 0;    // 0: chosen from the machine
-  int64_t threads = 0;  // per trial; 0: cores / slots
+  int64_t slotCount = 0;  // YAML `slots`; 0: chosen from the machine
+  int64_t threads = 0;    // per trial; 0: cores / slots
   std::vector<ExperimentReference> references;
 };
 

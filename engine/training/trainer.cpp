@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <functional>
@@ -19,6 +20,7 @@
 #include "engine/optim/optimizer_factory.h"
 #include "engine/runtime/job_context.h"
 #include "engine/runtime/machine_resources.h"
+#include "engine/runtime/thread_governor.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/text_format.h"
@@ -134,6 +136,8 @@ class Session {
   // as PhaseEvents (about one per percent). Never cancelled: a stop waits for the step.
   JobContext evaluationJob(const std::string& phase);
   bool done() const;
+  // training.threads 0 on CPU: the threads follow the machine's load (ThreadGovernor).
+  void followLoad(int threads);
   double epochNow() const {
     return static_cast<double>(batcher_->epoch()) + batcher_->epochProgress();
   }
@@ -154,6 +158,8 @@ class Session {
   RunStore* store_ = nullptr;
   RunLock lock_;  // this process is the run's one writer while it is held
   ModelState state_;
+  std::unique_ptr<ThreadGovernor> governor_;  // null when the threads are fixed
+  int threads_ = 0;
   int64_t step_ = 0;
   int64_t totalSteps_ = 0;
   double bestValid_ = 0.0;
@@ -177,6 +183,20 @@ JobContext Session::evaluationJob(const std::string& phase) {
       },
       neverCancelled_);
   return job.part(0.0, 1.0, phase);
+}
+
+void Session::followLoad(int threads) {
+  if (threads == threads_) return;
+  const int processors = governor_->processors();
+  char busy[32];
+  std::snprintf(busy, sizeof busy, "%.1f", governor_->othersBusy());
+  log(threads < processors
+          ? std::string("other programs keep ") + busy + " of " + std::to_string(processors) +
+                " processors busy: training on " + std::to_string(threads) +
+                (threads == 1 ? " thread" : " threads") + " (training.threads: 0 follows the load)"
+          : "the processors are free again: training on " + std::to_string(threads) + " threads");
+  threads_ = threads;
+  torch::set_num_threads(threads_);
 }
 
 bool Session::done() const {
@@ -207,8 +227,13 @@ void Session::setUp(const std::string& resumeFrom) {
     device_ = torch::kCUDA;
   }
   std::string threadNote;
-  torch::set_num_threads(chooseThreadCount(training_.threads, &threadNote));
+  threads_ = chooseThreadCount(training_.threads, &threadNote);
+  torch::set_num_threads(threads_);
   if (!threadNote.empty()) log(threadNote);
+  if (training_.threads <= 0 && device_.is_cpu() && threads_ > 1) {
+    governor_ = std::make_unique<ThreadGovernor>();
+    followLoad(governor_->measure(0.25));
+  }
   torch::manual_seed(training_.seed);
 
   corpus_ = loadCorpus(project_.data, project_.model.input.level, project_.folder);
@@ -483,6 +508,9 @@ TrainingOutcome Session::run(const std::string& resumeFrom) {
         log("resumed at step " + std::to_string(step_));
       }
       if (!trainStep()) break;
+      if (governor_) {
+        if (const auto threads = governor_->poll()) followLoad(*threads);
+      }
       ++sinceCheckpoint;
       if (training_.validateEvery > 0 && step_ % training_.validateEvery == 0) validate();
       if (earlyStopped_) break;

@@ -14,16 +14,23 @@
 #include <QShortcut>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
 
 #include "app/gui/help_dialog.h"
 #include "app/gui/main_window.h"
 #include "app/gui/template_catalog.h"
+#include "engine/experiment/experiment_plan.h"
+#include "engine/experiment/experiment_results.h"
+#include "engine/store/experiment_ledger.h"
 #include "engine/store/run_store.h"
 #include "widgets/composer/block_inspector.h"
 #include "widgets/composer/composer_panel.h"
+#include "widgets/experiments/experiments_panel.h"
+#include "widgets/experiments/results_view.h"
 #include "widgets/masking/size_validation_panel.h"
 #include "widgets/project/project_document.h"
 #include "widgets/sampler/completion_view.h"
@@ -102,6 +109,67 @@ class EndToEndTest : public QObject {
     window.resetLayout();
     QVERIFY(window.dock(QStringLiteral("yaml"))->isVisible());
     QVERIFY(!window.dock(QStringLiteral("training"))->isFloating());
+  }
+
+  // The Experiments panel's "Show in monitor" overlays the chosen configuration's runs in the
+  // training monitor and brings it forward. The trials' runs are written through the engine
+  // (as the queue leaves them), with a few points of validation each.
+  void experimentTrialsShowInTheMonitor() {
+    QTemporaryDir folder;
+    const auto write = [&folder](const QString& name, const std::string& text) {
+      QDir(folder.path()).mkpath(QFileInfo(folder.filePath(name)).path());
+      QFile file(folder.filePath(name));
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write(text.c_str());
+    };
+    write(QStringLiteral("project.yaml"),
+          "name: tiny\nmodel:\n  input: {level: char, embedding_size: 8, vocab_size: 40}\n"
+          "  layers:\n    - {type: lstm, hidden_size: 16}\ntraining:\n  max_steps: 40\n"
+          "data:\n  train: corpus.txt\n");
+    write(QStringLiteral("experiments/lr.yaml"),
+          "experiment:\n  axes:\n    - key: training.optimizer.lr\n"
+          "      values: [0.001, 0.003]\n  seeds: [1, 2]\n");
+    mrnn::app::MainWindow window(false);
+    QVERIFY2(window.openProject(folder.filePath(QStringLiteral("project.yaml"))),
+             qPrintable(window.statusText()));
+    window.show();
+    auto* panel = window.experimentsPanel();
+    QVERIFY(window.dock(QStringLiteral("experiments")) != nullptr);
+    QVERIFY2(panel->plan().has_value(), qPrintable(panel->experimentFile()));
+    const mrnn::engine::ExperimentPlan& plan = *panel->plan();
+    {
+      mrnn::engine::RunStore store(plan.folder() + "/runs.sqlite");
+      mrnn::engine::ExperimentLedger ledger(plan.folder());
+      for (const auto& trial : plan.trials) {
+        mrnn::engine::RunRecord run;
+        run.name = trial.project.name;
+        run.modelType = "lstm";
+        const int64_t id = store.createRun(run);
+        store.appendMetrics(id,
+                            {{"valid/bpc", 20, 0.5, 1.0, 3.0}, {"valid/bpc", 40, 1.0, 2.0, 2.5}});
+        store.setBestValid(id, 2.5);
+        store.setStatus(id, mrnn::engine::RunStatus::Finished);
+        mrnn::engine::TrialRecord record;
+        record.experiment = plan.experiment.name;
+        record.trial = trial.index;
+        record.configuration = trial.configuration;
+        record.seed = static_cast<int64_t>(trial.seed);
+        record.fingerprint = trial.fingerprint;
+        record.status = mrnn::engine::TrialStatus::Done;
+        record.runId = id;
+        ledger.put(record);
+      }
+    }
+    panel->refreshStatus();
+    window.raisePanel(QStringLiteral("experiments"));
+    auto* results = panel->resultsView();
+    results->table()->selectRow(1);
+    const QList<qint64> ids = results->selectedRunIds();
+    QCOMPARE(ids.size(), 2);
+    QTest::mouseClick(results->showButton(), Qt::LeftButton);
+    QCOMPARE(window.trainingMonitor()->overlayRuns(), ids);
+    QTRY_VERIFY(window.trainingMonitor()->isVisible());
+    QTRY_COMPARE(window.trainingMonitor()->charts()->overlayCount(), 2);
   }
 
   void defaultProjectTrainsAndSamples() {

@@ -45,6 +45,16 @@ YAML
 run_count() { "$mrnn" runs list "$work" | grep -Ec "^ *[0-9]+ "; }
 finished_count() { "$mrnn" runs list "$work" | grep -Ec "^ *[0-9]+ .* finished "; }
 
+# Waits until the queue's first trial has saved a checkpoint.
+wait_for_first_checkpoint() {
+  for _ in $(seq 1 600); do
+    [ -f "$work/checkpoints/run-1/latest.pt" ] && return 0
+    sleep 0.1
+  done
+  cat "$work/run1.out"
+  fail "no checkpoint"
+}
+
 # Waits until no process trains any trial (children stop with checkpoints after a kill -9).
 wait_for_trials_to_stop() {
   for _ in $(seq 1 300); do
@@ -110,11 +120,7 @@ experiment:
 YAML
     "$mrnn" experiment run "$experiment" >"$work/run1.out" 2>&1 &
     queue=$!
-    for _ in $(seq 1 600); do
-      [ -f "$work/checkpoints/run-1/latest.pt" ] && break
-      sleep 0.1
-    done
-    [ -f "$work/checkpoints/run-1/latest.pt" ] || { cat "$work/run1.out"; fail "no checkpoint"; }
+    wait_for_first_checkpoint
     kill -9 "$queue"
     wait "$queue" 2>/dev/null
     wait_for_trials_to_stop
@@ -184,10 +190,7 @@ experiment:
 YAML
     "$mrnn" experiment run "$experiment" >"$work/run1.out" 2>&1 &
     queue=$!
-    for _ in $(seq 1 600); do
-      [ -f "$work/checkpoints/run-1/latest.pt" ] && break
-      sleep 0.1
-    done
+    wait_for_first_checkpoint
     "$mrnn" experiment run "$experiment" >"$work/run2.out" 2>&1
     status=$?
     cat "$work/run2.out"

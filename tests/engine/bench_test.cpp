@@ -24,6 +24,7 @@
 #include "engine/runtime/blas_kernels.h"
 #include "engine/runtime/busy_core.h"
 #include "engine/runtime/child_process.h"
+#include "engine/runtime/thread_governor.h"
 #include "test_harness.h"
 
 using namespace mrnn;
@@ -339,4 +340,26 @@ MRNN_TEST(contention_mode_measures_each_subject_idle_and_beside_a_busy_core) {
                  text.find(" | 1.00 |\n") != std::string::npos,
              text);
   std::filesystem::remove(python);
+}
+
+MRNN_TEST(threads_beside_others_leave_their_processors_to_them) {
+  EXPECT_EQ(engine::threadsBesideOthers(2, 0.0), 2);
+  EXPECT_EQ(engine::threadsBesideOthers(2, 0.3), 2);   // a browser tab: keep both
+  EXPECT_EQ(engine::threadsBesideOthers(2, 0.67), 1);  // a spinner sharing two cores with us
+  EXPECT_EQ(engine::threadsBesideOthers(2, 1.0), 1);
+  EXPECT_EQ(engine::threadsBesideOthers(2, 3.0), 1);  // never fewer than one
+  EXPECT_EQ(engine::threadsBesideOthers(16, 4.4), 12);
+  EXPECT_EQ(engine::threadsBesideOthers(4, -1.0), 4);
+}
+
+MRNN_TEST(the_thread_governor_sees_a_busy_core) {
+  engine::ThreadGovernor governor(0.0);
+  if (governor.processors() < 2) MRNN_SKIP("one processor: nothing to leave to others");
+  engine::BusyCore busy(0);
+  // Other tests may load the machine too: more busy is possible, less than the spinner not.
+  const int threads = governor.measure(0.5);
+  EXPECT_MSG(governor.othersBusy() > 0.7, "others busy " + std::to_string(governor.othersBusy()));
+  EXPECT(threads < governor.processors());
+  // Polled at once again (interval 0): a reading over the time since the last one.
+  EXPECT(governor.poll().has_value());
 }

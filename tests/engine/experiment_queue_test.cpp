@@ -260,16 +260,16 @@ MRNN_TEST(results_give_mean_and_spread_over_seeds_with_references) {
 MRNN_TEST(slots_never_oversubscribe_the_cores) {
   engine::Experiment experiment;
   auto slots = engine::chooseSlots(experiment, 4, 2);
-  EXPECT_EQ(slots.slots, int64_t{2});
+  EXPECT_EQ(slots.count, int64_t{2});
   EXPECT_EQ(slots.threads, int64_t{1});
   slots = engine::chooseSlots(experiment, 1, 8);
-  EXPECT_EQ(slots.slots, int64_t{1});
+  EXPECT_EQ(slots.count, int64_t{1});
   EXPECT_EQ(slots.threads, int64_t{8});
-  experiment.slots = 3;
+  experiment.slotCount = 3;
   slots = engine::chooseSlots(experiment, 10, 12);
   EXPECT_EQ(slots.threads, int64_t{4});
   slots = engine::chooseSlots(experiment, 10, 12, 2, 1);
-  EXPECT_EQ(slots.slots, int64_t{2});
+  EXPECT_EQ(slots.count, int64_t{2});
   EXPECT_EQ(slots.threads, int64_t{1});
 }
 
@@ -288,4 +288,11 @@ MRNN_TEST(a_child_process_logs_and_reports_how_it_ended) {
   EXPECT_EQ(sleeper.wait(), 128 + SIGTERM);
   EXPECT_THROWS_WITH(std::runtime_error, engine::ChildHandle::start({"/nonexistent/mrnn"}, log),
                      "/nonexistent/mrnn");
+}
+
+MRNN_TEST(trials_on_cuda_run_one_per_gpu) {
+  engine::Experiment experiment;
+  const auto slots = engine::chooseSlots(experiment, 8, 16, 0, 0, 2);
+  EXPECT_EQ(slots.count, int64_t{2});
+  EXPECT_EQ(slots.threads, int64_t{8});
 }

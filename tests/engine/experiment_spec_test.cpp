@@ -89,7 +89,7 @@ MRNN_TEST(an_experiment_file_reads_every_key) {
   EXPECT_NEAR(e.search.keep, 0.25, 0.0);
   EXPECT_EQ(e.seeds.size(), size_t{2});
   EXPECT_EQ(e.seeds[1], uint64_t{4});
-  EXPECT_EQ(e.slots, int64_t{2});
+  EXPECT_EQ(e.slotCount, int64_t{2});
   EXPECT_EQ(e.references.size(), size_t{1});
   EXPECT_EQ(e.references[0].when.at("model.layers[0].type"), std::string("mlstm"));
   EXPECT_NEAR(e.references[0].value, 1.11, 0.0);
@@ -266,4 +266,28 @@ MRNN_TEST(cells_at_a_matched_parameter_count_are_within_one_percent) {
   // The base's m_size does not apply to an LSTM: dropped, not an error.
   EXPECT_EQ(p.trials[2].project.model.layers[0].mSize, int64_t{0});
   EXPECT(p.trials[2].project.model.layers[0].type == engine::CellType::Lstm);
+}
+
+MRNN_TEST(an_axis_sets_its_value_on_every_key_it_names) {
+  ScratchFolder folder;
+  const auto p = plan(folder, R"(experiment:
+  set:
+    model.layers: [{type: mmlstm, hidden_size: 40}, {type: mmlstm, hidden_size: 40}]
+  axes:
+    - key: model.layers[0].major_share
+      also:
+        - model.layers[1].major_share
+      values: [0.5, 0.75]
+)");
+  EXPECT_EQ(p.trials.size(), size_t{2});
+  EXPECT_NEAR(p.trials[1].project.model.layers[0].majorShare, 0.75, 1e-12);
+  EXPECT_NEAR(p.trials[1].project.model.layers[1].majorShare, 0.75, 1e-12);
+  // A value one of the keys refuses is reported at the axis.
+  EXPECT_THROWS_WITH(ConfigError, plan(folder, R"(experiment:
+  axes:
+    - key: training.optimizer.lr
+      also: ["model.layers[0].hidden_size"]
+      values: [0.5]
+)"),
+                     "e.yaml:3:7", "hidden_size");
 }

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "widgets/display_format.h"
+#include "widgets/series_style.h"
 
 namespace mrnn::widgets {
 
@@ -16,20 +17,6 @@ namespace {
 
 constexpr double kHoverPixels = 8.0;
 constexpr size_t kMaxPointLabels = 30;  // beyond that the run ids would only be clutter
-
-const QColor kTypeColours[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28),
-                               QColor(0x2c, 0xa0, 0x2c), QColor(0xff, 0x7f, 0x0e),
-                               QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
-                               QColor(0xe3, 0x77, 0xc2), QColor(0x17, 0xbe, 0xcf)};
-const QCPScatterStyle::ScatterShape kTypeShapes[] = {QCPScatterStyle::ssDisc,
-                                                     QCPScatterStyle::ssSquare,
-                                                     QCPScatterStyle::ssTriangle,
-                                                     QCPScatterStyle::ssDiamond,
-                                                     QCPScatterStyle::ssTriangleInverted,
-                                                     QCPScatterStyle::ssCrossSquare,
-                                                     QCPScatterStyle::ssPlusCircle,
-                                                     QCPScatterStyle::ssStar};
-constexpr size_t kStyles = sizeof(kTypeColours) / sizeof(kTypeColours[0]);
 
 }  // namespace
 
@@ -85,12 +72,11 @@ void SizeValidationPlot::setRuns(const std::vector<engine::RunRecord>& runs) {
   graphs_.clear();
   hovered_ = -1;
   for (int t = 0; t < types_.size(); ++t) {
-    const QColor colour = kTypeColours[static_cast<size_t>(t) % kStyles];
+    const QColor colour = seriesColour(static_cast<size_t>(t));
     auto* graph = addGraph();
     graph->setName(types_[t]);
     graph->setPen(QPen(colour, 1.5));
-    graph->setScatterStyle(
-        QCPScatterStyle(kTypeShapes[static_cast<size_t>(t) % kStyles], colour, colour, 8));
+    graph->setScatterStyle(QCPScatterStyle(seriesShape(static_cast<size_t>(t)), colour, colour, 8));
     // The line joins the best run of each size (two runs of one size would otherwise be
     // joined by a vertical stroke); the other runs of a size are markers alone.
     std::map<int64_t, double> best;

@@ -1,0 +1,176 @@
+#include "widgets/experiments/results_table_model.h"
+
+#include <QColor>
+
+#include <limits>
+
+#include "widgets/display_format.h"
+
+namespace mrnn::widgets {
+namespace {
+
+// Configurations without a figure sort after every measured one.
+constexpr double kMissing = std::numeric_limits<double>::max();
+
+QString metricName(const std::string& metric) {
+  QString name = QString::fromStdString(metric);
+  name.replace(QLatin1Char('_'), QLatin1Char(' '));
+  return name;
+}
+
+}  // namespace
+
+ResultsTableModel::ResultsTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void ResultsTableModel::setResults(const QStringList& axes, const QStringList& keys,
+                                   const std::vector<engine::ConfigurationResult>& rows) {
+  beginResetModel();
+  axes_ = axes;
+  keys_ = keys;
+  rows_ = rows;
+  endResetModel();
+}
+
+int ResultsTableModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
+
+int ResultsTableModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : stateColumn() + 1;
+}
+
+QString ResultsTableModel::meanStd(const engine::SeedSummary& summary) {
+  if (summary.count == 0) return QStringLiteral("-");
+  QString text = formatLoss(summary.mean);
+  if (summary.count > 1) text += QStringLiteral(" ± ") + formatLoss(summary.stddev);
+  return text;
+}
+
+QString ResultsTableModel::referencesText(const engine::ConfigurationResult& result) {
+  QStringList parts;
+  for (const engine::ReferenceFigure& reference : result.references) {
+    parts.append(QStringLiteral("%1 %2 (%3)")
+                     .arg(metricName(reference.metric))
+                     .arg(reference.value, 0, 'g', 6)
+                     .arg(QString::fromStdString(reference.source)));
+  }
+  return parts.join(QStringLiteral("; "));
+}
+
+QVariant ResultsTableModel::display(const engine::ConfigurationResult& row, int column) const {
+  if (column == 0) return static_cast<qlonglong>(row.configuration + 1);
+  if (column <= axisCount()) {
+    const size_t axis = static_cast<size_t>(column - 1);
+    return axis < row.settings.size() ? QString::fromStdString(row.settings[axis].shown)
+                                      : QString();
+  }
+  if (column == parametersColumn()) return formatCount(row.parameters);
+  if (column == seedsColumn()) return QStringLiteral("%1/%2").arg(row.done).arg(row.seeds);
+  if (column == validColumn()) return meanStd(row.validBpc);
+  if (column == testColumn()) return meanStd(row.testBpc);
+  if (column == referenceColumn()) {
+    const QString text = referencesText(row);
+    return text.isEmpty() ? QStringLiteral("-") : text;
+  }
+  return QString::fromStdString(row.state);
+}
+
+QVariant ResultsTableModel::sortValue(const engine::ConfigurationResult& row, int column) const {
+  if (column == 0) return static_cast<qlonglong>(row.configuration);
+  if (column <= axisCount()) {
+    const size_t axis = static_cast<size_t>(column - 1);
+    if (axis >= row.settings.size()) return QString();
+    bool number = false;
+    const double value = QString::fromStdString(row.settings[axis].value).toDouble(&number);
+    if (number) return value;
+    return QString::fromStdString(row.settings[axis].shown);
+  }
+  if (column == parametersColumn()) return static_cast<qlonglong>(row.parameters);
+  if (column == seedsColumn()) return static_cast<qlonglong>(row.done);
+  if (column == validColumn()) return row.validBpc.count > 0 ? row.validBpc.mean : kMissing;
+  if (column == testColumn()) return row.testBpc.count > 0 ? row.testBpc.mean : kMissing;
+  if (column == referenceColumn()) {
+    return row.references.empty() ? kMissing : row.references.front().value;
+  }
+  return QString::fromStdString(row.state);
+}
+
+QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= rowCount()) return {};
+  const engine::ConfigurationResult& row = rows_[static_cast<size_t>(index.row())];
+  const int column = index.column();
+  switch (role) {
+    case Qt::DisplayRole:
+      return display(row, column);
+    case SortRole:
+      return sortValue(row, column);
+    case RunIdsRole: {
+      QVariantList ids;
+      for (const int64_t id : row.runIds) ids.append(static_cast<qlonglong>(id));
+      return ids;
+    }
+    case ConfigurationRole:
+      return static_cast<qlonglong>(row.configuration);
+    case MeanRole:
+      if (column == validColumn() && row.validBpc.count > 0) return row.validBpc.mean;
+      if (column == testColumn() && row.testBpc.count > 0) return row.testBpc.mean;
+      return {};
+    case Qt::TextAlignmentRole:
+      if (column == 0 || column == parametersColumn() || column == seedsColumn() ||
+          column == validColumn() || column == testColumn()) {
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+      }
+      return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    case Qt::ForegroundRole:
+      if (column == referenceColumn()) return QColor(0x55, 0x55, 0x55);
+      if (column == stateColumn() && row.state.rfind("failed", 0) == 0) {
+        return QColor(0xc6, 0x27, 0x28);
+      }
+      return {};
+    case Qt::ToolTipRole: {
+      if (column == referenceColumn() && !row.references.empty()) {
+        QStringList lines;
+        for (const engine::ReferenceFigure& reference : row.references) {
+          const auto measured = engine::measuredFigure(row, reference.metric);
+          lines.append(tr("%1: published %2 (%3), measured %4")
+                           .arg(metricName(reference.metric))
+                           .arg(reference.value, 0, 'g', 6)
+                           .arg(QString::fromStdString(reference.source),
+                                measured ? meanStd(*measured) : tr("not yet")));
+        }
+        return lines.join(QLatin1Char('\n'));
+      }
+      if (column == validColumn() || column == testColumn()) {
+        return tr("Bits per symbol, mean ± standard deviation over the seeds done");
+      }
+      if (column == stateColumn() || (column >= 1 && column <= axisCount())) {
+        return display(row, column);
+      }
+      return {};
+    }
+    default:
+      return {};
+  }
+}
+
+QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal) return {};
+  if (role == Qt::ToolTipRole) {
+    if (section >= 1 && section <= axisCount()) return keys_.value(section - 1);
+    if (section == seedsColumn()) return tr("Seeds done, of the seeds planned");
+    if (section == referenceColumn()) return tr("Published figures the experiment file cites");
+    return {};
+  }
+  if (role != Qt::DisplayRole) return {};
+  if (section == 0) return QStringLiteral("#");
+  if (section <= axisCount()) return axes_.value(section - 1);
+  if (section == parametersColumn()) return tr("Parameters");
+  if (section == seedsColumn()) return tr("Seeds");
+  if (section == validColumn()) return tr("Valid bpc");
+  if (section == testColumn()) return tr("Test bpc");
+  if (section == referenceColumn()) return tr("Reference");
+  if (section == stateColumn()) return tr("State");
+  return {};
+}
+
+}  // namespace mrnn::widgets
