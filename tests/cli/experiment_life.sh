@@ -8,7 +8,8 @@ mrnn=$1
 source_project=$2
 case=$3
 work=$(mktemp -d)
-trap 'kill -9 $(jobs -p) 2>/dev/null; pkill -9 -f "experiment trial $work" 2>/dev/null; rm -rf "$work"' EXIT
+# Trials get SIGTERM from the kernel when their queue dies (kill -9 included).
+trap 'kill -9 $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
 cp "$source_project/corpus.txt" "$work/"
 mkdir -p "$work/experiments"
 experiment=$work/experiments/grid.yaml
@@ -55,10 +56,16 @@ wait_for_first_checkpoint() {
   fail "no checkpoint"
 }
 
-# Waits until no process trains any trial (children stop with checkpoints after a kill -9).
+# Waits until no process trains any trial (children stop with checkpoints after a kill -9):
+# each holds its trial's lock (flock, util-linux) while it lives.
 wait_for_trials_to_stop() {
   for _ in $(seq 1 300); do
-    pgrep -f "experiment trial $experiment" >/dev/null || return 0
+    local held=0
+    for lock in "$work"/experiment-logs/grid/trial-*.lock; do
+      [ -e "$lock" ] || continue
+      flock -n "$lock" true || held=1
+    done
+    [ "$held" -eq 0 ] && return 0
     sleep 0.1
   done
   fail "trials still running after their queue died"
