@@ -33,6 +33,8 @@ constexpr const char* kUsage =
 // with --experiment NAME, or its only experiment.
 std::string experimentFile(const CommandLine& args) {
   const fs::path given = args.positional()[2];
+  if (!fs::exists(given))
+    throw std::runtime_error("'" + given.string() + "': no such file or folder");
   if (fs::is_regular_file(given) && given.filename() != "project.yaml") return given.string();
   const fs::path project = fs::is_directory(given) ? given : given.parent_path();
   const fs::path folder = project / "experiments";
