@@ -21,7 +21,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: mrnn bench [--cells mlstm,lstm] [--measures train,eval,sample] [--hidden 512]\n"
     "                  [--emb 64] [--batch 32] [--bptt 100] [--vocab 128] [--steps 10]\n"
-    "                  [--sample-length 2000] [--repeats 3] [--threads N] [--device cpu|cuda]\n"
+    "                  [--sample-length 2000] [--repeats 3] [--threads N|auto] [--device "
+    "cpu|cuda]\n"
     "                  [--peer PATH|none] [--python P] [--no-torch-lstm] [--markdown FILE]\n"
     "                  [--contention]   (each subject also measured with one core kept busy)\n";
 
@@ -47,9 +48,12 @@ engine::BenchShape shapeFrom(const CommandLine& args) {
   s.vocab = positiveInteger(args, "vocab", s.vocab);
   s.steps = positiveInteger(args, "steps", s.steps);
   s.sampleLength = positiveInteger(args, "sample-length", s.sampleLength);
-  // --threads 0 (what the suite passes on when none was asked for) keeps LibTorch's default.
-  s.threads = args.value("threads", "") == "0"
-                  ? 0
+  // --threads 0 (what the suite passes on when none was asked for) keeps LibTorch's default;
+  // auto follows the machine's load as training does.
+  const std::string threads = args.value("threads", "");
+  s.threads = threads == "0" ? 0
+              : threads == "auto"
+                  ? engine::kFollowLoad
                   : static_cast<int>(positiveInteger(
                         args, "threads", std::max(1u, std::thread::hardware_concurrency())));
   s.device = args.value("device", "cpu");

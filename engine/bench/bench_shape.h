@@ -25,9 +25,13 @@ struct BenchShape {
   int64_t vocab = 128;
   int64_t steps = 10;           // timed windows (training, evaluation), after one warm-up
   int64_t sampleLength = 2000;  // timed symbols (sampling), after one warm-up generation
-  int threads = 0;              // 0: LibTorch's default
+  int threads = 0;              // 0: LibTorch's default; kFollowLoad: see below
   std::string device = "cpu";   // "cpu" or "cuda"
 };
+
+// `--threads auto`: the count follows the machine's load (ThreadGovernor), as training with
+// `training.threads: 0` does: measured before the first window, then every second.
+constexpr int kFollowLoad = -1;
 
 // LibTorch's torch::nn::LSTM, measured beside the engine's cells as the reference.
 constexpr const char* kTorchLstm = "torch-lstm";

@@ -81,8 +81,9 @@ std::vector<std::string> probeCommand(const std::string& self, const BenchShape&
                                 "--cells", s.cell};
   const auto shape = shapeArguments(s);
   argv.insert(argv.end(), shape.begin(), shape.end());
-  argv.insert(argv.end(), {"--sample-length", std::to_string(s.sampleLength), "--threads",
-                           std::to_string(s.threads)});
+  argv.insert(argv.end(),
+              {"--sample-length", std::to_string(s.sampleLength), "--threads",
+               s.threads == kFollowLoad ? std::string("auto") : std::to_string(s.threads)});
   return argv;
 }
 
@@ -121,9 +122,11 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
   report.repeats = o.repeats;
   report.libtorch = TORCH_VERSION;
   report.blas = blasKernelDescription();
-  report.machine =
-      cpuModel() + ", " + std::to_string(std::thread::hardware_concurrency()) + " CPUs, " +
-      (o.shape.threads > 0 ? std::to_string(o.shape.threads) : std::string("default")) + " threads";
+  report.machine = cpuModel() + ", " + std::to_string(std::thread::hardware_concurrency()) +
+                   " CPUs, " +
+                   (o.shape.threads > 0              ? std::to_string(o.shape.threads) + " threads"
+                    : o.shape.threads == kFollowLoad ? std::string("threads following the load")
+                                                     : std::string("default threads"));
   // One row per subject and measure, in the order every round runs them.
   const auto addSubject = [&](const std::string& name, const std::string& cell, bool peer) {
     for (auto measure : o.measures) {

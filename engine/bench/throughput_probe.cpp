@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include <memory>
 #include <stdexcept>
 
 #include "engine/bench/bench_model.h"
@@ -9,12 +10,32 @@
 #include "engine/bench/probe_timing.h"
 #include "engine/bench/torch_lstm_probe.h"
 #include "engine/models/language_model.h"
+#include "engine/runtime/thread_governor.h"
 #include "engine/sampling/sampler.h"
 #include "engine/training/train_step.h"
 
 namespace mrnn::engine {
 
 namespace {
+
+// --threads auto: the threads follow other programs' load between windows, as training's do.
+class LoadFollower {
+ public:
+  explicit LoadFollower(bool on) {
+    if (!on) return;
+    governor_ = std::make_unique<ThreadGovernor>(1.0);
+    torch::set_num_threads(governor_->measure(0.25));
+  }
+  void poll() {
+    if (!governor_) return;
+    if (const auto threads = governor_->poll()) {
+      if (*threads != torch::get_num_threads()) torch::set_num_threads(*threads);
+    }
+  }
+
+ private:
+  std::unique_ptr<ThreadGovernor> governor_;
+};
 
 torch::Device probeDevice(const BenchShape& shape) {
   if (shape.device == "cpu") return torch::kCPU;
@@ -37,6 +58,7 @@ ProbeResult engineProbe(const BenchShape& shape, BenchMeasure measure,
   const ProbeWindow window = randomWindow(shape.vocab, shape.bptt, shape.batch, device);
   const torch::Tensor& inputs = window.inputs;
   const torch::Tensor& targets = window.targets;
+  LoadFollower load(shape.threads == kFollowLoad && device.is_cpu());
   double seconds = 0.0;
   int64_t symbols = shape.steps * shape.batch * shape.bptt;
   if (measure == BenchMeasure::Train) {
@@ -44,6 +66,7 @@ ProbeResult engineProbe(const BenchShape& shape, BenchMeasure measure,
     torch::optim::Adam adam(model.parameters(), torch::optim::AdamOptions(1e-3));
     auto state = model.initialState(shape.batch);
     seconds = timeRepeated(device, shape.steps, [&] {
+      load.poll();
       state.detach();
       optimisationStep(model, adam, state, inputs, targets, {}, 1.0, false);
     });
@@ -53,6 +76,7 @@ ProbeResult engineProbe(const BenchShape& shape, BenchMeasure measure,
     torch::NoGradGuard noGrad;
     auto state = model.initialState(shape.batch);
     seconds = timeRepeated(device, shape.steps, [&] {
+      load.poll();
       const auto logProbabilities = model.forward(inputs, state);
       // The loss, as evaluation computes it, so the softmax's work is not optimised away.
       logProbabilities.gather(2, targets.unsqueeze(2)).mean().item<double>();

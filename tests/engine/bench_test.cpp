@@ -363,3 +363,19 @@ MRNN_TEST(the_thread_governor_sees_a_busy_core) {
   // Polled at once again (interval 0): a reading over the time since the last one.
   EXPECT(governor.poll().has_value());
 }
+
+MRNN_TEST(a_probe_told_to_follow_the_load_passes_it_on) {
+  engine::BenchShape shape;
+  shape.threads = engine::kFollowLoad;
+  const auto argv = engine::probeCommand("mrnn", shape, engine::BenchMeasure::Train);
+  bool found = false;
+  for (size_t i = 0; i + 1 < argv.size(); ++i)
+    found = found || (argv[i] == "--threads" && argv[i + 1] == "auto");
+  EXPECT(found);
+  shape.threads = 2;
+  const auto fixed = engine::probeCommand("mrnn", shape, engine::BenchMeasure::Train);
+  found = false;
+  for (size_t i = 0; i + 1 < fixed.size(); ++i)
+    found = found || (fixed[i] == "--threads" && fixed[i + 1] == "2");
+  EXPECT(found);
+}
