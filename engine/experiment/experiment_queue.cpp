@@ -317,7 +317,8 @@ QueueOutcome runExperimentQueue(const ExperimentPlan& plan, const QueueOptions& 
       std::this_thread::sleep_for(std::chrono::milliseconds(options.pollMilliseconds));
       continue;
     }
-    promoteAtRungs(plan, ledger, catalogue.runs());
+    // Halving ranks by the runs' validation; other searches need not read them every poll.
+    if (isHalving(plan)) promoteAtRungs(plan, ledger, catalogue.runs());
     bool waiting = false;
     bool runnable = false;
     for (const TrialRecord& row : ledger.trials(name)) {
