@@ -7,22 +7,11 @@
 #include <ostream>
 #include <sstream>
 
+#include "engine/store/text_format.h"
 #include "engine/training/training_run.h"
 #include "stop_signals.h"
 
 namespace mrnn::app {
-namespace {
-
-std::string duration(double seconds) {
-  const auto total = static_cast<int64_t>(seconds + 0.5);
-  std::ostringstream out;
-  if (total >= 3600) out << total / 3600 << "h";
-  out << std::setw(total >= 3600 ? 2 : 1) << std::setfill('0') << (total / 60) % 60 << "m"
-      << std::setw(2) << std::setfill('0') << total % 60 << "s";
-  return out.str();
-}
-
-}  // namespace
 
 TerminalTrainingResult trainInTerminal(const engine::Project& project,
                                        const TerminalTrainingOptions& options, std::ostream& out,
@@ -56,7 +45,7 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
       out << (terminal ? "\r" : "") << "epoch " << std::fixed << std::setprecision(2) << step->epoch
           << "  step " << step->step << "  loss " << std::setprecision(4) << step->loss
           << "  bits/sym " << step->bitsPerSymbol << "  " << std::setprecision(0)
-          << step->symbolsPerSecond << " sym/s  ETA " << duration(step->etaSeconds)
+          << step->symbolsPerSecond << " sym/s  ETA " << engine::compactDuration(step->etaSeconds)
           << (terminal ? "   " : "\n") << std::flush;
     } else if (const auto* phase = std::get_if<engine::PhaseEvent>(&*event)) {
       // A long validation or test on a terminal: its progress on the step line.
@@ -74,7 +63,8 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
       out << (terminal ? "\n" : "") << log->message << "\n";
     } else if (const auto* finished = std::get_if<engine::FinishedEvent>(&*event)) {
       out << (terminal ? "\n" : "") << (finished->stopped ? "stopped" : "finished") << " at step "
-          << finished->step << " after " << duration(finished->wallSeconds) << std::setprecision(4);
+          << finished->step << " after " << engine::compactDuration(finished->wallSeconds)
+          << std::setprecision(4);
       if (finished->bestValid > 0) {
         out << "; best validation " << finished->bestValid << " bits/symbol";
       } else {

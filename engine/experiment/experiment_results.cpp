@@ -71,19 +71,6 @@ bool referenceApplies(const ExperimentReference& reference,
   return true;
 }
 
-std::string duration(double seconds) {
-  const auto total = static_cast<int64_t>(seconds + 0.5);
-  char text[32];
-  if (total >= 3600) {
-    std::snprintf(text, sizeof text, "%lldh%02lldm", static_cast<long long>(total / 3600),
-                  static_cast<long long>(total / 60 % 60));
-  } else {
-    std::snprintf(text, sizeof text, "%lldm%02llds", static_cast<long long>(total / 60),
-                  static_cast<long long>(total % 60));
-  }
-  return text;
-}
-
 // Columns padded to their widest cell; the first row is the header, underlined.
 std::string table(const std::vector<std::vector<std::string>>& rows) {
   std::vector<size_t> widths;
@@ -349,7 +336,7 @@ std::string progressText(const std::vector<TrialProgress>& rows) {
     if (row.run && row.targetSteps > 0) step += "/" + std::to_string(row.targetSteps);
     cells.push_back({"#" + std::to_string(t.trial + 1), t.label, std::to_string(t.seed),
                      row.statusText(), t.runId > 0 ? std::to_string(t.runId) : "-", step,
-                     row.etaSeconds ? duration(*row.etaSeconds) : "-",
+                     row.etaSeconds ? compactDuration(*row.etaSeconds) : "-",
                      row.run && row.run->bestValid ? fixed(*row.run->bestValid) : "-", t.reason});
   }
   return table(cells);

@@ -139,6 +139,18 @@ std::string groupedInteger(int64_t value) {
   return digits;
 }
 
+std::string compactDuration(double seconds) {
+  const auto total = static_cast<long long>(seconds + 0.5);
+  char text[40];
+  if (total >= 3600) {
+    std::snprintf(text, sizeof text, "%lldh%02lldm%02llds", total / 3600, total / 60 % 60,
+                  total % 60);
+  } else {
+    std::snprintf(text, sizeof text, "%lldm%02llds", total / 60, total % 60);
+  }
+  return text;
+}
+
 std::string utcTimestamp() {
   const std::time_t now = std::time(nullptr);
   std::tm utc{};

@@ -27,6 +27,9 @@ std::string jsonNumber(const std::optional<double>& value);
 // An integer with its thousands separated by commas, for tables: "-1,234,567".
 std::string groupedInteger(int64_t value);
 
+// A duration for progress lines and ETAs: "7m39s", "1h02m05s" (rounded to the second).
+std::string compactDuration(double seconds);
+
 // Now as ISO 8601 in UTC, "2026-11-23T10:02:11Z": how runs, checkpoints and locks date things.
 std::string utcTimestamp();
 

@@ -46,6 +46,15 @@ YAML
 run_count() { "$mrnn" runs list "$work" | grep -Ec "^ *[0-9]+ "; }
 finished_count() { "$mrnn" runs list "$work" | grep -Ec "^ *[0-9]+ .* finished "; }
 
+# Runs the queue to its end, its output in $work/<name>.out; fails unless it exits `expected`.
+run_queue() {
+  local expected=$1 name=$2
+  "$mrnn" experiment run "$experiment" >"$work/$name.out" 2>&1
+  local status=$?
+  cat "$work/$name.out"
+  [ "$status" -eq "$expected" ] || fail "experiment run exited $status, not $expected"
+}
+
 # Waits until the queue's first trial has saved a checkpoint.
 wait_for_first_checkpoint() {
   for _ in $(seq 1 600); do
@@ -88,10 +97,7 @@ YAML
     grep -Eq "4 trials" "$work/plan.out" || fail "plan does not list 4 trials"
     grep -Eq "^#3 +type=mlstm \(H [0-9]+\), lr=0.003 +1 +2,[45][0-9]{2} +20" "$work/plan.out" ||
       fail "plan lacks trial 3 with its parameter count"
-    "$mrnn" experiment run "$experiment" >"$work/run.out" 2>&1
-    status=$?
-    cat "$work/run.out"
-    [ "$status" -eq 0 ] || fail "run exited $status"
+    run_queue 0 run
     [ "$(run_count)" -eq 4 ] || fail "expected 4 runs, found $(run_count)"
     [ "$(finished_count)" -eq 4 ] || fail "not every run finished"
     "$mrnn" experiment status "$experiment" | tee "$work/status.out"
@@ -133,10 +139,7 @@ YAML
     wait_for_trials_to_stop
     "$mrnn" experiment status "$experiment" | tee "$work/status1.out"
     grep -Eq "^#1 .* (queued|interrupted) " "$work/status1.out" || fail "trial 1 should wait to resume"
-    "$mrnn" experiment run "$experiment" >"$work/run2.out" 2>&1
-    status=$?
-    cat "$work/run2.out"
-    [ "$status" -eq 0 ] || fail "restart exited $status"
+    run_queue 0 run2
     grep -q "resuming .*run-1/latest.pt" "$work/experiment-logs/grid/trial-1.log" ||
       fail "trial 1 did not resume its run"
     # Every trial finished exactly once: two runs, both finished at step 300.
@@ -153,10 +156,7 @@ experiment:
       values: [16, 1000000]
   slots: 1
 YAML
-    "$mrnn" experiment run "$experiment" >"$work/run.out" 2>&1
-    status=$?
-    cat "$work/run.out"
-    [ "$status" -eq 1 ] || fail "a failed trial must give exit status 1, not $status"
+    run_queue 1 run
     "$mrnn" experiment status "$experiment" | tee "$work/status.out"
     grep -Eq "^#1 .* done " "$work/status.out" || fail "the good trial did not finish"
     # Out of memory, before a run was made: the reason is the child's own words.
@@ -175,10 +175,7 @@ experiment:
   search: {kind: halving, rungs: [10, 40], keep: 0.5}
   slots: 2
 YAML
-    "$mrnn" experiment run "$experiment" >"$work/run.out" 2>&1
-    status=$?
-    cat "$work/run.out"
-    [ "$status" -eq 0 ] || fail "run exited $status"
+    run_queue 0 run
     "$mrnn" experiment status "$experiment" | tee "$work/status.out"
     [ "$(grep -Ec " cut .*cut at step 10: validation" "$work/status.out")" -eq 2 ] || fail "not 2 cut"
     [ "$(grep -Ec " done +[0-9]+ +40/40 " "$work/status.out")" -eq 2 ] || fail "not 2 trained to 40"
@@ -198,10 +195,7 @@ YAML
     "$mrnn" experiment run "$experiment" >"$work/run1.out" 2>&1 &
     queue=$!
     wait_for_first_checkpoint
-    "$mrnn" experiment run "$experiment" >"$work/run2.out" 2>&1
-    status=$?
-    cat "$work/run2.out"
-    [ "$status" -eq 4 ] || fail "a second queue must exit 4, not $status"
+    run_queue 4 run2
     grep -q "already running" "$work/run2.out" || fail "no word on the running queue"
     "$mrnn" experiment stop "$experiment" | tee "$work/stop.out"
     grep -q "^stopped" "$work/stop.out" || fail "stop did not wait for the queue"
