@@ -4,7 +4,10 @@
 # screenshots on headless machines; fortunes is the English text the default project trains
 # on; unzip unpacks downloaded standard data sets).
 # libopenblas0-openmp matters: without it Debian's LibTorch falls back to the reference BLAS
-# and trains about 25x slower.
+# and trains about 25x slower. libgloo-dev and python3-torch serve data-parallel training
+# (Gloo's headers; torchrun); slurm-wlm and munge a one-node Slurm cluster, started by
+# tests/cli/experiment_slurm.sh itself, for the experiments' Slurm executor
+# (docs/distributed.md).
 set -euo pipefail
 
 packages=(
@@ -12,6 +15,8 @@ packages=(
   libtorch-dev libopenblas0-openmp libyaml-cpp-dev libsqlite3-dev
   qt6-base-dev libqt6svg6 qt6-svg-dev libqcustomplot-dev libgl-dev
   xvfb xauth fortunes unzip
+  libgloo-dev python3-torch
+  slurm-wlm munge
 )
 
 missing=()

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <ostream>
 #include <thread>
 
@@ -12,6 +14,10 @@
 #include "engine/experiment/experiment_queue.h"
 #include "engine/experiment/experiment_results.h"
 #include "engine/experiment/queue_control.h"
+#include "engine/experiment/slurm_client.h"
+#include "engine/experiment/slurm_jobs.h"
+#include "engine/experiment/slurm_queue.h"
+#include "engine/experiment/slurm_trial.h"
 #include "engine/io/atomic_file.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_lock.h"
@@ -27,7 +33,7 @@ namespace fs = std::filesystem;
 constexpr const char* kUsage =
     "usage: mrnn experiment plan|run|status|stop|table <experiment.yaml | project folder>\n"
     "         [--experiment NAME] [--slots N] [--threads N] [--replan]\n"
-    "         [--format text|csv|json] [--output FILE]\n";
+    "         [--executor local|slurm] [--format text|csv|json] [--output FILE]\n";
 
 // The experiment file a command names: the file itself, or a project (folder or project.yaml)
 // with --experiment NAME, or its only experiment.
@@ -71,8 +77,24 @@ int plan(const engine::ExperimentPlan& plan, std::ostream& out) {
   return 0;
 }
 
+// Where `run` trains the trials: --executor, else the experiment's `executor:`.
+// (runExperimentCommand has checked its value.)
+engine::ExecutorKind chosenExecutor(const CommandLine& args, const engine::ExperimentPlan& plan) {
+  if (!args.has("executor")) return plan.experiment.executor;
+  return args.value("executor") == "slurm" ? engine::ExecutorKind::Slurm
+                                           : engine::ExecutorKind::Local;
+}
+
 int run(const CommandLine& args, const engine::ExperimentPlan& plan, std::ostream& out,
         std::ostream& err) {
+  const engine::ExecutorKind executor = chosenExecutor(args, plan);
+  std::string missing;
+  if (executor == engine::ExecutorKind::Slurm && !engine::SlurmClient::available(&missing)) {
+    err << "mrnn: " << missing
+        << " is not on PATH; the Slurm executor submits the trials with sbatch and follows "
+           "them with squeue (docs/distributed.md)\n";
+    return 1;
+  }
   const StopSignals signals;
   engine::QueueOptions options;
   options.program = ownExecutable();
@@ -84,7 +106,10 @@ int run(const CommandLine& args, const engine::ExperimentPlan& plan, std::ostrea
   options.stop = &signals.flag();
   options.log = [&out](const std::string& line) { out << line << std::endl; };
   try {
-    const engine::QueueOutcome outcome = engine::runExperimentQueue(plan, options);
+    engine::SlurmClient slurm;
+    const engine::QueueOutcome outcome = executor == engine::ExecutorKind::Slurm
+                                             ? engine::runSlurmQueue(plan, options, slurm)
+                                             : engine::runExperimentQueue(plan, options);
     if (outcome == engine::QueueOutcome::AlreadyRunning) {
       err << "mrnn: experiment '" << plan.experiment.name
           << "' is already running; `mrnn experiment status` shows it\n";
@@ -110,14 +135,47 @@ int status(const engine::ExperimentPlan& plan, std::ostream& out) {
   }
   std::vector<engine::RunRecord> runs;
   if (engine::RunCatalogue::exists(folder)) runs = engine::RunCatalogue(folder).runs();
-  out << engine::progressText(engine::experimentProgress(
-      plan, trials, runs, [&plan](int64_t trial) { return engine::trialTrainedNow(plan, trial); }));
+  auto rows = engine::experimentProgress(
+      plan, trials, runs, [&plan](int64_t trial) { return engine::trialTrainedNow(plan, trial); });
+  // Trials on Slurm: their jobs' state from squeue (its database is the job's while it runs).
+  const engine::SlurmJobs jobs = engine::recordedSlurmJobs(folder, name);
+  if (!jobs.empty()) {
+    std::map<std::string, engine::SlurmJobState> states;
+    bool known = false;
+    try {
+      states = engine::SlurmClient().jobs(engine::slurmJobName(name));
+      known = true;
+    } catch (const std::exception& error) {
+      out << "squeue: " << error.what() << "\n";
+    }
+    engine::describeSlurmJobs(plan, jobs, known ? &states : nullptr, rows);
+    out << jobs.size() << " trial" << (jobs.size() == 1 ? "" : "s")
+        << " in Slurm jobs not yet collected\n";
+  }
+  out << engine::progressText(rows);
   return 0;
 }
 
 int stop(const engine::ExperimentPlan& plan, std::ostream& out, std::ostream& err) {
   const engine::QueueControl queue(plan.folder(), plan.experiment.name);
   const auto holder = queue.holder();
+  const engine::SlurmJobs jobs = engine::recordedSlurmJobs(plan.folder(), plan.experiment.name);
+  if (!holder && !jobs.empty()) {
+    // Slurm jobs outlive their queue: without one, cancel them here. The next `run` collects
+    // their runs (a cancelled trial saves a checkpoint first).
+    std::vector<std::string> ids;
+    for (const auto& [index, id] : jobs) ids.push_back(id);
+    try {
+      engine::SlurmClient().cancel(ids);
+    } catch (const std::exception& error) {
+      err << "mrnn: " << error.what() << "\n";
+      return 1;
+    }
+    out << "the queue is not running; cancelled " << ids.size() << " Slurm job"
+        << (ids.size() == 1 ? "" : "s") << " (running trials save a checkpoint first); "
+        << "`mrnn experiment run` collects their runs and goes on\n";
+    return 0;
+  }
   if (!holder) {
     out << "experiment '" << plan.experiment.name << "' is not running\n";
     return 0;
@@ -183,8 +241,24 @@ int trial(const CommandLine& args, const engine::ExperimentPlan& plan, std::ostr
     err << "mrnn: " << error.what() << "\n";
     return 4;
   }
-  engine::ExperimentLedger ledger(folder);
-  const auto record = ledger.trial(name, index);
+  // On Slurm (--run-folder) the trial trains into its own folder and never opens the
+  // project's run database, which may be on another machine: the queue's ticket says what the
+  // ledger would, and the queue imports the run once this job has ended.
+  const bool own = args.has("run-folder");
+  const std::string runFolder = own ? args.value("run-folder") : folder;
+  std::optional<engine::ExperimentLedger> ledger;
+  std::optional<engine::TrialRecord> record;
+  if (own) {
+    const std::string path = runFolder + "/ticket";
+    const engine::SlurmTicket ticket = engine::parseSlurmTicket(engine::readWholeFile(path), path);
+    record = engine::TrialRecord();
+    record->fingerprint = ticket.fingerprint;
+    record->budget = ticket.budget;
+    record->runId = ticket.run;
+  } else {
+    ledger.emplace(folder);
+    record = ledger->trial(name, index);
+  }
   if (!record) {
     err << "mrnn: trial #" << number << " is not queued; `mrnn experiment run` queues it\n";
     return 1;
@@ -194,18 +268,19 @@ int trial(const CommandLine& args, const engine::ExperimentPlan& plan, std::ostr
         << " was queued; run the queue again\n";
     return 1;
   }
-  const engine::TrialStart start = engine::decideTrialStart(folder, *record);
+  const engine::TrialStart start = engine::decideTrialStart(runFolder, *record);
   if (start.alreadyDone) {
     out << "trial #" << number << " already reached its end (run " << record->runId << ")\n";
     return 0;
   }
   engine::Project project = plan.trials[static_cast<size_t>(index)].project;
+  if (own) project = engine::slurmTrialProject(project, runFolder);
   if (args.has("threads")) project.training.threads = static_cast<int>(threadsOption(args));
   TerminalTrainingOptions options;
   options.resumeFrom = start.resumeFrom;
   options.stopAtStep = record->budget;
   options.onStarted = [&](int64_t runId) {
-    if (runId != record->runId) ledger.setRun(name, index, runId);
+    if (ledger && runId != record->runId) ledger->setRun(name, index, runId);
   };
   out << "trial #" << number << ": " << plan.trials[static_cast<size_t>(index)].label
       << (start.resumeFrom.empty() ? ", a new run" : ", resuming " + start.resumeFrom) << "\n"
@@ -217,6 +292,32 @@ int trial(const CommandLine& args, const engine::ExperimentPlan& plan, std::ostr
   return 3;
 }
 
+// A trial on Slurm: its exit status, written to --exit-file however it ends short of a kill,
+// is how the queue learns how it ended (Slurm's own records may not be kept).
+int trialWithExitFile(const CommandLine& args, std::ostream& out, std::ostream& err) {
+  const std::string path = args.value("exit-file");
+  const auto record = [&path, &err](int code) {
+    try {
+      engine::writeFileAtomically(path, std::to_string(code) + "\n");
+    } catch (const std::exception& error) {
+      err << "mrnn: " << error.what() << "\n";
+    }
+  };
+  try {
+    const engine::ExperimentPlan planned =
+        engine::planExperiment(engine::loadExperiment(experimentFile(args)));
+    const int code = trial(args, planned, out, err);
+    record(code);
+    return code;
+  } catch (const UsageError&) {
+    record(2);
+    throw;
+  } catch (const std::exception&) {
+    record(1);
+    throw;
+  }
+}
+
 }  // namespace
 
 int runExperimentCommand(const CommandLine& args, std::ostream& out, std::ostream& err) {
@@ -224,17 +325,25 @@ int runExperimentCommand(const CommandLine& args, std::ostream& out, std::ostrea
   const std::vector<std::string> verbs{"plan", "run", "status", "stop", "table", "trial"};
   const bool known =
       words.size() == 3 && std::find(verbs.begin(), verbs.end(), words[1]) != verbs.end();
-  const auto unknown = args.unknownOptions(
-      {"experiment", "slots", "threads", "replan", "format", "output", "trial"});
+  const auto unknown =
+      args.unknownOptions({"experiment", "slots", "threads", "replan", "format", "output", "trial",
+                           "executor", "run-folder", "exit-file"});
   if (!known || !unknown.empty()) {
     err << kUsage;
     if (!unknown.empty()) err << "unknown option " << unknown.front() << "\n";
     return 2;
   }
+  const std::string& verb = words[1];
+  if (args.has("executor")) {
+    const std::string executor = args.value("executor");
+    if (executor != "local" && executor != "slurm") {
+      throw UsageError("--executor expects local or slurm, got '" + executor + "'");
+    }
+  }
+  if (verb == "trial" && args.has("exit-file")) return trialWithExitFile(args, out, err);
   // A ConfigError (file, line, key) reaches main(), which prints it and exits 1.
   const engine::ExperimentPlan planned =
       engine::planExperiment(engine::loadExperiment(experimentFile(args)));
-  const std::string& verb = words[1];
   if (verb == "plan") return plan(planned, out);
   if (verb == "run") return run(args, planned, out, err);
   if (verb == "status") return status(planned, out);

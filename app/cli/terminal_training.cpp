@@ -20,17 +20,23 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
   const StopSignals signals;
   engine::TrainingRun run(project);
   run.stopAtStep(options.stopAtStep);
+  run.joinRanks(options.collective);
   run.start(from);
-  const bool terminal = ::isatty(STDOUT_FILENO) != 0;
+  const bool terminal = ::isatty(STDOUT_FILENO) != 0 && !options.quiet;
   bool stopping = false;
   int64_t lastPrinted = 0;
   while (true) {
     if (signals.requested() && !stopping) {
       stopping = true;
-      out << (terminal ? "\n" : "") << signals.name()
-          << ": stopping after this step; a checkpoint will be saved\n";
+      if (!options.quiet) {
+        out << (terminal ? "\n" : "") << signals.name()
+            << ": stopping after this step; a checkpoint will be saved\n";
+      }
       run.stop();
     }
+    // A pipe (the workbench following a multi-process run, a log) sees each event as it
+    // comes, not when a buffer fills.
+    out.flush();
     const auto event = run.events().pop(std::chrono::milliseconds(100));
     if (!event) {
       if (!run.isRunning()) break;
@@ -38,6 +44,8 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
     }
     if (const auto* started = std::get_if<engine::StartedEvent>(&*event)) {
       if (options.onStarted) options.onStarted(started->runId);
+    } else if (options.quiet && !std::holds_alternative<engine::FailedEvent>(*event)) {
+      continue;
     } else if (const auto* step = std::get_if<engine::StepEvent>(&*event)) {
       // A line per 50 steps in a log, a refreshing line on a terminal.
       if (!terminal && step->step - lastPrinted < 50 && step->step != 1) continue;
@@ -45,8 +53,14 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
       out << (terminal ? "\r" : "") << "epoch " << std::fixed << std::setprecision(2) << step->epoch
           << "  step " << step->step << "  loss " << std::setprecision(4) << step->loss
           << "  bits/sym " << step->bitsPerSymbol << "  " << std::setprecision(0)
-          << step->symbolsPerSecond << " sym/s  ETA " << engine::compactDuration(step->etaSeconds)
-          << (terminal ? "   " : "\n") << std::flush;
+          << step->symbolsPerSecond << " sym/s";
+      if (!step->rankSymbolsPerSecond.empty()) {
+        out << " (ranks";
+        for (const double rate : step->rankSymbolsPerSecond) out << " " << rate;
+        out << ")";
+      }
+      out << "  ETA " << engine::compactDuration(step->etaSeconds) << (terminal ? "   " : "\n")
+          << std::flush;
     } else if (const auto* phase = std::get_if<engine::PhaseEvent>(&*event)) {
       // A long validation or test on a terminal: its progress on the step line.
       if (terminal) {
@@ -73,11 +87,11 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
       if (!finished->stopped) out << ", test " << finished->test << " bits/symbol";
       out << "\n";
     } else if (const auto* failed = std::get_if<engine::FailedEvent>(&*event)) {
-      err << (terminal ? "\n" : "");
+      err << (terminal ? "\n" : "") << "mrnn: " << options.errorPrefix;
       if (failed->runId == 0) {
-        err << "mrnn: training could not start: " << failed->reason << "\n";
+        err << "training could not start: " << failed->reason << "\n";
       } else {
-        err << "mrnn: run " << failed->runId << " failed at step " << failed->step << ": "
+        err << "run " << failed->runId << " failed at step " << failed->step << ": "
             << failed->reason << "\n";
       }
     }

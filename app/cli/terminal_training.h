@@ -15,6 +15,11 @@ struct TerminalTrainingOptions {
   int64_t stopAtStep = 0;  // stop (resumable) after this step; 0: the project's own end
   // Called with the run's id as soon as the engine names it (before its first step).
   std::function<void(int64_t runId)> onStarted;
+  // Data parallel: this process is one rank (must outlive the call).
+  engine::Collective* collective = nullptr;
+  // Ranks other than 0 print only their failures.
+  bool quiet = false;
+  std::string errorPrefix;  // "rank N: " after "mrnn: " on a failure, for the ranks' errors
 };
 
 // What a run in the terminal came to.

@@ -1,10 +1,22 @@
 #include "train_command.h"
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "engine/config/project_file.h"
+#include "engine/distributed/c10d_collective.h"
+#include "engine/distributed/rank_environment.h"
+#include "engine/runtime/machine_resources.h"
 #include "engine/store/run_catalogue.h"
+#include "engine/store/run_paths.h"
+#include "engine/training/data_parallel.h"
 #include "option_values.h"
+#include "rank_launcher.h"
 #include "terminal_training.h"
 
 namespace mrnn::app {
@@ -17,13 +29,59 @@ std::string resumeCheckpoint(const CommandLine& args, const engine::Project& pro
   return engine::RunCatalogue(project.folder).checkpointToResume(positiveInteger(args, "run", 0));
 }
 
+// This command again, for the ranks `--nproc` starts (without --nproc, --threads, --timeout:
+// the launcher gives each rank its own).
+std::vector<std::string> rankArguments(const CommandLine& args, bool resume,
+                                       const std::string& from) {
+  std::vector<std::string> out{resume ? "resume" : "train", args.positional()[1]};
+  for (const char* option : {"max-steps", "epochs"}) {
+    if (args.has(option)) {
+      out.push_back(std::string("--") + option);
+      out.push_back(args.value(option));
+    }
+  }
+  // Every rank resumes the same checkpoint, chosen once here.
+  if (resume) {
+    out.push_back("--checkpoint");
+    out.push_back(from);
+  }
+  return out;
+}
+
+// torchrun and srun show every rank all of a machine's GPUs: each rank keeps the one of its
+// local rank (before anything starts CUDA), so that device `cuda` is its own. A launcher that
+// already gave each rank one GPU (`--nproc`, Slurm's --gpus-per-task) is left as it is.
+void useLocalRanksGpu(const engine::RankEnvironment& environment) {
+  const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  std::vector<std::string> devices;
+  if (visible && *visible) {
+    std::string entry;
+    for (const char* c = visible;; ++c) {
+      if (*c == ',' || *c == '\0') {
+        if (!entry.empty()) devices.push_back(entry);
+        entry.clear();
+        if (*c == '\0') break;
+      } else {
+        entry += *c;
+      }
+    }
+    if (devices.size() <= 1) return;
+  } else {
+    for (int d = 0; d < environment.localSize; ++d) devices.push_back(std::to_string(d));
+  }
+  const auto mine = static_cast<size_t>(environment.localRank) % devices.size();
+  ::setenv("CUDA_VISIBLE_DEVICES", devices[mine].c_str(), 1);
+}
+
 }  // namespace
 
 int runTrain(const CommandLine& args, bool resume, std::ostream& out, std::ostream& err) {
-  const auto unknown = args.unknownOptions({"max-steps", "epochs", "threads", "run", "checkpoint"});
+  const auto unknown = args.unknownOptions(
+      {"max-steps", "epochs", "threads", "run", "checkpoint", "nproc", "timeout"});
   if (!unknown.empty() || args.positional().size() != 2) {
     err << "usage: mrnn " << (resume ? "resume" : "train")
-        << " <project.yaml> [--max-steps N] [--epochs N] [--threads N]"
+        << " <project.yaml> [--max-steps N] [--epochs N] [--threads N] [--nproc N]"
+           " [--timeout SECONDS]"
         << (resume ? " [--run ID | --checkpoint PATH]" : "") << "\n";
     if (!unknown.empty()) err << "unknown option " << unknown.front() << "\n";
     return 2;
@@ -33,14 +91,60 @@ int runTrain(const CommandLine& args, bool resume, std::ostream& out, std::ostre
   if (args.has("max-steps")) project.training.maxSteps = positiveInteger(args, "max-steps", 0);
   if (args.has("epochs")) project.training.epochs = positiveInteger(args, "epochs", 1);
   if (args.has("threads")) project.training.threads = static_cast<int>(threadsOption(args));
+  const int timeout = static_cast<int>(positiveInteger(args, "timeout", 60));
   const std::string from = resume ? resumeCheckpoint(args, project) : "";
+
+  const auto environment =
+      engine::rankEnvironment([](const char* name) { return std::getenv(name); });
+  const int64_t nproc = positiveInteger(args, "nproc", 1);
+  if (nproc > 1) {
+    if (environment) throw UsageError("--nproc starts ranks itself; this process already is one");
+    // Refused here once, rather than by every rank.
+    engine::streamShard(project.training.batchSize, 0, static_cast<int>(nproc));
+    RankLaunch launch;
+    launch.arguments = rankArguments(args, resume, from);
+    launch.ranks = static_cast<int>(nproc);
+    launch.threadsPerRank = project.training.threads > 0
+                                ? project.training.threads
+                                : std::max(1, engine::hardwareThreads() / static_cast<int>(nproc));
+    launch.timeoutSeconds = timeout;
+    launch.oneGpuPerRank = project.training.device == "cuda";
+    launch.checkpointFolder = engine::RunPaths::checkpoints(project.folder);
+    launch.resuming = resume;
+    return launchRanks(launch, out, err);
+  }
 
   TerminalTrainingOptions options;
   options.resumeFrom = from;
+  std::unique_ptr<engine::C10dCollective> collective;
+  if (environment) {
+    if (project.training.device == "cuda") useLocalRanksGpu(*environment);
+    // Threads 0 follows the load for one process; ranks share the machine evenly instead.
+    if (project.training.threads <= 0) {
+      project.training.threads = std::max(1, engine::hardwareThreads() / environment->localSize);
+    }
+    options.quiet = environment->rank > 0;
+    options.errorPrefix = "rank " + std::to_string(environment->rank) + ": ";
+    try {
+      collective = std::make_unique<engine::C10dCollective>(
+          *environment, std::chrono::seconds(timeout), project.training.device == "cuda");
+    } catch (const engine::RankFailure& error) {
+      err << "mrnn: " << options.errorPrefix << error.what() << "\n";
+      return 1;
+    }
+    if (environment->rank == 0) {
+      out << "rank 0 of " << environment->size << " (" << environment->launcher << ", "
+          << collective->backend() << ", " << project.training.threads
+          << (project.training.threads == 1 ? " thread" : " threads") << " per rank)\n";
+    }
+    options.collective = collective.get();
+  }
   const TerminalTrainingResult result = trainInTerminal(project, options, out, err);
   const auto& outcome = result.outcome;
   if (outcome.failed) return 1;
-  out << "run " << outcome.runId << ", checkpoint " << outcome.latestCheckpoint << "\n";
+  if (!options.quiet) {
+    out << "run " << outcome.runId << ", checkpoint " << outcome.latestCheckpoint << "\n";
+  }
   return 0;
 }
 

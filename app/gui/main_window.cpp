@@ -40,6 +40,7 @@ namespace {
 const QString kAppTitle = QStringLiteral("mRNN Workbench");
 const char* const kGeometryKey = "mainWindow/geometry";
 const char* const kStateKey = "mainWindow/state";
+const char* const kProcessesKey = "training/processes";
 
 }  // namespace
 
@@ -231,6 +232,13 @@ void MainWindow::connectPanels() {
             composer_->setTrainingActive(state != widgets::TrainingController::State::Idle);
           });
   connect(monitor_, &widgets::TrainingMonitorPanel::saveRequested, files_, &ProjectFiles::save);
+  // How many processes train is the researcher's choice for this machine (its cores and
+  // GPUs), kept in the settings rather than in the project, which travels to other machines.
+  if (useSettings_) {
+    monitor_->setProcessCount(workbenchSettings().value(kProcessesKey, 1).toInt());
+    connect(monitor_, &widgets::TrainingMonitorPanel::processCountChanged, this,
+            [](int processes) { workbenchSettings().setValue(kProcessesKey, processes); });
+  }
   connect(monitor_, &widgets::TrainingMonitorPanel::statusMessage, this, &MainWindow::showStatus);
   connect(monitor_, &widgets::TrainingMonitorPanel::runEnded, this,
           [this](bool ok, const QString& summary) {

@@ -46,11 +46,6 @@ std::string lastLogLine(const std::string& path) {
   return last.rfind(prefix, 0) == 0 ? last.substr(prefix.size()) : last;
 }
 
-std::string describeTrial(const TrialRecord& trial) {
-  return "trial #" + std::to_string(trial.trial + 1) + " (" + trial.label +
-         (trial.seed != 1 ? ", seed " + std::to_string(trial.seed) : "") + ")";
-}
-
 std::string bits(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.4f", value);
@@ -64,6 +59,11 @@ struct ActiveTrial {
 };
 
 }  // namespace
+
+std::string describeTrial(const TrialRecord& trial) {
+  return "trial #" + std::to_string(trial.trial + 1) + " (" + trial.label +
+         (trial.seed != 1 ? ", seed " + std::to_string(trial.seed) : "") + ")";
+}
 
 TrialRecord queuedTrialRecord(const ExperimentPlan& plan, const TrialPlan& trial) {
   TrialRecord record;
@@ -211,6 +211,76 @@ TrialStart decideTrialStart(const std::string& projectFolder, const TrialRecord&
   return start;
 }
 
+void recordTrialExit(const ExperimentPlan& plan, ExperimentLedger& ledger,
+                     const RunCatalogue& catalogue, int64_t index, int code, bool stopping,
+                     std::map<int64_t, int>& kills,
+                     const std::function<void(const std::string&)>& log) {
+  const std::string& folder = plan.folder();
+  const std::string& name = plan.experiment.name;
+  const auto row = ledger.trial(name, index);
+  if (!row) return;
+  const auto run = row->runId > 0 ? catalogue.run(row->runId) : std::nullopt;
+  if (code == 0) {
+    ledger.setStatus(name, index, TrialStatus::Done);
+    std::string result = describeTrial(*row) + " done";
+    if (run && run->bestValid) result += ": validation " + bits(*run->bestValid) + " bits";
+    if (run && run->testResult && run->status == RunStatus::Finished) {
+      result += ", test " + bits(*run->testResult);
+    }
+    log(result);
+    return;
+  }
+  const bool stoppedByUs = stopping && (code == 3 || code == 128 + SIGTERM);
+  if (stoppedByUs || code == 3 || code == 4) {
+    ledger.setStatus(name, index, TrialStatus::Queued);
+    if (!stopping) log(describeTrial(*row) + " stopped; it will go on from its checkpoint");
+    return;
+  }
+  if (code > 128 && ++kills[index] <= 1) {
+    ledger.setStatus(name, index, TrialStatus::Queued);
+    log(describeTrial(*row) + " was killed (signal " + std::to_string(code - 128) +
+        "); it goes on from its last checkpoint");
+    return;
+  }
+  std::string reason;
+  if (run && run->status == RunStatus::Failed && !run->reason.empty()) reason = run->reason;
+  if (reason.empty()) reason = lastLogLine(ExperimentPaths::trialLog(folder, name, index));
+  if (code > 128) {
+    reason = "killed by signal " + std::to_string(code - 128) + " twice" +
+             (reason.empty() ? "" : "; its log ends: " + reason);
+  }
+  if (reason.empty()) reason = "its process exited with code " + std::to_string(code);
+  ledger.setStatus(name, index, TrialStatus::Failed, reason);
+  log(describeTrial(*row) + " failed: " + reason);
+}
+
+void checkTrialsExecutor(const ExperimentPlan& plan, const ExperimentLedger& ledger,
+                         const RunStore& store, ExecutorKind executor) {
+  for (const TrialRecord& row : ledger.trials(plan.experiment.name)) {
+    if (row.runId <= 0 || !store.run(row.runId)) continue;
+    const bool imported = store.origin(row.runId).has_value();
+    if (imported == (executor == ExecutorKind::Slurm)) continue;
+    const ExecutorKind other = imported ? ExecutorKind::Slurm : ExecutorKind::Local;
+    throw ExperimentChangedError(
+        "experiment '" + plan.experiment.name + "': " + describeTrial(row) + " ran with the " +
+        executorKindName(other) + " executor (run " + std::to_string(row.runId) + "), and the " +
+        executorKindName(executor) +
+        " executor cannot continue its checkpoints. Run it with --executor " +
+        executorKindName(other) +
+        ", or with --replan to plan every trial afresh (the old runs stay in the store)");
+  }
+}
+
+std::optional<RunLock> lockQueue(const std::string& folder, const std::string& name,
+                                 const std::function<void(const std::string&)>& log) {
+  try {
+    return RunLock::acquire(ExperimentPaths::queueLock(folder, name), "experiment '" + name + "'");
+  } catch (const RunBusyError& error) {
+    log(error.what());
+    return std::nullopt;
+  }
+}
+
 QueueOutcome runExperimentQueue(const ExperimentPlan& plan, const QueueOptions& options) {
   const std::string& folder = plan.folder();
   const std::string& name = plan.experiment.name;
@@ -218,17 +288,12 @@ QueueOutcome runExperimentQueue(const ExperimentPlan& plan, const QueueOptions& 
     if (options.log) options.log(line);
   };
   std::filesystem::create_directories(ExperimentPaths::folder(folder, name));
-  RunLock queueLock;
-  try {
-    queueLock =
-        RunLock::acquire(ExperimentPaths::queueLock(folder, name), "experiment '" + name + "'");
-  } catch (const RunBusyError& error) {
-    log(error.what());
-    return QueueOutcome::AlreadyRunning;
-  }
+  const auto queueLock = lockQueue(folder, name, log);
+  if (!queueLock) return QueueOutcome::AlreadyRunning;
   RunCatalogue catalogue(folder, RunCatalogue::Access::ReadWrite);
   ExperimentLedger ledger(folder);
   syncLedger(plan, ledger, options.replan);
+  checkTrialsExecutor(plan, ledger, catalogue.store(), ExecutorKind::Local);
 
   bool onCuda = false;
   for (const TrialPlan& trial : plan.trials)
@@ -260,48 +325,10 @@ QueueOutcome runExperimentQueue(const ExperimentPlan& plan, const QueueOptions& 
     }
     return false;
   };
-  const auto onExit = [&](int64_t index, int code) {
-    const auto row = ledger.trial(name, index);
-    if (!row) return;
-    const auto run = row->runId > 0 ? catalogue.run(row->runId) : std::nullopt;
-    if (code == 0) {
-      ledger.setStatus(name, index, TrialStatus::Done);
-      std::string result = describeTrial(*row) + " done";
-      if (run && run->bestValid) result += ": validation " + bits(*run->bestValid) + " bits";
-      if (run && run->testResult && run->status == RunStatus::Finished) {
-        result += ", test " + bits(*run->testResult);
-      }
-      log(result);
-      return;
-    }
-    const bool stoppedByUs = stopping && (code == 3 || code == 128 + SIGTERM);
-    if (stoppedByUs || code == 3 || code == 4) {
-      ledger.setStatus(name, index, TrialStatus::Queued);
-      if (!stopping) log(describeTrial(*row) + " stopped; it will go on from its checkpoint");
-      return;
-    }
-    if (code > 128 && ++kills[index] <= 1) {
-      ledger.setStatus(name, index, TrialStatus::Queued);
-      log(describeTrial(*row) + " was killed (signal " + std::to_string(code - 128) +
-          "); it goes on from its last checkpoint");
-      return;
-    }
-    std::string reason;
-    if (run && run->status == RunStatus::Failed && !run->reason.empty()) reason = run->reason;
-    if (reason.empty()) reason = lastLogLine(ExperimentPaths::trialLog(folder, name, index));
-    if (code > 128) {
-      reason = "killed by signal " + std::to_string(code - 128) + " twice" +
-               (reason.empty() ? "" : "; its log ends: " + reason);
-    }
-    if (reason.empty()) reason = "its process exited with code " + std::to_string(code);
-    ledger.setStatus(name, index, TrialStatus::Failed, reason);
-    log(describeTrial(*row) + " failed: " + reason);
-  };
-
   while (true) {
     for (auto it = active.begin(); it != active.end();) {
       if (const auto code = it->child.poll()) {
-        onExit(it->trial, *code);
+        recordTrialExit(plan, ledger, catalogue, it->trial, *code, stopping, kills, log);
         it = active.erase(it);
       } else {
         ++it;

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -10,9 +11,12 @@
 
 #include "engine/experiment/experiment_plan.h"
 #include "engine/store/experiment_ledger.h"
+#include "engine/store/run_lock.h"
 #include "engine/store/run_store.h"
 
 namespace mrnn::engine {
+
+class RunCatalogue;
 
 // The experiment file changed after some trials ran: their recorded configuration is not
 // the plan's any more. `--replan` (QueueOptions::replan) starts the queue afresh.
@@ -70,11 +74,35 @@ void syncLedger(const ExperimentPlan& plan, ExperimentLedger& ledger, bool repla
 bool promoteAtRungs(const ExperimentPlan& plan, ExperimentLedger& ledger,
                     const std::vector<RunRecord>& runs);
 
+// A trial's runs belong to the executor that trained them: the Slurm executor's are imported
+// from the trials' own run folders (RunStore::origin), the local one's are not, and neither
+// can continue the other's checkpoints. Throws ExperimentChangedError naming the first trial
+// that ran on the other executor (`--replan` starts afresh).
+void checkTrialsExecutor(const ExperimentPlan& plan, const ExperimentLedger& ledger,
+                         const RunStore& store, ExecutorKind executor);
+
+// "trial #3 (lr=0.01, seed 2)", as the queue's log lines name trials.
+std::string describeTrial(const TrialRecord& trial);
+
+// What the queue makes of a trial that ended with exit `code` (128 + N: killed by signal N;
+// `mrnn experiment trial`'s own codes: 0 done, 1 failed, 3 stopped, 4 busy): done, queued again
+// (stopped, busy, or killed once: `kills` counts them), or failed with the reason its run, or
+// else its log's last line, gives. `stopping`: the queue itself asked it to stop.
+void recordTrialExit(const ExperimentPlan& plan, ExperimentLedger& ledger,
+                     const RunCatalogue& catalogue, int64_t index, int code, bool stopping,
+                     std::map<int64_t, int>& kills,
+                     const std::function<void(const std::string&)>& log);
+
 // Runs the experiment's queue in this process until every trial is done or failed, or the
 // stop flag is set (then the children are sent SIGTERM and stop with checkpoints). Only one
 // queue per experiment: a second gets AlreadyRunning. Child `mrnn experiment trial` processes
 // train the trials; their runs are ordinary runs of the project's run store.
 QueueOutcome runExperimentQueue(const ExperimentPlan& plan, const QueueOptions& options);
+
+// The one queue of an experiment, whichever executor runs it: its lock, or nothing (said
+// through `log`) when another queue holds it.
+std::optional<RunLock> lockQueue(const std::string& folder, const std::string& name,
+                                 const std::function<void(const std::string&)>& log);
 
 // What a trial's child does with its run: continue it from its latest checkpoint, start a new
 // one (no run yet, or one that never saved a checkpoint), or nothing (already at its budget).

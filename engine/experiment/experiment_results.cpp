@@ -328,8 +328,12 @@ std::string resultsJson(const ExperimentPlan& plan, const std::vector<Configurat
 }
 
 std::string progressText(const std::vector<TrialProgress>& rows) {
+  // A Slurm column only where there are Slurm jobs: the local table stays as it was.
+  bool jobs = false;
+  for (const TrialProgress& row : rows) jobs = jobs || !row.job.empty();
   std::vector<std::vector<std::string>> cells{
       {"trial", "setting", "seed", "status", "run", "step", "ETA", "valid bpc", "note"}};
+  if (jobs) cells.front().push_back("Slurm");
   for (const TrialProgress& row : rows) {
     const TrialRecord& t = row.trial;
     std::string step = row.run ? std::to_string(row.run->steps) : "-";
@@ -338,6 +342,7 @@ std::string progressText(const std::vector<TrialProgress>& rows) {
                      row.statusText(), t.runId > 0 ? std::to_string(t.runId) : "-", step,
                      row.etaSeconds ? compactDuration(*row.etaSeconds) : "-",
                      row.run && row.run->bestValid ? fixed(*row.run->bestValid) : "-", t.reason});
+    if (jobs) cells.back().push_back(row.job.empty() ? "-" : row.job);
   }
   return table(cells);
 }

@@ -21,6 +21,9 @@ struct TrialProgress {
   // "running" in the ledger with no process training it (its queue was killed): the next
   // queue run resumes it.
   bool interrupted = false;
+  // On Slurm: the trial's job as squeue gives it ("job 1234_3: running on node7 for 2:10, step
+  // 120 in its log"); empty on the local executor.
+  std::string job;
   std::string statusText() const;  // the status, or "interrupted"
 };
 

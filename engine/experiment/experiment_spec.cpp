@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 
@@ -239,7 +240,85 @@ ExperimentReference parseReference(const YAML::Node& node, YamlReader& reader,
   return reference;
 }
 
+// Options the Slurm executor sets itself: an extra argument may not repeat them.
+bool ownSbatchOption(const std::string& argument) {
+  for (const char* option : {"--array", "--output", "--error", "--job-name", "--parsable",
+                             "--open-mode", "--wrap", "--chdir"}) {
+    const std::string name = option;
+    if (argument == name || argument.rfind(name + "=", 0) == 0) return true;
+  }
+  if (argument.rfind("--", 0) == 0) return false;
+  for (const char* option : {"-a", "-o", "-e", "-J", "-D"}) {
+    if (argument.rfind(option, 0) == 0) return true;
+  }
+  return false;
+}
+
+std::vector<std::string> textList(const YAML::Node& list, YamlReader& reader,
+                                  const std::string& key, const std::string& expected) {
+  if (!list.IsSequence()) reader.fail(list, key, "expected a list of " + expected);
+  std::vector<std::string> texts;
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (!list[i].IsScalar()) reader.fail(list[i], indexed(key, i), "expected " + expected);
+    texts.push_back(list[i].Scalar());
+  }
+  return texts;
+}
+
+SlurmSettings parseSlurm(const YAML::Node& node, YamlReader& reader, const std::string& path) {
+  reader.expectMap(
+      node, path,
+      {"partition", "time", "account", "cpus_per_task", "sbatch_args", "setup", "poll_seconds"});
+  SlurmSettings slurm;
+  const auto word = [&](const char* name) {
+    const std::string value = reader.text(node, path, name, "");
+    for (const char c : value) {
+      if (std::isspace(static_cast<unsigned char>(c))) {
+        reader.fail(node[name], joinKey(path, name), "'" + value + "' holds a space");
+      }
+    }
+    return value;
+  };
+  slurm.partition = word("partition");
+  slurm.account = word("account");
+  slurm.time = word("time");
+  for (const char c : slurm.time) {
+    if (!std::isdigit(static_cast<unsigned char>(c)) && c != ':' && c != '-') {
+      reader.fail(
+          node["time"], path + ".time",
+          "'" + slurm.time + "' is not a Slurm time limit; write minutes, H:MM:SS or D-HH:MM:SS");
+    }
+  }
+  slurm.cpusPerTask = reader.integer(node, path, "cpus_per_task", 0, 1, 1024);
+  slurm.pollSeconds = reader.integer(node, path, "poll_seconds", 10, 1, 3600);
+  if (const YAML::Node args = node["sbatch_args"]) {
+    slurm.sbatchArgs = textList(args, reader, path + ".sbatch_args", "sbatch options");
+    for (size_t i = 0; i < slurm.sbatchArgs.size(); ++i) {
+      const std::string& argument = slurm.sbatchArgs[i];
+      const std::string key = indexed(path + ".sbatch_args", i);
+      if (argument.empty() || argument[0] != '-') {
+        reader.fail(args[i], key,
+                    "'" + argument + "' is not an sbatch option (write each as --name=value)");
+      }
+      if (ownSbatchOption(argument)) {
+        reader.fail(args[i], key,
+                    "'" + argument +
+                        "' is set by the Slurm executor itself (the array, the log files, the "
+                        "job's name and folder)");
+      }
+    }
+  }
+  if (const YAML::Node setup = node["setup"]) {
+    slurm.setup = textList(setup, reader, path + ".setup", "shell lines");
+  }
+  return slurm;
+}
+
 }  // namespace
+
+std::string executorKindName(ExecutorKind kind) {
+  return kind == ExecutorKind::Slurm ? "slurm" : "local";
+}
 
 std::string searchKindName(SearchKind kind) {
   switch (kind) {
@@ -274,7 +353,7 @@ Experiment parseExperiment(const std::string& text, const std::string& file) {
     const std::string path = "experiment";
     reader.expectMap(node, path,
                      {"name", "description", "base", "set", "axes", "search", "seeds", "slots",
-                      "threads", "references"});
+                      "threads", "references", "executor", "slurm"});
     Experiment experiment;
     experiment.file = file;
     const std::string stem = std::filesystem::path(file).stem().string();
@@ -342,6 +421,11 @@ Experiment parseExperiment(const std::string& text, const std::string& file) {
             parseReference(references[i], reader, indexed(path + ".references", i)));
       }
     }
+    experiment.executor =
+        reader.choice(node, path, "executor", "local", {"local", "slurm"}) == "slurm"
+            ? ExecutorKind::Slurm
+            : ExecutorKind::Local;
+    if (node["slurm"]) experiment.slurm = parseSlurm(node["slurm"], reader, path + ".slurm");
     // Drawn configurations take any value of a range; a grid (and halving over the grid)
     // needs its points.
     const bool drawn =

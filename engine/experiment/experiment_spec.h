@@ -60,6 +60,26 @@ struct ExperimentReference {
   std::string source;  // "Maupomé & Meurs, Table 1"
 };
 
+// Where the trials run: child processes of the queue on this machine, or a Slurm job array
+// (docs/distributed.md).
+enum class ExecutorKind { Local, Slurm };
+std::string executorKindName(ExecutorKind kind);
+
+// The `slurm:` section: how the Slurm executor submits the trials. Empty texts leave the
+// cluster's defaults.
+struct SlurmSettings {
+  std::string partition;    // sbatch --partition
+  std::string time;         // --time, in Slurm's format ("30", "2:00:00", "1-12:00:00")
+  std::string account;      // --account
+  int64_t cpusPerTask = 0;  // --cpus-per-task; 0: the trial's threads
+  // More sbatch options, one argument each ("--gres=gpu:1", "--mem=4G"); never those the
+  // executor sets itself (--array, --output, --job-name, ...).
+  std::vector<std::string> sbatchArgs;
+  // Shell lines the job runs before the trial ("module load ...").
+  std::vector<std::string> setup;
+  int64_t pollSeconds = 10;  // how often the queue asks squeue about its jobs
+};
+
 // The metrics an experiment reports (and references may name).
 const std::vector<std::string>& experimentMetricNames();
 
@@ -76,6 +96,8 @@ struct Experiment {
   int64_t slotCount = 0;  // YAML `slots`; 0: chosen from the machine
   int64_t threads = 0;    // per trial; 0: cores / slots
   std::vector<ExperimentReference> references;
+  ExecutorKind executor = ExecutorKind::Local;  // `executor:`; `--executor` overrides it
+  SlurmSettings slurm;
 };
 
 // Throws ConfigError naming the file, line, column and key of every problem (unknown keys,

@@ -24,8 +24,10 @@ int exitCodeOf(int status) {
 ChildHandle ChildHandle::start(const std::vector<std::string>& argv, const std::string& logPath,
                                const std::vector<std::string>& environment) {
   if (argv.empty()) throw std::runtime_error("no program to start");
-  const int log = ::open(logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (log < 0) {
+  const bool inherit = logPath.empty();
+  const int log =
+      inherit ? -1 : ::open(logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (!inherit && log < 0) {
     throw std::runtime_error("cannot open the log '" + logPath + "': " + std::strerror(errno));
   }
   // Everything the child needs is prepared before fork: only async-signal-safe calls after.
@@ -35,12 +37,12 @@ ChildHandle ChildHandle::start(const std::vector<std::string>& argv, const std::
   const pid_t parent = ::getpid();
   int ready[2];
   if (::pipe2(ready, O_CLOEXEC) != 0) {
-    ::close(log);
+    if (log >= 0) ::close(log);
     throw std::runtime_error(std::string("cannot start a child process: ") + std::strerror(errno));
   }
   const pid_t pid = ::fork();
   if (pid < 0) {
-    ::close(log);
+    if (log >= 0) ::close(log);
     ::close(ready[0]);
     ::close(ready[1]);
     throw std::runtime_error(std::string("cannot start a child process: ") + std::strerror(errno));
@@ -48,8 +50,10 @@ ChildHandle ChildHandle::start(const std::vector<std::string>& argv, const std::
   if (pid == 0) {
     ::prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (::getppid() != parent) ::_exit(3);  // the parent died before prctl: stop at once
-    ::dup2(log, STDOUT_FILENO);
-    ::dup2(log, STDERR_FILENO);
+    if (!inherit) {
+      ::dup2(log, STDOUT_FILENO);
+      ::dup2(log, STDERR_FILENO);
+    }
     const int null = ::open("/dev/null", O_RDONLY);
     if (null >= 0) ::dup2(null, STDIN_FILENO);
     for (const auto& entry : environment) ::putenv(const_cast<char*>(entry.c_str()));
@@ -58,7 +62,7 @@ ChildHandle ChildHandle::start(const std::vector<std::string>& argv, const std::
     (void)!::write(ready[1], &error, sizeof error);
     ::_exit(127);
   }
-  ::close(log);
+  if (log >= 0) ::close(log);
   ::close(ready[1]);
   int error = 0;
   const ssize_t got = ::read(ready[0], &error, sizeof error);

@@ -16,7 +16,8 @@ class ChildHandle {
  public:
   ChildHandle() = default;
   // Starts argv[0] (a path, or looked up through PATH) with the inherited environment plus
-  // `environment`'s "NAME=value" entries. Throws std::runtime_error naming the program or log.
+  // `environment`'s "NAME=value" entries. An empty `logPath`: the child writes to this
+  // process's stdout and stderr. Throws std::runtime_error naming the program or log.
   static ChildHandle start(const std::vector<std::string>& argv, const std::string& logPath,
                            const std::vector<std::string>& environment = {});
   ~ChildHandle();  // a still-running child is left running (and reaped by its exit code later)

@@ -11,8 +11,12 @@ struct RunPaths {
   static std::string database(const std::string& projectFolder) {
     return projectFolder + "/runs.sqlite";
   }
+  // Every run's checkpoint folder is in here.
+  static std::string checkpoints(const std::string& projectFolder) {
+    return projectFolder + "/checkpoints";
+  }
   static std::string checkpointFolder(const std::string& projectFolder, int64_t runId) {
-    return projectFolder + "/checkpoints/run-" + std::to_string(runId);
+    return checkpoints(projectFolder) + "/run-" + std::to_string(runId);
   }
   static std::string latest(const std::string& projectFolder, int64_t runId) {
     return checkpointFolder(projectFolder, runId) + "/latest.pt";

@@ -107,6 +107,74 @@ void changeRun(sqlite3* db, const std::string& path, const std::string& action, 
   transaction.commit();
 }
 
+// The run's columns but its id, bound from parameter `first` on in kRunColumns' order. An
+// empty startedAt becomes now, and so does the missing end of a run that has ended.
+void bindRunColumns(SqliteStatement& statement, int first, const RunRecord& run) {
+  const std::string now = utcTimestamp();
+  std::string endedAt = run.endedAt;
+  if (endedAt.empty() && isEnded(run.status)) endedAt = now;
+  statement.bind(first, run.name)
+      .bind(first + 1, run.modelType)
+      .bind(first + 2, run.parameters)
+      .bind(first + 3, run.configYaml)
+      .bind(first + 4, run.startedAt.empty() ? now : run.startedAt)
+      .bindTextOrNull(first + 5, endedAt)
+      .bind(first + 6, runStatusName(run.status))
+      .bind(first + 7, run.reason)
+      .bind(first + 8, run.durationSeconds)
+      .bind(first + 9, run.bestValid)
+      .bind(first + 10, run.testResult)
+      .bind(first + 11, run.steps);
+}
+
+// The writes below run inside the caller's transaction: creating a run and importing one
+// share them.
+int64_t insertRunRow(sqlite3* db, const std::string& path, const std::string& action,
+                     const RunRecord& run) {
+  SqliteStatement insert(db, path, action,
+                         "INSERT INTO runs (name, model_type, parameters, config_yaml, "
+                         "started_at, ended_at, status, reason, duration_s, best_valid, "
+                         "test_result, steps) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
+  bindRunColumns(insert, 1, run);
+  insert.run();
+  return sqlite3_last_insert_rowid(db);
+}
+
+void insertMetricRows(sqlite3* db, const std::string& path, const std::string& action,
+                      int64_t runId, const std::vector<MetricPoint>& points) {
+  SqliteStatement insert(db, path, action,
+                         "INSERT INTO metrics (run_id, name, step, epoch, wall_s, value) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  for (const auto& point : points) {
+    insert.bind(1, runId)
+        .bind(2, point.name)
+        .bind(3, point.step)
+        .bind(4, point.epoch)
+        .bind(5, point.wallSeconds)
+        .bind(6, point.value);
+    insert.run();
+    insert.reset();
+  }
+}
+
+void upsertCheckpointRow(sqlite3* db, const std::string& path, const std::string& action,
+                         int64_t runId, const CheckpointRecord& checkpoint) {
+  SqliteStatement upsert(db, path, action,
+                         "INSERT INTO checkpoints (run_id, kind, path, step, valid_loss, "
+                         "saved_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+                         "ON CONFLICT (run_id, kind) DO UPDATE SET path = excluded.path, "
+                         "step = excluded.step, valid_loss = excluded.valid_loss, "
+                         "saved_at = excluded.saved_at");
+  upsert.bind(1, runId)
+      .bind(2, checkpoint.kind)
+      .bind(3, checkpoint.path)
+      .bind(4, checkpoint.step)
+      .bind(5, checkpoint.validLoss)
+      .bind(6, checkpoint.savedAt.empty() ? utcTimestamp() : checkpoint.savedAt);
+  upsert.run();
+}
+
 RunRecord readRun(const SqliteStatement& row) {
   RunRecord run;
   run.id = row.int64(0);
@@ -265,28 +333,7 @@ std::string RunStore::projectId() const {
 int64_t RunStore::createRun(const RunRecord& run) {
   const std::string action = "cannot create a run";
   SqliteTransaction transaction(db_, path_, action);
-  SqliteStatement insert(db_, path_, action,
-                         "INSERT INTO runs (name, model_type, parameters, config_yaml, "
-                         "started_at, ended_at, status, reason, duration_s, best_valid, "
-                         "test_result, steps) "
-                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
-  const std::string now = utcTimestamp();
-  std::string endedAt = run.endedAt;
-  if (endedAt.empty() && isEnded(run.status)) endedAt = now;
-  insert.bind(1, run.name)
-      .bind(2, run.modelType)
-      .bind(3, run.parameters)
-      .bind(4, run.configYaml)
-      .bind(5, run.startedAt.empty() ? now : run.startedAt)
-      .bindTextOrNull(6, endedAt)
-      .bind(7, runStatusName(run.status))
-      .bind(8, run.reason)
-      .bind(9, run.durationSeconds)
-      .bind(10, run.bestValid)
-      .bind(11, run.testResult)
-      .bind(12, run.steps);
-  insert.run();
-  const int64_t id = sqlite3_last_insert_rowid(db_);
+  const int64_t id = insertRunRow(db_, path_, action, run);
   transaction.commit();
   return id;
 }
@@ -296,19 +343,7 @@ void RunStore::appendMetrics(int64_t runId, const std::vector<MetricPoint>& poin
   const std::string action = "cannot append metrics";
   SqliteTransaction transaction(db_, path_, action);
   requireRun(db_, path_, action, runId);
-  SqliteStatement insert(db_, path_, action,
-                         "INSERT INTO metrics (run_id, name, step, epoch, wall_s, value) "
-                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
-  for (const auto& point : points) {
-    insert.bind(1, runId)
-        .bind(2, point.name)
-        .bind(3, point.step)
-        .bind(4, point.epoch)
-        .bind(5, point.wallSeconds)
-        .bind(6, point.value);
-    insert.run();
-    insert.reset();
-  }
+  insertMetricRows(db_, path_, action, runId, points);
   transaction.commit();
 }
 
@@ -316,19 +351,7 @@ void RunStore::recordCheckpoint(int64_t runId, const CheckpointRecord& checkpoin
   const std::string action = "cannot record a checkpoint";
   SqliteTransaction transaction(db_, path_, action);
   requireRun(db_, path_, action, runId);
-  SqliteStatement upsert(db_, path_, action,
-                         "INSERT INTO checkpoints (run_id, kind, path, step, valid_loss, "
-                         "saved_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
-                         "ON CONFLICT (run_id, kind) DO UPDATE SET path = excluded.path, "
-                         "step = excluded.step, valid_loss = excluded.valid_loss, "
-                         "saved_at = excluded.saved_at");
-  upsert.bind(1, runId)
-      .bind(2, checkpoint.kind)
-      .bind(3, checkpoint.path)
-      .bind(4, checkpoint.step)
-      .bind(5, checkpoint.validLoss)
-      .bind(6, checkpoint.savedAt.empty() ? utcTimestamp() : checkpoint.savedAt);
-  upsert.run();
+  upsertCheckpointRow(db_, path_, action, runId, checkpoint);
   transaction.commit();
 }
 
@@ -473,6 +496,126 @@ void RunStore::deleteRun(int64_t runId) {
   // foreign_keys = ON: the metrics and checkpoints go with the run, in the same transaction.
   changeRun(db_, path_, "cannot delete a run", runId, "DELETE FROM runs WHERE id = ?1",
             [](SqliteStatement&) {});
+}
+
+namespace {
+
+// Which source run each imported run is: an addition beside the run tables (as the
+// experiments' table is), made by the first import; the schema version stays.
+constexpr const char* kOriginsSql = R"sql(
+CREATE TABLE IF NOT EXISTS run_origins (
+  run_id INTEGER PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,
+  source_project TEXT NOT NULL,
+  source_run INTEGER NOT NULL,
+  source_folder TEXT NOT NULL,
+  imported_at TEXT NOT NULL,
+  UNIQUE (source_project, source_run)
+);
+)sql";
+
+std::filesystem::path absoluteFolderOf(const std::string& databasePath) {
+  std::filesystem::path folder = std::filesystem::path(databasePath).parent_path();
+  if (folder.empty()) folder = ".";
+  return std::filesystem::absolute(folder).lexically_normal();
+}
+
+// An absolute path as the database in folder `to` records it: relative to `to` when it lies
+// inside it (the project folder may move), else absolute.
+std::string recordedFrom(const std::filesystem::path& absolute, const std::filesystem::path& to) {
+  const std::filesystem::path relative = absolute.lexically_relative(to);
+  if (relative.empty() || *relative.begin() == "..") return absolute.string();
+  return relative.generic_string();
+}
+
+// A path recorded by the database in `from` (relative to it, or absolute), for the one in `to`.
+std::string rebased(const std::string& path, const std::filesystem::path& from,
+                    const std::filesystem::path& to) {
+  if (std::filesystem::path(path).is_absolute()) return path;
+  return recordedFrom((from / path).lexically_normal(), to);
+}
+
+}  // namespace
+
+int64_t RunStore::importRun(const RunStore& source, int64_t sourceRunId,
+                            const std::optional<std::string>& configYaml) {
+  const std::string action =
+      "cannot import run " + std::to_string(sourceRunId) + " of '" + source.path() + "'";
+  std::optional<RunRecord> run = source.run(sourceRunId);
+  if (!run) throwNoRun(source.path(), "cannot import", sourceRunId);
+  const std::string sourceProject = source.projectId();
+  if (sourceProject.empty() || sourceProject == projectId()) {
+    throw StoreError("run database '" + path_ + "': " + action + ": " +
+                     (sourceProject.empty() ? "it carries no project id (an older database)"
+                                            : "it is this database"));
+  }
+  // Read the source first: it is another connection, outside this transaction.
+  const std::vector<MetricPoint> points = source.metrics(sourceRunId);
+  std::vector<CheckpointRecord> checkpoints = source.checkpoints(sourceRunId);
+  const std::filesystem::path from = absoluteFolderOf(source.path());
+  const std::filesystem::path to = absoluteFolderOf(path_);
+  for (CheckpointRecord& checkpoint : checkpoints) {
+    checkpoint.path = rebased(checkpoint.path, from, to);
+  }
+  if (configYaml) run->configYaml = *configYaml;
+
+  SqliteTransaction transaction(db_, path_, action);
+  execute(db_, path_, action, kOriginsSql);
+  int64_t id = 0;
+  {
+    SqliteStatement find(db_, path_, action,
+                         "SELECT run_id FROM run_origins WHERE source_project = ?1 AND "
+                         "source_run = ?2");
+    find.bind(1, sourceProject).bind(2, sourceRunId);
+    if (find.step()) id = find.int64(0);
+  }
+  if (id > 0) {
+    SqliteStatement update(db_, path_, action,
+                           "UPDATE runs SET name = ?2, model_type = ?3, parameters = ?4, "
+                           "config_yaml = ?5, started_at = ?6, ended_at = ?7, status = ?8, "
+                           "reason = ?9, duration_s = ?10, best_valid = ?11, "
+                           "test_result = ?12, steps = ?13 WHERE id = ?1");
+    update.bind(1, id);
+    bindRunColumns(update, 2, *run);
+    update.run();
+    for (const char* sql :
+         {"DELETE FROM metrics WHERE run_id = ?1", "DELETE FROM checkpoints WHERE run_id = ?1"}) {
+      SqliteStatement remove(db_, path_, action, sql);
+      remove.bind(1, id);
+      remove.run();
+    }
+  } else {
+    id = insertRunRow(db_, path_, action, *run);
+    SqliteStatement origin(db_, path_, action,
+                           "INSERT INTO run_origins (run_id, source_project, source_run, "
+                           "source_folder, imported_at) VALUES (?1, ?2, ?3, ?4, ?5)");
+    origin.bind(1, id)
+        .bind(2, sourceProject)
+        .bind(3, sourceRunId)
+        .bind(4, recordedFrom(from, to))
+        .bind(5, utcTimestamp());
+    origin.run();
+  }
+  insertMetricRows(db_, path_, action, id, points);
+  for (const CheckpointRecord& checkpoint : checkpoints) {
+    upsertCheckpointRow(db_, path_, action, id, checkpoint);
+  }
+  transaction.commit();
+  return id;
+}
+
+std::optional<RunOrigin> RunStore::origin(int64_t runId) const {
+  {
+    SqliteStatement table(db_, path_, "cannot read run origins",
+                          "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                          "name = 'run_origins'");
+    if (!table.step()) return std::nullopt;  // nothing was ever imported
+  }
+  SqliteStatement query(db_, path_, "cannot read run origins",
+                        "SELECT source_project, source_run, source_folder FROM run_origins "
+                        "WHERE run_id = ?1");
+  query.bind(1, runId);
+  if (!query.step()) return std::nullopt;
+  return RunOrigin{query.text(0), query.int64(1), query.text(2)};
 }
 
 std::string RunStore::integrityCheck() const {

@@ -63,6 +63,13 @@ struct CheckpointRecord {
   std::string savedAt;
 };
 
+// Where a run copied in by RunStore::importRun came from.
+struct RunOrigin {
+  std::string project;  // the source database's project id
+  int64_t run = 0;      // the run's id there
+  std::string folder;   // the source's project folder: relative to this one when inside it
+};
+
 // The project's run database (runs.sqlite in the project folder): runs, their configs,
 // metric time series and checkpoints. WAL mode, so the GUI reads while the engine writes;
 // every write is a transaction, so a killed process leaves it consistent. Not thread-safe:
@@ -111,10 +118,23 @@ class RunStore {
   std::vector<std::string> metricNames(int64_t runId) const;
   std::vector<MetricSummary> metricSummaries(int64_t runId) const;  // by name
   std::vector<CheckpointRecord> checkpoints(int64_t runId) const;
-  void deleteRun(int64_t runId);  // with its metrics and checkpoints
+  void deleteRun(int64_t runId);  // with its metrics and checkpoints (and its origin)
   // Drops the run's metric points after `step`: a run resumed from an older checkpoint
   // records those steps again, and each step must appear once.
   void deleteMetricsAfter(int64_t runId, int64_t step);
+
+  // Copies run `sourceRunId` of another project's database into this one in one transaction:
+  // its record, every metric point and its checkpoint records, their paths re-based onto this
+  // folder (the files stay where they are). The experiment queue's Slurm trials train in
+  // private run folders that only their job writes; the submit host collects them here
+  // (docs/distributed.md). Importing the same source run again replaces the earlier copy and
+  // keeps its id, so a killed import is simply done again. `configYaml`, when given, is stored
+  // instead of the source's. Returns the run's id here; throws StoreError naming a missing run,
+  // or a source that is this database.
+  int64_t importRun(const RunStore& source, int64_t sourceRunId,
+                    const std::optional<std::string>& configYaml = std::nullopt);
+  // Where an imported run came from; nullopt for a run trained into this database.
+  std::optional<RunOrigin> origin(int64_t runId) const;
 
   // Text exports for `mrnn runs export`: every run (or one run's metrics) as CSV or JSON.
   // CSV: a header row, RFC 4180 quoting, absent values empty. JSON: an array of objects,

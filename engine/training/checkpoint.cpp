@@ -131,6 +131,7 @@ void Checkpoint::save(const std::string& path, const TrainingSnapshot& snapshot,
   writeString(archive, "batcher_state", snapshot.batcherState);
   writeString(archive, "schedule_state", snapshot.scheduleState);
   if (snapshot.rngState.defined()) archive.write("rng_state", snapshot.rngState);
+  if (snapshot.rankRngStates.defined()) archive.write("rank_rng_states", snapshot.rankRngStates);
 
   torch::serialize::OutputArchive modelArchive;
   model.save(modelArchive);
@@ -224,6 +225,8 @@ Checkpoint Checkpoint::open(const std::string& path) {
     s.scheduleState = readString(archive, "schedule_state");
     torch::Tensor rng;
     if (archive.try_read("rng_state", rng)) s.rngState = rng;
+    torch::Tensor ranks;
+    if (archive.try_read("rank_rng_states", ranks)) s.rankRngStates = ranks;
     c10::IValue projectId;
     if (archive.try_read("project_id", projectId) && projectId.isString()) {
       s.projectId = projectId.toStringRef();

@@ -36,6 +36,9 @@ struct TrainingSnapshot {
   std::string batcherState;
   std::string scheduleState;
   torch::Tensor rngState;  // the CPU generator (dropout masks)
+  // Data parallel: every rank's generator, [ranks, bytes] (undefined for one process). A
+  // run resumed on as many ranks continues each rank's masks exactly.
+  torch::Tensor rankRngStates;
 };
 
 // Checkpoint files: a header (tag, format version, length, checksum) and a LibTorch archive

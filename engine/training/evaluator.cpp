@@ -6,6 +6,7 @@
 
 #include "engine/data/stream_batcher.h"
 #include "engine/runtime/job_context.h"
+#include "engine/training/data_parallel.h"
 #include "engine/training/one_stream_scorer.h"
 #include "engine/training/window_tensor.h"
 
@@ -129,8 +130,8 @@ LossFigures evaluateStatic(LanguageModel& model, const CorpusSplit& split,
     for (int64_t k = 0; k < samples; ++k) states.push_back(model.initialState(batch));
     return states;
   };
-  const auto scorer = [&](const torch::Tensor& inputs, const torch::Tensor& targets,
-                          std::vector<ModelState>& states) {
+  WindowScorer scorer = [&](const torch::Tensor& inputs, const torch::Tensor& targets,
+                            std::vector<ModelState>& states) {
     if (options.beforeWindow) options.beforeWindow(inputs.size(1));
     torch::Tensor logp;
     if (!mc) {
@@ -143,6 +144,9 @@ LossFigures evaluateStatic(LanguageModel& model, const CorpusSplit& split,
     }
     return -logp.gather(2, targets.unsqueeze(2)).squeeze(2);
   };
+  if (options.collective && options.collective->size() > 1) {
+    scorer = splitAcrossRanks(std::move(scorer), *options.collective);
+  }
   OneStreamTotals totals;
   try {
     totals = scoreAsOneStream(tokens, limitedMask(split, options.maxSymbols), reading, initial,

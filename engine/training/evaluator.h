@@ -13,6 +13,7 @@
 
 namespace mrnn::engine {
 
+class Collective;
 class JobContext;
 
 struct EvalOptions {
@@ -26,6 +27,9 @@ struct EvalOptions {
   // the model per window (feature masking) draws its masks here. The model is then random,
   // so the re-reading rounds stop after one, as for MC dropout (OneStreamOptions::maxRounds).
   std::function<void(int64_t streams)> beforeWindow;
+  // Data parallel (evaluateStatic): each window's streams are split over the ranks, and every
+  // rank returns the same figures (splitAcrossRanks). Null: this process scores them all.
+  Collective* collective = nullptr;
 };
 
 // Every evaluation reports to `job` (may be null) and stops with JobCancelledError when it

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "engine/training/autocast_scope.h"
+#include "engine/training/gradient_buckets.h"
 
 namespace mrnn::engine {
 
@@ -19,20 +20,36 @@ StepResult optimisationStep(LanguageModel& model, torch::optim::Optimizer& optim
                             ModelState& state, const torch::Tensor& inputs,
                             const torch::Tensor& targets, const torch::Tensor& mask,
                             double clipNorm, bool bf16) {
+  StepOptions options;
+  options.clipNorm = clipNorm;
+  options.bf16 = bf16;
+  return optimisationStep(model, optimizer, state, inputs, targets, mask, options);
+}
+
+StepResult optimisationStep(LanguageModel& model, torch::optim::Optimizer& optimizer,
+                            ModelState& state, const torch::Tensor& inputs,
+                            const torch::Tensor& targets, const torch::Tensor& mask,
+                            const StepOptions& options) {
   StepResult result;
   torch::Tensor loss;
   {
-    AutocastScope autocast(bf16 && inputs.is_cuda());
+    AutocastScope autocast(options.bf16 && inputs.is_cuda());
     const auto logp = model.forward(inputs, state);
     const auto nll = -logp.gather(2, targets.unsqueeze(2)).squeeze(2).to(torch::kFloat);
-    loss = mask.defined() ? (nll * mask).sum() / mask.sum().clamp_min(1.0) : nll.mean();
+    if (options.targetCount > 0.0) {
+      loss = (mask.defined() ? (nll * mask).sum() : nll.sum()) / options.targetCount;
+    } else {
+      loss = mask.defined() ? (nll * mask).sum() / mask.sum().clamp_min(1.0) : nll.mean();
+    }
   }
   result.loss = loss.item<double>();
-  if (!std::isfinite(result.loss)) return result;
+  if (!std::isfinite(result.loss) && !options.buckets) return result;
   optimizer.zero_grad();
+  if (options.buckets) options.buckets->arm();
   loss.backward();
-  result.gradientNorm =
-      torch::nn::utils::clip_grad_norm_(model.parameters(), clipNorm > 0 ? clipNorm : 1e30);
+  if (options.buckets) options.buckets->finish();
+  result.gradientNorm = torch::nn::utils::clip_grad_norm_(
+      model.parameters(), options.clipNorm > 0 ? options.clipNorm : 1e30);
   if (!std::isfinite(result.gradientNorm)) return result;
   optimizer.step();
   result.applied = true;

@@ -8,6 +8,8 @@
 
 namespace mrnn::engine {
 
+class GradientBuckets;
+
 struct StepResult {
   double loss = 0.0;          // mean NLL in nats over the counted targets
   double gradientNorm = 0.0;  // before clipping
@@ -29,5 +31,22 @@ StepResult optimisationStep(LanguageModel& model, torch::optim::Optimizer& optim
                             ModelState& state, const torch::Tensor& inputs,
                             const torch::Tensor& targets, const torch::Tensor& mask,
                             double clipNorm, bool bf16);
+
+struct StepOptions {
+  double clipNorm = 0.0;  // <= 0: no clipping
+  bool bf16 = false;
+  // > 0: the loss is the sum over this window's counted targets divided by `targetCount`, the
+  // targets of the whole batch, of which this process holds a share (data parallel); with the
+  // shares' gradients summed, that is the whole batch's mean. 0: the mean over this window.
+  double targetCount = 0.0;
+  // Data parallel: sums the gradients over the ranks between backward and clipping. Every
+  // rank then goes through backward and the sums even when its own loss is not finite, so
+  // that all ranks take the same decision (the summed gradient is not finite either).
+  GradientBuckets* buckets = nullptr;
+};
+StepResult optimisationStep(LanguageModel& model, torch::optim::Optimizer& optimizer,
+                            ModelState& state, const torch::Tensor& inputs,
+                            const torch::Tensor& targets, const torch::Tensor& mask,
+                            const StepOptions& options);
 
 }  // namespace mrnn::engine

@@ -25,7 +25,10 @@
 #include "engine/store/run_paths.h"
 #include "engine/store/text_format.h"
 #include "engine/training/checkpoint.h"
+#include "engine/training/collective.h"
+#include "engine/training/data_parallel.h"
 #include "engine/training/evaluator.h"
+#include "engine/training/gradient_buckets.h"
 #include "engine/training/run_test_evaluation.h"
 #include "engine/training/train_step.h"
 #include "engine/training/window_tensor.h"
@@ -118,8 +121,14 @@ void checkCheckpointBelongs(const TrainingSnapshot& s, const std::string& path,
 // One run's working set, so the steps of Trainer::run() read as a list.
 class Session {
  public:
-  Session(const Project& project, const Trainer::Publish& publish, RunControl& control)
-      : project_(project), training_(project.training), publish_(publish), control_(control) {}
+  Session(const Project& project, const Trainer::Publish& publish, RunControl& control,
+          Collective* collective)
+      : project_(project),
+        training_(project.training),
+        publish_(publish),
+        control_(control),
+        collective_(collective && collective->size() > 1 ? collective : nullptr),
+        writer_(!collective || collective->rank() == 0) {}
 
   TrainingOutcome run(const std::string& resumeFrom);
 
@@ -131,6 +140,17 @@ class Session {
   void finish();
   void flushMetrics();
   void metric(const std::string& name, double value);
+  // Data parallel: this rank's share of the batch, the run's id from rank 0, the generator.
+  void joinRanks();
+  // A resumed run: weights, optimiser, this rank's rows of the state, position, schedule,
+  // generator and counters from `checkpoint` (checked against the model and vocabulary).
+  void continueFrom(Checkpoint& checkpoint);
+  void restoreGenerator(const TrainingSnapshot& snapshot);
+  // Whether the loop should stop before the next step; with ranks, as they all agreed.
+  bool stopNow() const {
+    return (collective_ ? agreedStop_ : control_.stopRequested()) ||
+           control_.stepLimitReached(step_);
+  }
   void log(const std::string& message) { publish_(LogEvent{message}); }
   // The engine's job interface for the evaluations inside the run: their progress goes out
   // as PhaseEvents (about one per percent). Never cancelled: a stop waits for the step.
@@ -146,6 +166,11 @@ class Session {
   const TrainingConfig& training_;
   const Trainer::Publish& publish_;
   RunControl& control_;
+  Collective* collective_;  // null: one process trains the whole batch
+  const bool writer_;       // rank 0 (or the only process): writes the store and checkpoints
+  StreamShard shard_;
+  std::unique_ptr<GradientBuckets> buckets_;
+  bool agreedStop_ = false;
   TrainingOutcome outcome_;
 
   torch::Device device_ = torch::kCPU;
@@ -210,6 +235,10 @@ void Session::metric(const std::string& name, double value) {
 
 void Session::flushMetrics() {
   if (pending_.empty()) return;
+  if (!writer_) {
+    pending_.clear();
+    return;
+  }
   store_->appendMetrics(outcome_.runId, pending_);
   pending_.clear();
 }
@@ -230,7 +259,7 @@ void Session::setUp(const std::string& resumeFrom) {
   threads_ = chooseThreadCount(training_.threads, &threadNote);
   torch::set_num_threads(threads_);
   if (!threadNote.empty()) log(threadNote);
-  if (training_.threads <= 0 && device_.is_cpu() && threads_ > 1) {
+  if (training_.threads <= 0 && device_.is_cpu() && threads_ > 1 && !collective_) {
     governor_ = std::make_unique<ThreadGovernor>();
     followLoad(governor_->measure(0.25));
   }
@@ -251,10 +280,18 @@ void Session::setUp(const std::string& resumeFrom) {
                       std::to_string(training_.bptt) + ")",
                   "Make the layers smaller (hidden_size) or the batch or bptt shorter");
   }
+  shard_ = collective_ ? streamShard(training_.batchSize, collective_->rank(), collective_->size())
+                       : StreamShard{0, training_.batchSize};
   model_ = std::make_unique<LanguageModel>(project_.model, vocab);
   model_->to(device_);
   model_->train();
   optimizer_ = makeOptimizer(training_.optimizer, model_->parameters());
+  if (collective_) {
+    broadcastParameters(model_->parameters(), *collective_);
+    buckets_ = std::make_unique<GradientBuckets>(model_->parameters(), *collective_);
+    // Each rank draws its own dropout masks; rank 0 draws as one process would.
+    if (collective_->rank() > 0) torch::manual_seed(training_.seed + 7919 * collective_->rank());
+  }
 
   BatcherOptions batching;
   batching.batch = training_.batchSize;
@@ -270,11 +307,19 @@ void Session::setUp(const std::string& resumeFrom) {
   totalSteps_ = training_.maxSteps > 0 ? training_.maxSteps : training_.epochs * stepsPerEpoch;
   schedule_ = std::make_unique<LrSchedule>(
       training_.schedule, baseLearningRate(training_.optimizer), totalSteps_, stepsPerEpoch);
-  state_ = model_->initialState(training_.batchSize);
+  state_ = model_->initialState(shard_.count);
 
-  catalogue_ = std::make_unique<RunCatalogue>(project_.folder, RunCatalogue::Access::ReadWrite);
-  store_ = &catalogue_->store();
-  if (resumeFrom.empty()) {
+  if (writer_) {
+    catalogue_ = std::make_unique<RunCatalogue>(project_.folder, RunCatalogue::Access::ReadWrite);
+    store_ = &catalogue_->store();
+  }
+  if (!writer_) {
+    joinRanks();
+    if (!resumeFrom.empty()) {
+      Checkpoint checkpoint = Checkpoint::open(resumeFrom);
+      continueFrom(checkpoint);
+    }
+  } else if (resumeFrom.empty()) {
     RunRecord record;
     record.name = project_.name.empty() ? std::string("run") : project_.name;
     record.modelType = modelTypeSummary(project_.model);
@@ -294,40 +339,76 @@ void Session::setUp(const std::string& resumeFrom) {
     }
     // Before anything of the run is read or written: one writer per run.
     lock_ = catalogue_->lockForWriting(s.runId);
-    checkpoint.checkCompatible(project_.model, corpus_.vocabulary);
-    model_->to(torch::kCPU);
-    checkpoint.loadModel(*model_);
-    model_->to(device_);
-    if (checkpoint.loadOptimizer(*optimizer_)) {
-      moveStateToParameterDevices(*optimizer_);  // the archive was read onto the CPU
-    } else {
-      log("the checkpoint holds no optimiser state; the optimiser starts afresh");
-    }
-    if (!checkpoint.loadState(state_, *model_)) state_ = model_->initialState(training_.batchSize);
-    batcher_->restoreState(s.batcherState);
-    schedule_->restoreState(s.scheduleState);
-    if (s.rngState.defined()) {
-      at::Generator generator = at::detail::getDefaultCPUGenerator();  // a handle: shared state
-      generator.set_state(s.rngState);
-    }
-    step_ = s.step;
-    bestValid_ = s.bestValid;
-    badValidations_ = s.badValidations;
-    wallSeconds_ = s.wallSeconds;
+    continueFrom(checkpoint);
     outcome_.runId = s.runId;
     store_->deleteMetricsAfter(outcome_.runId, step_);  // those steps are trained again
     log("resumed run " + std::to_string(s.runId) + " at step " + std::to_string(step_));
   }
-  std::filesystem::create_directories(RunPaths::checkpointFolder(project_.folder, outcome_.runId));
+  if (writer_ && collective_) joinRanks();
+  if (collective_ && !resumeFrom.empty()) broadcastParameters(model_->parameters(), *collective_);
   outcome_.latestCheckpoint = RunPaths::latest(project_.folder, outcome_.runId);
   outcome_.bestCheckpoint = RunPaths::best(project_.folder, outcome_.runId);
-  store_->setStatus(outcome_.runId, RunStatus::Running);
+  if (writer_) {
+    std::filesystem::create_directories(
+        RunPaths::checkpointFolder(project_.folder, outcome_.runId));
+    store_->setStatus(outcome_.runId, RunStatus::Running);
+  }
   publish_(StartedEvent{outcome_.runId, step_, !resumeFrom.empty(),
                         RunPaths::checkpointFolder(project_.folder, outcome_.runId)});
   log("training " + modelTypeSummary(project_.model) + " (" +
       std::to_string(model_->parameterCount()) + " parameters) on " +
       std::to_string(corpus_.train.tokens.size()) + " symbols, vocabulary " +
-      std::to_string(vocab) + ", device " + training_.device);
+      std::to_string(vocab) + ", device " + training_.device +
+      (collective_
+           ? ", rank " + std::to_string(collective_->rank()) + " of " +
+                 std::to_string(collective_->size()) + " (streams " + std::to_string(shard_.begin) +
+                 "-" + std::to_string(shard_.begin + shard_.count - 1) + ")"
+           : std::string()));
+}
+
+void Session::joinRanks() {
+  // Rank 0 made or opened the run: every rank learns its id (and rank 0 that all are here).
+  auto id = torch::full({1}, static_cast<double>(outcome_.runId), torch::kDouble);
+  collective_->broadcast(id, 0);
+  outcome_.runId = static_cast<int64_t>(id.item<double>());
+}
+
+void Session::continueFrom(Checkpoint& checkpoint) {
+  const TrainingSnapshot& s = checkpoint.snapshot();
+  checkpoint.checkCompatible(project_.model, corpus_.vocabulary);
+  model_->to(torch::kCPU);
+  checkpoint.loadModel(*model_);
+  model_->to(device_);
+  if (checkpoint.loadOptimizer(*optimizer_)) {
+    moveStateToParameterDevices(*optimizer_);  // the archive was read onto the CPU
+  } else {
+    log("the checkpoint holds no optimiser state; the optimiser starts afresh");
+  }
+  // The checkpoint holds the whole batch's state, whatever the rank count that wrote it.
+  ModelState whole = model_->initialState(training_.batchSize);
+  state_ = checkpoint.loadState(whole, *model_) ? stateRows(whole, shard_.begin, shard_.count)
+                                                : model_->initialState(shard_.count);
+  batcher_->restoreState(s.batcherState);
+  schedule_->restoreState(s.scheduleState);
+  restoreGenerator(s);
+  step_ = s.step;
+  bestValid_ = s.bestValid;
+  badValidations_ = s.badValidations;
+  wallSeconds_ = s.wallSeconds;
+}
+
+void Session::restoreGenerator(const TrainingSnapshot& s) {
+  at::Generator generator = at::detail::getDefaultCPUGenerator();  // a handle: shared state
+  const int rank = collective_ ? collective_->rank() : 0;
+  const int ranks = collective_ ? collective_->size() : 1;
+  if (s.rankRngStates.defined() && s.rankRngStates.size(0) == ranks) {
+    generator.set_state(s.rankRngStates[rank].contiguous());
+  } else if (rank == 0 && s.rngState.defined()) {
+    generator.set_state(s.rngState);
+  } else if (rank > 0) {
+    // Another rank count wrote it: this rank's masks start a fresh, still reproducible draw.
+    torch::manual_seed(training_.seed + 7919 * rank + 104729 * s.step);
+  }
 }
 
 bool Session::trainStep() {
@@ -339,21 +420,45 @@ bool Session::trainStep() {
   }
   const auto started = Clock::now();
   if (window.epochStart) {
-    state_ = model_->initialState(window.batch);
+    state_ = model_->initialState(shard_.count);
   } else {
     state_.detach();
   }
   const double rate = schedule_->rate(step_);
   setLearningRate(*optimizer_, rate);
 
-  const auto inputs = windowTensor(window.inputs, window.steps, window.batch, device_);
-  const auto targets = windowTensor(window.targets, window.steps, window.batch, device_);
+  auto inputs = windowTensor(window.inputs, window.steps, window.batch, device_);
+  auto targets = windowTensor(window.targets, window.steps, window.batch, device_);
   torch::Tensor mask;
   if (!window.lossMask.empty()) {
     mask = windowTensor(window.lossMask, window.steps, window.batch, device_);
   }
-  const StepResult result = optimisationStep(*model_, *optimizer_, state_, inputs, targets, mask,
-                                             training_.clipNorm, training_.bf16);
+  StepOptions options;
+  options.clipNorm = training_.clipNorm;
+  options.bf16 = training_.bf16;
+  if (collective_) {
+    // This rank's streams; the loss divides by the whole window's targets (the sum of the
+    // ranks' gradients is then the one-process gradient).
+    double counted = static_cast<double>(window.steps * window.batch);
+    if (mask.defined()) counted = std::max(1.0, mask.sum().item<double>());
+    options.targetCount = counted;
+    options.buckets = buckets_.get();
+    inputs = inputs.narrow(1, shard_.begin, shard_.count);
+    targets = targets.narrow(1, shard_.begin, shard_.count);
+    if (mask.defined()) mask = mask.narrow(1, shard_.begin, shard_.count);
+  }
+  StepResult result =
+      optimisationStep(*model_, *optimizer_, state_, inputs, targets, mask, options);
+  std::vector<double> rankSeconds;
+  if (collective_) {
+    const double mine =
+        std::chrono::duration<double>(Clock::now() - started).count() - buckets_->waitSeconds();
+    const StepAgreement agreed =
+        agreeAfterStep(*collective_, result.loss, control_.stopRequested(), mine);
+    result.loss = agreed.loss;
+    agreedStop_ = agreed.stop;
+    rankSeconds = agreed.seconds;
+  }
   if (!result.applied) {
     const bool lossBad = !std::isfinite(result.loss);
     const double bad = lossBad ? result.loss : result.gradientNorm;
@@ -390,12 +495,20 @@ bool Session::trainStep() {
   event.etaSeconds = static_cast<double>(std::max<int64_t>(0, totalSteps_ - step_)) *
                      (wallSeconds_ / static_cast<double>(std::max<int64_t>(1, step_)));
   event.wallSeconds = wallSeconds_;
+  for (size_t r = 0; r < rankSeconds.size(); ++r) {
+    // Each rank's own rate: its streams over its own work, the wait for the others excluded.
+    event.rankSymbolsPerSecond.push_back(static_cast<double>(window.steps * shard_.count) /
+                                         std::max(rankSeconds[r], 1e-9));
+  }
   publish_(event);
   metric("train/loss", lossValue);
   metric("train/bpc", event.bitsPerSymbol);
   metric("lr", rate);
   metric("grad_norm", gradNorm);
   metric("symbols_per_s", event.symbolsPerSecond);
+  for (size_t r = 0; r < event.rankSymbolsPerSecond.size(); ++r) {
+    metric("rank" + std::to_string(r) + "/symbols_per_s", event.rankSymbolsPerSecond[r]);
+  }
   if (pending_.size() >= 100) flushMetrics();
   return true;
 }
@@ -407,6 +520,7 @@ void Session::validate() {
   options.bptt = training_.bptt;
   options.maxSymbols = training_.validationSymbols;
   options.device = device_;
+  options.collective = collective_;
   JobContext job = evaluationJob("validating");
   const LossFigures figures = evaluateStatic(*model_, corpus_.valid, options, &job);
   const double bpc = figures.bitsPerSymbol;
@@ -421,7 +535,7 @@ void Session::validate() {
   if (best) {
     bestValid_ = bpc;
     badValidations_ = 0;
-    store_->setBestValid(outcome_.runId, bpc);
+    if (writer_) store_->setBestValid(outcome_.runId, bpc);
     saveCheckpoint("best");
   } else {
     ++badValidations_;
@@ -442,6 +556,19 @@ void Session::validate() {
 }
 
 void Session::saveCheckpoint(const std::string& kind) {
+  // Every rank takes part (the whole batch's state and every rank's generator are gathered);
+  // rank 0 writes.
+  ModelState whole = collective_ ? gatherState(state_, *collective_) : ModelState();
+  torch::Tensor generators;
+  if (collective_) {
+    generators =
+        gatherGeneratorStates(at::detail::getDefaultCPUGenerator().get_state(), *collective_);
+  }
+  const std::string path = kind == "best" ? outcome_.bestCheckpoint : outcome_.latestCheckpoint;
+  if (!writer_) {
+    collective_->sum(torch::zeros({1}));  // the file is written: others may read it
+    return;
+  }
   TrainingSnapshot snapshot;
   snapshot.projectYaml = projectToYaml(project_);
   snapshot.modelYaml = modelSectionYaml(project_.model);
@@ -455,8 +582,9 @@ void Session::saveCheckpoint(const std::string& kind) {
   snapshot.batcherState = batcher_->saveState();
   snapshot.scheduleState = schedule_->saveState();
   snapshot.rngState = at::detail::getDefaultCPUGenerator().get_state();
-  const std::string path = kind == "best" ? outcome_.bestCheckpoint : outcome_.latestCheckpoint;
-  Checkpoint::save(path, snapshot, *model_, optimizer_.get(), &state_);
+  snapshot.rankRngStates = generators;
+  Checkpoint::save(path, snapshot, *model_, optimizer_.get(), collective_ ? &whole : &state_);
+  if (collective_) collective_->sum(torch::zeros({1}));
   // Readers resolve the recorded path against the project folder from any working
   // directory (a project named by a relative path gives relative checkpoint paths).
   std::error_code error;
@@ -471,23 +599,26 @@ void Session::saveCheckpoint(const std::string& kind) {
 }
 
 void Session::finish() {
-  if (std::filesystem::exists(outcome_.bestCheckpoint)) {
+  if (writer_ && std::filesystem::exists(outcome_.bestCheckpoint)) {
     // The test figure is the best-by-validation model's, as the papers report it.
     Checkpoint best = Checkpoint::open(outcome_.bestCheckpoint);
     model_->to(torch::kCPU);
     best.loadModel(*model_);
     model_->to(device_);
   }
+  // The other ranks take rank 0's weights: their machines need not see its files.
+  if (collective_) broadcastParameters(model_->parameters(), *collective_);
   EvalOptions options;
   options.batch = project_.evaluation.batchSize;
   options.bptt = project_.evaluation.bptt;
   options.maxSymbols = training_.validationSymbols;
   options.device = device_;
+  options.collective = collective_;
   JobContext job = evaluationJob("testing");
   const LossFigures test = evaluateStatic(*model_, corpus_.test, options, &job);
   outcome_.test = test.bitsPerSymbol;
   flushMetrics();  // the test points come after the training's
-  recordTestResult(*store_, outcome_.runId, test, step_, epochNow(), wallSeconds_);
+  if (writer_) recordTestResult(*store_, outcome_.runId, test, step_, epochNow(), wallSeconds_);
   log("test: " + std::to_string(test.bitsPerSymbol) + " bits/symbol" +
       (test.words > 0 ? ", " + std::to_string(test.bitsPerWord) + " bits/word" : ""));
 }
@@ -497,8 +628,8 @@ TrainingOutcome Session::run(const std::string& resumeFrom) {
     setUp(resumeFrom);
     int64_t sinceCheckpoint = 0;
     while (true) {
-      if (control_.stopRequested() || control_.stepLimitReached(step_)) break;
-      if (control_.pauseRequested()) {
+      if (stopNow()) break;
+      if (control_.pauseRequested() && !collective_) {
         flushMetrics();
         store_->setStatus(outcome_.runId, RunStatus::Paused);
         log("paused at step " + std::to_string(step_));
@@ -518,24 +649,25 @@ TrainingOutcome Session::run(const std::string& resumeFrom) {
         saveCheckpoint("latest");
         sinceCheckpoint = 0;
       }
-      store_->updateProgress(outcome_.runId, step_, wallSeconds_);
+      if (writer_) store_->updateProgress(outcome_.runId, step_, wallSeconds_);
     }
-    outcome_.stopped =
-        (control_.stopRequested() || control_.stepLimitReached(step_)) && !done() && !earlyStopped_;
+    outcome_.stopped = stopNow() && !done() && !earlyStopped_;
     if (!outcome_.stopped &&
         (training_.validateEvery <= 0 || step_ % training_.validateEvery != 0)) {
       validate();
     }
     saveCheckpoint("latest");
-    store_->updateProgress(outcome_.runId, step_, wallSeconds_);
+    if (writer_) store_->updateProgress(outcome_.runId, step_, wallSeconds_);
     if (outcome_.stopped) {
       flushMetrics();
-      store_->setStatus(outcome_.runId, RunStatus::Stopped,
-                        "stopped at step " + std::to_string(step_));
+      if (writer_) {
+        store_->setStatus(outcome_.runId, RunStatus::Stopped,
+                          "stopped at step " + std::to_string(step_));
+      }
     } else {
       finish();
       flushMetrics();
-      store_->setStatus(outcome_.runId, RunStatus::Finished);
+      if (writer_) store_->setStatus(outcome_.runId, RunStatus::Finished);
       outcome_.finished = true;
     }
     outcome_.steps = step_;
@@ -560,11 +692,11 @@ TrainingOutcome Session::run(const std::string& resumeFrom) {
 
 }  // namespace
 
-Trainer::Trainer(Project project, Publish publish)
-    : project_(std::move(project)), publish_(std::move(publish)) {}
+Trainer::Trainer(Project project, Publish publish, Collective* collective)
+    : project_(std::move(project)), publish_(std::move(publish)), collective_(collective) {}
 
 TrainingOutcome Trainer::run(RunControl& control, const std::string& resumeFrom) {
-  Session session(project_, publish_, control);
+  Session session(project_, publish_, control, collective_);
   return session.run(resumeFrom);
 }
 

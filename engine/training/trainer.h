@@ -10,6 +10,8 @@
 
 namespace mrnn::engine {
 
+class Collective;
+
 // What a finished call to Trainer::run() reports (the events say the same, step by step).
 struct TrainingOutcome {
   int64_t runId = 0;
@@ -31,7 +33,10 @@ class Trainer {
  public:
   using Publish = std::function<void(TrainingEvent)>;
 
-  Trainer(Project project, Publish publish);
+  // With `collective` (data parallel, docs/distributed.md), this process is one rank of a
+  // run: it trains on its share of each batch's streams, the ranks sum their gradients, and
+  // rank 0 alone writes the run store and the checkpoints. The collective must outlive run().
+  Trainer(Project project, Publish publish, Collective* collective = nullptr);
 
   // A new run, or, with `resumeFrom` (a checkpoint path), the continuation of one: model,
   // optimiser, schedule, data position, recurrent state and random generator all restored,
@@ -41,6 +46,7 @@ class Trainer {
  private:
   Project project_;
   Publish publish_;
+  Collective* collective_ = nullptr;
 };
 
 }  // namespace mrnn::engine

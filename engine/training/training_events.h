@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "engine/training/metrics.h"
 
@@ -30,6 +31,9 @@ struct StepEvent {
   double symbolsPerSecond = 0.0;
   double etaSeconds = 0.0;  // to the end of the run; 0 when unknown
   double wallSeconds = 0.0;
+  // Data parallel: each rank's symbols per second on its own streams, its wait for the other
+  // ranks excluded (a slow rank shows as the lowest). Empty for one process.
+  std::vector<double> rankSymbolsPerSecond;
 };
 
 struct ValidationEvent {

@@ -15,7 +15,8 @@ void TrainingRun::start(const std::string& resumeFrom) {
   if (thread_.joinable()) throw std::logic_error("this training run was already started");
   running_ = true;
   thread_ = std::thread([this, resumeFrom] {
-    Trainer trainer(project_, [this](TrainingEvent event) { events_.push(std::move(event)); });
+    Trainer trainer(
+        project_, [this](TrainingEvent event) { events_.push(std::move(event)); }, collective_);
     outcome_ = trainer.run(control_, resumeFrom);
     running_ = false;
   });

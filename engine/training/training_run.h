@@ -27,6 +27,8 @@ class TrainingRun {
   void stop() { control_.requestStop(); }
   // Before start(): stop (resumable) after step `step` (RunControl::stopAtStep).
   void stopAtStep(int64_t step) { control_.stopAtStep(step); }
+  // Before start(): train as one rank of a data-parallel run (Trainer). Must outlive the run.
+  void joinRanks(Collective* collective) { collective_ = collective; }
   void wait();
   bool isRunning() const;
 
@@ -36,6 +38,7 @@ class TrainingRun {
 
  private:
   Project project_;
+  Collective* collective_ = nullptr;
   RunControl control_;
   EventQueue<TrainingEvent> events_;
   TrainingOutcome outcome_;

@@ -48,7 +48,7 @@ MRNN_TEST(mlstm_learns_tiny_shakespeare) {
 
   engine::RunControl control;
   double validBpc = 0.0;
-  engine::Trainer trainer(project, [&](engine::TrainingEvent event) {
+  engine::Trainer trainer(project, [&](const engine::TrainingEvent& event) {
     if (auto* v = std::get_if<engine::ValidationEvent>(&event)) validBpc = v->figures.bitsPerSymbol;
   });
   const auto outcome = trainer.run(control);

@@ -6,6 +6,7 @@ mrnn_add_engine_test(engine_store_test LABELS unit
     store_export_test.cpp
     store_safety_test.cpp
     store_catalogue_test.cpp
+    store_import_test.cpp
     runs_command_test.cpp
     ${PROJECT_SOURCE_DIR}/app/cli/runs_command.cpp
     ${PROJECT_SOURCE_DIR}/app/cli/command_line.cpp)

@@ -16,3 +16,8 @@ set_tests_properties(engine_learning_test PROPERTIES ENVIRONMENT "OMP_NUM_THREAD
 mrnn_add_engine_test(engine_one_stream_eval_test LABELS slow SOURCES one_stream_eval_test.cpp)
 target_link_libraries(engine_one_stream_eval_test PRIVATE mrnn::engine_training)
 set_tests_properties(engine_one_stream_eval_test PROPERTIES ENVIRONMENT "OMP_NUM_THREADS=2" TIMEOUT 900)
+
+# Data parallel: rank environments, shares, gradient buckets, a two-rank Gloo group on threads.
+mrnn_add_engine_test(engine_distributed_test LABELS unit SOURCES distributed_test.cpp)
+target_link_libraries(engine_distributed_test PRIVATE mrnn::engine_distributed
+                                                      mrnn_training_fixtures)

@@ -33,6 +33,7 @@
 #include "widgets/experiments/queue_launcher.h"
 #include "widgets/experiments/results_view.h"
 #include "widgets/experiments/trials_table.h"
+#include "widgets/mrnn_program.h"
 #include "widgets/native_path.h"
 #include "widgets/project/project_document.h"
 
@@ -62,7 +63,7 @@ QString plural(qint64 n, const QString& one, const QString& many) {
 }  // namespace
 
 ExperimentsPanel::ExperimentsPanel(ProjectDocument& document, QWidget* parent)
-    : QWidget(parent), document_(document), program_(QueueLauncher::findProgram()) {
+    : QWidget(parent), document_(document), program_(findMrnnProgram()) {
   chooser_ = new QComboBox(this);
   chooser_->setObjectName(QStringLiteral("experimentChooser"));
   chooser_->setMinimumContentsLength(16);

@@ -44,7 +44,7 @@ class ExperimentsPanel : public QWidget {
   explicit ExperimentsPanel(ProjectDocument& document, QWidget* parent = nullptr);
   ~ExperimentsPanel() override;
 
-  // The `mrnn` Launch runs (QueueLauncher::findProgram() unless set; tests set the build's).
+  // The `mrnn` Launch runs (findMrnnProgram() unless set; tests set the build's).
   void setProgram(const QString& program);
   QString program() const { return program_; }
 

@@ -6,11 +6,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <QCoreApplication>
-#include <QDir>
-#include <QFileInfo>
-#include <QStandardPaths>
-
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -21,11 +16,6 @@
 
 namespace mrnn::widgets {
 namespace {
-
-bool isProgram(const QString& path) {
-  const QFileInfo info(path);
-  return info.isFile() && info.isExecutable();
-}
 
 // Reads exactly `size` bytes unless the other end closes first; the count read.
 ssize_t readFully(int fd, void* buffer, size_t size) {
@@ -40,15 +30,6 @@ ssize_t readFully(int fd, void* buffer, size_t size) {
 }
 
 }  // namespace
-
-QString QueueLauncher::findProgram() {
-  const QDir here(QCoreApplication::applicationDirPath());
-  for (const QString& candidate :
-       {here.filePath(QStringLiteral("mrnn")), here.filePath(QStringLiteral("../cli/mrnn"))}) {
-    if (isProgram(candidate)) return QFileInfo(candidate).canonicalFilePath();
-  }
-  return QStandardPaths::findExecutable(QStringLiteral("mrnn"));
-}
 
 qint64 QueueLauncher::startDetached(const QString& program, const QStringList& arguments,
                                     const QString& folder, const QString& logPath) {

@@ -7,13 +7,10 @@ namespace mrnn::widgets {
 
 // Starts an experiment's queue (`mrnn experiment run FILE`) as a process of its own: in a new
 // session, so that closing the workbench (or its terminal) does not stop it, and as the leader
-// of its process group, so that Pause (SIGSTOP to the group) freezes its trials with it.
+// of its process group, so that Pause (SIGSTOP to the group) freezes its trials with it. The
+// `mrnn` to run is findMrnnProgram()'s (widgets/mrnn_program.h).
 class QueueLauncher {
  public:
-  // The `mrnn` to run: beside the workbench's executable (an installation), in the build tree
-  // (app/cli/mrnn beside app/gui/), else on PATH; empty when there is none.
-  static QString findProgram();
-
   // Starts `program arguments` in `folder`, detached, its output appended to `logPath`.
   // Returns its process id; throws std::runtime_error with the reason it could not start.
   static qint64 startDetached(const QString& program, const QStringList& arguments,

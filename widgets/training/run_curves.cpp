@@ -13,6 +13,7 @@ bool RunCurves::isEmpty() const {
 
 void RunCurves::clear() {
   for (Curve& curve : curves_) curve.clear();
+  ranks_.clear();
   lastWallSeconds_ = 0.0;
 }
 
@@ -24,6 +25,12 @@ void RunCurves::addStep(const engine::StepEvent& event) {
   append(RunMetric::LearningRate, at(event.learningRate));
   append(RunMetric::GradientNorm, at(event.gradientNorm));
   append(RunMetric::Throughput, at(event.symbolsPerSecond));
+  if (ranks_.size() < static_cast<int>(event.rankSymbolsPerSecond.size())) {
+    ranks_.resize(static_cast<int>(event.rankSymbolsPerSecond.size()));
+  }
+  for (size_t r = 0; r < event.rankSymbolsPerSecond.size(); ++r) {
+    ranks_[static_cast<int>(r)].append(at(event.rankSymbolsPerSecond[r]));
+  }
   lastWallSeconds_ = event.wallSeconds;
 }
 
@@ -43,14 +50,20 @@ void RunCurves::prependHistory(const RunCurves& history) {
       firstOwnStep = curve.first().step;
     }
   }
-  for (int m = 0; m < kRunMetricCount; ++m) {
+  const auto merge = [firstOwnStep](const Curve& before, Curve& own) {
     Curve merged;
-    for (const CurvePoint& point : history.curves_[static_cast<size_t>(m)]) {
+    for (const CurvePoint& point : before) {
       if (firstOwnStep < 0 || point.step < firstOwnStep) merged.append(point);
     }
-    merged += curves_[static_cast<size_t>(m)];
-    curves_[static_cast<size_t>(m)] = merged;
+    merged += own;
+    own = merged;
+  };
+  for (int m = 0; m < kRunMetricCount; ++m) {
+    merge(history.curves_[static_cast<size_t>(m)], curves_[static_cast<size_t>(m)]);
   }
+  // The history may have had another rank count (a checkpoint resumes on any count).
+  if (ranks_.size() < history.ranks_.size()) ranks_.resize(history.ranks_.size());
+  for (int r = 0; r < history.ranks_.size(); ++r) merge(history.ranks_[r], ranks_[r]);
   if (lastWallSeconds_ == 0.0) {
     const Curve& loss = curve(RunMetric::TrainLoss);
     if (!loss.isEmpty()) lastWallSeconds_ = loss.last().wallSeconds;
@@ -75,6 +88,10 @@ const char* RunCurves::storeName(RunMetric metric) {
   return "";
 }
 
+std::string RunCurves::rankStoreName(int rank) {
+  return "rank" + std::to_string(rank) + "/symbols_per_s";
+}
+
 RunCurves RunCurves::fromStore(const engine::RunStore& store, qint64 runId, const QString& label) {
   RunCurves curves(runId, label);
   for (int m = 0; m < kRunMetricCount; ++m) {
@@ -83,6 +100,18 @@ RunCurves RunCurves::fromStore(const engine::RunStore& store, qint64 runId, cons
       curves.append(metric, CurvePoint{static_cast<double>(point.step), point.epoch,
                                        point.wallSeconds, point.value});
     }
+  }
+  // rank0/symbols_per_s, rank1/..., as many as the run had ranks.
+  for (int rank = 0;; ++rank) {
+    const auto points = store.metrics(runId, rankStoreName(rank));
+    if (points.empty()) break;
+    Curve curve;
+    curve.reserve(static_cast<int>(points.size()));
+    for (const engine::MetricPoint& point : points) {
+      curve.append(
+          CurvePoint{static_cast<double>(point.step), point.epoch, point.wallSeconds, point.value});
+    }
+    curves.ranks_.append(curve);
   }
   const Curve& loss = curves.curve(RunMetric::TrainLoss);
   if (!loss.isEmpty()) curves.lastWallSeconds_ = loss.last().wallSeconds;

@@ -4,6 +4,7 @@
 #include <QVector>
 #include <array>
 #include <cstdint>
+#include <string>
 
 #include "widgets/training/training_event_metatypes.h"
 
@@ -45,6 +46,9 @@ class RunCurves {
   void setLabel(const QString& label) { label_ = label; }
 
   const Curve& curve(RunMetric metric) const { return curves_[static_cast<size_t>(metric)]; }
+  // A run trained on several processes: each rank's own symbols per second (its wait for the
+  // others excluded), rank r at index r; empty for one process.
+  const QVector<Curve>& rankThroughput() const { return ranks_; }
   bool isEmpty() const;
   void clear();
 
@@ -55,8 +59,10 @@ class RunCurves {
   // at or after this run's first step are left out.
   void prependHistory(const RunCurves& history);
 
-  // The store's name for a metric ("train/loss", "valid/bpc", ...).
+  // The store's name for a metric ("train/loss", "valid/bpc", ...), and for rank r's
+  // throughput ("rank1/symbols_per_s").
   static const char* storeName(RunMetric metric);
+  static std::string rankStoreName(int rank);
   // Reads a run's series; throws engine::StoreError.
   static RunCurves fromStore(const engine::RunStore& store, qint64 runId, const QString& label);
 
@@ -68,6 +74,7 @@ class RunCurves {
   qint64 runId_ = 0;
   QString label_;
   std::array<Curve, kRunMetricCount> curves_;
+  QVector<Curve> ranks_;
   double lastWallSeconds_ = 0.0;
 };
 

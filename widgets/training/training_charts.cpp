@@ -13,6 +13,7 @@
 #include "widgets/display_format.h"
 #include "widgets/export/figure_export.h"
 #include "widgets/plot_legend.h"
+#include "widgets/training/rank_graphs.h"
 
 namespace mrnn::widgets {
 namespace {
@@ -108,7 +109,9 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent) {
   plot(Chart::LearningRate)->setToolTip(tr("The learning rate the schedule set for each step."));
   plot(Chart::GradientNorm)
       ->setToolTip(tr("Global gradient norm of each step, measured before clipping."));
-  plot(Chart::Throughput)->setToolTip(tr("Training symbols processed per second."));
+  plot(Chart::Throughput)
+      ->setToolTip(tr("Training symbols processed per second; on several processes each rank's "
+                      "too (the lowest line is the slowest rank)."));
 
   // Loss and validation get the room: they are what a researcher watches.
   layout->addWidget(plot(Chart::Loss), 0, 0, 1, 3);
@@ -153,6 +156,8 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent) {
 
   live_.colorIndex = 0;
   createGraphs(live_, true);
+  // Under the live run's total (its own layer): the total is what the run goes at.
+  liveRanks_ = std::make_unique<RankGraphs>(plot(Chart::Throughput), QStringLiteral("main"));
   applyAxisModes();
   updateLabels();
   updatePlaceholder();
@@ -319,6 +324,10 @@ void TrainingCharts::refill(RunGraphs& run) {
        run.curves.curve(RunMetric::GradientNorm), same);
   fill(run.graphs[static_cast<size_t>(Series::Throughput)], run.curves.curve(RunMetric::Throughput),
        same);
+  if (&run == &live_) {
+    liveRanks_->refill(run.curves.rankThroughput(),
+                       [this](const CurvePoint& point) { return keyOf(point); });
+  }
 }
 
 void TrainingCharts::refillAll() {
@@ -367,6 +376,7 @@ void TrainingCharts::addStep(const engine::StepEvent& event) {
   appendPoint(live_, Series::LearningRate, at(event.learningRate));
   appendPoint(live_, Series::GradientNorm, at(event.gradientNorm));
   appendPoint(live_, Series::Throughput, at(event.symbolsPerSecond));
+  liveRanks_->addStep(event.rankSymbolsPerSecond, keyOf(at(0.0)));
   if (live_.curves.curve(RunMetric::TrainLoss).size() == 1) updatePlaceholder();
   emit changed();
 }
@@ -402,6 +412,14 @@ void TrainingCharts::setOverlays(const QVector<RunCurves>& runs) {
 
 QCPGraph* TrainingCharts::liveGraph(Series series) const {
   return live_.graphs[static_cast<size_t>(series)];
+}
+
+QCPGraph* TrainingCharts::liveRankGraph(int rank) const {
+  return liveRanks_->graph(rank);
+}
+
+int TrainingCharts::liveRankCount() const {
+  return liveRanks_->count();
 }
 
 QCPGraph* TrainingCharts::overlayGraph(int overlay, Series series) const {
@@ -604,6 +622,7 @@ void TrainingCharts::setRunVisible(int index, bool visible) {
   if (!run) return;
   run->visible = visible;
   for (QCPGraph* graph : run->graphs) graph->setVisible(visible);
+  if (index == 0) liveRanks_->setVisible(visible);
   QCPGraph* named = run->graphs[static_cast<size_t>(Series::LossSmoothed)];
   if (QCPAbstractLegendItem* item = plot(Chart::Loss)->legend->itemWithPlottable(named)) {
     item->setTextColor(visible ? QColor(0x20, 0x20, 0x20) : QColor(0xa8, 0xa8, 0xa8));
@@ -702,6 +721,13 @@ void TrainingCharts::showReadout(Chart chart, double key) {
     lines.append({QStringLiteral("%1   %2").arg(run->curves.label(), readoutValue(*value)),
                   runColor(run->colorIndex).darker(115)});
   }
+  for (int rank = 0; chart == Chart::Throughput && live_.visible && rank < liveRankCount();
+       ++rank) {  // the live run's ranks, under its total
+    if (const auto value = valueNear(liveRanks_->graph(rank), key, tolerance)) {
+      lines.append({tr("  rank %1   %2").arg(rank).arg(readoutValue(*value)),
+                    RankGraphs::rankColor(rank).darker(115)});
+    }
+  }
   const QString unit = target->yAxis->label();
   const QString heading =
       unit.isEmpty() ? keyText(key) : QStringLiteral("%1 · %2").arg(keyText(key), unit);
@@ -745,15 +771,25 @@ QByteArray TrainingCharts::toCsv() const {
   for (int index = 0; index <= overlayCount(); ++index) {
     const RunGraphs* run = runAt(index);
     if (!run->visible || run->curves.isEmpty()) continue;
-    const std::string label = engine::csvField(run->curves.label().toStdString());
-    for (const Column& column : columns) {
-      for (const CurvePoint& point : run->curves.curve(column.metric)) {
-        out += QByteArray::number(run->curves.runId()) + ',' + QByteArray::fromStdString(label) +
-               ',' + column.name + ',' + QByteArray::number(static_cast<qint64>(point.step)) + ',' +
+    const QByteArray prefix =
+        QByteArray::number(run->curves.runId()) + ',' +
+        QByteArray::fromStdString(engine::csvField(run->curves.label().toStdString())) + ',';
+    const auto rows = [&out, &prefix](const QByteArray& metric, const Curve& curve,
+                                      double (*convert)(double)) {
+      for (const CurvePoint& point : curve) {
+        out += prefix + metric + ',' + QByteArray::number(static_cast<qint64>(point.step)) + ',' +
                QByteArray::number(point.epoch, 'g', 8) + ',' +
                QByteArray::number(point.wallSeconds, 'g', 8) + ',' +
-               QByteArray::number(column.convert(point.value), 'g', 10) + '\n';
+               QByteArray::number(convert(point.value), 'g', 10) + '\n';
       }
+    };
+    for (const Column& column : columns) {
+      rows(column.name, run->curves.curve(column.metric), column.convert);
+    }
+    const QVector<Curve>& ranks = run->curves.rankThroughput();
+    for (int rank = 0; rank < ranks.size(); ++rank) {
+      rows("rank" + QByteArray::number(rank) + "_symbols_per_second", ranks[rank],
+           [](double v) { return v; });
     }
   }
   return out;

@@ -18,6 +18,8 @@ class QCPRange;
 
 namespace mrnn::widgets {
 
+class RankGraphs;
+
 // The monitor's five charts (training loss raw and smoothed, validation, learning rate,
 // gradient norm, throughput) for the live run and any overlaid runs. Points are appended as
 // events arrive; redrawing is left to replot(), which the owner calls from a coalescing
@@ -25,7 +27,8 @@ namespace mrnn::widgets {
 // wheel-zoom one chart and the others follow; a double click (or fitToData) goes back to
 // following the data as it grows. The legend, above the loss curves rather than over them,
 // hides and shows a run when its entry is clicked; moving the mouse over a chart reads every
-// shown run's value at that x (ChartReadout).
+// shown run's value at that x (ChartReadout). A live run on several processes also draws
+// each rank's throughput (RankGraphs).
 class TrainingCharts : public QWidget {
   Q_OBJECT
 
@@ -77,6 +80,9 @@ class TrainingCharts : public QWidget {
   QCustomPlot* plot(Chart chart) const { return plots_[static_cast<size_t>(chart)]; }
   QCPGraph* liveGraph(Series series) const;
   QCPGraph* overlayGraph(int overlay, Series series) const;
+  // The live run's throughput line for `rank`; null when it has no such rank.
+  QCPGraph* liveRankGraph(int rank) const;
+  int liveRankCount() const;
   // Colour of the live run (index 0) and of overlay i (index i + 1).
   static QColor runColor(int index);
 
@@ -92,7 +98,8 @@ class TrainingCharts : public QWidget {
   QString readoutText(Chart chart) const;
 
   // Every shown run's curves, one row per point: run id, label, metric, step, epoch,
-  // seconds, value (loss in bits per symbol, as the charts show it).
+  // seconds, value (loss in bits per symbol, as the charts show it); the live run's ranks as
+  // metrics rank<r>_symbols_per_second.
   QByteArray toCsv() const;
   // The five charts as one figure (.png, .svg or .pdf); throws std::runtime_error.
   void saveFigure(const QString& path);
@@ -140,6 +147,7 @@ class TrainingCharts : public QWidget {
   std::array<QCustomPlot*, kChartCount> plots_{};
   RunGraphs live_;
   std::vector<std::unique_ptr<RunGraphs>> overlays_;
+  std::unique_ptr<RankGraphs> liveRanks_;
   std::array<std::unique_ptr<ChartReadout>, kChartCount> readouts_;
   QCPItemText* placeholder_ = nullptr;
   XAxis xAxis_ = XAxis::Step;

@@ -5,10 +5,18 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QTimer>
+#include <algorithm>
 #include <type_traits>
 
 #include "engine/training/training_run.h"
+#include "widgets/mrnn_program.h"
 #include "widgets/project/project_document.h"
+#include "widgets/training/rank_process_run.h"
+
+#pragma push_macro("slots")
+#undef slots
+#include <torch/cuda.h>
+#pragma pop_macro("slots")
 
 namespace mrnn::widgets {
 
@@ -20,7 +28,10 @@ void registerTrainingEventMetaTypes() {
 }
 
 TrainingController::TrainingController(ProjectDocument& document, QObject* parent)
-    : QObject(parent), document_(document), drainTimer_(new QTimer(this)) {
+    : QObject(parent),
+      document_(document),
+      program_(findMrnnProgram()),
+      drainTimer_(new QTimer(this)) {
   registerTrainingEventMetaTypes();
   drainTimer_->setInterval(kDrainIntervalMs);
   connect(drainTimer_, &QTimer::timeout, this, &TrainingController::drain);
@@ -30,6 +41,19 @@ TrainingController::~TrainingController() {
   // TrainingRun's destructor asks the loop to stop (a checkpoint is saved) and joins it.
   if (run_) run_->stop();
   run_.reset();
+  ranks_.reset();  // SIGTERM to the launcher, and a wait for the ranks' checkpoint
+}
+
+void TrainingController::setProcesses(int processes) {
+  processes_ = std::max(1, processes);
+}
+
+qint64 TrainingController::launcherProcess() const {
+  return ranks_ ? ranks_->processId() : 0;
+}
+
+int TrainingController::visibleGpus() {
+  return torch::cuda::is_available() ? static_cast<int>(torch::cuda::device_count()) : 0;
 }
 
 bool TrainingController::start() {
@@ -41,7 +65,7 @@ bool TrainingController::resume(const QString& checkpoint) {
 }
 
 bool TrainingController::launch(const QString& checkpoint) {
-  if (run_) return false;
+  if (run_ || ranks_) return false;
   if (document_.isUntitled() || document_.project().folder.empty()) {
     emit failed(tr("Save the project first: runs are stored beside it"));
     return false;
@@ -52,12 +76,50 @@ bool TrainingController::launch(const QString& checkpoint) {
                     .arg(QDir::toNativeSeparators(checkpoint)));
     return false;
   }
+  if (processes_ > 1) return launchRanks(checkpoint);
   engine::Project project = document_.project();
   terminal_.reset();
   stepsReceived_ = 0;
+  runProcesses_ = 1;
   runId_ = 0;  // the engine's StartedEvent names the run
   run_ = std::make_unique<engine::TrainingRun>(std::move(project));
   run_->start(toNativePath(checkpoint));
+  drainTimer_->start();
+  setState(State::Running);
+  emit started(!checkpoint.isEmpty());
+  return true;
+}
+
+bool TrainingController::launchRanks(const QString& checkpoint) {
+  // The ranks read the project's file: what the document shows must be what they train.
+  if (document_.isModified()) {
+    emit failed(tr("Save the project first: the %1 processes read its file").arg(processes_));
+    return false;
+  }
+  if (program_.isEmpty()) {
+    emit failed(tr("Training on %1 processes needs mrnn (the command-line tool), which was not "
+                   "found beside the workbench, in the build tree or on PATH")
+                    .arg(processes_));
+    return false;
+  }
+  RankProcessRun::Options options;
+  options.program = program_;
+  options.projectFile = document_.path();
+  options.processes = processes_;
+  options.checkpoint = checkpoint.isEmpty() ? QString() : QFileInfo(checkpoint).absoluteFilePath();
+  options.maxSteps = document_.project().training.maxSteps;
+  options.epochs = document_.project().training.epochs;
+  auto ranks = std::make_unique<RankProcessRun>();
+  QString problem;
+  if (!ranks->start(options, &problem)) {
+    emit failed(problem);
+    return false;
+  }
+  ranks_ = std::move(ranks);
+  terminal_.reset();
+  stepsReceived_ = 0;
+  runProcesses_ = processes_;
+  runId_ = 0;
   drainTimer_->start();
   setState(State::Running);
   emit started(!checkpoint.isEmpty());
@@ -77,20 +139,23 @@ void TrainingController::resumeRun() {
 }
 
 void TrainingController::stop() {
-  if (!run_ || state_ == State::Stopping) return;
-  run_->stop();
+  if ((!run_ && !ranks_) || state_ == State::Stopping) return;
+  if (run_) run_->stop();
+  if (ranks_) ranks_->stop();
   setState(State::Stopping);
 }
 
 void TrainingController::drain() {
-  if (!run_) {
+  if (!run_ && !ranks_) {
     drainTimer_->stop();
     return;
   }
   // Read isRunning() before draining: events pushed before the thread ended are then all in
   // this batch, so nothing is left behind when the run is torn down below.
-  const bool ended = !run_->isRunning();
-  for (const engine::TrainingEvent& event : run_->events().drain()) dispatch(event);
+  const bool ended = run_ ? !run_->isRunning() : !ranks_->isRunning();
+  for (const engine::TrainingEvent& event : run_ ? run_->events().drain() : ranks_->drain()) {
+    dispatch(event);
+  }
   if (ended) finishRun();
 }
 
@@ -100,6 +165,7 @@ void TrainingController::dispatch(const engine::TrainingEvent& event) {
         using T = std::decay_t<decltype(value)>;
         if constexpr (std::is_same_v<T, engine::StartedEvent>) {
           runId_ = value.runId;
+          emit runIdentified(runId_);
         } else if constexpr (std::is_same_v<T, engine::StepEvent>) {
           ++stepsReceived_;
           emit stepReceived(value);
@@ -121,9 +187,14 @@ void TrainingController::dispatch(const engine::TrainingEvent& event) {
 
 void TrainingController::finishRun() {
   drainTimer_->stop();
-  run_->wait();  // the thread has already left its loop: this joins at once
-  if (run_->outcome().runId > 0) runId_ = run_->outcome().runId;
-  run_.reset();
+  if (run_) {
+    run_->wait();  // the thread has already left its loop: this joins at once
+    if (run_->outcome().runId > 0) runId_ = run_->outcome().runId;
+    run_.reset();
+  } else {
+    if (ranks_->runId() > 0) runId_ = ranks_->runId();
+    ranks_.reset();
+  }
   std::unique_ptr<engine::TrainingEvent> last = std::move(terminal_);
   setState(State::Idle);
   if (last && std::holds_alternative<engine::FinishedEvent>(*last)) {

@@ -25,10 +25,12 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
 #include "engine/analysis/analysis_job.h"
+#include "engine/runtime/machine_resources.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
@@ -37,6 +39,8 @@
 #include "widgets/monospace_font.h"
 #include "widgets/project/project_document.h"
 #include "widgets/training/background_job.h"
+#include "widgets/training/process_count_box.h"
+#include "widgets/training/rank_throughput_view.h"
 #include "widgets/training/run_banner.h"
 #include "widgets/training/run_curves.h"
 #include "widgets/training/training_charts.h"
@@ -64,6 +68,12 @@ QLabel* statCaption(QWidget* parent, const QString& text) {
   palette.setColor(QPalette::WindowText, QColor(0x70, 0x70, 0x70));
   label->setPalette(palette);
   return label;
+}
+
+// The GPUs this LibTorch sees, asked once and only for a CUDA project (asking starts CUDA).
+int gpusSeenOnce() {
+  static const int gpus = TrainingController::visibleGpus();
+  return gpus;
 }
 
 }  // namespace
@@ -123,13 +133,21 @@ TrainingMonitorPanel::TrainingMonitorPanel(ProjectDocument& document, QWidget* p
           [this](double fraction, const QString& phase) {
             etaValue_->setText(tr("%1 %2%").arg(phase).arg(qRound(100.0 * fraction)));
           });
+  connect(controller_, &TrainingController::runIdentified, this, [this](qint64 runId) {
+    liveRunId_ = runId;
+    charts_->setLiveLabel(runLabel(runId));
+    updateStats();
+  });
   connect(controller_, &TrainingController::finished, this, &TrainingMonitorPanel::onFinished);
   connect(controller_, &TrainingController::failed, this, &TrainingMonitorPanel::onFailed);
   connect(controller_, &TrainingController::stateChanged, this,
           &TrainingMonitorPanel::onStateChanged);
   connect(&document_, &ProjectDocument::projectChanged, this,
           &TrainingMonitorPanel::applyDefaultUnit);
+  connect(&document_, &ProjectDocument::projectChanged, this,
+          &TrainingMonitorPanel::updateProcessCapacity);
   applyDefaultUnit();
+  updateProcessCapacity();
   connect(&document_, &ProjectDocument::pathChanged, this, &TrainingMonitorPanel::showProjectRuns);
   showProjectRuns();
   onStateChanged();
@@ -185,6 +203,15 @@ QToolBar* TrainingMonitorPanel::buildToolBar() {
   bar->addAction(pause_);
   bar->addAction(resume_);
   bar->addAction(stop_);
+  processes_ = new ProcessCountBox(bar);
+  connect(processes_, qOverload<int>(&QSpinBox::valueChanged), this, [this](int processes) {
+    controller_->setProcesses(processes);
+    updatePauseAction();  // its tooltip says whether such a run can pause
+    if (adjustingProcesses_) return;
+    wantedProcesses_ = processes;
+    emit processCountChanged(processes);
+  });
+  bar->addWidget(processes_);
   bar->addSeparator();
 
   auto* xLabel = new QLabel(tr(" X axis "), bar);
@@ -292,6 +319,9 @@ QWidget* TrainingMonitorPanel::buildStatsStrip() {
   grid->addWidget(statCaption(strip, tr("Progress")), 0, cells.size());
   grid->addWidget(progress_, 1, cells.size());
   grid->setColumnStretch(cells.size(), 1);
+  // A run on several processes: each rank's throughput, on a line of its own.
+  rankView_ = new RankThroughputView(strip);
+  grid->addWidget(rankView_, 2, 0, 1, cells.size() + 1);
   return strip;
 }
 
@@ -307,6 +337,32 @@ QString TrainingMonitorPanel::databasePath() const {
 QString TrainingMonitorPanel::runLabel(qint64 runId) const {
   const QString name = document_.displayName();
   return runId > 0 ? tr("run %1 · %2").arg(runId).arg(name) : tr("this run · %1").arg(name);
+}
+
+int TrainingMonitorPanel::processCount() const {
+  return processes_->value();
+}
+
+void TrainingMonitorPanel::setProcessCount(int processes) {
+  wantedProcesses_ = std::max(1, processes);
+  applyProcessCount();
+}
+
+void TrainingMonitorPanel::applyProcessCount() {
+  adjustingProcesses_ = true;
+  processes_->setValue(std::min(wantedProcesses_, processes_->maximum()));
+  adjustingProcesses_ = false;
+  controller_->setProcesses(processes_->value());
+}
+
+void TrainingMonitorPanel::updateProcessCapacity() {
+  // A CUDA project trains one rank per GPU, when this LibTorch sees any.
+  const int gpus = document_.project().training.device == "cuda" ? gpusSeenOnce() : 0;
+  const bool onGpus = gpus > 0;
+  adjustingProcesses_ = true;
+  processes_->setCapacity(onGpus, onGpus ? gpus : engine::hardwareThreads());
+  adjustingProcesses_ = false;
+  applyProcessCount();
 }
 
 void TrainingMonitorPanel::setStartEnabled(bool ok, const QString& whyNot) {
@@ -365,6 +421,7 @@ void TrainingMonitorPanel::beginLiveRun(const QString& label) {
   lastStep_ = engine::StepEvent();
   banner_->hide();
   charts_->startLive(label);
+  rankView_->clear();
   progress_->setValue(0);
   appendLog(liveRunId_ > 0 ? tr("--- resuming run %1 ---").arg(liveRunId_)
                            : tr("--- new run of %1 ---").arg(document_.displayName()));
@@ -387,6 +444,7 @@ void TrainingMonitorPanel::stop() {
 
 void TrainingMonitorPanel::onStep(const engine::StepEvent& event) {
   charts_->addStep(event);
+  rankView_->addStep(event.rankSymbolsPerSecond);
   lastStep_ = event;
   haveStep_ = true;
 }
@@ -401,7 +459,7 @@ void TrainingMonitorPanel::onValidation(const engine::ValidationEvent& event) {
                      .arg(event.step)
                      .arg(formatLoss(event.figures.bitsPerSymbol))
                      .arg(formatValue(event.figures.perplexity));
-  if (event.figures.words > 0) {
+  if (event.figures.bitsPerWord > 0) {  // 0 when the word count is unknown
     line += tr(", %1 bits/word").arg(formatLoss(event.figures.bitsPerWord));
   }
   if (event.best) line += tr("  (best so far)");
@@ -486,7 +544,8 @@ void TrainingMonitorPanel::onStateChanged() {
   start_->setEnabled(state == State::Idle && startOk_);
   start_->setToolTip(startOk_ || whyNot_.isEmpty() ? start_->statusTip() + QStringLiteral(" (F5)")
                                                    : tr("Cannot train yet: %1").arg(whyNot_));
-  pause_->setEnabled(state == State::Running);
+  updatePauseAction();
+  processes_->setEnabled(state == State::Idle);
   resume_->setEnabled(state == State::Paused);
   start_->setShortcut(state == State::Paused ? QKeySequence() : QKeySequence(Qt::Key_F5));
   resume_->setShortcut(state == State::Paused ? QKeySequence(Qt::Key_F5) : QKeySequence());
@@ -509,6 +568,16 @@ void TrainingMonitorPanel::onStateChanged() {
       emit statusMessage(tr("Stopping after the current step…"));
       break;
   }
+}
+
+void TrainingMonitorPanel::updatePauseAction() {
+  pause_->setEnabled(controller_->canPause());
+  // The ranks of a run on several processes agree on stopping after a step, not on waiting.
+  const bool ranks =
+      controller_->isRunning() ? controller_->runProcesses() > 1 : controller_->processes() > 1;
+  pause_->setToolTip(ranks ? tr("A run on several processes cannot pause: stop it (a checkpoint "
+                                "is saved) and resume it later")
+                           : pause_->statusTip() + QStringLiteral(" (F6)"));
 }
 
 void TrainingMonitorPanel::scheduleReplot() {

@@ -21,6 +21,8 @@ namespace mrnn::widgets {
 
 class ProjectDocument;
 class ExportBar;
+class ProcessCountBox;
+class RankThroughputView;
 class RunBanner;
 class TrainingCharts;
 class TrainingController;
@@ -52,6 +54,12 @@ class TrainingMonitorPanel : public QWidget {
   // Start button and in the notice when Start is pressed anyway.
   void setStartEnabled(bool ok, const QString& whyNot = QString());
 
+  // How many processes the next run trains on (1: in the workbench). setProcessCount() sets
+  // the count wanted, which the box shows clamped to what the project can use (the machine's
+  // processors, or its GPUs for a CUDA project); the main window keeps it in the settings.
+  int processCount() const;
+  void setProcessCount(int processes);
+
   // Runs from the project's database to draw beside the live run (read on a worker thread;
   // overlaysLoaded() follows).
   void setOverlayRuns(const QList<qint64>& runIds);
@@ -69,6 +77,8 @@ class TrainingMonitorPanel : public QWidget {
   TrainingCharts* charts() const { return charts_; }
   ExportBar* exportBar() const { return exportBar_; }
   RunBanner* banner() const { return banner_; }
+  ProcessCountBox* processCountBox() const { return processes_; }
+  RankThroughputView* rankThroughput() const { return rankView_; }
   QString logText() const;
 
  public slots:
@@ -90,6 +100,8 @@ class TrainingMonitorPanel : public QWidget {
   void runEnded(bool ok, const QString& summary);
   // Overlay curves were read and drawn (`count` runs).
   void overlaysLoaded(int count);
+  // The user chose another process count (not emitted when a project's limits clamp it).
+  void processCountChanged(int processes);
 
  private:
   void buildActions();
@@ -103,6 +115,7 @@ class TrainingMonitorPanel : public QWidget {
   void onFinished(const engine::FinishedEvent& event);
   void onFailed(const QString& reason);
   void onStateChanged();
+  void updatePauseAction();
   void scheduleReplot();
   void refreshView();
   void updateStats();
@@ -110,6 +123,8 @@ class TrainingMonitorPanel : public QWidget {
   void notifyDesktop(const QString& title, const QString& message, bool failure);
   void loadCurves(const QList<qint64>& runIds, bool history);
   void applyDefaultUnit();
+  void updateProcessCapacity();
+  void applyProcessCount();
   QString runLabel(qint64 runId) const;
   QString databasePath() const;
 
@@ -128,6 +143,10 @@ class TrainingMonitorPanel : public QWidget {
   QComboBox* unit_ = nullptr;
   QCheckBox* logScale_ = nullptr;
   QDoubleSpinBox* smoothing_ = nullptr;
+  ProcessCountBox* processes_ = nullptr;
+  RankThroughputView* rankView_ = nullptr;
+  int wantedProcesses_ = 1;
+  bool adjustingProcesses_ = false;  // the box changes because of a project's limits
   QLabel* runValue_ = nullptr;
   QLabel* stepValue_ = nullptr;
   QLabel* epochValue_ = nullptr;

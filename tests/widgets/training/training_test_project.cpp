@@ -36,7 +36,7 @@ void TrainingTestProject::write(const Options& options) {
       << "data:\n"
       << "  train: " << options.train << "\n"
       << "training:\n"
-      << "  batch_size: 4\n"
+      << "  batch_size: " << options.batchSize << "\n"
       << "  bptt: 16\n"
       << "  max_steps: " << options.maxSteps << "\n"
       << "  validate_every: " << options.validateEvery << "\n"

@@ -15,6 +15,7 @@ class TrainingTestProject {
  public:
   struct Options {
     qint64 maxSteps = 30;
+    qint64 batchSize = 4;
     qint64 validateEvery = 10;
     qint64 checkpointEvery = 100;
     QString train = QStringLiteral("corpus.txt");  // relative to the project folder
