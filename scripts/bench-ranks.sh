@@ -3,9 +3,8 @@
 # 1 process x 2 threads and 2 ranks x 1 thread (`mrnn train --nproc 2`, Gloo on loopback),
 # training symbols/s on the bench shape (mLSTM, hidden 512, embedding 64, batch 32, bptt 100,
 # 128 symbols; ../shared/bench/peer_mlstm.py's), rounds alternating so that the machine's
-# noise falls on all three. Prints each round and the medians, the machine, and beside them
-# the engine's own training figure for the shape from `mrnn bench` (2 threads, no run store,
-# no batcher: the loop's ceiling here).
+# noise falls on all three. Prints each round and the medians, the machine, and for reference
+# one `mrnn bench` round of the shape on 2 threads (the training loop alone, no run store).
 # usage: scripts/bench-ranks.sh [mrnn] [rounds] [steps per run] [hidden]
 set -euo pipefail
 mrnn=${1:-build/ci/app/cli/mrnn}

@@ -135,7 +135,7 @@ int launchRanks(const RankLaunch& launch, std::ostream& out, std::ostream& err) 
   int worst = 0;
   for (auto& rank : ranks) worst = std::max(worst, rank.wait());
   if (worst != 0) {
-    if (launch.resuming || checkpointWrittenSince(launch.checkpointFolder, launched)) {
+    if (checkpointWrittenSince(launch.checkpointFolder, launched)) {
       err << "mrnn: the run's last checkpoint is intact; `mrnn resume` (with --nproc) continues "
              "it\n";
     }

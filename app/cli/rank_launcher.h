@@ -18,10 +18,10 @@ struct RankLaunch {
   int threadsPerRank = 1;
   int timeoutSeconds = 60;
   bool oneGpuPerRank = false;  // CUDA_VISIBLE_DEVICES=<rank> for each rank
-  // The project's checkpoints: after a failure, `mrnn resume` is suggested only when a
-  // checkpoint exists to resume (resuming, or one written since the launch).
+  // The project's checkpoints: after a failure, `mrnn resume` is suggested only when the
+  // ranks wrote a checkpoint (a run that never started, or a corrupt checkpoint it was to
+  // resume, has nothing to suggest).
   std::string checkpointFolder;
-  bool resuming = false;
 };
 int launchRanks(const RankLaunch& launch, std::ostream& out, std::ostream& err);
 

@@ -14,6 +14,7 @@
 #include "engine/runtime/machine_resources.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
+#include "engine/training/checkpoint.h"
 #include "engine/training/data_parallel.h"
 #include "option_values.h"
 #include "rank_launcher.h"
@@ -101,6 +102,7 @@ int runTrain(const CommandLine& args, bool resume, std::ostream& out, std::ostre
     if (environment) throw UsageError("--nproc starts ranks itself; this process already is one");
     // Refused here once, rather than by every rank.
     engine::streamShard(project.training.batchSize, 0, static_cast<int>(nproc));
+    if (resume) engine::Checkpoint::open(from);  // missing or corrupt
     RankLaunch launch;
     launch.arguments = rankArguments(args, resume, from);
     launch.ranks = static_cast<int>(nproc);
@@ -110,7 +112,6 @@ int runTrain(const CommandLine& args, bool resume, std::ostream& out, std::ostre
     launch.timeoutSeconds = timeout;
     launch.oneGpuPerRank = project.training.device == "cuda";
     launch.checkpointFolder = engine::RunPaths::checkpoints(project.folder);
-    launch.resuming = resume;
     return launchRanks(launch, out, err);
   }
 

@@ -234,6 +234,17 @@ case $case in
       >"$work/split.out" 2>&1 || { cat "$work/split.out"; fail "resuming on 2 ranks failed"; }
     expect_same_weights "$work/straight/checkpoints/run-1/latest.pt" "$work/split/checkpoints/run-1/latest.pt"
     ;;
+  corrupt)
+    # A corrupt checkpoint is refused once, before any rank starts, and no resume is suggested.
+    project=$(project_in bad)
+    "$mrnn" train "$project" --nproc 2 --max-steps 10 >/dev/null 2>&1 || fail "2 ranks failed"
+    printf 'garbage' | dd of="$work/bad/checkpoints/run-1/latest.pt" bs=1 seek=3000 conv=notrunc 2>/dev/null
+    "$mrnn" resume "$project" --nproc 2 --checkpoint "$work/bad/checkpoints/run-1/latest.pt" \
+      >"$work/bad.out" 2>&1 && fail "a corrupt checkpoint was resumed"
+    cat "$work/bad.out"
+    grep -q "latest.pt' is corrupt" "$work/bad.out" || fail "the corruption is not named"
+    grep -q "rank\|intact" "$work/bad.out" && fail "ranks were started, or a resume suggested"
+    ;;
   uneven)
     project=$(project_in odd)
     sed -i -e 's/batch_size: 16/batch_size: 15/' "$project"
