@@ -5,6 +5,10 @@ set(CPACK_PACKAGE_CONTACT "mRNN Workbench maintainers")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
     "libtorch1.13, libyaml-cpp0.7, libopenblas0-openmp, libqt6widgets6, libqcustomplot2.1-qt6")
+if(MRNN_HIGHWAY)
+  # The vector kernels link Highway's shared library (engine/kernels).
+  string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libhwy1")
+endif()
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 include(CPack)
 

@@ -7,12 +7,13 @@
 # and trains about 25x slower. libgloo-dev and python3-torch serve data-parallel training
 # (Gloo's headers; torchrun); slurm-wlm and munge a one-node Slurm cluster, started by
 # tests/cli/experiment_slurm.sh itself, for the experiments' Slurm executor
-# (docs/distributed.md).
+# (docs/distributed.md). libhwy-dev is Google Highway, the vector kernels' one source
+# (engine/kernels; without it configure with -DMRNN_HIGHWAY=OFF for portable loops only).
 set -euo pipefail
 
 packages=(
   cmake ninja-build g++ pkg-config
-  libtorch-dev libopenblas0-openmp libyaml-cpp-dev libsqlite3-dev
+  libtorch-dev libopenblas0-openmp libyaml-cpp-dev libsqlite3-dev libhwy-dev
   qt6-base-dev libqt6svg6 qt6-svg-dev libqcustomplot-dev libgl-dev
   xvfb xauth fortunes unzip
   libgloo-dev python3-torch

@@ -1,5 +1,5 @@
-// The portable kernels: plain loops, for CPUs without AVX2 and for non-x86 builds. They are
-// also the reference the vectorised sets are tested against.
+// The portable kernels: plain loops, for builds without Highway (MRNN_HIGHWAY=OFF). They are
+// also the reference the vector kernels are measured against.
 
 #include <cmath>
 

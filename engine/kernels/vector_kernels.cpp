@@ -12,13 +12,11 @@ namespace mrnn::engine {
 namespace {
 
 // Below this many weights a second thread costs more (fork, join, a cold cache on the other
-// core) than it saves: a 512 x 512 matrix takes ~20 us on one AVX-512 core.
+// core) than it saves: a 512 x 512 matrix takes ~12-20 us on one AVX-512 core.
 constexpr int64_t kParallelWeights = int64_t{1} << 17;
 
 KernelIsa bestSupported() {
-  if (kernelIsaSupported(KernelIsa::Avx512)) return KernelIsa::Avx512;
-  if (kernelIsaSupported(KernelIsa::Avx2)) return KernelIsa::Avx2;
-  return KernelIsa::Scalar;
+  return kernelIsaSupported(KernelIsa::Highway) ? KernelIsa::Highway : KernelIsa::Scalar;
 }
 
 // -1: not chosen yet; read on every call, so one relaxed load.
@@ -34,10 +32,8 @@ const char* kernelIsaName(KernelIsa isa) {
   switch (isa) {
     case KernelIsa::Scalar:
       return "scalar";
-    case KernelIsa::Avx2:
-      return "avx2";
-    case KernelIsa::Avx512:
-      return "avx512";
+    case KernelIsa::Highway:
+      return "highway";
   }
   return "?";
 }
@@ -46,14 +42,10 @@ bool kernelIsaSupported(KernelIsa isa) {
   switch (isa) {
     case KernelIsa::Scalar:
       return true;
-#if defined(__x86_64__)
-    case KernelIsa::Avx2:
-      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    case KernelIsa::Avx512:
-      return __builtin_cpu_supports("avx512f");
+    case KernelIsa::Highway:
+#if defined(MRNN_HAVE_HIGHWAY)
+      return true;  // Highway falls back to its portable target itself
 #else
-    case KernelIsa::Avx2:
-    case KernelIsa::Avx512:
       return false;
 #endif
   }
@@ -71,8 +63,8 @@ KernelIsa activeKernelIsa() {
 
 void setKernelIsa(KernelIsa isa) {
   if (!kernelIsaSupported(isa)) {
-    throw std::invalid_argument(std::string("this CPU cannot run the ") + kernelIsaName(isa) +
-                                " kernels");
+    throw std::invalid_argument(std::string("this CPU or build cannot run the ") +
+                                kernelIsaName(isa) + " kernels");
   }
   selected.store(static_cast<int>(isa), std::memory_order_relaxed);
 }
@@ -82,12 +74,29 @@ void resetKernelIsa() {
 }
 
 const KernelSet& kernelsFor(KernelIsa isa) {
-#if defined(__x86_64__)
-  if (isa == KernelIsa::Avx512) return avx512Kernels();
-  if (isa == KernelIsa::Avx2) return avx2Kernels();
+#if defined(MRNN_HAVE_HIGHWAY)
+  if (isa == KernelIsa::Highway) return highwayKernels().kernels;
 #endif
   (void)isa;
   return scalarKernels();
+}
+
+const char* highwayTarget() {
+#if defined(MRNN_HAVE_HIGHWAY)
+  return highwayTargetName(highwayKernels().target);
+#else
+  return "none";
+#endif
+}
+
+std::vector<NamedKernelSet> kernelVariants() {
+  std::vector<NamedKernelSet> variants{{kernelIsaName(KernelIsa::Scalar), &scalarKernels()}};
+#if defined(MRNN_HAVE_HIGHWAY)
+  for (const HighwayKernelSet* set : highwayTargetKernels()) {
+    variants.push_back({std::string("highway:") + highwayTargetName(set->target), &set->kernels});
+  }
+#endif
+  return variants;
 }
 
 namespace {

@@ -1,19 +1,24 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace mrnn::engine {
 
 // Raw-float kernels for the single-stream inference path (engine/inference): a row-major
 // matrix-vector product and the elementwise functions of the cells, on plain arrays. At batch
 // 1 a LibTorch op costs more in dispatch and allocation than the arithmetic, and BLAS sgemv
-// is about 4x slower than a hand-written AVX-512 loop at these shapes, hence these.
+// is about 4x slower than a vectorised loop at these shapes, hence these.
 //
-// Every kernel exists for three instruction sets, chosen at run time (__builtin_cpu_supports)
-// so that one binary runs on any x86-64 and uses AVX-512 where the CPU has it; non-x86
-// builds have the portable version only. The vectorised exp behind sigmoid, tanh and the
-// log-softmax is a Cephes-style polynomial, within a few float ulps of std::exp.
-enum class KernelIsa { Scalar, Avx2, Avx512 };
+// Every kernel exists twice: portable loops (Scalar), and one vector source written with
+// Google Highway (MRNN_HIGHWAY, on by default), compiled for each target Highway knows
+// (AVX-512, AVX2, SSE4, SSSE3 on x86; SVE2, SVE, NEON on Arm) with the best one the CPU runs
+// chosen at run time, so one binary runs anywhere and uses AVX-512 where the CPU has it. The
+// vectorised exp behind sigmoid, tanh and the log-softmax is a Cephes-style polynomial,
+// within a few float ulps of std::exp. Hand-written AVX2 and AVX-512 sets came first and were
+// replaced, being no faster (docs/performance.md, "Vector kernels").
+enum class KernelIsa { Scalar, Highway };
 
 const char* kernelIsaName(KernelIsa isa);
 // Whether this CPU (and this build) can run `isa`.
@@ -36,6 +41,20 @@ struct KernelSet {
   float (*sumExp)(const float* values, int64_t n, float shift);
 };
 const KernelSet& kernelsFor(KernelIsa isa);
+
+// The target Highway's dispatch chose on this CPU ("AVX3" for AVX-512, "AVX2", "NEON", ...),
+// or "none" in a build without Highway.
+const char* highwayTarget();
+
+// A kernel set under a name, for tests and benchmarks that call the sets directly.
+struct NamedKernelSet {
+  std::string name;
+  const KernelSet* kernels;
+};
+// Every set this build has and this CPU runs: "scalar", and Highway's set once per target it
+// compiled and this CPU runs, best first ("highway:AVX3", "highway:AVX2", "highway:SSE4",
+// ...), so that tests cover the targets other machines would choose.
+std::vector<NamedKernelSet> kernelVariants();
 
 // Below: the active instruction set's kernels.
 

@@ -1,12 +1,14 @@
-// The raw-float kernels of engine/kernels, every instruction set this CPU has, against
-// plain double-precision loops: odd shapes (rows not a multiple of 4, columns not a multiple
-// of 8 or 16), exact integer cases, the threaded split, and the elementwise functions over
-// their whole range.
+// The raw-float kernels of engine/kernels, the portable set and every Highway target this CPU
+// runs (AVX-512, AVX2, SSE4, SSSE3 and Highway's own scalar fallback on a recent x86),
+// against plain double-precision loops: odd shapes (rows not a multiple of 4, columns not a
+// multiple of 4, 8 or 16), exact integer cases, the threaded split, and the elementwise
+// functions over their whole range.
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <torch/torch.h>
@@ -22,7 +24,7 @@ namespace {
 
 std::vector<KernelIsa> supportedIsas() {
   std::vector<KernelIsa> isas;
-  for (KernelIsa isa : {KernelIsa::Scalar, KernelIsa::Avx2, KernelIsa::Avx512}) {
+  for (KernelIsa isa : {KernelIsa::Scalar, KernelIsa::Highway}) {
     if (engine::kernelIsaSupported(isa)) {
       isas.push_back(isa);
     } else {
@@ -54,15 +56,14 @@ const std::vector<std::pair<int64_t, int64_t>> kShapes = {
 
 MRNN_TEST(gemv_matches_a_double_reference_on_odd_shapes) {
   std::mt19937 random(11);
-  for (KernelIsa isa : supportedIsas()) {
-    const auto& kernels = engine::kernelsFor(isa);
+  for (const auto& [name, kernels] : engine::kernelVariants()) {
     for (const auto& [rows, cols] : kShapes) {
       const auto w = randomValues(static_cast<size_t>(rows * cols), random, -1.0f, 1.0f);
       const auto x = randomValues(static_cast<size_t>(cols), random, -1.0f, 1.0f);
       const auto y0 = randomValues(static_cast<size_t>(rows), random, -1.0f, 1.0f);
       for (bool accumulate : {false, true}) {
         std::vector<float> y = y0;
-        kernels.gemv(w.data(), rows, cols, x.data(), y.data(), accumulate);
+        kernels->gemv(w.data(), rows, cols, x.data(), y.data(), accumulate);
         for (int64_t r = 0; r < rows; ++r) {
           double expected = accumulate ? y0[r] : 0.0;
           double scale = std::fabs(expected);
@@ -71,9 +72,9 @@ MRNN_TEST(gemv_matches_a_double_reference_on_odd_shapes) {
             scale += std::fabs(static_cast<double>(w[r * cols + k]) * x[k]);
           }
           EXPECT_MSG(std::fabs(y[r] - expected) <= 2e-6 * scale + 1e-12,
-                     engine::kernelIsaName(isa) << " " << rows << "x" << cols << " row " << r
-                                                << (accumulate ? " accumulating" : "") << ": "
-                                                << y[r] << " vs " << expected);
+                     name << " " << rows << "x" << cols << " row " << r
+                          << (accumulate ? " accumulating" : "") << ": " << y[r] << " vs "
+                          << expected);
         }
       }
     }
@@ -85,21 +86,21 @@ MRNN_TEST(gemv_matches_a_double_reference_on_odd_shapes) {
 MRNN_TEST(gemv_is_exact_on_small_integers) {
   std::mt19937 random(5);
   std::uniform_int_distribution<int> draw(-3, 3);
-  for (KernelIsa isa : supportedIsas()) {
+  for (const auto& [name, kernels] : engine::kernelVariants()) {
     for (const auto& [rows, cols] : kShapes) {
       std::vector<float> w(static_cast<size_t>(rows * cols)), x(static_cast<size_t>(cols));
       for (auto& v : w) v = static_cast<float>(draw(random));
       for (auto& v : x) v = static_cast<float>(draw(random));
       std::vector<float> y(static_cast<size_t>(rows), 7.0f);
-      engine::kernelsFor(isa).gemv(w.data(), rows, cols, x.data(), y.data(), true);
+      kernels->gemv(w.data(), rows, cols, x.data(), y.data(), true);
       for (int64_t r = 0; r < rows; ++r) {
         int64_t expected = 7;
         for (int64_t k = 0; k < cols; ++k) {
           expected += static_cast<int64_t>(w[r * cols + k]) * static_cast<int64_t>(x[k]);
         }
-        EXPECT_MSG(y[r] == static_cast<float>(expected),
-                   engine::kernelIsaName(isa) << " " << rows << "x" << cols << " row " << r << ": "
-                                              << y[r] << " vs " << expected);
+        EXPECT_MSG(y[r] == static_cast<float>(expected), name << " " << rows << "x" << cols
+                                                              << " row " << r << ": " << y[r]
+                                                              << " vs " << expected);
       }
     }
   }
@@ -138,25 +139,25 @@ MRNN_TEST(sigmoid_and_tanh_match_double_over_their_range) {
     inputs.push_back(v);
   }
   inputs.push_back(0.25f);  // an odd count: the vector loops end in a masked tail
-  for (KernelIsa isa : supportedIsas()) {
-    const auto& kernels = engine::kernelsFor(isa);
+  for (const auto& [name, kernels] : engine::kernelVariants()) {
     std::vector<float> s = inputs, t = inputs;
-    kernels.sigmoid(s.data(), static_cast<int64_t>(s.size()));
-    kernels.tanh(t.data(), static_cast<int64_t>(t.size()));
+    kernels->sigmoid(s.data(), static_cast<int64_t>(s.size()));
+    kernels->tanh(t.data(), static_cast<int64_t>(t.size()));
     for (size_t i = 0; i < inputs.size(); ++i) {
       const double v = inputs[i];
       const double sigmoid = 1.0 / (1.0 + std::exp(-v));
       EXPECT_MSG(std::fabs(s[i] - sigmoid) <= 4e-7 * sigmoid + 1e-37,
-                 engine::kernelIsaName(isa)
-                     << " sigmoid(" << v << ") = " << s[i] << " vs " << sigmoid);
-      EXPECT_MSG(std::fabs(t[i] - std::tanh(v)) <= 2e-7, engine::kernelIsaName(isa)
-                                                             << " tanh(" << v << ") = " << t[i]
-                                                             << " vs " << std::tanh(v));
+                 name << " sigmoid(" << v << ") = " << s[i] << " vs " << sigmoid);
+      EXPECT_MSG(std::fabs(t[i] - std::tanh(v)) <= 2e-7,
+                 name << " tanh(" << v << ") = " << t[i] << " vs " << std::tanh(v));
       EXPECT(std::signbit(t[i]) == std::signbit(inputs[i]) || t[i] == 0.0f);
     }
     std::vector<float> nan = {std::nanf(""), 1.0f};
-    kernels.sigmoid(nan.data(), 2);
-    EXPECT(std::isnan(nan[0]));
+    kernels->sigmoid(nan.data(), 2);
+    EXPECT_MSG(std::isnan(nan[0]), name << " sigmoid(NaN) = " << nan[0]);
+    nan = {std::nanf(""), 1.0f};
+    kernels->tanh(nan.data(), 2);
+    EXPECT_MSG(std::isnan(nan[0]), name << " tanh(NaN) = " << nan[0]);
   }
 }
 
@@ -193,12 +194,38 @@ MRNN_TEST(the_best_supported_instruction_set_is_active) {
   engine::setKernelIsa(KernelIsa::Scalar);
   EXPECT(engine::activeKernelIsa() == KernelIsa::Scalar);
   engine::resetKernelIsa();
-  for (KernelIsa isa : {KernelIsa::Avx2, KernelIsa::Avx512}) {
-    if (!engine::kernelIsaSupported(isa)) {
-      EXPECT_THROWS_WITH(std::invalid_argument, engine::setKernelIsa(isa),
-                         engine::kernelIsaName(isa));
-    }
+  if (!engine::kernelIsaSupported(KernelIsa::Highway)) {
+    EXPECT_THROWS_WITH(std::invalid_argument, engine::setKernelIsa(KernelIsa::Highway), "highway");
   }
+}
+
+// In a Highway build the dispatching set is the best target this CPU runs, and the tests
+// above ran every target it runs, the dispatched one first; in any other build there is none.
+MRNN_TEST(highway_dispatches_to_its_best_target_and_every_target_is_tested) {
+  std::vector<std::string> targets;
+  for (const auto& variant : engine::kernelVariants()) {
+    if (variant.name.rfind("highway:", 0) == 0) targets.push_back(variant.name.substr(8));
+  }
+  if (!engine::kernelIsaSupported(KernelIsa::Highway)) {
+    EXPECT(targets.empty());
+    EXPECT_EQ(std::string(engine::highwayTarget()), std::string("none"));
+    MRNN_SKIP("built without Highway (MRNN_HIGHWAY=OFF)");
+  }
+  std::printf("INFO   : Highway dispatches to %s; targets tested:", engine::highwayTarget());
+  for (const auto& target : targets) std::printf(" %s", target.c_str());
+  std::printf("\n");
+  EXPECT(!targets.empty());
+  EXPECT_EQ(targets.front(), std::string(engine::highwayTarget()));
+  const auto variants = engine::kernelVariants();
+  const auto dispatched = std::find_if(variants.begin(), variants.end(), [](const auto& v) {
+    return v.name == std::string("highway:") + engine::highwayTarget();
+  });
+  EXPECT(dispatched != variants.end());
+  EXPECT(dispatched->kernels->gemv == engine::kernelsFor(KernelIsa::Highway).gemv);
+#if defined(__x86_64__)
+  // Every x86-64 CPU runs at least Highway's SSSE3 or portable target beside its best.
+  EXPECT(targets.size() >= 2);
+#endif
 }
 
 MRNN_TEST(raw_sgemm_equals_torch_mm_with_strides_and_accumulation) {
