@@ -9,9 +9,7 @@
 #include <cmath>
 #include <optional>
 
-#include "engine/store/text_format.h"
 #include "widgets/display_format.h"
-#include "widgets/export/figure_export.h"
 #include "widgets/plot_legend.h"
 #include "widgets/training/rank_graphs.h"
 
@@ -751,53 +749,6 @@ void TrainingCharts::hideReadout() {
 
 QString TrainingCharts::readoutText(Chart chart) const {
   return readouts_[static_cast<size_t>(chart)]->text();
-}
-
-QByteArray TrainingCharts::toCsv() const {
-  struct Column {
-    RunMetric metric;
-    const char* name;
-    double (*convert)(double);
-  };
-  static const Column columns[] = {
-      {RunMetric::TrainLoss, "train_bits_per_symbol", [](double nats) { return natsToBits(nats); }},
-      {RunMetric::ValidBits, "valid_bits_per_symbol", [](double v) { return v; }},
-      {RunMetric::ValidPerplexity, "valid_perplexity", [](double v) { return v; }},
-      {RunMetric::LearningRate, "learning_rate", [](double v) { return v; }},
-      {RunMetric::GradientNorm, "gradient_norm", [](double v) { return v; }},
-      {RunMetric::Throughput, "symbols_per_second", [](double v) { return v; }},
-  };
-  QByteArray out("run,label,metric,step,epoch,seconds,value\n");
-  for (int index = 0; index <= overlayCount(); ++index) {
-    const RunGraphs* run = runAt(index);
-    if (!run->visible || run->curves.isEmpty()) continue;
-    const QByteArray prefix =
-        QByteArray::number(run->curves.runId()) + ',' +
-        QByteArray::fromStdString(engine::csvField(run->curves.label().toStdString())) + ',';
-    const auto rows = [&out, &prefix](const QByteArray& metric, const Curve& curve,
-                                      double (*convert)(double)) {
-      for (const CurvePoint& point : curve) {
-        out += prefix + metric + ',' + QByteArray::number(static_cast<qint64>(point.step)) + ',' +
-               QByteArray::number(point.epoch, 'g', 8) + ',' +
-               QByteArray::number(point.wallSeconds, 'g', 8) + ',' +
-               QByteArray::number(convert(point.value), 'g', 10) + '\n';
-      }
-    };
-    for (const Column& column : columns) {
-      rows(column.name, run->curves.curve(column.metric), column.convert);
-    }
-    const QVector<Curve>& ranks = run->curves.rankThroughput();
-    for (int rank = 0; rank < ranks.size(); ++rank) {
-      rows("rank" + QByteArray::number(rank) + "_symbols_per_second", ranks[rank],
-           [](double v) { return v; });
-    }
-  }
-  return out;
-}
-
-void TrainingCharts::saveFigure(const QString& path) {
-  hideReadout();
-  savePlots(path, this, std::vector<QCustomPlot*>(plots_.begin(), plots_.end()));
 }
 
 }  // namespace mrnn::widgets
