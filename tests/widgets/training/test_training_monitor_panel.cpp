@@ -25,28 +25,12 @@ using mrnn::widgets::RunStoreWatcher;
 using mrnn::widgets::TrainingCharts;
 using mrnn::widgets::TrainingController;
 using mrnn::widgets::TrainingMonitorPanel;
+using mrnn::widgets::test::keysOf;
 using mrnn::widgets::test::TrainingTestProject;
+using mrnn::widgets::test::valuesOf;
 using Series = TrainingCharts::Series;
 
-namespace {
-
-QVector<double> keysOf(const QCPGraph* graph) {
-  QVector<double> keys;
-  for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
-    keys.append(it->key);
-  }
-  return keys;
-}
-
-QVector<double> valuesOf(const QCPGraph* graph) {
-  QVector<double> values;
-  for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
-    values.append(it->value);
-  }
-  return values;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 class TrainingMonitorPanelTest : public QObject {
   Q_OBJECT

@@ -31,17 +31,10 @@ using mrnn::widgets::TrainingCharts;
 using mrnn::widgets::TrainingController;
 using mrnn::widgets::TrainingMonitorPanel;
 using mrnn::widgets::test::TrainingTestProject;
+using mrnn::widgets::test::valuesOf;
 using Series = TrainingCharts::Series;
 
 namespace {
-
-QVector<double> valuesOf(const QCPGraph* graph) {
-  QVector<double> values;
-  for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
-    values.append(it->value);
-  }
-  return values;
-}
 
 // A project of 16 streams: two ranks of 8.
 TrainingTestProject::Options rankOptions(qint64 maxSteps, qint64 batch = 16) {

@@ -1,5 +1,7 @@
 #include "training_test_project.h"
 
+#include <qcustomplot.h>
+
 #include <QFile>
 #include <QStringList>
 #include <QTextStream>
@@ -81,6 +83,22 @@ QString TrainingTestProject::corpusText(int bytes) {
     }
   }
   return text.left(bytes);
+}
+
+QVector<double> keysOf(const QCPGraph* graph) {
+  QVector<double> keys;
+  for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+    keys.append(it->key);
+  }
+  return keys;
+}
+
+QVector<double> valuesOf(const QCPGraph* graph) {
+  QVector<double> values;
+  for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+    values.append(it->value);
+  }
+  return values;
 }
 
 }  // namespace mrnn::widgets::test

@@ -2,10 +2,13 @@
 
 #include <QString>
 #include <QTemporaryDir>
+#include <QVector>
 
 namespace mrnn::widgets {
 class ProjectDocument;
 }
+
+class QCPGraph;
 
 namespace mrnn::widgets::test {
 
@@ -41,5 +44,9 @@ class TrainingTestProject {
  private:
   QTemporaryDir folder_;
 };
+
+// A plot graph's keys (x) and values (y), in order.
+QVector<double> keysOf(const QCPGraph* graph);
+QVector<double> valuesOf(const QCPGraph* graph);
 
 }  // namespace mrnn::widgets::test
