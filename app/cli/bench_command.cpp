@@ -1,5 +1,6 @@
 #include "bench_command.h"
 
+#include <torch/utils.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -10,6 +11,7 @@
 #include <thread>
 
 #include "engine/bench/bench_suite.h"
+#include "engine/bench/product_ceiling.h"
 #include "engine/bench/throughput_probe.h"
 #include "engine/io/atomic_file.h"
 #include "engine/runtime/job_context.h"
@@ -71,8 +73,15 @@ std::string selfPath() {
 }
 
 int runProbe(const CommandLine& args, std::ostream& out) {
+  if (args.value("probe") == "ceiling") {
+    const auto shape = shapeFrom(args);
+    if (shape.threads > 0) torch::set_num_threads(shape.threads);
+    out << "ceiling size=" << engine::kCeilingProductSize << " threads=" << torch::get_num_threads()
+        << " gflops=" << engine::productCeilingGflops() << "\n";
+    return 0;
+  }
   const auto measure = engine::benchMeasureFromName(args.value("probe"));
-  if (!measure) throw UsageError("--probe is train, eval or sample");
+  if (!measure) throw UsageError("--probe is train, eval, sample or ceiling");
   auto shape = shapeFrom(args);
   shape.cell = args.value("cells", "mlstm");
   const auto result = engine::runProbe(shape, *measure);

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "engine/bench/product_ceiling.h"
 #include "engine/store/text_format.h"
 
 namespace mrnn::engine {
@@ -82,6 +83,15 @@ std::string formatBenchReport(const BenchReport& report, const std::string& comm
          "peak resident memory, runtime, model and data included (never below the suite's own "
       << number(report.suiteResidentMb) << " MB, which the kernel counts for a forked child).\n\n"
       << "    " << command << "\n";
+  const double ceiling = median(report.ceilingGflops);
+  if (ceiling > 0) {
+    std::string runs;
+    for (double r : report.ceilingGflops) runs += (runs.empty() ? "" : " ") + number(r, 1);
+    out << "Ceiling: a " << kCeilingProductSize << " x " << kCeilingProductSize << " x "
+        << kCeilingProductSize << " float32 product (torch::mm, the same BLAS and threads) runs at "
+        << number(ceiling, 1) << " GFLOP/s (rounds " << runs
+        << "); / ceiling is each row's GFLOP/s over it.\n";
+  }
   bool contention = false;
   for (const auto& row : report.rows) contention = contention || row.busy;
   if (contention) {
@@ -98,18 +108,21 @@ std::string formatBenchReport(const BenchReport& report, const std::string& comm
             : measure == BenchMeasure::Eval ? "Evaluation"
                                             : "Sampling")
         << " (symbols/s):\n\n"
-        << "| subject | median | runs | GFLOP/s | peak MB | / peer | / torch::nn::LSTM |"
-        << (contention ? " / idle |" : "") << "\n"
-        << "| --- | ---: | --- | ---: | ---: | ---: | ---: |" << (contention ? " ---: |" : "")
-        << "\n";
+        << "| subject | median | runs | GFLOP/s | " << (ceiling > 0 ? "/ ceiling | " : "")
+        << "peak MB | / peer | / torch::nn::LSTM |" << (contention ? " / idle |" : "") << "\n"
+        << "| --- | ---: | --- | ---: | " << (ceiling > 0 ? "---: | " : "")
+        << "---: | ---: | ---: |" << (contention ? " ---: |" : "") << "\n";
     for (const auto& row : report.rows) {
       if (row.measure != measure) continue;
       const BenchRow* torchLstm = report.find("torch::nn::LSTM" + busySuffix(row), measure);
       std::string runs;
       for (double r : row.rates) runs += (runs.empty() ? "" : " ") + number(r);
       out << "| " << row.subject << " | " << number(row.medianRate()) << " | " << runs << " | "
-          << (row.flopsPerSymbol > 0 ? number(row.gflopsPerSecond(), 1) : "") << " | "
-          << number(row.medianPeakMb()) << " | " << ratio(row, peerFor(report, row)) << " | "
+          << (row.flopsPerSymbol > 0 ? number(row.gflopsPerSecond(), 1) : "") << " | ";
+      if (ceiling > 0) {
+        out << (row.flopsPerSymbol > 0 ? number(row.gflopsPerSecond() / ceiling, 2) : "") << " | ";
+      }
+      out << number(row.medianPeakMb()) << " | " << ratio(row, peerFor(report, row)) << " | "
           << ratio(row, torchLstm) << " |";
       if (contention) out << " " << ratio(row, idleFor(report, row)) << " |";
       out << "\n";

@@ -37,6 +37,9 @@ struct BenchReport {
   std::string libtorch;
   double suiteResidentMb = 0.0;  // the suite's own peak: the floor of every child's peak
   std::vector<BenchRow> rows;
+  // The machine's product ceiling (product_ceiling.h), once per round; empty when it was
+  // not measured. Rows' GFLOP/s are shown as a share of its median.
+  std::vector<double> ceilingGflops;
   // What the suite left out and why, each a line the report ends with ("peer left out: ...").
   std::vector<std::string> notes;
 
@@ -46,9 +49,9 @@ struct BenchReport {
 // The median of `values` (the mean of the middle two for an even count); 0 when empty.
 double median(std::vector<double> values);
 
-// A markdown page: the machine, the shape, one table per measure with medians, runs,
-// GFLOP/s, peak memory and the ratios to the peer of the same cell and to torch::nn::LSTM,
-// and the command that reproduces it.
+// A markdown page: the machine, its product ceiling, the shape, one table per measure with
+// medians, runs, GFLOP/s and their share of the ceiling, peak memory and the ratios to the peer of
+// the same cell and to torch::nn::LSTM, and the command that reproduces it.
 std::string formatBenchReport(const BenchReport& report, const std::string& command);
 
 }  // namespace mrnn::engine

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -187,10 +188,37 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
     environment.push_back("OMP_NUM_THREADS=" + std::to_string(o.shape.threads));
   }
 
+  // The product ceiling, a child of its own each round like every subject; a program that
+  // cannot measure it (a stand-in in tests) leaves it out with a note.
+  const auto measureCeiling = [&] {
+    if (!o.ceiling || report.rows.empty()) return;
+    std::vector<std::string> argv{
+        o.self,
+        "bench",
+        "--probe",
+        "ceiling",
+        "--threads",
+        o.shape.threads == kFollowLoad ? std::string("auto") : std::to_string(o.shape.threads)};
+    const auto outcome = runChildProcess(argv, environment);
+    const auto at = outcome.out.find("gflops=");
+    double gflops = 0.0;
+    if (outcome.exitCode == 0 && at != std::string::npos) {
+      gflops = std::atof(outcome.out.c_str() + at + 7);
+    }
+    if (gflops > 0.0) {
+      report.ceilingGflops.push_back(gflops);
+    } else {
+      report.notes.push_back("the product ceiling was not measured: `" + o.self +
+                             " bench --probe ceiling` gave " +
+                             lastLines(outcome.err + outcome.out, 1));
+    }
+  };
+
   const double measurements =
       static_cast<double>(o.repeats) * static_cast<double>(report.rows.size());
   double started = 0.0;
   for (int round = 1; round <= o.repeats; ++round) {
+    if (round == 1 || !report.ceilingGflops.empty()) measureCeiling();
     for (auto& row : report.rows) {
       reportTo(job, started++ / measurements,
                "round " + std::to_string(round) + "/" + std::to_string(o.repeats) + ": " +

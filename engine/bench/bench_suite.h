@@ -24,6 +24,9 @@ struct BenchSuiteOptions {
   // Each subject measured twice a round: idle, then with processor 0 kept busy by a spinning
   // process (BusyCore), as on a desktop that runs something else.
   bool contention = false;
+  // The machine's product ceiling (product_ceiling.h) measured once a round, in a child like
+  // the subjects, so every row's GFLOP/s is also read as a share of it.
+  bool ceiling = true;
 };
 
 // The whole suite: every round runs each subject on each measure once, in turn (engine

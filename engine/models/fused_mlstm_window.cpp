@@ -1,7 +1,6 @@
 #include "engine/models/fused_mlstm_window.h"
 
-#include "engine/kernels/blas_gemm.h"
-#include "engine/kernels/vector_kernels.h"
+#include "engine/models/fused_window_kernels.h"
 
 #include <torch/torch.h>
 
@@ -14,24 +13,6 @@ namespace {
 
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
-
-// out[m x n] = a[m x k] op(b) (+ out when accumulate), row-major with leading dimensions:
-// through CBLAS on raw pointers where the process has it, else through LibTorch on views.
-void product(bool transposeB, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-             const float* b, int64_t ldb, bool accumulate, float* out, int64_t ldc) {
-  const float beta = accumulate ? 1.0f : 0.0f;
-  if (rawSgemm(transposeB, m, n, k, 1.0f, a, lda, b, ldb, beta, out, ldc)) return;
-  auto* mutableB = const_cast<float*>(b);
-  const auto A = torch::from_blob(const_cast<float*>(a), {m, k}, {lda, 1});
-  const auto Bop = transposeB ? torch::from_blob(mutableB, {n, k}, {ldb, 1}).t()
-                              : torch::from_blob(mutableB, {k, n}, {ldb, 1});
-  auto C = torch::from_blob(out, {m, n}, {ldc, 1});
-  if (accumulate) {
-    C.addmm_(A, Bop);
-  } else {
-    at::mm_out(C, A, Bop);
-  }
-}
 
 class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction> {
  public:
@@ -69,9 +50,9 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
     const float* hPrev = h0c.data_ptr<float>();
     for (int64_t t = 0; t < T; ++t) {
       float* hinT = hinD + t * B * H;
-      for (int64_t k = 0; k < B * H; ++k) hinT[k] = masked ? hPrev[k] * maskData[k] : hPrev[k];
+      maskedCopy(hPrev, maskData, hinT, B * H);
       float* uT = uD + t * B * M;
-      product(true, B, M, H, hinT, H, wMhD, H, false, uT, M);  // u = h W_mh^T
+      fusedProduct(true, B, M, H, hinT, H, wMhD, H, false, uT, M);  // u = h W_mh^T
       const float* xpT = xpD + t * B * X;
       float* mT = mD + t * B * M;
       float* gT = gD + t * B * 4 * H;
@@ -79,25 +60,9 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
         for (int64_t k = 0; k < M; ++k) mT[b * M + k] = xpT[b * X + k] * uT[b * M + k];
         std::copy(xpT + b * X + M, xpT + (b + 1) * X, gT + b * 4 * H);
       }
-      product(true, B, 4 * H, M, mT, M, wMD, M, true, gT, 4 * H);  // gates += m W_m^T
-      // The gate activations, the cell update, tanh(c) and h in one pass per row, with the
-      // vectorised kernels (engine/kernels): no LibTorch op, no intermediate tensor.
-      const float* cPrev = cD + t * B * H;
-      float* cNext = cD + (t + 1) * B * H;
-      float* tc = tcD + t * B * H;
+      fusedProduct(true, B, 4 * H, M, mT, M, wMD, M, true, gT, 4 * H);  // gates += m W_m^T
       float* h = hsD + t * B * H;
-      for (int64_t b = 0; b < B; ++b) {
-        float* row = gT + b * 4 * H;
-        sigmoidInPlace(row, 3 * H);
-        tanhInPlace(row + 3 * H, H);
-        const int64_t at = b * H;
-        for (int64_t k = 0; k < H; ++k) {
-          cNext[at + k] = row[H + k] * cPrev[at + k] + row[k] * row[3 * H + k];
-          tc[at + k] = cNext[at + k];
-        }
-        tanhInPlace(tc + at, H);
-        for (int64_t k = 0; k < H; ++k) h[at + k] = row[2 * H + k] * tc[at + k];
-      }
+      lstmRowsForward(gT, 4 * H, cD + t * B * H, cD + (t + 1) * B * H, tcD + t * B * H, h, B, H);
       hPrev = h;
     }
     ctx->save_for_backward({xp, wMh, wM, mask, hin, u, m, gates, c, tanhC});
@@ -135,6 +100,7 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
     auto dU = torch::empty({T, B, M}, options);
     auto dM = torch::empty({B, M}, options);
     auto dHin = torch::empty({B, H}, options);
+    auto dhStep = torch::empty({B, H}, options);  // dh plus the loss's own gradient at step t
     const float* xpD = xp.data_ptr<float>();
     const float* wMhD = wMh.data_ptr<float>();
     const float* wMD = wM.data_ptr<float>();
@@ -147,31 +113,16 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
     float* dUD = dU.data_ptr<float>();
     float* dMD = dM.data_ptr<float>();
     float* dHinD = dHin.data_ptr<float>();
+    float* dhStepD = dhStep.data_ptr<float>();
     float* dhData = dh.data_ptr<float>();
     float* dcData = dc.data_ptr<float>();
     for (int64_t t = T - 1; t >= 0; --t) {
-      const float* g = gD + t * B * 4 * H;
-      const float* cPrev = cD + t * B * H;
-      const float* tcNow = tcD + t * B * H;
       const float* dOut = dOutD ? dOutD + t * B * H : nullptr;
       float* dXpT = dXpD + t * B * X;  // rows of [dXm | dGates]
-      for (int64_t b = 0; b < B; ++b) {
-        const float* row = g + b * 4 * H;
-        float* drow = dXpT + b * X + M;
-        for (int64_t k = 0; k < H; ++k) {
-          const int64_t at = b * H + k;
-          const float i = row[k], f = row[H + k], o = row[2 * H + k], j = row[3 * H + k];
-          const float dhk = dhData[at] + (dOut ? dOut[at] : 0.0f);
-          const float tc = tcNow[at];
-          const float dcell = dcData[at] + dhk * o * (1.0f - tc * tc);
-          drow[k] = dcell * j * i * (1.0f - i);
-          drow[H + k] = dcell * cPrev[at] * f * (1.0f - f);
-          drow[2 * H + k] = dhk * tc * o * (1.0f - o);
-          drow[3 * H + k] = dcell * i * (1.0f - j * j);
-          dcData[at] = dcell * f;
-        }
-      }
-      product(false, B, M, 4 * H, dXpT + M, X, wMD, M, false, dMD, M);  // dm = dG W_m
+      addOrCopy(dhData, dOut, dhStepD, B * H);
+      lstmRowsBackward(gD + t * B * 4 * H, 4 * H, cD + t * B * H, tcD + t * B * H, dhStepD, dcData,
+                       dXpT + M, X, B, H);
+      fusedProduct(false, B, M, 4 * H, dXpT + M, X, wMD, M, false, dMD, M);  // dm = dG W_m
       const float* xpT = xpD + t * B * X;
       const float* uT = uD + t * B * M;
       float* dUT = dUD + t * B * M;
@@ -181,8 +132,8 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
           dUT[b * M + k] = dMD[b * M + k] * xpT[b * X + k];
         }
       }
-      product(false, B, H, M, dUT, M, wMhD, H, false, dHinD, H);  // dh_in = du W_mh
-      for (int64_t k = 0; k < B * H; ++k) dhData[k] = masked ? dHinD[k] * maskData[k] : dHinD[k];
+      fusedProduct(false, B, H, M, dUT, M, wMhD, H, false, dHinD, H);  // dh_in = du W_mh
+      maskedCopy(dHinD, maskData, dhData, B * H);
     }
     // The weights' gradients: one product over all T x B rows each.
     const auto dWm = dXp.view({T * B, X}).narrow(1, M, 4 * H).t().mm(m.view({T * B, M}));
@@ -192,12 +143,6 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
 };
 
 }  // namespace
-
-bool fusedMlstmApplies(const torch::Tensor& xp, const torch::Tensor& wMh, const torch::Tensor& wM) {
-  return xp.device().is_cpu() && xp.scalar_type() == torch::kFloat32 &&
-         wMh.scalar_type() == torch::kFloat32 && wM.scalar_type() == torch::kFloat32 &&
-         xp.size(0) > 0;
-}
 
 FusedWindowResult fusedMlstmWindow(const torch::Tensor& xp, const torch::Tensor& h0,
                                    const torch::Tensor& c0, const torch::Tensor& wMh,

@@ -2,13 +2,9 @@
 
 #include <torch/types.h>
 
-namespace mrnn::engine {
+#include "engine/models/fused_window.h"
 
-struct FusedWindowResult {
-  torch::Tensor hs;  // [T, B, H]
-  torch::Tensor h;   // the final state
-  torch::Tensor c;
-};
+namespace mrnn::engine {
 
 // The mLSTM recurrence (Krause eqs. 17-21, output gate outside) over a whole window as one
 // autograd node with a hand-written backward, so that
@@ -19,12 +15,9 @@ struct FusedWindowResult {
 //    loop's dominant memory traffic).
 // xp: [T, B, M + 4H], the hoisted input projections (W_mx x | W_x x + b); h0, c0: [B, H];
 // wMh: [M, H]; wM: [4H, M]; mask: [B, H] variational mask on h_{t-1}, or an empty tensor.
-// CPU float32, contiguous; other inputs are for the generic loop (usesFusedMlstm says).
+// CPU float32 (fusedWindowApplies); other inputs are for the generic loop.
 FusedWindowResult fusedMlstmWindow(const torch::Tensor& xp, const torch::Tensor& h0,
                                    const torch::Tensor& c0, const torch::Tensor& wMh,
                                    const torch::Tensor& wM, const torch::Tensor& mask);
-
-// Whether fusedMlstmWindow handles these tensors (CPU, float32).
-bool fusedMlstmApplies(const torch::Tensor& xp, const torch::Tensor& wMh, const torch::Tensor& wM);
 
 }  // namespace mrnn::engine

@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include "engine/models/fused_gru_window.h"
 #include "engine/models/gru_update.h"
 
 namespace mrnn::engine {
@@ -39,6 +40,16 @@ torch::Tensor GruCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn, 
   const auto r = zr.narrow(1, h, h);
   const auto j = torch::tanh(torch::addmm(xp.narrow(1, 2 * h, h), r * hIn, wH_->current().t()));
   return gruUpdate(z, r, j, state, probes);
+}
+
+torch::Tensor GruCell::fusedWindow(const torch::Tensor& projected, CellState& state,
+                                   const torch::Tensor& stateMask) {
+  const auto& wZr = wZr_->current();
+  const auto& wH = wH_->current();
+  if (!fusedWindowApplies({projected, state.parts[0], wZr, wH})) return {};
+  auto out = fusedGruWindow(projected, state.parts[0], wZr, wH, stateMask);
+  state.parts[0] = out.h;
+  return out.hs;
 }
 
 }  // namespace mrnn::engine

@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include "engine/models/fused_lstm_window.h"
 #include "engine/models/lstm_update.h"
 
 namespace mrnn::engine {
@@ -38,6 +39,18 @@ torch::Tensor LstmCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn,
   state.parts[0] = out.h;
   state.parts[1] = out.c;
   return out.h;
+}
+
+torch::Tensor LstmCell::fusedWindow(const torch::Tensor& projected, CellState& state,
+                                    const torch::Tensor& stateMask) {
+  const auto& wH = wH_->current();
+  if (config().outputGate != OutputGate::Outside || !fusedWindowApplies({projected, wH})) {
+    return {};
+  }
+  auto out = fusedLstmWindow(projected, state.parts[0], state.parts[1], wH, stateMask);
+  state.parts[0] = out.h;
+  state.parts[1] = out.c;
+  return out.hs;
 }
 
 }  // namespace mrnn::engine

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "engine/models/fused_lstm_window.h"
 #include "engine/models/lstm_update.h"
 
 namespace mrnn::engine {
@@ -91,6 +92,32 @@ torch::Tensor MajorMinorLstmCell::recur(const torch::Tensor& xp, const torch::Te
   }
   if (probes) probes->record("h", state.parts[0]);
   return state.parts[0];
+}
+
+// The two LSTMs are independent, so each runs its own fused window on its slice of the
+// projection, the state and the mask.
+torch::Tensor MajorMinorLstmCell::fusedWindow(const torch::Tensor& projected, CellState& state,
+                                              const torch::Tensor& stateMask) {
+  const auto& wMajor = wHMajor_->current();
+  if (config().outputGate != OutputGate::Outside || !fusedWindowApplies({projected, wMajor})) {
+    return {};
+  }
+  const auto part = [&](int64_t gateOffset, int64_t offset, int64_t size, const torch::Tensor& w) {
+    return fusedLstmWindow(projected.narrow(2, gateOffset, 4 * size),
+                           state.parts[0].narrow(1, offset, size),
+                           state.parts[1].narrow(1, offset, size), w,
+                           stateMask.defined() ? stateMask.narrow(-1, offset, size) : stateMask);
+  };
+  const auto major = part(0, 0, major_, wMajor);
+  if (minor_ == 0) {
+    state.parts[0] = major.h;
+    state.parts[1] = major.c;
+    return major.hs;
+  }
+  const auto minor = part(4 * major_, major_, minor_, wHMinor_->current());
+  state.parts[0] = torch::cat({major.h, minor.h}, 1);
+  state.parts[1] = torch::cat({major.c, minor.c}, 1);
+  return torch::cat({major.hs, minor.hs}, 2);
 }
 
 }  // namespace mrnn::engine

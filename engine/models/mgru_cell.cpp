@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include "engine/models/fused_mgru_window.h"
 #include "engine/models/gru_update.h"
 
 namespace mrnn::engine {
@@ -53,6 +54,16 @@ torch::Tensor MgruCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn,
     probes->record("m", mt);
   }
   return gruUpdate(z, r, j, state, probes);
+}
+
+torch::Tensor MgruCell::fusedWindow(const torch::Tensor& projected, CellState& state,
+                                    const torch::Tensor& stateMask) {
+  const auto& wMh = wMh_->current();
+  const auto& vH = vH_->current();
+  if (!fusedWindowApplies({projected, state.parts[0], wMh, vZr_, vH})) return {};
+  auto out = fusedMgruWindow(projected, state.parts[0], wMh, vZr_, vH, stateMask);
+  state.parts[0] = out.h;
+  return out.hs;
 }
 
 }  // namespace mrnn::engine

@@ -20,6 +20,9 @@ class MgruCell : public RecurrentCell {
   torch::Tensor projectInputs(const torch::Tensor& x, const torch::Tensor& embedding) override;
   torch::Tensor recur(const torch::Tensor& xp, const torch::Tensor& hIn, CellState& state,
                       ProbeRecorder* probes) override;
+  // CPU float32: fusedMgruWindow (one node, own backward).
+  torch::Tensor fusedWindow(const torch::Tensor& projected, CellState& state,
+                            const torch::Tensor& stateMask) override;
   void onWeightsPrepared() override;
 
  private:

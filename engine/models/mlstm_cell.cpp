@@ -52,7 +52,7 @@ torch::Tensor MlstmCell::fusedWindow(const torch::Tensor& projected, CellState& 
                                      const torch::Tensor& stateMask) {
   const auto& wMh = wMh_->current();
   const auto& wM = wM_->current();
-  if (config().outputGate != OutputGate::Outside || !fusedMlstmApplies(projected, wMh, wM)) {
+  if (config().outputGate != OutputGate::Outside || !fusedWindowApplies({projected, wMh, wM})) {
     return {};
   }
   auto out = fusedMlstmWindow(projected, state.parts[0], state.parts[1], wMh, wM, stateMask);

@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include "engine/models/fused_mogrifier_window.h"
 #include "engine/models/lstm_update.h"
 
 namespace mrnn::engine {
@@ -78,6 +79,31 @@ torch::Tensor MogrifierCell::recur(const torch::Tensor& xp, const torch::Tensor&
   state.parts[0] = out.h;
   state.parts[1] = out.c;
   return out.h;
+}
+
+torch::Tensor MogrifierCell::fusedWindow(const torch::Tensor& projected, CellState& state,
+                                         const torch::Tensor& stateMask) {
+  if (config().outputGate != OutputGate::Outside) return {};
+  const auto& wH = wH_->current();
+  if (!fusedWindowApplies({projected, wX_, b_, wH, state.parts[0], state.parts[1]})) return {};
+  std::vector<torch::Tensor> rounds;  // in order, each full or left then right
+  const bool lowRank = config().rank > 0;
+  for (const auto& matrix : rounds_) {
+    if (lowRank) {
+      rounds.push_back(matrix.left);
+      rounds.push_back(matrix.right);
+    } else {
+      rounds.push_back(matrix.full);
+    }
+  }
+  for (const auto& part : rounds) {
+    if (!fusedWindowApplies({part})) return {};  // CPU float32 like the rest
+  }
+  auto out = fusedMogrifierWindow(projected, state.parts[0], state.parts[1], wX_, b_, wH, rounds,
+                                  lowRank, config().zigzag, stateMask);
+  state.parts[0] = out.h;
+  state.parts[1] = out.c;
+  return out.hs;
 }
 
 }  // namespace mrnn::engine

@@ -24,6 +24,9 @@ class MogrifierCell : public RecurrentCell {
   torch::Tensor projectInputs(const torch::Tensor& x, const torch::Tensor& embedding) override;
   torch::Tensor recur(const torch::Tensor& xp, const torch::Tensor& hIn, CellState& state,
                       ProbeRecorder* probes) override;
+  // CPU float32 with the output gate outside: fusedMogrifierWindow (one node, own backward).
+  torch::Tensor fusedWindow(const torch::Tensor& projected, CellState& state,
+                            const torch::Tensor& stateMask) override;
 
  private:
   // One round's gating matrix: full, or the product left * right.

@@ -1,4 +1,5 @@
 #include "engine/models/mrnn_cell.h"
+#include "engine/models/fused_mrnn_window.h"
 
 #include <torch/torch.h>
 
@@ -46,6 +47,16 @@ torch::Tensor MrnnCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn,
   }
   state.parts[0] = h;
   return h;
+}
+
+torch::Tensor MrnnCell::fusedWindow(const torch::Tensor& projected, CellState& state,
+                                    const torch::Tensor& stateMask) {
+  const auto& wMh = wMh_->current();
+  const auto& wHm = wHm_->current();
+  if (!fusedWindowApplies({projected, wMh, wHm})) return {};
+  auto out = fusedMrnnWindow(projected, state.parts[0], wMh, wHm, stateMask);
+  state.parts[0] = out.h;
+  return out.hs;
 }
 
 }  // namespace mrnn::engine

@@ -19,6 +19,8 @@ class MrnnCell : public RecurrentCell {
   torch::Tensor projectInputs(const torch::Tensor& x, const torch::Tensor& embedding) override;
   torch::Tensor recur(const torch::Tensor& xp, const torch::Tensor& hIn, CellState& state,
                       ProbeRecorder* probes) override;
+  torch::Tensor fusedWindow(const torch::Tensor& projected, CellState& state,
+                            const torch::Tensor& stateMask) override;
 
  private:
   torch::Tensor wMx_, wHx_, b_;  // b_ undefined without `bias: true`

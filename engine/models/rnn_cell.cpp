@@ -1,4 +1,5 @@
 #include "engine/models/rnn_cell.h"
+#include "engine/models/fused_rnn_window.h"
 
 #include <torch/torch.h>
 
@@ -34,6 +35,15 @@ torch::Tensor RnnCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn, 
   if (probes) probes->record("h", h);
   state.parts[0] = h;
   return h;
+}
+
+torch::Tensor RnnCell::fusedWindow(const torch::Tensor& projected, CellState& state,
+                                   const torch::Tensor& stateMask) {
+  const auto& wHh = wHh_->current();
+  if (!fusedWindowApplies({projected, wHh})) return {};
+  auto out = fusedRnnWindow(projected, state.parts[0], wHh, stateMask);
+  state.parts[0] = out.h;
+  return out.hs;
 }
 
 }  // namespace mrnn::engine

@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include "engine/models/fused_tmgru_window.h"
 #include "engine/models/gru_update.h"
 
 namespace mrnn::engine {
@@ -57,6 +58,17 @@ torch::Tensor TmgruCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn
     probes->record("m_h", mh);
   }
   return gruUpdate(z, r, j, state, probes);
+}
+
+torch::Tensor TmgruCell::fusedWindow(const torch::Tensor& projected, CellState& state,
+                                     const torch::Tensor& stateMask) {
+  const auto& wMhZr = wMhZr_->current();
+  const auto& wMhH = wMhH_->current();
+  const auto& v = v_->current();
+  if (!fusedWindowApplies({projected, state.parts[0], wMhZr, wMhH, v})) return {};
+  auto out = fusedTmgruWindow(projected, state.parts[0], wMhZr, wMhH, v, stateMask);
+  state.parts[0] = out.h;
+  return out.hs;
 }
 
 }  // namespace mrnn::engine

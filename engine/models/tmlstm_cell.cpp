@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include "engine/models/fused_tmlstm_window.h"
 #include "engine/models/lstm_update.h"
 
 namespace mrnn::engine {
@@ -54,6 +55,19 @@ torch::Tensor TmlstmCell::recur(const torch::Tensor& xp, const torch::Tensor& hI
   state.parts[0] = out.h;
   state.parts[1] = out.c;
   return out.h;
+}
+
+torch::Tensor TmlstmCell::fusedWindow(const torch::Tensor& projected, CellState& state,
+                                      const torch::Tensor& stateMask) {
+  const auto& wMh = wMh_->current();
+  const auto& v = v_->current();
+  if (config().outputGate != OutputGate::Outside || !fusedWindowApplies({projected, wMh, v})) {
+    return {};
+  }
+  auto out = fusedTmlstmWindow(projected, state.parts[0], state.parts[1], wMh, v, stateMask);
+  state.parts[0] = out.h;
+  state.parts[1] = out.c;
+  return out.hs;
 }
 
 }  // namespace mrnn::engine

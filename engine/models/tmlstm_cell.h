@@ -19,6 +19,8 @@ class TmlstmCell : public RecurrentCell {
   torch::Tensor projectInputs(const torch::Tensor& x, const torch::Tensor& embedding) override;
   torch::Tensor recur(const torch::Tensor& xp, const torch::Tensor& hIn, CellState& state,
                       ProbeRecorder* probes) override;
+  torch::Tensor fusedWindow(const torch::Tensor& projected, CellState& state,
+                            const torch::Tensor& stateMask) override;
 
  private:
   torch::Tensor wMx_, wX_, b_;

@@ -201,6 +201,29 @@ MRNN_TEST(report_gives_medians_ratios_and_gflops) {
   EXPECT(text.find("Evaluation") == std::string::npos);  // no rows, no table
 }
 
+MRNN_TEST(report_reads_each_rows_gflops_as_a_share_of_the_product_ceiling) {
+  engine::BenchReport report;
+  report.repeats = 3;
+  report.ceilingGflops = {10.0, 12.0, 11.0};
+  using engine::BenchMeasure;
+  report.rows = {
+      {"engine mlstm", "mlstm", BenchMeasure::Train, {3000, 2800, 3300}, {100, 110, 90}, 1e6, 5},
+      {"peer mlstm", "mlstm", BenchMeasure::Train, {2000}, {250}, 0.0, 5, true},
+  };
+  const std::string text = engine::formatBenchReport(report, "mrnn bench");
+  EXPECT_MSG(text.find("runs at 11.0 GFLOP/s (rounds 10.0 12.0 11.0)") != std::string::npos, text);
+  EXPECT_MSG(text.find("| GFLOP/s | / ceiling | peak MB |") != std::string::npos, text);
+  // 3.0 GFLOP/s of 11.0; a row without a FLOP count has no share.
+  EXPECT_MSG(text.find("| engine mlstm | 3,000 | 3,000 2,800 3,300 | 3.0 | 0.27 | 100 |") !=
+                 std::string::npos,
+             text);
+  EXPECT_MSG(text.find("| peer mlstm | 2,000 | 2,000 |  |  | 250 |") != std::string::npos, text);
+  report.ceilingGflops.clear();  // not measured: no line, no column
+  const std::string without = engine::formatBenchReport(report, "mrnn bench");
+  EXPECT(without.find("Ceiling") == std::string::npos);
+  EXPECT(without.find("/ ceiling") == std::string::npos);
+}
+
 MRNN_TEST(child_process_reports_exit_output_and_memory) {
   // OMP_NUM_THREADS is already set (CTest sets it to 1): the given value replaces it.
   const auto outcome = engine::runChildProcess(

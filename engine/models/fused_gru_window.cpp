@@ -1,0 +1,127 @@
+#include "engine/models/fused_gru_window.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+
+#include "engine/kernels/vector_kernels.h"
+#include "engine/models/fused_window_kernels.h"
+
+namespace mrnn::engine {
+
+namespace {
+
+using torch::autograd::AutogradContext;
+using torch::autograd::variable_list;
+
+class GruWindowFunction : public torch::autograd::Function<GruWindowFunction> {
+ public:
+  static variable_list forward(AutogradContext* ctx, const torch::Tensor& xp,
+                               const torch::Tensor& h0, const torch::Tensor& wZr,
+                               const torch::Tensor& wH, const torch::Tensor& mask) {
+    const int64_t T = xp.size(0), B = xp.size(1), H = h0.size(1);
+    const int64_t X = 3 * H;  // a row of xp, and of gates: [z | r | j]
+    const auto options = xp.options();
+    // Everything backward needs, one tensor per kind for the window (no per-step tensors).
+    auto hin = torch::empty({T, B, H}, options);    // h_{t-1} as it enters W_zr
+    auto gates = torch::empty({T, B, X}, options);  // z r j, activated
+    auto rh = torch::empty({T, B, H}, options);     // r * hin, as it enters W_h
+    auto hs = torch::empty({T, B, H}, options);
+    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
+    const float* xpD = xp.data_ptr<float>();
+    const float* wZrD = wZr.data_ptr<float>();
+    const float* wHD = wH.data_ptr<float>();
+    float* hinD = hin.data_ptr<float>();
+    float* gD = gates.data_ptr<float>();
+    float* rhD = rh.data_ptr<float>();
+    float* hsD = hs.data_ptr<float>();
+    const float* hPrev = h0.data_ptr<float>();
+    for (int64_t t = 0; t < T; ++t) {
+      float* hinT = hinD + t * B * H;
+      maskedCopy(hPrev, maskData, hinT, B * H);
+      float* gT = gD + t * B * X;
+      std::copy(xpD + t * B * X, xpD + (t + 1) * B * X, gT);
+      fusedProduct(true, B, 2 * H, H, hinT, H, wZrD, H, true, gT, X);  // [z r] += hin W_zr^T
+      for (int64_t b = 0; b < B; ++b) sigmoidInPlace(gT + b * X, 2 * H);
+      float* rhT = rhD + t * B * H;
+      resetRowsForward(gT + H, X, hinT, rhT, B, H);
+      fusedProduct(true, B, H, H, rhT, H, wHD, H, true, gT + 2 * H, X);  // j += (r hin) W_h^T
+      for (int64_t b = 0; b < B; ++b) tanhInPlace(gT + b * X + 2 * H, H);
+      float* h = hsD + t * B * H;
+      gruRowsForward(gT, X, gT + 2 * H, X, hPrev, h, B, H);
+      hPrev = h;
+    }
+    ctx->save_for_backward({h0, wZr, wH, mask, hin, gates, rh, hs});
+    return {hs, hs.select(0, T - 1).clone()};
+  }
+
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    const auto saved = ctx->get_saved_variables();
+    const auto& h0 = saved[0];
+    const auto& wZr = saved[1];
+    const auto& wH = saved[2];
+    const auto& mask = saved[3];
+    const auto& hin = saved[4];
+    const auto& gates = saved[5];
+    const auto& rh = saved[6];
+    const auto& hs = saved[7];
+    const int64_t T = hin.size(0), B = hin.size(1), H = hin.size(2);
+    const int64_t X = 3 * H;
+    const auto options = hin.options();
+    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
+
+    // The gradients flowing into the outputs (undefined where nothing used an output).
+    const torch::Tensor dHs = grads[0].defined() ? grads[0].contiguous() : torch::Tensor();
+    auto dh = grads[1].defined() ? grads[1].contiguous().clone() : torch::zeros({B, H}, options);
+
+    // The input projections' gradient, written in place: the pre-activations' gradients
+    // [dz | dr | dj] per row.
+    auto dXp = torch::empty({T, B, X}, options);
+    auto dRh = torch::empty({B, H}, options);   // the gradient reaching r * hin
+    auto dHin = torch::empty({B, H}, options);  // the gradient reaching hin
+    auto dhStep = torch::empty({B, H}, options);
+    const float* wZrD = wZr.data_ptr<float>();
+    const float* wHD = wH.data_ptr<float>();
+    const float* hinD = hin.data_ptr<float>();
+    const float* gD = gates.data_ptr<float>();
+    const float* hsD = hs.data_ptr<float>();
+    const float* h0D = h0.data_ptr<float>();
+    const float* dOutD = dHs.defined() ? dHs.data_ptr<float>() : nullptr;
+    float* dXpD = dXp.data_ptr<float>();
+    float* dRhD = dRh.data_ptr<float>();
+    float* dHinD = dHin.data_ptr<float>();
+    float* dhStepD = dhStep.data_ptr<float>();
+    float* dhD = dh.data_ptr<float>();
+    for (int64_t t = T - 1; t >= 0; --t) {
+      const float* gT = gD + t * B * X;
+      const float* hinT = hinD + t * B * H;
+      const float* hPrev = t > 0 ? hsD + (t - 1) * B * H : h0D;
+      float* dXpT = dXpD + t * B * X;
+      addOrCopy(dhD, dOutD ? dOutD + t * B * H : nullptr, dhStepD, B * H);
+      // dz, dj, and dh_{t-1} = dh (1 - z) through the update.
+      gruRowsBackward(gT, X, gT + 2 * H, X, hPrev, dhStepD, dXpT, X, dXpT + 2 * H, X, dhD, B, H);
+      fusedProduct(false, B, H, H, dXpT + 2 * H, X, wHD, H, false, dRhD, H);  // d(r hin) = dj W_h
+      resetRowsBackward(gT + H, X, hinT, dRhD, dXpT + H, X, dHinD, B, H);     // dr, r d(r hin)
+      fusedProduct(false, B, H, 2 * H, dXpT, X, wZrD, H, true, dHinD, H);     // += [dz dr] W_zr
+      maskedAccumulate(dHinD, maskData, dhD, B * H);
+    }
+    // The weights' gradients: one product over all T x B rows each.
+    const auto dXpRows = dXp.view({T * B, X});
+    const auto dWzr = dXpRows.narrow(1, 0, 2 * H).t().mm(hin.view({T * B, H}));
+    const auto dWh = dXpRows.narrow(1, 2 * H, H).t().mm(rh.view({T * B, H}));
+    return {dXp, dh, dWzr, dWh, torch::Tensor()};
+  }
+};
+
+}  // namespace
+
+FusedWindowResult fusedGruWindow(const torch::Tensor& xp, const torch::Tensor& h0,
+                                 const torch::Tensor& wZr, const torch::Tensor& wH,
+                                 const torch::Tensor& mask) {
+  const auto out = GruWindowFunction::apply(
+      xp.contiguous(), h0.contiguous(), wZr.contiguous(), wH.contiguous(),
+      mask.defined() ? mask.expand_as(h0).contiguous() : torch::empty({0}, xp.options()));
+  return {out[0], out[1], {}};
+}
+
+}  // namespace mrnn::engine

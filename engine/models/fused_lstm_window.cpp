@@ -1,0 +1,105 @@
+#include "engine/models/fused_lstm_window.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+
+#include "engine/models/fused_window_kernels.h"
+
+namespace mrnn::engine {
+
+namespace {
+
+using torch::autograd::AutogradContext;
+using torch::autograd::variable_list;
+
+class LstmWindowFunction : public torch::autograd::Function<LstmWindowFunction> {
+ public:
+  static variable_list forward(AutogradContext* ctx, const torch::Tensor& xp,
+                               const torch::Tensor& h0, const torch::Tensor& c0,
+                               const torch::Tensor& wH, const torch::Tensor& mask) {
+    const int64_t T = xp.size(0), B = xp.size(1), H = h0.size(1);
+    const auto options = xp.options();
+    // Everything backward needs, one tensor per kind for the window.
+    auto hin = torch::empty({T, B, H}, options);        // h_{t-1} as it enters W_h
+    auto gates = torch::empty({T, B, 4 * H}, options);  // i f o j, activated
+    auto c = torch::empty({T + 1, B, H}, options);      // c_0 .. c_T
+    auto tanhC = torch::empty({T, B, H}, options);
+    auto hs = torch::empty({T, B, H}, options);
+    c.select(0, 0).copy_(c0);
+    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
+    const float* xpD = xp.data_ptr<float>();
+    const float* wHD = wH.data_ptr<float>();
+    float* hinD = hin.data_ptr<float>();
+    float* gD = gates.data_ptr<float>();
+    float* cD = c.data_ptr<float>();
+    float* tcD = tanhC.data_ptr<float>();
+    float* hsD = hs.data_ptr<float>();
+    const float* hPrev = h0.data_ptr<float>();
+    for (int64_t t = 0; t < T; ++t) {
+      float* hinT = hinD + t * B * H;
+      maskedCopy(hPrev, maskData, hinT, B * H);
+      float* gT = gD + t * B * 4 * H;
+      std::copy(xpD + t * B * 4 * H, xpD + (t + 1) * B * 4 * H, gT);
+      fusedProduct(true, B, 4 * H, H, hinT, H, wHD, H, true, gT, 4 * H);  // += h W_h^T
+      float* h = hsD + t * B * H;
+      lstmRowsForward(gT, 4 * H, cD + t * B * H, cD + (t + 1) * B * H, tcD + t * B * H, h, B, H);
+      hPrev = h;
+    }
+    ctx->save_for_backward({wH, mask, hin, gates, c, tanhC});
+    return {hs, hs.select(0, T - 1).clone(), c.select(0, T).clone()};
+  }
+
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    const auto saved = ctx->get_saved_variables();
+    const auto& wH = saved[0];
+    const auto& mask = saved[1];
+    const auto& hin = saved[2];
+    const auto& gates = saved[3];
+    const auto& c = saved[4];
+    const auto& tanhC = saved[5];
+    const int64_t T = hin.size(0), B = hin.size(1), H = hin.size(2);
+    const auto options = hin.options();
+    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
+    const torch::Tensor dHs = grads[0].defined() ? grads[0].contiguous() : torch::Tensor();
+    auto dh = grads[1].defined() ? grads[1].contiguous().clone() : torch::zeros({B, H}, options);
+    auto dc = grads[2].defined() ? grads[2].contiguous().clone() : torch::zeros({B, H}, options);
+    // The gates' pre-activation gradients are the input projection's gradient as they are.
+    auto dXp = torch::empty({T, B, 4 * H}, options);
+    auto dHin = torch::empty({B, H}, options);
+    auto dhStep = torch::empty({B, H}, options);
+    const float* wHD = wH.data_ptr<float>();
+    const float* gD = gates.data_ptr<float>();
+    const float* cD = c.data_ptr<float>();
+    const float* tcD = tanhC.data_ptr<float>();
+    const float* dOutD = dHs.defined() ? dHs.data_ptr<float>() : nullptr;
+    float* dXpD = dXp.data_ptr<float>();
+    float* dHinD = dHin.data_ptr<float>();
+    float* dhStepD = dhStep.data_ptr<float>();
+    float* dhD = dh.data_ptr<float>();
+    float* dcD = dc.data_ptr<float>();
+    for (int64_t t = T - 1; t >= 0; --t) {
+      addOrCopy(dhD, dOutD ? dOutD + t * B * H : nullptr, dhStepD, B * H);
+      float* dG = dXpD + t * B * 4 * H;
+      lstmRowsBackward(gD + t * B * 4 * H, 4 * H, cD + t * B * H, tcD + t * B * H, dhStepD, dcD, dG,
+                       4 * H, B, H);
+      fusedProduct(false, B, H, 4 * H, dG, 4 * H, wHD, H, false, dHinD, H);  // dh_in = dG W_h
+      maskedCopy(dHinD, maskData, dhD, B * H);
+    }
+    const auto dWh = dXp.view({T * B, 4 * H}).t().mm(hin.view({T * B, H}));
+    return {dXp, dh, dc, dWh, torch::Tensor()};
+  }
+};
+
+}  // namespace
+
+FusedWindowResult fusedLstmWindow(const torch::Tensor& xp, const torch::Tensor& h0,
+                                  const torch::Tensor& c0, const torch::Tensor& wH,
+                                  const torch::Tensor& mask) {
+  const auto out = LstmWindowFunction::apply(
+      xp.contiguous(), h0.contiguous(), c0.contiguous(), wH.contiguous(),
+      mask.defined() ? mask.expand_as(h0).contiguous() : torch::empty({0}, xp.options()));
+  return {out[0], out[1], out[2]};
+}
+
+}  // namespace mrnn::engine

@@ -1,0 +1,19 @@
+#pragma once
+
+#include <torch/types.h>
+
+#include "engine/models/fused_window.h"
+
+namespace mrnn::engine {
+
+// The LSTM recurrence (Krause eqs. 11-16, output gate outside) over a whole window as one
+// autograd node with a hand-written backward, for the LSTM and for each half of the
+// Major-Minor LSTM: per step one product and one raw pass of the gate arithmetic, and the
+// recurrent weight's gradient as one product over all T x B rows at the end.
+// xp: [T, B, 4H], the hoisted W_x x + b; h0, c0: [B, H]; wH: [4H, H]; mask: [B, H]
+// variational mask on h_{t-1}, or undefined. CPU float32 (fusedWindowApplies).
+FusedWindowResult fusedLstmWindow(const torch::Tensor& xp, const torch::Tensor& h0,
+                                  const torch::Tensor& c0, const torch::Tensor& wH,
+                                  const torch::Tensor& mask);
+
+}  // namespace mrnn::engine

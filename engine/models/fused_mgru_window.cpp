@@ -1,0 +1,162 @@
+#include "engine/models/fused_mgru_window.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+
+#include "engine/kernels/vector_kernels.h"
+#include "engine/models/fused_window_kernels.h"
+
+namespace mrnn::engine {
+
+namespace {
+
+using torch::autograd::AutogradContext;
+using torch::autograd::variable_list;
+
+class MgruWindowFunction : public torch::autograd::Function<MgruWindowFunction> {
+ public:
+  static variable_list forward(AutogradContext* ctx, const torch::Tensor& xp,
+                               const torch::Tensor& h0, const torch::Tensor& wMh,
+                               const torch::Tensor& vZr, const torch::Tensor& vH,
+                               const torch::Tensor& mask) {
+    const int64_t T = xp.size(0), B = xp.size(1), H = h0.size(1), M = wMh.size(0);
+    const int64_t G = 2 * H + M;  // a row of gates: [z (H) | r (M) | j (H)]
+    const int64_t X = M + G;      // a row of xp: [W_mx x | the gates' U x + b]
+    const auto options = xp.options();
+    // Everything backward needs, one tensor per kind for the window (no per-step tensors).
+    auto hin = torch::empty({T, B, H}, options);    // h_{t-1} as it enters W_mh
+    auto u = torch::empty({T, B, M}, options);      // W_mh hin
+    auto m = torch::empty({T, B, M}, options);      // (W_mx x) * u
+    auto gates = torch::empty({T, B, G}, options);  // z r j, activated
+    auto rm = torch::empty({T, B, M}, options);     // r * m, as it enters V_h
+    auto hs = torch::empty({T, B, H}, options);
+    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
+    const float* xpD = xp.data_ptr<float>();
+    const float* wMhD = wMh.data_ptr<float>();
+    const float* vZrD = vZr.data_ptr<float>();
+    const float* vHD = vH.data_ptr<float>();
+    float* hinD = hin.data_ptr<float>();
+    float* uD = u.data_ptr<float>();
+    float* mD = m.data_ptr<float>();
+    float* gD = gates.data_ptr<float>();
+    float* rmD = rm.data_ptr<float>();
+    float* hsD = hs.data_ptr<float>();
+    const float* hPrev = h0.data_ptr<float>();
+    for (int64_t t = 0; t < T; ++t) {
+      float* hinT = hinD + t * B * H;
+      maskedCopy(hPrev, maskData, hinT, B * H);
+      float* uT = uD + t * B * M;
+      fusedProduct(true, B, M, H, hinT, H, wMhD, H, false, uT, M);  // u = hin W_mh^T
+      const float* xpT = xpD + t * B * X;
+      float* mT = mD + t * B * M;
+      float* gT = gD + t * B * G;
+      for (int64_t b = 0; b < B; ++b) {
+        for (int64_t k = 0; k < M; ++k) mT[b * M + k] = xpT[b * X + k] * uT[b * M + k];
+        std::copy(xpT + b * X + M, xpT + (b + 1) * X, gT + b * G);
+      }
+      fusedProduct(true, B, H + M, M, mT, M, vZrD, M, true, gT, G);  // [z r] += m [V_z; V_r]^T
+      for (int64_t b = 0; b < B; ++b) sigmoidInPlace(gT + b * G, H + M);
+      float* rmT = rmD + t * B * M;
+      resetRowsForward(gT + H, G, mT, rmT, B, M);
+      fusedProduct(true, B, H, M, rmT, M, vHD, M, true, gT + H + M, G);  // j += (r m) V_h^T
+      for (int64_t b = 0; b < B; ++b) tanhInPlace(gT + b * G + H + M, H);
+      float* h = hsD + t * B * H;
+      gruRowsForward(gT, G, gT + H + M, G, hPrev, h, B, H);
+      hPrev = h;
+    }
+    ctx->save_for_backward({xp, h0, wMh, vZr, vH, mask, hin, u, m, gates, rm, hs});
+    return {hs, hs.select(0, T - 1).clone()};
+  }
+
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    const auto saved = ctx->get_saved_variables();
+    const auto& xp = saved[0];
+    const auto& h0 = saved[1];
+    const auto& wMh = saved[2];
+    const auto& vZr = saved[3];
+    const auto& vH = saved[4];
+    const auto& mask = saved[5];
+    const auto& hin = saved[6];
+    const auto& u = saved[7];
+    const auto& m = saved[8];
+    const auto& gates = saved[9];
+    const auto& rm = saved[10];
+    const auto& hs = saved[11];
+    const int64_t T = xp.size(0), B = xp.size(1), H = hin.size(2), M = wMh.size(0);
+    const int64_t G = 2 * H + M;
+    const int64_t X = M + G;
+    const auto options = xp.options();
+    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
+
+    // The gradients flowing into the outputs (undefined where nothing used an output).
+    const torch::Tensor dHs = grads[0].defined() ? grads[0].contiguous() : torch::Tensor();
+    auto dh = grads[1].defined() ? grads[1].contiguous().clone() : torch::zeros({B, H}, options);
+
+    // The input projections' gradient, written in place: [dXm | dz | dr | dj] per row, the
+    // gates' entries being their pre-activations' gradients.
+    auto dXp = torch::empty({T, B, X}, options);
+    auto dU = torch::empty({T, B, M}, options);  // kept for W_mh's gradient
+    auto dM = torch::empty({B, M}, options);     // the gradient reaching r * m, then m
+    auto dHin = torch::empty({B, H}, options);
+    auto dhStep = torch::empty({B, H}, options);
+    const float* xpD = xp.data_ptr<float>();
+    const float* wMhD = wMh.data_ptr<float>();
+    const float* vZrD = vZr.data_ptr<float>();
+    const float* vHD = vH.data_ptr<float>();
+    const float* uD = u.data_ptr<float>();
+    const float* mD = m.data_ptr<float>();
+    const float* gD = gates.data_ptr<float>();
+    const float* hsD = hs.data_ptr<float>();
+    const float* h0D = h0.data_ptr<float>();
+    const float* dOutD = dHs.defined() ? dHs.data_ptr<float>() : nullptr;
+    float* dXpD = dXp.data_ptr<float>();
+    float* dUD = dU.data_ptr<float>();
+    float* dMD = dM.data_ptr<float>();
+    float* dHinD = dHin.data_ptr<float>();
+    float* dhStepD = dhStep.data_ptr<float>();
+    float* dhD = dh.data_ptr<float>();
+    for (int64_t t = T - 1; t >= 0; --t) {
+      const float* gT = gD + t * B * G;
+      const float* hPrev = t > 0 ? hsD + (t - 1) * B * H : h0D;
+      float* dXpT = dXpD + t * B * X;
+      float* dGT = dXpT + M;  // rows of [dz | dr | dj]
+      addOrCopy(dhD, dOutD ? dOutD + t * B * H : nullptr, dhStepD, B * H);
+      // dz, dj, and dh_{t-1} = dh (1 - z) through the update.
+      gruRowsBackward(gT, G, gT + H + M, G, hPrev, dhStepD, dGT, X, dGT + H + M, X, dhD, B, H);
+      fusedProduct(false, B, M, H, dGT + H + M, X, vHD, M, false, dMD, M);       // d(r m) = dj V_h
+      resetRowsBackward(gT + H, G, mD + t * B * M, dMD, dGT + H, X, dMD, B, M);  // dr, r d(r m)
+      fusedProduct(false, B, M, H + M, dGT, X, vZrD, M, true, dMD, M);  // dm += [dz dr] V_zr
+      const float* xpT = xpD + t * B * X;
+      const float* uT = uD + t * B * M;
+      float* dUT = dUD + t * B * M;
+      for (int64_t b = 0; b < B; ++b) {
+        for (int64_t k = 0; k < M; ++k) {
+          dXpT[b * X + k] = dMD[b * M + k] * uT[b * M + k];
+          dUT[b * M + k] = dMD[b * M + k] * xpT[b * X + k];
+        }
+      }
+      fusedProduct(false, B, H, M, dUT, M, wMhD, H, false, dHinD, H);  // dh_in = du W_mh
+      maskedAccumulate(dHinD, maskData, dhD, B * H);
+    }
+    // The weights' gradients: one product over all T x B rows each.
+    const auto dXpRows = dXp.view({T * B, X});
+    const auto dWmh = dU.view({T * B, M}).t().mm(hin.view({T * B, H}));
+    const auto dVzr = dXpRows.narrow(1, M, H + M).t().mm(m.view({T * B, M}));
+    const auto dVh = dXpRows.narrow(1, M + H + M, H).t().mm(rm.view({T * B, M}));
+    return {dXp, dh, dWmh, dVzr, dVh, torch::Tensor()};
+  }
+};
+
+}  // namespace
+
+FusedWindowResult fusedMgruWindow(const torch::Tensor& xp, const torch::Tensor& h0,
+                                  const torch::Tensor& wMh, const torch::Tensor& vZr,
+                                  const torch::Tensor& vH, const torch::Tensor& mask) {
+  const auto out = MgruWindowFunction::apply(
+      xp.contiguous(), h0.contiguous(), wMh.contiguous(), vZr.contiguous(), vH.contiguous(),
+      mask.defined() ? mask.expand_as(h0).contiguous() : torch::empty({0}, xp.options()));
+  return {out[0], out[1], {}};
+}
+
+}  // namespace mrnn::engine

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <torch/types.h>
+
+#include <vector>
+
+#include "engine/models/fused_window.h"
+
+namespace mrnn::engine {
+
+// The Mogrifier LSTM's recurrence (Melis et al. 2019 eqs. 1-2, output gate outside) over a
+// whole window as one autograd node with a hand-written backward. Nothing can be hoisted
+// (x is modulated by h_{t-1} before W_x), so per step the node runs the r small round
+// products, the W_x and W_h products and the gate arithmetic on raw floats; every weight's
+// gradient (W_x, b, W_h, each round matrix) is one product over all T x B rows at the end
+// instead of 2r + 2 small products per step accumulated into full-size buffers.
+// x: [T, B, I] (the projection is the identity); h0, c0: [B, H]; wX: [4H, I]; b: [4H];
+// wH: [4H, H]; rounds: Q^1, R^2, Q^3, ... in order, each one full matrix ([I, H] for Q,
+// [H, I] for R), or with lowRank two, left then right ([rows, k], [k, cols]); zigzag: whether
+// round i reads round i-1's result (else the original h_{t-1} or x); mask: [B, H] variational
+// mask on h_{t-1}, or undefined. CPU float32 (fusedWindowApplies).
+FusedWindowResult fusedMogrifierWindow(const torch::Tensor& x, const torch::Tensor& h0,
+                                       const torch::Tensor& c0, const torch::Tensor& wX,
+                                       const torch::Tensor& b, const torch::Tensor& wH,
+                                       const std::vector<torch::Tensor>& rounds, bool lowRank,
+                                       bool zigzag, const torch::Tensor& mask);
+
+}  // namespace mrnn::engine

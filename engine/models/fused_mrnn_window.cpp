@@ -1,0 +1,131 @@
+#include "engine/models/fused_mrnn_window.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+
+#include "engine/kernels/vector_kernels.h"
+#include "engine/models/fused_window_kernels.h"
+
+namespace mrnn::engine {
+
+namespace {
+
+using torch::autograd::AutogradContext;
+using torch::autograd::variable_list;
+
+class MrnnWindowFunction : public torch::autograd::Function<MrnnWindowFunction> {
+ public:
+  static variable_list forward(AutogradContext* ctx, const torch::Tensor& xp,
+                               const torch::Tensor& h0, const torch::Tensor& wMh,
+                               const torch::Tensor& wHm, const torch::Tensor& mask) {
+    const int64_t T = xp.size(0), B = xp.size(1), H = h0.size(1), M = wMh.size(0);
+    const int64_t X = M + H;  // a row of xp: [W_mx x | W_hx x + b]
+    const auto options = xp.options();
+    auto hin = torch::empty({T, B, H}, options);  // h_{t-1} as it enters W_mh
+    auto u = torch::empty({T, B, M}, options);    // W_mh h_{t-1}
+    auto m = torch::empty({T, B, M}, options);    // (W_mx x) * u
+    auto hs = torch::empty({T, B, H}, options);
+    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
+    const float* xpD = xp.data_ptr<float>();
+    const float* wMhD = wMh.data_ptr<float>();
+    const float* wHmD = wHm.data_ptr<float>();
+    float* hinD = hin.data_ptr<float>();
+    float* uD = u.data_ptr<float>();
+    float* mD = m.data_ptr<float>();
+    float* hsD = hs.data_ptr<float>();
+    const float* hPrev = h0.data_ptr<float>();
+    for (int64_t t = 0; t < T; ++t) {
+      float* hinT = hinD + t * B * H;
+      maskedCopy(hPrev, maskData, hinT, B * H);
+      float* uT = uD + t * B * M;
+      fusedProduct(true, B, M, H, hinT, H, wMhD, H, false, uT, M);  // u = h W_mh^T
+      const float* xpT = xpD + t * B * X;
+      float* mT = mD + t * B * M;
+      float* h = hsD + t * B * H;
+      for (int64_t b = 0; b < B; ++b) {
+        for (int64_t k = 0; k < M; ++k) mT[b * M + k] = xpT[b * X + k] * uT[b * M + k];
+        std::copy(xpT + b * X + M, xpT + (b + 1) * X, h + b * H);
+      }
+      fusedProduct(true, B, H, M, mT, M, wHmD, M, true, h, H);  // += m W_hm^T
+      tanhInPlace(h, B * H);
+      hPrev = h;
+    }
+    ctx->save_for_backward({xp, wMh, wHm, mask, hin, u, m, hs});
+    return {hs, hs.select(0, T - 1).clone()};
+  }
+
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    const auto saved = ctx->get_saved_variables();
+    const auto& xp = saved[0];
+    const auto& wMh = saved[1];
+    const auto& wHm = saved[2];
+    const auto& mask = saved[3];
+    const auto& hin = saved[4];
+    const auto& u = saved[5];
+    const auto& m = saved[6];
+    const auto& hs = saved[7];
+    const int64_t T = hin.size(0), B = hin.size(1), H = hin.size(2), M = wMh.size(0);
+    const int64_t X = M + H;
+    const auto options = hin.options();
+    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
+    const torch::Tensor dHs = grads[0].defined() ? grads[0].contiguous() : torch::Tensor();
+    auto dh = grads[1].defined() ? grads[1].contiguous().clone() : torch::zeros({B, H}, options);
+    // [dXm | dPre] per row, written in place: dPre is the gradient of tanh's argument.
+    auto dXp = torch::empty({T, B, X}, options);
+    auto dU = torch::empty({T, B, M}, options);
+    auto dM = torch::empty({B, M}, options);
+    auto dHin = torch::empty({B, H}, options);
+    const float* xpD = xp.data_ptr<float>();
+    const float* wMhD = wMh.data_ptr<float>();
+    const float* wHmD = wHm.data_ptr<float>();
+    const float* uD = u.data_ptr<float>();
+    const float* hsD = hs.data_ptr<float>();
+    const float* dOutD = dHs.defined() ? dHs.data_ptr<float>() : nullptr;
+    float* dXpD = dXp.data_ptr<float>();
+    float* dUD = dU.data_ptr<float>();
+    float* dMD = dM.data_ptr<float>();
+    float* dHinD = dHin.data_ptr<float>();
+    float* dhD = dh.data_ptr<float>();
+    for (int64_t t = T - 1; t >= 0; --t) {
+      const float* h = hsD + t * B * H;
+      const float* dOut = dOutD ? dOutD + t * B * H : nullptr;
+      float* dXpT = dXpD + t * B * X;
+      for (int64_t b = 0; b < B; ++b) {
+        float* dPre = dXpT + b * X + M;
+        for (int64_t k = 0; k < H; ++k) {
+          const int64_t at = b * H + k;
+          dPre[k] = (dhD[at] + (dOut ? dOut[at] : 0.0f)) * (1.0f - h[at] * h[at]);
+        }
+      }
+      fusedProduct(false, B, M, H, dXpT + M, X, wHmD, M, false, dMD, M);  // dm = dPre W_hm
+      const float* xpT = xpD + t * B * X;
+      const float* uT = uD + t * B * M;
+      float* dUT = dUD + t * B * M;
+      for (int64_t b = 0; b < B; ++b) {
+        for (int64_t k = 0; k < M; ++k) {
+          dXpT[b * X + k] = dMD[b * M + k] * uT[b * M + k];
+          dUT[b * M + k] = dMD[b * M + k] * xpT[b * X + k];
+        }
+      }
+      fusedProduct(false, B, H, M, dUT, M, wMhD, H, false, dHinD, H);  // dh_in = du W_mh
+      maskedCopy(dHinD, maskData, dhD, B * H);
+    }
+    const auto dWhm = dXp.view({T * B, X}).narrow(1, M, H).t().mm(m.view({T * B, M}));
+    const auto dWmh = dU.view({T * B, M}).t().mm(hin.view({T * B, H}));
+    return {dXp, dh, dWmh, dWhm, torch::Tensor()};
+  }
+};
+
+}  // namespace
+
+FusedWindowResult fusedMrnnWindow(const torch::Tensor& xp, const torch::Tensor& h0,
+                                  const torch::Tensor& wMh, const torch::Tensor& wHm,
+                                  const torch::Tensor& mask) {
+  const auto out = MrnnWindowFunction::apply(
+      xp.contiguous(), h0.contiguous(), wMh.contiguous(), wHm.contiguous(),
+      mask.defined() ? mask.expand_as(h0).contiguous() : torch::empty({0}, xp.options()));
+  return {out[0], out[1], {}};
+}
+
+}  // namespace mrnn::engine

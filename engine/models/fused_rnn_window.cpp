@@ -1,0 +1,88 @@
+#include "engine/models/fused_rnn_window.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+
+#include "engine/kernels/vector_kernels.h"
+#include "engine/models/fused_window_kernels.h"
+
+namespace mrnn::engine {
+
+namespace {
+
+using torch::autograd::AutogradContext;
+using torch::autograd::variable_list;
+
+class RnnWindowFunction : public torch::autograd::Function<RnnWindowFunction> {
+ public:
+  static variable_list forward(AutogradContext* ctx, const torch::Tensor& xp,
+                               const torch::Tensor& h0, const torch::Tensor& wHh,
+                               const torch::Tensor& mask) {
+    const int64_t T = xp.size(0), B = xp.size(1), H = h0.size(1);
+    auto hin = torch::empty({T, B, H}, xp.options());  // h_{t-1} as it enters W_hh
+    auto hs = torch::empty({T, B, H}, xp.options());
+    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
+    const float* xpD = xp.data_ptr<float>();
+    const float* wD = wHh.data_ptr<float>();
+    float* hinD = hin.data_ptr<float>();
+    float* hsD = hs.data_ptr<float>();
+    const float* hPrev = h0.data_ptr<float>();
+    for (int64_t t = 0; t < T; ++t) {
+      float* hinT = hinD + t * B * H;
+      maskedCopy(hPrev, maskData, hinT, B * H);
+      float* h = hsD + t * B * H;
+      std::copy(xpD + t * B * H, xpD + (t + 1) * B * H, h);
+      fusedProduct(true, B, H, H, hinT, H, wD, H, true, h, H);  // += h W_hh^T
+      tanhInPlace(h, B * H);
+      hPrev = h;
+    }
+    ctx->save_for_backward({wHh, mask, hin, hs});
+    return {hs, hs.select(0, T - 1).clone()};
+  }
+
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    const auto saved = ctx->get_saved_variables();
+    const auto& wHh = saved[0];
+    const auto& mask = saved[1];
+    const auto& hin = saved[2];
+    const auto& hs = saved[3];
+    const int64_t T = hin.size(0), B = hin.size(1), H = hin.size(2);
+    const auto options = hin.options();
+    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
+    const torch::Tensor dHs = grads[0].defined() ? grads[0].contiguous() : torch::Tensor();
+    auto dh = grads[1].defined() ? grads[1].contiguous().clone() : torch::zeros({B, H}, options);
+    auto dXp = torch::empty({T, B, H}, options);  // the pre-activation's gradient
+    auto dHin = torch::empty({B, H}, options);
+    const float* wD = wHh.data_ptr<float>();
+    const float* hsD = hs.data_ptr<float>();
+    const float* dOutD = dHs.defined() ? dHs.data_ptr<float>() : nullptr;
+    float* dXpD = dXp.data_ptr<float>();
+    float* dHinD = dHin.data_ptr<float>();
+    float* dhD = dh.data_ptr<float>();
+    for (int64_t t = T - 1; t >= 0; --t) {
+      const float* h = hsD + t * B * H;
+      const float* dOut = dOutD ? dOutD + t * B * H : nullptr;
+      float* dPre = dXpD + t * B * H;
+      for (int64_t k = 0; k < B * H; ++k) {
+        dPre[k] = (dhD[k] + (dOut ? dOut[k] : 0.0f)) * (1.0f - h[k] * h[k]);
+      }
+      fusedProduct(false, B, H, H, dPre, H, wD, H, false, dHinD, H);  // dh_in = dPre W_hh
+      maskedCopy(dHinD, maskData, dhD, B * H);
+    }
+    const auto dW = dXp.view({T * B, H}).t().mm(hin.view({T * B, H}));
+    return {dXp, dh, dW, torch::Tensor()};
+  }
+};
+
+}  // namespace
+
+FusedWindowResult fusedRnnWindow(const torch::Tensor& xp, const torch::Tensor& h0,
+                                 const torch::Tensor& wHh, const torch::Tensor& mask) {
+  const auto out = RnnWindowFunction::apply(
+      xp.contiguous(), h0.contiguous(), wHh.contiguous(),
+      mask.defined() ? mask.expand_as(h0).contiguous() : torch::empty({0}, xp.options()));
+  return {out[0], out[1], {}};
+}
+
+}  // namespace mrnn::engine

@@ -1,0 +1,187 @@
+#include "engine/models/fused_tmgru_window.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+
+#include "engine/kernels/vector_kernels.h"
+#include "engine/models/fused_window_kernels.h"
+
+namespace mrnn::engine {
+
+namespace {
+
+using torch::autograd::AutogradContext;
+using torch::autograd::variable_list;
+
+class TmgruWindowFunction : public torch::autograd::Function<TmgruWindowFunction> {
+ public:
+  static variable_list forward(AutogradContext* ctx, const torch::Tensor& xp,
+                               const torch::Tensor& h0, const torch::Tensor& wMhZr,
+                               const torch::Tensor& wMhH, const torch::Tensor& v,
+                               const torch::Tensor& mask) {
+    const int64_t T = xp.size(0), B = xp.size(1), H = h0.size(1), M = wMhH.size(0);
+    const int64_t X = 3 * M + 3 * H;  // a row of xp: [W_mx x (z r h) | U x + b (z r j)]
+    const int64_t N = 3 * M;          // a row of u and m: [z | r | h]
+    const auto options = xp.options();
+    // Everything backward needs, one tensor per kind for the window (no per-step tensors).
+    auto hin = torch::empty({T, B, H}, options);        // h_{t-1} as it enters W_mh_zr
+    auto u = torch::empty({T, B, N}, options);          // W_mh_zr hin | W_mh_h (r hin)
+    auto m = torch::empty({T, B, N}, options);          // m_z m_r m_h: (W_mx x) * u
+    auto gates = torch::empty({T, B, 3 * H}, options);  // z r j, activated
+    auto rh = torch::empty({T, B, H}, options);         // r * hin, as it enters W_mh_h
+    auto hs = torch::empty({T, B, H}, options);
+    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
+    const float* xpD = xp.data_ptr<float>();
+    const float* wMhZrD = wMhZr.data_ptr<float>();
+    const float* wMhHD = wMhH.data_ptr<float>();
+    const float* vZ = v.data_ptr<float>();  // the blocks V_z, V_r, V_h, each [H, M]
+    const float* vR = vZ + H * M;
+    const float* vH = vR + H * M;
+    float* hinD = hin.data_ptr<float>();
+    float* uD = u.data_ptr<float>();
+    float* mD = m.data_ptr<float>();
+    float* gD = gates.data_ptr<float>();
+    float* rhD = rh.data_ptr<float>();
+    float* hsD = hs.data_ptr<float>();
+    const float* hPrev = h0.data_ptr<float>();
+    for (int64_t t = 0; t < T; ++t) {
+      float* hinT = hinD + t * B * H;
+      maskedCopy(hPrev, maskData, hinT, B * H);
+      const float* xpT = xpD + t * B * X;
+      float* uT = uD + t * B * N;
+      float* mT = mD + t * B * N;
+      float* gT = gD + t * B * 3 * H;
+      fusedProduct(true, B, 2 * M, H, hinT, H, wMhZrD, H, false, uT, N);  // hin W_mh_zr^T
+      for (int64_t b = 0; b < B; ++b) {
+        for (int64_t k = 0; k < 2 * M; ++k) mT[b * N + k] = xpT[b * X + k] * uT[b * N + k];
+        std::copy(xpT + b * X + N, xpT + (b + 1) * X, gT + b * 3 * H);
+      }
+      fusedProduct(true, B, H, M, mT, N, vZ, M, true, gT, 3 * H);          // z += m_z V_z^T
+      fusedProduct(true, B, H, M, mT + M, N, vR, M, true, gT + H, 3 * H);  // r += m_r V_r^T
+      for (int64_t b = 0; b < B; ++b) sigmoidInPlace(gT + b * 3 * H, 2 * H);
+      float* rhT = rhD + t * B * H;
+      resetRowsForward(gT + H, 3 * H, hinT, rhT, B, H);
+      fusedProduct(true, B, M, H, rhT, H, wMhHD, H, false, uT + 2 * M, N);  // (r hin) W_mh_h^T
+      for (int64_t b = 0; b < B; ++b) {
+        for (int64_t k = 2 * M; k < N; ++k) mT[b * N + k] = xpT[b * X + k] * uT[b * N + k];
+      }
+      fusedProduct(true, B, H, M, mT + 2 * M, N, vH, M, true, gT + 2 * H, 3 * H);  // j += m_h V_h^T
+      for (int64_t b = 0; b < B; ++b) tanhInPlace(gT + b * 3 * H + 2 * H, H);
+      float* h = hsD + t * B * H;
+      gruRowsForward(gT, 3 * H, gT + 2 * H, 3 * H, hPrev, h, B, H);
+      hPrev = h;
+    }
+    ctx->save_for_backward({xp, h0, wMhZr, wMhH, v, mask, hin, u, m, gates, rh, hs});
+    return {hs, hs.select(0, T - 1).clone()};
+  }
+
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    const auto saved = ctx->get_saved_variables();
+    const auto& xp = saved[0];
+    const auto& h0 = saved[1];
+    const auto& wMhZr = saved[2];
+    const auto& wMhH = saved[3];
+    const auto& v = saved[4];
+    const auto& mask = saved[5];
+    const auto& hin = saved[6];
+    const auto& u = saved[7];
+    const auto& m = saved[8];
+    const auto& gates = saved[9];
+    const auto& rh = saved[10];
+    const auto& hs = saved[11];
+    const int64_t T = xp.size(0), B = xp.size(1), H = hin.size(2), M = wMhH.size(0);
+    const int64_t X = 3 * M + 3 * H;
+    const int64_t N = 3 * M;
+    const auto options = xp.options();
+    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
+
+    // The gradients flowing into the outputs (undefined where nothing used an output).
+    const torch::Tensor dHs = grads[0].defined() ? grads[0].contiguous() : torch::Tensor();
+    auto dh = grads[1].defined() ? grads[1].contiguous().clone() : torch::zeros({B, H}, options);
+
+    // The input projections' gradient, written in place: [dXm (z r h) | dz | dr | dj] per row,
+    // the gates' entries being their pre-activations' gradients.
+    auto dXp = torch::empty({T, B, X}, options);
+    auto dU = torch::empty({T, B, N}, options);  // kept for the W_mh gradients
+    auto dM = torch::empty({B, N}, options);     // the gradients reaching m_z, m_r, m_h
+    auto dRh = torch::empty({B, H}, options);    // the gradient reaching r * hin
+    auto dHin = torch::empty({B, H}, options);
+    auto dhStep = torch::empty({B, H}, options);
+    const float* xpD = xp.data_ptr<float>();
+    const float* wMhZrD = wMhZr.data_ptr<float>();
+    const float* wMhHD = wMhH.data_ptr<float>();
+    const float* vZ = v.data_ptr<float>();
+    const float* vR = vZ + H * M;
+    const float* vH = vR + H * M;
+    const float* hinD = hin.data_ptr<float>();
+    const float* uD = u.data_ptr<float>();
+    const float* gD = gates.data_ptr<float>();
+    const float* hsD = hs.data_ptr<float>();
+    const float* h0D = h0.data_ptr<float>();
+    const float* dOutD = dHs.defined() ? dHs.data_ptr<float>() : nullptr;
+    float* dXpD = dXp.data_ptr<float>();
+    float* dUD = dU.data_ptr<float>();
+    float* dMD = dM.data_ptr<float>();
+    float* dRhD = dRh.data_ptr<float>();
+    float* dHinD = dHin.data_ptr<float>();
+    float* dhStepD = dhStep.data_ptr<float>();
+    float* dhD = dh.data_ptr<float>();
+    for (int64_t t = T - 1; t >= 0; --t) {
+      const float* gT = gD + t * B * 3 * H;
+      const float* hinT = hinD + t * B * H;
+      const float* hPrev = t > 0 ? hsD + (t - 1) * B * H : h0D;
+      const float* xpT = xpD + t * B * X;
+      const float* uT = uD + t * B * N;
+      float* dXpT = dXpD + t * B * X;
+      float* dGT = dXpT + N;  // rows of [dz | dr | dj]
+      float* dUT = dUD + t * B * N;
+      addOrCopy(dhD, dOutD ? dOutD + t * B * H : nullptr, dhStepD, B * H);
+      // dz, dj, and dh_{t-1} = dh (1 - z) through the update.
+      gruRowsBackward(gT, 3 * H, gT + 2 * H, 3 * H, hPrev, dhStepD, dGT, X, dGT + 2 * H, X, dhD, B,
+                      H);
+      // The candidate's path: m_h, then r * hin through W_mh_h.
+      fusedProduct(false, B, M, H, dGT + 2 * H, X, vH, M, false, dMD + 2 * M, N);  // dj V_h
+      for (int64_t b = 0; b < B; ++b) {
+        for (int64_t k = 2 * M; k < N; ++k) {
+          dXpT[b * X + k] = dMD[b * N + k] * uT[b * N + k];
+          dUT[b * N + k] = dMD[b * N + k] * xpT[b * X + k];
+        }
+      }
+      fusedProduct(false, B, H, M, dUT + 2 * M, N, wMhHD, H, false, dRhD, H);  // du_h W_mh_h
+      resetRowsBackward(gT + H, 3 * H, hinT, dRhD, dGT + H, X, dHinD, B, H);   // dr, r d(r hin)
+      // The gates' paths: m_z and m_r, then hin through W_mh_zr.
+      fusedProduct(false, B, M, H, dGT, X, vZ, M, false, dMD, N);          // dz V_z
+      fusedProduct(false, B, M, H, dGT + H, X, vR, M, false, dMD + M, N);  // dr V_r
+      for (int64_t b = 0; b < B; ++b) {
+        for (int64_t k = 0; k < 2 * M; ++k) {
+          dXpT[b * X + k] = dMD[b * N + k] * uT[b * N + k];
+          dUT[b * N + k] = dMD[b * N + k] * xpT[b * X + k];
+        }
+      }
+      fusedProduct(false, B, H, 2 * M, dUT, N, wMhZrD, H, true, dHinD, H);  // += du_zr W_mh_zr
+      maskedAccumulate(dHinD, maskData, dhD, B * H);
+    }
+    // The weights' gradients: one product over all T x B rows each (one batched product for
+    // the three blocks of V).
+    const auto dURows = dU.view({T * B, N});
+    const auto dWmhZr = dURows.narrow(1, 0, 2 * M).t().mm(hin.view({T * B, H}));
+    const auto dWmhH = dURows.narrow(1, 2 * M, M).t().mm(rh.view({T * B, H}));
+    const auto dGates = dXp.view({T * B, X}).narrow(1, N, 3 * H).view({T * B, 3, H});
+    const auto dV = dGates.permute({1, 2, 0}).bmm(m.view({T * B, 3, M}).permute({1, 0, 2}));
+    return {dXp, dh, dWmhZr, dWmhH, dV, torch::Tensor()};
+  }
+};
+
+}  // namespace
+
+FusedWindowResult fusedTmgruWindow(const torch::Tensor& xp, const torch::Tensor& h0,
+                                   const torch::Tensor& wMhZr, const torch::Tensor& wMhH,
+                                   const torch::Tensor& v, const torch::Tensor& mask) {
+  const auto out = TmgruWindowFunction::apply(
+      xp.contiguous(), h0.contiguous(), wMhZr.contiguous(), wMhH.contiguous(), v.contiguous(),
+      mask.defined() ? mask.expand_as(h0).contiguous() : torch::empty({0}, xp.options()));
+  return {out[0], out[1], {}};
+}
+
+}  // namespace mrnn::engine

@@ -1,0 +1,142 @@
+#include "engine/models/fused_window_kernels.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+
+#include "engine/kernels/blas_gemm.h"
+#include "engine/kernels/vector_kernels.h"
+
+namespace mrnn::engine {
+
+void fusedProduct(bool transposeB, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+                  const float* b, int64_t ldb, bool accumulate, float* out, int64_t ldc) {
+  const float beta = accumulate ? 1.0f : 0.0f;
+  if (rawSgemm(transposeB, m, n, k, 1.0f, a, lda, b, ldb, beta, out, ldc)) return;
+  auto* mutableB = const_cast<float*>(b);
+  const auto A = torch::from_blob(const_cast<float*>(a), {m, k}, {lda, 1});
+  const auto Bop = transposeB ? torch::from_blob(mutableB, {n, k}, {ldb, 1}).t()
+                              : torch::from_blob(mutableB, {k, n}, {ldb, 1});
+  auto C = torch::from_blob(out, {m, n}, {ldc, 1});
+  if (accumulate) {
+    C.addmm_(A, Bop);
+  } else {
+    at::mm_out(C, A, Bop);
+  }
+}
+
+void maskedCopy(const float* src, const float* mask, float* dst, int64_t n) {
+  if (mask == nullptr) {
+    std::copy(src, src + n, dst);
+    return;
+  }
+  for (int64_t k = 0; k < n; ++k) dst[k] = src[k] * mask[k];
+}
+
+void addOrCopy(const float* a, const float* b, float* dst, int64_t n) {
+  if (b == nullptr) {
+    std::copy(a, a + n, dst);
+    return;
+  }
+  for (int64_t k = 0; k < n; ++k) dst[k] = a[k] + b[k];
+}
+
+void lstmRowsForward(float* gates, int64_t ldGates, const float* cPrev, float* c, float* tanhC,
+                     float* h, int64_t B, int64_t H) {
+  // The activations, the cell update, tanh(c) and h in one pass per row, with the
+  // vectorised kernels (engine/kernels): no LibTorch op, no intermediate tensor.
+  for (int64_t b = 0; b < B; ++b) {
+    float* row = gates + b * ldGates;
+    sigmoidInPlace(row, 3 * H);
+    tanhInPlace(row + 3 * H, H);
+    const int64_t at = b * H;
+    for (int64_t k = 0; k < H; ++k) {
+      c[at + k] = row[H + k] * cPrev[at + k] + row[k] * row[3 * H + k];
+      tanhC[at + k] = c[at + k];
+    }
+    tanhInPlace(tanhC + at, H);
+    for (int64_t k = 0; k < H; ++k) h[at + k] = row[2 * H + k] * tanhC[at + k];
+  }
+}
+
+void lstmRowsBackward(const float* gates, int64_t ldGates, const float* cPrev, const float* tanhC,
+                      const float* dh, float* dc, float* dGates, int64_t ldD, int64_t B,
+                      int64_t H) {
+  for (int64_t b = 0; b < B; ++b) {
+    const float* row = gates + b * ldGates;
+    float* drow = dGates + b * ldD;
+    for (int64_t k = 0; k < H; ++k) {
+      const int64_t at = b * H + k;
+      const float i = row[k], f = row[H + k], o = row[2 * H + k], j = row[3 * H + k];
+      const float tc = tanhC[at];
+      const float dcell = dc[at] + dh[at] * o * (1.0f - tc * tc);
+      drow[k] = dcell * j * i * (1.0f - i);
+      drow[H + k] = dcell * cPrev[at] * f * (1.0f - f);
+      drow[2 * H + k] = dh[at] * tc * o * (1.0f - o);
+      drow[3 * H + k] = dcell * i * (1.0f - j * j);
+      dc[at] = dcell * f;
+    }
+  }
+}
+
+void gruRowsForward(const float* z, int64_t ldZ, const float* j, int64_t ldJ, const float* hPrev,
+                    float* h, int64_t B, int64_t H) {
+  for (int64_t b = 0; b < B; ++b) {
+    const float* zRow = z + b * ldZ;
+    const float* jRow = j + b * ldJ;
+    const int64_t at = b * H;
+    for (int64_t k = 0; k < H; ++k) {
+      h[at + k] = (1.0f - zRow[k]) * hPrev[at + k] + zRow[k] * jRow[k];
+    }
+  }
+}
+
+void gruRowsBackward(const float* z, int64_t ldZ, const float* j, int64_t ldJ, const float* hPrev,
+                     const float* dh, float* dZ, int64_t ldDz, float* dJ, int64_t ldDj,
+                     float* dhPrev, int64_t B, int64_t H) {
+  for (int64_t b = 0; b < B; ++b) {
+    const float* zRow = z + b * ldZ;
+    const float* jRow = j + b * ldJ;
+    float* dzRow = dZ + b * ldDz;
+    float* djRow = dJ + b * ldDj;
+    for (int64_t k = 0; k < H; ++k) {
+      const int64_t at = b * H + k;
+      const float zk = zRow[k], jk = jRow[k], g = dh[at];
+      dzRow[k] = g * (jk - hPrev[at]) * zk * (1.0f - zk);
+      djRow[k] = g * zk * (1.0f - jk * jk);
+      dhPrev[at] = g * (1.0f - zk);
+    }
+  }
+}
+
+void resetRowsForward(const float* r, int64_t ldR, const float* a, float* out, int64_t B,
+                      int64_t n) {
+  for (int64_t b = 0; b < B; ++b) {
+    const float* rRow = r + b * ldR;
+    for (int64_t k = 0; k < n; ++k) out[b * n + k] = rRow[k] * a[b * n + k];
+  }
+}
+
+void resetRowsBackward(const float* r, int64_t ldR, const float* a, const float* dOut, float* dR,
+                       int64_t ldDr, float* dA, int64_t B, int64_t n) {
+  for (int64_t b = 0; b < B; ++b) {
+    const float* rRow = r + b * ldR;
+    float* drRow = dR + b * ldDr;
+    for (int64_t k = 0; k < n; ++k) {
+      const int64_t at = b * n + k;
+      const float rk = rRow[k], g = dOut[at];
+      drRow[k] = g * a[at] * rk * (1.0f - rk);
+      dA[at] = g * rk;
+    }
+  }
+}
+
+void maskedAccumulate(const float* src, const float* mask, float* dst, int64_t n) {
+  if (mask == nullptr) {
+    for (int64_t k = 0; k < n; ++k) dst[k] += src[k];
+    return;
+  }
+  for (int64_t k = 0; k < n; ++k) dst[k] += src[k] * mask[k];
+}
+
+}  // namespace mrnn::engine

@@ -1,0 +1,65 @@
+#pragma once
+
+#include <cstdint>
+
+namespace mrnn::engine {
+
+// The pieces every fused window (fused_*_window.cpp) is built from: raw-pointer products and
+// the element-wise rows of the LSTM and GRU updates, forward and backward. A fused window
+// runs a cell's whole BPTT window as one autograd node: per step only these calls, no tensor
+// and no graph node, and the recurrent weights' gradients as one large product at the end.
+
+// out[m x n] = a[m x k] op(b) (+ out when accumulate), row-major with leading dimensions:
+// through CBLAS on raw pointers where the process has it, else through LibTorch on views.
+// op(b) is b^T ([n x k]) when transposeB, else b ([k x n]).
+void fusedProduct(bool transposeB, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+                  const float* b, int64_t ldb, bool accumulate, float* out, int64_t ldc);
+
+// dst[k] = src[k] * mask[k] for k < n, or a copy when mask is null.
+void maskedCopy(const float* src, const float* mask, float* dst, int64_t n);
+
+// The LSTM update (output gate outside) for B rows: gates holds the pre-activations
+// [i f o j] (row stride ldGates, 4H used) and is activated in place; then
+// c = f * cPrev + i * j, tanhC = tanh(c), h = o * tanhC. cPrev, c, tanhC, h: [B, H].
+void lstmRowsForward(float* gates, int64_t ldGates, const float* cPrev, float* c, float* tanhC,
+                     float* h, int64_t B, int64_t H);
+
+// Its backward for one step. dh: the gradient reaching h (already summed over its uses);
+// dc: in, the gradient reaching c from step t+1, out, the gradient reaching cPrev.
+// dGates (row stride ldD): the gradients of the pre-activations [i f o j].
+void lstmRowsBackward(const float* gates, int64_t ldGates, const float* cPrev, const float* tanhC,
+                      const float* dh, float* dc, float* dGates, int64_t ldD, int64_t B, int64_t H);
+
+// dst[k] = a[k] + b[k] where b may be null (then a copy): sums a carried gradient with the
+// gradient of an output the loss read directly.
+void addOrCopy(const float* a, const float* b, float* dst, int64_t n);
+
+// The GRU update (Maupome & Meurs eq. 18) for B rows: h = (1 - z) * hPrev + z * j, with z
+// and j activated (row strides ldZ, ldJ) and hPrev the carried, unmasked state. hPrev, h:
+// [B, H].
+void gruRowsForward(const float* z, int64_t ldZ, const float* j, int64_t ldJ, const float* hPrev,
+                    float* h, int64_t B, int64_t H);
+
+// Its backward for one step. dh: the gradient reaching h (already summed over its uses).
+// Writes the gradients of z's and j's pre-activations (row strides ldDz, ldDj) and
+// dhPrev = dh * (1 - z), the gradient reaching hPrev through the update alone; dhPrev may be
+// dh.
+void gruRowsBackward(const float* z, int64_t ldZ, const float* j, int64_t ldJ, const float* hPrev,
+                     const float* dh, float* dZ, int64_t ldDz, float* dJ, int64_t ldDj,
+                     float* dhPrev, int64_t B, int64_t H);
+
+// The GRU reset product for B rows: out = r * a, with r activated (row stride ldR) and
+// a, out: [B, n].
+void resetRowsForward(const float* r, int64_t ldR, const float* a, float* out, int64_t B,
+                      int64_t n);
+
+// Its backward: given dOut, the gradient reaching r * a, writes the gradient of r's
+// pre-activation dR = dOut * a * r (1 - r) (row stride ldDr) and dA = dOut * r; dA may be dOut.
+void resetRowsBackward(const float* r, int64_t ldR, const float* a, const float* dOut, float* dR,
+                       int64_t ldDr, float* dA, int64_t B, int64_t n);
+
+// dst[k] += src[k] * mask[k] for k < n, or dst[k] += src[k] when mask is null: carries the
+// gradient reaching the masked state on to the state itself.
+void maskedAccumulate(const float* src, const float* mask, float* dst, int64_t n);
+
+}  // namespace mrnn::engine
