@@ -6,6 +6,7 @@
 #include "bench_command.h"
 #include "command_line.h"
 #include "copy_command.h"
+#include "engine/runtime/allocation_policy.h"
 #include "engine/runtime/blas_kernels.h"
 #include "eval_command.h"
 #include "experiment_command.h"
@@ -51,7 +52,10 @@ int main(int argc, char** argv) {
   const bool computes = !words.empty() && words[0] != "model" && words[0] != "runs" &&
                         (words[0] != "experiment" || (words.size() > 1 && words[1] == "trial")) &&
                         !args.has("version") && !args.has("help");
-  if (computes) mrnn::engine::relaunchWithBetterBlasKernels(argv);
+  if (computes) {
+    mrnn::engine::relaunchWithBetterBlasKernels(argv);
+    mrnn::engine::keepFreedMemoryForReuse();
+  }
   if (args.has("version")) {
     std::cout << "mrnn " MRNN_VERSION "\n";
     return 0;

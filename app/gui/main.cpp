@@ -16,6 +16,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/screenshot_showcase.h"
 #include "app/gui/template_catalog.h"
+#include "engine/runtime/allocation_policy.h"
 #include "engine/runtime/blas_kernels.h"
 
 namespace {
@@ -32,6 +33,7 @@ void settle() {
 
 int main(int argc, char* argv[]) {
   mrnn::engine::relaunchWithBetterBlasKernels(argv);
+  mrnn::engine::keepFreedMemoryForReuse();
   QApplication app(argc, argv);
   QCoreApplication::setOrganizationName(QStringLiteral("mRNN Workbench"));
   QCoreApplication::setApplicationName(QStringLiteral("mrnn-workbench"));

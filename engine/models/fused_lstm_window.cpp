@@ -28,7 +28,10 @@ class LstmWindowFunction : public torch::autograd::Function<LstmWindowFunction> 
     auto hs = torch::empty({T, B, H}, options);
     c.select(0, 0).copy_(c0);
     const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
+    // xp may be a column block of a wider projection (the Major-Minor LSTM's halves): rows
+    // are read through its strides, so no copy of the block is made.
     const float* xpD = xp.data_ptr<float>();
+    const int64_t xpStep = xp.stride(0), xpRow = xp.stride(1);
     const float* wHD = wH.data_ptr<float>();
     float* hinD = hin.data_ptr<float>();
     float* gD = gates.data_ptr<float>();
@@ -40,7 +43,10 @@ class LstmWindowFunction : public torch::autograd::Function<LstmWindowFunction> 
       float* hinT = hinD + t * B * H;
       maskedCopy(hPrev, maskData, hinT, B * H);
       float* gT = gD + t * B * 4 * H;
-      std::copy(xpD + t * B * 4 * H, xpD + (t + 1) * B * 4 * H, gT);
+      for (int64_t b = 0; b < B; ++b) {
+        const float* row = xpD + t * xpStep + b * xpRow;
+        std::copy(row, row + 4 * H, gT + b * 4 * H);
+      }
       fusedProduct(true, B, 4 * H, H, hinT, H, wHD, H, true, gT, 4 * H);  // += h W_h^T
       float* h = hsD + t * B * H;
       lstmRowsForward(gT, 4 * H, cD + t * B * H, cD + (t + 1) * B * H, tcD + t * B * H, h, B, H);
@@ -97,7 +103,7 @@ FusedWindowResult fusedLstmWindow(const torch::Tensor& xp, const torch::Tensor& 
                                   const torch::Tensor& c0, const torch::Tensor& wH,
                                   const torch::Tensor& mask) {
   const auto out = LstmWindowFunction::apply(
-      xp.contiguous(), h0.contiguous(), c0.contiguous(), wH.contiguous(),
+      xp.stride(2) == 1 ? xp : xp.contiguous(), h0.contiguous(), c0.contiguous(), wH.contiguous(),
       mask.defined() ? mask.expand_as(h0).contiguous() : torch::empty({0}, xp.options()));
   return {out[0], out[1], out[2]};
 }

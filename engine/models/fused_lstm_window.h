@@ -10,7 +10,8 @@ namespace mrnn::engine {
 // autograd node with a hand-written backward, for the LSTM and for each half of the
 // Major-Minor LSTM: per step one product and one raw pass of the gate arithmetic, and the
 // recurrent weight's gradient as one product over all T x B rows at the end.
-// xp: [T, B, 4H], the hoisted W_x x + b; h0, c0: [B, H]; wH: [4H, H]; mask: [B, H]
+// xp: [T, B, 4H], the hoisted W_x x + b (contiguous rows; it may be a column block of a
+// wider tensor); h0, c0: [B, H]; wH: [4H, H]; mask: [B, H]
 // variational mask on h_{t-1}, or undefined. CPU float32 (fusedWindowApplies).
 FusedWindowResult fusedLstmWindow(const torch::Tensor& xp, const torch::Tensor& h0,
                                   const torch::Tensor& c0, const torch::Tensor& wH,

@@ -19,17 +19,22 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
   static variable_list forward(AutogradContext* ctx, const torch::Tensor& xp,
                                const torch::Tensor& h0, const torch::Tensor& c0,
                                const torch::Tensor& wMh, const torch::Tensor& wM,
-                               const torch::Tensor& mask) {
+                               const torch::Tensor& mask, bool keep) {
     const int64_t T = xp.size(0), B = xp.size(1), H = h0.size(1), M = wMh.size(0);
     const int64_t X = M + 4 * H;  // a row of xp: [W_mx x | W_x x + b]
     const auto options = xp.options();
     // Everything backward needs, one tensor per kind for the window (no per-step tensors).
-    auto hin = torch::empty({T, B, H}, options);        // h_{t-1} as it enters W_mh
-    auto u = torch::empty({T, B, M}, options);          // W_mh h_{t-1}
-    auto m = torch::empty({T, B, M}, options);          // (W_mx x) * u
-    auto gates = torch::empty({T, B, 4 * H}, options);  // i f o j, activated
-    auto c = torch::empty({T + 1, B, H}, options);      // c_0 .. c_T
-    auto tanhC = torch::empty({T, B, H}, options);      // tanh(c_1) .. tanh(c_T)
+    // Without a backward to come (evaluation), one step's slot each, reused: the step's
+    // buffers stay in cache and no window-sized block is allocated.
+    const int64_t S = keep ? T : 1;
+    const auto slot = [keep](int64_t t) { return keep ? t : 0; };
+    const auto cSlot = [keep](int64_t t) { return keep ? t : t % 2; };
+    auto hin = torch::empty({S, B, H}, options);               // h_{t-1} as it enters W_mh
+    auto u = torch::empty({S, B, M}, options);                 // W_mh h_{t-1}
+    auto m = torch::empty({S, B, M}, options);                 // (W_mx x) * u
+    auto gates = torch::empty({S, B, 4 * H}, options);         // i f o j, activated
+    auto c = torch::empty({keep ? T + 1 : 2, B, H}, options);  // c_0 .. c_T
+    auto tanhC = torch::empty({S, B, H}, options);             // tanh(c_1) .. tanh(c_T)
     auto hs = torch::empty({T, B, H}, options);
     c.select(0, 0).copy_(c0);
     const bool masked = mask.numel() > 0;
@@ -49,25 +54,26 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
     const auto h0c = h0.contiguous();
     const float* hPrev = h0c.data_ptr<float>();
     for (int64_t t = 0; t < T; ++t) {
-      float* hinT = hinD + t * B * H;
+      float* hinT = hinD + slot(t) * B * H;
       maskedCopy(hPrev, maskData, hinT, B * H);
-      float* uT = uD + t * B * M;
+      float* uT = uD + slot(t) * B * M;
       fusedProduct(true, B, M, H, hinT, H, wMhD, H, false, uT, M);  // u = h W_mh^T
       const float* xpT = xpD + t * B * X;
-      float* mT = mD + t * B * M;
-      float* gT = gD + t * B * 4 * H;
+      float* mT = mD + slot(t) * B * M;
+      float* gT = gD + slot(t) * B * 4 * H;
       for (int64_t b = 0; b < B; ++b) {
         for (int64_t k = 0; k < M; ++k) mT[b * M + k] = xpT[b * X + k] * uT[b * M + k];
         std::copy(xpT + b * X + M, xpT + (b + 1) * X, gT + b * 4 * H);
       }
       fusedProduct(true, B, 4 * H, M, mT, M, wMD, M, true, gT, 4 * H);  // gates += m W_m^T
       float* h = hsD + t * B * H;
-      lstmRowsForward(gT, 4 * H, cD + t * B * H, cD + (t + 1) * B * H, tcD + t * B * H, h, B, H);
+      lstmRowsForward(gT, 4 * H, cD + cSlot(t) * B * H, cD + cSlot(t + 1) * B * H,
+                      tcD + slot(t) * B * H, h, B, H);
       hPrev = h;
     }
-    ctx->save_for_backward({xp, wMh, wM, mask, hin, u, m, gates, c, tanhC});
+    if (keep) ctx->save_for_backward({xp, wMh, wM, mask, hin, u, m, gates, c, tanhC});
     auto hT = hs.select(0, T - 1).clone();
-    auto cT = c.select(0, T).clone();
+    auto cT = c.select(0, cSlot(T)).clone();
     return {hs, hT, cT};
   }
 
@@ -138,7 +144,7 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
     // The weights' gradients: one product over all T x B rows each.
     const auto dWm = dXp.view({T * B, X}).narrow(1, M, 4 * H).t().mm(m.view({T * B, M}));
     const auto dWmh = dU.view({T * B, M}).t().mm(hin.view({T * B, H}));
-    return {dXp, dh, dc, dWmh, dWm, torch::Tensor()};
+    return {dXp, dh, dc, dWmh, dWm, torch::Tensor(), torch::Tensor()};
   }
 };
 
@@ -148,9 +154,12 @@ FusedWindowResult fusedMlstmWindow(const torch::Tensor& xp, const torch::Tensor&
                                    const torch::Tensor& c0, const torch::Tensor& wMh,
                                    const torch::Tensor& wM, const torch::Tensor& mask) {
   const auto empty = torch::empty({0}, xp.options());
+  const bool keep = torch::GradMode::is_enabled() &&
+                    (xp.requires_grad() || h0.requires_grad() || c0.requires_grad() ||
+                     wMh.requires_grad() || wM.requires_grad());
   const auto out = MlstmWindowFunction::apply(
       xp.contiguous(), h0.contiguous(), c0.contiguous(), wMh.contiguous(), wM.contiguous(),
-      mask.defined() ? mask.expand_as(h0).contiguous() : empty);
+      mask.defined() ? mask.expand_as(h0).contiguous() : empty, keep);
   return {out[0], out[1], out[2]};
 }
 

@@ -91,6 +91,36 @@ MRNN_TEST(fused_windows_equal_the_loop_on_every_product_and_kernel_path) {
   engine::resetKernelIsa();
 }
 
+MRNN_TEST(fused_windows_without_autograd_equal_the_loop) {
+  // Evaluation runs the windows under NoGradGuard, where they keep one step's buffers only.
+  torch::NoGradGuard noGrad;
+  for (const auto& [label, layer] : allCellCases()) {
+    auto cell = makeRandomCell(layer, 7);
+    cell->to(torch::kFloat);
+    torch::manual_seed(3);
+    const auto x = torch::randn({9, 3, kInput});
+    const auto embedding = torch::randn({9, 3, kEmbedding});
+    std::vector<torch::Tensor> start;
+    for (int p = 0; p < cell->statePartCount(); ++p) {
+      start.push_back(torch::randn({3, layer.hiddenSize}));
+    }
+    std::vector<torch::Tensor> hs;
+    std::vector<engine::CellState> ends;
+    for (bool fused : {true, false}) {
+      cell->setFusedEnabled(fused);
+      engine::CellState state;
+      for (const auto& part : start) state.parts.push_back(part.clone());
+      hs.push_back(cell->forward(x, embedding, state));
+      ends.push_back(state);
+    }
+    EXPECT_MSG(torch::allclose(hs[0], hs[1], 1e-5, 1e-6), label << ": h differs without autograd");
+    for (size_t p = 0; p < ends[0].parts.size(); ++p) {
+      EXPECT_MSG(torch::allclose(ends[0].parts[p], ends[1].parts[p], 1e-5, 1e-6),
+                 label << ": final state part " << p << " differs without autograd");
+    }
+  }
+}
+
 MRNN_TEST(fused_windows_leave_double_precision_to_the_loop) {
   for (CellType type : engine::allCellTypes()) {
     auto cell = makeRandomCell(sized(type, 4, 3), 3);  // double precision
