@@ -27,7 +27,7 @@ class GruWindowFunction : public torch::autograd::Function<GruWindowFunction> {
     auto gates = torch::empty({T, B, X}, options);  // z r j, activated
     auto rh = torch::empty({T, B, H}, options);     // r * hin, as it enters W_h
     auto hs = torch::empty({T, B, H}, options);
-    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
+    const float* maskData = dataOrNull(mask);
     const float* xpD = xp.data_ptr<float>();
     const float* wZrD = wZr.data_ptr<float>();
     const float* wHD = wH.data_ptr<float>();
@@ -68,11 +68,11 @@ class GruWindowFunction : public torch::autograd::Function<GruWindowFunction> {
     const int64_t T = hin.size(0), B = hin.size(1), H = hin.size(2);
     const int64_t X = 3 * H;
     const auto options = hin.options();
-    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
+    const float* maskData = dataOrNull(mask);
 
     // The gradients flowing into the outputs (undefined where nothing used an output).
-    const torch::Tensor dHs = grads[0].defined() ? grads[0].contiguous() : torch::Tensor();
-    auto dh = grads[1].defined() ? grads[1].contiguous().clone() : torch::zeros({B, H}, options);
+    const torch::Tensor dHs = stepsGradient(grads[0]);
+    auto dh = carriedGradient(grads[1], B, H, options);
 
     // The input projections' gradient, written in place: the pre-activations' gradients
     // [dz | dr | dj] per row.
@@ -86,7 +86,7 @@ class GruWindowFunction : public torch::autograd::Function<GruWindowFunction> {
     const float* gD = gates.data_ptr<float>();
     const float* hsD = hs.data_ptr<float>();
     const float* h0D = h0.data_ptr<float>();
-    const float* dOutD = dHs.defined() ? dHs.data_ptr<float>() : nullptr;
+    const float* dOutD = dataOrNull(dHs);
     float* dXpD = dXp.data_ptr<float>();
     float* dRhD = dRh.data_ptr<float>();
     float* dHinD = dHin.data_ptr<float>();
@@ -118,9 +118,8 @@ class GruWindowFunction : public torch::autograd::Function<GruWindowFunction> {
 FusedWindowResult fusedGruWindow(const torch::Tensor& xp, const torch::Tensor& h0,
                                  const torch::Tensor& wZr, const torch::Tensor& wH,
                                  const torch::Tensor& mask) {
-  const auto out = GruWindowFunction::apply(
-      xp.contiguous(), h0.contiguous(), wZr.contiguous(), wH.contiguous(),
-      mask.defined() ? mask.expand_as(h0).contiguous() : torch::empty({0}, xp.options()));
+  const auto out = GruWindowFunction::apply(xp.contiguous(), h0.contiguous(), wZr.contiguous(),
+                                            wH.contiguous(), windowMask(mask, h0));
   return {out[0], out[1], {}};
 }
 

@@ -27,7 +27,7 @@ class LstmWindowFunction : public torch::autograd::Function<LstmWindowFunction> 
     auto tanhC = torch::empty({T, B, H}, options);
     auto hs = torch::empty({T, B, H}, options);
     c.select(0, 0).copy_(c0);
-    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
+    const float* maskData = dataOrNull(mask);
     // xp may be a column block of a wider projection (the Major-Minor LSTM's halves): rows
     // are read through its strides, so no copy of the block is made.
     const float* xpD = xp.data_ptr<float>();
@@ -43,10 +43,7 @@ class LstmWindowFunction : public torch::autograd::Function<LstmWindowFunction> 
       float* hinT = hinD + t * B * H;
       maskedCopy(hPrev, maskData, hinT, B * H);
       float* gT = gD + t * B * 4 * H;
-      for (int64_t b = 0; b < B; ++b) {
-        const float* row = xpD + t * xpStep + b * xpRow;
-        std::copy(row, row + 4 * H, gT + b * 4 * H);
-      }
+      copyRows(xpD + t * xpStep, xpRow, gT, 4 * H, B, 4 * H);
       fusedProduct(true, B, 4 * H, H, hinT, H, wHD, H, true, gT, 4 * H);  // += h W_h^T
       float* h = hsD + t * B * H;
       lstmRowsForward(gT, 4 * H, cD + t * B * H, cD + (t + 1) * B * H, tcD + t * B * H, h, B, H);
@@ -66,10 +63,10 @@ class LstmWindowFunction : public torch::autograd::Function<LstmWindowFunction> 
     const auto& tanhC = saved[5];
     const int64_t T = hin.size(0), B = hin.size(1), H = hin.size(2);
     const auto options = hin.options();
-    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
-    const torch::Tensor dHs = grads[0].defined() ? grads[0].contiguous() : torch::Tensor();
-    auto dh = grads[1].defined() ? grads[1].contiguous().clone() : torch::zeros({B, H}, options);
-    auto dc = grads[2].defined() ? grads[2].contiguous().clone() : torch::zeros({B, H}, options);
+    const float* maskData = dataOrNull(mask);
+    const torch::Tensor dHs = stepsGradient(grads[0]);
+    auto dh = carriedGradient(grads[1], B, H, options);
+    auto dc = carriedGradient(grads[2], B, H, options);
     // The gates' pre-activation gradients are the input projection's gradient as they are.
     auto dXp = torch::empty({T, B, 4 * H}, options);
     auto dHin = torch::empty({B, H}, options);
@@ -78,7 +75,7 @@ class LstmWindowFunction : public torch::autograd::Function<LstmWindowFunction> 
     const float* gD = gates.data_ptr<float>();
     const float* cD = c.data_ptr<float>();
     const float* tcD = tanhC.data_ptr<float>();
-    const float* dOutD = dHs.defined() ? dHs.data_ptr<float>() : nullptr;
+    const float* dOutD = dataOrNull(dHs);
     float* dXpD = dXp.data_ptr<float>();
     float* dHinD = dHin.data_ptr<float>();
     float* dhStepD = dhStep.data_ptr<float>();
@@ -102,9 +99,9 @@ class LstmWindowFunction : public torch::autograd::Function<LstmWindowFunction> 
 FusedWindowResult fusedLstmWindow(const torch::Tensor& xp, const torch::Tensor& h0,
                                   const torch::Tensor& c0, const torch::Tensor& wH,
                                   const torch::Tensor& mask) {
-  const auto out = LstmWindowFunction::apply(
-      xp.stride(2) == 1 ? xp : xp.contiguous(), h0.contiguous(), c0.contiguous(), wH.contiguous(),
-      mask.defined() ? mask.expand_as(h0).contiguous() : torch::empty({0}, xp.options()));
+  const auto out =
+      LstmWindowFunction::apply(xp.stride(2) == 1 ? xp : xp.contiguous(), h0.contiguous(),
+                                c0.contiguous(), wH.contiguous(), windowMask(mask, h0));
   return {out[0], out[1], out[2]};
 }
 

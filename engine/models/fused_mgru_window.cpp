@@ -31,7 +31,7 @@ class MgruWindowFunction : public torch::autograd::Function<MgruWindowFunction> 
     auto gates = torch::empty({T, B, G}, options);  // z r j, activated
     auto rm = torch::empty({T, B, M}, options);     // r * m, as it enters V_h
     auto hs = torch::empty({T, B, H}, options);
-    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
+    const float* maskData = dataOrNull(mask);
     const float* xpD = xp.data_ptr<float>();
     const float* wMhD = wMh.data_ptr<float>();
     const float* vZrD = vZr.data_ptr<float>();
@@ -51,10 +51,8 @@ class MgruWindowFunction : public torch::autograd::Function<MgruWindowFunction> 
       const float* xpT = xpD + t * B * X;
       float* mT = mD + t * B * M;
       float* gT = gD + t * B * G;
-      for (int64_t b = 0; b < B; ++b) {
-        for (int64_t k = 0; k < M; ++k) mT[b * M + k] = xpT[b * X + k] * uT[b * M + k];
-        std::copy(xpT + b * X + M, xpT + (b + 1) * X, gT + b * G);
-      }
+      multiplyRows(xpT, X, uT, M, mT, M, B, M);
+      copyRows(xpT + M, X, gT, G, B, G);
       fusedProduct(true, B, H + M, M, mT, M, vZrD, M, true, gT, G);  // [z r] += m [V_z; V_r]^T
       for (int64_t b = 0; b < B; ++b) sigmoidInPlace(gT + b * G, H + M);
       float* rmT = rmD + t * B * M;
@@ -87,11 +85,11 @@ class MgruWindowFunction : public torch::autograd::Function<MgruWindowFunction> 
     const int64_t G = 2 * H + M;
     const int64_t X = M + G;
     const auto options = xp.options();
-    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
+    const float* maskData = dataOrNull(mask);
 
     // The gradients flowing into the outputs (undefined where nothing used an output).
-    const torch::Tensor dHs = grads[0].defined() ? grads[0].contiguous() : torch::Tensor();
-    auto dh = grads[1].defined() ? grads[1].contiguous().clone() : torch::zeros({B, H}, options);
+    const torch::Tensor dHs = stepsGradient(grads[0]);
+    auto dh = carriedGradient(grads[1], B, H, options);
 
     // The input projections' gradient, written in place: [dXm | dz | dr | dj] per row, the
     // gates' entries being their pre-activations' gradients.
@@ -109,7 +107,7 @@ class MgruWindowFunction : public torch::autograd::Function<MgruWindowFunction> 
     const float* gD = gates.data_ptr<float>();
     const float* hsD = hs.data_ptr<float>();
     const float* h0D = h0.data_ptr<float>();
-    const float* dOutD = dHs.defined() ? dHs.data_ptr<float>() : nullptr;
+    const float* dOutD = dataOrNull(dHs);
     float* dXpD = dXp.data_ptr<float>();
     float* dUD = dU.data_ptr<float>();
     float* dMD = dM.data_ptr<float>();
@@ -130,12 +128,7 @@ class MgruWindowFunction : public torch::autograd::Function<MgruWindowFunction> 
       const float* xpT = xpD + t * B * X;
       const float* uT = uD + t * B * M;
       float* dUT = dUD + t * B * M;
-      for (int64_t b = 0; b < B; ++b) {
-        for (int64_t k = 0; k < M; ++k) {
-          dXpT[b * X + k] = dMD[b * M + k] * uT[b * M + k];
-          dUT[b * M + k] = dMD[b * M + k] * xpT[b * X + k];
-        }
-      }
+      multiplyRowsBackward(dMD, M, xpT, X, uT, M, dXpT, X, dUT, M, B, M);
       fusedProduct(false, B, H, M, dUT, M, wMhD, H, false, dHinD, H);  // dh_in = du W_mh
       maskedAccumulate(dHinD, maskData, dhD, B * H);
     }
@@ -153,9 +146,9 @@ class MgruWindowFunction : public torch::autograd::Function<MgruWindowFunction> 
 FusedWindowResult fusedMgruWindow(const torch::Tensor& xp, const torch::Tensor& h0,
                                   const torch::Tensor& wMh, const torch::Tensor& vZr,
                                   const torch::Tensor& vH, const torch::Tensor& mask) {
-  const auto out = MgruWindowFunction::apply(
-      xp.contiguous(), h0.contiguous(), wMh.contiguous(), vZr.contiguous(), vH.contiguous(),
-      mask.defined() ? mask.expand_as(h0).contiguous() : torch::empty({0}, xp.options()));
+  const auto out =
+      MgruWindowFunction::apply(xp.contiguous(), h0.contiguous(), wMh.contiguous(),
+                                vZr.contiguous(), vH.contiguous(), windowMask(mask, h0));
   return {out[0], out[1], {}};
 }
 

@@ -37,8 +37,7 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
     auto tanhC = torch::empty({S, B, H}, options);             // tanh(c_1) .. tanh(c_T)
     auto hs = torch::empty({T, B, H}, options);
     c.select(0, 0).copy_(c0);
-    const bool masked = mask.numel() > 0;
-    const float* maskData = masked ? mask.data_ptr<float>() : nullptr;
+    const float* maskData = dataOrNull(mask);
     // The loop runs on raw pointers: a tensor view per step costs more than the element-wise
     // work at small sizes. All tensors here are contiguous.
     const float* xpD = xp.data_ptr<float>();
@@ -61,10 +60,8 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
       const float* xpT = xpD + t * B * X;
       float* mT = mD + slot(t) * B * M;
       float* gT = gD + slot(t) * B * 4 * H;
-      for (int64_t b = 0; b < B; ++b) {
-        for (int64_t k = 0; k < M; ++k) mT[b * M + k] = xpT[b * X + k] * uT[b * M + k];
-        std::copy(xpT + b * X + M, xpT + (b + 1) * X, gT + b * 4 * H);
-      }
+      multiplyRows(xpT, X, uT, M, mT, M, B, M);
+      copyRows(xpT + M, X, gT, 4 * H, B, 4 * H);
       fusedProduct(true, B, 4 * H, M, mT, M, wMD, M, true, gT, 4 * H);  // gates += m W_m^T
       float* h = hsD + t * B * H;
       lstmRowsForward(gT, 4 * H, cD + cSlot(t) * B * H, cD + cSlot(t + 1) * B * H,
@@ -92,13 +89,12 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
     const int64_t T = xp.size(0), B = xp.size(1), H = hin.size(2), M = wMh.size(0);
     const int64_t X = M + 4 * H;
     const auto options = xp.options();
-    const bool masked = mask.numel() > 0;
-    const float* maskData = masked ? mask.data_ptr<float>() : nullptr;
+    const float* maskData = dataOrNull(mask);
 
     // The gradients flowing into the outputs (undefined where nothing used an output).
-    const torch::Tensor dHs = grads[0].defined() ? grads[0].contiguous() : torch::Tensor();
-    auto dh = grads[1].defined() ? grads[1].contiguous().clone() : torch::zeros({B, H}, options);
-    auto dc = grads[2].defined() ? grads[2].contiguous().clone() : torch::zeros({B, H}, options);
+    const torch::Tensor dHs = stepsGradient(grads[0]);
+    auto dh = carriedGradient(grads[1], B, H, options);
+    auto dc = carriedGradient(grads[2], B, H, options);
 
     // The input projections' gradient, written in place: [dXm | dGates] per row, where
     // dGates is the gradient of the gates' pre-activations (no concatenation afterwards).
@@ -114,7 +110,7 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
     const float* gD = gates.data_ptr<float>();
     const float* cD = c.data_ptr<float>();
     const float* tcD = tanhC.data_ptr<float>();
-    const float* dOutD = dHs.defined() ? dHs.data_ptr<float>() : nullptr;
+    const float* dOutD = dataOrNull(dHs);
     float* dXpD = dXp.data_ptr<float>();
     float* dUD = dU.data_ptr<float>();
     float* dMD = dM.data_ptr<float>();
@@ -132,12 +128,7 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
       const float* xpT = xpD + t * B * X;
       const float* uT = uD + t * B * M;
       float* dUT = dUD + t * B * M;
-      for (int64_t b = 0; b < B; ++b) {
-        for (int64_t k = 0; k < M; ++k) {
-          dXpT[b * X + k] = dMD[b * M + k] * uT[b * M + k];
-          dUT[b * M + k] = dMD[b * M + k] * xpT[b * X + k];
-        }
-      }
+      multiplyRowsBackward(dMD, M, xpT, X, uT, M, dXpT, X, dUT, M, B, M);
       fusedProduct(false, B, H, M, dUT, M, wMhD, H, false, dHinD, H);  // dh_in = du W_mh
       maskedCopy(dHinD, maskData, dhData, B * H);
     }
@@ -153,13 +144,12 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
 FusedWindowResult fusedMlstmWindow(const torch::Tensor& xp, const torch::Tensor& h0,
                                    const torch::Tensor& c0, const torch::Tensor& wMh,
                                    const torch::Tensor& wM, const torch::Tensor& mask) {
-  const auto empty = torch::empty({0}, xp.options());
   const bool keep = torch::GradMode::is_enabled() &&
                     (xp.requires_grad() || h0.requires_grad() || c0.requires_grad() ||
                      wMh.requires_grad() || wM.requires_grad());
-  const auto out = MlstmWindowFunction::apply(
-      xp.contiguous(), h0.contiguous(), c0.contiguous(), wMh.contiguous(), wM.contiguous(),
-      mask.defined() ? mask.expand_as(h0).contiguous() : empty, keep);
+  const auto out =
+      MlstmWindowFunction::apply(xp.contiguous(), h0.contiguous(), c0.contiguous(),
+                                 wMh.contiguous(), wM.contiguous(), windowMask(mask, h0), keep);
   return {out[0], out[1], out[2]};
 }
 

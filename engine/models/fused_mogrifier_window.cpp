@@ -112,7 +112,7 @@ class MogrifierWindowFunction : public torch::autograd::Function<MogrifierWindow
     auto tanhC = torch::empty({T, B, H}, options);
     auto hs = torch::empty({T, B, H}, options);
     c.select(0, 0).copy_(c0);
-    const float* maskD = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
+    const float* maskD = dataOrNull(mask);
     const float* xpD = xp.data_ptr<float>();
     const float* wXD = wX.data_ptr<float>();
     const float* bD = b.data_ptr<float>();
@@ -180,12 +180,12 @@ class MogrifierWindowFunction : public torch::autograd::Function<MogrifierWindow
     const Window w = makeWindow(xp, wH, rounds, ctx->saved_data["lowRank"].toBool(), zigzag);
     const int64_t T = w.T, B = w.B, I = w.I, H = w.H, G = 4 * H, K = w.rank;
     const auto options = xp.options();
-    const float* maskD = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
+    const float* maskD = dataOrNull(mask);
 
     // The gradients flowing into the outputs (undefined where nothing used an output).
-    const torch::Tensor dHs = grads[0].defined() ? grads[0].contiguous() : torch::Tensor();
-    auto dh = grads[1].defined() ? grads[1].contiguous().clone() : torch::zeros({B, H}, options);
-    auto dc = grads[2].defined() ? grads[2].contiguous().clone() : torch::zeros({B, H}, options);
+    const torch::Tensor dHs = stepsGradient(grads[0]);
+    auto dh = carriedGradient(grads[1], B, H, options);
+    auto dc = carriedGradient(grads[2], B, H, options);
 
     // Kept for the weights' gradients at the end, one tensor per kind: the gates' and the
     // rounds' pre-activation gradients, and dz = dPre left (low rank).
@@ -210,7 +210,7 @@ class MogrifierWindowFunction : public torch::autograd::Function<MogrifierWindow
     const float* gD = gates.data_ptr<float>();
     const float* cD = c.data_ptr<float>();
     const float* tcD = tanhC.data_ptr<float>();
-    const float* dOutD = dHs.defined() ? dHs.data_ptr<float>() : nullptr;
+    const float* dOutD = dataOrNull(dHs);
     float* dGD = dG.data_ptr<float>();
     float* dPreXD = dPreX.data_ptr<float>();
     float* dPreHD = dPreH.data_ptr<float>();
@@ -303,9 +303,7 @@ FusedWindowResult fusedMogrifierWindow(const torch::Tensor& x, const torch::Tens
   for (const auto& round : rounds) contiguous.push_back(round.contiguous());
   const auto out = MogrifierWindowFunction::apply(
       x.contiguous(), h0.contiguous(), c0.contiguous(), wX.contiguous(), b.contiguous(),
-      wH.contiguous(),
-      mask.defined() ? mask.expand_as(h0).contiguous() : torch::empty({0}, x.options()),
-      at::TensorList(contiguous), lowRank, zigzag);
+      wH.contiguous(), windowMask(mask, h0), at::TensorList(contiguous), lowRank, zigzag);
   return {out[0], out[1], out[2]};
 }
 

@@ -26,7 +26,7 @@ class MrnnWindowFunction : public torch::autograd::Function<MrnnWindowFunction> 
     auto u = torch::empty({T, B, M}, options);    // W_mh h_{t-1}
     auto m = torch::empty({T, B, M}, options);    // (W_mx x) * u
     auto hs = torch::empty({T, B, H}, options);
-    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
+    const float* maskData = dataOrNull(mask);
     const float* xpD = xp.data_ptr<float>();
     const float* wMhD = wMh.data_ptr<float>();
     const float* wHmD = wHm.data_ptr<float>();
@@ -43,10 +43,8 @@ class MrnnWindowFunction : public torch::autograd::Function<MrnnWindowFunction> 
       const float* xpT = xpD + t * B * X;
       float* mT = mD + t * B * M;
       float* h = hsD + t * B * H;
-      for (int64_t b = 0; b < B; ++b) {
-        for (int64_t k = 0; k < M; ++k) mT[b * M + k] = xpT[b * X + k] * uT[b * M + k];
-        std::copy(xpT + b * X + M, xpT + (b + 1) * X, h + b * H);
-      }
+      multiplyRows(xpT, X, uT, M, mT, M, B, M);
+      copyRows(xpT + M, X, h, H, B, H);
       fusedProduct(true, B, H, M, mT, M, wHmD, M, true, h, H);  // += m W_hm^T
       tanhInPlace(h, B * H);
       hPrev = h;
@@ -68,9 +66,9 @@ class MrnnWindowFunction : public torch::autograd::Function<MrnnWindowFunction> 
     const int64_t T = hin.size(0), B = hin.size(1), H = hin.size(2), M = wMh.size(0);
     const int64_t X = M + H;
     const auto options = hin.options();
-    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
-    const torch::Tensor dHs = grads[0].defined() ? grads[0].contiguous() : torch::Tensor();
-    auto dh = grads[1].defined() ? grads[1].contiguous().clone() : torch::zeros({B, H}, options);
+    const float* maskData = dataOrNull(mask);
+    const torch::Tensor dHs = stepsGradient(grads[0]);
+    auto dh = carriedGradient(grads[1], B, H, options);
     // [dXm | dPre] per row, written in place: dPre is the gradient of tanh's argument.
     auto dXp = torch::empty({T, B, X}, options);
     auto dU = torch::empty({T, B, M}, options);
@@ -81,7 +79,7 @@ class MrnnWindowFunction : public torch::autograd::Function<MrnnWindowFunction> 
     const float* wHmD = wHm.data_ptr<float>();
     const float* uD = u.data_ptr<float>();
     const float* hsD = hs.data_ptr<float>();
-    const float* dOutD = dHs.defined() ? dHs.data_ptr<float>() : nullptr;
+    const float* dOutD = dataOrNull(dHs);
     float* dXpD = dXp.data_ptr<float>();
     float* dUD = dU.data_ptr<float>();
     float* dMD = dM.data_ptr<float>();
@@ -102,12 +100,7 @@ class MrnnWindowFunction : public torch::autograd::Function<MrnnWindowFunction> 
       const float* xpT = xpD + t * B * X;
       const float* uT = uD + t * B * M;
       float* dUT = dUD + t * B * M;
-      for (int64_t b = 0; b < B; ++b) {
-        for (int64_t k = 0; k < M; ++k) {
-          dXpT[b * X + k] = dMD[b * M + k] * uT[b * M + k];
-          dUT[b * M + k] = dMD[b * M + k] * xpT[b * X + k];
-        }
-      }
+      multiplyRowsBackward(dMD, M, xpT, X, uT, M, dXpT, X, dUT, M, B, M);
       fusedProduct(false, B, H, M, dUT, M, wMhD, H, false, dHinD, H);  // dh_in = du W_mh
       maskedCopy(dHinD, maskData, dhD, B * H);
     }
@@ -122,9 +115,8 @@ class MrnnWindowFunction : public torch::autograd::Function<MrnnWindowFunction> 
 FusedWindowResult fusedMrnnWindow(const torch::Tensor& xp, const torch::Tensor& h0,
                                   const torch::Tensor& wMh, const torch::Tensor& wHm,
                                   const torch::Tensor& mask) {
-  const auto out = MrnnWindowFunction::apply(
-      xp.contiguous(), h0.contiguous(), wMh.contiguous(), wHm.contiguous(),
-      mask.defined() ? mask.expand_as(h0).contiguous() : torch::empty({0}, xp.options()));
+  const auto out = MrnnWindowFunction::apply(xp.contiguous(), h0.contiguous(), wMh.contiguous(),
+                                             wHm.contiguous(), windowMask(mask, h0));
   return {out[0], out[1], {}};
 }
 

@@ -22,7 +22,7 @@ class RnnWindowFunction : public torch::autograd::Function<RnnWindowFunction> {
     const int64_t T = xp.size(0), B = xp.size(1), H = h0.size(1);
     auto hin = torch::empty({T, B, H}, xp.options());  // h_{t-1} as it enters W_hh
     auto hs = torch::empty({T, B, H}, xp.options());
-    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
+    const float* maskData = dataOrNull(mask);
     const float* xpD = xp.data_ptr<float>();
     const float* wD = wHh.data_ptr<float>();
     float* hinD = hin.data_ptr<float>();
@@ -49,14 +49,14 @@ class RnnWindowFunction : public torch::autograd::Function<RnnWindowFunction> {
     const auto& hs = saved[3];
     const int64_t T = hin.size(0), B = hin.size(1), H = hin.size(2);
     const auto options = hin.options();
-    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
-    const torch::Tensor dHs = grads[0].defined() ? grads[0].contiguous() : torch::Tensor();
-    auto dh = grads[1].defined() ? grads[1].contiguous().clone() : torch::zeros({B, H}, options);
+    const float* maskData = dataOrNull(mask);
+    const torch::Tensor dHs = stepsGradient(grads[0]);
+    auto dh = carriedGradient(grads[1], B, H, options);
     auto dXp = torch::empty({T, B, H}, options);  // the pre-activation's gradient
     auto dHin = torch::empty({B, H}, options);
     const float* wD = wHh.data_ptr<float>();
     const float* hsD = hs.data_ptr<float>();
-    const float* dOutD = dHs.defined() ? dHs.data_ptr<float>() : nullptr;
+    const float* dOutD = dataOrNull(dHs);
     float* dXpD = dXp.data_ptr<float>();
     float* dHinD = dHin.data_ptr<float>();
     float* dhD = dh.data_ptr<float>();
@@ -79,9 +79,8 @@ class RnnWindowFunction : public torch::autograd::Function<RnnWindowFunction> {
 
 FusedWindowResult fusedRnnWindow(const torch::Tensor& xp, const torch::Tensor& h0,
                                  const torch::Tensor& wHh, const torch::Tensor& mask) {
-  const auto out = RnnWindowFunction::apply(
-      xp.contiguous(), h0.contiguous(), wHh.contiguous(),
-      mask.defined() ? mask.expand_as(h0).contiguous() : torch::empty({0}, xp.options()));
+  const auto out = RnnWindowFunction::apply(xp.contiguous(), h0.contiguous(), wHh.contiguous(),
+                                            windowMask(mask, h0));
   return {out[0], out[1], {}};
 }
 

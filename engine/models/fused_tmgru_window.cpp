@@ -31,7 +31,7 @@ class TmgruWindowFunction : public torch::autograd::Function<TmgruWindowFunction
     auto gates = torch::empty({T, B, 3 * H}, options);  // z r j, activated
     auto rh = torch::empty({T, B, H}, options);         // r * hin, as it enters W_mh_h
     auto hs = torch::empty({T, B, H}, options);
-    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
+    const float* maskData = dataOrNull(mask);
     const float* xpD = xp.data_ptr<float>();
     const float* wMhZrD = wMhZr.data_ptr<float>();
     const float* wMhHD = wMhH.data_ptr<float>();
@@ -53,19 +53,15 @@ class TmgruWindowFunction : public torch::autograd::Function<TmgruWindowFunction
       float* mT = mD + t * B * N;
       float* gT = gD + t * B * 3 * H;
       fusedProduct(true, B, 2 * M, H, hinT, H, wMhZrD, H, false, uT, N);  // hin W_mh_zr^T
-      for (int64_t b = 0; b < B; ++b) {
-        for (int64_t k = 0; k < 2 * M; ++k) mT[b * N + k] = xpT[b * X + k] * uT[b * N + k];
-        std::copy(xpT + b * X + N, xpT + (b + 1) * X, gT + b * 3 * H);
-      }
+      multiplyRows(xpT, X, uT, N, mT, N, B, 2 * M);
+      copyRows(xpT + N, X, gT, 3 * H, B, 3 * H);
       fusedProduct(true, B, H, M, mT, N, vZ, M, true, gT, 3 * H);          // z += m_z V_z^T
       fusedProduct(true, B, H, M, mT + M, N, vR, M, true, gT + H, 3 * H);  // r += m_r V_r^T
       for (int64_t b = 0; b < B; ++b) sigmoidInPlace(gT + b * 3 * H, 2 * H);
       float* rhT = rhD + t * B * H;
       resetRowsForward(gT + H, 3 * H, hinT, rhT, B, H);
       fusedProduct(true, B, M, H, rhT, H, wMhHD, H, false, uT + 2 * M, N);  // (r hin) W_mh_h^T
-      for (int64_t b = 0; b < B; ++b) {
-        for (int64_t k = 2 * M; k < N; ++k) mT[b * N + k] = xpT[b * X + k] * uT[b * N + k];
-      }
+      multiplyRows(xpT + 2 * M, X, uT + 2 * M, N, mT + 2 * M, N, B, M);
       fusedProduct(true, B, H, M, mT + 2 * M, N, vH, M, true, gT + 2 * H, 3 * H);  // j += m_h V_h^T
       for (int64_t b = 0; b < B; ++b) tanhInPlace(gT + b * 3 * H + 2 * H, H);
       float* h = hsD + t * B * H;
@@ -94,11 +90,11 @@ class TmgruWindowFunction : public torch::autograd::Function<TmgruWindowFunction
     const int64_t X = 3 * M + 3 * H;
     const int64_t N = 3 * M;
     const auto options = xp.options();
-    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
+    const float* maskData = dataOrNull(mask);
 
     // The gradients flowing into the outputs (undefined where nothing used an output).
-    const torch::Tensor dHs = grads[0].defined() ? grads[0].contiguous() : torch::Tensor();
-    auto dh = grads[1].defined() ? grads[1].contiguous().clone() : torch::zeros({B, H}, options);
+    const torch::Tensor dHs = stepsGradient(grads[0]);
+    auto dh = carriedGradient(grads[1], B, H, options);
 
     // The input projections' gradient, written in place: [dXm (z r h) | dz | dr | dj] per row,
     // the gates' entries being their pre-activations' gradients.
@@ -119,7 +115,7 @@ class TmgruWindowFunction : public torch::autograd::Function<TmgruWindowFunction
     const float* gD = gates.data_ptr<float>();
     const float* hsD = hs.data_ptr<float>();
     const float* h0D = h0.data_ptr<float>();
-    const float* dOutD = dHs.defined() ? dHs.data_ptr<float>() : nullptr;
+    const float* dOutD = dataOrNull(dHs);
     float* dXpD = dXp.data_ptr<float>();
     float* dUD = dU.data_ptr<float>();
     float* dMD = dM.data_ptr<float>();
@@ -142,23 +138,14 @@ class TmgruWindowFunction : public torch::autograd::Function<TmgruWindowFunction
                       H);
       // The candidate's path: m_h, then r * hin through W_mh_h.
       fusedProduct(false, B, M, H, dGT + 2 * H, X, vH, M, false, dMD + 2 * M, N);  // dj V_h
-      for (int64_t b = 0; b < B; ++b) {
-        for (int64_t k = 2 * M; k < N; ++k) {
-          dXpT[b * X + k] = dMD[b * N + k] * uT[b * N + k];
-          dUT[b * N + k] = dMD[b * N + k] * xpT[b * X + k];
-        }
-      }
+      multiplyRowsBackward(dMD + 2 * M, N, xpT + 2 * M, X, uT + 2 * M, N, dXpT + 2 * M, X,
+                           dUT + 2 * M, N, B, M);
       fusedProduct(false, B, H, M, dUT + 2 * M, N, wMhHD, H, false, dRhD, H);  // du_h W_mh_h
       resetRowsBackward(gT + H, 3 * H, hinT, dRhD, dGT + H, X, dHinD, B, H);   // dr, r d(r hin)
       // The gates' paths: m_z and m_r, then hin through W_mh_zr.
       fusedProduct(false, B, M, H, dGT, X, vZ, M, false, dMD, N);          // dz V_z
       fusedProduct(false, B, M, H, dGT + H, X, vR, M, false, dMD + M, N);  // dr V_r
-      for (int64_t b = 0; b < B; ++b) {
-        for (int64_t k = 0; k < 2 * M; ++k) {
-          dXpT[b * X + k] = dMD[b * N + k] * uT[b * N + k];
-          dUT[b * N + k] = dMD[b * N + k] * xpT[b * X + k];
-        }
-      }
+      multiplyRowsBackward(dMD, N, xpT, X, uT, N, dXpT, X, dUT, N, B, 2 * M);
       fusedProduct(false, B, H, 2 * M, dUT, N, wMhZrD, H, true, dHinD, H);  // += du_zr W_mh_zr
       maskedAccumulate(dHinD, maskData, dhD, B * H);
     }
@@ -178,9 +165,9 @@ class TmgruWindowFunction : public torch::autograd::Function<TmgruWindowFunction
 FusedWindowResult fusedTmgruWindow(const torch::Tensor& xp, const torch::Tensor& h0,
                                    const torch::Tensor& wMhZr, const torch::Tensor& wMhH,
                                    const torch::Tensor& v, const torch::Tensor& mask) {
-  const auto out = TmgruWindowFunction::apply(
-      xp.contiguous(), h0.contiguous(), wMhZr.contiguous(), wMhH.contiguous(), v.contiguous(),
-      mask.defined() ? mask.expand_as(h0).contiguous() : torch::empty({0}, xp.options()));
+  const auto out =
+      TmgruWindowFunction::apply(xp.contiguous(), h0.contiguous(), wMhZr.contiguous(),
+                                 wMhH.contiguous(), v.contiguous(), windowMask(mask, h0));
   return {out[0], out[1], {}};
 }
 

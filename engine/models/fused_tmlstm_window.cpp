@@ -31,7 +31,7 @@ class TmlstmWindowFunction : public torch::autograd::Function<TmlstmWindowFuncti
     auto tanhC = torch::empty({T, B, H}, options);
     auto hs = torch::empty({T, B, H}, options);
     c.select(0, 0).copy_(c0);
-    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
+    const float* maskData = dataOrNull(mask);
     const float* xpD = xp.data_ptr<float>();
     const float* wMhD = wMh.data_ptr<float>();
     const float* vD = v.data_ptr<float>();
@@ -51,10 +51,8 @@ class TmlstmWindowFunction : public torch::autograd::Function<TmlstmWindowFuncti
       const float* xpT = xpD + t * B * X;
       float* mT = mD + t * B * 4 * M;
       float* gT = gD + t * B * 4 * H;
-      for (int64_t b = 0; b < B; ++b) {
-        for (int64_t k = 0; k < 4 * M; ++k) mT[b * 4 * M + k] = xpT[b * X + k] * uT[b * 4 * M + k];
-        std::copy(xpT + b * X + 4 * M, xpT + (b + 1) * X, gT + b * 4 * H);
-      }
+      multiplyRows(xpT, X, uT, 4 * M, mT, 4 * M, B, 4 * M);
+      copyRows(xpT + 4 * M, X, gT, 4 * H, B, 4 * H);
       for (int64_t g = 0; g < 4; ++g) {  // gate g's rows += m_g V_g^T
         fusedProduct(true, B, H, M, mT + g * M, 4 * M, vD + g * H * M, M, true, gT + g * H, 4 * H);
       }
@@ -81,10 +79,10 @@ class TmlstmWindowFunction : public torch::autograd::Function<TmlstmWindowFuncti
     const int64_t T = hin.size(0), B = hin.size(1), H = hin.size(2), M = v.size(2);
     const int64_t X = 4 * M + 4 * H;
     const auto options = hin.options();
-    const float* maskData = mask.numel() > 0 ? mask.data_ptr<float>() : nullptr;
-    const torch::Tensor dHs = grads[0].defined() ? grads[0].contiguous() : torch::Tensor();
-    auto dh = grads[1].defined() ? grads[1].contiguous().clone() : torch::zeros({B, H}, options);
-    auto dc = grads[2].defined() ? grads[2].contiguous().clone() : torch::zeros({B, H}, options);
+    const float* maskData = dataOrNull(mask);
+    const torch::Tensor dHs = stepsGradient(grads[0]);
+    auto dh = carriedGradient(grads[1], B, H, options);
+    auto dc = carriedGradient(grads[2], B, H, options);
     // [dXm | dGates] per row, written in place.
     auto dXp = torch::empty({T, B, X}, options);
     auto dU = torch::empty({T, B, 4 * M}, options);
@@ -98,7 +96,7 @@ class TmlstmWindowFunction : public torch::autograd::Function<TmlstmWindowFuncti
     const float* gD = gates.data_ptr<float>();
     const float* cD = c.data_ptr<float>();
     const float* tcD = tanhC.data_ptr<float>();
-    const float* dOutD = dHs.defined() ? dHs.data_ptr<float>() : nullptr;
+    const float* dOutD = dataOrNull(dHs);
     float* dXpD = dXp.data_ptr<float>();
     float* dUD = dU.data_ptr<float>();
     float* dMD = dM.data_ptr<float>();
@@ -118,12 +116,7 @@ class TmlstmWindowFunction : public torch::autograd::Function<TmlstmWindowFuncti
       const float* xpT = xpD + t * B * X;
       const float* uT = uD + t * B * 4 * M;
       float* dUT = dUD + t * B * 4 * M;
-      for (int64_t b = 0; b < B; ++b) {
-        for (int64_t k = 0; k < 4 * M; ++k) {
-          dXpT[b * X + k] = dMD[b * 4 * M + k] * uT[b * 4 * M + k];
-          dUT[b * 4 * M + k] = dMD[b * 4 * M + k] * xpT[b * X + k];
-        }
-      }
+      multiplyRowsBackward(dMD, 4 * M, xpT, X, uT, 4 * M, dXpT, X, dUT, 4 * M, B, 4 * M);
       fusedProduct(false, B, H, 4 * M, dUT, 4 * M, wMhD, H, false, dHinD, H);  // du W_mh
       maskedCopy(dHinD, maskData, dhD, B * H);
     }
@@ -143,9 +136,9 @@ class TmlstmWindowFunction : public torch::autograd::Function<TmlstmWindowFuncti
 FusedWindowResult fusedTmlstmWindow(const torch::Tensor& xp, const torch::Tensor& h0,
                                     const torch::Tensor& c0, const torch::Tensor& wMh,
                                     const torch::Tensor& v, const torch::Tensor& mask) {
-  const auto out = TmlstmWindowFunction::apply(
-      xp.contiguous(), h0.contiguous(), c0.contiguous(), wMh.contiguous(), v.contiguous(),
-      mask.defined() ? mask.expand_as(h0).contiguous() : torch::empty({0}, xp.options()));
+  const auto out =
+      TmlstmWindowFunction::apply(xp.contiguous(), h0.contiguous(), c0.contiguous(),
+                                  wMh.contiguous(), v.contiguous(), windowMask(mask, h0));
   return {out[0], out[1], out[2]};
 }
 

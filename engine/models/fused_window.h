@@ -23,4 +23,28 @@ inline bool fusedWindowApplies(std::initializer_list<torch::Tensor> tensors) {
   return tensors.size() > 0 && tensors.begin()->size(0) > 0;
 }
 
+// The state mask as the windows take it: [B, H] contiguous, or an empty tensor for none
+// (an autograd Function's inputs are tensors, never undefined ones).
+inline torch::Tensor windowMask(const torch::Tensor& mask, const torch::Tensor& h0) {
+  return mask.defined() ? mask.expand_as(h0).contiguous() : torch::empty({0}, h0.options());
+}
+
+// A float tensor's data, or null for an undefined or empty one (no mask, an output whose
+// gradient nothing asked for).
+inline const float* dataOrNull(const torch::Tensor& t) {
+  return t.defined() && t.numel() > 0 ? t.data_ptr<float>() : nullptr;
+}
+
+// The gradient reaching a final state, as a buffer the backward pass carries and overwrites:
+// a copy of it, or zeros where nothing used that state.
+inline torch::Tensor carriedGradient(const torch::Tensor& grad, int64_t rows, int64_t cols,
+                                     const torch::TensorOptions& options) {
+  return grad.defined() ? grad.contiguous().clone() : torch::zeros({rows, cols}, options);
+}
+
+// The gradient reaching every step's h, contiguous, or undefined where nothing used it.
+inline torch::Tensor stepsGradient(const torch::Tensor& grad) {
+  return grad.defined() ? grad.contiguous() : torch::Tensor();
+}
+
 }  // namespace mrnn::engine

@@ -25,6 +25,36 @@ void fusedProduct(bool transposeB, int64_t m, int64_t n, int64_t k, const float*
   }
 }
 
+void multiplyRows(const float* a, int64_t ldA, const float* u, int64_t ldU, float* m, int64_t ldM,
+                  int64_t B, int64_t n) {
+  for (int64_t b = 0; b < B; ++b) {
+    const float* aRow = a + b * ldA;
+    const float* uRow = u + b * ldU;
+    float* mRow = m + b * ldM;
+    for (int64_t k = 0; k < n; ++k) mRow[k] = aRow[k] * uRow[k];
+  }
+}
+
+void multiplyRowsBackward(const float* dm, int64_t ldDm, const float* a, int64_t ldA,
+                          const float* u, int64_t ldU, float* dA, int64_t ldDA, float* dU,
+                          int64_t ldDU, int64_t B, int64_t n) {
+  for (int64_t b = 0; b < B; ++b) {
+    const float* dmRow = dm + b * ldDm;
+    const float* aRow = a + b * ldA;
+    const float* uRow = u + b * ldU;
+    float* dARow = dA + b * ldDA;
+    float* dURow = dU + b * ldDU;
+    for (int64_t k = 0; k < n; ++k) {
+      dARow[k] = dmRow[k] * uRow[k];
+      dURow[k] = dmRow[k] * aRow[k];
+    }
+  }
+}
+
+void copyRows(const float* src, int64_t ldSrc, float* dst, int64_t ldDst, int64_t B, int64_t n) {
+  for (int64_t b = 0; b < B; ++b) std::copy(src + b * ldSrc, src + b * ldSrc + n, dst + b * ldDst);
+}
+
 void maskedCopy(const float* src, const float* mask, float* dst, int64_t n) {
   if (mask == nullptr) {
     std::copy(src, src + n, dst);

@@ -15,6 +15,20 @@ namespace mrnn::engine {
 void fusedProduct(bool transposeB, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
                   const float* b, int64_t ldb, bool accumulate, float* out, int64_t ldc);
 
+// The multiplicative intermediate state of the m-cells, m = (W_mx x) * (W_mh h), for B rows of
+// n: m[b] = a[b] * u[b], each with its own row stride (a is a column block of the projected
+// inputs, u the recurrent product).
+void multiplyRows(const float* a, int64_t ldA, const float* u, int64_t ldU, float* m, int64_t ldM,
+                  int64_t B, int64_t n);
+
+// Its backward: given dm, writes dA = dm * u and dU = dm * a.
+void multiplyRowsBackward(const float* dm, int64_t ldDm, const float* a, int64_t ldA,
+                          const float* u, int64_t ldU, float* dA, int64_t ldDA, float* dU,
+                          int64_t ldDU, int64_t B, int64_t n);
+
+// B rows of n floats from src (row stride ldSrc) to dst (row stride ldDst).
+void copyRows(const float* src, int64_t ldSrc, float* dst, int64_t ldDst, int64_t B, int64_t n);
+
 // dst[k] = src[k] * mask[k] for k < n, or a copy when mask is null.
 void maskedCopy(const float* src, const float* mask, float* dst, int64_t n);
 
