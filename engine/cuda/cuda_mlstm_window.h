@@ -1,0 +1,81 @@
+#pragma once
+
+// The mLSTM fused window (engine/models/fused_mlstm_window.cpp, output gate outside) on a
+// CUDA device: the same algorithm on raw device pointers, per step two cuBLAS products and
+// two element-wise kernels forward, three products and two kernels backward, and the
+// recurrent weights' gradients as one product each over all T x B rows at the end. No
+// LibTorch here: the caller owns every buffer (a LibTorch CUDA tensor's data, or cudaMalloc),
+// so this library builds on a machine whose LibTorch is CPU-only. Every call is enqueued on
+// the given stream with no host synchronisation; errors in a call or a launch throw
+// std::runtime_error. All buffers are float32, row-major and contiguous, as on the CPU.
+
+#include <cstdint>
+
+#include "engine/cuda/cuda_handles.h"
+
+namespace mrnn::engine::cuda {
+
+struct MlstmWindowSizes {
+  int64_t T = 0;  // steps
+  int64_t B = 0;  // rows (batch)
+  int64_t H = 0;  // hidden units
+  int64_t M = 0;  // multiplicative units
+};
+
+// The forward pass's inputs, and what it writes: the outputs and, window-sized, everything
+// the backward pass reads. X = M + 4H.
+struct MlstmWindowForwardBuffers {
+  const float* xp = nullptr;    // [T, B, X]: the hoisted projections [W_mx x | W_x x + b]
+  const float* h0 = nullptr;    // [B, H]
+  const float* c0 = nullptr;    // [B, H]
+  const float* wMh = nullptr;   // [M, H]
+  const float* wM = nullptr;    // [4H, M]
+  const float* mask = nullptr;  // [B, H] variational mask on h_{t-1}, or null
+  float* hs = nullptr;          // out [T, B, H]; the final h is hs[T - 1]
+  float* c = nullptr;           // out [T + 1, B, H]: c_0 (a copy of c0) .. c_T, the final c
+  float* hin = nullptr;         // out [T, B, H]: h_{t-1} * mask, as it enters W_mh
+  float* u = nullptr;           // out [T, B, M]: W_mh h_{t-1}
+  float* m = nullptr;           // out [T, B, M]: (W_mx x) * u
+  float* gates = nullptr;       // out [T, B, 4H]: i f o j, activated
+  float* tanhC = nullptr;       // out [T, B, H]: tanh(c_1) .. tanh(c_T)
+};
+
+// The backward pass's inputs (the forward's saved buffers, the gradients reaching the
+// outputs) and what it writes.
+struct MlstmWindowBackwardBuffers {
+  // As forward.
+  const float* xp = nullptr;
+  const float* wMh = nullptr;
+  const float* wM = nullptr;
+  const float* mask = nullptr;
+  // The forward's saved buffers.
+  const float* hin = nullptr;
+  const float* u = nullptr;
+  const float* m = nullptr;
+  const float* gates = nullptr;
+  const float* c = nullptr;  // [T + 1, B, H]
+  const float* tanhC = nullptr;
+  // [T, B, H]: the gradient reaching every step's h, or null.
+  const float* dHs = nullptr;
+  // [B, H] in: the gradient reaching the final h (zeros for none); out: the gradient of h0.
+  float* dh = nullptr;
+  // [B, H] in: the gradient reaching the final c (zeros for none); out: the gradient of c0.
+  float* dc = nullptr;
+  // Out [T, B, X]: [dXm | dGates], dGates the gradient of the gates' pre-activations.
+  float* dXp = nullptr;
+  float* dU = nullptr;    // workspace [T, B, M]: du per step, kept for dW_mh
+  float* dM = nullptr;    // workspace [B, M]
+  float* dWmh = nullptr;  // out [M, H] (overwritten, not accumulated)
+  float* dWm = nullptr;   // out [4H, M] (overwritten, not accumulated)
+};
+
+// The window forward. The handle is bound to `stream` (cublasSetStream) and keeps it; its
+// math mode is the caller's: the default is full float32, TF32 would loosen the products.
+void mlstmWindowForward(const MlstmWindowSizes& sizes, const MlstmWindowForwardBuffers& buffers,
+                        BlasHandle blas, Stream stream);
+
+// The window backward, on buffers a forward with the same sizes wrote.
+void mlstmWindowBackward(const MlstmWindowSizes& sizes, const MlstmWindowBackwardBuffers& buffers,
+                         BlasHandle blas, Stream stream);
+
+}  // namespace mrnn::engine::cuda
