@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "engine/config/cell_type.h"
 #include "engine/runtime/blas_kernels.h"
@@ -37,6 +38,18 @@ std::string lastLines(const std::string& text, size_t count) {
     joined += (joined.empty() ? "" : " | ") + lines[i];
   }
   return joined;
+}
+
+// The "key=value" words of a probe's or the peer's output, in order.
+std::vector<std::pair<std::string, std::string>> probeFields(const std::string& output) {
+  std::vector<std::pair<std::string, std::string>> fields;
+  std::istringstream words(output);
+  std::string word;
+  while (words >> word) {
+    const auto eq = word.find('=');
+    if (eq != std::string::npos) fields.emplace_back(word.substr(0, eq), word.substr(eq + 1));
+  }
+  return fields;
 }
 
 std::string cpuModel() {
@@ -91,12 +104,7 @@ std::vector<std::string> probeCommand(const std::string& self, const BenchShape&
 ProbeResult parseProbeOutput(const std::string& output) {
   ProbeResult result;
   bool rate = false;
-  std::istringstream words(output);
-  std::string word;
-  while (words >> word) {
-    const auto eq = word.find('=');
-    if (eq == std::string::npos) continue;
-    const std::string key = word.substr(0, eq), value = word.substr(eq + 1);
+  for (const auto& [key, value] : probeFields(output)) {
     try {
       if (key == "symbols_per_s" || key == "chars_per_s") {
         result.symbolsPerSecond = std::stod(value);
@@ -200,10 +208,9 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
         "--threads",
         o.shape.threads == kFollowLoad ? std::string("auto") : std::to_string(o.shape.threads)};
     const auto outcome = runChildProcess(argv, environment);
-    const auto at = outcome.out.find("gflops=");
     double gflops = 0.0;
-    if (outcome.exitCode == 0 && at != std::string::npos) {
-      gflops = std::atof(outcome.out.c_str() + at + 7);
+    for (const auto& [key, value] : probeFields(outcome.out)) {
+      if (outcome.exitCode == 0 && key == "gflops") gflops = std::strtod(value.c_str(), nullptr);
     }
     if (gflops > 0.0) {
       report.ceilingGflops.push_back(gflops);

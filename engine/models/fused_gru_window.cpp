@@ -4,7 +4,6 @@
 
 #include <algorithm>
 
-#include "engine/kernels/vector_kernels.h"
 #include "engine/models/fused_window_kernels.h"
 
 namespace mrnn::engine {
@@ -42,11 +41,11 @@ class GruWindowFunction : public torch::autograd::Function<GruWindowFunction> {
       float* gT = gD + t * B * X;
       std::copy(xpD + t * B * X, xpD + (t + 1) * B * X, gT);
       fusedProduct(true, B, 2 * H, H, hinT, H, wZrD, H, true, gT, X);  // [z r] += hin W_zr^T
-      for (int64_t b = 0; b < B; ++b) sigmoidInPlace(gT + b * X, 2 * H);
+      sigmoidRows(gT, X, B, 2 * H);
       float* rhT = rhD + t * B * H;
       resetRowsForward(gT + H, X, hinT, rhT, B, H);
       fusedProduct(true, B, H, H, rhT, H, wHD, H, true, gT + 2 * H, X);  // j += (r hin) W_h^T
-      for (int64_t b = 0; b < B; ++b) tanhInPlace(gT + b * X + 2 * H, H);
+      tanhRows(gT + 2 * H, X, B, H);
       float* h = hsD + t * B * H;
       gruRowsForward(gT, X, gT + 2 * H, X, hPrev, h, B, H);
       hPrev = h;

@@ -2,9 +2,6 @@
 
 #include <torch/torch.h>
 
-#include <algorithm>
-
-#include "engine/kernels/vector_kernels.h"
 #include "engine/models/fused_window_kernels.h"
 
 namespace mrnn::engine {
@@ -54,11 +51,11 @@ class MgruWindowFunction : public torch::autograd::Function<MgruWindowFunction> 
       multiplyRows(xpT, X, uT, M, mT, M, B, M);
       copyRows(xpT + M, X, gT, G, B, G);
       fusedProduct(true, B, H + M, M, mT, M, vZrD, M, true, gT, G);  // [z r] += m [V_z; V_r]^T
-      for (int64_t b = 0; b < B; ++b) sigmoidInPlace(gT + b * G, H + M);
+      sigmoidRows(gT, G, B, H + M);
       float* rmT = rmD + t * B * M;
       resetRowsForward(gT + H, G, mT, rmT, B, M);
       fusedProduct(true, B, H, M, rmT, M, vHD, M, true, gT + H + M, G);  // j += (r m) V_h^T
-      for (int64_t b = 0; b < B; ++b) tanhInPlace(gT + b * G + H + M, H);
+      tanhRows(gT + H + M, G, B, H);
       float* h = hsD + t * B * H;
       gruRowsForward(gT, G, gT + H + M, G, hPrev, h, B, H);
       hPrev = h;

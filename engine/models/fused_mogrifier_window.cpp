@@ -146,7 +146,7 @@ class MogrifierWindowFunction : public torch::autograd::Function<MogrifierWindow
         (odd ? xCur : hCur) = out;
       }
       float* gT = gD + t * B * G;
-      for (int64_t row = 0; row < B; ++row) std::copy(bD, bD + G, gT + row * G);
+      copyRows(bD, 0, gT, G, B, G);                               // the bias in every row
       fusedProduct(true, B, G, I, xCur, I, wXD, I, true, gT, G);  // += x W_x^T
       fusedProduct(true, B, G, H, hCur, H, wHD, H, true, gT, G);  // += h W_h^T
       float* h = hsD + t * B * H;

@@ -2,9 +2,6 @@
 
 #include <torch/torch.h>
 
-#include <algorithm>
-
-#include "engine/kernels/vector_kernels.h"
 #include "engine/models/fused_window_kernels.h"
 
 namespace mrnn::engine {
@@ -57,13 +54,13 @@ class TmgruWindowFunction : public torch::autograd::Function<TmgruWindowFunction
       copyRows(xpT + N, X, gT, 3 * H, B, 3 * H);
       fusedProduct(true, B, H, M, mT, N, vZ, M, true, gT, 3 * H);          // z += m_z V_z^T
       fusedProduct(true, B, H, M, mT + M, N, vR, M, true, gT + H, 3 * H);  // r += m_r V_r^T
-      for (int64_t b = 0; b < B; ++b) sigmoidInPlace(gT + b * 3 * H, 2 * H);
+      sigmoidRows(gT, 3 * H, B, 2 * H);
       float* rhT = rhD + t * B * H;
       resetRowsForward(gT + H, 3 * H, hinT, rhT, B, H);
       fusedProduct(true, B, M, H, rhT, H, wMhHD, H, false, uT + 2 * M, N);  // (r hin) W_mh_h^T
       multiplyRows(xpT + 2 * M, X, uT + 2 * M, N, mT + 2 * M, N, B, M);
       fusedProduct(true, B, H, M, mT + 2 * M, N, vH, M, true, gT + 2 * H, 3 * H);  // j += m_h V_h^T
-      for (int64_t b = 0; b < B; ++b) tanhInPlace(gT + b * 3 * H + 2 * H, H);
+      tanhRows(gT + 2 * H, 3 * H, B, H);
       float* h = hsD + t * B * H;
       gruRowsForward(gT, 3 * H, gT + 2 * H, 3 * H, hPrev, h, B, H);
       hPrev = h;

@@ -55,6 +55,14 @@ void copyRows(const float* src, int64_t ldSrc, float* dst, int64_t ldDst, int64_
   for (int64_t b = 0; b < B; ++b) std::copy(src + b * ldSrc, src + b * ldSrc + n, dst + b * ldDst);
 }
 
+void sigmoidRows(float* rows, int64_t ld, int64_t B, int64_t n) {
+  for (int64_t b = 0; b < B; ++b) sigmoidInPlace(rows + b * ld, n);
+}
+
+void tanhRows(float* rows, int64_t ld, int64_t B, int64_t n) {
+  for (int64_t b = 0; b < B; ++b) tanhInPlace(rows + b * ld, n);
+}
+
 void maskedCopy(const float* src, const float* mask, float* dst, int64_t n) {
   if (mask == nullptr) {
     std::copy(src, src + n, dst);

@@ -26,8 +26,14 @@ void multiplyRowsBackward(const float* dm, int64_t ldDm, const float* a, int64_t
                           const float* u, int64_t ldU, float* dA, int64_t ldDA, float* dU,
                           int64_t ldDU, int64_t B, int64_t n);
 
-// B rows of n floats from src (row stride ldSrc) to dst (row stride ldDst).
+// B rows of n floats from src (row stride ldSrc; 0 repeats one row, a bias) to dst (row
+// stride ldDst).
 void copyRows(const float* src, int64_t ldSrc, float* dst, int64_t ldDst, int64_t B, int64_t n);
+
+// sigmoid / tanh in place on n floats of each of B rows (row stride ld): one gate block of
+// the gate rows.
+void sigmoidRows(float* rows, int64_t ld, int64_t B, int64_t n);
+void tanhRows(float* rows, int64_t ld, int64_t B, int64_t n);
 
 // dst[k] = src[k] * mask[k] for k < n, or a copy when mask is null.
 void maskedCopy(const float* src, const float* mask, float* dst, int64_t n);
