@@ -85,6 +85,7 @@ torch::Tensor MogrifierCell::fusedWindow(const torch::Tensor& projected, CellSta
                                          const torch::Tensor& stateMask) {
   if (config().outputGate != OutputGate::Outside) return {};
   const auto& wH = wH_->current();
+  // The round matrices are input weights like W_x: the same device and precision.
   if (!fusedWindowApplies({projected, wX_, b_, wH, state.parts[0], state.parts[1]})) return {};
   std::vector<torch::Tensor> rounds;  // in order, each full or left then right
   const bool lowRank = config().rank > 0;
@@ -95,9 +96,6 @@ torch::Tensor MogrifierCell::fusedWindow(const torch::Tensor& projected, CellSta
     } else {
       rounds.push_back(matrix.full);
     }
-  }
-  for (const auto& part : rounds) {
-    if (!fusedWindowApplies({part})) return {};  // CPU float32 like the rest
   }
   auto out = fusedMogrifierWindow(projected, state.parts[0], state.parts[1], wX_, b_, wH, rounds,
                                   lowRank, config().zigzag, stateMask);
