@@ -3,16 +3,21 @@
 #include <torch/utils.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <climits>
+#include <cstdint>
 #include <cstdlib>
 #include <ostream>
 #include <sstream>
 #include <thread>
 
+#include "engine/bench/bench_model.h"
 #include "engine/bench/bench_suite.h"
 #include "engine/bench/product_ceiling.h"
 #include "engine/bench/throughput_probe.h"
+#include "engine/config/device_name.h"
+#include "engine/devices/compute_device.h"
 #include "engine/io/atomic_file.h"
 #include "engine/runtime/job_context.h"
 #include "option_values.h"
@@ -23,8 +28,9 @@ namespace {
 constexpr const char* kUsage =
     "usage: mrnn bench [--cells mlstm,lstm] [--measures train,eval,sample] [--hidden 512]\n"
     "                  [--emb 64] [--batch 32] [--bptt 100] [--vocab 128] [--steps 10]\n"
-    "                  [--sample-length 2000] [--repeats 3] [--threads N|auto] [--device "
-    "cpu|cuda]\n"
+    "                  [--sample-length 2000] [--repeats 3] [--threads N|auto]\n"
+    "                  [--device cpu|cuda|cuda:N] [--precision fp32,bf16]   (bf16: CUDA only)\n"
+    "                  [--mogrifier-rounds 5] [--mogrifier-rank 40]   (0: full rank)\n"
     "                  [--peer PATH|none] [--python P] [--no-torch-lstm] [--markdown FILE]\n"
     "                  [--contention]   (each subject also measured with one core kept busy)\n";
 
@@ -39,6 +45,35 @@ std::vector<std::string> commaList(const std::string& text) {
     if (!item.empty()) items.push_back(item);
   }
   return items;
+}
+
+// An integer option within [low, high], or a UsageError naming the option and the bad value.
+int64_t boundedInteger(const CommandLine& args, const std::string& option, int64_t fallback,
+                       int64_t low, int64_t high) {
+  if (!args.has(option)) return fallback;
+  const std::string raw = args.value(option);
+  try {
+    size_t used = 0;
+    const int64_t value = std::stoll(raw, &used);
+    if (used == raw.size() && value >= low && value <= high) return value;
+  } catch (const std::exception&) {
+  }
+  throw UsageError("--" + option + " expects an integer from " + std::to_string(low) + " to " +
+                   std::to_string(high) + ", got '" + raw + "'");
+}
+
+// --precision: a list of fp32 and bf16, fp32 when absent.
+std::vector<engine::BenchPrecision> precisionsFrom(const CommandLine& args) {
+  std::vector<engine::BenchPrecision> precisions;
+  for (const auto& name : commaList(args.value("precision", "fp32"))) {
+    const auto precision = engine::benchPrecisionFromName(name);
+    if (!precision) throw UsageError("--precision lists fp32, bf16; not '" + name + "'");
+    if (std::find(precisions.begin(), precisions.end(), *precision) == precisions.end()) {
+      precisions.push_back(*precision);
+    }
+  }
+  if (precisions.empty()) throw UsageError("--precision names fp32, bf16 or both");
+  return precisions;
 }
 
 engine::BenchShape shapeFrom(const CommandLine& args) {
@@ -58,9 +93,15 @@ engine::BenchShape shapeFrom(const CommandLine& args) {
                   ? engine::kFollowLoad
                   : static_cast<int>(positiveInteger(
                         args, "threads", std::max(1u, std::thread::hardware_concurrency())));
-  s.device = args.value("device", "cpu");
-  if (s.device != "cpu" && s.device != "cuda") {
-    throw UsageError("--device is cpu or cuda, not '" + s.device + "'");
+  s.device = deviceOption(args);
+  s.mogrifierRounds =
+      static_cast<int>(boundedInteger(args, "mogrifier-rounds", s.mogrifierRounds, 0, 32));
+  s.mogrifierRank = boundedInteger(args, "mogrifier-rank", s.mogrifierRank, 0, INT32_MAX);
+  // bf16 is autocast on CUDA: refused here, before anything is measured.
+  for (const auto precision : precisionsFrom(args)) {
+    if (precision == engine::BenchPrecision::Bf16 && !engine::namesCudaDevice(s.device)) {
+      throw UsageError(engine::kBf16NeedsCuda);
+    }
   }
   return s;
 }
@@ -76,6 +117,17 @@ int runProbe(const CommandLine& args, std::ostream& out) {
   if (args.value("probe") == "ceiling") {
     const auto shape = shapeFrom(args);
     if (shape.threads > 0) torch::set_num_threads(shape.threads);
+    const auto device = engine::resolveComputeDevice(shape.device, "--device");
+    if (device.is_cuda()) {
+      // The GPU's own: float32 and the bfloat16 products bf16 autocast runs.
+      const auto size = engine::kGpuCeilingProductSize;
+      out << "device: " << engine::describeComputeDevice(device) << "\n"
+          << "ceiling size=" << size << " device=" << shape.device
+          << " gflops=" << engine::productCeilingGflops(size, 5, device, torch::kFloat32)
+          << " gflops_bf16=" << engine::productCeilingGflops(size, 5, device, torch::kBFloat16)
+          << "\n";
+      return 0;
+    }
     out << "ceiling size=" << engine::kCeilingProductSize << " threads=" << torch::get_num_threads()
         << " gflops=" << engine::productCeilingGflops() << "\n";
     return 0;
@@ -84,20 +136,35 @@ int runProbe(const CommandLine& args, std::ostream& out) {
   if (!measure) throw UsageError("--probe is train, eval, sample or ceiling");
   auto shape = shapeFrom(args);
   shape.cell = args.value("cells", "mlstm");
+  const auto precisions = precisionsFrom(args);
+  if (precisions.size() != 1) throw UsageError("--probe measures at one --precision");
+  shape.precision = precisions.front();
   const auto result = engine::runProbe(shape, *measure);
   out << "probe cell=" << shape.cell << " measure=" << engine::benchMeasureName(*measure)
+      << " precision=" << engine::benchPrecisionName(shape.precision)
       << " params=" << result.parameters << " flops_per_symbol=" << result.flopsPerSymbol
-      << " symbols_per_s=" << result.symbolsPerSecond << "\n";
+      << " symbols_per_s=" << result.symbolsPerSecond;
+  if (result.gpuMemoryBytes >= 0) out << " gpu_memory=" << result.gpuMemoryBytes;
+  if (!result.recurrentDtype.empty()) out << " recurrent_dtype=" << result.recurrentDtype;
+  out << "\n";
   return 0;
 }
 
 }  // namespace
 
 int runBench(const CommandLine& args, std::ostream& out, std::ostream& err) {
-  const auto unknown =
-      args.unknownOptions({"cells", "measures", "hidden", "emb", "batch", "bptt", "vocab", "steps",
-                           "sample-length", "repeats", "threads", "device", "peer", "python",
-                           "no-torch-lstm", "markdown", "probe", "contention"});
+  const std::vector<std::string> known{"cells",          "measures",
+                                       "hidden",         "emb",
+                                       "batch",          "bptt",
+                                       "vocab",          "steps",
+                                       "sample-length",  "repeats",
+                                       "threads",        "device",
+                                       "precision",      "mogrifier-rounds",
+                                       "mogrifier-rank", "peer",
+                                       "python",         "no-torch-lstm",
+                                       "markdown",       "probe",
+                                       "contention"};
+  const auto unknown = args.unknownOptions(known);
   if (!unknown.empty() || args.positional().size() != 1) {
     err << kUsage;
     if (!unknown.empty()) err << "unknown option " << unknown.front() << "\n";
@@ -115,6 +182,17 @@ int runBench(const CommandLine& args, std::ostream& out, std::ostream& err) {
       const auto measure = engine::benchMeasureFromName(name);
       if (!measure) throw UsageError("--measures lists train, eval, sample; not '" + name + "'");
       options.measures.push_back(*measure);
+    }
+  }
+  options.precisions = precisionsFrom(args);
+  // A Mogrifier rank its widths cannot take is a usage error now, not a failed probe later.
+  if (std::find(options.cells.begin(), options.cells.end(), "mogrifier") != options.cells.end()) {
+    engine::BenchShape mogrifier = options.shape;
+    mogrifier.cell = "mogrifier";
+    try {
+      engine::benchModelConfig(mogrifier);
+    } catch (const std::invalid_argument& error) {
+      throw UsageError(std::string("--mogrifier-rank: ") + error.what());
     }
   }
   options.repeats = static_cast<int>(positiveInteger(args, "repeats", options.repeats));
@@ -136,8 +214,11 @@ int runBench(const CommandLine& args, std::ostream& out, std::ostream& err) {
 
   std::ostringstream command;
   command << "mrnn bench";
-  for (const char* key : {"cells", "measures", "hidden", "emb", "batch", "bptt", "vocab", "steps",
-                          "sample-length", "repeats", "threads", "device", "peer"}) {
+  // Every option that changes what is measured, so the printed command reproduces the run
+  // (--python too: on a GPU machine the peer's torch is often another interpreter's).
+  for (const char* key : {"device", "precision", "cells", "measures", "hidden", "emb", "batch",
+                          "bptt", "vocab", "steps", "sample-length", "mogrifier-rounds",
+                          "mogrifier-rank", "repeats", "threads", "peer", "python"}) {
     if (args.has(key)) command << " --" << key << " " << args.value(key);
   }
   if (args.has("no-torch-lstm")) command << " --no-torch-lstm";

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "analysis_device.h"
 #include "engine/analysis/loaded_model.h"
 #include "engine/data/reverse_copy_task.h"
 #include "engine/io/atomic_file.h"
@@ -21,7 +22,7 @@ namespace {
 const char* kAnalyzeUsage =
     "usage: mrnn analyze copy <project.yaml>[,<project2.yaml>...] [--run ID | --checkpoint PATH]\n"
     "                         [--length L] [--examples N] [--seed S] [--batch B]\n"
-    "                         [--json [FILE]] [--csv [FILE]]\n";
+    "                         [--json [FILE]] [--csv [FILE]] [--device cpu|cuda|cuda:N]\n";
 const char* kDataUsage =
     "usage: mrnn data copy [<project.yaml>] --output DIR [--vocabulary V] [--length L]\n"
     "                      [--train-examples N] [--valid-examples N] [--test-examples N] "
@@ -69,7 +70,7 @@ void writeOption(const CommandLine& args, const std::string& option, const std::
 
 int runCopyAnalysis(const CommandLine& args, std::ostream& out, std::ostream& err) {
   const auto unknown = args.unknownOptions(
-      {"run", "checkpoint", "length", "examples", "seed", "batch", "json", "csv"});
+      {"run", "checkpoint", "length", "examples", "seed", "batch", "json", "csv", "device"});
   const bool jsonOut = args.has("json") && args.value("json").empty();
   const bool csvOut = args.has("csv") && args.value("csv").empty();
   if (!unknown.empty() || args.positional().size() != 3 || (jsonOut && csvOut)) {
@@ -92,11 +93,13 @@ int runCopyAnalysis(const CommandLine& args, std::ostream& out, std::ostream& er
   if (length > kMaxLength)
     throw UsageError("--length " + std::to_string(length) + " is more than " +
                      std::to_string(kMaxLength));
+  const torch::Device device = analysisDevice(args);  // every model goes there
 
   std::vector<engine::LabelledCopyEvaluation> results;
   engine::CopyEvalOptions options;
   for (size_t i = 0; i < projects.size(); ++i) {
-    const auto loaded = engine::loadModelForAnalysis(projects[i], run, args.value("checkpoint"));
+    const auto loaded =
+        engine::loadModelForAnalysis(projects[i], run, args.value("checkpoint"), device);
     if (i == 0) {
       torch::set_num_threads(engine::chooseThreadCount(loaded.project.training.threads));
       // Unset options follow the first project's own copy settings, so that every model is

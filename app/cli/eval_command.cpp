@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <ostream>
 
+#include "analysis_device.h"
 #include "engine/analysis/loaded_model.h"
 #include "engine/config/project_file.h"
 #include "engine/data/corpus.h"
@@ -42,12 +43,13 @@ void printJson(std::ostream& out, const std::string& checkpoint, const std::stri
 }  // namespace
 
 int runEval(const CommandLine& args, std::ostream& out, std::ostream& err) {
-  const auto unknown = args.unknownOptions(
-      {"run", "checkpoint", "split", "dynamic", "mc", "tune-temperature", "max-symbols", "json"});
+  const auto unknown = args.unknownOptions({"run", "checkpoint", "split", "dynamic", "mc",
+                                            "tune-temperature", "max-symbols", "json", "device"});
   if (!unknown.empty() || args.positional().size() != 2) {
     err << "usage: mrnn eval <project.yaml> [--run ID | --checkpoint PATH] [--split valid|test]\n"
            "                 [--dynamic] [--mc N] [--tune-temperature] [--max-symbols N] "
-           "[--json]\n";
+           "[--json]\n"
+           "                 [--device cpu|cuda|cuda:N]\n";
     if (!unknown.empty()) err << "unknown option " << unknown.front() << "\n";
     return 2;
   }
@@ -56,6 +58,7 @@ int runEval(const CommandLine& args, std::ostream& out, std::ostream& err) {
     err << "mrnn: --split is 'valid' or 'test', not '" << splitName << "'\n";
     return 2;
   }
+  const torch::Device device = analysisDevice(args);
   // A ConfigError reaches main(), which prints it (file, line, key) and exits 1.
   engine::Project project = engine::loadProject(args.positional()[1]);
   if (!project.hasData) {
@@ -72,7 +75,7 @@ int runEval(const CommandLine& args, std::ostream& out, std::ostream& err) {
   checkpoint.checkCompatible(project.model, corpus.vocabulary);
   engine::LanguageModel model(project.model, corpus.vocabulary.size());
   checkpoint.loadModel(model);
-  model.eval();
+  engine::placeForAnalysis(model, device);
   torch::set_num_threads(engine::chooseThreadCount(project.training.threads));
 
   const engine::CorpusSplit& split = splitName == "valid" ? corpus.valid : corpus.test;
@@ -81,6 +84,7 @@ int runEval(const CommandLine& args, std::ostream& out, std::ostream& err) {
   options.batch = config.batchSize;
   options.bptt = config.bptt;
   options.maxSymbols = positiveInteger(args, "max-symbols", 0);
+  options.device = device;
 
   std::vector<Row> rows;
   if (args.has("tune-temperature") || config.tuneTemperature) {

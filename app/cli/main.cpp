@@ -37,6 +37,7 @@ void printUsage(std::ostream& out) {
          "  mrnn score <project.yaml> (--text T | --file F) [--json|--csv]\n"
          "  mrnn score debag <project.yaml> --left T --bag 'w1 w2 ...' --right T [--beam N]\n"
          "  mrnn analyze recovery|mask|gates|tree|copy <project.yaml> ...   (docs/analysis.md)\n"
+         "    eval, sample, score and analyze take --device cpu|cuda|cuda:N (default cpu)\n"
          "  mrnn data copy [<project.yaml>] --output DIR   reverse copy splits as text files\n"
          "  mrnn bench [--cells mlstm,lstm] [--hidden N] [--repeats N] ...   "
          "(docs/performance.md)\n"

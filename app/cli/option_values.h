@@ -8,6 +8,7 @@
 #include <string>
 
 #include "command_line.h"
+#include "engine/config/device_name.h"
 #include "engine/runtime/machine_resources.h"
 
 namespace mrnn::app {
@@ -43,6 +44,17 @@ inline int64_t threadsOption(const CommandLine& args) {
                      std::to_string(engine::hardwareThreads()) + " processors)");
   }
   return threads;
+}
+
+// --device: "cpu", "cuda" or "cuda:N", or a UsageError. Whether this build and machine have
+// that device is the engine's to say (resolveComputeDevice), where it is used.
+inline std::string deviceOption(const CommandLine& args, const std::string& fallback = "cpu") {
+  if (!args.has("device")) return fallback;
+  const std::string raw = args.value("device");
+  if (!engine::parseDeviceName(raw)) {
+    throw UsageError("--device is cpu, cuda or cuda:N (a GPU's number), not '" + raw + "'");
+  }
+  return raw;
 }
 
 // A number option within [low, high] ((low, high] when lowInclusive is false), or a UsageError.

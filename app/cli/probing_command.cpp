@@ -3,6 +3,7 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "analysis_device.h"
 #include "engine/analysis/loaded_model.h"
 #include "engine/io/atomic_file.h"
 #include "engine/probing/gate_analysis.h"
@@ -16,17 +17,20 @@ namespace {
 const char* kGatesUsage =
     "usage: mrnn analyze gates <project.yaml> [--run ID | --checkpoint PATH]\n"
     "                          (--text TEXT | --file F) [--float16] [--json | --csv]\n"
-    "                          [--output FILE]\n";
+    "                          [--output FILE] [--device cpu|cuda|cuda:N]\n";
 const char* kTreeUsage =
     "usage: mrnn analyze tree <project.yaml> [--run ID | --checkpoint PATH]\n"
     "                         [--compare <project2.yaml>] --context TEXT [--depth 2]\n"
     "                         [--first-k 64] [--top-k 10] [--mass 0.9] [--all-layers]\n"
-    "                         [--max-nodes N] [--json | --csv] [--output FILE]\n";
+    "                         [--max-nodes N] [--json | --csv] [--output FILE]\n"
+    "                         [--device cpu|cuda|cuda:N]\n";
 
 engine::LoadedModel load(const CommandLine& args, const std::string& project, bool primary) {
   // --run and --checkpoint name the first model's run; the compared model uses its newest.
+  // Both go on --device.
   const int64_t run = primary ? positiveInteger(args, "run", 0) : 0;
-  return engine::loadModelForAnalysis(project, run, primary ? args.value("checkpoint") : "");
+  return engine::loadModelForAnalysis(project, run, primary ? args.value("checkpoint") : "",
+                                      analysisDevice(args));
 }
 
 // To --output (atomically) or to `out`.
@@ -95,11 +99,11 @@ int runProbingAnalysis(const CommandLine& args, std::ostream& out, std::ostream&
   const bool gates = words.size() >= 2 && words[1] == "gates";
   const char* usage = gates ? kGatesUsage : kTreeUsage;
   const std::vector<std::string> known =
-      gates ? std::vector<std::string>{"run",     "checkpoint", "text", "file",
-                                       "float16", "json",       "csv",  "output"}
+      gates ? std::vector<std::string>{"run",  "checkpoint", "text",   "file",  "float16",
+                                       "json", "csv",        "output", "device"}
             : std::vector<std::string>{
                   "run",  "checkpoint", "compare",   "context", "depth", "first-k", "top-k",
-                  "mass", "all-layers", "max-nodes", "json",    "csv",   "output"};
+                  "mass", "all-layers", "max-nodes", "json",    "csv",   "output",  "device"};
   const auto unknown = args.unknownOptions(known);
   if (!unknown.empty() || words.size() != 3 || (args.has("json") && args.has("csv"))) {
     err << usage;

@@ -9,6 +9,7 @@
 #include <ostream>
 #include <thread>
 
+#include "analysis_device.h"
 #include "engine/analysis/loaded_model.h"
 #include "engine/runtime/machine_resources.h"
 #include "engine/sampling/sampler.h"
@@ -22,7 +23,7 @@ const char* const kUsage =
     "                   [--length N] [--temperature T] [--top-k K] [--top-p P] [--greedy]\n"
     "                   [--beam N] [--stop 'S1|S2'] [--completions N] [--seed S]\n"
     "                   [--clamp LAYER:UNIT:VALUE[,...]] [--alternatives N] [--threads N]\n"
-    "                   [--json]\n"
+    "                   [--json] [--device cpu|cuda|cuda:N]\n"
     "  --clamp counts layers from 1 and units from 0; '\\n' in --prime and --stop is a line "
     "break\n";
 
@@ -131,7 +132,7 @@ void printJson(std::ostream& out, const std::string& checkpoint,
 int runSampleCommand(const CommandLine& args, std::ostream& out, std::ostream& err) {
   const auto unknown = args.unknownOptions(
       {"run", "checkpoint", "prime", "length", "temperature", "top-k", "top-p", "greedy", "beam",
-       "stop", "completions", "seed", "clamp", "alternatives", "threads", "json"});
+       "stop", "completions", "seed", "clamp", "alternatives", "threads", "json", "device"});
   if (!unknown.empty() || args.positional().size() != 2) {
     err << kUsage;
     if (!unknown.empty()) err << "unknown option " << unknown.front() << "\n";
@@ -143,13 +144,16 @@ int runSampleCommand(const CommandLine& args, std::ostream& out, std::ostream& e
     options = readOptions(args);
     runId = positiveInteger(args, "run", 0);
     threads = threadsOption(args);
+    deviceOption(args);  // its form; whether this machine has it is asked below
   } catch (const std::invalid_argument& error) {
     err << "mrnn: " << error.what() << "\n";
     return 2;
   }
-  // Load errors (missing runs, checkpoints, bad YAML) reach main(), which prints them.
+  // Load errors (missing runs, checkpoints, bad YAML) and a device this machine lacks reach
+  // main(), which prints them.
+  const torch::Device device = analysisDevice(args);
   engine::LoadedModel loaded =
-      engine::loadModelForAnalysis(args.positional()[1], runId, args.value("checkpoint"));
+      engine::loadModelForAnalysis(args.positional()[1], runId, args.value("checkpoint"), device);
   if (threads == 0) threads = loaded.project.training.threads;
   torch::set_num_threads(engine::chooseThreadCount(threads));
   const bool asJson = args.has("json");

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "analysis_device.h"
 #include "engine/analysis/loaded_model.h"
 #include "engine/data/corpus.h"
 #include "engine/runtime/machine_resources.h"
@@ -30,9 +31,10 @@ std::string readFile(const std::string& path) {
   return text.str();
 }
 
+// The model to analyse, on --device (every mode: text, debag, recovery, mask).
 engine::LoadedModel load(const CommandLine& args, const std::string& project) {
   return engine::loadModelForAnalysis(project, positiveInteger(args, "run", 0),
-                                      args.value("checkpoint"));
+                                      args.value("checkpoint"), analysisDevice(args));
 }
 
 std::vector<std::string> splitOn(const std::string& text, char separator) {
@@ -216,18 +218,19 @@ int runScoreCommand(const CommandLine& args, std::ostream& out, std::ostream& er
   const auto& words = args.positional();
   const bool isDebag = words.size() >= 2 && words[1] == "debag";
   const std::vector<std::string> known =
-      isDebag
-          ? std::vector<std::string>{"run",  "checkpoint", "left", "bag", "right",
-                                     "beam", "top",        "json", "csv"}
-          : std::vector<std::string>{"run", "checkpoint", "text", "file", "context", "json", "csv"};
+      isDebag ? std::vector<std::string>{"run",  "checkpoint", "left", "bag", "right",
+                                         "beam", "top",        "json", "csv", "device"}
+              : std::vector<std::string>{"run",     "checkpoint", "text", "file",
+                                         "context", "json",       "csv",  "device"};
   const auto unknown = args.unknownOptions(known);
   if (!unknown.empty() || words.size() != (isDebag ? 3u : 2u) ||
       (args.has("json") && args.has("csv"))) {
     err << "usage: mrnn score <project.yaml> [--run ID | --checkpoint PATH] (--text TEXT | "
-           "--file F)\n                  [--context TEXT] [--json | --csv]\n"
+           "--file F)\n                  [--context TEXT] [--json | --csv] "
+           "[--device cpu|cuda|cuda:N]\n"
            "       mrnn score debag <project.yaml> [--run ID | --checkpoint PATH] --left TEXT\n"
            "                  --bag \"w1 w2 ...\" [--right TEXT] [--beam N] [--top N] "
-           "[--json | --csv]\n";
+           "[--json | --csv]\n                  [--device cpu|cuda|cuda:N]\n";
     if (!unknown.empty()) err << "unknown option " << unknown.front() << "\n";
     return 2;
   }
@@ -240,15 +243,18 @@ int runScoringAnalysis(const CommandLine& args, std::ostream& out, std::ostream&
   const bool isRecovery = words.size() >= 2 && words[1] == "recovery";
   const std::vector<std::string> known =
       isRecovery
-          ? std::vector<std::string>{"run", "checkpoint", "file", "top", "offsets", "json", "csv"}
-          : std::vector<std::string>{"run",    "checkpoint", "file", "layer", "p-max",
-                                     "p-step", "runs",       "seed", "json",  "csv"};
+          ? std::vector<std::string>{"run",     "checkpoint", "file", "top",
+                                     "offsets", "json",       "csv",  "device"}
+          : std::vector<std::string>{"run",  "checkpoint", "file", "layer", "p-max", "p-step",
+                                     "runs", "seed",       "json", "csv",   "device"};
   const auto unknown = args.unknownOptions(known);
   if (!unknown.empty() || words.size() != 3 || (args.has("json") && args.has("csv"))) {
     err << "usage: mrnn analyze recovery <project.yaml>[,<project2.yaml>...] --file F "
-           "[--top 0.1]\n                  [--offsets 4] [--json | --csv]\n"
+           "[--top 0.1]\n                  [--offsets 4] [--json | --csv] "
+           "[--device cpu|cuda|cuda:N]\n"
            "       mrnn analyze mask <project.yaml> --file F [--layer N|all] [--p-max 0.5]\n"
-           "                  [--p-step 0.05] [--runs 5] [--seed S] [--json | --csv]\n";
+           "                  [--p-step 0.05] [--runs 5] [--seed S] [--json | --csv]\n"
+           "                  [--device cpu|cuda|cuda:N]\n";
     if (!unknown.empty()) err << "unknown option " << unknown.front() << "\n";
     return 2;
   }

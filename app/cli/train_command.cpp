@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "engine/config/device_name.h"
 #include "engine/config/project_file.h"
+#include "engine/devices/compute_device.h"
 #include "engine/distributed/c10d_collective.h"
 #include "engine/distributed/rank_environment.h"
 #include "engine/runtime/machine_resources.h"
@@ -35,7 +37,7 @@ std::string resumeCheckpoint(const CommandLine& args, const engine::Project& pro
 std::vector<std::string> rankArguments(const CommandLine& args, bool resume,
                                        const std::string& from) {
   std::vector<std::string> out{resume ? "resume" : "train", args.positional()[1]};
-  for (const char* option : {"max-steps", "epochs"}) {
+  for (const char* option : {"max-steps", "epochs", "device"}) {
     if (args.has(option)) {
       out.push_back(std::string("--") + option);
       out.push_back(args.value(option));
@@ -78,11 +80,11 @@ void useLocalRanksGpu(const engine::RankEnvironment& environment) {
 
 int runTrain(const CommandLine& args, bool resume, std::ostream& out, std::ostream& err) {
   const auto unknown = args.unknownOptions(
-      {"max-steps", "epochs", "threads", "run", "checkpoint", "nproc", "timeout"});
+      {"max-steps", "epochs", "threads", "run", "checkpoint", "nproc", "timeout", "device"});
   if (!unknown.empty() || args.positional().size() != 2) {
     err << "usage: mrnn " << (resume ? "resume" : "train")
         << " <project.yaml> [--max-steps N] [--epochs N] [--threads N] [--nproc N]"
-           " [--timeout SECONDS]"
+           " [--timeout SECONDS] [--device cpu|cuda|cuda:N]"
         << (resume ? " [--run ID | --checkpoint PATH]" : "") << "\n";
     if (!unknown.empty()) err << "unknown option " << unknown.front() << "\n";
     return 2;
@@ -92,11 +94,17 @@ int runTrain(const CommandLine& args, bool resume, std::ostream& out, std::ostre
   if (args.has("max-steps")) project.training.maxSteps = positiveInteger(args, "max-steps", 0);
   if (args.has("epochs")) project.training.epochs = positiveInteger(args, "epochs", 1);
   if (args.has("threads")) project.training.threads = static_cast<int>(threadsOption(args));
+  if (args.has("device")) project.training.device = deviceOption(args);
   const int timeout = static_cast<int>(positiveInteger(args, "timeout", 60));
   const std::string from = resume ? resumeCheckpoint(args, project) : "";
 
   const auto environment =
       engine::rankEnvironment([](const char* name) { return std::getenv(name); });
+  // A device this machine lacks is refused here, naming the flag, before anything starts.
+  // Not in a rank: it must set CUDA_VISIBLE_DEVICES before anything asks CUDA.
+  if (args.has("device") && !environment) {
+    engine::resolveComputeDevice(project.training.device, "--device");
+  }
   const int64_t nproc = positiveInteger(args, "nproc", 1);
   if (nproc > 1) {
     if (environment) throw UsageError("--nproc starts ranks itself; this process already is one");
@@ -110,7 +118,7 @@ int runTrain(const CommandLine& args, bool resume, std::ostream& out, std::ostre
                                 ? project.training.threads
                                 : std::max(1, engine::hardwareThreads() / static_cast<int>(nproc));
     launch.timeoutSeconds = timeout;
-    launch.oneGpuPerRank = project.training.device == "cuda";
+    launch.oneGpuPerRank = engine::namesCudaDevice(project.training.device);
     launch.checkpointFolder = engine::RunPaths::checkpoints(project.folder);
     return launchRanks(launch, out, err);
   }
@@ -119,7 +127,10 @@ int runTrain(const CommandLine& args, bool resume, std::ostream& out, std::ostre
   options.resumeFrom = from;
   std::unique_ptr<engine::C10dCollective> collective;
   if (environment) {
-    if (project.training.device == "cuda") useLocalRanksGpu(*environment);
+    if (engine::namesCudaDevice(project.training.device)) {
+      useLocalRanksGpu(*environment);
+      project.training.device = "cuda";  // the one GPU this rank now sees
+    }
     // Threads 0 follows the load for one process; ranks share the machine evenly instead.
     if (project.training.threads <= 0) {
       project.training.threads = std::max(1, engine::hardwareThreads() / environment->localSize);
@@ -128,7 +139,8 @@ int runTrain(const CommandLine& args, bool resume, std::ostream& out, std::ostre
     options.errorPrefix = "rank " + std::to_string(environment->rank) + ": ";
     try {
       collective = std::make_unique<engine::C10dCollective>(
-          *environment, std::chrono::seconds(timeout), project.training.device == "cuda");
+          *environment, std::chrono::seconds(timeout),
+          engine::namesCudaDevice(project.training.device));
     } catch (const engine::RankFailure& error) {
       err << "mrnn: " << options.errorPrefix << error.what() << "\n";
       return 1;

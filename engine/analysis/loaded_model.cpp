@@ -10,7 +10,7 @@
 namespace mrnn::engine {
 namespace {
 
-LoadedModel fromCheckpoint(Project project, const std::string& path) {
+LoadedModel fromCheckpoint(Project project, const std::string& path, const torch::Device& device) {
   Checkpoint checkpoint = Checkpoint::open(path);
   LoadedModel loaded;
   loaded.vocabulary = checkpoint.vocabulary();
@@ -20,8 +20,8 @@ LoadedModel fromCheckpoint(Project project, const std::string& path) {
                           checkpoint.snapshot().modelYaml);
   }
   loaded.model = std::make_unique<LanguageModel>(project.model, loaded.vocabulary.size());
-  checkpoint.loadModel(*loaded.model);
-  loaded.model->eval();
+  checkpoint.loadModel(*loaded.model);  // onto the CPU, where the model was built
+  placeForAnalysis(*loaded.model, device);
   loaded.project = std::move(project);
   loaded.checkpoint = path;
   loaded.runId = checkpoint.snapshot().runId;
@@ -30,19 +30,24 @@ LoadedModel fromCheckpoint(Project project, const std::string& path) {
 
 }  // namespace
 
+void placeForAnalysis(LanguageModel& model, const torch::Device& device) {
+  model.to(device);
+  model.eval();
+}
+
 LoadedModel loadModelForAnalysis(const std::string& projectFile, int64_t runId,
-                                 const std::string& checkpoint) {
+                                 const std::string& checkpoint, const torch::Device& device) {
   Project project = loadProject(projectFile);
   const std::string path =
       checkpoint.empty() ? RunCatalogue(project.folder).checkpointToAnalyse(runId) : checkpoint;
-  return fromCheckpoint(std::move(project), path);
+  return fromCheckpoint(std::move(project), path, device);
 }
 
-LoadedModel loadModelFromCheckpoint(const std::string& path) {
+LoadedModel loadModelFromCheckpoint(const std::string& path, const torch::Device& device) {
   Checkpoint checkpoint = Checkpoint::open(path);
   Project project = parseProject(checkpoint.snapshot().projectYaml, path + " (stored project)");
   project.folder = std::filesystem::path(path).parent_path().string();
-  return fromCheckpoint(std::move(project), path);
+  return fromCheckpoint(std::move(project), path, device);
 }
 
 }  // namespace mrnn::engine

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/config/cell_type.h"
+#include "engine/config/model_check.h"
 
 namespace mrnn::engine {
 
@@ -16,7 +17,19 @@ ModelConfig benchModelConfig(const BenchShape& shape) {
   LayerConfig layer;
   layer.type = *type;
   layer.hiddenSize = shape.hidden;
+  if (layer.type == CellType::Mogrifier) {
+    if (shape.mogrifierRounds < 0 || shape.mogrifierRank < 0) {
+      throw std::invalid_argument("the Mogrifier's rounds and rank are not negative");
+    }
+    layer.rounds = shape.mogrifierRounds;
+    layer.rank = shape.mogrifierRank;
+  }
   config.layers = {layer};
+  // A rank the widths cannot take (k >= min(embedding, hidden)), said as the YAML would.
+  const auto problems = checkModel(config, shape.vocab);
+  if (!problems.empty()) {
+    throw std::invalid_argument(shape.cell + ": " + problems.front().reason);
+  }
   return config;
 }
 

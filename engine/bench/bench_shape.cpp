@@ -21,4 +21,15 @@ std::optional<BenchMeasure> benchMeasureFromName(const std::string& name) {
   return std::nullopt;
 }
 
+const char* benchPrecisionName(BenchPrecision precision) {
+  return precision == BenchPrecision::Bf16 ? "bf16" : "fp32";
+}
+
+std::optional<BenchPrecision> benchPrecisionFromName(const std::string& name) {
+  for (auto p : {BenchPrecision::Fp32, BenchPrecision::Bf16}) {
+    if (name == benchPrecisionName(p)) return p;
+  }
+  return std::nullopt;
+}
+
 }  // namespace mrnn::engine

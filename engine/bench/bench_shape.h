@@ -4,6 +4,8 @@
 #include <optional>
 #include <string>
 
+#include "engine/config/model_config.h"
+
 namespace mrnn::engine {
 
 // What a benchmark measures: training (forward, backward, clipping, Adam), evaluation
@@ -13,6 +15,14 @@ enum class BenchMeasure { Train, Eval, Sample };
 
 const char* benchMeasureName(BenchMeasure measure);
 std::optional<BenchMeasure> benchMeasureFromName(const std::string& name);
+
+// The arithmetic a measurement runs at: float32, or LibTorch's autocast to bfloat16 (CUDA
+// only: the products in bfloat16, reductions and the loss in float32; the weights, Adam and
+// the recurrent state stay float32), as training's `bf16: true` does.
+enum class BenchPrecision { Fp32, Bf16 };
+
+const char* benchPrecisionName(BenchPrecision precision);  // "fp32", "bf16"
+std::optional<BenchPrecision> benchPrecisionFromName(const std::string& name);
 
 // The model and workload of one measurement, in the shape of ../shared/bench/peer_mlstm.py:
 // embedding -> one recurrent layer -> softmax, on random symbols.
@@ -26,7 +36,14 @@ struct BenchShape {
   int64_t steps = 10;           // timed windows (training, evaluation), after one warm-up
   int64_t sampleLength = 2000;  // timed symbols (sampling), after one warm-up generation
   int threads = 0;              // 0: LibTorch's default; kFollowLoad: see below
-  std::string device = "cpu";   // "cpu" or "cuda"
+  // Where it runs: "cpu", "cuda" (the first GPU) or "cuda:N" (engine/config/device_name.h);
+  // the probe resolves it with resolveComputeDevice, which says why when there is no such GPU.
+  std::string device = "cpu";
+  BenchPrecision precision = BenchPrecision::Fp32;  // Bf16 needs a CUDA device
+  // The Mogrifier's rounds r and rank k (0: full-rank Q and R), the engine's own defaults
+  // (Melis et al.: r = 5, k = 40); other cells ignore them.
+  int mogrifierRounds = LayerConfig{}.rounds;
+  int64_t mogrifierRank = LayerConfig{}.rank;
 };
 
 // `--threads auto`: the count follows the machine's load (ThreadGovernor), as training with

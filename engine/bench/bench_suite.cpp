@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -14,7 +15,9 @@
 #include <utility>
 #include <vector>
 
+#include "engine/bench/throughput_probe.h"
 #include "engine/config/cell_type.h"
+#include "engine/config/device_name.h"
 #include "engine/runtime/blas_kernels.h"
 #include "engine/runtime/busy_core.h"
 #include "engine/runtime/child_process.h"
@@ -97,7 +100,12 @@ std::vector<std::string> probeCommand(const std::string& self, const BenchShape&
   argv.insert(argv.end(), shape.begin(), shape.end());
   argv.insert(argv.end(),
               {"--sample-length", std::to_string(s.sampleLength), "--threads",
-               s.threads == kFollowLoad ? std::string("auto") : std::to_string(s.threads)});
+               s.threads == kFollowLoad ? std::string("auto") : std::to_string(s.threads),
+               "--precision", benchPrecisionName(s.precision)});
+  if (s.cell == "mogrifier") {
+    argv.insert(argv.end(), {"--mogrifier-rounds", std::to_string(s.mogrifierRounds),
+                             "--mogrifier-rank", std::to_string(s.mogrifierRank)});
+  }
   return argv;
 }
 
@@ -113,6 +121,10 @@ ProbeResult parseProbeOutput(const std::string& output) {
         result.flopsPerSymbol = std::stod(value);
       } else if (key == "params") {
         result.parameters = std::stoll(value);
+      } else if (key == "gpu_memory") {
+        result.gpuMemoryBytes = std::stoll(value);
+      } else if (key == "recurrent_dtype") {
+        result.recurrentDtype = value;
       }
     } catch (const std::exception&) {
       throw std::runtime_error("unreadable " + key + " '" + value + "' in: " + output);
@@ -126,9 +138,14 @@ ProbeResult parseProbeOutput(const std::string& output) {
 BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
   if (o.repeats < 1) throw std::invalid_argument("repeats must be at least 1");
   if (o.self.empty()) throw std::invalid_argument("no program to run engine probes with");
+  if (o.precisions.empty()) throw std::invalid_argument("no precision to measure at");
+  bool bf16 = false;
+  for (const auto p : o.precisions) bf16 = bf16 || p == BenchPrecision::Bf16;
+  if (bf16 && !namesCudaDevice(o.shape.device)) throw std::invalid_argument(kBf16NeedsCuda);
   BenchReport report;
   report.shape = o.shape;
   report.repeats = o.repeats;
+  report.precisions = o.precisions;
   report.libtorch = TORCH_VERSION;
   report.blas = blasKernelDescription();
   report.machine = cpuModel() + ", " + std::to_string(std::thread::hardware_concurrency()) +
@@ -136,19 +153,26 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
                    (o.shape.threads > 0              ? std::to_string(o.shape.threads) + " threads"
                     : o.shape.threads == kFollowLoad ? std::string("threads following the load")
                                                      : std::string("default threads"));
-  // One row per subject and measure, in the order every round runs them.
+  // One row per subject, precision and measure, in the order every round runs them. Names
+  // carry the precision unless fp32 alone is measured.
+  const bool labelled = o.precisions.size() > 1 || o.precisions.front() != BenchPrecision::Fp32;
   const auto addSubject = [&](const std::string& name, const std::string& cell, bool peer) {
-    for (auto measure : o.measures) {
-      if (peer && measure == BenchMeasure::Eval) continue;
-      for (const bool busy : {false, true}) {
-        if (busy && !o.contention) continue;
-        BenchRow row;
-        row.subject = busy ? name + kBusySuffix : name;
-        row.cell = cell;
-        row.measure = measure;
-        row.peer = peer;
-        row.busy = busy;
-        report.rows.push_back(row);
+    for (const auto precision : o.precisions) {
+      if (peer && precision != BenchPrecision::Fp32) continue;  // the peer has no precision option
+      for (auto measure : o.measures) {
+        if (peer && measure == BenchMeasure::Eval) continue;
+        for (const bool busy : {false, true}) {
+          if (busy && !o.contention) continue;
+          BenchRow row;
+          row.subject = benchSubjectName(name, precision, labelled);
+          if (busy) row.subject += kBusySuffix;
+          row.cell = cell;
+          row.measure = measure;
+          row.peer = peer;
+          row.busy = busy;
+          row.precision = precision;
+          report.rows.push_back(row);
+        }
       }
     }
   };
@@ -183,6 +207,11 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
     if (peerCheck.exitCode == 0) {
       addSubject("peer mlstm", "mlstm", true);
       if (lstmAsked) addSubject("peer lstm", "lstm", true);
+      if (bf16) {
+        report.notes.push_back("the Python peer (" + o.peer +
+                               ") has no precision option: it runs fp32 only, so the bf16 rows "
+                               "have no peer row and no / peer");
+      }
     } else {
       report.notes.push_back("the Python peer is left out: `" + o.python + " " + o.peer +
                              "` cannot start (" + lastLines(peerCheck.err + peerCheck.out, 1) +
@@ -197,7 +226,9 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
   }
 
   // The product ceiling, a child of its own each round like every subject; a program that
-  // cannot measure it (a stand-in in tests) leaves it out with a note.
+  // cannot measure it (a stand-in in tests) leaves it out with a note. On CUDA it is the
+  // GPU's, float32 and bfloat16, and the child names the GPU ("device: cuda:0 (...)"), so
+  // that this process never starts CUDA (its context would count in the probes' GPU memory).
   const auto measureCeiling = [&] {
     if (!o.ceiling || report.rows.empty()) return;
     std::vector<std::string> argv{
@@ -206,12 +237,25 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
         "--probe",
         "ceiling",
         "--threads",
-        o.shape.threads == kFollowLoad ? std::string("auto") : std::to_string(o.shape.threads)};
+        o.shape.threads == kFollowLoad ? std::string("auto") : std::to_string(o.shape.threads),
+        "--device",
+        o.shape.device};
     const auto outcome = runChildProcess(argv, environment);
-    double gflops = 0.0;
+    double gflops = 0.0, bf16Gflops = 0.0;
     for (const auto& [key, value] : probeFields(outcome.out)) {
-      if (outcome.exitCode == 0 && key == "gflops") gflops = std::strtod(value.c_str(), nullptr);
+      if (outcome.exitCode != 0) break;
+      if (key == "gflops") gflops = std::strtod(value.c_str(), nullptr);
+      if (key == "gflops_bf16") bf16Gflops = std::strtod(value.c_str(), nullptr);
     }
+    if (outcome.exitCode == 0) {
+      std::istringstream lines(outcome.out);
+      std::string line;
+      const std::string prefix = "device: ";
+      while (std::getline(lines, line)) {
+        if (line.rfind(prefix, 0) == 0) report.gpu = line.substr(prefix.size());
+      }
+    }
+    if (bf16Gflops > 0.0) report.ceilingBf16Gflops.push_back(bf16Gflops);
     if (gflops > 0.0) {
       report.ceilingGflops.push_back(gflops);
     } else {
@@ -223,6 +267,7 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
 
   const double measurements =
       static_cast<double>(o.repeats) * static_cast<double>(report.rows.size());
+  std::map<const BenchRow*, std::string> recurrentDtypes;  // torch::nn::LSTM's, last round
   double started = 0.0;
   for (int round = 1; round <= o.repeats; ++round) {
     if (round == 1 || !report.ceilingGflops.empty()) measureCeiling();
@@ -232,6 +277,7 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
                    row.subject + " " + benchMeasureName(row.measure));
       BenchShape shape = o.shape;
       shape.cell = row.cell;
+      shape.precision = row.precision;
       const auto argv = row.peer ? peerCommand(o, row.cell, row.measure)
                                  : probeCommand(o.self, shape, row.measure);
       // Contention: processor 0 spins for the length of this measurement only.
@@ -249,6 +295,18 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
       row.peakMb.push_back(static_cast<double>(outcome.peakResidentKb) / 1024.0);
       if (result.flopsPerSymbol > 0) row.flopsPerSymbol = result.flopsPerSymbol;
       if (result.parameters > 0) row.parameters = result.parameters;
+      if (result.gpuMemoryBytes >= 0) {
+        row.gpuMemoryBytes.push_back(static_cast<double>(result.gpuMemoryBytes));
+      }
+      if (!result.recurrentDtype.empty()) recurrentDtypes[&row] = result.recurrentDtype;
+    }
+  }
+  // Autocast casts cuDNN's LSTM itself: say so where a bf16 row ran at another type.
+  for (const auto& [row, dtype] : recurrentDtypes) {
+    if (row->precision == BenchPrecision::Bf16 && dtype != "BFloat16") {
+      report.notes.push_back(row->subject + " " + benchMeasureName(row->measure) +
+                             ": under bf16 autocast its recurrence returned " + dtype +
+                             ", not BFloat16");
     }
   }
   rusage self{};
@@ -258,8 +316,17 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
   // Krause's, its LSTM torch.nn.LSTM), so its FLOPs per symbol are theirs.
   for (auto& row : report.rows) {
     if (row.flopsPerSymbol > 0 || !row.peer) continue;
-    const BenchRow* same = report.find("engine " + row.cell, row.measure);
-    if (!same && row.cell == "lstm") same = report.find("torch::nn::LSTM", row.measure);
+    const auto sameWork = [&](const std::string& cell) -> const BenchRow* {
+      for (const auto& other : report.rows) {
+        if (!other.peer && other.cell == cell && other.measure == row.measure &&
+            other.flopsPerSymbol > 0) {
+          return &other;
+        }
+      }
+      return nullptr;
+    };
+    const BenchRow* same = sameWork(row.cell);
+    if (!same && row.cell == "lstm") same = sameWork(kTorchLstm);
     if (same) row.flopsPerSymbol = same->flopsPerSymbol;
   }
   return report;

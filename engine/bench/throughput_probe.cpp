@@ -9,9 +9,11 @@
 #include "engine/bench/flop_count.h"
 #include "engine/bench/probe_timing.h"
 #include "engine/bench/torch_lstm_probe.h"
+#include "engine/devices/compute_device.h"
 #include "engine/models/language_model.h"
 #include "engine/runtime/thread_governor.h"
 #include "engine/sampling/sampler.h"
+#include "engine/training/autocast_scope.h"
 #include "engine/training/train_step.h"
 
 namespace mrnn::engine {
@@ -37,17 +39,6 @@ class LoadFollower {
   std::unique_ptr<ThreadGovernor> governor_;
 };
 
-torch::Device probeDevice(const BenchShape& shape) {
-  if (shape.device == "cpu") return torch::kCPU;
-  if (shape.device != "cuda") {
-    throw std::invalid_argument("device is cpu or cuda, not '" + shape.device + "'");
-  }
-  if (!torch::cuda::is_available()) {
-    throw std::runtime_error("device cuda asked for, but this LibTorch or machine has no CUDA");
-  }
-  return torch::kCUDA;
-}
-
 ProbeResult engineProbe(const BenchShape& shape, BenchMeasure measure,
                         const torch::Device& device) {
   LanguageModel model(benchModelConfig(shape), shape.vocab);
@@ -59,6 +50,7 @@ ProbeResult engineProbe(const BenchShape& shape, BenchMeasure measure,
   const torch::Tensor& inputs = window.inputs;
   const torch::Tensor& targets = window.targets;
   LoadFollower load(shape.threads == kFollowLoad && device.is_cpu());
+  const bool bf16 = shape.precision == BenchPrecision::Bf16;
   double seconds = 0.0;
   int64_t symbols = shape.steps * shape.batch * shape.bptt;
   if (measure == BenchMeasure::Train) {
@@ -68,7 +60,7 @@ ProbeResult engineProbe(const BenchShape& shape, BenchMeasure measure,
     seconds = timeRepeated(device, shape.steps, [&] {
       load.poll();
       state.detach();
-      optimisationStep(model, adam, state, inputs, targets, {}, 1.0, false);
+      optimisationStep(model, adam, state, inputs, targets, {}, 1.0, bf16);
     });
   } else if (measure == BenchMeasure::Eval) {
     result.flopsPerSymbol = forwardFlopsPerSymbol(model);
@@ -77,6 +69,7 @@ ProbeResult engineProbe(const BenchShape& shape, BenchMeasure measure,
     auto state = model.initialState(shape.batch);
     seconds = timeRepeated(device, shape.steps, [&] {
       load.poll();
+      AutocastScope autocast(bf16);
       const auto logProbabilities = model.forward(inputs, state);
       // The loss, as evaluation computes it, so the softmax's work is not optimised away.
       logProbabilities.gather(2, targets.unsqueeze(2)).mean().item<double>();
@@ -90,6 +83,7 @@ ProbeResult engineProbe(const BenchShape& shape, BenchMeasure measure,
     options.maxLength = shape.sampleLength;
     int64_t generated = 0;
     seconds = timeRepeated(device, 1, [&] {
+      AutocastScope autocast(bf16);
       generated = static_cast<int64_t>(sampler.generate(options).front().symbols.size());
     });
     // The warm-up generation makes the frozen copy and the first allocations.
@@ -104,9 +98,15 @@ ProbeResult engineProbe(const BenchShape& shape, BenchMeasure measure,
 ProbeResult runProbe(const BenchShape& shape, BenchMeasure measure) {
   if (shape.threads > 0) torch::set_num_threads(shape.threads);
   torch::manual_seed(0);
-  const auto device = probeDevice(shape);
-  if (shape.cell == kTorchLstm) return runTorchLstmProbe(shape, measure, device);
-  return engineProbe(shape, measure, device);
+  const auto device = resolveComputeDevice(shape.device, "--device");
+  if (shape.precision == BenchPrecision::Bf16 && !device.is_cuda()) {
+    throw std::invalid_argument(kBf16NeedsCuda);
+  }
+  auto result = shape.cell == kTorchLstm ? runTorchLstmProbe(shape, measure, device)
+                                         : engineProbe(shape, measure, device);
+  // After the timed part, in this process of its own: what the measurement held on the GPU.
+  if (device.is_cuda()) result.gpuMemoryBytes = gpuMemoryInUse(device);
+  return result;
 }
 
 }  // namespace mrnn::engine

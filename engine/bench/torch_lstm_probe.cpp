@@ -2,8 +2,11 @@
 
 #include <torch/torch.h>
 
+#include <sstream>
+
 #include "engine/bench/flop_count.h"
 #include "engine/bench/probe_timing.h"
+#include "engine/training/autocast_scope.h"
 
 namespace mrnn::engine {
 
@@ -38,6 +41,14 @@ ProbeResult runTorchLstmProbe(const BenchShape& shape, BenchMeasure measure,
     return LstmState{torch::zeros({1, batch, shape.hidden}, floatOptions),
                      torch::zeros({1, batch, shape.hidden}, floatOptions)};
   };
+  // bf16: autocast around the forward pass and the loss, as the engine's training step has it;
+  // the backward pass follows the forward's types.
+  const bool bf16 = shape.precision == BenchPrecision::Bf16;
+  const auto noteDtype = [&](const torch::Tensor& y) {
+    std::ostringstream name;  // "Float", "BFloat16", "Half" in LibTorch 1.13 and 2.x alike
+    name << y.scalar_type();
+    result.recurrentDtype = name.str();
+  };
   double seconds = 0.0;
   int64_t symbols = shape.steps * shape.batch * shape.bptt;
   if (measure == BenchMeasure::Train) {
@@ -45,11 +56,18 @@ ProbeResult runTorchLstmProbe(const BenchShape& shape, BenchMeasure measure,
     torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(1e-3));
     auto state = zeros(shape.batch);
     seconds = timeRepeated(device, shape.steps, [&] {
-      auto [y, next] = model->lstm->forward(model->embedding->forward(inputs), state);
-      state = {std::get<0>(next).detach(), std::get<1>(next).detach()};
-      const auto logits = model->output->forward(y);
-      const auto loss = torch::nn::functional::cross_entropy(logits.reshape({-1, shape.vocab}),
-                                                             targets.reshape(-1));
+      torch::Tensor loss;
+      {
+        AutocastScope autocast(bf16);
+        auto [y, next] = model->lstm->forward(model->embedding->forward(inputs), state);
+        noteDtype(y);
+        // Back to float32 between windows (autocast may hand back bfloat16 states).
+        state = {std::get<0>(next).detach().to(torch::kFloat32),
+                 std::get<1>(next).detach().to(torch::kFloat32)};
+        const auto logits = model->output->forward(y);
+        loss = torch::nn::functional::cross_entropy(logits.reshape({-1, shape.vocab}),
+                                                    targets.reshape(-1));
+      }
       adam.zero_grad();
       loss.backward();
       torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);
@@ -61,8 +79,10 @@ ProbeResult runTorchLstmProbe(const BenchShape& shape, BenchMeasure measure,
     torch::NoGradGuard noGrad;
     auto state = zeros(shape.batch);
     seconds = timeRepeated(device, shape.steps, [&] {
+      AutocastScope autocast(bf16);
       auto [y, next] = model->lstm->forward(model->embedding->forward(inputs), state);
-      state = next;
+      noteDtype(y);
+      state = {std::get<0>(next).to(torch::kFloat32), std::get<1>(next).to(torch::kFloat32)};
       const auto logProbabilities = torch::log_softmax(model->output->forward(y), 2);
       logProbabilities.gather(2, targets.unsqueeze(2)).mean().item<double>();
     });
@@ -72,12 +92,16 @@ ProbeResult runTorchLstmProbe(const BenchShape& shape, BenchMeasure measure,
     torch::NoGradGuard noGrad;
     symbols = shape.sampleLength;
     seconds = timeRepeated(device, 1, [&] {
+      AutocastScope autocast(bf16);
       auto state = zeros(1);
       auto x = torch::zeros({1, 1}, torch::TensorOptions(torch::kLong).device(device));
       for (int64_t i = 0; i < shape.sampleLength; ++i) {
         auto [y, next] = model->lstm->forward(model->embedding->forward(x), state);
         state = next;
-        const auto probabilities = torch::softmax(model->output->forward(y[0]), -1);
+        if (i == 0) noteDtype(y);
+        // multinomial's input in float32, whatever autocast's lists do with the softmax.
+        const auto probabilities =
+            torch::softmax(model->output->forward(y[0]).to(torch::kFloat32), -1);
         x = torch::multinomial(probabilities, 1);
       }
       x.item<int64_t>();

@@ -1,5 +1,7 @@
 #include "engine/config/training_config.h"
 
+#include "engine/config/device_name.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <cstdlib>
@@ -281,12 +283,19 @@ TrainingConfig parseTrainingSection(const YAML::Node& node, YamlReader& reader,
       reader.integer(node, path, "early_stop_patience", c.earlyStopPatience, 0, 1'000'000);
   c.seed = static_cast<uint64_t>(
       reader.integer(node, path, "seed", 1, 0, std::numeric_limits<int64_t>::max()));
-  c.device = reader.choice(node, path, "device", c.device, {"cpu", "cuda"});
+  if (const YAML::Node device = node["device"]) {
+    const auto text = reader.text(node, path, "device", c.device);
+    if (!parseDeviceName(text)) {
+      reader.fail(device, joinKey(path, "device"),
+                  "device is cpu, cuda or cuda:N (a GPU's number), not '" + text + "'");
+    }
+    c.device = text;
+  }
   c.threads = static_cast<int>(reader.integer(node, path, "threads", c.threads, 0, 4096));
   c.bf16 = reader.boolean(node, path, "bf16", c.bf16);
-  if (c.bf16 && c.device != "cuda") {
+  if (c.bf16 && !namesCudaDevice(c.device)) {
     reader.fail(node["bf16"], joinKey(path, "bf16"),
-                "bf16 autocast needs device: cuda (device is '" + c.device + "')");
+                "bf16 autocast needs a GPU, device: cuda (device is '" + c.device + "')");
   }
 
   if (const YAML::Node optimizer = node["optimizer"]) {

@@ -62,7 +62,7 @@ struct TrainingConfig {
   int64_t checkpointEvery = 500;  // steps between checkpoints
   int64_t earlyStopPatience = 0;  // > 0: stop after N validations without improvement
   uint64_t seed = 1;
-  std::string device = "cpu";  // "cpu" or "cuda"
+  std::string device = "cpu";  // "cpu", "cuda" or "cuda:N" (device_name.h)
   int threads = 0;             // CPU threads; 0 = all cores
   bool bf16 = false;           // bf16 autocast (CUDA only)
 };

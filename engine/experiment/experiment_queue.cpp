@@ -11,6 +11,7 @@
 #include <map>
 #include <thread>
 
+#include "engine/config/device_name.h"
 #include "engine/experiment/experiment_paths.h"
 #include "engine/runtime/child_handle.h"
 #include "engine/runtime/machine_resources.h"
@@ -297,7 +298,7 @@ QueueOutcome runExperimentQueue(const ExperimentPlan& plan, const QueueOptions& 
 
   bool onCuda = false;
   for (const TrialPlan& trial : plan.trials)
-    onCuda = onCuda || trial.project.training.device == "cuda";
+    onCuda = onCuda || namesCudaDevice(trial.project.training.device);
   const int64_t gpus = onCuda ? options.gpus : 0;
   const SlotPlan slots = chooseSlots(plan.experiment, static_cast<int64_t>(plan.trials.size()),
                                      hardwareThreads(), options.slotCount, options.threads, gpus);

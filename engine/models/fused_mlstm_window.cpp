@@ -144,9 +144,7 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
 FusedWindowResult fusedMlstmWindow(const torch::Tensor& xp, const torch::Tensor& h0,
                                    const torch::Tensor& c0, const torch::Tensor& wMh,
                                    const torch::Tensor& wM, const torch::Tensor& mask) {
-  const bool keep = torch::GradMode::is_enabled() &&
-                    (xp.requires_grad() || h0.requires_grad() || c0.requires_grad() ||
-                     wMh.requires_grad() || wM.requires_grad());
+  const bool keep = windowNeedsBackward({xp, h0, c0, wMh, wM});
   const auto out =
       MlstmWindowFunction::apply(xp.contiguous(), h0.contiguous(), c0.contiguous(),
                                  wMh.contiguous(), wM.contiguous(), windowMask(mask, h0), keep);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <c10/core/GradMode.h>
 #include <torch/types.h>
 
 #include <initializer_list>
@@ -21,6 +22,16 @@ inline bool fusedWindowApplies(std::initializer_list<torch::Tensor> tensors) {
     if (!t.defined() || !t.device().is_cpu() || t.scalar_type() != torch::kFloat32) return false;
   }
   return tensors.size() > 0 && tensors.begin()->size(0) > 0;
+}
+
+// Whether a window's backward will run: gradients are on and one input asks for one. Without,
+// a window keeps none of its buffers for it (evaluation, sampling).
+inline bool windowNeedsBackward(std::initializer_list<torch::Tensor> inputs) {
+  if (!c10::GradMode::is_enabled()) return false;
+  for (const auto& t : inputs) {
+    if (t.requires_grad()) return true;
+  }
+  return false;
 }
 
 // The state mask as the windows take it: [B, H] contiguous, or an empty tensor for none

@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include "engine/models/cuda_fused_windows.h"
 #include "engine/models/fused_lstm_window.h"
 #include "engine/models/lstm_update.h"
 
@@ -44,10 +45,15 @@ torch::Tensor LstmCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn,
 torch::Tensor LstmCell::fusedWindow(const torch::Tensor& projected, CellState& state,
                                     const torch::Tensor& stateMask) {
   const auto& wH = wH_->current();
-  if (config().outputGate != OutputGate::Outside || !fusedWindowApplies({projected, wH})) {
+  if (config().outputGate != OutputGate::Outside) return {};
+  FusedWindowResult out;
+  if (fusedWindowApplies({projected, wH})) {
+    out = fusedLstmWindow(projected, state.parts[0], state.parts[1], wH, stateMask);
+  } else if (cudaFusedWindowApplies({projected, state.parts[0], state.parts[1], wH})) {
+    out = cudaFusedLstmWindow(projected, state.parts[0], state.parts[1], wH, stateMask);
+  } else {
     return {};
   }
-  auto out = fusedLstmWindow(projected, state.parts[0], state.parts[1], wH, stateMask);
   state.parts[0] = out.h;
   state.parts[1] = out.c;
   return out.hs;

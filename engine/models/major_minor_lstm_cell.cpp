@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "engine/models/cuda_fused_windows.h"
 #include "engine/models/fused_lstm_window.h"
 #include "engine/models/lstm_update.h"
 
@@ -99,14 +100,17 @@ torch::Tensor MajorMinorLstmCell::recur(const torch::Tensor& xp, const torch::Te
 torch::Tensor MajorMinorLstmCell::fusedWindow(const torch::Tensor& projected, CellState& state,
                                               const torch::Tensor& stateMask) {
   const auto& wMajor = wHMajor_->current();
-  if (config().outputGate != OutputGate::Outside || !fusedWindowApplies({projected, wMajor})) {
+  if (config().outputGate != OutputGate::Outside) return {};
+  const bool onCpu = fusedWindowApplies({projected, wMajor});
+  if (!onCpu && !cudaFusedWindowApplies({projected, state.parts[0], state.parts[1], wMajor})) {
     return {};
   }
   const auto part = [&](int64_t gateOffset, int64_t offset, int64_t size, const torch::Tensor& w) {
-    return fusedLstmWindow(projected.narrow(2, gateOffset, 4 * size),
-                           state.parts[0].narrow(1, offset, size),
-                           state.parts[1].narrow(1, offset, size), w,
-                           stateMask.defined() ? stateMask.narrow(-1, offset, size) : stateMask);
+    const auto xp = projected.narrow(2, gateOffset, 4 * size);
+    const auto h0 = state.parts[0].narrow(1, offset, size);
+    const auto c0 = state.parts[1].narrow(1, offset, size);
+    const auto mask = stateMask.defined() ? stateMask.narrow(-1, offset, size) : stateMask;
+    return onCpu ? fusedLstmWindow(xp, h0, c0, w, mask) : cudaFusedLstmWindow(xp, h0, c0, w, mask);
   };
   const auto major = part(0, 0, major_, wMajor);
   if (minor_ == 0) {

@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include "engine/models/cuda_fused_windows.h"
 #include "engine/models/fused_mlstm_window.h"
 #include "engine/models/lstm_update.h"
 
@@ -52,10 +53,15 @@ torch::Tensor MlstmCell::fusedWindow(const torch::Tensor& projected, CellState& 
                                      const torch::Tensor& stateMask) {
   const auto& wMh = wMh_->current();
   const auto& wM = wM_->current();
-  if (config().outputGate != OutputGate::Outside || !fusedWindowApplies({projected, wMh, wM})) {
+  if (config().outputGate != OutputGate::Outside) return {};
+  FusedWindowResult out;
+  if (fusedWindowApplies({projected, wMh, wM})) {
+    out = fusedMlstmWindow(projected, state.parts[0], state.parts[1], wMh, wM, stateMask);
+  } else if (cudaFusedWindowApplies({projected, state.parts[0], state.parts[1], wMh, wM})) {
+    out = cudaFusedMlstmWindow(projected, state.parts[0], state.parts[1], wMh, wM, stateMask);
+  } else {
     return {};
   }
-  auto out = fusedMlstmWindow(projected, state.parts[0], state.parts[1], wMh, wM, stateMask);
   state.parts[0] = out.h;
   state.parts[1] = out.c;
   return out.hs;

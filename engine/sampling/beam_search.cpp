@@ -6,6 +6,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "engine/analysis/model_device.h"
+
 namespace mrnn::engine {
 namespace {
 
@@ -50,7 +52,9 @@ std::vector<Completion> BeamSearch::run(const SamplingStart& start) {
     for (const auto& part : layer.parts) copy.parts.push_back(part.clone());
     state.layers.push_back(std::move(copy));
   }
-  torch::Tensor logp = start.next.reshape({1, vocab});
+  const torch::Device device = modelDevice(model_);
+  // Read on the CPU (`rows`); the state stays on the model's device.
+  torch::Tensor logp = start.next.reshape({1, vocab}).to(torch::kCPU, torch::kFloat).contiguous();
   std::vector<Candidate> candidates;
   while (!beams.empty()) {
     if (static_cast<int64_t>(beams.front().symbols.size()) >= options_.maxLength) {
@@ -94,14 +98,14 @@ std::vector<Completion> BeamSearch::run(const SamplingStart& start) {
       continue;  // no step needed: the loop head finishes them
     }
     // Reorder the batched state to the surviving beams' parents and advance all at once.
-    const auto parentIndex = torch::tensor(parents, torch::kLong);
+    const auto parentIndex = torch::tensor(parents, torch::kLong).to(device);
     for (auto& layer : state.layers) {
       for (auto& part : layer.parts) part = part.index_select(0, parentIndex);
     }
-    const auto tokens = torch::tensor(ids, torch::kLong).view({1, -1});
+    const auto tokens = torch::tensor(ids, torch::kLong).view({1, -1}).to(device);
     logp = model_.forward(tokens, state)
                .reshape({static_cast<int64_t>(beams.size()), vocab})
-               .to(torch::kFloat)
+               .to(torch::kCPU, torch::kFloat)
                .contiguous();
   }
   std::stable_sort(finished.begin(), finished.end(), [](const Completion& x, const Completion& y) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "engine/analysis/model_device.h"
 #include "engine/inference/single_stream_model.h"
 #include "engine/runtime/job_context.h"
 #include "engine/sampling/beam_search.h"
@@ -98,9 +99,10 @@ ModelState cloneState(const ModelState& state) {
   return copy;
 }
 
-// The last step's next-symbol log-probabilities as a float [V] row the chooser can read.
+// The last step's next-symbol log-probabilities as a float [V] row the chooser can read: on
+// the CPU, wherever the model runs.
 torch::Tensor lastRow(const torch::Tensor& logp) {
-  return logp[logp.size(0) - 1][0].to(torch::kFloat).contiguous();
+  return logp[logp.size(0) - 1][0].to(torch::kCPU, torch::kFloat).contiguous();
 }
 
 // A frozen model's next-symbol row as the float [V] tensor a SamplingStart holds.
@@ -202,7 +204,7 @@ SamplingStart Sampler::prime(const std::vector<int64_t>& ids, SingleStreamModel*
     return start;
   }
   start.state = model_.initialState(1);
-  const auto tokens = torch::tensor(ids, torch::kLong).view({-1, 1});
+  const auto tokens = torch::tensor(ids, torch::kLong).view({-1, 1}).to(modelDevice(model_));
   start.next = lastRow(model_.forward(tokens, start.state));
   return start;
 }
@@ -214,7 +216,9 @@ void Sampler::advance(SamplingStart& start, int64_t token, SingleStreamModel* st
     start.state = stream->exportState();
     return;
   }
-  start.next = lastRow(model_.forward(torch::full({1, 1}, token, torch::kLong), start.state));
+  const auto input =
+      torch::full({1, 1}, token, torch::TensorOptions(torch::kLong).device(modelDevice(model_)));
+  start.next = lastRow(model_.forward(input, start.state));
 }
 
 std::vector<Completion> Sampler::generate(const SamplingOptions& options,
@@ -295,7 +299,9 @@ std::vector<Completion> Sampler::continueFrom(SamplingStart start, const Samplin
   const int64_t vocab = vocabulary_.size();
   SymbolChooser chooser(options, vocab);
   std::vector<int64_t> top;
-  torch::Tensor input = torch::zeros({1, 1}, torch::kLong);  // generic path: refilled every step
+  // The generic path's input, refilled every step, on the model's device.
+  torch::Tensor input =
+      torch::zeros({1, 1}, torch::TensorOptions(torch::kLong).device(modelDevice(model_)));
   std::vector<Completion> results;
   bool stopped = false;
   for (int64_t c = 0; c < options.completions && !stopped; ++c) {
@@ -341,9 +347,8 @@ std::vector<Completion> Sampler::continueFrom(SamplingStart start, const Samplin
         continue;
       }
       input.fill_(id);
-      row = model_.forward(input, state);
-      if (row.scalar_type() != torch::kFloat) row = row.to(torch::kFloat);
-      row = row.contiguous();
+      // The chooser reads raw floats: one row [V] comes back from a GPU each step.
+      row = model_.forward(input, state).to(torch::kCPU, torch::kFloat).contiguous();
       logp = row.data_ptr<float>();
     }
     results.push_back(std::move(completion));

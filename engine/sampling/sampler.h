@@ -30,8 +30,9 @@ class GenerationTap;
 // Sampling and branching (one stream at a time) run on a SingleStreamModel, a frozen float
 // copy of the model stepped on raw arrays without allocating (engine/inference), whenever
 // the model is float32 on the CPU; the copy is made on first use and again whenever a
-// parameter has changed since (training, dynamic evaluation). Beam search, and other models,
-// run LanguageModel::forward one step at a time.
+// parameter has changed since (training, dynamic evaluation). Beam search, and other models
+// (a model on a GPU among them), run LanguageModel::forward one step at a time on the
+// model's device, each step's next-symbol row read back on the CPU.
 class Sampler {
  public:
   Sampler(LanguageModel& model, const Vocabulary& vocabulary);

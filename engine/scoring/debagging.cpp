@@ -11,6 +11,7 @@
 
 #include "engine/analysis/analysis_job.h"
 #include "engine/analysis/eval_mode_guard.h"
+#include "engine/analysis/model_device.h"
 #include "engine/scoring/text_score.h"
 
 namespace mrnn::engine {
@@ -26,7 +27,9 @@ std::string joined(const std::vector<std::string>& words) {
   return out;
 }
 
-torch::Tensor columns(const std::vector<std::vector<int64_t>>& sequences) {
+// The sequences as the columns of tokens [T, N] on `device`.
+torch::Tensor columns(const std::vector<std::vector<int64_t>>& sequences,
+                      const torch::Device& device) {
   const auto steps = static_cast<int64_t>(sequences.front().size());
   const auto count = static_cast<int64_t>(sequences.size());
   auto tokens = torch::empty({steps, count}, torch::kLong);
@@ -34,13 +37,24 @@ torch::Tensor columns(const std::vector<std::vector<int64_t>>& sequences) {
   for (int64_t n = 0; n < count; ++n) {
     for (int64_t t = 0; t < steps; ++t) access[t][n] = sequences[static_cast<size_t>(n)][t];
   }
-  return tokens;
+  return tokens.to(device);
+}
+
+// Row indices as a long tensor on `device`.
+torch::Tensor indexOn(const std::vector<int64_t>& rows, const torch::Device& device) {
+  return torch::tensor(rows, torch::kLong).to(device);
+}
+
+// A float64 [N] result read back as numbers, wherever it was computed.
+std::vector<double> valuesOf(const torch::Tensor& logProb) {
+  const auto cpu = logProb.to(torch::kCPU, torch::kFloat64).contiguous();
+  return std::vector<double>(cpu.data_ptr<double>(), cpu.data_ptr<double>() + cpu.numel());
 }
 
 // Continues the rows of `state` (whose next-symbol log-probabilities are `last` [N, V]) with
 // tokens [T, N]: the log-probability of each column, the state after it and its prediction.
 struct Continued {
-  torch::Tensor logProb;  // [N] float64
+  torch::Tensor logProb;  // [N] float64, on the model's device
   ModelState state;
   torch::Tensor last;  // [N, V]
 };
@@ -71,6 +85,7 @@ std::vector<double> scoreExhaustive(LanguageModel& model, const Vocabulary& voca
                                     const Setup& setup,
                                     const std::vector<std::vector<std::string>>& orderings,
                                     int64_t batch, JobContext* job) {
+  const torch::Device device = modelDevice(model);
   std::vector<double> scores;
   const auto total = static_cast<int64_t>(orderings.size());
   for (int64_t start = 0; start < total; start += batch) {
@@ -83,11 +98,11 @@ std::vector<double> scoreExhaustive(LanguageModel& model, const Vocabulary& voca
         throw std::invalid_argument("the orderings of the bag encode to different lengths");
       }
     }
-    const auto rows = torch::zeros({count}, torch::kLong);
+    const auto rows = torch::zeros({count}, torch::TensorOptions(torch::kLong).device(device));
     const auto result = continueWith(model, setup.state.rows(rows),
-                                     setup.last.index_select(0, rows), columns(sequences));
-    const auto values = result.logProb.contiguous();
-    scores.insert(scores.end(), values.data_ptr<double>(), values.data_ptr<double>() + count);
+                                     setup.last.index_select(0, rows), columns(sequences, device));
+    const auto values = valuesOf(result.logProb);
+    scores.insert(scores.end(), values.begin(), values.end());
     if (job)
       job->report(static_cast<double>(start + count) / static_cast<double>(total), "orderings");
   }
@@ -102,6 +117,7 @@ struct Beam {
 std::vector<RankedOrdering> beamSearch(LanguageModel& model, const Vocabulary& vocabulary,
                                        const Setup& setup, const std::vector<std::string>& bag,
                                        int64_t width, JobContext* job) {
+  const torch::Device device = modelDevice(model);
   std::vector<Beam> beams{Beam{}};
   ModelState state = setup.state;
   torch::Tensor last = setup.last;
@@ -142,12 +158,12 @@ std::vector<RankedOrdering> beamSearch(LanguageModel& model, const Vocabulary& v
         sequences.push_back(member.ids);
         order.push_back(member.candidate);
       }
-      const auto index = torch::tensor(rows, torch::kLong);
-      auto result =
-          continueWith(model, state.rows(index), last.index_select(0, index), columns(sequences));
-      const auto values = result.logProb.contiguous();
+      const auto index = indexOn(rows, device);
+      auto result = continueWith(model, state.rows(index), last.index_select(0, index),
+                                 columns(sequences, device));
+      const auto values = valuesOf(result.logProb);
       for (size_t r = 0; r < members.size(); ++r) {
-        candidates[members[r].candidate].logProb += values.data_ptr<double>()[r];
+        candidates[members[r].candidate].logProb += values[r];
       }
       states.push_back(std::move(result.state));
       lasts.push_back(result.last);
@@ -164,7 +180,7 @@ std::vector<RankedOrdering> beamSearch(LanguageModel& model, const Vocabulary& v
       keep.push_back(static_cast<int64_t>(r));
       kept.push_back(candidates[order[r]]);
     }
-    const auto index = torch::tensor(keep, torch::kLong);
+    const auto index = indexOn(keep, device);
     state = ModelState::concatenated(states).rows(index);
     last = torch::cat(lasts, 0).index_select(0, index);
     beams = std::move(kept);
@@ -174,10 +190,11 @@ std::vector<RankedOrdering> beamSearch(LanguageModel& model, const Vocabulary& v
   if (!setup.after.empty()) {
     const auto ids = vocabulary.encode(setup.after);
     if (!ids.empty()) {
-      const auto result = continueWith(
-          model, state, last, columns(std::vector<std::vector<int64_t>>(beams.size(), ids)));
-      const auto values = result.logProb.contiguous();
-      for (size_t b = 0; b < beams.size(); ++b) beams[b].logProb += values.data_ptr<double>()[b];
+      const auto result =
+          continueWith(model, state, last,
+                       columns(std::vector<std::vector<int64_t>>(beams.size(), ids), device));
+      const auto values = valuesOf(result.logProb);
+      for (size_t b = 0; b < beams.size(); ++b) beams[b].logProb += values[b];
     }
   }
   std::vector<RankedOrdering> out;

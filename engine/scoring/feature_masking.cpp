@@ -11,6 +11,7 @@
 #include <string>
 
 #include "engine/analysis/analysis_job.h"
+#include "engine/analysis/model_device.h"
 
 namespace mrnn::engine {
 namespace {
@@ -109,14 +110,16 @@ MaskingCurve featureMasking(LanguageModel& model, const CorpusSplit& split,
   const int64_t length = split.tokens.size();
   curve.symbols = options.eval.maxSymbols > 0 ? std::min(options.eval.maxSymbols, length) : length;
   const auto evaluations = static_cast<double>((levels.size() - 1) * options.runs + 1);
+  // Masks and the evaluation's windows go where the model is.
+  const torch::Device device = modelDevice(model);
   double done = 0.0;
   for (size_t level = 0; level < levels.size(); ++level) {
     const double p = levels[level];
     const int64_t runs = p == 0.0 ? 1 : options.runs;
     std::vector<double> losses;
-    const auto device = model.parameters().front().device();
     for (int64_t run = 0; run < runs; ++run) {
       EvalOptions eval = options.eval;
+      eval.device = device;
       std::vector<std::pair<size_t, WindowMaskDrawer>> drawers;
       for (size_t l = 0; l < model.layerCount(); ++l) {
         if (p == 0.0 || (options.layer && *options.layer != l)) continue;

@@ -31,7 +31,8 @@ struct MaskingOptions {
   uint64_t seed = 1;
   MaskDraw draw = MaskDraw::PerWindow;
   bool rescale = true;  // kept features times 1 / (1 - P), as dropout in training
-  EvalOptions eval;     // how each evaluation runs (batch, bptt, max symbols)
+  EvalOptions eval;     // how each evaluation runs (batch, bptt, max symbols; its device is
+                        // the model's, whatever eval.device says)
 };
 
 // Shuang et al. §V-C, Fig. 5: the evaluation when each output feature of a layer is zeroed

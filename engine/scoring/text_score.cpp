@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "engine/analysis/eval_mode_guard.h"
+#include "engine/analysis/model_device.h"
 #include "engine/runtime/job_context.h"
 
 namespace mrnn::engine {
@@ -14,21 +15,23 @@ namespace mrnn::engine {
 namespace {
 
 // Runs `ids` through the model from `state` one window at a time, handing `use` each window's
-// first position and its log-probabilities [steps, V] (float64) of the symbol after each.
-// No gradients; memory is one window's, whatever the length.
+// first position and its log-probabilities [steps, V] (float64, on the model's device) of the
+// symbol after each. No gradients; memory is one window's, whatever the length.
 template <typename Use>
 void forEachWindow(LanguageModel& model, const std::vector<int64_t>& ids, ModelState& state,
                    JobContext* job, int64_t window, double from, double to, Use&& use) {
   if (window <= 0) throw std::invalid_argument("the scoring window must be positive");
   torch::NoGradGuard noGrad;
   EvalModeGuard guard(model);
+  const torch::Device device = modelDevice(model);
   const int64_t n = static_cast<int64_t>(ids.size());
   for (int64_t start = 0; start < n; start += window) {
     const int64_t steps = std::min(window, n - start);
     const auto tokens =
         torch::tensor(std::vector<int64_t>(ids.begin() + start, ids.begin() + start + steps),
                       torch::kLong)
-            .view({steps, 1});
+            .view({steps, 1})
+            .to(device);
     use(start, model.forward(tokens, state).select(1, 0).to(torch::kFloat64));
     const double done = static_cast<double>(start + steps) / static_cast<double>(n);
     reportTo(job, from + (to - from) * done, "scoring");
@@ -42,7 +45,10 @@ torch::Tensor runStream(LanguageModel& model, const std::vector<int64_t>& ids, M
   std::vector<torch::Tensor> parts;
   forEachWindow(model, ids, state, job, window, from, to,
                 [&](int64_t, const torch::Tensor& logp) { parts.push_back(logp); });
-  if (parts.empty()) return torch::zeros({0, model.vocab()}, torch::kFloat64);
+  if (parts.empty()) {
+    return torch::zeros({0, model.vocab()},
+                        torch::TensorOptions(torch::kFloat64).device(modelDevice(model)));
+  }
   return torch::cat(parts, 0);
 }
 
@@ -55,10 +61,12 @@ std::vector<double> symbolLosses(LanguageModel& model, const std::vector<int64_t
   losses.reserve(inputs.size());
   forEachWindow(
       model, inputs, state, job, window, from, to, [&](int64_t start, const torch::Tensor& logp) {
-        const auto targets = torch::tensor(
-            std::vector<int64_t>(ids.begin() + start + 1, ids.begin() + start + 1 + logp.size(0)),
-            torch::kLong);
-        const auto picked = -logp.gather(1, targets.unsqueeze(1)).squeeze(1).contiguous();
+        const auto targets =
+            torch::tensor(std::vector<int64_t>(ids.begin() + start + 1,
+                                               ids.begin() + start + 1 + logp.size(0)),
+                          torch::kLong)
+                .to(logp.device());
+        const auto picked = -logp.gather(1, targets.unsqueeze(1)).squeeze(1).cpu().contiguous();
         const double* data = picked.data_ptr<double>();
         losses.insert(losses.end(), data, data + picked.numel());
       });
@@ -107,18 +115,25 @@ void scoreFrom(LanguageModel& model, const Vocabulary& vocabulary, const std::ve
           if (skip >= windowLogp.size(0)) return;
           const torch::Tensor logp = windowLogp.slice(0, skip);
           const int64_t first = start + skip + 1;  // the position row 0 predicts
-          const auto targets = torch::tensor(
-              std::vector<int64_t>(all.begin() + first, all.begin() + first + logp.size(0)),
-              torch::kLong);
-          const auto picked = logp.gather(1, targets.unsqueeze(1)).squeeze(1).contiguous();
-          // Strictly greater: symbols tied with the actual one do not push it down.
-          const auto ranks =
-              (logp > picked.unsqueeze(1)).sum(1).add(1).to(torch::kLong).contiguous();
+          const auto targets =
+              torch::tensor(
+                  std::vector<int64_t>(all.begin() + first, all.begin() + first + logp.size(0)),
+                  torch::kLong)
+                  .to(logp.device());
+          const auto onDevice = logp.gather(1, targets.unsqueeze(1)).squeeze(1);
+          // Strictly greater: symbols tied with the actual one do not push it down. Computed
+          // where the model ran; only these per-symbol figures come back to the CPU.
+          const auto ranks = (logp > onDevice.unsqueeze(1))
+                                 .sum(1)
+                                 .add(1)
+                                 .to(torch::kCPU, torch::kLong)
+                                 .contiguous();
+          const auto picked = onDevice.cpu().contiguous();
           torch::Tensor topValues, topIndices;
           if (k > 0) {
             auto [values, indices] = logp.topk(k, 1, /*largest=*/true, /*sorted=*/true);
-            topValues = values.exp().contiguous();
-            topIndices = indices.to(torch::kLong).contiguous();
+            topValues = values.exp().cpu().contiguous();
+            topIndices = indices.to(torch::kCPU, torch::kLong).contiguous();
           }
           for (int64_t row = 0; row < logp.size(0); ++row) {
             SymbolScore symbol;

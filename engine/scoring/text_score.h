@@ -78,8 +78,9 @@ std::vector<double> symbolLosses(LanguageModel& model, const std::vector<int64_t
                                  JobContext* job = nullptr, int64_t window = 256, double from = 0.0,
                                  double to = 1.0);
 
-// Runs `ids` through the model from `state`, returning the log-probabilities [T, V] of the
-// symbol after each (batch 1). The model is used in eval mode; the caller restores it.
+// Runs `ids` through the model from `state`, returning the log-probabilities [T, V] (float64,
+// on the model's device) of the symbol after each (batch 1). The model is used in eval mode;
+// the caller restores it.
 torch::Tensor runStream(LanguageModel& model, const std::vector<int64_t>& ids, ModelState& state,
                         JobContext* job, int64_t window, double from, double to);
 

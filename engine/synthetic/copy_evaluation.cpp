@@ -72,7 +72,8 @@ CopyEvaluation evaluateReverseCopy(CopyPredictor& predictor, const CopyEvalOptio
     const auto logp = predictor.read(torch::tensor(window, torch::kLong).view({steps, batch}));
     if (logp.dim() != 3 || logp.size(0) != steps || logp.size(1) != batch || logp.size(2) != vocab)
       throw std::runtime_error("reverse copy: the predictor returned the wrong shape");
-    const auto copied = logp.slice(0, length + 1, 2 * length + 1).to(torch::kFloat64);
+    // Read element by element below: on the CPU, wherever the predictor computed it.
+    const auto copied = logp.slice(0, length + 1, 2 * length + 1).to(torch::kCPU, torch::kFloat64);
     const auto target = torch::tensor(targets, torch::kLong).view({length, batch});
     const auto loss = (-copied.gather(2, target.unsqueeze(2)).squeeze(2)).contiguous();
     const auto right = (copied.argmax(2) == target).contiguous();

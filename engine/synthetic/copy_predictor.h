@@ -16,8 +16,8 @@ class CopyPredictor {
   virtual int64_t vocab() const = 0;
   // Starts `batch` fresh streams.
   virtual void reset(int64_t batch) = 0;
-  // Continues every stream with inputs [T, B] (int64) and returns the log-probabilities of
-  // the symbol after each input, [T, B, vocab()].
+  // Continues every stream with inputs [T, B] (int64, on the CPU) and returns the
+  // log-probabilities of the symbol after each input, [T, B, vocab()], on any device.
   virtual torch::Tensor read(const torch::Tensor& inputs) = 0;
 };
 

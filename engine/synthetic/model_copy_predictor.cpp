@@ -2,6 +2,8 @@
 
 #include <torch/torch.h>
 
+#include "engine/analysis/model_device.h"
+
 namespace mrnn::engine {
 
 ModelCopyPredictor::ModelCopyPredictor(LanguageModel& model) : model_(model), guard_(model) {}
@@ -15,7 +17,7 @@ void ModelCopyPredictor::reset(int64_t batch) {
 }
 
 torch::Tensor ModelCopyPredictor::read(const torch::Tensor& inputs) {
-  return model_.forward(inputs, state_);
+  return model_.forward(inputs.to(modelDevice(model_)), state_);
 }
 
 }  // namespace mrnn::engine

@@ -10,7 +10,7 @@ namespace mrnn::engine {
 
 // A language model as a CopyPredictor: its recurrent state carries across read() calls, as it
 // did across training windows. The model stays in eval mode without gradients while this
-// object lives.
+// object lives. Inputs go to the model's device; the log-probabilities stay there.
 class ModelCopyPredictor : public CopyPredictor {
  public:
   explicit ModelCopyPredictor(LanguageModel& model);

@@ -132,6 +132,7 @@ void Checkpoint::save(const std::string& path, const TrainingSnapshot& snapshot,
   writeString(archive, "schedule_state", snapshot.scheduleState);
   if (snapshot.rngState.defined()) archive.write("rng_state", snapshot.rngState);
   if (snapshot.rankRngStates.defined()) archive.write("rank_rng_states", snapshot.rankRngStates);
+  if (snapshot.gpuRngState.defined()) archive.write("gpu_rng_state", snapshot.gpuRngState);
 
   torch::serialize::OutputArchive modelArchive;
   model.save(modelArchive);
@@ -227,6 +228,8 @@ Checkpoint Checkpoint::open(const std::string& path) {
     if (archive.try_read("rng_state", rng)) s.rngState = rng;
     torch::Tensor ranks;
     if (archive.try_read("rank_rng_states", ranks)) s.rankRngStates = ranks;
+    torch::Tensor gpuRng;
+    if (archive.try_read("gpu_rng_state", gpuRng)) s.gpuRngState = gpuRng;
     c10::IValue projectId;
     if (archive.try_read("project_id", projectId) && projectId.isString()) {
       s.projectId = projectId.toStringRef();

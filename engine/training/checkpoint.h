@@ -35,7 +35,10 @@ struct TrainingSnapshot {
   double wallSeconds = 0.0;    // training time so far
   std::string batcherState;
   std::string scheduleState;
-  torch::Tensor rngState;  // the CPU generator (dropout masks)
+  torch::Tensor rngState;  // the CPU generator (dropout masks on the CPU)
+  // The training GPU's generator (dropout masks drawn there); undefined for a CPU run. A run
+  // resumed on a GPU continues its masks exactly; on the CPU this one is unused.
+  torch::Tensor gpuRngState;
   // Data parallel: every rank's generator, [ranks, bytes] (undefined for one process). A
   // run resumed on as many ranks continues each rank's masks exactly.
   torch::Tensor rankRngStates;

@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -15,6 +16,7 @@
 #include "engine/config/parameter_count.h"
 #include "engine/data/corpus.h"
 #include "engine/data/stream_batcher.h"
+#include "engine/devices/compute_device.h"
 #include "engine/models/language_model.h"
 #include "engine/optim/lr_schedule.h"
 #include "engine/optim/optimizer_factory.h"
@@ -134,6 +136,8 @@ class Session {
 
  private:
   void setUp(const std::string& resumeFrom);
+  std::string outOfMemoryReason() const;
+  int64_t largestHiddenSize() const;
   bool trainStep();  // false: the run is over (or stopping)
   void validate();
   void saveCheckpoint(const std::string& kind);
@@ -247,14 +251,7 @@ void Session::setUp(const std::string& resumeFrom) {
   if (!project_.hasData) {
     throw std::runtime_error("the project has no 'data:' section: name a training corpus first");
   }
-  if (training_.device == "cuda") {
-    if (!torch::cuda::is_available()) {
-      throw std::runtime_error(
-          "training.device is 'cuda', but this LibTorch build or this machine has no CUDA; "
-          "use device: cpu");
-    }
-    device_ = torch::kCUDA;
-  }
+  device_ = resolveComputeDevice(training_.device, "training.device");
   std::string threadNote;
   threads_ = chooseThreadCount(training_.threads, &threadNote);
   torch::set_num_threads(threads_);
@@ -272,13 +269,21 @@ void Session::setUp(const std::string& resumeFrom) {
     log("the corpus has " + std::to_string(vocab) + " symbols; model.input.vocab_size (" +
         std::to_string(project_.model.input.vocabSize) + ") is replaced by it");
   }
-  if (device_.is_cpu()) {
+  {
     const int64_t parameters = summarizeModel(project_.model, vocab).totalParameters;
-    requireMemory(trainingBytes(project_.model, parameters, vocab, training_),
-                  "training this model (" + groupedInteger(parameters) + " parameters, batch " +
-                      std::to_string(training_.batchSize) + " x bptt " +
-                      std::to_string(training_.bptt) + ")",
-                  "Make the layers smaller (hidden_size) or the batch or bptt shorter");
+    const double bytes = trainingBytes(project_.model, parameters, vocab, training_);
+    const std::string what =
+        "training this model (hidden size " + std::to_string(largestHiddenSize()) + ", " +
+        groupedInteger(parameters) + " parameters, batch " + std::to_string(training_.batchSize) +
+        " x bptt " + std::to_string(training_.bptt) + ")";
+    const std::string advice = "Make the layers smaller (hidden_size) or the batch or bptt shorter";
+    if (device_.is_cpu()) {
+      requireMemory(bytes, what, advice);
+    } else {
+      // The weights are made on the host, then moved; the windows' activations live on the GPU.
+      requireMemory(8.0 * static_cast<double>(parameters), what, advice);
+      requireGpuMemory(device_, bytes, what, advice);
+    }
   }
   shard_ = collective_ ? streamShard(training_.batchSize, collective_->rank(), collective_->size())
                        : StreamShard{0, training_.batchSize};
@@ -358,7 +363,7 @@ void Session::setUp(const std::string& resumeFrom) {
   log("training " + modelTypeSummary(project_.model) + " (" +
       std::to_string(model_->parameterCount()) + " parameters) on " +
       std::to_string(corpus_.train.tokens.size()) + " symbols, vocabulary " +
-      std::to_string(vocab) + ", device " + training_.device +
+      std::to_string(vocab) + ", device " + describeComputeDevice(device_) +
       (collective_
            ? ", rank " + std::to_string(collective_->rank()) + " of " +
                  std::to_string(collective_->size()) + " (streams " + std::to_string(shard_.begin) +
@@ -408,6 +413,16 @@ void Session::restoreGenerator(const TrainingSnapshot& s) {
   } else if (rank > 0) {
     // Another rank count wrote it: this rank's masks start a fresh, still reproducible draw.
     torch::manual_seed(training_.seed + 7919 * rank + 104729 * s.step);
+  }
+  // Masks drawn on a GPU come from its own generator. Restored for one process; ranks on
+  // GPUs draw afresh, reproducibly, as ranks of another count do above.
+  if (!device_.is_cpu()) {
+    at::Generator gpu = at::globalContext().defaultGenerator(device_);
+    if (!collective_ && s.gpuRngState.defined()) {
+      gpu.set_state(s.gpuRngState);
+    } else {
+      gpu.set_current_seed(training_.seed + 7919 * rank + 104729 * s.step);
+    }
   }
 }
 
@@ -583,6 +598,9 @@ void Session::saveCheckpoint(const std::string& kind) {
   snapshot.scheduleState = schedule_->saveState();
   snapshot.rngState = at::detail::getDefaultCPUGenerator().get_state();
   snapshot.rankRngStates = generators;
+  if (!device_.is_cpu() && !collective_) {
+    snapshot.gpuRngState = at::globalContext().defaultGenerator(device_).get_state();
+  }
   Checkpoint::save(path, snapshot, *model_, optimizer_.get(), collective_ ? &whole : &state_);
   if (collective_) collective_->sum(torch::zeros({1}));
   // Readers resolve the recorded path against the project folder from any working
@@ -621,6 +639,24 @@ void Session::finish() {
   if (writer_) recordTestResult(*store_, outcome_.runId, test, step_, epochNow(), wallSeconds_);
   log("test: " + std::to_string(test.bitsPerSymbol) + " bits/symbol" +
       (test.words > 0 ? ", " + std::to_string(test.bitsPerWord) + " bits/word" : ""));
+}
+
+int64_t Session::largestHiddenSize() const {
+  int64_t hidden = 0;
+  for (const auto& layer : project_.model.layers) hidden = std::max(hidden, layer.hiddenSize);
+  return hidden;
+}
+
+std::string Session::outOfMemoryReason() const {
+  // LibTorch's own text is a page of allocator figures; a researcher needs the size that did
+  // not fit and what to lower. The session's tensors go back to LibTorch's cache when it
+  // ends, and the allocator empties that cache before it fails again, so the next run fits.
+  return "the " + describeComputeDevice(device_) + " ran out of memory at step " +
+         std::to_string(step_) + " training hidden size " + std::to_string(largestHiddenSize()) +
+         ", batch " + std::to_string(training_.batchSize) + ", BPTT " +
+         std::to_string(training_.bptt) + " (" +
+         (model_ ? std::to_string(model_->parameterCount()) + " parameters" : "the model") +
+         "); lower the hidden size, batch size or BPTT, or train on a larger GPU";
 }
 
 TrainingOutcome Session::run(const std::string& resumeFrom) {
@@ -675,7 +711,9 @@ TrainingOutcome Session::run(const std::string& resumeFrom) {
     publish_(FinishedEvent{step_, outcome_.stopped, bestValid_, outcome_.test, wallSeconds_});
   } catch (const std::exception& error) {
     outcome_.failed = true;
-    outcome_.reason = error.what();
+    outcome_.reason = dynamic_cast<const c10::OutOfMemoryError*>(&error)
+                          ? outOfMemoryReason()
+                          : std::string(error.what());
     outcome_.steps = step_;
     if (store_ && outcome_.runId > 0) {
       try {

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -22,6 +23,7 @@
 #include "engine/bench/bench_suite.h"
 #include "engine/bench/flop_count.h"
 #include "engine/bench/throughput_probe.h"
+#include "engine/config/model_config.h"
 #include "engine/models/language_model.h"
 #include "engine/runtime/allocation_policy.h"
 #include "engine/runtime/blas_kernels.h"
@@ -127,12 +129,84 @@ MRNN_TEST(probes_refuse_unknown_cells_and_devices) {
   s = tinyShape("mlstm");
   s.device = "tpu";
   EXPECT_THROWS_WITH(std::invalid_argument, engine::runProbe(s, engine::BenchMeasure::Train),
-                     "device is cpu or cuda, not 'tpu'");
+                     "--device is cpu, cuda or cuda:N (a GPU's number), not 'tpu'");
   if (!torch::cuda::is_available()) {
-    s.device = "cuda";
-    EXPECT_THROWS_WITH(std::runtime_error, engine::runProbe(s, engine::BenchMeasure::Eval),
-                       "no CUDA");
+    for (const char* device : {"cuda", "cuda:1"}) {
+      s.device = device;
+      EXPECT_THROWS_WITH(std::runtime_error, engine::runProbe(s, engine::BenchMeasure::Eval),
+                         "--device is '" + std::string(device) + "', but ");
+    }
   }
+  // bf16 is CUDA's autocast: refused on the CPU before anything is built.
+  s.device = "cpu";
+  s.precision = engine::BenchPrecision::Bf16;
+  EXPECT_THROWS_WITH(std::invalid_argument, engine::runProbe(s, engine::BenchMeasure::Train),
+                     "--precision bf16 needs --device cuda");
+}
+
+MRNN_TEST(precision_names_round_trip) {
+  using engine::BenchPrecision;
+  for (auto p : {BenchPrecision::Fp32, BenchPrecision::Bf16}) {
+    EXPECT(engine::benchPrecisionFromName(engine::benchPrecisionName(p)) == p);
+  }
+  EXPECT_EQ(std::string(engine::benchPrecisionName(BenchPrecision::Bf16)), std::string("bf16"));
+  EXPECT(!engine::benchPrecisionFromName("fp16"));
+  EXPECT_EQ(engine::benchSubjectName("engine mlstm", BenchPrecision::Bf16, true),
+            std::string("engine mlstm bf16"));
+  EXPECT_EQ(engine::benchSubjectName("engine mlstm", BenchPrecision::Fp32, false),
+            std::string("engine mlstm"));
+}
+
+MRNN_TEST(mogrifier_rounds_and_rank_come_from_the_shape) {
+  engine::BenchShape s;
+  s.cell = "mogrifier";
+  s.hidden = 128;
+  s.embedding = 64;
+  s.vocab = 128;
+  const engine::LayerConfig defaults;
+  EXPECT_EQ(s.mogrifierRounds, defaults.rounds);  // 5
+  EXPECT_EQ(s.mogrifierRank, defaults.rank);      // 40
+  // r = 3: Q^1, Q^3 (x from h), R^2 (h from x).
+  s.mogrifierRounds = 3;
+  s.mogrifierRank = 10;
+  const auto config = engine::benchModelConfig(s);
+  EXPECT_EQ(config.layers.at(0).rounds, 3);
+  EXPECT_EQ(config.layers.at(0).rank, int64_t{10});
+  const int64_t lstm = 4 * 128 * 64 + 4 * 128 * 128;
+  const int64_t q = 64 * 10 + 10 * 128, r = 128 * 10 + 10 * 64;
+  EXPECT_EQ(entriesOf(s), lstm + 2 * q + r + 128 * 128);
+  s.mogrifierRank = 0;  // full rank: one 64 x 128 matrix per round
+  EXPECT_EQ(entriesOf(s), lstm + 3 * 64 * 128 + 128 * 128);
+  s.mogrifierRank = 64;  // not below min(embedding, hidden)
+  EXPECT_THROWS_WITH(std::invalid_argument, engine::benchModelConfig(s),
+                     "mogrifier: rank 64 must be below min(input width, hidden size) = 64");
+  // Other cells ignore them.
+  s.cell = "mlstm";
+  EXPECT(engine::benchModelConfig(s).layers.at(0).type == engine::CellType::Mlstm);
+}
+
+MRNN_TEST(probe_commands_carry_precision_device_and_the_mogrifier) {
+  engine::BenchShape shape;
+  shape.cell = "mogrifier";
+  shape.device = "cuda:1";
+  shape.precision = engine::BenchPrecision::Bf16;
+  shape.mogrifierRounds = 4;
+  shape.mogrifierRank = 16;
+  const auto argv = engine::probeCommand("mrnn", shape, engine::BenchMeasure::Eval);
+  const auto valueOf = [&](const std::string& key) {
+    for (size_t i = 0; i + 1 < argv.size(); ++i) {
+      if (argv[i] == key) return argv[i + 1];
+    }
+    return std::string("(absent)");
+  };
+  EXPECT_EQ(valueOf("--probe"), std::string("eval"));
+  EXPECT_EQ(valueOf("--device"), std::string("cuda:1"));
+  EXPECT_EQ(valueOf("--precision"), std::string("bf16"));
+  EXPECT_EQ(valueOf("--mogrifier-rounds"), std::string("4"));
+  EXPECT_EQ(valueOf("--mogrifier-rank"), std::string("16"));
+  shape.cell = "mlstm";
+  const auto mlstm = engine::probeCommand("mrnn", shape, engine::BenchMeasure::Eval);
+  EXPECT(std::find(mlstm.begin(), mlstm.end(), "--mogrifier-rounds") == mlstm.end());
 }
 
 MRNN_TEST(median_of_odd_even_and_empty) {
@@ -158,6 +232,12 @@ MRNN_TEST(probe_and_peer_output_is_read) {
                      "no symbols_per_s or chars_per_s in: Traceback | KeyError: x");
   EXPECT_THROWS_WITH(std::runtime_error, engine::parseProbeOutput("symbols_per_s=fast"),
                      "unreadable symbols_per_s 'fast'");
+  EXPECT_EQ(engineLine.gpuMemoryBytes, int64_t{-1});  // not on a GPU
+  const auto gpuLine = engine::parseProbeOutput(
+      "probe cell=torch-lstm measure=train precision=bf16 params=1 flops_per_symbol=2 "
+      "symbols_per_s=3 gpu_memory=3221225472 recurrent_dtype=BFloat16\n");
+  EXPECT_EQ(gpuLine.gpuMemoryBytes, int64_t{3221225472});
+  EXPECT_EQ(gpuLine.recurrentDtype, std::string("BFloat16"));
 }
 
 MRNN_TEST(report_gives_medians_ratios_and_gflops) {
@@ -225,6 +305,140 @@ MRNN_TEST(report_reads_each_rows_gflops_as_a_share_of_the_product_ceiling) {
   const std::string without = engine::formatBenchReport(report, "mrnn bench");
   EXPECT(without.find("Ceiling") == std::string::npos);
   EXPECT(without.find("/ ceiling") == std::string::npos);
+}
+
+MRNN_TEST(a_cpu_report_has_no_gpu_columns_or_targets) {
+  engine::BenchReport report;
+  report.repeats = 1;
+  using engine::BenchMeasure;
+  report.rows = {
+      {"engine mlstm", "mlstm", BenchMeasure::Train, {3000}, {100}, 1e6, 5},
+      {"torch::nn::LSTM", "torch-lstm", BenchMeasure::Train, {3600}, {80}, 1e6, 5},
+  };
+  const std::string text = engine::formatBenchReport(report, "mrnn bench");
+  EXPECT_MSG(text.find("| GFLOP/s | peak MB | / peer | / torch::nn::LSTM |\n") != std::string::npos,
+             text);
+  EXPECT(text.find("TFLOP/s") == std::string::npos);
+  EXPECT(text.find("GPU") == std::string::npos);
+  EXPECT(text.find("target") == std::string::npos);
+  EXPECT(text.find("/ fp32") == std::string::npos);
+}
+
+MRNN_TEST(a_suite_on_cuda_gives_tflops_gpu_memory_and_the_gpu_targets) {
+  // The GPU table of issue 18 without a GPU: a stand-in `mrnn` answers the probes (the suite
+  // never touches CUDA itself; its children do) and a stand-in Python the peer, with rates
+  // chosen so that every ratio and target below is known.
+  const std::string dir = "/tmp/mrnn-bench-cuda-" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  const std::string self = dir + "/mrnn", python = dir + "/python";
+  {
+    std::ofstream script(self);
+    script << R"(#!/bin/sh
+probe= cell= precision=fp32 device=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --probe) probe=$2; shift ;;
+    --cells) cell=$2; shift ;;
+    --precision) precision=$2; shift ;;
+    --device) device=$2; shift ;;
+  esac
+  shift
+done
+[ "$device" = cuda ] || { echo "stand-in: --device $device" >&2; exit 1; }
+if [ "$probe" = ceiling ]; then
+  echo 'device: cuda:0 (Stand-in GPU)'
+  echo 'ceiling size=8192 device=cuda gflops=50000 gflops_bf16=320000'
+  exit 0
+fi
+extra=
+case "$cell/$precision" in
+  mlstm/fp32) rate=40000 memory=3221225472 ;;
+  mlstm/bf16) rate=64000 memory=2684354560 ;;
+  lstm/fp32) rate=50000 memory=2147483648 ;;
+  lstm/bf16) rate=70000 memory=2147483648 ;;
+  torch-lstm/fp32) rate=45000 memory=1073741824 extra=recurrent_dtype=Float ;;
+  torch-lstm/bf16) rate=90000 memory=1073741824 extra=recurrent_dtype=Half ;;
+  *) echo "stand-in: $cell/$precision" >&2; exit 1 ;;
+esac
+echo "probe cell=$cell measure=$probe precision=$precision params=5 flops_per_symbol=100000000 symbols_per_s=$rate gpu_memory=$memory $extra"
+)";
+  }
+  {
+    std::ofstream script(python);
+    script << "#!/bin/sh\n[ \"$2\" = --help ] && exit 0\n"
+              "case \" $* \" in *' --device cuda '*) ;; *) echo 'peer not on cuda' >&2; exit 1;; "
+              "esac\n"
+              "echo 'mlstm hidden=8 batch=2 bptt=4 params=1 chars_per_s=10000'\n";
+  }
+  for (const auto& path : {self, python}) {
+    std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+  }
+  engine::BenchSuiteOptions options;
+  options.self = self;
+  options.python = python;
+  options.peer = "/dev/null";
+  options.shape.device = "cuda";
+  options.cells = {"mlstm", "lstm"};
+  options.measures = {engine::BenchMeasure::Train};
+  options.precisions = {engine::BenchPrecision::Fp32, engine::BenchPrecision::Bf16};
+  options.repeats = 1;
+  const engine::BenchReport report = engine::runBenchSuite(options);
+  std::filesystem::remove_all(dir);
+  // engine mlstm, engine lstm, torch::nn::LSTM at both precisions; the peer's two at fp32.
+  EXPECT_EQ(report.rows.size(), size_t{8});
+  const std::string text =
+      engine::formatBenchReport(report, "mrnn bench --device cuda --precision fp32,bf16");
+  const auto has = [&](const std::string& part) {
+    EXPECT_MSG(text.find(part) != std::string::npos, "no '" << part << "' in\n" << text);
+  };
+  has("; device cuda: cuda:0 (Stand-in GPU).");
+  has("precision fp32 and bf16 (bf16: LibTorch's autocast to bfloat16");
+  has("GPU memory: the device's memory in use");
+  has("GPU ceiling: fp32 50.0 TFLOP/s, bf16 320.0 TFLOP/s (a 8192 x 8192 x 8192 torch::mm");
+  has("| subject | median | runs | TFLOP/s | / ceiling | peak MB | GPU memory GiB | / peer | "
+      "/ torch::nn::LSTM | / fp32 |\n");
+  // A row's / ceiling is against its own precision's: 4.00 of 50, 6.40 of 320.
+  const auto row = [&](const std::string& start, const std::string& end) {
+    const auto at = text.find("| " + start + " |");
+    EXPECT_MSG(at != std::string::npos, "no row '" << start << "' in\n" << text);
+    if (at == std::string::npos) return;
+    const std::string line = text.substr(at, text.find('\n', at) - at);
+    EXPECT_MSG(line.find(start + " | ") != std::string::npos && line.size() >= end.size() &&
+                   line.compare(line.size() - end.size(), end.size(), end) == 0,
+               line << "\n  should end in\n"
+                    << end);
+  };
+  // Each row ends: GPU memory GiB, / peer, / torch::nn::LSTM, / fp32.
+  has("| engine mlstm fp32 | 40,000 | 40,000 | 4.00 | 0.08 | ");
+  row("engine mlstm fp32", "| 3.0 | 4.00 | 0.89 |  |");
+  has("| engine mlstm bf16 | 64,000 | 64,000 | 6.40 | 0.02 | ");
+  row("engine mlstm bf16", "| 2.5 |  | 0.71 | 1.60 |");
+  row("engine lstm bf16", "| 2.0 |  | 0.78 | 1.40 |");
+  row("torch::nn::LSTM fp32", "| 1.0 | 4.50 |  |  |");
+  row("torch::nn::LSTM bf16", "| 1.0 |  |  | 2.00 |");
+  row("peer mlstm fp32", "|  |  | 0.22 |  |");  // no GPU memory from the peer
+  EXPECT(text.find("peer mlstm bf16") == std::string::npos);
+  has("GPU targets (issue 18; training symbols/s, ratios of the medians above):\n\n"
+      "- mLSTM / cuDNN LSTM, fp32: 0.89 (target 0.8: met)\n"
+      "- mLSTM / cuDNN LSTM, bf16: 0.71 (target 0.8: not met)\n"
+      "- mLSTM / peer mLSTM, fp32: 4.00 (target 3.0: met)\n"
+      "- mLSTM bf16 / peer mLSTM fp32: 6.40 (the peer runs fp32 only)\n"
+      "- engine mlstm bf16 / fp32: 1.60 (target 1.5: met)\n"
+      "- engine lstm bf16 / fp32: 1.40 (target 1.5: not met)\n");
+  has("Note: the Python peer (/dev/null) has no precision option: it runs fp32 only");
+  has("Note: torch::nn::LSTM bf16 train: under bf16 autocast its recurrence returned Half, not "
+      "BFloat16\n");
+}
+
+MRNN_TEST(suite_refuses_bf16_off_cuda) {
+  engine::BenchSuiteOptions options;
+  options.self = "/bin/true";
+  options.precisions = {engine::BenchPrecision::Fp32, engine::BenchPrecision::Bf16};
+  EXPECT_THROWS_WITH(std::invalid_argument, engine::runBenchSuite(options),
+                     "--precision bf16 needs --device cuda");
+  options.precisions.clear();
+  EXPECT_THROWS_WITH(std::invalid_argument, engine::runBenchSuite(options),
+                     "no precision to measure at");
 }
 
 MRNN_TEST(freed_large_blocks_stay_in_the_heap_for_the_next_window) {

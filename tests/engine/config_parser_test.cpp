@@ -318,3 +318,24 @@ MRNN_TEST(every_project_template_parses) {
   }
   EXPECT(count >= 3);
 }
+
+MRNN_TEST(training_device_names_a_gpu_by_number) {
+  for (const std::string device : {"cpu", "cuda", "cuda:0", "cuda:3"}) {
+    const auto p =
+        engine::parseProject(project(kLstm, "training:\n  device: " + device + "\n"), "p.yaml");
+    EXPECT_EQ(p.training.device, device);
+  }
+  for (const std::string device : {"gpu", "cuda:", "cuda:x", "CUDA", "cuda:-1"}) {
+    const auto e = errorOf(project(kLstm, "training:\n  device: \"" + device + "\"\n"));
+    const std::string text = e.what();
+    EXPECT_MSG(text.find("training.device") != std::string::npos, text);
+    EXPECT_MSG(text.find("'" + device + "'") != std::string::npos, text);
+    EXPECT_MSG(text.find("cuda:N") != std::string::npos, text);
+  }
+  // bf16 is a GPU setting, on any GPU.
+  const auto p =
+      engine::parseProject(project(kLstm, "training:\n  device: cuda:1\n  bf16: true\n"), "p.yaml");
+  EXPECT(p.training.bf16);
+  const auto e = errorOf(project(kLstm, "training:\n  device: cpu\n  bf16: true\n"));
+  EXPECT_MSG(std::string(e.what()).find("bf16") != std::string::npos, e.what());
+}

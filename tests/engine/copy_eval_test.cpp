@@ -23,10 +23,13 @@
 #include "scoring_fixtures.h"
 #include "test_harness.h"
 #include "training_fixtures.h"
+#include "training_runs.h"
 
 using namespace mrnn;
 using engine::CopyStream;
 using engine::ReverseCopyTask;
+using test::loadWeights;
+using test::trainToEnd;
 
 namespace {
 
@@ -158,21 +161,6 @@ engine::Project copyProject(const std::string& folder, int64_t maxSteps) {
   return project;
 }
 
-engine::TrainingOutcome train(const engine::Project& project, const std::string& resumeFrom = "") {
-  engine::RunControl control;
-  engine::Trainer trainer(project, [](engine::TrainingEvent) {});
-  return trainer.run(control, resumeFrom);
-}
-
-std::unique_ptr<engine::LanguageModel> loadWeights(const engine::Project& project,
-                                                   const std::string& path) {
-  auto checkpoint = engine::Checkpoint::open(path);
-  auto model =
-      std::make_unique<engine::LanguageModel>(project.model, checkpoint.vocabulary().size());
-  checkpoint.loadModel(*model);
-  return model;
-}
-
 engine::CopyEvalOptions evalOptions(int64_t length, int64_t examples, int64_t batch) {
   engine::CopyEvalOptions options;
   options.length = length;
@@ -281,11 +269,11 @@ MRNN_TEST(training_on_generated_data_resumes_exactly) {
   // included, so 3 + 3 steps end where 6 uninterrupted steps do.
   test::ScratchProject whole("copy-resume-whole");
   test::ScratchProject split("copy-resume-split");
-  const auto uninterrupted = train(copyProject(whole.folder().string(), 6));
+  const auto uninterrupted = trainToEnd(copyProject(whole.folder().string(), 6));
   EXPECT_MSG(uninterrupted.finished, uninterrupted.reason);
-  const auto first = train(copyProject(split.folder().string(), 3));
+  const auto first = trainToEnd(copyProject(split.folder().string(), 3));
   EXPECT_MSG(first.finished, first.reason);
-  const auto second = train(copyProject(split.folder().string(), 6), first.latestCheckpoint);
+  const auto second = trainToEnd(copyProject(split.folder().string(), 6), first.latestCheckpoint);
   EXPECT_MSG(second.finished, second.reason);
   EXPECT_EQ(second.steps, int64_t{6});
   const auto project = copyProject(whole.folder().string(), 6);

@@ -184,7 +184,7 @@ MRNN_TEST(training_values_out_of_range_are_located) {
   expectError("training:\n  batch_size: 0\n", 2, "training.batch_size", "out of range");
   expectError("training:\n  bptt: 1\n", 2, "training.bptt", "out of range");
   expectError("training:\n  clip_norm: -1\n", 2, "training.clip_norm", "out of range");
-  expectError("training:\n  device: tpu\n", 2, "training.device", "'tpu' is not allowed");
+  expectError("training:\n  device: tpu\n", 2, "training.device", "not 'tpu'");
   expectError("training:\n  epochs: many\n", 2, "training.epochs", "expected an integer");
   expectError("training:\n  bptt: 20\n  predict_last: 21\n", 3, "training.predict_last",
               "must not exceed bptt");

@@ -19,26 +19,12 @@
 #include "engine/training/training_run.h"
 #include "test_harness.h"
 #include "training_fixtures.h"
+#include "training_runs.h"
 
 using namespace mrnn;
 using namespace mrnn::test;
 
 namespace {
-
-engine::TrainingOutcome train(const engine::Project& project, const std::string& resumeFrom = "") {
-  engine::RunControl control;
-  engine::Trainer trainer(project, [](engine::TrainingEvent) {});
-  return trainer.run(control, resumeFrom);
-}
-
-std::unique_ptr<engine::LanguageModel> loadWeights(const engine::Project& project,
-                                                   const std::string& path) {
-  auto checkpoint = engine::Checkpoint::open(path);
-  auto model =
-      std::make_unique<engine::LanguageModel>(project.model, checkpoint.vocabulary().size());
-  checkpoint.loadModel(*model);
-  return model;
-}
 
 std::string fileBytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -50,16 +36,16 @@ std::string fileBytes(const std::string& path) {
 MRNN_TEST(resume_continues_exactly) {
   ScratchProject whole("resume-whole");
   ScratchProject split("resume-split");
-  const auto uninterrupted = train(whole.project());
+  const auto uninterrupted = trainToEnd(whole.project());
   EXPECT_MSG(uninterrupted.finished, uninterrupted.reason);
   EXPECT_EQ(uninterrupted.steps, int64_t{12});
 
   auto firstHalf = split.project();
   firstHalf.training.maxSteps = 6;
-  const auto first = train(firstHalf);
+  const auto first = trainToEnd(firstHalf);
   EXPECT_MSG(first.finished, first.reason);
   auto secondHalf = split.project();  // max_steps 12 again
-  const auto second = train(secondHalf, first.latestCheckpoint);
+  const auto second = trainToEnd(secondHalf, first.latestCheckpoint);
   EXPECT_MSG(second.finished, second.reason);
   EXPECT_EQ(second.steps, int64_t{12});
   EXPECT_EQ(second.runId, first.runId);
@@ -77,7 +63,7 @@ MRNN_TEST(resume_continues_exactly) {
 MRNN_TEST(finished_run_is_in_the_database) {
   ScratchProject scratch("database");
   const auto project = scratch.project();
-  const auto outcome = train(project);
+  const auto outcome = trainToEnd(project);
   EXPECT_MSG(outcome.finished, outcome.reason);
   engine::RunStore store(engine::RunPaths::database(project.folder));
   const auto run = store.run(outcome.runId);
@@ -117,7 +103,7 @@ MRNN_TEST(stop_leaves_a_resumable_checkpoint) {
   engine::RunStore store(engine::RunPaths::database(project.folder));
   EXPECT(store.run(outcome.runId)->status == engine::RunStatus::Stopped);
   project.training.maxSteps = outcome.steps + 3;
-  const auto resumed = train(project, outcome.latestCheckpoint);
+  const auto resumed = trainToEnd(project, outcome.latestCheckpoint);
   EXPECT_MSG(resumed.finished, resumed.reason);
   EXPECT_EQ(resumed.steps, outcome.steps + 3);
 }
@@ -153,7 +139,7 @@ MRNN_TEST(nan_loss_stops_the_run_and_keeps_the_last_good_checkpoint) {
   ScratchProject scratch("nan");
   auto project = scratch.project();
   project.training.maxSteps = 4;
-  const auto good = train(project);
+  const auto good = trainToEnd(project);
   EXPECT_MSG(good.finished, good.reason);
   // Poison the weights of the latest checkpoint, keep the good file's bytes for comparison.
   auto checkpoint = engine::Checkpoint::open(good.latestCheckpoint);
@@ -219,19 +205,19 @@ MRNN_TEST(missing_empty_and_binary_corpora_fail_clearly) {
   ScratchProject scratch("corpus");
   auto project = scratch.project();
   project.data.train = "nowhere.txt";
-  auto outcome = train(project);
+  auto outcome = trainToEnd(project);
   EXPECT(outcome.failed);
   EXPECT_MSG(outcome.reason.find("nowhere.txt") != std::string::npos, outcome.reason);
 
   scratch.write("empty.txt", "");
   project.data.train = "empty.txt";
-  outcome = train(project);
+  outcome = trainToEnd(project);
   EXPECT(outcome.failed);
   EXPECT_MSG(outcome.reason.find("empty") != std::string::npos, outcome.reason);
 
   scratch.write("binary.txt", std::string("text\0\x01\x02 more", 13));
   project.data.train = "binary.txt";
-  outcome = train(project);
+  outcome = trainToEnd(project);
   EXPECT(outcome.failed);
   EXPECT_MSG(outcome.reason.find("binary.txt") != std::string::npos, outcome.reason);
 }
@@ -244,7 +230,7 @@ MRNN_TEST(symbol_outside_the_vocabulary_fails_clearly) {
   project.data.valid = "valid.txt";
   project.data.test = "test.txt";
   project.data.vocabulary = engine::VocabularySource::Train;  // the strict choice
-  const auto outcome = train(project);
+  const auto outcome = trainToEnd(project);
   EXPECT(outcome.failed);
   EXPECT_MSG(outcome.reason.find("test.txt") != std::string::npos, outcome.reason);
   EXPECT_MSG(outcome.reason.find("train_unk") != std::string::npos, outcome.reason);
@@ -287,7 +273,7 @@ MRNN_TEST(a_held_out_symbol_the_training_part_lacks_trains_by_default) {
   }));
 
   project.data.vocabulary = engine::VocabularySource::Train;
-  const auto strict = train(project);
+  const auto strict = trainToEnd(project);
   EXPECT(strict.failed);
   EXPECT_MSG(strict.reason.find("'%'") != std::string::npos, strict.reason);
 
@@ -311,7 +297,7 @@ MRNN_TEST(mrnn_checkpoints_from_before_the_bias_key_keep_their_bias) {
   project.model.layers[0].type = engine::CellType::Mrnn;
   project.model.layers[0].bias = true;
   project.training.maxSteps = 2;
-  const auto outcome = train(project);
+  const auto outcome = trainToEnd(project);
   EXPECT_MSG(outcome.finished, outcome.reason);
   auto checkpoint = engine::Checkpoint::open(outcome.latestCheckpoint);
   const std::string current = checkpoint.snapshot().modelYaml;
@@ -352,7 +338,7 @@ MRNN_TEST(empty_or_one_symbol_held_out_splits_fail_before_training) {
   ScratchProject scratch("splits");
   auto project = scratch.project();
   project.data.validFraction = 0.0;
-  auto outcome = train(project);
+  auto outcome = trainToEnd(project);
   EXPECT(outcome.failed);
   EXPECT_EQ(outcome.steps, int64_t{0});
   EXPECT_MSG(outcome.reason.find("data.valid_fraction") != std::string::npos, outcome.reason);
@@ -362,7 +348,7 @@ MRNN_TEST(empty_or_one_symbol_held_out_splits_fail_before_training) {
   scratch.write("test.txt", "t");
   project.data.valid = "valid.txt";
   project.data.test = "test.txt";
-  outcome = train(project);
+  outcome = trainToEnd(project);
   EXPECT(outcome.failed);
   EXPECT_EQ(outcome.steps, int64_t{0});
   EXPECT_MSG(outcome.reason.find("test.txt: the test split has 1 symbol") != std::string::npos,
@@ -378,13 +364,13 @@ MRNN_TEST(metrics_after_the_resumed_checkpoint_are_replaced) {
   auto project = scratch.project();
   project.training.maxSteps = 4;
   project.training.validateEvery = 0;
-  const auto first = train(project);
+  const auto first = trainToEnd(project);
   EXPECT_MSG(first.finished, first.reason);
   const std::string older = scratch.file("older.pt");
   std::filesystem::copy_file(first.latestCheckpoint, older);
   project.training.maxSteps = 8;
-  EXPECT(train(project, first.latestCheckpoint).finished);  // steps 5..8
-  const auto again = train(project, older);                 // steps 5..8 once more
+  EXPECT(trainToEnd(project, first.latestCheckpoint).finished);  // steps 5..8
+  const auto again = trainToEnd(project, older);                 // steps 5..8 once more
   EXPECT_MSG(again.finished, again.reason);
   engine::RunStore store(engine::RunPaths::database(project.folder));
   const auto losses = store.metrics(first.runId, "train/loss");
@@ -399,7 +385,7 @@ MRNN_TEST(unwritable_project_folder_fails_clearly) {
   const std::string corpus = scratch.file("corpus.txt");
   project.folder = scratch.file("blocker") + "/project";
   project.data.train = corpus;  // absolute, so the corpus is still found
-  const auto outcome = train(project);
+  const auto outcome = trainToEnd(project);
   EXPECT(outcome.failed);
   EXPECT_MSG(outcome.reason.find("blocker") != std::string::npos, outcome.reason);
 }
@@ -409,7 +395,7 @@ MRNN_TEST(cuda_on_a_cpu_build_is_refused_clearly) {
   ScratchProject scratch("cuda");
   auto project = scratch.project();
   project.training.device = "cuda";
-  const auto outcome = train(project);
+  const auto outcome = trainToEnd(project);
   EXPECT(outcome.failed);
   EXPECT_MSG(outcome.reason.find("no CUDA") != std::string::npos, outcome.reason);
 }
@@ -418,12 +404,12 @@ MRNN_TEST(checkpoint_of_another_model_or_vocabulary_is_refused) {
   ScratchProject scratch("mismatch");
   auto project = scratch.project();
   project.training.maxSteps = 2;
-  const auto outcome = train(project);
+  const auto outcome = trainToEnd(project);
   EXPECT_MSG(outcome.finished, outcome.reason);
 
   auto wider = project;
   wider.model.layers[0].hiddenSize = 24;
-  const auto other = train(wider, outcome.latestCheckpoint);
+  const auto other = trainToEnd(wider, outcome.latestCheckpoint);
   EXPECT(other.failed);
   EXPECT_MSG(other.reason.find("another model") != std::string::npos, other.reason);
 
@@ -432,7 +418,7 @@ MRNN_TEST(checkpoint_of_another_model_or_vocabulary_is_refused) {
   scratch.write("other.txt", fewer);
   auto otherText = project;
   otherText.data.train = "other.txt";
-  const auto vocabulary = train(otherText, outcome.latestCheckpoint);
+  const auto vocabulary = trainToEnd(otherText, outcome.latestCheckpoint);
   EXPECT(vocabulary.failed);
   EXPECT_MSG(vocabulary.reason.find("another vocabulary") != std::string::npos, vocabulary.reason);
 }
@@ -441,7 +427,7 @@ MRNN_TEST(truncated_corrupt_and_missing_checkpoints_are_refused) {
   ScratchProject scratch("corrupt");
   auto project = scratch.project();
   project.training.maxSteps = 2;
-  const auto outcome = train(project);
+  const auto outcome = trainToEnd(project);
   const std::string bytes = fileBytes(outcome.latestCheckpoint);
   scratch.write("truncated.pt", bytes.substr(0, bytes.size() / 2));
   EXPECT_THROWS_WITH(engine::CheckpointError,
@@ -460,7 +446,7 @@ MRNN_TEST(truncated_corrupt_and_missing_checkpoints_are_refused) {
                      "text.pt");
   EXPECT_THROWS_WITH(engine::CheckpointError, engine::Checkpoint::open(scratch.file("none.pt")),
                      "none.pt", "does not exist");
-  const auto resumed = train(project, scratch.file("truncated.pt"));
+  const auto resumed = trainToEnd(project, scratch.file("truncated.pt"));
   EXPECT(resumed.failed);
 }
 
@@ -468,7 +454,7 @@ MRNN_TEST(checkpoint_of_another_format_version_is_refused) {
   ScratchProject scratch("version");
   auto project = scratch.project();
   project.training.maxSteps = 1;
-  const auto outcome = train(project);
+  const auto outcome = trainToEnd(project);
   std::string bytes = fileBytes(outcome.latestCheckpoint);
   bytes[8] = 99;  // the little-endian format version follows the 8-byte tag
   scratch.write("future.pt", bytes);
@@ -480,7 +466,7 @@ MRNN_TEST(full_disk_while_saving_keeps_the_old_checkpoint) {
   ScratchProject scratch("disk");
   auto project = scratch.project();
   project.training.maxSteps = 2;
-  const auto outcome = train(project);
+  const auto outcome = trainToEnd(project);
   auto checkpoint = engine::Checkpoint::open(outcome.latestCheckpoint);
   engine::LanguageModel model(project.model, checkpoint.vocabulary().size());
   checkpoint.loadModel(model);

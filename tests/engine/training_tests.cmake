@@ -3,10 +3,16 @@ add_library(mrnn_training_fixtures STATIC training_fixtures.cpp)
 target_link_libraries(mrnn_training_fixtures PUBLIC mrnn::engine_config)
 target_include_directories(mrnn_training_fixtures PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 mrnn_set_warnings(mrnn_training_fixtures)
+# Whole runs and their checkpoints' weights, for the tests that compare runs.
+add_library(mrnn_training_runs STATIC training_runs.cpp)
+target_link_libraries(mrnn_training_runs PUBLIC mrnn::engine_training)
+target_include_directories(mrnn_training_runs PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+mrnn_set_warnings(mrnn_training_runs)
 
 mrnn_add_engine_test(engine_training_test LABELS unit
   SOURCES training_test.cpp evaluator_test.cpp run_ownership_test.cpp)
-target_link_libraries(engine_training_test PRIVATE mrnn::engine_training mrnn_training_fixtures)
+target_link_libraries(engine_training_test PRIVATE mrnn::engine_training mrnn_training_fixtures
+                                                   mrnn_training_runs)
 
 mrnn_add_engine_test(engine_learning_test LABELS slow SOURCES learning_test.cpp)
 target_link_libraries(engine_learning_test PRIVATE mrnn::engine_training mrnn_training_fixtures)
@@ -21,3 +27,9 @@ set_tests_properties(engine_one_stream_eval_test PROPERTIES ENVIRONMENT "OMP_NUM
 mrnn_add_engine_test(engine_distributed_test LABELS unit SOURCES distributed_test.cpp)
 target_link_libraries(engine_distributed_test PRIVATE mrnn::engine_distributed
                                                       mrnn_training_fixtures)
+
+# Training on a GPU (fused CUDA window vs the loop, GPU vs CPU, resume, NaN, out of memory):
+# reported skipped where LibTorch has no CUDA or no GPU is visible.
+mrnn_add_engine_test(engine_cuda_training_test LABELS gpu SOURCES cuda_training_test.cpp)
+target_link_libraries(engine_cuda_training_test PRIVATE mrnn::engine_training
+                                                        mrnn_training_fixtures mrnn_training_runs)

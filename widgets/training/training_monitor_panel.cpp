@@ -30,6 +30,7 @@
 #include <memory>
 
 #include "engine/analysis/analysis_job.h"
+#include "engine/config/device_name.h"
 #include "engine/runtime/machine_resources.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
@@ -39,6 +40,7 @@
 #include "widgets/monospace_font.h"
 #include "widgets/project/project_document.h"
 #include "widgets/training/background_job.h"
+#include "widgets/training/device_choice_box.h"
 #include "widgets/training/process_count_box.h"
 #include "widgets/training/rank_throughput_view.h"
 #include "widgets/training/run_banner.h"
@@ -203,6 +205,10 @@ QToolBar* TrainingMonitorPanel::buildToolBar() {
   bar->addAction(pause_);
   bar->addAction(resume_);
   bar->addAction(stop_);
+  device_ = new DeviceChoiceBox(bar);
+  device_->showDevice(QString::fromStdString(document_.project().training.device));
+  connect(device_, &DeviceChoiceBox::deviceChosen, this, &TrainingMonitorPanel::chooseDevice);
+  bar->addWidget(device_);
   processes_ = new ProcessCountBox(bar);
   connect(processes_, qOverload<int>(&QSpinBox::valueChanged), this, [this](int processes) {
     controller_->setProcesses(processes);
@@ -355,9 +361,19 @@ void TrainingMonitorPanel::applyProcessCount() {
   controller_->setProcesses(processes_->value());
 }
 
+void TrainingMonitorPanel::chooseDevice(const QString& device) {
+  engine::Project after = document_.project();
+  after.training.device = device.toStdString();
+  // bf16 autocast is a GPU setting; a project on the CPU with it would not load again.
+  if (!engine::namesCudaDevice(after.training.device)) after.training.bf16 = false;
+  document_.edit(after, tr("Train on %1").arg(device));
+}
+
 void TrainingMonitorPanel::updateProcessCapacity() {
+  device_->showDevice(QString::fromStdString(document_.project().training.device));
   // A CUDA project trains one rank per GPU, when this LibTorch sees any.
-  const int gpus = document_.project().training.device == "cuda" ? gpusSeenOnce() : 0;
+  const int gpus =
+      engine::namesCudaDevice(document_.project().training.device) ? gpusSeenOnce() : 0;
   const bool onGpus = gpus > 0;
   adjustingProcesses_ = true;
   processes_->setCapacity(onGpus, onGpus ? gpus : engine::hardwareThreads());

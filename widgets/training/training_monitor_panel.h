@@ -21,6 +21,7 @@ namespace mrnn::widgets {
 
 class ProjectDocument;
 class ExportBar;
+class DeviceChoiceBox;
 class ProcessCountBox;
 class RankThroughputView;
 class RunBanner;
@@ -78,6 +79,7 @@ class TrainingMonitorPanel : public QWidget {
   ExportBar* exportBar() const { return exportBar_; }
   RunBanner* banner() const { return banner_; }
   ProcessCountBox* processCountBox() const { return processes_; }
+  DeviceChoiceBox* deviceChoiceBox() const { return device_; }
   RankThroughputView* rankThroughput() const { return rankView_; }
   QString logText() const;
 
@@ -124,6 +126,8 @@ class TrainingMonitorPanel : public QWidget {
   void loadCurves(const QList<qint64>& runIds, bool history);
   void applyDefaultUnit();
   void updateProcessCapacity();
+  // The device box's choice, as one undoable edit of training.device.
+  void chooseDevice(const QString& device);
   void applyProcessCount();
   QString runLabel(qint64 runId) const;
   QString databasePath() const;
@@ -143,6 +147,7 @@ class TrainingMonitorPanel : public QWidget {
   QComboBox* unit_ = nullptr;
   QCheckBox* logScale_ = nullptr;
   QDoubleSpinBox* smoothing_ = nullptr;
+  DeviceChoiceBox* device_ = nullptr;
   ProcessCountBox* processes_ = nullptr;
   RankThroughputView* rankView_ = nullptr;
   int wantedProcesses_ = 1;

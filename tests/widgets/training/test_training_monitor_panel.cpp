@@ -7,18 +7,24 @@
 #include <QtTest>
 #include <cmath>
 
+#include <QStandardItemModel>
+#include <QUndoStack>
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_lock.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
 #include "training_test_project.h"
 #include "widgets/project/project_document.h"
+
+#include "engine/devices/gpu_inventory.h"
+#include "widgets/training/device_choice_box.h"
 #include "widgets/training/run_banner.h"
 #include "widgets/training/run_store_watcher.h"
 #include "widgets/training/training_charts.h"
 #include "widgets/training/training_controller.h"
 #include "widgets/training/training_monitor_panel.h"
 
+using mrnn::widgets::DeviceChoiceBox;
 using mrnn::widgets::ProjectDocument;
 using mrnn::widgets::RunBanner;
 using mrnn::widgets::RunStoreWatcher;
@@ -48,6 +54,8 @@ class TrainingMonitorPanelTest : public QObject {
   void untitledProjectAsksForASave();
   void invalidModelIsRefusedWithTheComposersReason();
   void followsARunAnotherProcessWrites();
+  void deviceChoiceListsTheCpuAndSaysWhyNoGpu();
+  void choosingADeviceIsOneUndoableEdit();
   void renderScreenshot();
 
  private:
@@ -348,6 +356,67 @@ void TrainingMonitorPanelTest::followsARunAnotherProcessWrites() {
   QVERIFY(!watcher.checkNow());  // nothing new
   lock.release();
   catalogue.deleteRun(id);
+}
+
+void TrainingMonitorPanelTest::deviceChoiceListsTheCpuAndSaysWhyNoGpu() {
+  TrainingTestProject project;
+  ProjectDocument document;
+  QCOMPARE(project.loadInto(document), QString());
+  TrainingMonitorPanel panel(document);
+  DeviceChoiceBox* box = panel.deviceChoiceBox();
+  QVERIFY(box);
+  QCOMPARE(box->device(), QStringLiteral("cpu"));
+  QCOMPARE(box->itemText(0), QStringLiteral("CPU"));
+  const auto devices = mrnn::engine::listComputeDevices();
+  auto* items = qobject_cast<QStandardItemModel*>(box->model());
+  QVERIFY(items);
+  if (devices.gpus.empty()) {
+    // One greyed entry that says why, in the list and its tooltip.
+    QCOMPARE(box->count(), 2);
+    QVERIFY(!items->item(1)->isEnabled());
+    const QString reason = QString::fromStdString(devices.unavailableReason);
+    QVERIFY(!reason.isEmpty());
+    QVERIFY2(box->itemText(1).contains(reason), qPrintable(box->itemText(1)));
+    QVERIFY(box->toolTip().contains(reason));
+    QCOMPARE(box->unavailableReason(), reason);
+  } else {
+    QCOMPARE(box->count(), 1 + static_cast<int>(devices.gpus.size()));
+    for (int i = 1; i < box->count(); ++i) QVERIFY(items->item(i)->isEnabled());
+    QCOMPARE(box->itemData(1).toString(), QStringLiteral("cuda:0"));
+  }
+}
+
+void TrainingMonitorPanelTest::choosingADeviceIsOneUndoableEdit() {
+  TrainingTestProject project;
+  ProjectDocument document;
+  QCOMPARE(project.loadInto(document), QString());
+  // A project from a machine with four GPUs, training in bf16 on the fourth.
+  auto fromElsewhere = document.project();
+  fromElsewhere.training.device = "cuda:3";
+  fromElsewhere.training.bf16 = true;
+  document.edit(fromElsewhere, QStringLiteral("From elsewhere"));
+  TrainingMonitorPanel panel(document);
+  DeviceChoiceBox* box = panel.deviceChoiceBox();
+  const int listed = static_cast<int>(mrnn::engine::listComputeDevices().gpus.size());
+  if (listed < 4) {
+    // Shown as it is, marked, not silently replaced by the CPU.
+    QCOMPARE(box->device(), QStringLiteral("cuda:3"));
+    QVERIFY2(box->currentText().contains(QStringLiteral("not on this machine")),
+             qPrintable(box->currentText()));
+  }
+  QSignalSpy chosen(box, &DeviceChoiceBox::deviceChosen);
+  const int undoBefore = document.undoStack()->count();
+  emit box->activated(0);  // the user picks "CPU"
+  QVERIFY(chosen.count() >= 1);
+  QCOMPARE(document.project().training.device, std::string("cpu"));
+  QVERIFY(!document.project().training.bf16);  // a GPU setting; the file must load again
+  QCOMPARE(box->device(), QStringLiteral("cpu"));
+  QCOMPARE(box->count(), listed == 0 ? 2 : 1 + listed);  // the marked entry went
+  QCOMPARE(document.undoStack()->count(), undoBefore + 1);
+  document.undoStack()->undo();
+  QCOMPARE(document.project().training.device, std::string("cuda:3"));
+  QVERIFY(document.project().training.bf16);
+  QCOMPARE(box->device(), QStringLiteral("cuda:3"));
 }
 
 void TrainingMonitorPanelTest::renderScreenshot() {

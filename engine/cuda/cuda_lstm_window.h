@@ -1,0 +1,54 @@
+#pragma once
+
+// The LSTM fused window (engine/models/fused_lstm_window.cpp, output gate outside) on a CUDA
+// device, as cuda_mlstm_window.h is the mLSTM's: per step one cuBLAS product (h W_h^T) and
+// one element-wise kernel forward, one product and one kernel backward, and W_h's gradient
+// as one product over all T x B rows. Raw float32 device pointers, row-major, contiguous;
+// enqueued on the given stream without host synchronisation; failures throw.
+
+#include <cstdint>
+
+#include "engine/cuda/cuda_handles.h"
+
+namespace mrnn::engine::cuda {
+
+struct LstmWindowSizes {
+  int64_t T = 0;  // steps
+  int64_t B = 0;  // rows (batch)
+  int64_t H = 0;  // hidden units
+};
+
+struct LstmWindowForwardBuffers {
+  const float* xp = nullptr;    // [T, B, 4H]: the hoisted W_x x + b
+  const float* h0 = nullptr;    // [B, H]
+  const float* c0 = nullptr;    // [B, H]
+  const float* wH = nullptr;    // [4H, H]
+  const float* mask = nullptr;  // [B, H] variational mask on h_{t-1}, or null
+  float* hs = nullptr;          // out [T, B, H]
+  float* c = nullptr;           // out [T + 1, B, H]: c_0 .. c_T
+  float* hin = nullptr;         // out [T, B, H]: h_{t-1} * mask, as it enters W_h
+  float* gates = nullptr;       // out [T, B, 4H]: i f o j, activated
+  float* tanhC = nullptr;       // out [T, B, H]
+};
+
+struct LstmWindowBackwardBuffers {
+  const float* wH = nullptr;
+  const float* mask = nullptr;
+  const float* hin = nullptr;
+  const float* gates = nullptr;
+  const float* c = nullptr;  // [T + 1, B, H]
+  const float* tanhC = nullptr;
+  const float* dHs = nullptr;  // [T, B, H] or null
+  float* dh = nullptr;         // [B, H] in: the final h's gradient; out: h0's
+  float* dc = nullptr;         // [B, H] in: the final c's gradient; out: c0's
+  float* dXp = nullptr;        // out [T, B, 4H]: the pre-activations' gradients (= xp's)
+  float* dWh = nullptr;        // out [4H, H] (overwritten)
+};
+
+void lstmWindowForward(const LstmWindowSizes& sizes, const LstmWindowForwardBuffers& buffers,
+                       BlasHandle blas, Stream stream);
+
+void lstmWindowBackward(const LstmWindowSizes& sizes, const LstmWindowBackwardBuffers& buffers,
+                        BlasHandle blas, Stream stream);
+
+}  // namespace mrnn::engine::cuda
