@@ -195,6 +195,10 @@ int runBench(const CommandLine& args, std::ostream& out, std::ostream& err) {
       throw UsageError(std::string("--mogrifier-rank: ") + error.what());
     }
   }
+  // After the usage checks: a GPU this machine lacks is refused once, here, rather than by
+  // every probe of every round. Asking starts no CUDA context, so each probe's GPU memory is
+  // still its own.
+  engine::resolveComputeDevice(options.shape.device, "--device");
   options.repeats = static_cast<int>(positiveInteger(args, "repeats", options.repeats));
   options.torchLstm = !args.has("no-torch-lstm");
   options.contention = args.has("contention");
