@@ -47,21 +47,6 @@ std::vector<std::string> commaList(const std::string& text) {
   return items;
 }
 
-// An integer option within [low, high], or a UsageError naming the option and the bad value.
-int64_t boundedInteger(const CommandLine& args, const std::string& option, int64_t fallback,
-                       int64_t low, int64_t high) {
-  if (!args.has(option)) return fallback;
-  const std::string raw = args.value(option);
-  try {
-    size_t used = 0;
-    const int64_t value = std::stoll(raw, &used);
-    if (used == raw.size() && value >= low && value <= high) return value;
-  } catch (const std::exception&) {
-  }
-  throw UsageError("--" + option + " expects an integer from " + std::to_string(low) + " to " +
-                   std::to_string(high) + ", got '" + raw + "'");
-}
-
 // --precision: a list of fp32 and bf16, fp32 when absent.
 std::vector<engine::BenchPrecision> precisionsFrom(const CommandLine& args) {
   std::vector<engine::BenchPrecision> precisions;

@@ -34,6 +34,21 @@ inline int64_t positiveInteger(const CommandLine& args, const std::string& optio
   throw UsageError("--" + option + " expects a positive integer, got '" + raw + "'");
 }
 
+// An integer option within [low, high], or a UsageError naming the option and the bad value.
+inline int64_t boundedInteger(const CommandLine& args, const std::string& option, int64_t fallback,
+                              int64_t low, int64_t high) {
+  if (!args.has(option)) return fallback;
+  const std::string raw = args.value(option);
+  try {
+    size_t used = 0;
+    const int64_t value = std::stoll(raw, &used);
+    if (used == raw.size() && value >= low && value <= high) return value;
+  } catch (const std::exception&) {
+  }
+  throw UsageError("--" + option + " expects an integer from " + std::to_string(low) + " to " +
+                   std::to_string(high) + ", got '" + raw + "'");
+}
+
 // --threads: a positive integer up to engine::kMaxThreads (the YAML key's limit), or a
 // UsageError; 0 when absent. The engine caps it at the machine's processors.
 inline int64_t threadsOption(const CommandLine& args) {
@@ -52,7 +67,7 @@ inline std::string deviceOption(const CommandLine& args, const std::string& fall
   if (!args.has("device")) return fallback;
   const std::string raw = args.value("device");
   if (!engine::parseDeviceName(raw)) {
-    throw UsageError("--device is cpu, cuda or cuda:N (a GPU's number), not '" + raw + "'");
+    throw UsageError(engine::deviceNameProblem("--device", raw));
   }
   return raw;
 }

@@ -158,13 +158,6 @@ double BenchRow::gflopsPerSecond() const {
   return medianRate() * flopsPerSymbol / 1e9;
 }
 
-const BenchRow* BenchReport::find(const std::string& subject, BenchMeasure measure) const {
-  for (const auto& row : rows) {
-    if (row.subject == subject && row.measure == measure) return &row;
-  }
-  return nullptr;
-}
-
 std::string formatBenchReport(const BenchReport& report, const std::string& command) {
   std::ostringstream out;
   const auto& s = report.shape;

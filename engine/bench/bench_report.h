@@ -57,7 +57,6 @@ struct BenchReport {
   // What the suite left out and why, each a line the report ends with ("peer left out: ...").
   std::vector<std::string> notes;
 
-  const BenchRow* find(const std::string& subject, BenchMeasure measure) const;
   bool onCuda() const;  // shape.device names a GPU: rates in TFLOP/s, the GPU targets printed
 };
 

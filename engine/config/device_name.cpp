@@ -4,11 +4,6 @@
 
 namespace mrnn::engine {
 
-std::string DeviceName::text() const {
-  if (!cuda) return "cpu";
-  return index < 0 ? "cuda" : "cuda:" + std::to_string(index);
-}
-
 std::optional<DeviceName> parseDeviceName(const std::string& text) {
   if (text == "cpu") return DeviceName{};
   if (text == "cuda") return DeviceName{true, -1};
@@ -20,6 +15,10 @@ std::optional<DeviceName> parseDeviceName(const std::string& text) {
     if (!std::isdigit(static_cast<unsigned char>(ch))) return {};
   }
   return DeviceName{true, std::stoi(digits)};
+}
+
+std::string deviceNameProblem(const std::string& where, const std::string& text) {
+  return where + " is cpu, cuda or cuda:N (a GPU's number), not '" + text + "'";
 }
 
 bool namesCudaDevice(const std::string& text) {

@@ -11,12 +11,14 @@ namespace mrnn::engine {
 struct DeviceName {
   bool cuda = false;
   int index = -1;  // cuda:N; -1 for "cpu" and for plain "cuda"
-
-  std::string text() const;
 };
 
 // The name, or nothing when `text` is not one of the forms above.
 std::optional<DeviceName> parseDeviceName(const std::string& text);
+
+// What is wrong with a text that is no device name, said for `where` (a flag, a YAML key):
+// "--device is cpu, cuda or cuda:N (a GPU's number), not 'gpu'".
+std::string deviceNameProblem(const std::string& where, const std::string& text);
 
 // Whether `text` names a GPU ("cuda" or "cuda:N"), without checking the form further.
 bool namesCudaDevice(const std::string& text);

@@ -286,8 +286,7 @@ TrainingConfig parseTrainingSection(const YAML::Node& node, YamlReader& reader,
   if (const YAML::Node device = node["device"]) {
     const auto text = reader.text(node, path, "device", c.device);
     if (!parseDeviceName(text)) {
-      reader.fail(device, joinKey(path, "device"),
-                  "device is cpu, cuda or cuda:N (a GPU's number), not '" + text + "'");
+      reader.fail(device, joinKey(path, "device"), deviceNameProblem("device", text));
     }
     c.device = text;
   }

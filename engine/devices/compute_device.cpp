@@ -28,6 +28,15 @@ std::string gpuCountText(size_t count) {
   return std::to_string(count) + (count == 1 ? " GPU" : " GPUs");
 }
 
+// "cuda:N (its name)", or "cuda:N" where the list does not have it.
+std::string describeGpu(const ComputeDevices& devices, int index) {
+  std::string text = "cuda:" + std::to_string(index);
+  if (index < static_cast<int>(devices.gpus.size())) {
+    text += " (" + devices.gpus[static_cast<size_t>(index)].name + ")";
+  }
+  return text;
+}
+
 }  // namespace
 
 ComputeDevices listComputeDevices() {
@@ -61,8 +70,7 @@ ComputeDevices listComputeDevices() {
 torch::Device resolveComputeDevice(const std::string& text, const std::string& where) {
   const auto name = parseDeviceName(text);
   if (!name) {
-    throw std::invalid_argument(where + " is cpu, cuda or cuda:N (a GPU's number), not '" + text +
-                                "'");
+    throw std::invalid_argument(deviceNameProblem(where, text));
   }
   if (!name->cuda) return torch::kCPU;
   const auto devices = listComputeDevices();
@@ -98,19 +106,13 @@ void requireGpuMemory(const torch::Device& device, double bytes, const std::stri
   const auto total = static_cast<double>(devices.gpus[static_cast<size_t>(index)].memoryBytes);
   if (total <= 0.0 || bytes <= total) return;
   throw ResourceError(what + " needs about " + formatBytes(bytes) + " of GPU memory; " +
-                      describeComputeDevice(device) + " has " + formatBytes(total) +
+                      describeGpu(devices, index) + " has " + formatBytes(total) +
                       (advice.empty() ? "" : ". " + advice));
 }
 
 std::string describeComputeDevice(const torch::Device& device) {
   if (device.is_cpu()) return "cpu";
-  const int index = device.has_index() ? device.index() : 0;
-  const auto devices = listComputeDevices();
-  std::string text = "cuda:" + std::to_string(index);
-  if (index < static_cast<int>(devices.gpus.size())) {
-    text += " (" + devices.gpus[static_cast<size_t>(index)].name + ")";
-  }
-  return text;
+  return describeGpu(listComputeDevices(), device.has_index() ? device.index() : 0);
 }
 
 }  // namespace mrnn::engine

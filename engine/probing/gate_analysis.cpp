@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "engine/analysis/eval_mode_guard.h"
+#include "engine/analysis/model_device.h"
 #include "engine/probing/half_float.h"
 #include "engine/runtime/job_context.h"
 
@@ -36,7 +37,7 @@ GateReport analyzeGates(LanguageModel& model, const Vocabulary& vocabulary, cons
 
   torch::NoGradGuard noGrad;
   EvalModeGuard evalMode(model);
-  const auto device = model.parameters().front().device();
+  const auto device = modelDevice(model);
   const auto all = torch::tensor(ids, torch::kLong).to(device);
   const auto total = static_cast<int64_t>(ids.size());
 

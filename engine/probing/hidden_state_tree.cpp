@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "engine/analysis/eval_mode_guard.h"
+#include "engine/analysis/model_device.h"
 #include "engine/runtime/job_context.h"
 
 namespace mrnn::engine {
@@ -82,7 +83,7 @@ TreeResult expandTree(LanguageModel& model, const Vocabulary& vocabulary,
 
   torch::NoGradGuard noGrad;
   EvalModeGuard evalMode(model);
-  const auto device = model.parameters().front().device();
+  const auto device = modelDevice(model);
   ModelState state = model.initialState(1);
   const auto tokens = torch::tensor(result.context, torch::kLong).to(device).unsqueeze(1);
   auto out = model.forward(tokens, state);  // [T, 1, V]

@@ -178,6 +178,8 @@ class Session {
   TrainingOutcome outcome_;
 
   torch::Device device_ = torch::kCPU;
+  // "hidden size H, N parameters, batch B x bptt T": what memory errors name.
+  std::string sizeText_;
   Corpus corpus_;
   std::unique_ptr<LanguageModel> model_;
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
@@ -272,10 +274,10 @@ void Session::setUp(const std::string& resumeFrom) {
   {
     const int64_t parameters = summarizeModel(project_.model, vocab).totalParameters;
     const double bytes = trainingBytes(project_.model, parameters, vocab, training_);
-    const std::string what =
-        "training this model (hidden size " + std::to_string(largestHiddenSize()) + ", " +
-        groupedInteger(parameters) + " parameters, batch " + std::to_string(training_.batchSize) +
-        " x bptt " + std::to_string(training_.bptt) + ")";
+    sizeText_ = "hidden size " + std::to_string(largestHiddenSize()) + ", " +
+                groupedInteger(parameters) + " parameters, batch " +
+                std::to_string(training_.batchSize) + " x bptt " + std::to_string(training_.bptt);
+    const std::string what = "training this model (" + sizeText_ + ")";
     const std::string advice = "Make the layers smaller (hidden_size) or the batch or bptt shorter";
     if (device_.is_cpu()) {
       requireMemory(bytes, what, advice);
@@ -652,10 +654,7 @@ std::string Session::outOfMemoryReason() const {
   // not fit and what to lower. The session's tensors go back to LibTorch's cache when it
   // ends, and the allocator empties that cache before it fails again, so the next run fits.
   return "the " + describeComputeDevice(device_) + " ran out of memory at step " +
-         std::to_string(step_) + " training hidden size " + std::to_string(largestHiddenSize()) +
-         ", batch " + std::to_string(training_.batchSize) + ", BPTT " +
-         std::to_string(training_.bptt) + " (" +
-         (model_ ? std::to_string(model_->parameterCount()) + " parameters" : "the model") +
+         std::to_string(step_) + " training this model (" + sizeText_ +
          "); lower the hidden size, batch size or BPTT, or train on a larger GPU";
 }
 

@@ -24,10 +24,9 @@
 #include "engine/scoring/text_score.h"
 #include "engine/training/checkpoint.h"
 #include "engine/training/evaluator.h"
-#include "engine/training/run_control.h"
-#include "engine/training/trainer.h"
 #include "test_harness.h"
 #include "training_fixtures.h"
+#include "training_runs.h"
 
 using namespace mrnn;
 using namespace mrnn::test;
@@ -55,9 +54,7 @@ const Trained& trained() {
     auto t = std::make_unique<Trained>();
     t->project = t->scratch.project(6000);
     t->projectFile = t->scratch.file("project.yaml");
-    engine::RunControl control;
-    engine::Trainer trainer(t->project, [](engine::TrainingEvent) {});
-    const auto outcome = trainer.run(control);
+    const auto outcome = trainToEnd(t->project);
     EXPECT_MSG(outcome.finished, outcome.reason);
     return t;
   }();
