@@ -1,14 +1,14 @@
 #pragma once
 
 // The LSTM fused window (engine/models/fused_lstm_window.cpp, output gate outside) on a CUDA
-// device, as cuda_mlstm_window.h is the mLSTM's: per step one cuBLAS product (h W_h^T) and
-// one element-wise kernel forward, one product and one kernel backward, and W_h's gradient
-// as one product over all T x B rows. Raw float32 device pointers, row-major, contiguous;
-// enqueued on the given stream without host synchronisation; failures throw.
+// device, as cuda_mlstm_window.h is the mLSTM's: per step one product (h W_h^T) and two
+// element-wise steps (the state mask, the LSTM update) each way, and W_h's gradient as one
+// product over all T x B rows. Raw float32 device pointers, row-major, contiguous; enqueued
+// on ops (window_ops.h); failures throw.
 
 #include <cstdint>
 
-#include "engine/cuda/cuda_handles.h"
+#include "engine/cuda/window_ops.h"
 
 namespace mrnn::engine::cuda {
 
@@ -46,9 +46,9 @@ struct LstmWindowBackwardBuffers {
 };
 
 void lstmWindowForward(const LstmWindowSizes& sizes, const LstmWindowForwardBuffers& buffers,
-                       BlasHandle blas, Stream stream);
+                       WindowOps& ops);
 
 void lstmWindowBackward(const LstmWindowSizes& sizes, const LstmWindowBackwardBuffers& buffers,
-                        BlasHandle blas, Stream stream);
+                        WindowOps& ops);
 
 }  // namespace mrnn::engine::cuda

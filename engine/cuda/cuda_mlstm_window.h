@@ -1,17 +1,17 @@
 #pragma once
 
-// The mLSTM fused window (engine/models/fused_mlstm_window.cpp, output gate outside) on a
-// CUDA device: the same algorithm on raw device pointers, per step two cuBLAS products and
-// two element-wise kernels forward, three products and two kernels backward, and the
-// recurrent weights' gradients as one product each over all T x B rows at the end. No
-// LibTorch here: the caller owns every buffer (a LibTorch CUDA tensor's data, or cudaMalloc),
-// so this library builds on a machine whose LibTorch is CPU-only. Every call is enqueued on
-// the given stream with no host synchronisation; errors in a call or a launch throw
-// std::runtime_error. All buffers are float32, row-major and contiguous, as on the CPU.
+// The mLSTM fused window (engine/models/fused_mlstm_window.cpp, output gate outside) for a
+// GPU: the same algorithm on raw device pointers, per step two products and three
+// element-wise steps (the state mask, m, the LSTM update) each way, and the recurrent
+// weights' gradients as one product each over all T x B rows at the end. Written against WindowOps
+// (window_ops.h): CudaWindowOps enqueues it on a stream with cuBLAS and kernels, and the
+// tests run it on the CPU. No LibTorch and no CUDA header here: the caller owns every buffer
+// (a LibTorch CUDA tensor's data, or cudaMalloc). All buffers are float32, row-major and
+// contiguous, as on the CPU.
 
 #include <cstdint>
 
-#include "engine/cuda/cuda_handles.h"
+#include "engine/cuda/window_ops.h"
 
 namespace mrnn::engine::cuda {
 
@@ -69,13 +69,12 @@ struct MlstmWindowBackwardBuffers {
   float* dWm = nullptr;   // out [4H, M] (overwritten, not accumulated)
 };
 
-// The window forward. The handle is bound to `stream` (cublasSetStream) and keeps it; its
-// math mode is the caller's: the default is full float32, TF32 would loosen the products.
+// The window forward, enqueued on ops.
 void mlstmWindowForward(const MlstmWindowSizes& sizes, const MlstmWindowForwardBuffers& buffers,
-                        BlasHandle blas, Stream stream);
+                        WindowOps& ops);
 
 // The window backward, on buffers a forward with the same sizes wrote.
 void mlstmWindowBackward(const MlstmWindowSizes& sizes, const MlstmWindowBackwardBuffers& buffers,
-                         BlasHandle blas, Stream stream);
+                         WindowOps& ops);
 
 }  // namespace mrnn::engine::cuda

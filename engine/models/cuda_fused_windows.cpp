@@ -5,9 +5,9 @@
 #include <stdexcept>
 
 #ifdef MRNN_HAVE_CUDA_KERNELS
-#include "engine/cuda/cuda_context.h"
 #include "engine/cuda/cuda_lstm_window.h"
 #include "engine/cuda/cuda_mlstm_window.h"
+#include "engine/models/cuda_window_call.h"
 #endif
 
 namespace mrnn::engine {
@@ -18,26 +18,8 @@ namespace {
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
-float* data(torch::Tensor& t) {
-  return t.data_ptr<float>();
-}
-const float* data(const torch::Tensor& t) {
-  return t.data_ptr<float>();
-}
-
-// LibTorch's current stream on a device is its default (legacy) stream unless a caller
-// chose another; this engine never does, so the kernels run in order with LibTorch's work.
-cuda::Stream libtorchStream() {
-  return nullptr;
-}
-
-// The thread's cuBLAS handle on the tensors' device, with that device current.
-struct DeviceCall {
-  explicit DeviceCall(const torch::Tensor& t)
-      : scope(t.device().index()), blas(cuda::threadBlasHandle(t.device().index())) {}
-  cuda::DeviceScope scope;
-  cuda::BlasHandle blas;
-};
+using cuda_glue::DeviceCall;
+using cuda_glue::floats;
 
 class CudaMlstmWindowFunction : public torch::autograd::Function<CudaMlstmWindowFunction> {
  public:
@@ -56,21 +38,21 @@ class CudaMlstmWindowFunction : public torch::autograd::Function<CudaMlstmWindow
     auto gates = torch::empty({T, B, 4 * H}, options);
     auto tanhC = torch::empty({T, B, H}, options);
     cuda::MlstmWindowForwardBuffers buffers;
-    buffers.xp = data(xp);
-    buffers.h0 = data(h0);
-    buffers.c0 = data(c0);
-    buffers.wMh = data(wMh);
-    buffers.wM = data(wM);
+    buffers.xp = floats(xp);
+    buffers.h0 = floats(h0);
+    buffers.c0 = floats(c0);
+    buffers.wMh = floats(wMh);
+    buffers.wM = floats(wM);
     buffers.mask = dataOrNull(mask);
-    buffers.hs = data(hs);
-    buffers.c = data(c);
-    buffers.hin = data(hin);
-    buffers.u = data(u);
-    buffers.m = data(m);
-    buffers.gates = data(gates);
-    buffers.tanhC = data(tanhC);
+    buffers.hs = floats(hs);
+    buffers.c = floats(c);
+    buffers.hin = floats(hin);
+    buffers.u = floats(u);
+    buffers.m = floats(m);
+    buffers.gates = floats(gates);
+    buffers.tanhC = floats(tanhC);
     DeviceCall call(xp);
-    cuda::mlstmWindowForward(sizes, buffers, call.blas, libtorchStream());
+    cuda::mlstmWindowForward(sizes, buffers, call.ops);
     if (keep) ctx->save_for_backward({xp, wMh, wM, mask, hin, u, m, gates, c, tanhC});
     return {hs, hs.select(0, T - 1).clone(), c.select(0, T).clone()};
   }
@@ -91,26 +73,26 @@ class CudaMlstmWindowFunction : public torch::autograd::Function<CudaMlstmWindow
     auto dWmh = torch::empty({M, H}, options);
     auto dWm = torch::empty({4 * H, M}, options);
     cuda::MlstmWindowBackwardBuffers buffers;
-    buffers.xp = data(xp);
-    buffers.wMh = data(wMh);
-    buffers.wM = data(wM);
+    buffers.xp = floats(xp);
+    buffers.wMh = floats(wMh);
+    buffers.wM = floats(wM);
     buffers.mask = dataOrNull(saved[3]);
-    buffers.hin = data(saved[4]);
-    buffers.u = data(saved[5]);
-    buffers.m = data(saved[6]);
-    buffers.gates = data(saved[7]);
-    buffers.c = data(saved[8]);
-    buffers.tanhC = data(saved[9]);
+    buffers.hin = floats(saved[4]);
+    buffers.u = floats(saved[5]);
+    buffers.m = floats(saved[6]);
+    buffers.gates = floats(saved[7]);
+    buffers.c = floats(saved[8]);
+    buffers.tanhC = floats(saved[9]);
     buffers.dHs = dataOrNull(dHs);
-    buffers.dh = data(dh);
-    buffers.dc = data(dc);
-    buffers.dXp = data(dXp);
-    buffers.dU = data(dU);
-    buffers.dM = data(dM);
-    buffers.dWmh = data(dWmh);
-    buffers.dWm = data(dWm);
+    buffers.dh = floats(dh);
+    buffers.dc = floats(dc);
+    buffers.dXp = floats(dXp);
+    buffers.dU = floats(dU);
+    buffers.dM = floats(dM);
+    buffers.dWmh = floats(dWmh);
+    buffers.dWm = floats(dWm);
     DeviceCall call(xp);
-    cuda::mlstmWindowBackward({T, B, H, M}, buffers, call.blas, libtorchStream());
+    cuda::mlstmWindowBackward({T, B, H, M}, buffers, call.ops);
     return {dXp, dh, dc, dWmh, dWm, torch::Tensor(), torch::Tensor()};
   }
 };
@@ -129,18 +111,18 @@ class CudaLstmWindowFunction : public torch::autograd::Function<CudaLstmWindowFu
     auto gates = torch::empty({T, B, 4 * H}, options);
     auto tanhC = torch::empty({T, B, H}, options);
     cuda::LstmWindowForwardBuffers buffers;
-    buffers.xp = data(xp);
-    buffers.h0 = data(h0);
-    buffers.c0 = data(c0);
-    buffers.wH = data(wH);
+    buffers.xp = floats(xp);
+    buffers.h0 = floats(h0);
+    buffers.c0 = floats(c0);
+    buffers.wH = floats(wH);
     buffers.mask = dataOrNull(mask);
-    buffers.hs = data(hs);
-    buffers.c = data(c);
-    buffers.hin = data(hin);
-    buffers.gates = data(gates);
-    buffers.tanhC = data(tanhC);
+    buffers.hs = floats(hs);
+    buffers.c = floats(c);
+    buffers.hin = floats(hin);
+    buffers.gates = floats(gates);
+    buffers.tanhC = floats(tanhC);
     DeviceCall call(xp);
-    cuda::lstmWindowForward(sizes, buffers, call.blas, libtorchStream());
+    cuda::lstmWindowForward(sizes, buffers, call.ops);
     if (keep) ctx->save_for_backward({wH, mask, hin, gates, c, tanhC});
     return {hs, hs.select(0, T - 1).clone(), c.select(0, T).clone()};
   }
@@ -157,19 +139,19 @@ class CudaLstmWindowFunction : public torch::autograd::Function<CudaLstmWindowFu
     auto dXp = torch::empty({T, B, 4 * H}, options);
     auto dWh = torch::empty({4 * H, H}, options);
     cuda::LstmWindowBackwardBuffers buffers;
-    buffers.wH = data(wH);
+    buffers.wH = floats(wH);
     buffers.mask = dataOrNull(saved[1]);
-    buffers.hin = data(hin);
-    buffers.gates = data(saved[3]);
-    buffers.c = data(saved[4]);
-    buffers.tanhC = data(saved[5]);
+    buffers.hin = floats(hin);
+    buffers.gates = floats(saved[3]);
+    buffers.c = floats(saved[4]);
+    buffers.tanhC = floats(saved[5]);
     buffers.dHs = dataOrNull(dHs);
-    buffers.dh = data(dh);
-    buffers.dc = data(dc);
-    buffers.dXp = data(dXp);
-    buffers.dWh = data(dWh);
+    buffers.dh = floats(dh);
+    buffers.dc = floats(dc);
+    buffers.dXp = floats(dXp);
+    buffers.dWh = floats(dWh);
     DeviceCall call(hin);
-    cuda::lstmWindowBackward({T, B, H}, buffers, call.blas, libtorchStream());
+    cuda::lstmWindowBackward({T, B, H}, buffers, call.ops);
     return {dXp, dh, dc, dWh, torch::Tensor(), torch::Tensor()};
   }
 };

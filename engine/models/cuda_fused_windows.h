@@ -3,14 +3,16 @@
 #include <torch/types.h>
 
 #include <initializer_list>
+#include <vector>
 
 #include "engine/models/fused_window.h"
 
 namespace mrnn::engine {
 
 // The fused windows on a GPU (engine/cuda: per step one cuBLAS product per recurrent matrix
-// and one fused element-wise kernel, forward and backward; weight gradients as one product
-// over the window). This glue hands those kernels the tensors' device pointers and
+// and a few fused element-wise kernels, forward and backward; weight gradients as one product
+// over the window), for the mLSTM, the LSTM (and the Major-Minor LSTM's halves), the GRU, the
+// mGRU and the Mogrifier LSTM. This glue hands those kernels the tensors' device pointers and
 // LibTorch's default stream, so it needs no LibTorch CUDA headers and builds beside a
 // CPU-only LibTorch wherever nvcc built engine/cuda.
 
@@ -30,5 +32,22 @@ FusedWindowResult cudaFusedMlstmWindow(const torch::Tensor& xp, const torch::Ten
 FusedWindowResult cudaFusedLstmWindow(const torch::Tensor& xp, const torch::Tensor& h0,
                                       const torch::Tensor& c0, const torch::Tensor& wH,
                                       const torch::Tensor& mask);
+
+// As fusedGruWindow and fusedMgruWindow (fused_gru_window.h, fused_mgru_window.h), on CUDA
+// tensors (cuda_fused_gru_windows.cpp). The results have no c.
+FusedWindowResult cudaFusedGruWindow(const torch::Tensor& xp, const torch::Tensor& h0,
+                                     const torch::Tensor& wZr, const torch::Tensor& wH,
+                                     const torch::Tensor& mask);
+FusedWindowResult cudaFusedMgruWindow(const torch::Tensor& xp, const torch::Tensor& h0,
+                                      const torch::Tensor& wMh, const torch::Tensor& vZr,
+                                      const torch::Tensor& vH, const torch::Tensor& mask);
+
+// As fusedMogrifierWindow (fused_mogrifier_window.h), on CUDA tensors
+// (cuda_fused_mogrifier_window.cpp).
+FusedWindowResult cudaFusedMogrifierWindow(const torch::Tensor& x, const torch::Tensor& h0,
+                                           const torch::Tensor& c0, const torch::Tensor& wX,
+                                           const torch::Tensor& b, const torch::Tensor& wH,
+                                           const std::vector<torch::Tensor>& rounds, bool lowRank,
+                                           bool zigzag, const torch::Tensor& mask);
 
 }  // namespace mrnn::engine

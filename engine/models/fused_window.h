@@ -4,6 +4,7 @@
 #include <torch/types.h>
 
 #include <initializer_list>
+#include <vector>
 
 namespace mrnn::engine {
 
@@ -26,12 +27,15 @@ inline bool fusedWindowApplies(std::initializer_list<torch::Tensor> tensors) {
 
 // Whether a window's backward will run: gradients are on and one input asks for one. Without,
 // a window keeps none of its buffers for it (evaluation, sampling).
-inline bool windowNeedsBackward(std::initializer_list<torch::Tensor> inputs) {
+inline bool windowNeedsBackward(const std::vector<torch::Tensor>& inputs) {
   if (!c10::GradMode::is_enabled()) return false;
   for (const auto& t : inputs) {
     if (t.requires_grad()) return true;
   }
   return false;
+}
+inline bool windowNeedsBackward(std::initializer_list<torch::Tensor> inputs) {
+  return windowNeedsBackward(std::vector<torch::Tensor>(inputs));
 }
 
 // The state mask as the windows take it: [B, H] contiguous, or an empty tensor for none

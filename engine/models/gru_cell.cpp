@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include "engine/models/cuda_fused_windows.h"
 #include "engine/models/fused_gru_window.h"
 #include "engine/models/gru_update.h"
 
@@ -46,8 +47,14 @@ torch::Tensor GruCell::fusedWindow(const torch::Tensor& projected, CellState& st
                                    const torch::Tensor& stateMask) {
   const auto& wZr = wZr_->current();
   const auto& wH = wH_->current();
-  if (!fusedWindowApplies({projected, state.parts[0], wZr, wH})) return {};
-  auto out = fusedGruWindow(projected, state.parts[0], wZr, wH, stateMask);
+  FusedWindowResult out;
+  if (fusedWindowApplies({projected, state.parts[0], wZr, wH})) {
+    out = fusedGruWindow(projected, state.parts[0], wZr, wH, stateMask);
+  } else if (cudaFusedWindowApplies({projected, state.parts[0], wZr, wH})) {
+    out = cudaFusedGruWindow(projected, state.parts[0], wZr, wH, stateMask);
+  } else {
+    return {};
+  }
   state.parts[0] = out.h;
   return out.hs;
 }

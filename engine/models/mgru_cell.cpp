@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include "engine/models/cuda_fused_windows.h"
 #include "engine/models/fused_mgru_window.h"
 #include "engine/models/gru_update.h"
 
@@ -60,8 +61,14 @@ torch::Tensor MgruCell::fusedWindow(const torch::Tensor& projected, CellState& s
                                     const torch::Tensor& stateMask) {
   const auto& wMh = wMh_->current();
   const auto& vH = vH_->current();
-  if (!fusedWindowApplies({projected, state.parts[0], wMh, vZr_, vH})) return {};
-  auto out = fusedMgruWindow(projected, state.parts[0], wMh, vZr_, vH, stateMask);
+  FusedWindowResult out;
+  if (fusedWindowApplies({projected, state.parts[0], wMh, vZr_, vH})) {
+    out = fusedMgruWindow(projected, state.parts[0], wMh, vZr_, vH, stateMask);
+  } else if (cudaFusedWindowApplies({projected, state.parts[0], wMh, vZr_, vH})) {
+    out = cudaFusedMgruWindow(projected, state.parts[0], wMh, vZr_, vH, stateMask);
+  } else {
+    return {};
+  }
   state.parts[0] = out.h;
   return out.hs;
 }

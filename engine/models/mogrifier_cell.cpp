@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include "engine/models/cuda_fused_windows.h"
 #include "engine/models/fused_mogrifier_window.h"
 #include "engine/models/lstm_update.h"
 
@@ -86,7 +87,10 @@ torch::Tensor MogrifierCell::fusedWindow(const torch::Tensor& projected, CellSta
   if (config().outputGate != OutputGate::Outside) return {};
   const auto& wH = wH_->current();
   // The round matrices are input weights like W_x: the same device and precision.
-  if (!fusedWindowApplies({projected, wX_, b_, wH, state.parts[0], state.parts[1]})) return {};
+  const bool onCpu = fusedWindowApplies({projected, wX_, b_, wH, state.parts[0], state.parts[1]});
+  if (!onCpu && !cudaFusedWindowApplies({projected, wX_, b_, wH, state.parts[0], state.parts[1]})) {
+    return {};
+  }
   std::vector<torch::Tensor> rounds;  // in order, each full or left then right
   const bool lowRank = config().rank > 0;
   for (const auto& matrix : rounds_) {
@@ -97,8 +101,10 @@ torch::Tensor MogrifierCell::fusedWindow(const torch::Tensor& projected, CellSta
       rounds.push_back(matrix.full);
     }
   }
-  auto out = fusedMogrifierWindow(projected, state.parts[0], state.parts[1], wX_, b_, wH, rounds,
-                                  lowRank, config().zigzag, stateMask);
+  auto out = onCpu ? fusedMogrifierWindow(projected, state.parts[0], state.parts[1], wX_, b_, wH,
+                                          rounds, lowRank, config().zigzag, stateMask)
+                   : cudaFusedMogrifierWindow(projected, state.parts[0], state.parts[1], wX_, b_,
+                                              wH, rounds, lowRank, config().zigzag, stateMask);
   state.parts[0] = out.h;
   state.parts[1] = out.c;
   return out.hs;

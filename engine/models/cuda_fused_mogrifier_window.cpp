@@ -1,0 +1,207 @@
+// The Mogrifier LSTM's fused window on CUDA tensors (cuda_fused_windows.h): a LibTorch
+// autograd Function around engine/cuda's Mogrifier window, as fused_mogrifier_window.cpp is
+// the CPU's.
+
+#include <torch/torch.h>
+
+#include <stdexcept>
+#include <vector>
+
+#include "engine/models/cuda_fused_windows.h"
+
+#ifdef MRNN_HAVE_CUDA_KERNELS
+#include "engine/cuda/cuda_mogrifier_window.h"
+#include "engine/models/cuda_window_call.h"
+#include "engine/models/mogrifier_window_layout.h"
+#endif
+
+namespace mrnn::engine {
+
+#ifdef MRNN_HAVE_CUDA_KERNELS
+namespace {
+
+using cuda_glue::DeviceCall;
+using cuda_glue::floats;
+using torch::autograd::AutogradContext;
+using torch::autograd::variable_list;
+
+MogrifierWindowLayout layoutOf(const torch::Tensor& x, const torch::Tensor& wH,
+                               at::TensorList rounds, bool lowRank, bool zigzag) {
+  MogrifierWindowLayout w;
+  w.T = x.size(0);
+  w.B = x.size(1);
+  w.I = x.size(2);
+  w.H = wH.size(1);
+  w.zigzag = zigzag;
+  w.rounds = static_cast<int64_t>(rounds.size()) / (lowRank ? 2 : 1);
+  w.rank = lowRank && w.rounds > 0 ? rounds[0].size(1) : 0;
+  return w;
+}
+
+cuda::MogrifierWindowWeights weightsOf(const torch::Tensor& wX, const torch::Tensor& b,
+                                       const torch::Tensor& wH, at::TensorList rounds,
+                                       bool lowRank) {
+  cuda::MogrifierWindowWeights weights;
+  weights.wX = floats(wX);
+  weights.b = b.defined() ? floats(b) : nullptr;
+  weights.wH = floats(wH);
+  for (size_t k = 0; k < rounds.size(); ++k) {
+    const float* p = floats(rounds[k]);
+    if (!lowRank) {
+      weights.full.push_back(p);
+    } else {
+      (k % 2 == 0 ? weights.left : weights.right).push_back(p);
+    }
+  }
+  return weights;
+}
+
+class CudaMogrifierWindowFunction : public torch::autograd::Function<CudaMogrifierWindowFunction> {
+ public:
+  // rounds is a TensorList so that autograd counts each round tensor as an input of its own
+  // and backward returns one gradient per round tensor in this order.
+  static variable_list forward(AutogradContext* ctx, const torch::Tensor& x,
+                               const torch::Tensor& h0, const torch::Tensor& c0,
+                               const torch::Tensor& wX, const torch::Tensor& b,
+                               const torch::Tensor& wH, const torch::Tensor& mask,
+                               at::TensorList rounds, bool lowRank, bool zigzag, bool keep) {
+    const auto w = layoutOf(x, wH, rounds, lowRank, zigzag);
+    const int64_t T = w.T, B = w.B, I = w.I, H = w.H, K = w.rank;
+    const auto options = x.options();
+    auto xR = torch::empty({w.oddRounds(), T, B, I}, options);
+    auto hR = torch::empty({w.evenRounds() + 1, T, B, H}, options);
+    auto sX = torch::empty({w.oddRounds(), T, B, I}, options);
+    auto sH = torch::empty({w.evenRounds(), T, B, H}, options);
+    auto z = torch::empty({K > 0 ? w.rounds : 0, T, B, K}, options);
+    auto gates = torch::empty({T, B, 4 * H}, options);
+    auto c = torch::empty({T + 1, B, H}, options);
+    auto tanhC = torch::empty({T, B, H}, options);
+    auto hs = torch::empty({T, B, H}, options);
+    cuda::MogrifierWindowForwardBuffers buffers;
+    buffers.x = floats(x);
+    buffers.h0 = floats(h0);
+    buffers.c0 = floats(c0);
+    buffers.mask = dataOrNull(mask);
+    buffers.xR = floats(xR);
+    buffers.hR = floats(hR);
+    buffers.sX = floats(sX);
+    buffers.sH = floats(sH);
+    buffers.z = K > 0 ? floats(z) : nullptr;
+    buffers.gates = floats(gates);
+    buffers.c = floats(c);
+    buffers.tanhC = floats(tanhC);
+    buffers.hs = floats(hs);
+    DeviceCall call(x);
+    cuda::mogrifierWindowForward(w, weightsOf(wX, b, wH, rounds, lowRank), buffers, call.ops);
+    if (keep) {
+      variable_list saved = {x, wX, wH, mask, xR, hR, sX, sH, z, gates, c, tanhC};
+      saved.insert(saved.end(), rounds.begin(), rounds.end());
+      ctx->save_for_backward(saved);
+      ctx->saved_data["lowRank"] = lowRank;
+      ctx->saved_data["zigzag"] = zigzag;
+    }
+    return {hs, hs.select(0, T - 1).clone(), c.select(0, T).clone()};
+  }
+
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    const auto saved = ctx->get_saved_variables();
+    const auto& x = saved[0];
+    const auto& wX = saved[1];
+    const auto& wH = saved[2];
+    const std::vector<torch::Tensor> rounds(saved.begin() + 12, saved.end());
+    const bool lowRank = ctx->saved_data["lowRank"].toBool();
+    const auto w = layoutOf(x, wH, rounds, lowRank, ctx->saved_data["zigzag"].toBool());
+    const int64_t T = w.T, B = w.B, I = w.I, H = w.H, G = 4 * H, K = w.rank;
+    const auto options = x.options();
+    const torch::Tensor dHs = stepsGradient(grads[0]);
+    auto dh = carriedGradient(grads[1], B, H, options);
+    auto dc = carriedGradient(grads[2], B, H, options);
+    auto dX = torch::empty({T, B, I}, options);
+    auto dG = torch::empty({T, B, G}, options);
+    auto dPreX = torch::empty({w.oddRounds(), T, B, I}, options);
+    auto dPreH = torch::empty({w.evenRounds(), T, B, H}, options);
+    auto dZ = torch::empty({K > 0 ? w.rounds : 0, T, B, K}, options);
+    auto work = torch::empty({B, 2 * H + I}, options);  // dHCur, dSrcH, dSrcX
+    auto dWx = torch::empty({G, I}, options);
+    auto db = torch::empty({G}, options);
+    auto dWh = torch::empty({G, H}, options);
+    cuda::MogrifierWindowBackwardBuffers buffers;
+    buffers.x = floats(x);
+    buffers.mask = dataOrNull(saved[3]);
+    buffers.xR = floats(saved[4]);
+    buffers.hR = floats(saved[5]);
+    buffers.sX = floats(saved[6]);
+    buffers.sH = floats(saved[7]);
+    buffers.z = K > 0 ? floats(saved[8]) : nullptr;
+    buffers.gates = floats(saved[9]);
+    buffers.c = floats(saved[10]);
+    buffers.tanhC = floats(saved[11]);
+    buffers.dHs = dataOrNull(dHs);
+    buffers.dh = floats(dh);
+    buffers.dc = floats(dc);
+    buffers.dX = floats(dX);
+    buffers.dG = floats(dG);
+    buffers.dPreX = floats(dPreX);
+    buffers.dPreH = floats(dPreH);
+    buffers.dZ = K > 0 ? floats(dZ) : nullptr;
+    buffers.dHCur = floats(work);
+    buffers.dSrcH = buffers.dHCur + B * H;
+    buffers.dSrcX = buffers.dSrcH + B * H;
+    buffers.dWx = floats(dWx);
+    buffers.db = floats(db);
+    buffers.dWh = floats(dWh);
+    variable_list out = {dX, dh, dc, dWx, db, dWh, torch::Tensor()};  // the mask: none
+    for (size_t k = 0; k < rounds.size(); ++k) {
+      auto gradient = torch::empty_like(rounds[k]);
+      out.push_back(gradient);
+      float* p = floats(gradient);
+      if (!lowRank) {
+        buffers.dFull.push_back(p);
+      } else {
+        (k % 2 == 0 ? buffers.dLeft : buffers.dRight).push_back(p);  // left, right, left, ...
+      }
+    }
+    DeviceCall call(x);
+    cuda::mogrifierWindowBackward(w, weightsOf(wX, torch::Tensor(), wH, rounds, lowRank), buffers,
+                                  call.ops);
+    out.emplace_back();  // lowRank
+    out.emplace_back();  // zigzag
+    out.emplace_back();  // keep
+    return out;
+  }
+};
+
+}  // namespace
+
+FusedWindowResult cudaFusedMogrifierWindow(const torch::Tensor& x, const torch::Tensor& h0,
+                                           const torch::Tensor& c0, const torch::Tensor& wX,
+                                           const torch::Tensor& b, const torch::Tensor& wH,
+                                           const std::vector<torch::Tensor>& rounds, bool lowRank,
+                                           bool zigzag, const torch::Tensor& mask) {
+  std::vector<torch::Tensor> inputs = {x, h0, c0, wX, b, wH};
+  std::vector<torch::Tensor> contiguous;
+  contiguous.reserve(rounds.size());
+  for (const auto& round : rounds) {
+    contiguous.push_back(round.contiguous());
+    inputs.push_back(round);
+  }
+  const bool keep = windowNeedsBackward(inputs);
+  const auto out = CudaMogrifierWindowFunction::apply(
+      x.contiguous(), h0.contiguous(), c0.contiguous(), wX.contiguous(), b.contiguous(),
+      wH.contiguous(), windowMask(mask, h0), at::TensorList(contiguous), lowRank, zigzag, keep);
+  return {out[0], out[1], out[2]};
+}
+
+#else  // built without engine/cuda: no CUDA tensor is ever handed to the kernels
+
+FusedWindowResult cudaFusedMogrifierWindow(const torch::Tensor&, const torch::Tensor&,
+                                           const torch::Tensor&, const torch::Tensor&,
+                                           const torch::Tensor&, const torch::Tensor&,
+                                           const std::vector<torch::Tensor>&, bool, bool,
+                                           const torch::Tensor&) {
+  throw std::logic_error("cudaFusedMogrifierWindow: this build has no CUDA kernels (MRNN_CUDA)");
+}
+
+#endif
+
+}  // namespace mrnn::engine

@@ -1,0 +1,475 @@
+#include "cuda_window_checks.h"
+
+#include <torch/torch.h>
+
+#include <functional>
+#include <utility>
+#include <vector>
+
+#include "engine/cuda/cuda_gru_window.h"
+#include "engine/cuda/cuda_lstm_window.h"
+#include "engine/cuda/cuda_mgru_window.h"
+#include "engine/cuda/cuda_mlstm_window.h"
+#include "engine/cuda/cuda_mogrifier_window.h"
+#include "engine/models/fused_gru_window.h"
+#include "engine/models/fused_lstm_window.h"
+#include "engine/models/fused_mgru_window.h"
+#include "engine/models/fused_mlstm_window.h"
+#include "engine/models/fused_mogrifier_window.h"
+#include "test_harness.h"
+
+namespace gpu = mrnn::engine::cuda;
+namespace cpu = mrnn::engine;
+
+namespace mrnn::test {
+
+namespace {
+
+// Sizes that differ from each other, so that a swapped dimension cannot pass.
+constexpr int64_t kT = 5, kB = 3, kH = 8, kM = 12;
+
+using Named = std::vector<std::pair<std::string, torch::Tensor>>;
+
+// The weights of a loss that reads the window's outputs: each step's h (when the case says
+// so), the final h and, for the LSTM family, the final c. They are the gradients that reach
+// those outputs, which the device's backward takes directly.
+struct LossWeights {
+  torch::Tensor steps, h, c;  // steps undefined without step gradients; c for LSTMs only
+};
+
+LossWeights lossWeights(const WindowCase& windowCase, bool withC) {
+  LossWeights w;
+  if (windowCase.stepGradients) w.steps = torch::randn({kT, kB, kH});
+  w.h = torch::randn({kB, kH}) * 0.5;
+  w.c = withC ? torch::randn({kB, kH}) * 0.25 : torch::Tensor();
+  return w;
+}
+
+torch::Tensor stateMask(const WindowCase& windowCase) {
+  return windowCase.masked ? (torch::rand({kB, kH}) > 0.3).to(torch::kFloat) / 0.7
+                           : torch::Tensor();
+}
+
+// The CPU fused window on leaf copies of `inputs`, with the loss of `w`: its outputs
+// ("hs", "h", "c") and the gradient of each input ("d" + its name).
+Named cpuWindow(const Named& inputs,
+                const std::function<cpu::FusedWindowResult(const std::vector<torch::Tensor>&)>& run,
+                const LossWeights& w) {
+  std::vector<torch::Tensor> leaves;
+  for (const auto& input : inputs) leaves.push_back(input.second.clone().requires_grad_(true));
+  const auto out = run(leaves);
+  auto loss = (out.h * w.h).sum();
+  if (w.steps.defined()) loss = loss + (out.hs * w.steps).sum();
+  if (w.c.defined()) loss = loss + (out.c * w.c).sum();
+  loss.backward();
+  Named result{{"hs", out.hs.detach()}, {"h", out.h.detach()}};
+  if (out.c.defined()) result.emplace_back("c", out.c.detach());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    result.emplace_back("d" + inputs[i].first, leaves[i].grad());
+  }
+  return result;
+}
+
+void expectClose(const torch::Tensor& actual, const torch::Tensor& expected,
+                 const std::string& what) {
+  constexpr double kTolerance = 1e-4;
+  EXPECT_MSG(actual.sizes() == expected.sizes(), what << ": shapes differ");
+  const double scale = expected.abs().max().item<double>();
+  const double difference = (actual - expected).abs().max().item<double>();
+  EXPECT_MSG(torch::allclose(actual, expected, kTolerance, kTolerance * (1.0 + scale)),
+             what << " differs by " << difference << " (largest value " << scale << ")");
+}
+
+void compare(const Named& actual, const Named& expected, const std::string& label) {
+  EXPECT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_MSG(actual[i].first == expected[i].first,
+               label << ": " << actual[i].first << " where " << expected[i].first);
+    expectClose(actual[i].second, expected[i].second, label + ": " + expected[i].first);
+  }
+}
+
+float* maskOn(WindowDevice& device, const torch::Tensor& mask) {
+  return mask.defined() ? device.upload(mask) : nullptr;
+}
+
+float* stepsOn(WindowDevice& device, const LossWeights& w) {
+  return w.steps.defined() ? device.upload(w.steps) : nullptr;
+}
+
+}  // namespace
+
+std::string WindowCase::label() const {
+  return std::string(masked ? "masked" : "unmasked") +
+         (stepGradients ? ", every step's output in the loss" : ", final state only");
+}
+
+void checkMlstmWindow(WindowDevice& device, const WindowCase& windowCase) {
+  const int64_t T = kT, B = kB, H = kH, M = kM, X = M + 4 * H;
+  torch::manual_seed(19);
+  const Named inputs{{"xp", torch::randn({T, B, X})},
+                     {"h0", torch::randn({B, H}) * 0.5},
+                     {"c0", torch::randn({B, H}) * 0.5},
+                     {"wMh", torch::randn({M, H}) * 0.3},
+                     {"wM", torch::randn({4 * H, M}) * 0.3}};
+  const auto mask = stateMask(windowCase);
+  const auto w = lossWeights(windowCase, true);
+  const auto expected = cpuWindow(
+      inputs,
+      [&](const std::vector<torch::Tensor>& in) {
+        return cpu::fusedMlstmWindow(in[0], in[1], in[2], in[3], in[4], mask);
+      },
+      w);
+
+  gpu::MlstmWindowForwardBuffers f;
+  f.xp = device.upload(inputs[0].second);
+  f.h0 = device.upload(inputs[1].second);
+  f.c0 = device.upload(inputs[2].second);
+  f.wMh = device.upload(inputs[3].second);
+  f.wM = device.upload(inputs[4].second);
+  f.mask = maskOn(device, mask);
+  f.hs = device.scratch(T * B * H);
+  f.c = device.scratch((T + 1) * B * H);
+  f.hin = device.scratch(T * B * H);
+  f.u = device.scratch(T * B * M);
+  f.m = device.scratch(T * B * M);
+  f.gates = device.scratch(T * B * 4 * H);
+  f.tanhC = device.scratch(T * B * H);
+  gpu::mlstmWindowForward({T, B, H, M}, f, device.ops());
+  gpu::MlstmWindowBackwardBuffers b;
+  b.xp = f.xp;
+  b.wMh = f.wMh;
+  b.wM = f.wM;
+  b.mask = f.mask;
+  b.hin = f.hin;
+  b.u = f.u;
+  b.m = f.m;
+  b.gates = f.gates;
+  b.c = f.c;
+  b.tanhC = f.tanhC;
+  b.dHs = stepsOn(device, w);
+  b.dh = device.upload(w.h);
+  b.dc = device.upload(w.c);
+  b.dXp = device.scratch(T * B * X);
+  b.dU = device.scratch(T * B * M);
+  b.dM = device.scratch(B * M);
+  b.dWmh = device.scratch(M * H);
+  b.dWm = device.scratch(4 * H * M);
+  gpu::mlstmWindowBackward({T, B, H, M}, b, device.ops());
+  device.finish();
+  const auto hs = device.download(f.hs, {T, B, H});
+  const Named actual{{"hs", hs},
+                     {"h", hs.select(0, T - 1)},
+                     {"c", device.download(f.c + T * B * H, {B, H})},
+                     {"dxp", device.download(b.dXp, {T, B, X})},
+                     {"dh0", device.download(b.dh, {B, H})},
+                     {"dc0", device.download(b.dc, {B, H})},
+                     {"dwMh", device.download(b.dWmh, {M, H})},
+                     {"dwM", device.download(b.dWm, {4 * H, M})}};
+  compare(actual, expected, "mLSTM window, " + windowCase.label());
+}
+
+void checkLstmWindow(WindowDevice& device, const WindowCase& windowCase) {
+  const int64_t T = kT, B = kB, H = kH;
+  torch::manual_seed(29);
+  const Named inputs{{"xp", torch::randn({T, B, 4 * H})},
+                     {"h0", torch::randn({B, H}) * 0.5},
+                     {"c0", torch::randn({B, H}) * 0.5},
+                     {"wH", torch::randn({4 * H, H}) * 0.3}};
+  const auto mask = stateMask(windowCase);
+  const auto w = lossWeights(windowCase, true);
+  const auto expected = cpuWindow(
+      inputs,
+      [&](const std::vector<torch::Tensor>& in) {
+        return cpu::fusedLstmWindow(in[0], in[1], in[2], in[3], mask);
+      },
+      w);
+
+  gpu::LstmWindowForwardBuffers f;
+  f.xp = device.upload(inputs[0].second);
+  f.h0 = device.upload(inputs[1].second);
+  f.c0 = device.upload(inputs[2].second);
+  f.wH = device.upload(inputs[3].second);
+  f.mask = maskOn(device, mask);
+  f.hs = device.scratch(T * B * H);
+  f.c = device.scratch((T + 1) * B * H);
+  f.hin = device.scratch(T * B * H);
+  f.gates = device.scratch(T * B * 4 * H);
+  f.tanhC = device.scratch(T * B * H);
+  gpu::lstmWindowForward({T, B, H}, f, device.ops());
+  gpu::LstmWindowBackwardBuffers b;
+  b.wH = f.wH;
+  b.mask = f.mask;
+  b.hin = f.hin;
+  b.gates = f.gates;
+  b.c = f.c;
+  b.tanhC = f.tanhC;
+  b.dHs = stepsOn(device, w);
+  b.dh = device.upload(w.h);
+  b.dc = device.upload(w.c);
+  b.dXp = device.scratch(T * B * 4 * H);
+  b.dWh = device.scratch(4 * H * H);
+  gpu::lstmWindowBackward({T, B, H}, b, device.ops());
+  device.finish();
+  const auto hs = device.download(f.hs, {T, B, H});
+  const Named actual{{"hs", hs},
+                     {"h", hs.select(0, T - 1)},
+                     {"c", device.download(f.c + T * B * H, {B, H})},
+                     {"dxp", device.download(b.dXp, {T, B, 4 * H})},
+                     {"dh0", device.download(b.dh, {B, H})},
+                     {"dc0", device.download(b.dc, {B, H})},
+                     {"dwH", device.download(b.dWh, {4 * H, H})}};
+  compare(actual, expected, "LSTM window, " + windowCase.label());
+}
+
+void checkGruWindow(WindowDevice& device, const WindowCase& windowCase) {
+  const int64_t T = kT, B = kB, H = kH;
+  torch::manual_seed(31);
+  const Named inputs{{"xp", torch::randn({T, B, 3 * H})},
+                     {"h0", torch::randn({B, H}) * 0.5},
+                     {"wZr", torch::randn({2 * H, H}) * 0.3},
+                     {"wH", torch::randn({H, H}) * 0.3}};
+  const auto mask = stateMask(windowCase);
+  const auto w = lossWeights(windowCase, false);
+  const auto expected = cpuWindow(
+      inputs,
+      [&](const std::vector<torch::Tensor>& in) {
+        return cpu::fusedGruWindow(in[0], in[1], in[2], in[3], mask);
+      },
+      w);
+
+  gpu::GruWindowForwardBuffers f;
+  f.xp = device.upload(inputs[0].second);
+  f.h0 = device.upload(inputs[1].second);
+  f.wZr = device.upload(inputs[2].second);
+  f.wH = device.upload(inputs[3].second);
+  f.mask = maskOn(device, mask);
+  f.hs = device.scratch(T * B * H);
+  f.hin = device.scratch(T * B * H);
+  f.gates = device.scratch(T * B * 3 * H);
+  f.rh = device.scratch(T * B * H);
+  gpu::gruWindowForward({T, B, H}, f, device.ops());
+  gpu::GruWindowBackwardBuffers b;
+  b.h0 = f.h0;
+  b.wZr = f.wZr;
+  b.wH = f.wH;
+  b.mask = f.mask;
+  b.hs = f.hs;
+  b.hin = f.hin;
+  b.gates = f.gates;
+  b.rh = f.rh;
+  b.dHs = stepsOn(device, w);
+  b.dh = device.upload(w.h);
+  b.dXp = device.scratch(T * B * 3 * H);
+  b.dhStep = device.scratch(B * H);
+  b.dRh = device.scratch(B * H);
+  b.dHin = device.scratch(B * H);
+  b.dWzr = device.scratch(2 * H * H);
+  b.dWh = device.scratch(H * H);
+  gpu::gruWindowBackward({T, B, H}, b, device.ops());
+  device.finish();
+  const auto hs = device.download(f.hs, {T, B, H});
+  const Named actual{{"hs", hs},
+                     {"h", hs.select(0, T - 1)},
+                     {"dxp", device.download(b.dXp, {T, B, 3 * H})},
+                     {"dh0", device.download(b.dh, {B, H})},
+                     {"dwZr", device.download(b.dWzr, {2 * H, H})},
+                     {"dwH", device.download(b.dWh, {H, H})}};
+  compare(actual, expected, "GRU window, " + windowCase.label());
+}
+
+void checkMgruWindow(WindowDevice& device, const WindowCase& windowCase) {
+  const int64_t T = kT, B = kB, H = kH, M = kM, G = 2 * H + M, X = M + G;
+  torch::manual_seed(37);
+  const Named inputs{{"xp", torch::randn({T, B, X})},
+                     {"h0", torch::randn({B, H}) * 0.5},
+                     {"wMh", torch::randn({M, H}) * 0.3},
+                     {"vZr", torch::randn({H + M, M}) * 0.3},
+                     {"vH", torch::randn({H, M}) * 0.3}};
+  const auto mask = stateMask(windowCase);
+  const auto w = lossWeights(windowCase, false);
+  const auto expected = cpuWindow(
+      inputs,
+      [&](const std::vector<torch::Tensor>& in) {
+        return cpu::fusedMgruWindow(in[0], in[1], in[2], in[3], in[4], mask);
+      },
+      w);
+
+  gpu::MgruWindowForwardBuffers f;
+  f.xp = device.upload(inputs[0].second);
+  f.h0 = device.upload(inputs[1].second);
+  f.wMh = device.upload(inputs[2].second);
+  f.vZr = device.upload(inputs[3].second);
+  f.vH = device.upload(inputs[4].second);
+  f.mask = maskOn(device, mask);
+  f.hs = device.scratch(T * B * H);
+  f.hin = device.scratch(T * B * H);
+  f.u = device.scratch(T * B * M);
+  f.m = device.scratch(T * B * M);
+  f.gates = device.scratch(T * B * G);
+  f.rm = device.scratch(T * B * M);
+  gpu::mgruWindowForward({T, B, H, M}, f, device.ops());
+  gpu::MgruWindowBackwardBuffers b;
+  b.xp = f.xp;
+  b.h0 = f.h0;
+  b.wMh = f.wMh;
+  b.vZr = f.vZr;
+  b.vH = f.vH;
+  b.mask = f.mask;
+  b.hs = f.hs;
+  b.hin = f.hin;
+  b.u = f.u;
+  b.m = f.m;
+  b.gates = f.gates;
+  b.rm = f.rm;
+  b.dHs = stepsOn(device, w);
+  b.dh = device.upload(w.h);
+  b.dXp = device.scratch(T * B * X);
+  b.dU = device.scratch(T * B * M);
+  b.dM = device.scratch(B * M);
+  b.dhStep = device.scratch(B * H);
+  b.dHin = device.scratch(B * H);
+  b.dWmh = device.scratch(M * H);
+  b.dVzr = device.scratch((H + M) * M);
+  b.dVh = device.scratch(H * M);
+  gpu::mgruWindowBackward({T, B, H, M}, b, device.ops());
+  device.finish();
+  const auto hs = device.download(f.hs, {T, B, H});
+  const Named actual{{"hs", hs},
+                     {"h", hs.select(0, T - 1)},
+                     {"dxp", device.download(b.dXp, {T, B, X})},
+                     {"dh0", device.download(b.dh, {B, H})},
+                     {"dwMh", device.download(b.dWmh, {M, H})},
+                     {"dvZr", device.download(b.dVzr, {H + M, M})},
+                     {"dvH", device.download(b.dVh, {H, M})}};
+  compare(actual, expected, "mGRU window, " + windowCase.label());
+}
+
+std::string MogrifierCase::label() const {
+  return std::to_string(rounds) + " rounds, " +
+         (rank > 0 ? "rank " + std::to_string(rank) : std::string("full matrices")) +
+         (zigzag ? ", zigzag" : ", no zigzag");
+}
+
+void checkMogrifierWindow(WindowDevice& device, const WindowCase& windowCase,
+                          const MogrifierCase& mogrifierCase) {
+  engine::MogrifierWindowLayout w;
+  w.T = kT;
+  w.B = kB;
+  w.I = 10;  // differs from H
+  w.H = kH;
+  w.rounds = mogrifierCase.rounds;
+  w.rank = mogrifierCase.rank;
+  w.zigzag = mogrifierCase.zigzag;
+  const int64_t T = w.T, B = w.B, I = w.I, H = w.H, G = 4 * H, K = w.rank;
+  torch::manual_seed(43);
+  Named inputs{{"x", torch::randn({T, B, I})},     {"h0", torch::randn({B, H}) * 0.5},
+               {"c0", torch::randn({B, H}) * 0.5}, {"wX", torch::randn({G, I}) * 0.3},
+               {"b", torch::randn({G}) * 0.1},     {"wH", torch::randn({G, H}) * 0.3}};
+  for (int64_t i = 1; i <= w.rounds; ++i) {
+    const std::string round = "round" + std::to_string(i);
+    if (K == 0) {
+      inputs.emplace_back(round, torch::randn({w.rows(i), w.cols(i)}) * 0.3);
+    } else {
+      inputs.emplace_back(round + "left", torch::randn({w.rows(i), K}) * 0.4);
+      inputs.emplace_back(round + "right", torch::randn({K, w.cols(i)}) * 0.4);
+    }
+  }
+  const auto mask = stateMask(windowCase);
+  const auto loss = lossWeights(windowCase, true);
+  const auto expected = cpuWindow(
+      inputs,
+      [&](const std::vector<torch::Tensor>& in) {
+        const std::vector<torch::Tensor> rounds(in.begin() + 6, in.end());
+        return cpu::fusedMogrifierWindow(in[0], in[1], in[2], in[3], in[4], in[5], rounds, K > 0,
+                                         w.zigzag, mask);
+      },
+      loss);
+
+  gpu::MogrifierWindowWeights weights;
+  weights.wX = device.upload(inputs[3].second);
+  weights.b = device.upload(inputs[4].second);
+  weights.wH = device.upload(inputs[5].second);
+  for (size_t k = 6; k < inputs.size(); ++k) {
+    const float* p = device.upload(inputs[k].second);
+    if (K == 0) {
+      weights.full.push_back(p);
+    } else {
+      ((k - 6) % 2 == 0 ? weights.left : weights.right).push_back(p);
+    }
+  }
+  const int64_t odd = w.oddRounds(), even = w.evenRounds();
+  gpu::MogrifierWindowForwardBuffers f;
+  f.x = device.upload(inputs[0].second);
+  f.h0 = device.upload(inputs[1].second);
+  f.c0 = device.upload(inputs[2].second);
+  f.mask = maskOn(device, mask);
+  f.xR = device.scratch(odd * T * B * I);
+  f.hR = device.scratch((even + 1) * T * B * H);
+  f.sX = device.scratch(odd * T * B * I);
+  f.sH = device.scratch(even * T * B * H);
+  f.z = K > 0 ? device.scratch(w.rounds * T * B * K) : nullptr;
+  f.gates = device.scratch(T * B * G);
+  f.c = device.scratch((T + 1) * B * H);
+  f.tanhC = device.scratch(T * B * H);
+  f.hs = device.scratch(T * B * H);
+  gpu::mogrifierWindowForward(w, weights, f, device.ops());
+  gpu::MogrifierWindowBackwardBuffers b;
+  b.x = f.x;
+  b.mask = f.mask;
+  b.xR = f.xR;
+  b.hR = f.hR;
+  b.sX = f.sX;
+  b.sH = f.sH;
+  b.z = f.z;
+  b.gates = f.gates;
+  b.c = f.c;
+  b.tanhC = f.tanhC;
+  b.dHs = stepsOn(device, loss);
+  b.dh = device.upload(loss.h);
+  b.dc = device.upload(loss.c);
+  b.dX = device.scratch(T * B * I);
+  b.dG = device.scratch(T * B * G);
+  b.dPreX = device.scratch(odd * T * B * I);
+  b.dPreH = device.scratch(even * T * B * H);
+  b.dZ = K > 0 ? device.scratch(w.rounds * T * B * K) : nullptr;
+  b.dHCur = device.scratch(B * H);
+  b.dSrcX = device.scratch(B * I);
+  b.dSrcH = device.scratch(B * H);
+  b.dWx = device.scratch(G * I);
+  b.db = device.scratch(G);
+  b.dWh = device.scratch(G * H);
+  for (int64_t i = 1; i <= w.rounds; ++i) {
+    if (K == 0) {
+      b.dFull.push_back(device.scratch(w.rows(i) * w.cols(i)));
+    } else {
+      b.dLeft.push_back(device.scratch(w.rows(i) * K));
+      b.dRight.push_back(device.scratch(K * w.cols(i)));
+    }
+  }
+  gpu::mogrifierWindowBackward(w, weights, b, device.ops());
+  device.finish();
+  const auto hs = device.download(f.hs, {T, B, H});
+  Named actual{{"hs", hs},
+               {"h", hs.select(0, T - 1)},
+               {"c", device.download(f.c + T * B * H, {B, H})},
+               {"dx", device.download(b.dX, {T, B, I})},
+               {"dh0", device.download(b.dh, {B, H})},
+               {"dc0", device.download(b.dc, {B, H})},
+               {"dwX", device.download(b.dWx, {G, I})},
+               {"db", device.download(b.db, {G})},
+               {"dwH", device.download(b.dWh, {G, H})}};
+  for (int64_t i = 1; i <= w.rounds; ++i) {
+    const std::string round = "dround" + std::to_string(i);
+    if (K == 0) {
+      actual.emplace_back(round, device.download(b.dFull[i - 1], {w.rows(i), w.cols(i)}));
+    } else {
+      actual.emplace_back(round + "left", device.download(b.dLeft[i - 1], {w.rows(i), K}));
+      actual.emplace_back(round + "right", device.download(b.dRight[i - 1], {K, w.cols(i)}));
+    }
+  }
+  compare(actual, expected,
+          "Mogrifier window, " + mogrifierCase.label() + ", " + windowCase.label());
+}
+
+}  // namespace mrnn::test

@@ -1,0 +1,46 @@
+#pragma once
+
+// The GPU windows of engine/cuda against the CPU fused windows (engine/models/fused_*_window)
+// under LibTorch autograd: outputs, final states, and the gradients of every input, with and
+// without a state mask, with and without a gradient on every step's output. Each check runs
+// on any WindowDevice: on the CPU (cuda_windows_on_cpu_test) and on a GPU
+// (cuda_kernels_test).
+
+#include <cstdint>
+#include <string>
+
+#include "window_device.h"
+
+namespace mrnn::test {
+
+struct WindowCase {
+  bool masked = false;         // a variational mask on h_{t-1}
+  bool stepGradients = false;  // the loss reads every step's h, not only the final state
+
+  std::string label() const;
+};
+
+void checkMlstmWindow(WindowDevice& device, const WindowCase& windowCase);
+void checkLstmWindow(WindowDevice& device, const WindowCase& windowCase);
+void checkGruWindow(WindowDevice& device, const WindowCase& windowCase);
+void checkMgruWindow(WindowDevice& device, const WindowCase& windowCase);
+
+// The Mogrifier's rounds: how many, full or low-rank matrices, zigzag or not.
+struct MogrifierCase {
+  int64_t rounds = 0;
+  int64_t rank = 0;  // 0: full matrices
+  bool zigzag = true;
+
+  std::string label() const;
+};
+
+inline constexpr MogrifierCase kMogrifierCases[] = {{3, 0, true}, {4, 3, true}, {3, 3, false}};
+
+void checkMogrifierWindow(WindowDevice& device, const WindowCase& windowCase,
+                          const MogrifierCase& mogrifierCase);
+
+// The four cases: with and without a mask, with and without step gradients.
+inline constexpr WindowCase kWindowCases[] = {
+    {false, true}, {false, false}, {true, true}, {true, false}};
+
+}  // namespace mrnn::test
