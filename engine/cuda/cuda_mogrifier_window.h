@@ -17,13 +17,11 @@
 namespace mrnn::engine::cuda {
 
 // G = 4H below: the gates i f o j.
-struct MogrifierWindowWeights {
+// The round matrices (full, or left and right) come with the rest.
+struct MogrifierWindowWeights : MogrifierRoundMatrices {
   const float* wX = nullptr;  // [G, I]
   const float* b = nullptr;   // [G]
   const float* wH = nullptr;  // [G, H]
-  // Round i at i - 1: full ([rows(i), cols(i)]) when the layout's rank is 0, else left
-  // ([rows(i), rank]) and right ([rank, cols(i)]).
-  std::vector<const float*> full, left, right;
 };
 
 struct MogrifierWindowForwardBuffers {

@@ -12,7 +12,7 @@
 #ifdef MRNN_HAVE_CUDA_KERNELS
 #include "engine/cuda/cuda_mogrifier_window.h"
 #include "engine/models/cuda_window_call.h"
-#include "engine/models/mogrifier_window_layout.h"
+#include "engine/models/fused_mogrifier_window.h"
 #endif
 
 namespace mrnn::engine {
@@ -25,34 +25,14 @@ using cuda_glue::floats;
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
-MogrifierWindowLayout layoutOf(const torch::Tensor& x, const torch::Tensor& wH,
-                               at::TensorList rounds, bool lowRank, bool zigzag) {
-  MogrifierWindowLayout w;
-  w.T = x.size(0);
-  w.B = x.size(1);
-  w.I = x.size(2);
-  w.H = wH.size(1);
-  w.zigzag = zigzag;
-  w.rounds = static_cast<int64_t>(rounds.size()) / (lowRank ? 2 : 1);
-  w.rank = lowRank && w.rounds > 0 ? rounds[0].size(1) : 0;
-  return w;
-}
-
 cuda::MogrifierWindowWeights weightsOf(const torch::Tensor& wX, const torch::Tensor& b,
                                        const torch::Tensor& wH, at::TensorList rounds,
                                        bool lowRank) {
   cuda::MogrifierWindowWeights weights;
+  static_cast<MogrifierRoundMatrices&>(weights) = mogrifierRoundMatrices(rounds, lowRank);
   weights.wX = floats(wX);
   weights.b = b.defined() ? floats(b) : nullptr;
   weights.wH = floats(wH);
-  for (size_t k = 0; k < rounds.size(); ++k) {
-    const float* p = floats(rounds[k]);
-    if (!lowRank) {
-      weights.full.push_back(p);
-    } else {
-      (k % 2 == 0 ? weights.left : weights.right).push_back(p);
-    }
-  }
   return weights;
 }
 
@@ -65,7 +45,7 @@ class CudaMogrifierWindowFunction : public torch::autograd::Function<CudaMogrifi
                                const torch::Tensor& wX, const torch::Tensor& b,
                                const torch::Tensor& wH, const torch::Tensor& mask,
                                at::TensorList rounds, bool lowRank, bool zigzag, bool keep) {
-    const auto w = layoutOf(x, wH, rounds, lowRank, zigzag);
+    const auto w = mogrifierWindowLayout(x, wH, rounds, lowRank, zigzag);
     const int64_t T = w.T, B = w.B, I = w.I, H = w.H, K = w.rank;
     const auto options = x.options();
     auto xR = torch::empty({w.oddRounds(), T, B, I}, options);
@@ -110,7 +90,8 @@ class CudaMogrifierWindowFunction : public torch::autograd::Function<CudaMogrifi
     const auto& wH = saved[2];
     const std::vector<torch::Tensor> rounds(saved.begin() + 12, saved.end());
     const bool lowRank = ctx->saved_data["lowRank"].toBool();
-    const auto w = layoutOf(x, wH, rounds, lowRank, ctx->saved_data["zigzag"].toBool());
+    const auto w =
+        mogrifierWindowLayout(x, wH, rounds, lowRank, ctx->saved_data["zigzag"].toBool());
     const int64_t T = w.T, B = w.B, I = w.I, H = w.H, G = 4 * H, K = w.rank;
     const auto options = x.options();
     const torch::Tensor dHs = stepsGradient(grads[0]);

@@ -6,7 +6,6 @@
 
 #include "engine/kernels/vector_kernels.h"
 #include "engine/models/fused_window_kernels.h"
-#include "engine/models/mogrifier_window_layout.h"
 
 namespace mrnn::engine {
 
@@ -16,30 +15,13 @@ using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
 // The window's sizes and layout (mogrifier_window_layout.h) and its round matrices.
-struct Window : MogrifierWindowLayout {
-  std::vector<const float*> full, left, right;  // round i at i - 1
-};
+struct Window : MogrifierWindowLayout, MogrifierRoundMatrices {};
 
-// rounds: each round's full matrix, or its left and right factors (lowRank), in order.
 Window makeWindow(const torch::Tensor& xp, const torch::Tensor& wH, at::TensorList rounds,
                   bool lowRank, bool zigzag) {
   Window w;
-  w.T = xp.size(0);
-  w.B = xp.size(1);
-  w.I = xp.size(2);
-  w.H = wH.size(1);
-  w.zigzag = zigzag;
-  const int64_t perRound = lowRank ? 2 : 1;
-  w.rounds = static_cast<int64_t>(rounds.size()) / perRound;
-  w.rank = lowRank && w.rounds > 0 ? rounds[0].size(1) : 0;
-  for (int64_t i = 0; i < w.rounds; ++i) {
-    if (lowRank) {
-      w.left.push_back(rounds[2 * i].data_ptr<float>());
-      w.right.push_back(rounds[2 * i + 1].data_ptr<float>());
-    } else {
-      w.full.push_back(rounds[i].data_ptr<float>());
-    }
-  }
+  static_cast<MogrifierWindowLayout&>(w) = mogrifierWindowLayout(xp, wH, rounds, lowRank, zigzag);
+  static_cast<MogrifierRoundMatrices&>(w) = mogrifierRoundMatrices(rounds, lowRank);
   return w;
 }
 
@@ -272,6 +254,32 @@ class MogrifierWindowFunction : public torch::autograd::Function<MogrifierWindow
 };
 
 }  // namespace
+
+MogrifierWindowLayout mogrifierWindowLayout(const torch::Tensor& x, const torch::Tensor& wH,
+                                            at::TensorList rounds, bool lowRank, bool zigzag) {
+  MogrifierWindowLayout w;
+  w.T = x.size(0);
+  w.B = x.size(1);
+  w.I = x.size(2);
+  w.H = wH.size(1);
+  w.zigzag = zigzag;
+  w.rounds = static_cast<int64_t>(rounds.size()) / (lowRank ? 2 : 1);
+  w.rank = lowRank && w.rounds > 0 ? rounds[0].size(1) : 0;
+  return w;
+}
+
+MogrifierRoundMatrices mogrifierRoundMatrices(at::TensorList rounds, bool lowRank) {
+  MogrifierRoundMatrices matrices;
+  for (size_t k = 0; k < rounds.size(); ++k) {
+    const float* data = rounds[k].data_ptr<float>();
+    if (!lowRank) {
+      matrices.full.push_back(data);
+    } else {
+      (k % 2 == 0 ? matrices.left : matrices.right).push_back(data);  // left, right, left, ...
+    }
+  }
+  return matrices;
+}
 
 FusedWindowResult fusedMogrifierWindow(const torch::Tensor& x, const torch::Tensor& h0,
                                        const torch::Tensor& c0, const torch::Tensor& wX,

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/models/fused_window.h"
+#include "engine/models/mogrifier_window_layout.h"
 
 namespace mrnn::engine {
 
@@ -24,5 +25,12 @@ FusedWindowResult fusedMogrifierWindow(const torch::Tensor& x, const torch::Tens
                                        const torch::Tensor& b, const torch::Tensor& wH,
                                        const std::vector<torch::Tensor>& rounds, bool lowRank,
                                        bool zigzag, const torch::Tensor& mask);
+
+// The layout of a window over x ([T, B, I]) with these rounds (each full, or left then right,
+// in order) and their data: what the CPU window and the GPU one (cuda_fused_windows.h) read
+// from their tensors.
+MogrifierWindowLayout mogrifierWindowLayout(const torch::Tensor& x, const torch::Tensor& wH,
+                                            at::TensorList rounds, bool lowRank, bool zigzag);
+MogrifierRoundMatrices mogrifierRoundMatrices(at::TensorList rounds, bool lowRank);
 
 }  // namespace mrnn::engine

@@ -7,6 +7,7 @@
 // gradient, a single product at the end of backward. Plain C++ (no LibTorch).
 
 #include <cstdint>
+#include <vector>
 
 namespace mrnn::engine {
 
@@ -29,6 +30,12 @@ struct MogrifierWindowLayout {
   F* at(F* base, int64_t s, int64_t t, int64_t width) const {
     return base + (s * T + t) * B * width;
   }
+};
+
+// The round matrices' data, round i at i - 1: full ([rows(i), cols(i)]) when the layout's
+// rank is 0, else left ([rows(i), rank]) and right ([rank, cols(i)]).
+struct MogrifierRoundMatrices {
+  std::vector<const float*> full, left, right;
 };
 
 }  // namespace mrnn::engine

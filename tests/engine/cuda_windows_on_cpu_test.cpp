@@ -83,8 +83,8 @@ MRNN_TEST(gpu_row_major_products_equal_libtorch) {
         const auto opA = transposeA ? a.t() : a;
         const auto opB = transposeB ? b.t() : b;
         auto expected = c0.clone();
-        expected.narrow(1, 0, n).copy_(
-            opA.mm(opB) + (accumulate ? c0.narrow(1, 0, n) : 0.0 * c0.narrow(1, 0, n)));
+        auto block = expected.narrow(1, 0, n);
+        block.copy_(accumulate ? block + opA.mm(opB) : opA.mm(opB));
         auto c = c0.clone();
         HostWindowOps ops;
         ops.gemm(gpu::rowMajorGemm(transposeA, transposeB, m, n, k, aStored.data_ptr<float>(),
