@@ -187,7 +187,8 @@ std::string formatBenchReport(const BenchReport& report, const std::string& comm
   }
   if (bf16) {
     out << "precision " << precisions
-        << " (bf16: LibTorch's autocast to bfloat16, weights, Adam and state in float32); ";
+        << " (bf16: LibTorch's autocast to bfloat16, the fused GPU windows' products with "
+           "bfloat16 operands and float32 sums; weights, Adam and state in float32); ";
   }
   out << s.steps << " timed windows after one warm-up; sampling " << s.sampleLength
       << " symbols (batch 1, temperature 1); " << report.repeats

@@ -9,11 +9,11 @@
 #include "engine/bench/flop_count.h"
 #include "engine/bench/probe_timing.h"
 #include "engine/bench/torch_lstm_probe.h"
+#include "engine/devices/autocast_scope.h"
 #include "engine/devices/compute_device.h"
 #include "engine/models/language_model.h"
 #include "engine/runtime/thread_governor.h"
 #include "engine/sampling/sampler.h"
-#include "engine/training/autocast_scope.h"
 #include "engine/training/train_step.h"
 
 namespace mrnn::engine {

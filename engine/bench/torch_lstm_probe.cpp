@@ -6,7 +6,7 @@
 
 #include "engine/bench/flop_count.h"
 #include "engine/bench/probe_timing.h"
-#include "engine/training/autocast_scope.h"
+#include "engine/devices/autocast_scope.h"
 
 namespace mrnn::engine {
 

@@ -292,9 +292,13 @@ TrainingConfig parseTrainingSection(const YAML::Node& node, YamlReader& reader,
   }
   c.threads = static_cast<int>(reader.integer(node, path, "threads", c.threads, 0, 4096));
   c.bf16 = reader.boolean(node, path, "bf16", c.bf16);
-  if (c.bf16 && !namesCudaDevice(c.device)) {
+  // bf16 is CUDA's autocast. A file naming a CPU for it contradicts itself; one naming no
+  // device leaves the device to the launch (--device, the training panel), where the trainer
+  // refuses a CPU.
+  if (c.bf16 && node["device"] && !namesCudaDevice(c.device)) {
     reader.fail(node["bf16"], joinKey(path, "bf16"),
-                "bf16 autocast needs a GPU, device: cuda (device is '" + c.device + "')");
+                "bf16 autocast needs a GPU, device: cuda (device is '" + c.device +
+                    "'; or leave device out and choose the GPU at launch, --device cuda)");
   }
 
   if (const YAML::Node optimizer = node["optimizer"]) {
@@ -322,7 +326,11 @@ void emitTrainingSection(YAML::Emitter& out, const TrainingConfig& config) {
   out << YAML::Key << "checkpoint_every" << YAML::Value << config.checkpointEvery;
   out << YAML::Key << "early_stop_patience" << YAML::Value << config.earlyStopPatience;
   out << YAML::Key << "seed" << YAML::Value << config.seed;
-  out << YAML::Key << "device" << YAML::Value << config.device;
+  // bf16 on a device that is no GPU means the device was left to the launch: leave it out,
+  // as it came, so that the section loads again.
+  if (!config.bf16 || namesCudaDevice(config.device)) {
+    out << YAML::Key << "device" << YAML::Value << config.device;
+  }
   out << YAML::Key << "threads" << YAML::Value << config.threads;
   out << YAML::Key << "bf16" << YAML::Value << config.bf16;
 

@@ -13,6 +13,8 @@ void gruWindowForward(const GruWindowSizes& sizes, const GruWindowForwardBuffers
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H;
   const int64_t X = 3 * H;  // a row of xp, and of gates: [z | r | j]
   if (T <= 0) throw std::runtime_error("GRU window: no steps");
+  ops.holdFixed(buf.wZr, 2 * H * H);
+  ops.holdFixed(buf.wH, H * H);
   const float* hPrev = buf.h0;
   for (int64_t t = 0; t < T; ++t) {
     float* hinT = buf.hin + t * B * H;
@@ -38,6 +40,8 @@ void gruWindowBackward(const GruWindowSizes& sizes, const GruWindowBackwardBuffe
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H;
   const int64_t X = 3 * H;
   if (T <= 0) throw std::runtime_error("GRU window: no steps");
+  ops.holdFixed(buf.wZr, 2 * H * H);
+  ops.holdFixed(buf.wH, H * H);
   for (int64_t t = T - 1; t >= 0; --t) {
     const float* gT = buf.gates + t * B * X;
     const float* hinT = buf.hin + t * B * H;

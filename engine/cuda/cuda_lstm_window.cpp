@@ -12,6 +12,7 @@ void lstmWindowForward(const LstmWindowSizes& sizes, const LstmWindowForwardBuff
                        WindowOps& ops) {
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H;
   if (T <= 0) throw std::runtime_error("LSTM window: no steps");
+  ops.holdFixed(buf.wH, 4 * H * H);
   ops.copy(buf.c, buf.c0, B * H);
   const float* hPrev = buf.h0;
   for (int64_t t = 0; t < T; ++t) {
@@ -32,6 +33,7 @@ void lstmWindowBackward(const LstmWindowSizes& sizes, const LstmWindowBackwardBu
                         WindowOps& ops) {
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H;
   if (T <= 0) throw std::runtime_error("LSTM window: no steps");
+  ops.holdFixed(buf.wH, 4 * H * H);
   for (int64_t t = T - 1; t >= 0; --t) {
     const float* dOut = buf.dHs ? buf.dHs + t * B * H : nullptr;
     float* dGatesT = buf.dXp + t * B * 4 * H;

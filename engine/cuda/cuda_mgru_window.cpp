@@ -14,6 +14,9 @@ void mgruWindowForward(const MgruWindowSizes& sizes, const MgruWindowForwardBuff
   const int64_t G = 2 * H + M;  // a row of gates: [z (H) | r (M) | j (H)]
   const int64_t X = M + G;      // a row of xp: [W_mx x | the gates' U x + b]
   if (T <= 0) throw std::runtime_error("mGRU window: no steps");
+  ops.holdFixed(buf.wMh, M * H);
+  ops.holdFixed(buf.vZr, (H + M) * M);
+  ops.holdFixed(buf.vH, H * M);
   const float* hPrev = buf.h0;
   for (int64_t t = 0; t < T; ++t) {
     float* hinT = buf.hin + t * B * H;
@@ -45,6 +48,9 @@ void mgruWindowBackward(const MgruWindowSizes& sizes, const MgruWindowBackwardBu
   const int64_t G = 2 * H + M;
   const int64_t X = M + G;
   if (T <= 0) throw std::runtime_error("mGRU window: no steps");
+  ops.holdFixed(buf.wMh, M * H);
+  ops.holdFixed(buf.vZr, (H + M) * M);
+  ops.holdFixed(buf.vH, H * M);
   for (int64_t t = T - 1; t >= 0; --t) {
     const float* gT = buf.gates + t * B * G;
     const float* hPrev = t > 0 ? buf.hs + (t - 1) * B * H : buf.h0;

@@ -13,6 +13,8 @@ void mlstmWindowForward(const MlstmWindowSizes& sizes, const MlstmWindowForwardB
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H, M = sizes.M;
   const int64_t X = M + 4 * H;  // a row of xp: [W_mx x | W_x x + b]
   if (T <= 0) throw std::runtime_error("mLSTM window: no steps");
+  ops.holdFixed(buf.wMh, M * H);
+  ops.holdFixed(buf.wM, 4 * H * M);
   ops.copy(buf.c, buf.c0, B * H);
   const float* hPrev = buf.h0;
   for (int64_t t = 0; t < T; ++t) {
@@ -39,6 +41,8 @@ void mlstmWindowBackward(const MlstmWindowSizes& sizes, const MlstmWindowBackwar
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H, M = sizes.M;
   const int64_t X = M + 4 * H;
   if (T <= 0) throw std::runtime_error("mLSTM window: no steps");
+  ops.holdFixed(buf.wMh, M * H);
+  ops.holdFixed(buf.wM, 4 * H * M);
   for (int64_t t = T - 1; t >= 0; --t) {
     const float* dOut = buf.dHs ? buf.dHs + t * B * H : nullptr;
     float* dXpT = buf.dXp + t * B * X;  // rows of [dXm | dGates]

@@ -45,11 +45,26 @@ void requireSteps(const Layout& w) {
   if (w.T <= 0) throw std::runtime_error("Mogrifier window: no steps");
 }
 
+// Every matrix the products read from the weights (not the bias, which no product reads).
+void holdWeights(const Layout& w, const MogrifierWindowWeights& weights, WindowOps& ops) {
+  ops.holdFixed(weights.wX, 4 * w.H * w.I);
+  ops.holdFixed(weights.wH, 4 * w.H * w.H);
+  for (int64_t i = 1; i <= w.rounds; ++i) {
+    if (w.rank == 0) {
+      ops.holdFixed(weights.full[i - 1], w.rows(i) * w.cols(i));
+    } else {
+      ops.holdFixed(weights.left[i - 1], w.rows(i) * w.rank);
+      ops.holdFixed(weights.right[i - 1], w.rank * w.cols(i));
+    }
+  }
+}
+
 }  // namespace
 
 void mogrifierWindowForward(const Layout& w, const MogrifierWindowWeights& weights,
                             const MogrifierWindowForwardBuffers& buf, WindowOps& ops) {
   requireSteps(w);
+  holdWeights(w, weights, ops);
   const int64_t B = w.B, I = w.I, H = w.H, G = 4 * H;
   ops.copy(buf.c, buf.c0, B * H);
   const float* hPrev = buf.h0;
@@ -84,6 +99,7 @@ void mogrifierWindowForward(const Layout& w, const MogrifierWindowWeights& weigh
 void mogrifierWindowBackward(const Layout& w, const MogrifierWindowWeights& weights,
                              const MogrifierWindowBackwardBuffers& buf, WindowOps& ops) {
   requireSteps(w);
+  holdWeights(w, weights, ops);
   const int64_t T = w.T, B = w.B, I = w.I, H = w.H, G = 4 * H, K = w.rank;
   const bool separateSources = !w.zigzag && w.rounds > 0;
   for (int64_t t = T - 1; t >= 0; --t) {

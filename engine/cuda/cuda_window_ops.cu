@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "engine/cuda/cuda_check.h"
 
@@ -48,11 +49,16 @@ int asInt(int64_t v, const char* what) {
 
 }  // namespace
 
-CudaWindowOps::CudaWindowOps(BlasHandle blas, Stream stream) : blas_(blas), stream_(stream) {
+CudaWindowOps::CudaWindowOps(BlasHandle blas, Stream stream, ProductPrecision precision,
+                             DeviceBytes bytes)
+    : WindowOps(precision), blas_(blas), stream_(stream), bytes_(std::move(bytes)) {
+  if (precision == ProductPrecision::Bfloat16 && !bytes_) {
+    throw std::runtime_error("window: bfloat16 products need device memory for their operands");
+  }
   checkCublas(cublasSetStream(blas_, stream_), "window cublasSetStream");
 }
 
-void CudaWindowOps::gemm(const GemmCall& call) {
+void CudaWindowOps::gemmFloat32(const GemmCall& call) {
   const float alpha = 1.0f;
   checkCublas(cublasSgemm(blas_, call.transposeA ? CUBLAS_OP_T : CUBLAS_OP_N,
                           call.transposeB ? CUBLAS_OP_T : CUBLAS_OP_N, asInt(call.m, call.what),
@@ -60,6 +66,24 @@ void CudaWindowOps::gemm(const GemmCall& call) {
                           asInt(call.lda, call.what), call.b, asInt(call.ldb, call.what),
                           &call.beta, call.c, asInt(call.ldc, call.what)),
               call.what);
+}
+
+void CudaWindowOps::gemmBfloat16(const GemmCall& call, const Bfloat16Bits* a,
+                                 const Bfloat16Bits* b) {
+  const float alpha = 1.0f;
+  checkCublas(cublasGemmEx(blas_, call.transposeA ? CUBLAS_OP_T : CUBLAS_OP_N,
+                           call.transposeB ? CUBLAS_OP_T : CUBLAS_OP_N, asInt(call.m, call.what),
+                           asInt(call.n, call.what), asInt(call.k, call.what), &alpha, a,
+                           CUDA_R_16BF, asInt(call.lda, call.what), b, CUDA_R_16BF,
+                           asInt(call.ldb, call.what), &call.beta, call.c, CUDA_R_32F,
+                           asInt(call.ldc, call.what), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+              call.what);
+}
+
+Bfloat16Bits* CudaWindowOps::bfloat16Buffer(int64_t n) {
+  void* p = bytes_(static_cast<size_t>(n) * sizeof(Bfloat16Bits));
+  if (p == nullptr) throw std::runtime_error("window: no device memory for bfloat16 operands");
+  return static_cast<Bfloat16Bits*>(p);
 }
 
 void CudaWindowOps::copy(float* dst, const float* src, int64_t n) {
@@ -117,6 +141,9 @@ void CudaWindowOps::run(const MogrifyRows& rows) {
 }
 void CudaWindowOps::run(const MogrifyRowsBackward& rows) {
   launch(rows, stream_, "mogrifyRowsBackward launch");
+}
+void CudaWindowOps::run(const RoundToBfloat16& rows) {
+  launch(rows, stream_, "roundToBfloat16 launch");
 }
 
 }  // namespace mrnn::engine::cuda

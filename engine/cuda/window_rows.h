@@ -11,6 +11,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "engine/cuda/bfloat16_bits.h"
+
 #if defined(__CUDACC__)
 #define MRNN_WINDOW_ELEMENT __host__ __device__ inline
 #else
@@ -324,6 +326,15 @@ struct MogrifyRowsBackward {
     dPre[k] = g * prev[k] * sig[k] * (1.0f - sig[k]);
     dCur[k] = g * sig[k];
   }
+};
+
+// dst = src rounded to bfloat16, n values: a product's operand at bfloat16 (window_ops.h).
+struct RoundToBfloat16 {
+  const float* src;
+  Bfloat16Bits* dst;
+  int64_t n;
+  int64_t count() const { return n; }
+  MRNN_WINDOW_ELEMENT void at(int64_t i) const { dst[i] = bfloat16Of(src[i]); }
 };
 
 }  // namespace mrnn::engine::cuda

@@ -21,6 +21,9 @@ namespace {
 
 using cuda_glue::DeviceCall;
 using cuda_glue::floats;
+using cuda_glue::isBfloat16;
+using cuda_glue::productPrecisionNow;
+using cuda_glue::windowInput;
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
@@ -28,7 +31,8 @@ class CudaGruWindowFunction : public torch::autograd::Function<CudaGruWindowFunc
  public:
   static variable_list forward(AutogradContext* ctx, const torch::Tensor& xp,
                                const torch::Tensor& h0, const torch::Tensor& wZr,
-                               const torch::Tensor& wH, const torch::Tensor& mask, bool keep) {
+                               const torch::Tensor& wH, const torch::Tensor& mask, bool keep,
+                               bool bfloat16) {
     const cuda::GruWindowSizes sizes{xp.size(0), xp.size(1), h0.size(1)};
     const int64_t T = sizes.T, B = sizes.B, H = sizes.H;
     const auto options = xp.options();
@@ -46,7 +50,8 @@ class CudaGruWindowFunction : public torch::autograd::Function<CudaGruWindowFunc
     buffers.hin = floats(hin);
     buffers.gates = floats(gates);
     buffers.rh = floats(rh);
-    DeviceCall call(xp);
+    DeviceCall call(xp, cuda_glue::precisionOf(bfloat16));
+    ctx->saved_data["bfloat16"] = bfloat16;
     cuda::gruWindowForward(sizes, buffers, call.ops);
     if (keep) ctx->save_for_backward({h0, wZr, wH, mask, hin, gates, rh, hs});
     return {hs, hs.select(0, T - 1).clone()};
@@ -80,9 +85,15 @@ class CudaGruWindowFunction : public torch::autograd::Function<CudaGruWindowFunc
     buffers.dHin = buffers.dRh + B * H;
     buffers.dWzr = floats(dWzr);
     buffers.dWh = floats(dWh);
-    DeviceCall call(hin);
+    DeviceCall call(hin, cuda_glue::precisionOf(ctx->saved_data["bfloat16"].toBool()));
     cuda::gruWindowBackward({T, B, H}, buffers, call.ops);
-    return {dXp, dh, dWzr, dWh, torch::Tensor(), torch::Tensor()};
+    return {dXp,
+            dh,
+            dWzr,
+            dWh,
+            torch::Tensor(),
+            torch::Tensor(),
+            torch::Tensor()};  // mask, keep, bfloat16
   }
 };
 
@@ -91,7 +102,7 @@ class CudaMgruWindowFunction : public torch::autograd::Function<CudaMgruWindowFu
   static variable_list forward(AutogradContext* ctx, const torch::Tensor& xp,
                                const torch::Tensor& h0, const torch::Tensor& wMh,
                                const torch::Tensor& vZr, const torch::Tensor& vH,
-                               const torch::Tensor& mask, bool keep) {
+                               const torch::Tensor& mask, bool keep, bool bfloat16) {
     const cuda::MgruWindowSizes sizes{xp.size(0), xp.size(1), h0.size(1), wMh.size(0)};
     const int64_t T = sizes.T, B = sizes.B, H = sizes.H, M = sizes.M;
     const auto options = xp.options();
@@ -114,7 +125,8 @@ class CudaMgruWindowFunction : public torch::autograd::Function<CudaMgruWindowFu
     buffers.m = floats(m);
     buffers.gates = floats(gates);
     buffers.rm = floats(rm);
-    DeviceCall call(xp);
+    DeviceCall call(xp, cuda_glue::precisionOf(bfloat16));
+    ctx->saved_data["bfloat16"] = bfloat16;
     cuda::mgruWindowForward(sizes, buffers, call.ops);
     if (keep) ctx->save_for_backward({xp, h0, wMh, vZr, vH, mask, hin, u, m, gates, rm, hs});
     return {hs, hs.select(0, T - 1).clone()};
@@ -158,9 +170,16 @@ class CudaMgruWindowFunction : public torch::autograd::Function<CudaMgruWindowFu
     buffers.dWmh = floats(dWmh);
     buffers.dVzr = floats(dVzr);
     buffers.dVh = floats(dVh);
-    DeviceCall call(xp);
+    DeviceCall call(xp, cuda_glue::precisionOf(ctx->saved_data["bfloat16"].toBool()));
     cuda::mgruWindowBackward({T, B, H, M}, buffers, call.ops);
-    return {dXp, dh, dWmh, dVzr, dVh, torch::Tensor(), torch::Tensor()};
+    return {dXp,
+            dh,
+            dWmh,
+            dVzr,
+            dVh,
+            torch::Tensor(),
+            torch::Tensor(),
+            torch::Tensor()};  // mask, keep, bfloat16
   }
 };
 
@@ -170,8 +189,9 @@ FusedWindowResult cudaFusedGruWindow(const torch::Tensor& xp, const torch::Tenso
                                      const torch::Tensor& wZr, const torch::Tensor& wH,
                                      const torch::Tensor& mask) {
   const bool keep = windowNeedsBackward({xp, h0, wZr, wH});
-  const auto out = CudaGruWindowFunction::apply(xp.contiguous(), h0.contiguous(), wZr.contiguous(),
-                                                wH.contiguous(), windowMask(mask, h0), keep);
+  const auto out = CudaGruWindowFunction::apply(windowInput(xp), windowInput(h0), windowInput(wZr),
+                                                windowInput(wH), windowInput(windowMask(mask, h0)),
+                                                keep, isBfloat16(productPrecisionNow()));
   return {out[0], out[1], {}};
 }
 
@@ -179,9 +199,9 @@ FusedWindowResult cudaFusedMgruWindow(const torch::Tensor& xp, const torch::Tens
                                       const torch::Tensor& wMh, const torch::Tensor& vZr,
                                       const torch::Tensor& vH, const torch::Tensor& mask) {
   const bool keep = windowNeedsBackward({xp, h0, wMh, vZr, vH});
-  const auto out =
-      CudaMgruWindowFunction::apply(xp.contiguous(), h0.contiguous(), wMh.contiguous(),
-                                    vZr.contiguous(), vH.contiguous(), windowMask(mask, h0), keep);
+  const auto out = CudaMgruWindowFunction::apply(
+      windowInput(xp), windowInput(h0), windowInput(wMh), windowInput(vZr), windowInput(vH),
+      windowInput(windowMask(mask, h0)), keep, isBfloat16(productPrecisionNow()));
   return {out[0], out[1], {}};
 }
 

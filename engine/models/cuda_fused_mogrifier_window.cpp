@@ -22,6 +22,9 @@ namespace {
 
 using cuda_glue::DeviceCall;
 using cuda_glue::floats;
+using cuda_glue::isBfloat16;
+using cuda_glue::productPrecisionNow;
+using cuda_glue::windowInput;
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
@@ -44,7 +47,8 @@ class CudaMogrifierWindowFunction : public torch::autograd::Function<CudaMogrifi
                                const torch::Tensor& h0, const torch::Tensor& c0,
                                const torch::Tensor& wX, const torch::Tensor& b,
                                const torch::Tensor& wH, const torch::Tensor& mask,
-                               at::TensorList rounds, bool lowRank, bool zigzag, bool keep) {
+                               at::TensorList rounds, bool lowRank, bool zigzag, bool keep,
+                               bool bfloat16) {
     const auto w = mogrifierWindowLayout(x, wH, rounds, lowRank, zigzag);
     const int64_t T = w.T, B = w.B, I = w.I, H = w.H, K = w.rank;
     const auto options = x.options();
@@ -71,7 +75,8 @@ class CudaMogrifierWindowFunction : public torch::autograd::Function<CudaMogrifi
     buffers.c = floats(c);
     buffers.tanhC = floats(tanhC);
     buffers.hs = floats(hs);
-    DeviceCall call(x);
+    DeviceCall call(x, cuda_glue::precisionOf(bfloat16));
+    ctx->saved_data["bfloat16"] = bfloat16;
     cuda::mogrifierWindowForward(w, weightsOf(wX, b, wH, rounds, lowRank), buffers, call.ops);
     if (keep) {
       variable_list saved = {x, wX, wH, mask, xR, hR, sX, sH, z, gates, c, tanhC};
@@ -142,12 +147,13 @@ class CudaMogrifierWindowFunction : public torch::autograd::Function<CudaMogrifi
         (k % 2 == 0 ? buffers.dLeft : buffers.dRight).push_back(p);  // left, right, left, ...
       }
     }
-    DeviceCall call(x);
+    DeviceCall call(x, cuda_glue::precisionOf(ctx->saved_data["bfloat16"].toBool()));
     cuda::mogrifierWindowBackward(w, weightsOf(wX, torch::Tensor(), wH, rounds, lowRank), buffers,
                                   call.ops);
     out.emplace_back();  // lowRank
     out.emplace_back();  // zigzag
     out.emplace_back();  // keep
+    out.emplace_back();  // bfloat16
     return out;
   }
 };
@@ -163,13 +169,14 @@ FusedWindowResult cudaFusedMogrifierWindow(const torch::Tensor& x, const torch::
   std::vector<torch::Tensor> contiguous;
   contiguous.reserve(rounds.size());
   for (const auto& round : rounds) {
-    contiguous.push_back(round.contiguous());
+    contiguous.push_back(windowInput(round));
     inputs.push_back(round);
   }
   const bool keep = windowNeedsBackward(inputs);
   const auto out = CudaMogrifierWindowFunction::apply(
-      x.contiguous(), h0.contiguous(), c0.contiguous(), wX.contiguous(), b.contiguous(),
-      wH.contiguous(), windowMask(mask, h0), at::TensorList(contiguous), lowRank, zigzag, keep);
+      windowInput(x), windowInput(h0), windowInput(c0), windowInput(wX), windowInput(b),
+      windowInput(wH), windowInput(windowMask(mask, h0)), at::TensorList(contiguous), lowRank,
+      zigzag, keep, isBfloat16(productPrecisionNow()));
   return {out[0], out[1], out[2]};
 }
 

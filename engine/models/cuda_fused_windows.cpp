@@ -7,6 +7,7 @@
 #ifdef MRNN_HAVE_CUDA_KERNELS
 #include "engine/cuda/cuda_lstm_window.h"
 #include "engine/cuda/cuda_mlstm_window.h"
+#include "engine/devices/autocast_scope.h"
 #include "engine/models/cuda_window_call.h"
 #endif
 
@@ -20,13 +21,16 @@ using torch::autograd::variable_list;
 
 using cuda_glue::DeviceCall;
 using cuda_glue::floats;
+using cuda_glue::isBfloat16;
+using cuda_glue::productPrecisionNow;
+using cuda_glue::windowInput;
 
 class CudaMlstmWindowFunction : public torch::autograd::Function<CudaMlstmWindowFunction> {
  public:
   static variable_list forward(AutogradContext* ctx, const torch::Tensor& xp,
                                const torch::Tensor& h0, const torch::Tensor& c0,
                                const torch::Tensor& wMh, const torch::Tensor& wM,
-                               const torch::Tensor& mask, bool keep) {
+                               const torch::Tensor& mask, bool keep, bool bfloat16) {
     const cuda::MlstmWindowSizes sizes{xp.size(0), xp.size(1), h0.size(1), wMh.size(0)};
     const int64_t T = sizes.T, B = sizes.B, H = sizes.H, M = sizes.M;
     const auto options = xp.options();
@@ -51,7 +55,8 @@ class CudaMlstmWindowFunction : public torch::autograd::Function<CudaMlstmWindow
     buffers.m = floats(m);
     buffers.gates = floats(gates);
     buffers.tanhC = floats(tanhC);
-    DeviceCall call(xp);
+    DeviceCall call(xp, cuda_glue::precisionOf(bfloat16));
+    ctx->saved_data["bfloat16"] = bfloat16;
     cuda::mlstmWindowForward(sizes, buffers, call.ops);
     if (keep) ctx->save_for_backward({xp, wMh, wM, mask, hin, u, m, gates, c, tanhC});
     return {hs, hs.select(0, T - 1).clone(), c.select(0, T).clone()};
@@ -91,9 +96,16 @@ class CudaMlstmWindowFunction : public torch::autograd::Function<CudaMlstmWindow
     buffers.dM = floats(dM);
     buffers.dWmh = floats(dWmh);
     buffers.dWm = floats(dWm);
-    DeviceCall call(xp);
+    DeviceCall call(xp, cuda_glue::precisionOf(ctx->saved_data["bfloat16"].toBool()));
     cuda::mlstmWindowBackward({T, B, H, M}, buffers, call.ops);
-    return {dXp, dh, dc, dWmh, dWm, torch::Tensor(), torch::Tensor()};
+    return {dXp,
+            dh,
+            dc,
+            dWmh,
+            dWm,
+            torch::Tensor(),
+            torch::Tensor(),
+            torch::Tensor()};  // mask, keep, bfloat16
   }
 };
 
@@ -101,7 +113,8 @@ class CudaLstmWindowFunction : public torch::autograd::Function<CudaLstmWindowFu
  public:
   static variable_list forward(AutogradContext* ctx, const torch::Tensor& xp,
                                const torch::Tensor& h0, const torch::Tensor& c0,
-                               const torch::Tensor& wH, const torch::Tensor& mask, bool keep) {
+                               const torch::Tensor& wH, const torch::Tensor& mask, bool keep,
+                               bool bfloat16) {
     const cuda::LstmWindowSizes sizes{xp.size(0), xp.size(1), h0.size(1)};
     const int64_t T = sizes.T, B = sizes.B, H = sizes.H;
     const auto options = xp.options();
@@ -121,7 +134,8 @@ class CudaLstmWindowFunction : public torch::autograd::Function<CudaLstmWindowFu
     buffers.hin = floats(hin);
     buffers.gates = floats(gates);
     buffers.tanhC = floats(tanhC);
-    DeviceCall call(xp);
+    DeviceCall call(xp, cuda_glue::precisionOf(bfloat16));
+    ctx->saved_data["bfloat16"] = bfloat16;
     cuda::lstmWindowForward(sizes, buffers, call.ops);
     if (keep) ctx->save_for_backward({wH, mask, hin, gates, c, tanhC});
     return {hs, hs.select(0, T - 1).clone(), c.select(0, T).clone()};
@@ -150,22 +164,35 @@ class CudaLstmWindowFunction : public torch::autograd::Function<CudaLstmWindowFu
     buffers.dc = floats(dc);
     buffers.dXp = floats(dXp);
     buffers.dWh = floats(dWh);
-    DeviceCall call(hin);
+    DeviceCall call(hin, cuda_glue::precisionOf(ctx->saved_data["bfloat16"].toBool()));
     cuda::lstmWindowBackward({T, B, H}, buffers, call.ops);
-    return {dXp, dh, dc, dWh, torch::Tensor(), torch::Tensor()};
+    return {dXp,
+            dh,
+            dc,
+            dWh,
+            torch::Tensor(),
+            torch::Tensor(),
+            torch::Tensor()};  // mask, keep, bfloat16
   }
 };
 
 }  // namespace
 
+cuda::ProductPrecision cuda_glue::productPrecisionNow() {
+  return AutocastScope::bfloat16OnCuda() ? cuda::ProductPrecision::Bfloat16
+                                         : cuda::ProductPrecision::Float32;
+}
+
 bool cudaFusedWindowApplies(std::initializer_list<torch::Tensor> tensors) {
   if (tensors.size() == 0) return false;
   const auto device = tensors.begin()->device();
+  // Under bf16 autocast the projections come as bfloat16; the window takes them as float32
+  // and multiplies at bfloat16 itself.
+  const bool bfloat16 = AutocastScope::bfloat16OnCuda();
   for (const auto& t : tensors) {
-    if (!t.defined() || !t.is_cuda() || t.device() != device ||
-        t.scalar_type() != torch::kFloat32) {
-      return false;
-    }
+    if (!t.defined() || !t.is_cuda() || t.device() != device) return false;
+    const auto type = t.scalar_type();
+    if (type != torch::kFloat32 && !(bfloat16 && type == torch::kBFloat16)) return false;
   }
   return tensors.begin()->size(0) > 0;
 }
@@ -174,9 +201,9 @@ FusedWindowResult cudaFusedMlstmWindow(const torch::Tensor& xp, const torch::Ten
                                        const torch::Tensor& c0, const torch::Tensor& wMh,
                                        const torch::Tensor& wM, const torch::Tensor& mask) {
   const bool keep = windowNeedsBackward({xp, h0, c0, wMh, wM});
-  const auto out =
-      CudaMlstmWindowFunction::apply(xp.contiguous(), h0.contiguous(), c0.contiguous(),
-                                     wMh.contiguous(), wM.contiguous(), windowMask(mask, h0), keep);
+  const auto out = CudaMlstmWindowFunction::apply(
+      windowInput(xp), windowInput(h0), windowInput(c0), windowInput(wMh), windowInput(wM),
+      windowInput(windowMask(mask, h0)), keep, isBfloat16(productPrecisionNow()));
   return {out[0], out[1], out[2]};
 }
 
@@ -184,8 +211,9 @@ FusedWindowResult cudaFusedLstmWindow(const torch::Tensor& xp, const torch::Tens
                                       const torch::Tensor& c0, const torch::Tensor& wH,
                                       const torch::Tensor& mask) {
   const bool keep = windowNeedsBackward({xp, h0, c0, wH});
-  const auto out = CudaLstmWindowFunction::apply(xp.contiguous(), h0.contiguous(), c0.contiguous(),
-                                                 wH.contiguous(), windowMask(mask, h0), keep);
+  const auto out = CudaLstmWindowFunction::apply(windowInput(xp), windowInput(h0), windowInput(c0),
+                                                 windowInput(wH), windowInput(windowMask(mask, h0)),
+                                                 keep, isBfloat16(productPrecisionNow()));
   return {out[0], out[1], out[2]};
 }
 

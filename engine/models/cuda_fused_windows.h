@@ -16,9 +16,10 @@ namespace mrnn::engine {
 // LibTorch's default stream, so it needs no LibTorch CUDA headers and builds beside a
 // CPU-only LibTorch wherever nvcc built engine/cuda.
 
-// Whether this build has the CUDA kernels and these tensors suit them: all defined, float32,
-// on one CUDA device, the first (the window's projected inputs) with at least one step.
-// Anything else (bf16 under autocast, double, the CPU) runs another path.
+// Whether this build has the CUDA kernels and these tensors suit them: all defined, float32
+// (or bfloat16 under CUDA bf16 autocast, when the windows multiply at bfloat16), on one CUDA
+// device, the first (the window's projected inputs) with at least one step. Anything else
+// (double, float16, the CPU) runs another path.
 bool cudaFusedWindowApplies(std::initializer_list<torch::Tensor> tensors);
 
 // As fusedMlstmWindow (fused_mlstm_window.h), on CUDA tensors; only where

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "engine/training/autocast_scope.h"
+#include "engine/devices/autocast_scope.h"
 #include "engine/training/gradient_buckets.h"
 
 namespace mrnn::engine {

@@ -254,6 +254,12 @@ void Session::setUp(const std::string& resumeFrom) {
     throw std::runtime_error("the project has no 'data:' section: name a training corpus first");
   }
   device_ = resolveComputeDevice(training_.device, "training.device");
+  if (training_.bf16 && !device_.is_cuda()) {
+    throw std::runtime_error(
+        "training.bf16: bf16 autocast needs a GPU, and this run's device is '" + training_.device +
+        "': choose a GPU (--device cuda, or the training panel's device) "
+        "or set bf16: false");
+  }
   std::string threadNote;
   threads_ = chooseThreadCount(training_.threads, &threadNote);
   torch::set_num_threads(threads_);

@@ -1,7 +1,8 @@
 // The GPU windows of engine/cuda on a GPU against the CPU fused windows under LibTorch
-// autograd: the checks of cuda_window_checks.h, which cuda_windows_on_cpu_test runs on the
-// CPU, here through cuBLAS and the kernels. Without a CUDA device (no GPU, no driver) every
-// test skips and the executable exits 77, which CTest reports as skipped, never passed.
+// autograd, at float32 and with bfloat16 products (cublasGemmEx): the checks of
+// cuda_window_checks.h, which cuda_windows_on_cpu_test runs on the CPU, here through cuBLAS and the
+// kernels. Without a CUDA device (no GPU, no driver) every test skips and the executable exits 77,
+// which CTest reports as skipped, never passed.
 
 #include <cuda_runtime.h>
 
@@ -12,6 +13,7 @@
 #include "test_harness.h"
 
 using mrnn::test::CudaWindowDevice;
+using mrnn::test::kPrecisions;
 using mrnn::test::kWindowCases;
 
 namespace {
@@ -30,42 +32,52 @@ void requireGpu() {
 
 MRNN_TEST(cuda_mlstm_window_equals_the_cpu_fused_window) {
   requireGpu();
-  for (const auto& windowCase : kWindowCases) {
-    CudaWindowDevice device;
-    mrnn::test::checkMlstmWindow(device, windowCase);
+  for (const auto precision : kPrecisions) {
+    for (const auto& windowCase : kWindowCases) {
+      CudaWindowDevice device(precision);
+      mrnn::test::checkMlstmWindow(device, windowCase);
+    }
   }
 }
 
 MRNN_TEST(cuda_lstm_window_equals_the_cpu_fused_window) {
   requireGpu();
-  for (const auto& windowCase : kWindowCases) {
-    CudaWindowDevice device;
-    mrnn::test::checkLstmWindow(device, windowCase);
+  for (const auto precision : kPrecisions) {
+    for (const auto& windowCase : kWindowCases) {
+      CudaWindowDevice device(precision);
+      mrnn::test::checkLstmWindow(device, windowCase);
+    }
   }
 }
 
 MRNN_TEST(cuda_gru_window_equals_the_cpu_fused_window) {
   requireGpu();
-  for (const auto& windowCase : kWindowCases) {
-    CudaWindowDevice device;
-    mrnn::test::checkGruWindow(device, windowCase);
+  for (const auto precision : kPrecisions) {
+    for (const auto& windowCase : kWindowCases) {
+      CudaWindowDevice device(precision);
+      mrnn::test::checkGruWindow(device, windowCase);
+    }
   }
 }
 
 MRNN_TEST(cuda_mgru_window_equals_the_cpu_fused_window) {
   requireGpu();
-  for (const auto& windowCase : kWindowCases) {
-    CudaWindowDevice device;
-    mrnn::test::checkMgruWindow(device, windowCase);
+  for (const auto precision : kPrecisions) {
+    for (const auto& windowCase : kWindowCases) {
+      CudaWindowDevice device(precision);
+      mrnn::test::checkMgruWindow(device, windowCase);
+    }
   }
 }
 
 MRNN_TEST(cuda_mogrifier_window_equals_the_cpu_fused_window) {
   requireGpu();
-  for (const auto& mogrifierCase : mrnn::test::kMogrifierCases) {
-    for (const auto& windowCase : kWindowCases) {
-      CudaWindowDevice device;
-      mrnn::test::checkMogrifierWindow(device, windowCase, mogrifierCase);
+  for (const auto precision : kPrecisions) {
+    for (const auto& mogrifierCase : mrnn::test::kMogrifierCases) {
+      for (const auto& windowCase : kWindowCases) {
+        CudaWindowDevice device(precision);
+        mrnn::test::checkMogrifierWindow(device, windowCase, mogrifierCase);
+      }
     }
   }
 }

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+#include "engine/devices/autocast_scope.h"
 #include "engine/devices/compute_device.h"
 #include "engine/models/cuda_fused_windows.h"
 #include "engine/models/fused_mlstm_window.h"
@@ -27,6 +28,16 @@ void requireCuda() {
   if (!torch::cuda::is_available()) MRNN_SKIP("CUDA is not available to this LibTorch build");
 }
 
+// The first GPU, where this build has the fused CUDA windows; else the test skips.
+torch::Device gpuWithKernels() {
+  requireCuda();
+  const torch::Device gpu(torch::kCUDA, 0);
+  if (!engine::cudaFusedWindowApplies({torch::zeros({1, 1, 1}, torch::TensorOptions(gpu))})) {
+    MRNN_SKIP("this build has no CUDA kernels (MRNN_CUDA found no nvcc)");
+  }
+  return gpu;
+}
+
 // The largest difference between two tensors, relative to the larger's scale.
 double relativeDifference(const torch::Tensor& a, const torch::Tensor& b) {
   const auto x = a.to(torch::kDouble).cpu();
@@ -44,14 +55,20 @@ struct WindowRun {
 // One mLSTM window and its gradients for a fixed upstream gradient: through the fused CUDA
 // kernels (float32 on the GPU) or through the generic ops (the same window in float64 on the
 // GPU: the fused path only takes float32, so this is the loop, and a tighter reference).
-WindowRun mlstmWindow(bool fused, const torch::Device& device, bool withMask) {
+// With bf16Autocast the fused window runs under bf16 autocast, given xp in bfloat16 as
+// autocast's input projection hands it over.
+WindowRun mlstmWindow(bool fused, const torch::Device& device, bool withMask,
+                      bool bf16Autocast = false) {
   torch::manual_seed(11);
   const int64_t T = 7, B = 5, H = 24, M = 20;
   const auto dtype = fused ? torch::kFloat32 : torch::kFloat64;
   const auto make = [&](std::vector<int64_t> shape, double scale) {
     return (torch::randn(shape, torch::kFloat64) * scale).to(device, dtype).requires_grad_(true);
   };
-  auto xp = make({T, B, M + 4 * H}, 0.5);
+  auto xp = bf16Autocast ? (torch::randn({T, B, M + 4 * H}, torch::kFloat64) * 0.5)
+                               .to(device, torch::kBFloat16)
+                               .requires_grad_(true)
+                         : make({T, B, M + 4 * H}, 0.5);
   auto h0 = make({B, H}, 0.5);
   auto c0 = make({B, H}, 0.5);
   auto wMh = make({M, H}, 0.3);
@@ -66,6 +83,9 @@ WindowRun mlstmWindow(bool fused, const torch::Device& device, bool withMask) {
   const auto upC = torch::randn({B, H}, torch::kFloat64).to(device, dtype);
   WindowRun run;
   if (fused) {
+    // bfloat16 inputs take the fused window under bf16 autocast only.
+    EXPECT(engine::cudaFusedWindowApplies({xp, h0, c0, wMh, wM}) != bf16Autocast);
+    engine::AutocastScope autocast(bf16Autocast);
     EXPECT(engine::cudaFusedWindowApplies({xp, h0, c0, wMh, wM}));
     const auto out = engine::cudaFusedMlstmWindow(xp, h0, c0, wMh, wM, mask);
     run.hs = out.hs;
@@ -139,11 +159,7 @@ WindowRun lstmWindow(bool fused, const torch::Device& device) {
 }  // namespace
 
 MRNN_TEST(fused_cuda_mlstm_window_equals_the_generic_loop) {
-  requireCuda();
-  const torch::Device gpu(torch::kCUDA, 0);
-  if (!engine::cudaFusedWindowApplies({torch::zeros({1, 1, 1}, torch::TensorOptions(gpu))})) {
-    MRNN_SKIP("this build has no CUDA kernels (MRNN_CUDA found no nvcc)");
-  }
+  const torch::Device gpu = gpuWithKernels();
   const char* names[] = {"xp", "h0", "c0", "W_mh", "W_m"};
   for (bool withMask : {false, true}) {
     const auto fused = mlstmWindow(true, gpu, withMask);
@@ -158,12 +174,29 @@ MRNN_TEST(fused_cuda_mlstm_window_equals_the_generic_loop) {
   }
 }
 
-MRNN_TEST(fused_cuda_lstm_window_equals_the_generic_loop) {
-  requireCuda();
-  const torch::Device gpu(torch::kCUDA, 0);
-  if (!engine::cudaFusedWindowApplies({torch::zeros({1, 1, 1}, torch::TensorOptions(gpu))})) {
-    MRNN_SKIP("this build has no CUDA kernels (MRNN_CUDA found no nvcc)");
+// Under bf16 autocast the fused window multiplies at bfloat16 (operands rounded, float32
+// sums) and keeps its states in float32: within bfloat16's reach of the float64 loop, yet
+// visibly not float32; xp's gradient comes back in xp's bfloat16.
+MRNN_TEST(fused_cuda_mlstm_window_under_bf16_autocast_multiplies_at_bfloat16) {
+  const torch::Device gpu = gpuWithKernels();
+  const char* names[] = {"xp", "h0", "c0", "W_mh", "W_m"};
+  for (bool withMask : {false, true}) {
+    const auto fused = mlstmWindow(true, gpu, withMask, true);
+    const auto loop = mlstmWindow(false, gpu, withMask);
+    EXPECT_MSG(fused.hs.scalar_type() == torch::kFloat32, "the states left float32");
+    EXPECT_MSG(fused.grads[0].scalar_type() == torch::kBFloat16, "xp's gradient is not bfloat16");
+    const double hs = relativeDifference(fused.hs, loop.hs);
+    EXPECT_MSG(hs < 2e-2 && hs > 1e-4, "hs differs by " << hs << ", mask " << withMask);
+    for (size_t k = 0; k < fused.grads.size(); ++k) {
+      EXPECT_MSG(relativeDifference(fused.grads[k], loop.grads[k]) < 5e-2,
+                 "gradient of " << names[k] << ", mask " << withMask << ": "
+                                << relativeDifference(fused.grads[k], loop.grads[k]));
+    }
   }
+}
+
+MRNN_TEST(fused_cuda_lstm_window_equals_the_generic_loop) {
+  const torch::Device gpu = gpuWithKernels();
   const auto fused = lstmWindow(true, gpu);
   const auto loop = lstmWindow(false, gpu);
   EXPECT_MSG(relativeDifference(fused.hs, loop.hs) < 2e-5, "hs");

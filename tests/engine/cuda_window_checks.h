@@ -39,6 +39,10 @@ inline constexpr MogrifierCase kMogrifierCases[] = {{3, 0, true}, {4, 3, true}, 
 void checkMogrifierWindow(WindowDevice& device, const WindowCase& windowCase,
                           const MogrifierCase& mogrifierCase);
 
+// Every window at float32 and with bfloat16 products (what bf16 autocast runs).
+inline constexpr engine::cuda::ProductPrecision kPrecisions[] = {
+    engine::cuda::ProductPrecision::Float32, engine::cuda::ProductPrecision::Bfloat16};
+
 // The four cases: with and without a mask, with and without step gradients.
 inline constexpr WindowCase kWindowCases[] = {
     {false, true}, {false, false}, {true, true}, {true, false}};

@@ -20,15 +20,23 @@ size_t bytes(int64_t n) {
 
 }  // namespace
 
-CudaWindowDevice::CudaWindowDevice() {
+CudaWindowDevice::CudaWindowDevice(engine::cuda::ProductPrecision precision) {
   checkCuda(cudaStreamCreate(&stream_), "cudaStreamCreate");
   EXPECT_MSG(cublasCreate(&blas_) == CUBLAS_STATUS_SUCCESS, "cublasCreate failed");
-  ops_ = std::make_unique<engine::cuda::CudaWindowOps>(blas_, stream_);
+  ops_ = std::make_unique<engine::cuda::CudaWindowOps>(
+      blas_, stream_, precision, [this](size_t n) -> void* {
+        void* p = nullptr;
+        checkCuda(cudaMalloc(&p, n > 0 ? n : 1), "cudaMalloc (bfloat16 operands)");
+        buffers_.push_back(p);
+        // All ones is a NaN in bfloat16: a product reading a copy never rounded into fails.
+        checkCuda(cudaMemset(p, 0xff, n > 0 ? n : 1), "cudaMemset");
+        return p;
+      });
 }
 
 CudaWindowDevice::~CudaWindowDevice() {
   cudaStreamSynchronize(stream_);
-  for (float* p : buffers_) cudaFree(p);
+  for (void* p : buffers_) cudaFree(p);
   if (blas_ != nullptr) cublasDestroy(blas_);
   if (stream_ != nullptr) cudaStreamDestroy(stream_);
 }

@@ -1,7 +1,8 @@
 #pragma once
 
-// The GPU windows on a GPU (window_device.h): cudaMalloc'd buffers, CudaWindowOps on a
-// stream of its own, cuBLAS's default float32 math. Needs a CUDA device: the caller checks.
+// The GPU windows on a GPU (window_device.h): cudaMalloc'd buffers (the bfloat16 operands'
+// copies too), CudaWindowOps on a stream of its own, cuBLAS's default float32 math. Needs a CUDA
+// device: the caller checks.
 
 #include <memory>
 #include <vector>
@@ -13,7 +14,8 @@ namespace mrnn::test {
 
 class CudaWindowDevice final : public WindowDevice {
  public:
-  CudaWindowDevice();
+  explicit CudaWindowDevice(
+      engine::cuda::ProductPrecision precision = engine::cuda::ProductPrecision::Float32);
   ~CudaWindowDevice() override;
   CudaWindowDevice(const CudaWindowDevice&) = delete;
   CudaWindowDevice& operator=(const CudaWindowDevice&) = delete;
@@ -28,7 +30,7 @@ class CudaWindowDevice final : public WindowDevice {
   engine::cuda::Stream stream_ = nullptr;
   engine::cuda::BlasHandle blas_ = nullptr;
   std::unique_ptr<engine::cuda::CudaWindowOps> ops_;
-  std::vector<float*> buffers_;
+  std::vector<void*> buffers_;
 };
 
 }  // namespace mrnn::test

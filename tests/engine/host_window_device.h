@@ -14,6 +14,10 @@ namespace mrnn::test {
 
 class HostWindowDevice final : public WindowDevice {
  public:
+  explicit HostWindowDevice(
+      engine::cuda::ProductPrecision precision = engine::cuda::ProductPrecision::Float32)
+      : ops_(precision) {}
+
   float* upload(const torch::Tensor& host) override;
   float* scratch(int64_t n) override;
   torch::Tensor download(const float* p, torch::IntArrayRef shape) override;

@@ -1,6 +1,7 @@
 #include "host_window_ops.h"
 
 #include <algorithm>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -8,11 +9,11 @@ namespace mrnn::test {
 
 namespace {
 
+using engine::cuda::Bfloat16Bits;
 using engine::cuda::GemmCall;
 
-// The floats a column-major [rows x cols] matrix at leading dimension ld spans.
 int64_t extent(int64_t rows, int64_t cols, int64_t ld) {
-  return rows == 0 || cols == 0 ? 0 : (cols - 1) * ld + rows;
+  return engine::cuda::columnMajorSpan(rows, cols, ld);
 }
 
 bool overlaps(const float* a, int64_t na, const float* b, int64_t nb) {
@@ -23,10 +24,10 @@ bool overlaps(const float* a, int64_t na, const float* b, int64_t nb) {
   throw std::runtime_error(std::string(call.what) + ": cuBLAS would refuse this product: " + why);
 }
 
-}  // namespace
-
-void HostWindowOps::gemm(const GemmCall& call) {
-  ++products_;
+// Checks the call as cuBLAS would, then c = op(a) op(b) (+ beta c) with a and b read through
+// readA and readB (element index to float).
+template <class ReadA, class ReadB>
+void product(const GemmCall& call, ReadA readA, ReadB readB) {
   const int64_t m = call.m, n = call.n, k = call.k;
   if (m < 0 || n < 0 || k < 0) refuse(call, "a negative size");
   // Stored shapes: op(a) is [m x k], so a is [m x k] or, transposed, [k x m]; likewise b.
@@ -44,8 +45,8 @@ void HostWindowOps::gemm(const GemmCall& call) {
     for (int64_t i = 0; i < m; ++i) {
       double sum = 0.0;
       for (int64_t l = 0; l < k; ++l) {
-        const float a = call.transposeA ? call.a[l + i * call.lda] : call.a[i + l * call.lda];
-        const float b = call.transposeB ? call.b[j + l * call.ldb] : call.b[l + j * call.ldb];
+        const float a = readA(call.transposeA ? l + i * call.lda : i + l * call.lda);
+        const float b = readB(call.transposeB ? j + l * call.ldb : l + j * call.ldb);
         sum += static_cast<double>(a) * b;
       }
       float& c = call.c[i + j * call.ldc];
@@ -53,6 +54,29 @@ void HostWindowOps::gemm(const GemmCall& call) {
       c = call.beta == 0.0f ? static_cast<float>(sum) : static_cast<float>(sum + call.beta * c);
     }
   }
+}
+
+}  // namespace
+
+void HostWindowOps::gemmFloat32(const GemmCall& call) {
+  ++products_;
+  product(
+      call, [&](int64_t i) { return call.a[i]; }, [&](int64_t i) { return call.b[i]; });
+}
+
+void HostWindowOps::gemmBfloat16(const GemmCall& call, const Bfloat16Bits* a,
+                                 const Bfloat16Bits* b) {
+  ++products_;
+  product(
+      call, [&](int64_t i) { return engine::cuda::floatOf(a[i]); },
+      [&](int64_t i) { return engine::cuda::floatOf(b[i]); });
+}
+
+Bfloat16Bits* HostWindowOps::bfloat16Buffer(int64_t n) {
+  // All ones: a NaN, so a product reading a copy that was never rounded into is poisoned.
+  bfloat16Buffers_.push_back(
+      std::make_unique<std::vector<Bfloat16Bits>>(static_cast<size_t>(n), Bfloat16Bits{0xffff}));
+  return bfloat16Buffers_.back()->data();
 }
 
 void HostWindowOps::copy(float* dst, const float* src, int64_t n) {

@@ -7,13 +7,21 @@
 // input). So a window's indexing, strides and transpositions are checked without a GPU;
 // only the launches and cuBLAS itself are not.
 
+#include <memory>
+#include <vector>
+
 #include "engine/cuda/window_ops.h"
 
 namespace mrnn::test {
 
 class HostWindowOps final : public engine::cuda::WindowOps {
  public:
-  void gemm(const engine::cuda::GemmCall& call) override;
+  // At Bfloat16 the products read their operands' rounded copies as cublasGemmEx would, and
+  // sum in double (cuBLAS in float32: the difference is far below bfloat16's).
+  explicit HostWindowOps(
+      engine::cuda::ProductPrecision precision = engine::cuda::ProductPrecision::Float32)
+      : WindowOps(precision) {}
+
   void copy(float* dst, const float* src, int64_t n) override;
 
   void run(const engine::cuda::MultiplyRows& rows) override { each(rows); }
@@ -32,12 +40,25 @@ class HostWindowOps final : public engine::cuda::WindowOps {
   void run(const engine::cuda::ColumnSums& rows) override { each(rows); }
   void run(const engine::cuda::MogrifyRows& rows) override { each(rows); }
   void run(const engine::cuda::MogrifyRowsBackward& rows) override { each(rows); }
+  void run(const engine::cuda::RoundToBfloat16& rows) override {
+    ++roundings_;
+    rounded_ += rows.n;
+    each(rows);
+  }
 
   // How many products and element-wise steps ran: the tests count a window's calls.
   int64_t products() const { return products_; }
   int64_t steps() const { return steps_; }
+  // How many operands were rounded to bfloat16, and how many floats in all.
+  int64_t roundings() const { return roundings_; }
+  int64_t roundedFloats() const { return rounded_; }
 
  private:
+  void gemmFloat32(const engine::cuda::GemmCall& call) override;
+  void gemmBfloat16(const engine::cuda::GemmCall& call, const engine::cuda::Bfloat16Bits* a,
+                    const engine::cuda::Bfloat16Bits* b) override;
+  engine::cuda::Bfloat16Bits* bfloat16Buffer(int64_t n) override;
+
   template <class Rows>
   void each(const Rows& rows) {
     ++steps_;
@@ -46,6 +67,9 @@ class HostWindowOps final : public engine::cuda::WindowOps {
 
   int64_t products_ = 0;
   int64_t steps_ = 0;
+  int64_t roundings_ = 0;
+  int64_t rounded_ = 0;
+  std::vector<std::unique_ptr<std::vector<engine::cuda::Bfloat16Bits>>> bfloat16Buffers_;
 };
 
 }  // namespace mrnn::test

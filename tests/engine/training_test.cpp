@@ -400,6 +400,21 @@ MRNN_TEST(cuda_on_a_cpu_build_is_refused_clearly) {
   EXPECT_MSG(outcome.reason.find("no CUDA") != std::string::npos, outcome.reason);
 }
 
+// bf16 with the device chosen at launch (--device cpu, the training panel's CPU) is refused
+// before a step, naming the setting and the device, rather than training in float32 unasked.
+MRNN_TEST(bf16_on_the_cpu_is_refused_before_training) {
+  ScratchProject scratch("bf16cpu");
+  auto project = scratch.project();
+  project.training.device = "cpu";
+  project.training.bf16 = true;
+  const auto outcome = trainToEnd(project);
+  EXPECT(outcome.failed);
+  EXPECT_MSG(outcome.reason.find("training.bf16") != std::string::npos &&
+                 outcome.reason.find("'cpu'") != std::string::npos,
+             outcome.reason);
+  EXPECT_EQ(outcome.steps, int64_t{0});
+}
+
 MRNN_TEST(checkpoint_of_another_model_or_vocabulary_is_refused) {
   ScratchProject scratch("mismatch");
   auto project = scratch.project();

@@ -364,7 +364,7 @@ void TrainingMonitorPanel::applyProcessCount() {
 void TrainingMonitorPanel::chooseDevice(const QString& device) {
   engine::Project after = document_.project();
   after.training.device = device.toStdString();
-  // bf16 autocast is a GPU setting; a project on the CPU with it would not load again.
+  // bf16 autocast is a GPU setting: the trainer refuses it on a CPU.
   if (!engine::namesCudaDevice(after.training.device)) after.training.bf16 = false;
   document_.edit(after, tr("Train on %1").arg(device));
 }

@@ -1,4 +1,4 @@
-#include "engine/training/autocast_scope.h"
+#include "engine/devices/autocast_scope.h"
 
 #include <ATen/autocast_mode.h>
 #include <torch/version.h>
@@ -13,6 +13,15 @@ AutocastScope::AutocastScope(bool enabled) : enabled_(enabled) {
 #else
   at::autocast::set_autocast_gpu_dtype(at::kBFloat16);
   at::autocast::set_enabled(true);
+#endif
+}
+
+bool AutocastScope::bfloat16OnCuda() {
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+  return at::autocast::is_autocast_enabled(at::kCUDA) &&
+         at::autocast::get_autocast_dtype(at::kCUDA) == at::kBFloat16;
+#else
+  return at::autocast::is_enabled() && at::autocast::get_autocast_gpu_dtype() == at::kBFloat16;
 #endif
 }
 

@@ -7,6 +7,9 @@ namespace mrnn::engine {
 class AutocastScope {
  public:
   explicit AutocastScope(bool enabled);
+  // Whether this thread autocasts CUDA work to bfloat16 now: the fused GPU windows then
+  // multiply at bfloat16 as autocast would, keeping their states in float32.
+  static bool bfloat16OnCuda();
   ~AutocastScope();
   AutocastScope(const AutocastScope&) = delete;
   AutocastScope& operator=(const AutocastScope&) = delete;
