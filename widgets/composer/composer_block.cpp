@@ -4,6 +4,7 @@
 #include <QRegularExpression>
 
 #include "engine/config/config_error.h"
+#include "engine/config/device_name.h"
 #include "engine/config/model_check.h"
 #include "engine/config/parameter_count.h"
 #include "widgets/composer/cell_catalogue.h"
@@ -193,6 +194,16 @@ std::vector<ComposerProblem> diagnoseProject(const engine::Project& project, int
     problems.push_back(problem);
   } catch (const std::exception& error) {
     problems.push_back({{}, QObject::tr("Project"), QString(), QString::fromUtf8(error.what())});
+  }
+  // bf16 is CUDA's autocast: on a CPU the trainer would refuse it at Start, so say so here,
+  // where the device list is one click away.
+  if (problems.empty() && project.training.bf16 &&
+      !engine::namesCudaDevice(project.training.device)) {
+    problems.push_back({{},
+                        QObject::tr("Training"),
+                        QStringLiteral("training.bf16"),
+                        QObject::tr("bf16 autocast needs a GPU: choose one in the training "
+                                    "panel's device list, or set bf16: false")});
   }
   return problems;
 }

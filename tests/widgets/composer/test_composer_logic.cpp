@@ -65,6 +65,7 @@ class ComposerLogicTest : public QObject {
   void tiedMismatchMarksOutputAndLayer();
   void mogrifierRankProblemMarksItsLayer();
   void emptyStackIsAProblemOfTheModel();
+  void bf16OnTheCpuIsAProblemOfTraining();
   void catalogueCoversEveryCell();
   void dialogPrefillsAnLstmReferenceAndMatches();
 };
@@ -255,6 +256,21 @@ void ComposerLogicTest::emptyStackIsAProblemOfTheModel() {
   QVERIFY(problems[0].blocks.empty());
   QVERIFY(problems[0].reason.contains(QStringLiteral("at least one recurrent layer")));
   QCOMPARE(w::describeBlocks(project.model, kVocab).size(), size_t{2});
+}
+
+// bf16 with the CPU chosen: Start stays off, saying what to change, instead of a run that
+// the trainer refuses at once.
+void ComposerLogicTest::bf16OnTheCpuIsAProblemOfTraining() {
+  mrnn::engine::Project project;
+  project.model = oneLayer(CellType::Lstm, 128);
+  project.training.bf16 = true;
+  const auto problems = w::diagnoseProject(project, kVocab);
+  QCOMPARE(problems.size(), size_t{1});
+  QVERIFY(problems[0].blocks.empty());
+  QCOMPARE(problems[0].key, QStringLiteral("training.bf16"));
+  QVERIFY(problems[0].reason.contains(QStringLiteral("device list")));
+  project.training.device = "cuda";
+  QVERIFY(w::diagnoseProject(project, kVocab).empty());
 }
 
 void ComposerLogicTest::catalogueCoversEveryCell() {
