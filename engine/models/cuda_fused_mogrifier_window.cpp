@@ -79,24 +79,21 @@ class CudaMogrifierWindowFunction : public torch::autograd::Function<CudaMogrifi
     ctx->saved_data["bfloat16"] = bfloat16;
     cuda::mogrifierWindowForward(w, weightsOf(wX, b, wH, rounds, lowRank), buffers, call.ops);
     if (keep) {
-      variable_list saved = {x, wX, wH, mask, xR, hR, sX, sH, z, gates, c, tanhC};
-      saved.insert(saved.end(), rounds.begin(), rounds.end());
-      ctx->save_for_backward(saved);
-      ctx->saved_data["lowRank"] = lowRank;
-      ctx->saved_data["zigzag"] = zigzag;
+      MogrifierWindowSaved{x, wX,    wH, mask,  xR,           hR,      sX,    sH,
+                           z, gates, c,  tanhC, rounds.vec(), lowRank, zigzag}
+          .saveTo(ctx);
     }
     return {hs, hs.select(0, T - 1).clone(), c.select(0, T).clone()};
   }
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
-    const auto saved = ctx->get_saved_variables();
-    const auto& x = saved[0];
-    const auto& wX = saved[1];
-    const auto& wH = saved[2];
-    const std::vector<torch::Tensor> rounds(saved.begin() + 12, saved.end());
-    const bool lowRank = ctx->saved_data["lowRank"].toBool();
-    const auto w =
-        mogrifierWindowLayout(x, wH, rounds, lowRank, ctx->saved_data["zigzag"].toBool());
+    const auto saved = MogrifierWindowSaved::from(ctx);
+    const auto& x = saved.x;
+    const auto& wX = saved.wX;
+    const auto& wH = saved.wH;
+    const auto& rounds = saved.rounds;
+    const bool lowRank = saved.lowRank;
+    const auto w = mogrifierWindowLayout(x, wH, rounds, lowRank, saved.zigzag);
     const int64_t T = w.T, B = w.B, I = w.I, H = w.H, G = 4 * H, K = w.rank;
     const auto options = x.options();
     const torch::Tensor dHs = stepsGradient(grads[0]);
@@ -113,15 +110,15 @@ class CudaMogrifierWindowFunction : public torch::autograd::Function<CudaMogrifi
     auto dWh = torch::empty({G, H}, options);
     cuda::MogrifierWindowBackwardBuffers buffers;
     buffers.x = floats(x);
-    buffers.mask = dataOrNull(saved[3]);
-    buffers.xR = floats(saved[4]);
-    buffers.hR = floats(saved[5]);
-    buffers.sX = floats(saved[6]);
-    buffers.sH = floats(saved[7]);
-    buffers.z = K > 0 ? floats(saved[8]) : nullptr;
-    buffers.gates = floats(saved[9]);
-    buffers.c = floats(saved[10]);
-    buffers.tanhC = floats(saved[11]);
+    buffers.mask = dataOrNull(saved.mask);
+    buffers.xR = floats(saved.xR);
+    buffers.hR = floats(saved.hR);
+    buffers.sX = floats(saved.sX);
+    buffers.sH = floats(saved.sH);
+    buffers.z = K > 0 ? floats(saved.z) : nullptr;
+    buffers.gates = floats(saved.gates);
+    buffers.c = floats(saved.c);
+    buffers.tanhC = floats(saved.tanhC);
     buffers.dHs = dataOrNull(dHs);
     buffers.dh = floats(dh);
     buffers.dc = floats(dc);

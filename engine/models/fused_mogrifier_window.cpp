@@ -115,31 +115,29 @@ class MogrifierWindowFunction : public torch::autograd::Function<MogrifierWindow
       lstmRowsForward(gT, G, cD + t * B * H, cD + (t + 1) * B * H, tcD + t * B * H, h, B, H);
       hPrev = h;
     }
-    variable_list saved = {xp, wX, wH, mask, xR, hR, sX, sH, z, gates, c, tanhC};
-    saved.insert(saved.end(), rounds.begin(), rounds.end());
-    ctx->save_for_backward(saved);
-    ctx->saved_data["lowRank"] = lowRank;
-    ctx->saved_data["zigzag"] = zigzag;
+    MogrifierWindowSaved{xp, wX,    wH, mask,  xR,           hR,      sX,    sH,
+                         z,  gates, c,  tanhC, rounds.vec(), lowRank, zigzag}
+        .saveTo(ctx);
     return {hs, hs.select(0, T - 1).clone(), c.select(0, T).clone()};
   }
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
-    const auto saved = ctx->get_saved_variables();
-    const auto& xp = saved[0];
-    const auto& wX = saved[1];
-    const auto& wH = saved[2];
-    const auto& mask = saved[3];
-    const auto& xR = saved[4];
-    const auto& hR = saved[5];
-    const auto& sX = saved[6];
-    const auto& sH = saved[7];
-    const auto& z = saved[8];
-    const auto& gates = saved[9];
-    const auto& c = saved[10];
-    const auto& tanhC = saved[11];
-    const std::vector<torch::Tensor> rounds(saved.begin() + 12, saved.end());
-    const bool zigzag = ctx->saved_data["zigzag"].toBool();
-    const Window w = makeWindow(xp, wH, rounds, ctx->saved_data["lowRank"].toBool(), zigzag);
+    const auto saved = MogrifierWindowSaved::from(ctx);
+    const auto& xp = saved.x;
+    const auto& wX = saved.wX;
+    const auto& wH = saved.wH;
+    const auto& mask = saved.mask;
+    const auto& xR = saved.xR;
+    const auto& hR = saved.hR;
+    const auto& sX = saved.sX;
+    const auto& sH = saved.sH;
+    const auto& z = saved.z;
+    const auto& gates = saved.gates;
+    const auto& c = saved.c;
+    const auto& tanhC = saved.tanhC;
+    const auto& rounds = saved.rounds;
+    const bool zigzag = saved.zigzag;
+    const Window w = makeWindow(xp, wH, rounds, saved.lowRank, zigzag);
     const int64_t T = w.T, B = w.B, I = w.I, H = w.H, G = 4 * H, K = w.rank;
     const auto options = xp.options();
     const float* maskD = dataOrNull(mask);
@@ -293,6 +291,35 @@ FusedWindowResult fusedMogrifierWindow(const torch::Tensor& x, const torch::Tens
       x.contiguous(), h0.contiguous(), c0.contiguous(), wX.contiguous(), b.contiguous(),
       wH.contiguous(), windowMask(mask, h0), at::TensorList(contiguous), lowRank, zigzag);
   return {out[0], out[1], out[2]};
+}
+
+void MogrifierWindowSaved::saveTo(torch::autograd::AutogradContext* ctx) const {
+  torch::autograd::variable_list saved = {x, wX, wH, mask, xR, hR, sX, sH, z, gates, c, tanhC};
+  saved.insert(saved.end(), rounds.begin(), rounds.end());
+  ctx->save_for_backward(saved);
+  ctx->saved_data["lowRank"] = lowRank;
+  ctx->saved_data["zigzag"] = zigzag;
+}
+
+MogrifierWindowSaved MogrifierWindowSaved::from(torch::autograd::AutogradContext* ctx) {
+  const auto saved = ctx->get_saved_variables();
+  constexpr size_t kFixed = 12;  // the tensors before the rounds
+  MogrifierWindowSaved s{saved[0],
+                         saved[1],
+                         saved[2],
+                         saved[3],
+                         saved[4],
+                         saved[5],
+                         saved[6],
+                         saved[7],
+                         saved[8],
+                         saved[9],
+                         saved[10],
+                         saved[11],
+                         std::vector<torch::Tensor>(saved.begin() + kFixed, saved.end())};
+  s.lowRank = ctx->saved_data["lowRank"].toBool();
+  s.zigzag = ctx->saved_data["zigzag"].toBool();
+  return s;
 }
 
 }  // namespace mrnn::engine

@@ -7,6 +7,10 @@
 #include "engine/models/fused_window.h"
 #include "engine/models/mogrifier_window_layout.h"
 
+namespace torch::autograd {
+struct AutogradContext;
+}
+
 namespace mrnn::engine {
 
 // The Mogrifier LSTM's recurrence (Melis et al. 2019 eqs. 1-2, output gate outside) over a
@@ -32,5 +36,17 @@ FusedWindowResult fusedMogrifierWindow(const torch::Tensor& x, const torch::Tens
 MogrifierWindowLayout mogrifierWindowLayout(const torch::Tensor& x, const torch::Tensor& wH,
                                             at::TensorList rounds, bool lowRank, bool zigzag);
 MogrifierRoundMatrices mogrifierRoundMatrices(at::TensorList rounds, bool lowRank);
+
+// What a Mogrifier window's autograd Function keeps for its backward, the CPU window's and the
+// GPU one's alike: the inputs the backward reads, the forward's buffers (named as in
+// fused_mogrifier_window.cpp), the round tensors in order and the two flags.
+struct MogrifierWindowSaved {
+  torch::Tensor x, wX, wH, mask, xR, hR, sX, sH, z, gates, c, tanhC;
+  std::vector<torch::Tensor> rounds;
+  bool lowRank = false, zigzag = false;
+
+  void saveTo(torch::autograd::AutogradContext* ctx) const;
+  static MogrifierWindowSaved from(torch::autograd::AutogradContext* ctx);
+};
 
 }  // namespace mrnn::engine
