@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "engine/cuda/multiplicative_state.h"
+
 namespace mrnn::engine::cuda {
 
 namespace {
@@ -17,16 +19,12 @@ void mgruWindowForward(const MgruWindowSizes& sizes, const MgruWindowForwardBuff
   ops.holdFixed(buf.wMh, M * H);
   ops.holdFixed(buf.vZr, (H + M) * M);
   ops.holdFixed(buf.vH, H * M);
+  const MultiplicativeState state{B, H, M, X, buf.wMh, buf.mask, kProduct};
   const float* hPrev = buf.h0;
   for (int64_t t = 0; t < T; ++t) {
-    float* hinT = buf.hin + t * B * H;
-    ops.run(MaskedCopy{hPrev, buf.mask, hinT, B * H});
-    float* uT = buf.u + t * B * M;
-    ops.gemm(rowMajorGemm(false, true, B, M, H, hinT, H, buf.wMh, H, false, uT, M,
-                          kProduct));  // u = hin W_mh^T
     const float* xpT = buf.xp + t * B * X;
     float* mT = buf.m + t * B * M;
-    ops.run(MultiplyRows{xpT, X, uT, M, mT, M, B, M});
+    multiplicativeStateForward(state, hPrev, xpT, buf.hin + t * B * H, buf.u + t * B * M, mT, ops);
     float* gT = buf.gates + t * B * G;
     // [z r] = sigmoid(m [V_z; V_r]^T + xp's z r): the inputs join as the step activates.
     ops.gemm(rowMajorGemm(false, true, B, H + M, M, mT, M, buf.vZr, M, false, gT, G, kProduct));
@@ -51,6 +49,7 @@ void mgruWindowBackward(const MgruWindowSizes& sizes, const MgruWindowBackwardBu
   ops.holdFixed(buf.wMh, M * H);
   ops.holdFixed(buf.vZr, (H + M) * M);
   ops.holdFixed(buf.vH, H * M);
+  const MultiplicativeState state{B, H, M, X, buf.wMh, buf.mask, kProduct};
   for (int64_t t = T - 1; t >= 0; --t) {
     const float* gT = buf.gates + t * B * G;
     const float* hPrev = t > 0 ? buf.hs + (t - 1) * B * H : buf.h0;
@@ -65,16 +64,12 @@ void mgruWindowBackward(const MgruWindowSizes& sizes, const MgruWindowBackwardBu
     ops.run(ResetRowsBackward{gT + H, G, buf.m + t * B * M, buf.dM, dGT + H, X, buf.dM, B, M});
     ops.gemm(rowMajorGemm(false, false, B, M, H + M, dGT, X, buf.vZr, M, true, buf.dM, M,
                           kProduct));  // dm += [dz dr] [V_z; V_r]
-    float* dUT = buf.dU + t * B * M;
-    ops.run(MultiplyRowsBackward{buf.dM, M, buf.xp + t * B * X, X, buf.u + t * B * M, M, dXpT, X,
-                                 dUT, M, B, M});
-    ops.gemm(rowMajorGemm(false, false, B, H, M, dUT, M, buf.wMh, H, false, buf.dHin, H,
-                          kProduct));  // d hin = du W_mh
+    multiplicativeStateBackward(state, buf.dM, buf.xp + t * B * X, buf.u + t * B * M, dXpT,
+                                buf.dU + t * B * M, buf.dHin, ops);
     ops.run(MaskedAccumulate{buf.dHin, buf.mask, buf.dh, B * H});
   }
   // The weights' gradients: one product over all T x B rows each.
-  ops.gemm(rowMajorGemm(true, false, M, H, T * B, buf.dU, M, buf.hin, H, false, buf.dWmh, H,
-                        kProduct));  // dW_mh = dU^T hin
+  multiplicativeWeightGradient(state, T * B, buf.dU, buf.hin, buf.dWmh, ops);
   ops.gemm(rowMajorGemm(true, false, H + M, M, T * B, buf.dXp + M, X, buf.m, M, false, buf.dVzr, M,
                         kProduct));  // d[V_z; V_r] = [dz dr]^T m
   ops.gemm(rowMajorGemm(true, false, H, M, T * B, buf.dXp + M + H + M, X, buf.rm, M, false, buf.dVh,

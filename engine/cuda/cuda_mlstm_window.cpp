@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "engine/cuda/multiplicative_state.h"
+
 namespace mrnn::engine::cuda {
 
 namespace {
@@ -16,16 +18,12 @@ void mlstmWindowForward(const MlstmWindowSizes& sizes, const MlstmWindowForwardB
   ops.holdFixed(buf.wMh, M * H);
   ops.holdFixed(buf.wM, 4 * H * M);
   ops.copy(buf.c, buf.c0, B * H);
+  const MultiplicativeState state{B, H, M, X, buf.wMh, buf.mask, kProduct};
   const float* hPrev = buf.h0;
   for (int64_t t = 0; t < T; ++t) {
-    float* hinT = buf.hin + t * B * H;
-    ops.run(MaskedCopy{hPrev, buf.mask, hinT, B * H});
-    float* uT = buf.u + t * B * M;
-    ops.gemm(rowMajorGemm(false, true, B, M, H, hinT, H, buf.wMh, H, false, uT, M,
-                          kProduct));  // u = h W_mh^T
     const float* xpT = buf.xp + t * B * X;
     float* mT = buf.m + t * B * M;
-    ops.run(MultiplyRows{xpT, X, uT, M, mT, M, B, M});
+    multiplicativeStateForward(state, hPrev, xpT, buf.hin + t * B * H, buf.u + t * B * M, mT, ops);
     float* gT = buf.gates + t * B * 4 * H;
     // gates = m W_m^T; the step adds the hoisted W_x x + b (xp's columns M..) as it reads.
     ops.gemm(rowMajorGemm(false, true, B, 4 * H, M, mT, M, buf.wM, M, false, gT, 4 * H, kProduct));
@@ -43,6 +41,7 @@ void mlstmWindowBackward(const MlstmWindowSizes& sizes, const MlstmWindowBackwar
   if (T <= 0) throw std::runtime_error("mLSTM window: no steps");
   ops.holdFixed(buf.wMh, M * H);
   ops.holdFixed(buf.wM, 4 * H * M);
+  const MultiplicativeState state{B, H, M, X, buf.wMh, buf.mask, kProduct};
   for (int64_t t = T - 1; t >= 0; --t) {
     const float* dOut = buf.dHs ? buf.dHs + t * B * H : nullptr;
     float* dXpT = buf.dXp + t * B * X;  // rows of [dXm | dGates]
@@ -50,19 +49,16 @@ void mlstmWindowBackward(const MlstmWindowSizes& sizes, const MlstmWindowBackwar
                              buf.tanhC + t * B * H, buf.dh, dOut, buf.dc, dXpT + M, X, B, H});
     ops.gemm(rowMajorGemm(false, false, B, M, 4 * H, dXpT + M, X, buf.wM, M, false, buf.dM, M,
                           kProduct));  // dm = dG W_m
-    float* dUT = buf.dU + t * B * M;
-    ops.run(MultiplyRowsBackward{buf.dM, M, buf.xp + t * B * X, X, buf.u + t * B * M, M, dXpT, X,
-                                 dUT, M, B, M});
     // dh_in = du W_mh, straight into dh (the step above has read it), then through the mask
     // to h_{t-1}.
-    ops.gemm(rowMajorGemm(false, false, B, H, M, dUT, M, buf.wMh, H, false, buf.dh, H, kProduct));
+    multiplicativeStateBackward(state, buf.dM, buf.xp + t * B * X, buf.u + t * B * M, dXpT,
+                                buf.dU + t * B * M, buf.dh, ops);
     ops.run(MaskedCopy{buf.dh, buf.mask, buf.dh, B * H});
   }
   // The weights' gradients: one product over all T x B rows each.
   ops.gemm(rowMajorGemm(true, false, 4 * H, M, T * B, buf.dXp + M, X, buf.m, M, false, buf.dWm, M,
                         kProduct));  // dW_m = dG^T m
-  ops.gemm(rowMajorGemm(true, false, M, H, T * B, buf.dU, M, buf.hin, H, false, buf.dWmh, H,
-                        kProduct));  // dW_mh = dU^T hin
+  multiplicativeWeightGradient(state, T * B, buf.dU, buf.hin, buf.dWmh, ops);
 }
 
 }  // namespace mrnn::engine::cuda
