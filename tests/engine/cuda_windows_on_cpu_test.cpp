@@ -142,8 +142,8 @@ MRNN_TEST(gpu_bfloat16_rounding_equals_libtorch) {
 // operand's offset; anything else is rounded afresh for every product (it may have changed).
 MRNN_TEST(gpu_bfloat16_products_round_fixed_blocks_once_and_the_rest_each_time) {
   HostWindowOps ops(gpu::ProductPrecision::Bfloat16);
-  // w: [4 x 6] row-major weights; x: [2 x 3] activations; out = x w[:, 1:4]^T ... read as
-  // x (2 x 3) times the columns 1..3 of w's rows 0..3 transposed: [2 x 4].
+  // w: [4 x 6] row-major weights, held; x: [2 x 3] activations; out [2 x 4] = x times the
+  // transpose of w's columns 1..3 (an operand inside the held block, at an offset).
   std::vector<float> w(24), x(6), out(8);
   for (size_t i = 0; i < w.size(); ++i) w[i] = 1.0f + 1.0f / 256 + 0.37f * i;  // not bfloat16
   for (size_t i = 0; i < x.size(); ++i) x[i] = 0.5f + 1.0f / 512 + 0.11f * i;
@@ -166,11 +166,13 @@ MRNN_TEST(gpu_bfloat16_products_round_fixed_blocks_once_and_the_rest_each_time) 
   };
   call();
   EXPECT_EQ(ops.roundings(), 2);  // w's whole block, then x
-  for (int i = 0; i < 8; ++i) EXPECT_NEAR(out[i], expected()[i], 1e-5);
+  auto want = expected();
+  for (int i = 0; i < 8; ++i) EXPECT_NEAR(out[i], want[i], 1e-5);
   x[4] = 7.25f;  // the activations change between products; the weights do not
   call();
   EXPECT_EQ(ops.roundings(), 3);  // x again, w's copy reused
-  for (int i = 0; i < 8; ++i) EXPECT_NEAR(out[i], expected()[i], 1e-5);
+  want = expected();
+  for (int i = 0; i < 8; ++i) EXPECT_NEAR(out[i], want[i], 1e-5);
   EXPECT_EQ(ops.roundedFloats(), 24 + 2 * 6);
 
   // At float32 nothing is rounded and the product is the plain one.
