@@ -112,6 +112,9 @@ void CudaWindowOps::run(const AddOrCopy& rows) {
 void CudaWindowOps::run(const ActivateRows& rows) {
   launch(rows, stream_, "activateRows launch");
 }
+void CudaWindowOps::run(const TanhRowsBackward& rows) {
+  launch(rows, stream_, "tanhRowsBackward launch");
+}
 void CudaWindowOps::run(const LstmRowsForward& rows) {
   launch(rows, stream_, "lstmRowsForward launch");
 }

@@ -31,6 +31,7 @@ class CudaWindowOps final : public WindowOps {
   void run(const MaskedAccumulate& rows) override;
   void run(const AddOrCopy& rows) override;
   void run(const ActivateRows& rows) override;
+  void run(const TanhRowsBackward& rows) override;
   void run(const LstmRowsForward& rows) override;
   void run(const LstmRowsBackward& rows) override;
   void run(const GruRowsForward& rows) override;

@@ -23,11 +23,16 @@ struct MultiplicativeState {
 void multiplicativeStateForward(const MultiplicativeState& s, const float* hPrev, const float* xpT,
                                 float* hinT, float* uT, float* mT, WindowOps& ops);
 
+// The same step on a state that is already masked (hin given, nothing copied): u and m only.
+void multiplicativeProduct(const MultiplicativeState& s, const float* hinT, const float* xpT,
+                           float* uT, float* mT, WindowOps& ops);
+
 // One step back from dm: dXp[:, :M] = dm * u, du = dm * xp[:, :M], and dHin = du W_mh
-// (overwritten; the mask is the caller's to apply).
+// (overwritten, or added to dHin when accumulate: the true mGRU's h reaches W_mh twice; the
+// mask is the caller's to apply).
 void multiplicativeStateBackward(const MultiplicativeState& s, const float* dm, const float* xpT,
                                  const float* uT, float* dXpT, float* dUT, float* dHin,
-                                 WindowOps& ops);
+                                 WindowOps& ops, bool accumulate = false);
 
 // dW_mh = dU^T hin over `rows` rows (T x B): one product for the window.
 void multiplicativeWeightGradient(const MultiplicativeState& s, int64_t rows, const float* dU,

@@ -46,6 +46,7 @@ class WindowOps {
   virtual void run(const MaskedAccumulate& rows) = 0;
   virtual void run(const AddOrCopy& rows) = 0;
   virtual void run(const ActivateRows& rows) = 0;
+  virtual void run(const TanhRowsBackward& rows) = 0;
   virtual void run(const LstmRowsForward& rows) = 0;
   virtual void run(const LstmRowsBackward& rows) = 0;
   virtual void run(const GruRowsForward& rows) = 0;

@@ -121,6 +121,24 @@ struct ActivateRows {
   }
 };
 
+// The backward of h = tanh(pre) for the plain and multiplicative RNNs: dPre = (dh + dOut) *
+// (1 - h^2), dOut (the loss's own gradient of this step's output) may be null; h, dh and
+// dOut [B, H], dPre stride ldD.
+struct TanhRowsBackward {
+  const float* h;
+  const float* dh;
+  const float* dOut;
+  float* dPre;
+  int64_t ldD;
+  int64_t B, H;
+  int64_t count() const { return B * H; }
+  MRNN_WINDOW_ELEMENT void at(int64_t idx) const {
+    const int64_t b = idx / H, k = idx % H;
+    const float g = dOut != nullptr ? dh[idx] + dOut[idx] : dh[idx];
+    dPre[b * ldD + k] = g * (1.0f - h[idx] * h[idx]);
+  }
+};
+
 // The LSTM update (output gate outside), one thread per (row, unit) reading the unit's four
 // gates: gates holds the pre-activations [i f o j] (stride ldGates), plus extra's rows when
 // not null (stride ldExtra, 4H used), and is activated in place; c = f * cPrev + i * j,

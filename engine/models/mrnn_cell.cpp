@@ -1,7 +1,9 @@
 #include "engine/models/mrnn_cell.h"
-#include "engine/models/fused_mrnn_window.h"
 
 #include <torch/torch.h>
+
+#include "engine/models/cuda_fused_windows.h"
+#include "engine/models/fused_mrnn_window.h"
 
 namespace mrnn::engine {
 
@@ -53,8 +55,14 @@ torch::Tensor MrnnCell::fusedWindow(const torch::Tensor& projected, CellState& s
                                     const torch::Tensor& stateMask) {
   const auto& wMh = wMh_->current();
   const auto& wHm = wHm_->current();
-  if (!fusedWindowApplies({projected, wMh, wHm})) return {};
-  auto out = fusedMrnnWindow(projected, state.parts[0], wMh, wHm, stateMask);
+  FusedWindowResult out;
+  if (fusedWindowApplies({projected, wMh, wHm})) {
+    out = fusedMrnnWindow(projected, state.parts[0], wMh, wHm, stateMask);
+  } else if (cudaFusedWindowApplies({projected, state.parts[0], wMh, wHm})) {
+    out = cudaFusedMrnnWindow(projected, state.parts[0], wMh, wHm, stateMask);
+  } else {
+    return {};
+  }
   state.parts[0] = out.h;
   return out.hs;
 }

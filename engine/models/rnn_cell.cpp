@@ -1,7 +1,9 @@
 #include "engine/models/rnn_cell.h"
-#include "engine/models/fused_rnn_window.h"
 
 #include <torch/torch.h>
+
+#include "engine/models/cuda_fused_windows.h"
+#include "engine/models/fused_rnn_window.h"
 
 namespace mrnn::engine {
 
@@ -40,8 +42,14 @@ torch::Tensor RnnCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn, 
 torch::Tensor RnnCell::fusedWindow(const torch::Tensor& projected, CellState& state,
                                    const torch::Tensor& stateMask) {
   const auto& wHh = wHh_->current();
-  if (!fusedWindowApplies({projected, wHh})) return {};
-  auto out = fusedRnnWindow(projected, state.parts[0], wHh, stateMask);
+  FusedWindowResult out;
+  if (fusedWindowApplies({projected, wHh})) {
+    out = fusedRnnWindow(projected, state.parts[0], wHh, stateMask);
+  } else if (cudaFusedWindowApplies({projected, state.parts[0], wHh})) {
+    out = cudaFusedRnnWindow(projected, state.parts[0], wHh, stateMask);
+  } else {
+    return {};
+  }
   state.parts[0] = out.h;
   return out.hs;
 }

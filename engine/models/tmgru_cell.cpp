@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include "engine/models/cuda_fused_windows.h"
 #include "engine/models/fused_tmgru_window.h"
 #include "engine/models/gru_update.h"
 
@@ -65,8 +66,14 @@ torch::Tensor TmgruCell::fusedWindow(const torch::Tensor& projected, CellState& 
   const auto& wMhZr = wMhZr_->current();
   const auto& wMhH = wMhH_->current();
   const auto& v = v_->current();
-  if (!fusedWindowApplies({projected, state.parts[0], wMhZr, wMhH, v})) return {};
-  auto out = fusedTmgruWindow(projected, state.parts[0], wMhZr, wMhH, v, stateMask);
+  FusedWindowResult out;
+  if (fusedWindowApplies({projected, state.parts[0], wMhZr, wMhH, v})) {
+    out = fusedTmgruWindow(projected, state.parts[0], wMhZr, wMhH, v, stateMask);
+  } else if (cudaFusedWindowApplies({projected, state.parts[0], wMhZr, wMhH, v})) {
+    out = cudaFusedTmgruWindow(projected, state.parts[0], wMhZr, wMhH, v, stateMask);
+  } else {
+    return {};
+  }
   state.parts[0] = out.h;
   return out.hs;
 }

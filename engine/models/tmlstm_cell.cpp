@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include "engine/models/cuda_fused_windows.h"
 #include "engine/models/fused_tmlstm_window.h"
 #include "engine/models/lstm_update.h"
 
@@ -61,10 +62,15 @@ torch::Tensor TmlstmCell::fusedWindow(const torch::Tensor& projected, CellState&
                                       const torch::Tensor& stateMask) {
   const auto& wMh = wMh_->current();
   const auto& v = v_->current();
-  if (config().outputGate != OutputGate::Outside || !fusedWindowApplies({projected, wMh, v})) {
+  if (config().outputGate != OutputGate::Outside) return {};
+  FusedWindowResult out;
+  if (fusedWindowApplies({projected, wMh, v})) {
+    out = fusedTmlstmWindow(projected, state.parts[0], state.parts[1], wMh, v, stateMask);
+  } else if (cudaFusedWindowApplies({projected, state.parts[0], state.parts[1], wMh, v})) {
+    out = cudaFusedTmlstmWindow(projected, state.parts[0], state.parts[1], wMh, v, stateMask);
+  } else {
     return {};
   }
-  auto out = fusedTmlstmWindow(projected, state.parts[0], state.parts[1], wMh, v, stateMask);
   state.parts[0] = out.h;
   state.parts[1] = out.c;
   return out.hs;

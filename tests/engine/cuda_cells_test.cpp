@@ -6,8 +6,11 @@
 #include <algorithm>
 
 #include "cell_fixtures.h"
+#include "engine/config/cell_type.h"
 #include "engine/devices/autocast_scope.h"
+#include "engine/models/cuda_fused_windows.h"
 #include "engine/models/language_model.h"
+#include "fused_window_check.h"
 #include "test_harness.h"
 
 using namespace mrnn;
@@ -84,6 +87,19 @@ MRNN_TEST(every_cell_computes_the_same_on_gpu) {
     const auto onGpu = cell->forward(x.to(torch::kCUDA), emb.to(torch::kCUDA), gpuState).cpu();
     EXPECT_MSG(torch::allclose(onCpu, onGpu, 0.0, 1e-9), cellCase.label << " differs on the GPU");
   }
+}
+
+// Every cell's fused CUDA window (engine/cuda through the glue) against the generic per-step
+// loop on the same GPU, on every cell fixture, with and without a state mask and weight
+// normalisation: the same outputs, final states and gradients, and the CUDA window's own
+// autograd node in the graph (so a cell that fell back to the loop on a GPU fails here).
+MRNN_TEST(every_fused_cuda_window_equals_the_generic_cuda_loop) {
+  requireCuda();
+  const torch::Device gpu(torch::kCUDA, 0);
+  if (!engine::cudaFusedWindowApplies({torch::zeros({1, 1, 1}, torch::TensorOptions(gpu))})) {
+    MRNN_SKIP("this build has no CUDA kernels (MRNN_CUDA found no nvcc)");
+  }
+  for (const auto type : engine::allCellTypes()) compareFusedWithLoopForType(type, gpu);
 }
 
 MRNN_TEST(language_model_runs_on_gpu) {

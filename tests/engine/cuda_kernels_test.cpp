@@ -70,6 +70,46 @@ MRNN_TEST(cuda_mgru_window_equals_the_cpu_fused_window) {
   }
 }
 
+MRNN_TEST(cuda_true_mlstm_window_equals_the_cpu_fused_window) {
+  requireGpu();
+  for (const auto precision : kPrecisions) {
+    for (const auto& windowCase : kWindowCases) {
+      CudaWindowDevice device(precision);
+      mrnn::test::checkTmlstmWindow(device, windowCase);
+    }
+  }
+}
+
+MRNN_TEST(cuda_true_mgru_window_equals_the_cpu_fused_window) {
+  requireGpu();
+  for (const auto precision : kPrecisions) {
+    for (const auto& windowCase : kWindowCases) {
+      CudaWindowDevice device(precision);
+      mrnn::test::checkTmgruWindow(device, windowCase);
+    }
+  }
+}
+
+MRNN_TEST(cuda_rnn_window_equals_the_cpu_fused_window) {
+  requireGpu();
+  for (const auto precision : kPrecisions) {
+    for (const auto& windowCase : kWindowCases) {
+      CudaWindowDevice device(precision);
+      mrnn::test::checkRnnWindow(device, windowCase);
+    }
+  }
+}
+
+MRNN_TEST(cuda_mrnn_window_equals_the_cpu_fused_window) {
+  requireGpu();
+  for (const auto precision : kPrecisions) {
+    for (const auto& windowCase : kWindowCases) {
+      CudaWindowDevice device(precision);
+      mrnn::test::checkMrnnWindow(device, windowCase);
+    }
+  }
+}
+
 MRNN_TEST(cuda_mogrifier_window_equals_the_cpu_fused_window) {
   requireGpu();
   for (const auto precision : kPrecisions) {

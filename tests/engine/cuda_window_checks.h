@@ -24,6 +24,12 @@ void checkMlstmWindow(WindowDevice& device, const WindowCase& windowCase);
 void checkLstmWindow(WindowDevice& device, const WindowCase& windowCase);
 void checkGruWindow(WindowDevice& device, const WindowCase& windowCase);
 void checkMgruWindow(WindowDevice& device, const WindowCase& windowCase);
+// Maupome & Meurs's true cells, one intermediate state per gate (cuda_true_window_checks.cpp).
+void checkTmlstmWindow(WindowDevice& device, const WindowCase& windowCase);
+void checkTmgruWindow(WindowDevice& device, const WindowCase& windowCase);
+// The tanh cells: the plain RNN and Sutskever's mRNN (cuda_rnn_window_checks.cpp).
+void checkRnnWindow(WindowDevice& device, const WindowCase& windowCase);
+void checkMrnnWindow(WindowDevice& device, const WindowCase& windowCase);
 
 // The Mogrifier's rounds: how many, full or low-rank matrices, zigzag or not.
 struct MogrifierCase {

@@ -60,6 +60,42 @@ MRNN_TEST(gpu_mgru_window_on_the_cpu_equals_the_cpu_fused_window) {
   }
 }
 
+MRNN_TEST(gpu_true_mlstm_window_on_the_cpu_equals_the_cpu_fused_window) {
+  for (const auto precision : kPrecisions) {
+    for (const auto& windowCase : kWindowCases) {
+      HostWindowDevice device(precision);
+      mrnn::test::checkTmlstmWindow(device, windowCase);
+    }
+  }
+}
+
+MRNN_TEST(gpu_true_mgru_window_on_the_cpu_equals_the_cpu_fused_window) {
+  for (const auto precision : kPrecisions) {
+    for (const auto& windowCase : kWindowCases) {
+      HostWindowDevice device(precision);
+      mrnn::test::checkTmgruWindow(device, windowCase);
+    }
+  }
+}
+
+MRNN_TEST(gpu_rnn_window_on_the_cpu_equals_the_cpu_fused_window) {
+  for (const auto precision : kPrecisions) {
+    for (const auto& windowCase : kWindowCases) {
+      HostWindowDevice device(precision);
+      mrnn::test::checkRnnWindow(device, windowCase);
+    }
+  }
+}
+
+MRNN_TEST(gpu_mrnn_window_on_the_cpu_equals_the_cpu_fused_window) {
+  for (const auto precision : kPrecisions) {
+    for (const auto& windowCase : kWindowCases) {
+      HostWindowDevice device(precision);
+      mrnn::test::checkMrnnWindow(device, windowCase);
+    }
+  }
+}
+
 MRNN_TEST(gpu_mogrifier_window_on_the_cpu_equals_the_cpu_fused_window) {
   for (const auto precision : kPrecisions) {
     for (const auto& mogrifierCase : mrnn::test::kMogrifierCases) {

@@ -44,28 +44,32 @@ bool hasNode(const std::string& nodes, const std::string& name) {
   return nodes.find("::" + name + ">") != std::string::npos;
 }
 
+// Runs on the cell's device (the inputs are moved there); the results come back to the CPU.
 WindowRun runWindow(engine::RecurrentCell& cell, bool fused, const torch::Tensor& x,
                     const torch::Tensor& embedding, const std::vector<torch::Tensor>& start,
-                    const torch::Tensor& mask, const torch::Tensor& weights) {
+                    const torch::Tensor& mask, const torch::Tensor& weights,
+                    const torch::Device& device) {
   cell.setFusedEnabled(fused);
   cell.zero_grad();
-  const auto xs = x.clone().requires_grad_(true);
-  const auto es = embedding.clone().requires_grad_(true);
+  const auto xs = x.to(device).requires_grad_(true);
+  const auto es = embedding.to(device).requires_grad_(true);
   engine::CellState state;
-  for (const auto& part : start) state.parts.push_back(part.clone().requires_grad_(true));
+  for (const auto& part : start) state.parts.push_back(part.to(device).requires_grad_(true));
   const auto initial = state.parts;
+  const auto deviceWeights = weights.to(device);
   WindowRun run;
-  run.hs = cell.forward(xs, es, state, mask);
-  run.finalState = state.parts;
-  run.nodes = graphNodeNames(run.hs);
+  const auto hs = cell.forward(xs, es, state, mask.defined() ? mask.to(device) : mask);
+  run.nodes = graphNodeNames(hs);
   // A loss through every output: each step's h and every part of the final state.
-  auto loss = (run.hs * weights).sum();
+  auto loss = (hs * deviceWeights).sum();
   for (size_t p = 0; p < state.parts.size(); ++p) {
-    loss = loss + (state.parts[p] * weights[static_cast<int64_t>(p)]).sum() * (0.5 / (p + 1));
+    loss = loss + (state.parts[p] * deviceWeights[static_cast<int64_t>(p)]).sum() * (0.5 / (p + 1));
   }
   loss.backward();
+  run.hs = hs.detach().cpu();
+  for (const auto& part : state.parts) run.finalState.push_back(part.detach().cpu());
   const auto gradOf = [](const torch::Tensor& t) {
-    return t.grad().defined() ? t.grad().clone() : torch::zeros_like(t);
+    return t.grad().defined() ? t.grad().cpu().clone() : torch::zeros_like(t).cpu();
   };
   for (const auto& parameter : cell.parameters()) run.grads.push_back(gradOf(parameter));
   run.grads.push_back(gradOf(xs));
@@ -139,9 +143,10 @@ std::string expectedFusedNode(const engine::LayerConfig& layer) {
   return "";
 }
 
-void compareFusedWithLoop(const engine::LayerConfig& layer, bool masked, const std::string& label) {
+void compareFusedWithLoop(const engine::LayerConfig& layer, bool masked, const std::string& label,
+                          const torch::Device& device) {
   auto cell = makeRandomCell(layer, 5);
-  cell->to(torch::kFloat);
+  cell->to(device, torch::kFloat);
   const int64_t T = 7, B = 3, H = layer.hiddenSize;
   torch::manual_seed(11);
   const auto x = torch::randn({T, B, kInput});
@@ -150,8 +155,8 @@ void compareFusedWithLoop(const engine::LayerConfig& layer, bool masked, const s
   for (int p = 0; p < cell->statePartCount(); ++p) start.push_back(torch::randn({B, H}) * 0.5);
   const auto mask = masked ? (torch::rand({B, H}) > 0.3).to(torch::kFloat) / 0.7 : torch::Tensor();
   const auto weights = torch::randn({T, B, H});
-  const auto fused = runWindow(*cell, true, x, embedding, start, mask, weights);
-  const auto generic = runWindow(*cell, false, x, embedding, start, mask, weights);
+  const auto fused = runWindow(*cell, true, x, embedding, start, mask, weights, device);
+  const auto generic = runWindow(*cell, false, x, embedding, start, mask, weights, device);
   // The same loop in float64 on the same (float32-rounded) parameters and inputs: the exact
   // answer both are judged against when they differ by more than rounding at first sight.
   auto exactCell = makeRandomCell(layer, 5);
@@ -161,8 +166,10 @@ void compareFusedWithLoop(const engine::LayerConfig& layer, bool masked, const s
   for (const auto& part : start) exactStart.push_back(part.to(torch::kDouble));
   const auto exact =
       runWindow(*exactCell, false, x.to(torch::kDouble), embedding.to(torch::kDouble), exactStart,
-                masked ? mask.to(torch::kDouble) : mask, weights.to(torch::kDouble));
-  const std::string node = expectedFusedNode(layer);
+                masked ? mask.to(torch::kDouble) : mask, weights.to(torch::kDouble), torch::kCPU);
+  // On a GPU the cells run the CUDA windows' nodes (CudaMlstmWindowFunction, ...).
+  const std::string cpuNode = expectedFusedNode(layer);
+  const std::string node = cpuNode.empty() || device.is_cpu() ? cpuNode : "Cuda" + cpuNode;
   if (node.empty()) {
     EXPECT_MSG(fused.nodes.find("WindowFunction") == std::string::npos,
                label << ": a fused node ran where the loop should");
@@ -176,16 +183,16 @@ void compareFusedWithLoop(const engine::LayerConfig& layer, bool masked, const s
   expectSame(fused, generic, exact, label);
 }
 
-void compareFusedWithLoopForType(engine::CellType type) {
+void compareFusedWithLoopForType(engine::CellType type, const torch::Device& device) {
   int cases = 0;
   for (const auto& [label, layer] : allCellCases()) {
     if (layer.type != type) continue;
     ++cases;
-    compareFusedWithLoop(layer, false, label);
-    compareFusedWithLoop(layer, true, label + ", state mask");
+    compareFusedWithLoop(layer, false, label, device);
+    compareFusedWithLoop(layer, true, label + ", state mask", device);
     auto normalised = layer;
     normalised.weightNorm = true;
-    compareFusedWithLoop(normalised, true, label + ", weight norm, state mask");
+    compareFusedWithLoop(normalised, true, label + ", weight norm, state mask", device);
   }
   EXPECT_MSG(cases > 0, "no cell case of this type");
 }

@@ -30,6 +30,7 @@ class HostWindowOps final : public engine::cuda::WindowOps {
   void run(const engine::cuda::MaskedAccumulate& rows) override { each(rows); }
   void run(const engine::cuda::AddOrCopy& rows) override { each(rows); }
   void run(const engine::cuda::ActivateRows& rows) override { each(rows); }
+  void run(const engine::cuda::TanhRowsBackward& rows) override { each(rows); }
   void run(const engine::cuda::LstmRowsForward& rows) override { each(rows); }
   void run(const engine::cuda::LstmRowsBackward& rows) override { each(rows); }
   void run(const engine::cuda::GruRowsForward& rows) override { each(rows); }

@@ -1,0 +1,120 @@
+// The plain and multiplicative RNNs' GPU windows against their CPU fused windows:
+// cuda_window_checks.h's checks for the tanh cells.
+
+#include <torch/torch.h>
+
+#include <vector>
+
+#include "cuda_window_checks.h"
+#include "engine/cuda/cuda_mrnn_window.h"
+#include "engine/cuda/cuda_rnn_window.h"
+#include "engine/models/fused_mrnn_window.h"
+#include "engine/models/fused_rnn_window.h"
+#include "window_check_support.h"
+
+namespace gpu = mrnn::engine::cuda;
+namespace cpu = mrnn::engine;
+
+namespace mrnn::test {
+
+using namespace window_checks;
+
+void checkRnnWindow(WindowDevice& device, const WindowCase& windowCase) {
+  const int64_t T = kT, B = kB, H = kH;
+  torch::manual_seed(47);
+  const Named inputs{{"xp", torch::randn({T, B, H})},
+                     {"h0", torch::randn({B, H}) * 0.5},
+                     {"wHh", torch::randn({H, H}) * 0.3}};
+  const auto mask = stateMask(windowCase);
+  const auto w = lossWeights(windowCase, false);
+  const auto expected = cpuWindow(
+      inputs,
+      [&](const std::vector<torch::Tensor>& in) {
+        return cpu::fusedRnnWindow(in[0], in[1], in[2], mask);
+      },
+      w);
+
+  gpu::RnnWindowForwardBuffers f;
+  f.xp = device.upload(inputs[0].second);
+  f.h0 = device.upload(inputs[1].second);
+  f.wHh = device.upload(inputs[2].second);
+  f.mask = maskOn(device, mask);
+  f.hs = device.scratch(T * B * H);
+  f.hin = device.scratch(T * B * H);
+  gpu::rnnWindowForward({T, B, H}, f, device.ops());
+  gpu::RnnWindowBackwardBuffers b;
+  b.wHh = f.wHh;
+  b.mask = f.mask;
+  b.hs = f.hs;
+  b.hin = f.hin;
+  b.dHs = stepsOn(device, w);
+  b.dh = device.upload(w.h);
+  b.dXp = device.scratch(T * B * H);
+  b.dWhh = device.scratch(H * H);
+  gpu::rnnWindowBackward({T, B, H}, b, device.ops());
+  device.finish();
+  const auto hs = device.download(f.hs, {T, B, H});
+  const Named actual{{"hs", hs},
+                     {"h", hs.select(0, T - 1)},
+                     {"dxp", device.download(b.dXp, {T, B, H})},
+                     {"dh0", device.download(b.dh, {B, H})},
+                     {"dwHh", device.download(b.dWhh, {H, H})}};
+  compare(actual, expected, "RNN window, " + windowCase.label(), device.ops().precision());
+}
+
+void checkMrnnWindow(WindowDevice& device, const WindowCase& windowCase) {
+  const int64_t T = kT, B = kB, H = kH, M = kM, X = M + H;
+  torch::manual_seed(53);
+  const Named inputs{{"xp", torch::randn({T, B, X})},
+                     {"h0", torch::randn({B, H}) * 0.5},
+                     {"wMh", torch::randn({M, H}) * 0.3},
+                     {"wHm", torch::randn({H, M}) * 0.3}};
+  const auto mask = stateMask(windowCase);
+  const auto w = lossWeights(windowCase, false);
+  const auto expected = cpuWindow(
+      inputs,
+      [&](const std::vector<torch::Tensor>& in) {
+        return cpu::fusedMrnnWindow(in[0], in[1], in[2], in[3], mask);
+      },
+      w);
+
+  gpu::MrnnWindowForwardBuffers f;
+  f.xp = device.upload(inputs[0].second);
+  f.h0 = device.upload(inputs[1].second);
+  f.wMh = device.upload(inputs[2].second);
+  f.wHm = device.upload(inputs[3].second);
+  f.mask = maskOn(device, mask);
+  f.hs = device.scratch(T * B * H);
+  f.hin = device.scratch(T * B * H);
+  f.u = device.scratch(T * B * M);
+  f.m = device.scratch(T * B * M);
+  gpu::mrnnWindowForward({T, B, H, M}, f, device.ops());
+  gpu::MrnnWindowBackwardBuffers b;
+  b.xp = f.xp;
+  b.wMh = f.wMh;
+  b.wHm = f.wHm;
+  b.mask = f.mask;
+  b.hs = f.hs;
+  b.hin = f.hin;
+  b.u = f.u;
+  b.m = f.m;
+  b.dHs = stepsOn(device, w);
+  b.dh = device.upload(w.h);
+  b.dXp = device.scratch(T * B * X);
+  b.dU = device.scratch(T * B * M);
+  b.dM = device.scratch(B * M);
+  b.dWmh = device.scratch(M * H);
+  b.dWhm = device.scratch(H * M);
+  gpu::mrnnWindowBackward({T, B, H, M}, b, device.ops());
+  device.finish();
+  const auto hs = device.download(f.hs, {T, B, H});
+  const Named actual{{"hs", hs},
+                     {"h", hs.select(0, T - 1)},
+                     {"dxp", device.download(b.dXp, {T, B, X})},
+                     {"dh0", device.download(b.dh, {B, H})},
+                     {"dwMh", device.download(b.dWmh, {M, H})},
+                     {"dwHm", device.download(b.dWhm, {H, M})}};
+  compare(actual, expected, "mRNN window, " + windowCase.label(), device.ops().precision());
+}
+
+}  // namespace mrnn::test

@@ -1,0 +1,160 @@
+// The true mLSTM's and true mGRU's GPU windows (one intermediate state per gate) against
+// their CPU fused windows: cuda_window_checks.h's checks for Maupome & Meurs's true cells.
+
+#include <torch/torch.h>
+
+#include <vector>
+
+#include "cuda_window_checks.h"
+#include "engine/cuda/cuda_tmgru_window.h"
+#include "engine/cuda/cuda_tmlstm_window.h"
+#include "engine/models/fused_tmgru_window.h"
+#include "engine/models/fused_tmlstm_window.h"
+#include "window_check_support.h"
+
+namespace gpu = mrnn::engine::cuda;
+namespace cpu = mrnn::engine;
+
+namespace mrnn::test {
+
+using namespace window_checks;
+
+void checkTmlstmWindow(WindowDevice& device, const WindowCase& windowCase) {
+  const int64_t T = kT, B = kB, H = kH, M = kM, N = 4 * M, X = N + 4 * H;
+  torch::manual_seed(41);
+  const Named inputs{{"xp", torch::randn({T, B, X})},
+                     {"h0", torch::randn({B, H}) * 0.5},
+                     {"c0", torch::randn({B, H}) * 0.5},
+                     {"wMh", torch::randn({N, H}) * 0.3},
+                     {"v", torch::randn({4, H, M}) * 0.3}};
+  const auto mask = stateMask(windowCase);
+  const auto w = lossWeights(windowCase, true);
+  const auto expected = cpuWindow(
+      inputs,
+      [&](const std::vector<torch::Tensor>& in) {
+        return cpu::fusedTmlstmWindow(in[0], in[1], in[2], in[3], in[4], mask);
+      },
+      w);
+
+  gpu::TmlstmWindowForwardBuffers f;
+  f.xp = device.upload(inputs[0].second);
+  f.h0 = device.upload(inputs[1].second);
+  f.c0 = device.upload(inputs[2].second);
+  f.wMh = device.upload(inputs[3].second);
+  f.v = device.upload(inputs[4].second);
+  f.mask = maskOn(device, mask);
+  f.hs = device.scratch(T * B * H);
+  f.c = device.scratch((T + 1) * B * H);
+  f.hin = device.scratch(T * B * H);
+  f.u = device.scratch(T * B * N);
+  f.m = device.scratch(T * B * N);
+  f.gates = device.scratch(T * B * 4 * H);
+  f.tanhC = device.scratch(T * B * H);
+  gpu::tmlstmWindowForward({T, B, H, M}, f, device.ops());
+  gpu::TmlstmWindowBackwardBuffers b;
+  b.xp = f.xp;
+  b.wMh = f.wMh;
+  b.v = f.v;
+  b.mask = f.mask;
+  b.hin = f.hin;
+  b.u = f.u;
+  b.m = f.m;
+  b.gates = f.gates;
+  b.c = f.c;
+  b.tanhC = f.tanhC;
+  b.dHs = stepsOn(device, w);
+  b.dh = device.upload(w.h);
+  b.dc = device.upload(w.c);
+  b.dXp = device.scratch(T * B * X);
+  b.dU = device.scratch(T * B * N);
+  b.dM = device.scratch(B * N);
+  b.dWmh = device.scratch(N * H);
+  b.dV = device.scratch(4 * H * M);
+  gpu::tmlstmWindowBackward({T, B, H, M}, b, device.ops());
+  device.finish();
+  const auto hs = device.download(f.hs, {T, B, H});
+  const Named actual{{"hs", hs},
+                     {"h", hs.select(0, T - 1)},
+                     {"c", device.download(f.c + T * B * H, {B, H})},
+                     {"dxp", device.download(b.dXp, {T, B, X})},
+                     {"dh0", device.download(b.dh, {B, H})},
+                     {"dc0", device.download(b.dc, {B, H})},
+                     {"dwMh", device.download(b.dWmh, {N, H})},
+                     {"dv", device.download(b.dV, {4, H, M})}};
+  compare(actual, expected, "true mLSTM window, " + windowCase.label(), device.ops().precision());
+}
+
+void checkTmgruWindow(WindowDevice& device, const WindowCase& windowCase) {
+  const int64_t T = kT, B = kB, H = kH, M = kM, X = 3 * M + 3 * H;
+  torch::manual_seed(43);
+  const Named inputs{{"xp", torch::randn({T, B, X})},
+                     {"h0", torch::randn({B, H}) * 0.5},
+                     {"wMhZr", torch::randn({2 * M, H}) * 0.3},
+                     {"wMhH", torch::randn({M, H}) * 0.3},
+                     {"v", torch::randn({3, H, M}) * 0.3}};
+  const auto mask = stateMask(windowCase);
+  const auto w = lossWeights(windowCase, false);
+  const auto expected = cpuWindow(
+      inputs,
+      [&](const std::vector<torch::Tensor>& in) {
+        return cpu::fusedTmgruWindow(in[0], in[1], in[2], in[3], in[4], mask);
+      },
+      w);
+
+  gpu::TmgruWindowForwardBuffers f;
+  f.xp = device.upload(inputs[0].second);
+  f.h0 = device.upload(inputs[1].second);
+  f.wMhZr = device.upload(inputs[2].second);
+  f.wMhH = device.upload(inputs[3].second);
+  f.v = device.upload(inputs[4].second);
+  f.mask = maskOn(device, mask);
+  f.hs = device.scratch(T * B * H);
+  f.hin = device.scratch(T * B * H);
+  f.uZr = device.scratch(T * B * 2 * M);
+  f.mZr = device.scratch(T * B * 2 * M);
+  f.gates = device.scratch(T * B * 3 * H);
+  f.rh = device.scratch(T * B * H);
+  f.uH = device.scratch(T * B * M);
+  f.mH = device.scratch(T * B * M);
+  gpu::tmgruWindowForward({T, B, H, M}, f, device.ops());
+  gpu::TmgruWindowBackwardBuffers b;
+  b.xp = f.xp;
+  b.h0 = f.h0;
+  b.wMhZr = f.wMhZr;
+  b.wMhH = f.wMhH;
+  b.v = f.v;
+  b.mask = f.mask;
+  b.hs = f.hs;
+  b.hin = f.hin;
+  b.uZr = f.uZr;
+  b.mZr = f.mZr;
+  b.gates = f.gates;
+  b.rh = f.rh;
+  b.uH = f.uH;
+  b.mH = f.mH;
+  b.dHs = stepsOn(device, w);
+  b.dh = device.upload(w.h);
+  b.dXp = device.scratch(T * B * X);
+  b.dUZr = device.scratch(T * B * 2 * M);
+  b.dUH = device.scratch(T * B * M);
+  b.dMZr = device.scratch(B * 2 * M);
+  b.dMH = device.scratch(B * M);
+  b.dhStep = device.scratch(B * H);
+  b.dHin = device.scratch(B * H);
+  b.dWmhZr = device.scratch(2 * M * H);
+  b.dWmhH = device.scratch(M * H);
+  b.dV = device.scratch(3 * H * M);
+  gpu::tmgruWindowBackward({T, B, H, M}, b, device.ops());
+  device.finish();
+  const auto hs = device.download(f.hs, {T, B, H});
+  const Named actual{{"hs", hs},
+                     {"h", hs.select(0, T - 1)},
+                     {"dxp", device.download(b.dXp, {T, B, X})},
+                     {"dh0", device.download(b.dh, {B, H})},
+                     {"dwMhZr", device.download(b.dWmhZr, {2 * M, H})},
+                     {"dwMhH", device.download(b.dWmhH, {M, H})},
+                     {"dv", device.download(b.dV, {3, H, M})}};
+  compare(actual, expected, "true mGRU window, " + windowCase.label(), device.ops().precision());
+}
+
+}  // namespace mrnn::test
