@@ -31,9 +31,12 @@ void printJson(std::ostream& out, const std::string& checkpoint, const std::stri
       << ",\n  \"results\": [\n";
   for (size_t i = 0; i < rows.size(); ++i) {
     const auto& f = rows[i].figures;
-    out << "    {\"method\": \"" << rows[i].method << "\", \"nats\": " << f.nats
-        << ", \"bits_per_symbol\": " << f.bitsPerSymbol << ", \"perplexity\": " << f.perplexity
-        << ", \"bits_per_word\": " << f.bitsPerWord << ", \"word_perplexity\": " << f.wordPerplexity
+    // jsonNumber: an overflowing word perplexity is null, never a bare inf.
+    out << "    {\"method\": \"" << rows[i].method << "\", \"nats\": " << engine::jsonNumber(f.nats)
+        << ", \"bits_per_symbol\": " << engine::jsonNumber(f.bitsPerSymbol)
+        << ", \"perplexity\": " << engine::jsonNumber(f.perplexity)
+        << ", \"bits_per_word\": " << engine::jsonNumber(f.bitsPerWord)
+        << ", \"word_perplexity\": " << engine::jsonNumber(f.wordPerplexity)
         << ", \"symbols\": " << f.symbols << ", \"words\": " << f.words << "}"
         << (i + 1 < rows.size() ? "," : "") << "\n";
   }
@@ -128,10 +131,12 @@ int runEval(const CommandLine& args, std::ostream& out, std::ostream& err) {
       << "\n";
   for (const auto& row : rows) {
     const auto& f = row.figures;
-    out << std::left << std::setw(20) << row.method << std::right << std::fixed
-        << std::setprecision(4) << std::setw(12) << f.bitsPerSymbol << std::setw(12) << f.perplexity
-        << std::setw(12) << f.bitsPerWord << std::setw(14) << std::setprecision(2)
-        << f.wordPerplexity << "\n";
+    // A space before each figure: columns stay apart even when one outgrows its width.
+    out << std::left << std::setw(20) << row.method << std::right << ' ' << std::setw(11)
+        << engine::tableFigure(f.bitsPerSymbol, 4) << ' ' << std::setw(11)
+        << engine::tableFigure(f.perplexity, 4) << ' ' << std::setw(11)
+        << engine::tableFigure(f.bitsPerWord, 4) << ' ' << std::setw(13)
+        << engine::tableFigure(f.wordPerplexity, 2) << "\n";
   }
   return 0;
 }

@@ -130,6 +130,16 @@ std::string csvNumber(const std::optional<double>& value) {
   return value ? formatDouble(*value) : "";
 }
 
+std::string tableFigure(double value, int decimals) {
+  if (!std::isfinite(value)) return formatDouble(value);
+  char buffer[64];
+  const bool large = std::fabs(value) >= 1e9;
+  const auto result = std::to_chars(
+      buffer, buffer + sizeof buffer, value,
+      large ? std::chars_format::scientific : std::chars_format::fixed, large ? 3 : decimals);
+  return std::string(buffer, result.ptr);
+}
+
 std::string groupedInteger(int64_t value) {
   std::string digits = std::to_string(value);
   const int first = digits[0] == '-' ? 1 : 0;

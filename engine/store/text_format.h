@@ -24,6 +24,11 @@ std::string formatDouble(double value);
 std::string jsonNumber(double value);
 std::string jsonNumber(const std::optional<double>& value);
 
+// A figure for a fixed-width table column: `decimals` decimals below 1e9 in magnitude
+// ("3.2046"), in exponent form from there ("1.617e+17"), "inf" or "nan" when not finite, so
+// an astronomically large perplexity never runs into its neighbour (locale-independent).
+std::string tableFigure(double value, int decimals);
+
 // An integer with its thousands separated by commas, for tables: "-1,234,567".
 std::string groupedInteger(int64_t value);
 

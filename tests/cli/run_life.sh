@@ -124,6 +124,24 @@ case $case in
     "$mrnn" eval "$project" --split valid --max-symbols 50 | tee "$work/out"
     grep -q "valid split, its first 50 of [0-9]* symbols" "$work/out" || fail "wrong count"
     ;;
+  eval-long-words)
+    # Words of 150 letters: an untrained model's word perplexity is near 10^100, and every
+    # figure must still stand in its own column (and the JSON must parse).
+    python3 -c "
+import random
+random.seed(3)
+for _ in range(60):
+    print(''.join(random.choice('abcdefghij') for _ in range(150)))" >"$work/corpus.txt"
+    "$mrnn" train "$project" --max-steps 2 >/dev/null 2>&1 || fail "training failed"
+    "$mrnn" eval "$project" --split valid | tee "$work/out"
+    awk '$1 == "static" && NF != 5 { bad = 1 } END { exit bad }' "$work/out" ||
+      fail "the figures ran together"
+    grep -Eq '^static +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+e\+[0-9]+$' "$work/out" ||
+      fail "no word perplexity in exponent form"
+    "$mrnn" eval "$project" --split valid --json >"$work/json"
+    python3 -c "import json, sys; json.load(open(sys.argv[1]))" "$work/json" ||
+      fail "the JSON does not parse"
+    ;;
   clamp-nan)
     "$mrnn" train "$project" --max-steps 2 >/dev/null 2>&1 || fail "training failed"
     "$mrnn" sample "$project" --clamp 1:1:nan --length 5 >"$work/out" 2>&1

@@ -15,6 +15,7 @@ using mrnn::engine::groupedInteger;
 using mrnn::engine::jsonNumber;
 using mrnn::engine::jsonString;
 using mrnn::engine::RunStore;
+using mrnn::engine::tableFigure;
 using mrnn::test::ScratchFolder;
 
 MRNN_TEST(store_csv_fields_are_quoted_when_needed) {
@@ -58,6 +59,19 @@ MRNN_TEST(store_numbers_round_trip_in_shortest_form) {
     const std::string text = formatDouble(value);
     EXPECT_MSG(std::strtod(text.c_str(), nullptr) == value, text);
   }
+}
+
+// An untrained model on long words has a word perplexity of 10^100 and more: in fixed
+// notation that is a hundred digits, which ran into the next column of `mrnn eval`.
+MRNN_TEST(table_figures_stay_narrow) {
+  EXPECT_EQ(tableFigure(3.20456, 4), "3.2046");
+  EXPECT_EQ(tableFigure(8920.5213, 2), "8920.52");
+  EXPECT_EQ(tableFigure(999999999.0, 2), "999999999.00");
+  EXPECT_EQ(tableFigure(1.6171e17, 2), "1.617e+17");
+  EXPECT_EQ(tableFigure(-2.5e12, 4), "-2.500e+12");
+  EXPECT_EQ(tableFigure(std::numeric_limits<double>::max(), 2), "1.798e+308");
+  EXPECT_EQ(tableFigure(std::numeric_limits<double>::infinity(), 2), "inf");
+  EXPECT_EQ(tableFigure(std::nan(""), 4), "nan");
 }
 
 MRNN_TEST(store_exports_runs_as_csv) {
