@@ -31,6 +31,7 @@
 #include "engine/training/data_parallel.h"
 #include "engine/training/evaluator.h"
 #include "engine/training/gradient_buckets.h"
+#include "engine/training/held_out_note.h"
 #include "engine/training/run_test_evaluation.h"
 #include "engine/training/train_step.h"
 #include "engine/training/window_tensor.h"
@@ -194,6 +195,10 @@ class Session {
   int64_t step_ = 0;
   int64_t totalSteps_ = 0;
   double bestValid_ = 0.0;
+  // The training bits since the last validation, for worseThanUniformNote (said once a run).
+  double trainBitsSince_ = 0.0;
+  int64_t trainStepsSince_ = 0;
+  bool saidWorseThanUniform_ = false;
   int64_t badValidations_ = 0;
   double wallSeconds_ = 0.0;  // training time, carried across resumes
   std::vector<MetricPoint> pending_;
@@ -524,6 +529,8 @@ bool Session::trainStep() {
                                          std::max(rankSeconds[r], 1e-9));
   }
   publish_(event);
+  trainBitsSince_ += event.bitsPerSymbol;
+  ++trainStepsSince_;
   metric("train/loss", lossValue);
   metric("train/bpc", event.bitsPerSymbol);
   metric("lr", rate);
@@ -572,6 +579,16 @@ void Session::validate() {
   if (figures.words > 0) metric("valid/bpw", figures.bitsPerWord);
   flushMetrics();
   publish_(ValidationEvent{step_, epochNow(), figures, best});
+  if (trainStepsSince_ > 0 && !saidWorseThanUniform_) {
+    const auto note = worseThanUniformNote(
+        bpc, trainBitsSince_ / static_cast<double>(trainStepsSince_), corpus_.vocabulary.size());
+    if (note) {
+      log("note: " + *note);
+      saidWorseThanUniform_ = true;
+    }
+  }
+  trainBitsSince_ = 0.0;
+  trainStepsSince_ = 0;
   if (training_.earlyStopPatience > 0 && badValidations_ >= training_.earlyStopPatience) {
     earlyStopped_ = true;
     log("early stopping: " + std::to_string(badValidations_) + " validations without improvement");
