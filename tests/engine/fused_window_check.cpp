@@ -51,10 +51,15 @@ WindowRun runWindow(engine::RecurrentCell& cell, bool fused, const torch::Tensor
                     const torch::Device& device) {
   cell.setFusedEnabled(fused);
   cell.zero_grad();
-  const auto xs = x.to(device).requires_grad_(true);
-  const auto es = embedding.to(device).requires_grad_(true);
+  // Fresh leaves every run: on the CPU to() hands back the caller's own tensor, whose
+  // gradient would then add up over the runs.
+  const auto leafOn = [&](const torch::Tensor& t) {
+    return t.detach().clone().to(device).requires_grad_(true);
+  };
+  const auto xs = leafOn(x);
+  const auto es = leafOn(embedding);
   engine::CellState state;
-  for (const auto& part : start) state.parts.push_back(part.to(device).requires_grad_(true));
+  for (const auto& part : start) state.parts.push_back(leafOn(part));
   const auto initial = state.parts;
   const auto deviceWeights = weights.to(device);
   WindowRun run;
