@@ -21,8 +21,6 @@ namespace {
 
 using cuda_glue::DeviceCall;
 using cuda_glue::floats;
-using cuda_glue::isBfloat16;
-using cuda_glue::productPrecisionNow;
 using cuda_glue::windowInput;
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
@@ -50,8 +48,7 @@ class CudaGruWindowFunction : public torch::autograd::Function<CudaGruWindowFunc
     buffers.hin = floats(hin);
     buffers.gates = floats(gates);
     buffers.rh = floats(rh);
-    DeviceCall call(xp, cuda_glue::precisionOf(bfloat16));
-    ctx->saved_data["bfloat16"] = bfloat16;
+    DeviceCall call(xp, cuda_glue::keepPrecision(ctx, bfloat16));
     cuda::gruWindowForward(sizes, buffers, call.ops);
     if (keep) ctx->save_for_backward({h0, wZr, wH, mask, hin, gates, rh, hs});
     return {hs, hs.select(0, T - 1).clone()};
@@ -85,7 +82,7 @@ class CudaGruWindowFunction : public torch::autograd::Function<CudaGruWindowFunc
     buffers.dHin = buffers.dRh + B * H;
     buffers.dWzr = floats(dWzr);
     buffers.dWh = floats(dWh);
-    DeviceCall call(hin, cuda_glue::precisionOf(ctx->saved_data["bfloat16"].toBool()));
+    DeviceCall call(hin, cuda_glue::keptPrecision(ctx));
     cuda::gruWindowBackward({T, B, H}, buffers, call.ops);
     return {dXp,
             dh,
@@ -125,8 +122,7 @@ class CudaMgruWindowFunction : public torch::autograd::Function<CudaMgruWindowFu
     buffers.m = floats(m);
     buffers.gates = floats(gates);
     buffers.rm = floats(rm);
-    DeviceCall call(xp, cuda_glue::precisionOf(bfloat16));
-    ctx->saved_data["bfloat16"] = bfloat16;
+    DeviceCall call(xp, cuda_glue::keepPrecision(ctx, bfloat16));
     cuda::mgruWindowForward(sizes, buffers, call.ops);
     if (keep) ctx->save_for_backward({xp, h0, wMh, vZr, vH, mask, hin, u, m, gates, rm, hs});
     return {hs, hs.select(0, T - 1).clone()};
@@ -170,7 +166,7 @@ class CudaMgruWindowFunction : public torch::autograd::Function<CudaMgruWindowFu
     buffers.dWmh = floats(dWmh);
     buffers.dVzr = floats(dVzr);
     buffers.dVh = floats(dVh);
-    DeviceCall call(xp, cuda_glue::precisionOf(ctx->saved_data["bfloat16"].toBool()));
+    DeviceCall call(xp, cuda_glue::keptPrecision(ctx));
     cuda::mgruWindowBackward({T, B, H, M}, buffers, call.ops);
     return {dXp,
             dh,
@@ -191,7 +187,7 @@ FusedWindowResult cudaFusedGruWindow(const torch::Tensor& xp, const torch::Tenso
   const bool keep = windowNeedsBackward({xp, h0, wZr, wH});
   const auto out = CudaGruWindowFunction::apply(windowInput(xp), windowInput(h0), windowInput(wZr),
                                                 windowInput(wH), windowInput(windowMask(mask, h0)),
-                                                keep, isBfloat16(productPrecisionNow()));
+                                                keep, cuda_glue::bfloat16Now());
   return {out[0], out[1], {}};
 }
 
@@ -201,7 +197,7 @@ FusedWindowResult cudaFusedMgruWindow(const torch::Tensor& xp, const torch::Tens
   const bool keep = windowNeedsBackward({xp, h0, wMh, vZr, vH});
   const auto out = CudaMgruWindowFunction::apply(
       windowInput(xp), windowInput(h0), windowInput(wMh), windowInput(vZr), windowInput(vH),
-      windowInput(windowMask(mask, h0)), keep, isBfloat16(productPrecisionNow()));
+      windowInput(windowMask(mask, h0)), keep, cuda_glue::bfloat16Now());
   return {out[0], out[1], {}};
 }
 

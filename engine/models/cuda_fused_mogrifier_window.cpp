@@ -22,8 +22,6 @@ namespace {
 
 using cuda_glue::DeviceCall;
 using cuda_glue::floats;
-using cuda_glue::isBfloat16;
-using cuda_glue::productPrecisionNow;
 using cuda_glue::windowInput;
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
@@ -75,8 +73,7 @@ class CudaMogrifierWindowFunction : public torch::autograd::Function<CudaMogrifi
     buffers.c = floats(c);
     buffers.tanhC = floats(tanhC);
     buffers.hs = floats(hs);
-    DeviceCall call(x, cuda_glue::precisionOf(bfloat16));
-    ctx->saved_data["bfloat16"] = bfloat16;
+    DeviceCall call(x, cuda_glue::keepPrecision(ctx, bfloat16));
     cuda::mogrifierWindowForward(w, weightsOf(wX, b, wH, rounds, lowRank), buffers, call.ops);
     if (keep) {
       MogrifierWindowSaved{x, wX,    wH, mask,  xR,           hR,      sX,    sH,
@@ -144,7 +141,7 @@ class CudaMogrifierWindowFunction : public torch::autograd::Function<CudaMogrifi
         (k % 2 == 0 ? buffers.dLeft : buffers.dRight).push_back(p);  // left, right, left, ...
       }
     }
-    DeviceCall call(x, cuda_glue::precisionOf(ctx->saved_data["bfloat16"].toBool()));
+    DeviceCall call(x, cuda_glue::keptPrecision(ctx));
     cuda::mogrifierWindowBackward(w, weightsOf(wX, torch::Tensor(), wH, rounds, lowRank), buffers,
                                   call.ops);
     out.emplace_back();  // lowRank
@@ -173,7 +170,7 @@ FusedWindowResult cudaFusedMogrifierWindow(const torch::Tensor& x, const torch::
   const auto out = CudaMogrifierWindowFunction::apply(
       windowInput(x), windowInput(h0), windowInput(c0), windowInput(wX), windowInput(b),
       windowInput(wH), windowInput(windowMask(mask, h0)), at::TensorList(contiguous), lowRank,
-      zigzag, keep, isBfloat16(productPrecisionNow()));
+      zigzag, keep, cuda_glue::bfloat16Now());
   return {out[0], out[1], out[2]};
 }
 

@@ -20,8 +20,6 @@ namespace {
 
 using cuda_glue::DeviceCall;
 using cuda_glue::floats;
-using cuda_glue::isBfloat16;
-using cuda_glue::productPrecisionNow;
 using cuda_glue::windowInput;
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
@@ -43,8 +41,7 @@ class CudaRnnWindowFunction : public torch::autograd::Function<CudaRnnWindowFunc
     buffers.mask = dataOrNull(mask);
     buffers.hs = floats(hs);
     buffers.hin = floats(hin);
-    DeviceCall call(xp, cuda_glue::precisionOf(bfloat16));
-    ctx->saved_data["bfloat16"] = bfloat16;
+    DeviceCall call(xp, cuda_glue::keepPrecision(ctx, bfloat16));
     cuda::rnnWindowForward(sizes, buffers, call.ops);
     if (keep) ctx->save_for_backward({wHh, mask, hin, hs});
     return {hs, hs.select(0, T - 1).clone()};
@@ -68,7 +65,7 @@ class CudaRnnWindowFunction : public torch::autograd::Function<CudaRnnWindowFunc
     buffers.dh = floats(dh);
     buffers.dXp = floats(dXp);
     buffers.dWhh = floats(dWhh);
-    DeviceCall call(hin, cuda_glue::precisionOf(ctx->saved_data["bfloat16"].toBool()));
+    DeviceCall call(hin, cuda_glue::keptPrecision(ctx));
     cuda::rnnWindowBackward({T, B, H}, buffers, call.ops);
     return {dXp, dh, dWhh, torch::Tensor(), torch::Tensor(), torch::Tensor()};  // mask, keep, bf16
   }
@@ -97,8 +94,7 @@ class CudaMrnnWindowFunction : public torch::autograd::Function<CudaMrnnWindowFu
     buffers.hin = floats(hin);
     buffers.u = floats(u);
     buffers.m = floats(m);
-    DeviceCall call(xp, cuda_glue::precisionOf(bfloat16));
-    ctx->saved_data["bfloat16"] = bfloat16;
+    DeviceCall call(xp, cuda_glue::keepPrecision(ctx, bfloat16));
     cuda::mrnnWindowForward(sizes, buffers, call.ops);
     if (keep) ctx->save_for_backward({xp, wMh, wHm, mask, hin, u, m, hs});
     return {hs, hs.select(0, T - 1).clone()};
@@ -133,7 +129,7 @@ class CudaMrnnWindowFunction : public torch::autograd::Function<CudaMrnnWindowFu
     buffers.dM = floats(dM);
     buffers.dWmh = floats(dWmh);
     buffers.dWhm = floats(dWhm);
-    DeviceCall call(xp, cuda_glue::precisionOf(ctx->saved_data["bfloat16"].toBool()));
+    DeviceCall call(xp, cuda_glue::keptPrecision(ctx));
     cuda::mrnnWindowBackward({T, B, H, M}, buffers, call.ops);
     return {dXp,
             dh,
@@ -152,7 +148,7 @@ FusedWindowResult cudaFusedRnnWindow(const torch::Tensor& xp, const torch::Tenso
   const bool keep = windowNeedsBackward({xp, h0, wHh});
   const auto out = CudaRnnWindowFunction::apply(windowInput(xp), windowInput(h0), windowInput(wHh),
                                                 windowInput(windowMask(mask, h0)), keep,
-                                                isBfloat16(productPrecisionNow()));
+                                                cuda_glue::bfloat16Now());
   return {out[0], out[1], {}};
 }
 
@@ -162,7 +158,7 @@ FusedWindowResult cudaFusedMrnnWindow(const torch::Tensor& xp, const torch::Tens
   const bool keep = windowNeedsBackward({xp, h0, wMh, wHm});
   const auto out = CudaMrnnWindowFunction::apply(
       windowInput(xp), windowInput(h0), windowInput(wMh), windowInput(wHm),
-      windowInput(windowMask(mask, h0)), keep, isBfloat16(productPrecisionNow()));
+      windowInput(windowMask(mask, h0)), keep, cuda_glue::bfloat16Now());
   return {out[0], out[1], {}};
 }
 

@@ -21,8 +21,6 @@ namespace {
 
 using cuda_glue::DeviceCall;
 using cuda_glue::floats;
-using cuda_glue::isBfloat16;
-using cuda_glue::productPrecisionNow;
 using cuda_glue::windowInput;
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
@@ -58,8 +56,7 @@ class CudaTmlstmWindowFunction : public torch::autograd::Function<CudaTmlstmWind
     buffers.m = floats(m);
     buffers.gates = floats(gates);
     buffers.tanhC = floats(tanhC);
-    DeviceCall call(xp, cuda_glue::precisionOf(bfloat16));
-    ctx->saved_data["bfloat16"] = bfloat16;
+    DeviceCall call(xp, cuda_glue::keepPrecision(ctx, bfloat16));
     cuda::tmlstmWindowForward(sizes, buffers, call.ops);
     if (keep) ctx->save_for_backward({xp, wMh, v, mask, hin, u, m, gates, c, tanhC});
     return {hs, hs.select(0, T - 1).clone(), c.select(0, T).clone()};
@@ -99,7 +96,7 @@ class CudaTmlstmWindowFunction : public torch::autograd::Function<CudaTmlstmWind
     buffers.dM = floats(dM);
     buffers.dWmh = floats(dWmh);
     buffers.dV = floats(dV);
-    DeviceCall call(xp, cuda_glue::precisionOf(ctx->saved_data["bfloat16"].toBool()));
+    DeviceCall call(xp, cuda_glue::keptPrecision(ctx));
     cuda::tmlstmWindowBackward({T, B, H, M}, buffers, call.ops);
     return {dXp,
             dh,
@@ -145,8 +142,7 @@ class CudaTmgruWindowFunction : public torch::autograd::Function<CudaTmgruWindow
     buffers.rh = floats(rh);
     buffers.uH = floats(uH);
     buffers.mH = floats(mH);
-    DeviceCall call(xp, cuda_glue::precisionOf(bfloat16));
-    ctx->saved_data["bfloat16"] = bfloat16;
+    DeviceCall call(xp, cuda_glue::keepPrecision(ctx, bfloat16));
     cuda::tmgruWindowForward(sizes, buffers, call.ops);
     if (keep) {
       ctx->save_for_backward({xp, h0, wMhZr, wMhH, v, mask, hin, uZr, mZr, gates, rh, uH, mH, hs});
@@ -198,7 +194,7 @@ class CudaTmgruWindowFunction : public torch::autograd::Function<CudaTmgruWindow
     buffers.dWmhZr = floats(dWmhZr);
     buffers.dWmhH = floats(dWmhH);
     buffers.dV = floats(dV);
-    DeviceCall call(xp, cuda_glue::precisionOf(ctx->saved_data["bfloat16"].toBool()));
+    DeviceCall call(xp, cuda_glue::keptPrecision(ctx));
     cuda::tmgruWindowBackward({T, B, H, M}, buffers, call.ops);
     return {dXp,
             dh,
@@ -219,7 +215,7 @@ FusedWindowResult cudaFusedTmlstmWindow(const torch::Tensor& xp, const torch::Te
   const bool keep = windowNeedsBackward({xp, h0, c0, wMh, v});
   const auto out = CudaTmlstmWindowFunction::apply(
       windowInput(xp), windowInput(h0), windowInput(c0), windowInput(wMh), windowInput(v),
-      windowInput(windowMask(mask, h0)), keep, isBfloat16(productPrecisionNow()));
+      windowInput(windowMask(mask, h0)), keep, cuda_glue::bfloat16Now());
   return {out[0], out[1], out[2]};
 }
 
@@ -229,7 +225,7 @@ FusedWindowResult cudaFusedTmgruWindow(const torch::Tensor& xp, const torch::Ten
   const bool keep = windowNeedsBackward({xp, h0, wMhZr, wMhH, v});
   const auto out = CudaTmgruWindowFunction::apply(
       windowInput(xp), windowInput(h0), windowInput(wMhZr), windowInput(wMhH), windowInput(v),
-      windowInput(windowMask(mask, h0)), keep, isBfloat16(productPrecisionNow()));
+      windowInput(windowMask(mask, h0)), keep, cuda_glue::bfloat16Now());
   return {out[0], out[1], {}};
 }
 

@@ -21,8 +21,6 @@ using torch::autograd::variable_list;
 
 using cuda_glue::DeviceCall;
 using cuda_glue::floats;
-using cuda_glue::isBfloat16;
-using cuda_glue::productPrecisionNow;
 using cuda_glue::windowInput;
 
 class CudaMlstmWindowFunction : public torch::autograd::Function<CudaMlstmWindowFunction> {
@@ -55,8 +53,7 @@ class CudaMlstmWindowFunction : public torch::autograd::Function<CudaMlstmWindow
     buffers.m = floats(m);
     buffers.gates = floats(gates);
     buffers.tanhC = floats(tanhC);
-    DeviceCall call(xp, cuda_glue::precisionOf(bfloat16));
-    ctx->saved_data["bfloat16"] = bfloat16;
+    DeviceCall call(xp, cuda_glue::keepPrecision(ctx, bfloat16));
     cuda::mlstmWindowForward(sizes, buffers, call.ops);
     if (keep) ctx->save_for_backward({xp, wMh, wM, mask, hin, u, m, gates, c, tanhC});
     return {hs, hs.select(0, T - 1).clone(), c.select(0, T).clone()};
@@ -96,7 +93,7 @@ class CudaMlstmWindowFunction : public torch::autograd::Function<CudaMlstmWindow
     buffers.dM = floats(dM);
     buffers.dWmh = floats(dWmh);
     buffers.dWm = floats(dWm);
-    DeviceCall call(xp, cuda_glue::precisionOf(ctx->saved_data["bfloat16"].toBool()));
+    DeviceCall call(xp, cuda_glue::keptPrecision(ctx));
     cuda::mlstmWindowBackward({T, B, H, M}, buffers, call.ops);
     return {dXp,
             dh,
@@ -134,8 +131,7 @@ class CudaLstmWindowFunction : public torch::autograd::Function<CudaLstmWindowFu
     buffers.hin = floats(hin);
     buffers.gates = floats(gates);
     buffers.tanhC = floats(tanhC);
-    DeviceCall call(xp, cuda_glue::precisionOf(bfloat16));
-    ctx->saved_data["bfloat16"] = bfloat16;
+    DeviceCall call(xp, cuda_glue::keepPrecision(ctx, bfloat16));
     cuda::lstmWindowForward(sizes, buffers, call.ops);
     if (keep) ctx->save_for_backward({wH, mask, hin, gates, c, tanhC});
     return {hs, hs.select(0, T - 1).clone(), c.select(0, T).clone()};
@@ -164,7 +160,7 @@ class CudaLstmWindowFunction : public torch::autograd::Function<CudaLstmWindowFu
     buffers.dc = floats(dc);
     buffers.dXp = floats(dXp);
     buffers.dWh = floats(dWh);
-    DeviceCall call(hin, cuda_glue::precisionOf(ctx->saved_data["bfloat16"].toBool()));
+    DeviceCall call(hin, cuda_glue::keptPrecision(ctx));
     cuda::lstmWindowBackward({T, B, H}, buffers, call.ops);
     return {dXp,
             dh,
@@ -203,7 +199,7 @@ FusedWindowResult cudaFusedMlstmWindow(const torch::Tensor& xp, const torch::Ten
   const bool keep = windowNeedsBackward({xp, h0, c0, wMh, wM});
   const auto out = CudaMlstmWindowFunction::apply(
       windowInput(xp), windowInput(h0), windowInput(c0), windowInput(wMh), windowInput(wM),
-      windowInput(windowMask(mask, h0)), keep, isBfloat16(productPrecisionNow()));
+      windowInput(windowMask(mask, h0)), keep, cuda_glue::bfloat16Now());
   return {out[0], out[1], out[2]};
 }
 
@@ -213,7 +209,7 @@ FusedWindowResult cudaFusedLstmWindow(const torch::Tensor& xp, const torch::Tens
   const bool keep = windowNeedsBackward({xp, h0, c0, wH});
   const auto out = CudaLstmWindowFunction::apply(windowInput(xp), windowInput(h0), windowInput(c0),
                                                  windowInput(wH), windowInput(windowMask(mask, h0)),
-                                                 keep, isBfloat16(productPrecisionNow()));
+                                                 keep, cuda_glue::bfloat16Now());
   return {out[0], out[1], out[2]};
 }
 

@@ -1,9 +1,9 @@
 #pragma once
 
-// Internal to the CUDA fused windows' glue (cuda_fused_windows.cpp,
-// cuda_fused_gru_windows.cpp), compiled only where MRNN_HAVE_CUDA_KERNELS is defined: what
-// hands a LibTorch CUDA tensor's data to engine/cuda.
+// Internal to the CUDA fused windows' glue (the cuda_fused_*.cpp files), compiled only where
+// MRNN_HAVE_CUDA_KERNELS is defined: what hands a LibTorch CUDA tensor's data to engine/cuda.
 
+#include <torch/csrc/autograd/custom_function.h>
 #include <torch/types.h>
 
 #include <cstddef>
@@ -42,6 +42,22 @@ inline bool isBfloat16(cuda::ProductPrecision precision) {
 }
 inline cuda::ProductPrecision precisionOf(bool bfloat16) {
   return bfloat16 ? cuda::ProductPrecision::Bfloat16 : cuda::ProductPrecision::Float32;
+}
+
+// The flag the windows' autograd Functions take (their arguments are tensors and plain
+// values): whether this call multiplies at bfloat16.
+inline bool bfloat16Now() {
+  return isBfloat16(productPrecisionNow());
+}
+
+// One home for the context key: the forward records its precision and multiplies at it,
+// the backward reads it back and multiplies alike.
+inline cuda::ProductPrecision keepPrecision(torch::autograd::AutogradContext* ctx, bool bfloat16) {
+  ctx->saved_data["bfloat16"] = bfloat16;
+  return precisionOf(bfloat16);
+}
+inline cuda::ProductPrecision keptPrecision(torch::autograd::AutogradContext* ctx) {
+  return precisionOf(ctx->saved_data["bfloat16"].toBool());
 }
 
 // The window operations on the tensors' device, with that device current for the call:
