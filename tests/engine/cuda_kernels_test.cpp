@@ -32,82 +32,42 @@ void requireGpu() {
 
 MRNN_TEST(cuda_mlstm_window_equals_the_cpu_fused_window) {
   requireGpu();
-  for (const auto precision : kPrecisions) {
-    for (const auto& windowCase : kWindowCases) {
-      CudaWindowDevice device(precision);
-      mrnn::test::checkMlstmWindow(device, windowCase);
-    }
-  }
+  mrnn::test::checkEveryCase<CudaWindowDevice>(mrnn::test::checkMlstmWindow);
 }
 
 MRNN_TEST(cuda_lstm_window_equals_the_cpu_fused_window) {
   requireGpu();
-  for (const auto precision : kPrecisions) {
-    for (const auto& windowCase : kWindowCases) {
-      CudaWindowDevice device(precision);
-      mrnn::test::checkLstmWindow(device, windowCase);
-    }
-  }
+  mrnn::test::checkEveryCase<CudaWindowDevice>(mrnn::test::checkLstmWindow);
 }
 
 MRNN_TEST(cuda_gru_window_equals_the_cpu_fused_window) {
   requireGpu();
-  for (const auto precision : kPrecisions) {
-    for (const auto& windowCase : kWindowCases) {
-      CudaWindowDevice device(precision);
-      mrnn::test::checkGruWindow(device, windowCase);
-    }
-  }
+  mrnn::test::checkEveryCase<CudaWindowDevice>(mrnn::test::checkGruWindow);
 }
 
 MRNN_TEST(cuda_mgru_window_equals_the_cpu_fused_window) {
   requireGpu();
-  for (const auto precision : kPrecisions) {
-    for (const auto& windowCase : kWindowCases) {
-      CudaWindowDevice device(precision);
-      mrnn::test::checkMgruWindow(device, windowCase);
-    }
-  }
+  mrnn::test::checkEveryCase<CudaWindowDevice>(mrnn::test::checkMgruWindow);
 }
 
 MRNN_TEST(cuda_true_mlstm_window_equals_the_cpu_fused_window) {
   requireGpu();
-  for (const auto precision : kPrecisions) {
-    for (const auto& windowCase : kWindowCases) {
-      CudaWindowDevice device(precision);
-      mrnn::test::checkTmlstmWindow(device, windowCase);
-    }
-  }
+  mrnn::test::checkEveryCase<CudaWindowDevice>(mrnn::test::checkTmlstmWindow);
 }
 
 MRNN_TEST(cuda_true_mgru_window_equals_the_cpu_fused_window) {
   requireGpu();
-  for (const auto precision : kPrecisions) {
-    for (const auto& windowCase : kWindowCases) {
-      CudaWindowDevice device(precision);
-      mrnn::test::checkTmgruWindow(device, windowCase);
-    }
-  }
+  mrnn::test::checkEveryCase<CudaWindowDevice>(mrnn::test::checkTmgruWindow);
 }
 
 MRNN_TEST(cuda_rnn_window_equals_the_cpu_fused_window) {
   requireGpu();
-  for (const auto precision : kPrecisions) {
-    for (const auto& windowCase : kWindowCases) {
-      CudaWindowDevice device(precision);
-      mrnn::test::checkRnnWindow(device, windowCase);
-    }
-  }
+  mrnn::test::checkEveryCase<CudaWindowDevice>(mrnn::test::checkRnnWindow);
 }
 
 MRNN_TEST(cuda_mrnn_window_equals_the_cpu_fused_window) {
   requireGpu();
-  for (const auto precision : kPrecisions) {
-    for (const auto& windowCase : kWindowCases) {
-      CudaWindowDevice device(precision);
-      mrnn::test::checkMrnnWindow(device, windowCase);
-    }
-  }
+  mrnn::test::checkEveryCase<CudaWindowDevice>(mrnn::test::checkMrnnWindow);
 }
 
 MRNN_TEST(cuda_mogrifier_window_equals_the_cpu_fused_window) {

@@ -53,4 +53,16 @@ inline constexpr engine::cuda::ProductPrecision kPrecisions[] = {
 inline constexpr WindowCase kWindowCases[] = {
     {false, true}, {false, false}, {true, true}, {true, false}};
 
+// `check` (one of the above) on a fresh Device (HostWindowDevice or CudaWindowDevice) for
+// every precision and every window case.
+template <class Device>
+void checkEveryCase(void (*check)(WindowDevice&, const WindowCase&)) {
+  for (const auto precision : kPrecisions) {
+    for (const auto& windowCase : kWindowCases) {
+      Device device(precision);
+      check(device, windowCase);
+    }
+  }
+}
+
 }  // namespace mrnn::test

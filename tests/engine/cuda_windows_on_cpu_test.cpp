@@ -25,75 +25,35 @@ using mrnn::test::kPrecisions;
 using mrnn::test::kWindowCases;
 
 MRNN_TEST(gpu_mlstm_window_on_the_cpu_equals_the_cpu_fused_window) {
-  for (const auto precision : kPrecisions) {
-    for (const auto& windowCase : kWindowCases) {
-      HostWindowDevice device(precision);
-      mrnn::test::checkMlstmWindow(device, windowCase);
-    }
-  }
+  mrnn::test::checkEveryCase<HostWindowDevice>(mrnn::test::checkMlstmWindow);
 }
 
 MRNN_TEST(gpu_lstm_window_on_the_cpu_equals_the_cpu_fused_window) {
-  for (const auto precision : kPrecisions) {
-    for (const auto& windowCase : kWindowCases) {
-      HostWindowDevice device(precision);
-      mrnn::test::checkLstmWindow(device, windowCase);
-    }
-  }
+  mrnn::test::checkEveryCase<HostWindowDevice>(mrnn::test::checkLstmWindow);
 }
 
 MRNN_TEST(gpu_gru_window_on_the_cpu_equals_the_cpu_fused_window) {
-  for (const auto precision : kPrecisions) {
-    for (const auto& windowCase : kWindowCases) {
-      HostWindowDevice device(precision);
-      mrnn::test::checkGruWindow(device, windowCase);
-    }
-  }
+  mrnn::test::checkEveryCase<HostWindowDevice>(mrnn::test::checkGruWindow);
 }
 
 MRNN_TEST(gpu_mgru_window_on_the_cpu_equals_the_cpu_fused_window) {
-  for (const auto precision : kPrecisions) {
-    for (const auto& windowCase : kWindowCases) {
-      HostWindowDevice device(precision);
-      mrnn::test::checkMgruWindow(device, windowCase);
-    }
-  }
+  mrnn::test::checkEveryCase<HostWindowDevice>(mrnn::test::checkMgruWindow);
 }
 
 MRNN_TEST(gpu_true_mlstm_window_on_the_cpu_equals_the_cpu_fused_window) {
-  for (const auto precision : kPrecisions) {
-    for (const auto& windowCase : kWindowCases) {
-      HostWindowDevice device(precision);
-      mrnn::test::checkTmlstmWindow(device, windowCase);
-    }
-  }
+  mrnn::test::checkEveryCase<HostWindowDevice>(mrnn::test::checkTmlstmWindow);
 }
 
 MRNN_TEST(gpu_true_mgru_window_on_the_cpu_equals_the_cpu_fused_window) {
-  for (const auto precision : kPrecisions) {
-    for (const auto& windowCase : kWindowCases) {
-      HostWindowDevice device(precision);
-      mrnn::test::checkTmgruWindow(device, windowCase);
-    }
-  }
+  mrnn::test::checkEveryCase<HostWindowDevice>(mrnn::test::checkTmgruWindow);
 }
 
 MRNN_TEST(gpu_rnn_window_on_the_cpu_equals_the_cpu_fused_window) {
-  for (const auto precision : kPrecisions) {
-    for (const auto& windowCase : kWindowCases) {
-      HostWindowDevice device(precision);
-      mrnn::test::checkRnnWindow(device, windowCase);
-    }
-  }
+  mrnn::test::checkEveryCase<HostWindowDevice>(mrnn::test::checkRnnWindow);
 }
 
 MRNN_TEST(gpu_mrnn_window_on_the_cpu_equals_the_cpu_fused_window) {
-  for (const auto precision : kPrecisions) {
-    for (const auto& windowCase : kWindowCases) {
-      HostWindowDevice device(precision);
-      mrnn::test::checkMrnnWindow(device, windowCase);
-    }
-  }
+  mrnn::test::checkEveryCase<HostWindowDevice>(mrnn::test::checkMrnnWindow);
 }
 
 MRNN_TEST(gpu_mogrifier_window_on_the_cpu_equals_the_cpu_fused_window) {
