@@ -21,7 +21,7 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
   engine::TrainingRun run(project);
   run.stopAtStep(options.stopAtStep);
   run.joinRanks(options.collective);
-  run.start(from);
+  run.start(from, options.length);
   const bool terminal = ::isatty(STDOUT_FILENO) != 0 && !options.quiet;
   bool stopping = false;
   int64_t lastPrinted = 0;

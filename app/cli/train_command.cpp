@@ -18,6 +18,7 @@
 #include "engine/store/run_paths.h"
 #include "engine/training/checkpoint.h"
 #include "engine/training/data_parallel.h"
+#include "engine/training/resumed_training.h"
 #include "option_values.h"
 #include "rank_launcher.h"
 #include "terminal_training.h"
@@ -91,8 +92,11 @@ int runTrain(const CommandLine& args, bool resume, std::ostream& out, std::ostre
   }
   // A ConfigError reaches main(), which prints it (file, line, key) and exits 1.
   engine::Project project = engine::loadProject(args.positional()[1]);
-  if (args.has("max-steps")) project.training.maxSteps = positiveInteger(args, "max-steps", 0);
-  if (args.has("epochs")) project.training.epochs = positiveInteger(args, "epochs", 1);
+  // A new run trains for the length given here; a resumed one keeps its own unless given one.
+  engine::RunLength length;
+  if (args.has("max-steps")) length.maxSteps = positiveInteger(args, "max-steps", 0);
+  if (args.has("epochs")) length.epochs = positiveInteger(args, "epochs", 1);
+  if (!resume) engine::applyRunLength(project.training, length);
   if (args.has("threads")) project.training.threads = static_cast<int>(threadsOption(args));
   if (args.has("device")) project.training.device = deviceOption(args);
   const int timeout = static_cast<int>(positiveInteger(args, "timeout", 60));
@@ -125,6 +129,7 @@ int runTrain(const CommandLine& args, bool resume, std::ostream& out, std::ostre
 
   TerminalTrainingOptions options;
   options.resumeFrom = from;
+  if (resume) options.length = length;
   std::unique_ptr<engine::C10dCollective> collective;
   if (environment) {
     if (engine::namesCudaDevice(project.training.device)) {

@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QMessageBox>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QShowEvent>
@@ -66,7 +67,11 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
   defaultLayout_ = saveState();
   createMenus();
   connectPanels();
-  resize(1280, 820);
+  // 1280 x 820, or the screen's free area where that is smaller (a 1366 x 768 laptop, a
+  // 1280 x 720 display): a window taller than the screen hides its status bar and Start.
+  QSize size(1280, 820);
+  if (const QScreen* display = screen()) size = size.boundedTo(display->availableGeometry().size());
+  resize(size);
   if (useSettings_) {
     QSettings settings = workbenchSettings();
     restoreGeometry(settings.value(kGeometryKey).toByteArray());

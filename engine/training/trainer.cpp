@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "engine/config/parameter_count.h"
@@ -32,6 +33,7 @@
 #include "engine/training/evaluator.h"
 #include "engine/training/gradient_buckets.h"
 #include "engine/training/held_out_note.h"
+#include "engine/training/resumed_training.h"
 #include "engine/training/run_test_evaluation.h"
 #include "engine/training/train_step.h"
 #include "engine/training/window_tensor.h"
@@ -125,9 +127,10 @@ void checkCheckpointBelongs(const TrainingSnapshot& s, const std::string& path,
 class Session {
  public:
   Session(const Project& project, const Trainer::Publish& publish, RunControl& control,
-          Collective* collective)
+          Collective* collective, const RunLength& length)
       : project_(project),
-        training_(project.training),
+        training_(project_.training),
+        length_(length),
         publish_(publish),
         control_(control),
         collective_(collective && collective->size() > 1 ? collective : nullptr),
@@ -151,12 +154,16 @@ class Session {
   // generator and counters from `checkpoint` (checked against the model and vocabulary).
   void continueFrom(Checkpoint& checkpoint);
   void restoreGenerator(const TrainingSnapshot& snapshot);
+  // A resume trains with the settings its run started with (resumedTraining), saying which
+  // ones the project now gives otherwise.
+  void adoptRunSettings(const std::string& resumeFrom);
   // Whether the loop should stop before the next step; with ranks, as they all agreed.
   bool stopNow() const {
     return (collective_ ? agreedStop_ : control_.stopRequested()) ||
            control_.stepLimitReached(step_);
   }
   void log(const std::string& message) { publish_(LogEvent{message}); }
+  void note(const std::string& message) { publish_(LogEvent{"note: " + message, true}); }
   // The engine's job interface for the evaluations inside the run: their progress goes out
   // as PhaseEvents (about one per percent). Never cancelled: a stop waits for the step.
   JobContext evaluationJob(const std::string& phase);
@@ -167,8 +174,12 @@ class Session {
     return static_cast<double>(batcher_->epoch()) + batcher_->epochProgress();
   }
 
-  const Project& project_;
+  Project project_;  // its training section becomes the run's own when it resumes
   const TrainingConfig& training_;
+  const RunLength length_;  // a resume's new length, where the caller gives one
+  // The checkpoint a resume continues from: opened first (its settings are the run's), read
+  // into the session once it is built, then let go.
+  std::optional<Checkpoint> resumed_;
   const Trainer::Publish& publish_;
   RunControl& control_;
   Collective* collective_;  // null: one process trains the whole batch
@@ -258,6 +269,7 @@ void Session::setUp(const std::string& resumeFrom) {
   if (!project_.hasData) {
     throw std::runtime_error("the project has no 'data:' section: name a training corpus first");
   }
+  if (!resumeFrom.empty()) adoptRunSettings(resumeFrom);
   device_ = resolveComputeDevice(training_.device, "training.device");
   if (training_.bf16 && !device_.is_cuda()) {
     throw std::runtime_error(
@@ -333,10 +345,7 @@ void Session::setUp(const std::string& resumeFrom) {
   }
   if (!writer_) {
     joinRanks();
-    if (!resumeFrom.empty()) {
-      Checkpoint checkpoint = Checkpoint::open(resumeFrom);
-      continueFrom(checkpoint);
-    }
+    if (resumed_) continueFrom(*resumed_);
   } else if (resumeFrom.empty()) {
     RunRecord record;
     record.name = project_.name.empty() ? std::string("run") : project_.name;
@@ -348,7 +357,7 @@ void Session::setUp(const std::string& resumeFrom) {
     lock_ = catalogue_->lockForWriting(id);
     outcome_.runId = id;
   } else {
-    Checkpoint checkpoint = Checkpoint::open(resumeFrom);
+    Checkpoint& checkpoint = *resumed_;
     const TrainingSnapshot& s = checkpoint.snapshot();
     checkCheckpointBelongs(s, resumeFrom, *catalogue_);
     if (!store_->run(s.runId)) {
@@ -362,6 +371,7 @@ void Session::setUp(const std::string& resumeFrom) {
     store_->deleteMetricsAfter(outcome_.runId, step_);  // those steps are trained again
     log("resumed run " + std::to_string(s.runId) + " at step " + std::to_string(step_));
   }
+  resumed_.reset();  // its tensors are the session's now
   if (writer_ && collective_) joinRanks();
   if (collective_ && !resumeFrom.empty()) broadcastParameters(model_->parameters(), *collective_);
   outcome_.latestCheckpoint = RunPaths::latest(project_.folder, outcome_.runId);
@@ -413,6 +423,34 @@ void Session::continueFrom(Checkpoint& checkpoint) {
   bestValid_ = s.bestValid;
   badValidations_ = s.badValidations;
   wallSeconds_ = s.wallSeconds;
+}
+
+void Session::adoptRunSettings(const std::string& resumeFrom) {
+  resumed_.emplace(Checkpoint::open(resumeFrom));
+  const TrainingSnapshot& s = resumed_->snapshot();
+  TrainingConfig started;
+  try {
+    started = parseProject(s.projectYaml, resumeFrom + " (stored project)").training;
+  } catch (const std::exception& error) {
+    log(std::string("the run's own settings cannot be read from its checkpoint (") + error.what() +
+        "); it continues with the project's");
+    applyRunLength(project_.training, length_);
+    return;
+  }
+  std::vector<std::string> differences;
+  project_.training = resumedTraining(project_.training, started, length_, &differences);
+  if (differences.empty()) return;
+  std::string line = "run " + std::to_string(s.runId) +
+                     " continues with the settings it started with, though the project now sets";
+  bool length = false;
+  for (size_t i = 0; i < differences.size(); ++i) {
+    line += (i ? ", " : " ") + differences[i];
+    length = length || differences[i].rfind("max_steps ", 0) == 0 ||
+             differences[i].rfind("epochs ", 0) == 0;
+  }
+  line += "; a new run trains with them";
+  if (length) line += ", and `mrnn resume --max-steps N` or `--epochs N` sets this run's length";
+  note(line);
 }
 
 void Session::restoreGenerator(const TrainingSnapshot& s) {
@@ -583,7 +621,7 @@ void Session::validate() {
     const auto note = worseThanUniformNote(
         bpc, trainBitsSince_ / static_cast<double>(trainStepsSince_), corpus_.vocabulary.size());
     if (note) {
-      log("note: " + *note);
+      this->note(*note);
       saidWorseThanUniform_ = true;
     }
   }
@@ -755,8 +793,9 @@ TrainingOutcome Session::run(const std::string& resumeFrom) {
 Trainer::Trainer(Project project, Publish publish, Collective* collective)
     : project_(std::move(project)), publish_(std::move(publish)), collective_(collective) {}
 
-TrainingOutcome Trainer::run(RunControl& control, const std::string& resumeFrom) {
-  Session session(project_, publish_, control, collective_);
+TrainingOutcome Trainer::run(RunControl& control, const std::string& resumeFrom,
+                             const RunLength& length) {
+  Session session(project_, publish_, control, collective_, length);
   return session.run(resumeFrom);
 }
 

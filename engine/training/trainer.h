@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/config/project_file.h"
+#include "engine/training/resumed_training.h"
 #include "engine/training/run_control.h"
 #include "engine/training/training_events.h"
 
@@ -40,8 +41,11 @@ class Trainer {
 
   // A new run, or, with `resumeFrom` (a checkpoint path), the continuation of one: model,
   // optimiser, schedule, data position, recurrent state and random generator all restored,
-  // so N + N steps equal 2N uninterrupted steps on CPU.
-  TrainingOutcome run(RunControl& control, const std::string& resumeFrom = "");
+  // so N + N steps equal 2N uninterrupted steps on CPU. A resumed run keeps the training
+  // settings it started with, but for the project's device, threads and bf16 and `length`
+  // where given (resumedTraining).
+  TrainingOutcome run(RunControl& control, const std::string& resumeFrom = "",
+                      const RunLength& length = {});
 
  private:
   Project project_;

@@ -58,6 +58,10 @@ struct PhaseEvent {
 
 struct LogEvent {
   std::string message;
+  // A line the researcher must not miss (a held-out figure worse than a uniform guess, a
+  // resumed run keeping settings the project now gives otherwise): its text starts "note: ",
+  // and the workbench shows it in the run's banner as well as in the messages.
+  bool note = false;
 };
 
 struct FinishedEvent {

@@ -11,13 +11,13 @@ TrainingRun::~TrainingRun() {
   }
 }
 
-void TrainingRun::start(const std::string& resumeFrom) {
+void TrainingRun::start(const std::string& resumeFrom, const RunLength& length) {
   if (thread_.joinable()) throw std::logic_error("this training run was already started");
   running_ = true;
-  thread_ = std::thread([this, resumeFrom] {
+  thread_ = std::thread([this, resumeFrom, length] {
     Trainer trainer(
         project_, [this](TrainingEvent event) { events_.push(std::move(event)); }, collective_);
-    outcome_ = trainer.run(control_, resumeFrom);
+    outcome_ = trainer.run(control_, resumeFrom, length);
     running_ = false;
   });
 }

@@ -21,7 +21,8 @@ class TrainingRun {
   TrainingRun(const TrainingRun&) = delete;
   TrainingRun& operator=(const TrainingRun&) = delete;
 
-  void start(const std::string& resumeFrom = "");
+  // A new run, or the one `resumeFrom` continues (for `length`, Trainer::run).
+  void start(const std::string& resumeFrom = "", const RunLength& length = {});
   void pause() { control_.requestPause(); }
   void resume() { control_.requestResume(); }
   void stop() { control_.requestStop(); }

@@ -11,6 +11,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QScreen>
 #include <QShortcut>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -74,6 +75,21 @@ class EndToEndTest : public QObject {
     help.showPage(help.pageCount() - 1);
     QVERIFY(help.currentText().contains(QStringLiteral("Keyboard shortcuts")));
     QVERIFY(help.currentText().contains(QStringLiteral("F5")));
+  }
+
+  // A window opened on a screen smaller than its usual 1280 x 820 fits the screen's free
+  // area (as far as its panels' least sizes let it), so the status bar and Start show.
+  void theWindowOpensWithinTheScreen() {
+    mrnn::app::MainWindow window(false);
+    const QScreen* display = window.screen();
+    QVERIFY(display != nullptr);
+    const QSize available = display->availableGeometry().size();
+    const QSize least = window.minimumSizeHint();
+    QVERIFY2(window.height() <= std::max(available.height(), least.height()),
+             qPrintable(QStringLiteral("%1 high on a screen of %2")
+                            .arg(window.height())
+                            .arg(available.height())));
+    QVERIFY(window.width() <= std::max(available.width(), least.width()));
   }
 
   void panelsBelowCanTakeTheWholeWindowAndTheLayoutResets() {

@@ -205,18 +205,18 @@ case $case in
     "$mrnn" train "$whole" >/dev/null 2>&1 || fail "1 process failed"
     a=$(project_in a)
     "$mrnn" train "$a" --nproc 2 --max-steps 10 >"$work/a.out" 2>&1 || { cat "$work/a.out"; fail "2 ranks failed"; }
-    # The run ended at step 10; its latest checkpoint goes on to the project's 20.
-    "$mrnn" resume "$a" --checkpoint "$work/a/checkpoints/run-1/latest.pt" >"$work/a2.out" 2>&1 ||
+    # The run ended at step 10, its length; resumed with a new one, it goes on to 20.
+    "$mrnn" resume "$a" --max-steps 20 --checkpoint "$work/a/checkpoints/run-1/latest.pt" >"$work/a2.out" 2>&1 ||
       { cat "$work/a2.out"; fail "resuming on 1 process failed"; }
     expect_same_weights "$work/whole/checkpoints/run-1/latest.pt" "$work/a/checkpoints/run-1/latest.pt"
     b=$(project_in b)
     "$mrnn" train "$b" --max-steps 10 >/dev/null 2>&1 || fail "1 process failed"
-    "$mrnn" resume "$b" --nproc 2 --checkpoint "$work/b/checkpoints/run-1/latest.pt" >"$work/b2.out" 2>&1 ||
+    "$mrnn" resume "$b" --nproc 2 --max-steps 20 --checkpoint "$work/b/checkpoints/run-1/latest.pt" >"$work/b2.out" 2>&1 ||
       { cat "$work/b2.out"; fail "resuming on 2 ranks failed"; }
     expect_same_weights "$work/whole/checkpoints/run-1/latest.pt" "$work/b/checkpoints/run-1/latest.pt"
     c=$(project_in c)
     "$mrnn" train "$c" --nproc 2 --max-steps 10 >/dev/null 2>&1 || fail "2 ranks failed"
-    "$mrnn" resume "$c" --nproc 2 --checkpoint "$work/c/checkpoints/run-1/latest.pt" >"$work/c2.out" 2>&1 ||
+    "$mrnn" resume "$c" --nproc 2 --max-steps 20 --checkpoint "$work/c/checkpoints/run-1/latest.pt" >"$work/c2.out" 2>&1 ||
       { cat "$work/c2.out"; fail "resuming on 2 ranks failed"; }
     expect_same_weights "$work/whole/checkpoints/run-1/latest.pt" "$work/c/checkpoints/run-1/latest.pt"
     ;;
@@ -230,7 +230,7 @@ case $case in
     done
     "$mrnn" train "$work/straight/project.yaml" --nproc 2 >/dev/null 2>&1 || fail "2 ranks failed"
     "$mrnn" train "$work/split/project.yaml" --nproc 2 --max-steps 10 >/dev/null 2>&1 || fail "2 ranks failed"
-    "$mrnn" resume "$work/split/project.yaml" --nproc 2 --checkpoint "$work/split/checkpoints/run-1/latest.pt" \
+    "$mrnn" resume "$work/split/project.yaml" --nproc 2 --max-steps 20 --checkpoint "$work/split/checkpoints/run-1/latest.pt" \
       >"$work/split.out" 2>&1 || { cat "$work/split.out"; fail "resuming on 2 ranks failed"; }
     expect_same_weights "$work/straight/checkpoints/run-1/latest.pt" "$work/split/checkpoints/run-1/latest.pt"
     ;;

@@ -57,6 +57,26 @@ case $case in
     # Resuming at a step past --max-steps ends at once, with the run finished.
     grep -q "resumed run 1" "$work/resume.out" || { cat "$work/resume.out"; fail "not resumed"; }
     ;;
+  resume-length)
+    # A run started with --max-steps its file lacks, stopped, and its file edited: `mrnn resume`
+    # continues the run that was started (its length, its learning rate) and says so.
+    "$mrnn" train "$project" --max-steps 300 >"$work/train.out" 2>&1 &
+    trainer=$!
+    for _ in $(seq 1 600); do
+      [ -f "$work/checkpoints/run-1/latest.pt" ] && break
+      sleep 0.1
+    done
+    kill -TERM "$trainer"
+    wait "$trainer"
+    grep -q "^stopped at step" "$work/train.out" || { cat "$work/train.out"; fail "not stopped"; }
+    sed -i 's/lr: 0.01/lr: 0.02/' "$project"
+    "$mrnn" resume "$project" >"$work/resume.out" 2>&1
+    cat "$work/resume.out"
+    grep -q "^finished at step 300 " "$work/resume.out" || fail "the run did not keep its length"
+    grep -q "optimizer.lr 0.02 (the run's: 0.01)" "$work/resume.out" ||
+      fail "the settings the run keeps are not named"
+    grep -q "max_steps 20 (the run's: 300)" "$work/resume.out" || fail "the length is not named"
+    ;;
   two-writers)
     start_training
     "$mrnn" resume "$project" --run 1 >"$work/second.out" 2>&1

@@ -257,7 +257,8 @@ MRNN_TEST(resume_on_the_gpu_continues_exactly) {
   EXPECT_MSG(first.finished, first.reason);
   auto secondHalf = split.project();
   secondHalf.training.device = "cuda";
-  const auto second = trainToEnd(secondHalf, first.latestCheckpoint);
+  const auto second =
+      trainToEnd(secondHalf, first.latestCheckpoint, engine::lengthOf(secondHalf.training));
   EXPECT_MSG(second.finished, second.reason);
   EXPECT_EQ(second.steps, uninterrupted.steps);
 
@@ -281,13 +282,15 @@ MRNN_TEST(a_checkpoint_from_the_gpu_resumes_on_the_cpu) {
   EXPECT_MSG(first.finished, first.reason);
   project.training.device = "cpu";
   project.training.maxSteps = 12;
-  const auto second = trainToEnd(project, first.latestCheckpoint);
+  const auto second =
+      trainToEnd(project, first.latestCheckpoint, engine::lengthOf(project.training));
   EXPECT_MSG(second.finished, second.reason);
   EXPECT_EQ(second.steps, int64_t{12});
   // And back again.
   project.training.device = "cuda:0";
   project.training.maxSteps = 16;
-  const auto third = trainToEnd(project, second.latestCheckpoint);
+  const auto third =
+      trainToEnd(project, second.latestCheckpoint, engine::lengthOf(project.training));
   EXPECT_MSG(third.finished, third.reason);
   EXPECT_EQ(third.steps, int64_t{16});
 }

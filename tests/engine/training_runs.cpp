@@ -4,10 +4,21 @@
 
 namespace mrnn::test {
 
-engine::TrainingOutcome trainToEnd(const engine::Project& project, const std::string& resumeFrom) {
+engine::TrainingOutcome trainToEnd(const engine::Project& project, const std::string& resumeFrom,
+                                   const engine::RunLength& length) {
   engine::RunControl control;
   engine::Trainer trainer(project, [](engine::TrainingEvent) {});
-  return trainer.run(control, resumeFrom);
+  return trainer.run(control, resumeFrom, length);
+}
+
+std::string firstDifferentWeight(const engine::Project& project, const std::string& a,
+                                 const std::string& b) {
+  const auto left = loadWeights(project, a);
+  const auto right = loadWeights(project, b)->named_parameters();
+  for (const auto& item : left->named_parameters()) {
+    if (!torch::equal(item.value(), right[item.key()])) return item.key();
+  }
+  return "";
 }
 
 std::unique_ptr<engine::LanguageModel> loadWeights(const engine::Project& project,

@@ -12,9 +12,17 @@
 
 namespace mrnn::test {
 
-// Trains `project` (resuming from `resumeFrom` when given), ignoring the events.
+// Trains `project` (resuming from `resumeFrom` when given, for `length` where given),
+// ignoring the events.
 engine::TrainingOutcome trainToEnd(const engine::Project& project,
-                                   const std::string& resumeFrom = "");
+                                   const std::string& resumeFrom = "",
+                                   const engine::RunLength& length = {});
+
+// The first parameter whose weights differ between two checkpoints of the same model
+// (`project`'s), or empty when every one is equal to the bit: resumed runs against
+// uninterrupted ones.
+std::string firstDifferentWeight(const engine::Project& project, const std::string& a,
+                                 const std::string& b);
 
 // The weights of the checkpoint at `path`, in the project's model, on the CPU.
 std::unique_ptr<engine::LanguageModel> loadWeights(const engine::Project& project,

@@ -15,6 +15,7 @@
 #include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
 #include "engine/training/checkpoint.h"
+#include "engine/training/resumed_training.h"
 #include "engine/training/trainer.h"
 #include "engine/training/training_run.h"
 #include "test_harness.h"
@@ -44,20 +45,16 @@ MRNN_TEST(resume_continues_exactly) {
   firstHalf.training.maxSteps = 6;
   const auto first = trainToEnd(firstHalf);
   EXPECT_MSG(first.finished, first.reason);
-  auto secondHalf = split.project();  // max_steps 12 again
-  const auto second = trainToEnd(secondHalf, first.latestCheckpoint);
+  auto secondHalf = split.project();  // max_steps 12 again, given as a resume's length
+  const auto second =
+      trainToEnd(secondHalf, first.latestCheckpoint, engine::lengthOf(secondHalf.training));
   EXPECT_MSG(second.finished, second.reason);
   EXPECT_EQ(second.steps, int64_t{12});
   EXPECT_EQ(second.runId, first.runId);
 
-  const auto a = loadWeights(whole.project(), uninterrupted.latestCheckpoint);
-  const auto b = loadWeights(split.project(), second.latestCheckpoint);
-  const auto pa = a->named_parameters();
-  const auto pb = b->named_parameters();
-  for (const auto& item : pa) {
-    EXPECT_MSG(torch::equal(item.value(), pb[item.key()]),
-               item.key() << " differs after 6 + 6 steps from 12 uninterrupted steps");
-  }
+  const std::string differing = firstDifferentWeight(
+      whole.project(), uninterrupted.latestCheckpoint, second.latestCheckpoint);
+  EXPECT_MSG(differing.empty(), differing << " differs after 6 + 6 steps from 12 uninterrupted");
 }
 
 MRNN_TEST(finished_run_is_in_the_database) {
@@ -102,8 +99,9 @@ MRNN_TEST(stop_leaves_a_resumable_checkpoint) {
   EXPECT(outcome.steps >= 1 && outcome.steps < 100000);
   engine::RunStore store(engine::RunPaths::database(project.folder));
   EXPECT(store.run(outcome.runId)->status == engine::RunStatus::Stopped);
-  project.training.maxSteps = outcome.steps + 3;
-  const auto resumed = trainToEnd(project, outcome.latestCheckpoint);
+  engine::RunLength length;
+  length.maxSteps = outcome.steps + 3;
+  const auto resumed = trainToEnd(project, outcome.latestCheckpoint, length);
   EXPECT_MSG(resumed.finished, resumed.reason);
   EXPECT_EQ(resumed.steps, outcome.steps + 3);
 }
@@ -368,9 +366,10 @@ MRNN_TEST(metrics_after_the_resumed_checkpoint_are_replaced) {
   EXPECT_MSG(first.finished, first.reason);
   const std::string older = scratch.file("older.pt");
   std::filesystem::copy_file(first.latestCheckpoint, older);
-  project.training.maxSteps = 8;
-  EXPECT(trainToEnd(project, first.latestCheckpoint).finished);  // steps 5..8
-  const auto again = trainToEnd(project, older);                 // steps 5..8 once more
+  engine::RunLength length;
+  length.maxSteps = 8;
+  EXPECT(trainToEnd(project, first.latestCheckpoint, length).finished);  // steps 5..8
+  const auto again = trainToEnd(project, older, length);                 // steps 5..8 once more
   EXPECT_MSG(again.finished, again.reason);
   engine::RunStore store(engine::RunPaths::database(project.folder));
   const auto losses = store.metrics(first.runId, "train/loss");
@@ -504,4 +503,104 @@ MRNN_TEST(full_disk_while_saving_keeps_the_old_checkpoint) {
   std::signal(SIGXFSZ, previous);
   EXPECT_MSG(message.find("latest.pt") != std::string::npos, "message: " << message);
   EXPECT(fileBytes(outcome.latestCheckpoint) == before);
+}
+
+// A resumed run is the run that was started: a project edited since (another learning rate,
+// another length), or a run started with a --max-steps its file lacks, does not change it
+// half-way, and the log names what the project now sets otherwise.
+MRNN_TEST(a_resumed_run_keeps_the_settings_it_started_with) {
+  ScratchProject whole("keep-whole");
+  ScratchProject split("keep-split");
+  auto started = whole.project();
+  started.training.maxSteps = 8;
+  const auto uninterrupted = trainToEnd(started);
+  EXPECT_MSG(uninterrupted.finished, uninterrupted.reason);
+
+  auto project = split.project();
+  project.training.maxSteps = 8;  // as `mrnn train --max-steps 8` gives it; the file says 12
+  engine::TrainingOutcome first;
+  {
+    engine::TrainingRun run(project);
+    run.stopAtStep(4);
+    run.start();
+    run.wait();
+    first = run.outcome();
+  }
+  EXPECT_MSG(first.stopped, first.reason);
+  auto edited = split.project();
+  edited.training.optimizer.learningRate = 0.05;
+  std::vector<std::string> lines;
+  engine::RunControl control;
+  engine::Trainer trainer(edited, [&lines](engine::TrainingEvent event) {
+    if (const auto* line = std::get_if<engine::LogEvent>(&event)) lines.push_back(line->message);
+  });
+  const auto second = trainer.run(control, first.latestCheckpoint);
+  EXPECT_MSG(second.finished, second.reason);
+  EXPECT_EQ(second.steps, int64_t{8});
+
+  const std::string differing =
+      firstDifferentWeight(project, uninterrupted.latestCheckpoint, second.latestCheckpoint);
+  EXPECT_MSG(differing.empty(), differing << " differs after 4 + 4 steps from 8 uninterrupted");
+  bool named = false;
+  for (const auto& line : lines) {
+    named = named || (line.find("optimizer.lr 0.05 (the run's: 0.01)") != std::string::npos &&
+                      line.find("max_steps 12 (the run's: 8)") != std::string::npos);
+  }
+  EXPECT_MSG(named, "no log line names the settings the run keeps");
+}
+
+// A resume given a length (`mrnn resume --max-steps`, `--epochs`, the training panel's) trains
+// to it; --epochs alone means epochs, whatever step limit the run had.
+MRNN_TEST(a_resume_given_a_length_trains_to_it) {
+  ScratchProject scratch("resume-length");
+  auto project = scratch.project();
+  project.training.maxSteps = 4;
+  const auto first = trainToEnd(project);
+  EXPECT_MSG(first.finished, first.reason);
+  engine::RunLength longer;
+  longer.maxSteps = 7;
+  const auto second = trainToEnd(project, first.latestCheckpoint, longer);
+  EXPECT_MSG(second.finished, second.reason);
+  EXPECT_EQ(second.steps, int64_t{7});
+  // The new length is the run's now: resumed again without one, it stays finished at 7.
+  const auto again = trainToEnd(project, second.latestCheckpoint);
+  EXPECT_EQ(again.steps, int64_t{7});
+
+  engine::TrainingConfig training = project.training;
+  engine::RunLength epochs;
+  epochs.epochs = 3;
+  engine::applyRunLength(training, epochs);
+  EXPECT_EQ(training.maxSteps, int64_t{0});
+  EXPECT_EQ(training.epochs, int64_t{3});
+  const engine::RunLength same = engine::lengthOf(project.training);
+  engine::applyRunLength(training, same);
+  EXPECT(training.maxSteps == project.training.maxSteps &&
+         training.epochs == project.training.epochs);
+}
+
+// Where a resumed run trains is the caller's (a GPU run continues on a laptop); nothing else.
+MRNN_TEST(resumed_settings_take_only_the_place_from_the_project) {
+  engine::TrainingConfig started;
+  started.device = "cuda";
+  started.bf16 = true;
+  started.threads = 8;
+  started.batchSize = 64;
+  started.optimizer.learningRate = 0.002;
+  engine::TrainingConfig now;
+  now.device = "cpu";
+  now.threads = 2;
+  now.batchSize = 32;
+  std::vector<std::string> differences;
+  const auto resumed = engine::resumedTraining(now, started, {}, &differences);
+  EXPECT_EQ(resumed.device, std::string("cpu"));
+  EXPECT(!resumed.bf16);
+  EXPECT_EQ(resumed.threads, 2);
+  EXPECT_EQ(resumed.batchSize, int64_t{64});
+  EXPECT_EQ(resumed.optimizer.learningRate, 0.002);
+  EXPECT_EQ(differences.size(), size_t{2});  // batch_size and optimizer.lr
+  for (const auto& line : differences) {
+    EXPECT_MSG(line.rfind("batch_size 32 (the run's: 64)", 0) == 0 ||
+                   line.rfind("optimizer.lr 0.001 (the run's: 0.002)", 0) == 0,
+               line);
+  }
 }

@@ -53,7 +53,14 @@ bool RankProcessRun::start(const Options& options, QString* error) {
   arguments_ = {resume ? QStringLiteral("resume") : QStringLiteral("train"),
                 project.absoluteFilePath(), QStringLiteral("--nproc"),
                 QString::number(options.processes)};
-  if (resume) arguments_ << QStringLiteral("--checkpoint") << options.checkpoint;
+  if (resume) {
+    // A resumed run keeps its own length unless told one: the panel's, as the one-process
+    // Resume gives it (engine::lengthOf; --epochs alone means by epochs).
+    arguments_ << QStringLiteral("--checkpoint") << options.checkpoint;
+    if (options.maxSteps > 0)
+      arguments_ << QStringLiteral("--max-steps") << QString::number(options.maxSteps);
+    arguments_ << QStringLiteral("--epochs") << QString::number(options.epochs);
+  }
 
   StoreRunFollower::Launch launch;
   launch.projectFolder = toNativePath(project.absolutePath());
@@ -147,7 +154,8 @@ void RankProcessRun::takeLine(const QString& line, bool standardError) {
   } else if (shownFromStore(line)) {
     return;
   }
-  queue_.push_back(engine::LogEvent{line.toStdString()});
+  // The ranks' notes (engine::LogEvent::note) reach the banner as a one-process run's do.
+  queue_.push_back(engine::LogEvent{line.toStdString(), line.startsWith(QStringLiteral("note: "))});
 }
 
 void RankProcessRun::onExited(int code, bool crashed) {

@@ -37,8 +37,9 @@ class RankProcessRun : public QObject {
     QString program;  // the `mrnn` to run
     QString projectFile;
     int processes = 2;
-    QString checkpoint;   // resume from it (absolute); empty: a new run
-    qint64 maxSteps = 0;  // the project's, for the ETA
+    QString checkpoint;  // resume from it (absolute); empty: a new run
+    // The project's length: the ETA's, and a resumed run's (as the one-process Resume).
+    qint64 maxSteps = 0;
     qint64 epochs = 1;
   };
 

@@ -82,8 +82,10 @@ bool TrainingController::launch(const QString& checkpoint) {
   stepsReceived_ = 0;
   runProcesses_ = 1;
   runId_ = 0;  // the engine's StartedEvent names the run
+  // A resumed run keeps the settings it started with, but for the length the panel shows.
+  const engine::RunLength length = engine::lengthOf(project.training);
   run_ = std::make_unique<engine::TrainingRun>(std::move(project));
-  run_->start(toNativePath(checkpoint));
+  run_->start(toNativePath(checkpoint), length);
   drainTimer_->start();
   setState(State::Running);
   emit started(!checkpoint.isEmpty());
@@ -177,6 +179,7 @@ void TrainingController::dispatch(const engine::TrainingEvent& event) {
           emit phaseProgress(value.fraction, QString::fromStdString(value.phase));
         } else if constexpr (std::is_same_v<T, engine::LogEvent>) {
           emit logMessage(QString::fromStdString(value.message));
+          if (value.note) emit noteReceived(QString::fromStdString(value.message));
         } else {
           // FinishedEvent or FailedEvent: reported once the thread has ended.
           terminal_ = std::make_unique<engine::TrainingEvent>(event);

@@ -86,6 +86,8 @@ class TrainingController : public QObject {
   void validationReceived(const mrnn::engine::ValidationEvent& event);
   void checkpointSaved(const mrnn::engine::CheckpointEvent& event);
   void logMessage(const QString& message);
+  // A line the researcher must not miss (engine::LogEvent::note), after its logMessage.
+  void noteReceived(const QString& message);
   // A validation or the final test is this far (fraction 0..1, phase in words).
   void phaseProgress(double fraction, const QString& phase);
   // The run ended on its own or was stopped; emitted after the engine thread has ended, so

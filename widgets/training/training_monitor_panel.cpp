@@ -130,6 +130,7 @@ TrainingMonitorPanel::TrainingMonitorPanel(ProjectDocument& document, QWidget* p
   connect(controller_, &TrainingController::checkpointSaved, this,
           &TrainingMonitorPanel::onCheckpoint);
   connect(controller_, &TrainingController::logMessage, this, &TrainingMonitorPanel::appendLog);
+  connect(controller_, &TrainingController::noteReceived, this, &TrainingMonitorPanel::showNote);
   // A long validation or final test shows where it is in place of the ETA until the next step.
   connect(controller_, &TrainingController::phaseProgress, this,
           [this](double fraction, const QString& phase) {
@@ -430,12 +431,18 @@ void TrainingMonitorPanel::startFromCheckpoint(qint64 runId, const QString& chec
   loadCurves({runId}, true);
 }
 
+void TrainingMonitorPanel::showNote(const QString& message) {
+  notes_ << (message.startsWith(QStringLiteral("note: ")) ? message.mid(6) : message);
+  banner_->showMessage(RunBanner::Kind::Information, tr("Note"), notes_.join(QLatin1Char('\n')));
+}
+
 void TrainingMonitorPanel::beginLiveRun(const QString& label) {
   runActive_ = true;
   haveStep_ = false;
   haveBest_ = false;
   lastStep_ = engine::StepEvent();
   banner_->hide();
+  notes_.clear();
   charts_->startLive(label);
   rankView_->clear();
   progress_->setValue(0);
@@ -520,12 +527,15 @@ void TrainingMonitorPanel::onFinished(const engine::FinishedEvent& event) {
     figures << tr("test %1 bits/symbol").arg(formatLoss(event.test));
   }
   if (!figures.isEmpty()) {
-    const QString joined = figures.join(QStringLiteral(", "));
-    detail = detail.isEmpty() ? joined.left(1).toUpper() + joined.mid(1)
-                              : detail + QLatin1Char(' ') + joined;
+    QString joined = figures.join(QStringLiteral(", "));
+    joined = joined.left(1).toUpper() + joined.mid(1);  // a sentence of its own either way
+    detail = detail.isEmpty() ? joined : detail + QLatin1Char(' ') + joined;
   }
+  QStringList shown;  // the run's notes stay with how it ended
+  if (!detail.isEmpty()) shown << detail;
+  for (const QString& note : notes_) shown << tr("Note: %1").arg(note);
   banner_->showMessage(event.stopped ? RunBanner::Kind::Information : RunBanner::Kind::Success,
-                       title, detail);
+                       title, shown.join(QLatin1Char('\n')));
   appendLog(title + (detail.isEmpty() ? QString() : QStringLiteral(". ") + detail));
   const QString summary = detail.isEmpty() ? title : title + QStringLiteral(". ") + detail;
   notifyDesktop(title, detail, false);

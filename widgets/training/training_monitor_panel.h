@@ -122,6 +122,8 @@ class TrainingMonitorPanel : public QWidget {
   void refreshView();
   void updateStats();
   void appendLog(const QString& message);
+  // The engine's notes stay in the banner, and in the banner the run ends with.
+  void showNote(const QString& message);
   void notifyDesktop(const QString& title, const QString& message, bool failure);
   void loadCurves(const QList<qint64>& runIds, bool history);
   void applyDefaultUnit();
@@ -174,6 +176,7 @@ class TrainingMonitorPanel : public QWidget {
   bool haveBest_ = false;
   engine::ValidationEvent best_;
   QString lastStatus_;
+  QStringList notes_;  // the live run's notes, without their "note: "
   QList<qint64> overlayIds_;
   int curveLoads_ = 0;  // generation: a newer request makes older results stale
   int defaultUnitLevel_ = -1;

@@ -51,6 +51,7 @@ class TrainingMonitorPanelTest : public QObject {
   void aProjectWithRunsOpensWithTheirCurves();
   void replotsAreCoalesced();
   void failingRunShowsTheReasonInTheBanner();
+  void aResumedRunsNoteStaysInTheBanner();
   void untitledProjectAsksForASave();
   void invalidModelIsRefusedWithTheComposersReason();
   void followsARunAnotherProcessWrites();
@@ -273,6 +274,40 @@ void TrainingMonitorPanelTest::failingRunShowsTheReasonInTheBanner() {
   QVERIFY2(panel.banner()->text().contains(QStringLiteral("no-such-corpus.txt")),
            qPrintable(panel.banner()->text()));
   QVERIFY(panel.startAction()->isEnabled());
+}
+
+// Resumed after the project's learning rate was edited, a run keeps its own and says so where
+// the researcher looks (the banner, through to how the run ends), not only in the messages;
+// the panel's length applies.
+void TrainingMonitorPanelTest::aResumedRunsNoteStaysInTheBanner() {
+  TrainingTestProject::Options options;
+  options.maxSteps = 10;
+  TrainingTestProject project(options);
+  ProjectDocument document;
+  QCOMPARE(project.loadInto(document), QString());
+  TrainingMonitorPanel panel(document);
+  panel.show();
+  QSignalSpy ended(&panel, &TrainingMonitorPanel::runEnded);
+  panel.start();
+  QVERIFY(ended.wait(60000));
+  const qint64 runId = panel.controller()->runId();
+  QVERIFY(runId > 0);
+
+  options.learningRate = 0.02;
+  options.maxSteps = 14;
+  project.write(options);
+  QCOMPARE(project.loadInto(document), QString());
+  QSignalSpy notes(panel.controller(), &TrainingController::noteReceived);
+  panel.startFromCheckpoint(runId, QString::fromStdString(mrnn::engine::RunPaths::latest(
+                                       project.folder().toStdString(), runId)));
+  QVERIFY(ended.wait(60000));
+  QCOMPARE(notes.size(), 1);
+  const QString banner = panel.banner()->text();
+  QVERIFY2(banner.contains(QStringLiteral("Run %1 finished: 14 steps").arg(runId)),
+           qPrintable(banner));
+  QVERIFY2(banner.contains(QStringLiteral("optimizer.lr 0.02 (the run's: 0.01)")),
+           qPrintable(banner));
+  QVERIFY2(!banner.contains(QStringLiteral("max_steps")), qPrintable(banner));
 }
 
 void TrainingMonitorPanelTest::untitledProjectAsksForASave() {

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/config/training_config.h"
+
+namespace mrnn::engine {
+
+// How long a run trains, when a command or a panel says so (`--max-steps`, `--epochs`, the
+// training panel's fields). Unset fields leave the settings' own.
+struct RunLength {
+  std::optional<int64_t> epochs;
+  std::optional<int64_t> maxSteps;
+};
+
+// The length `training` states, as a RunLength that gives it to any other settings.
+RunLength lengthOf(const TrainingConfig& training);
+
+// `training` made to run for `length`. Epochs alone mean that many epochs (a step limit the
+// settings had no longer applies): "--epochs 20" is read as 20 epochs, not as a limit a
+// max_steps in the file would silently override.
+void applyRunLength(TrainingConfig& training, const RunLength& length);
+
+// The settings a resumed run trains with: those it started with (`started`, its checkpoint's
+// copy of the project), so that a project edited since, or a run started with a --max-steps
+// the file lacks, does not change the run half-way (its optimiser, learning-rate schedule,
+// batches or end). Where it runs comes from `current`: device, threads and bf16 (a run trained
+// on a GPU continues on a laptop); its length from `length` where given. `differences`
+// receives, for the log, each setting `current` gives otherwise that the run keeps, as
+// "optimizer.lr 0.002 (the run's: 0.001)".
+TrainingConfig resumedTraining(const TrainingConfig& current, const TrainingConfig& started,
+                               const RunLength& length, std::vector<std::string>* differences);
+
+}  // namespace mrnn::engine
