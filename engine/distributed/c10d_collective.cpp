@@ -6,8 +6,10 @@
 #ifdef USE_C10D_NCCL
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
+#include <torch/cuda.h>
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <thread>
 
@@ -68,6 +70,11 @@ C10dCollective::C10dCollective(const RankEnvironment& environment,
       group_->group = c10::make_intrusive<c10d::ProcessGroupNCCL>(group_->store, environment_.rank,
                                                                   environment_.size, options);
       group_->backend = "nccl";
+      // The rank's own GPU: device 0 where the launcher shows each rank one (--nproc, torchrun
+      // with CUDA_VISIBLE_DEVICES set per rank, Slurm), its local rank's where it sees all.
+      const auto gpus = static_cast<int>(std::max<size_t>(1, torch::cuda::device_count()));
+      staging_ =
+          torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(environment_.localRank % gpus));
 #else
       throw std::runtime_error(
           "this LibTorch has no NCCL; data-parallel training on CUDA needs a CUDA LibTorch "
@@ -101,40 +108,52 @@ std::string C10dCollective::backend() const {
   return group_->backend;
 }
 
+torch::Tensor C10dCollective::onGroupDevice(const torch::Tensor& tensor) const {
+  if (!staging_ || tensor.is_cuda()) return tensor;
+  return tensor.to(*staging_).contiguous();
+}
+
 std::function<void()> C10dCollective::startSum(torch::Tensor tensor) {
   const int64_t number = ++operations_;
   c10::intrusive_ptr<c10d::Work> work;
-  std::vector<torch::Tensor> tensors{std::move(tensor)};
+  const torch::Tensor staged = onGroupDevice(tensor);
+  std::vector<torch::Tensor> tensors{staged};
   try {
     work = group_->group->allreduce(tensors);
   } catch (const std::exception& error) {
     fail("summing gradients (collective #" + std::to_string(number) + ")", error.what());
   }
-  return [this, work, number] {
+  return [this, work, number, tensor, staged] {
     try {
       work->wait(timeout_);
     } catch (const std::exception& error) {
       fail("summing gradients (collective #" + std::to_string(number) + ")", error.what());
     }
+    if (!staged.is_same(tensor)) tensor.copy_(staged);  // in place, as the caller expects
   };
 }
 
 std::vector<torch::Tensor> C10dCollective::allGather(const torch::Tensor& local) {
   const int64_t number = ++operations_;
+  const torch::Tensor staged = onGroupDevice(local.contiguous());
   std::vector<std::vector<torch::Tensor>> out(1);
-  for (int r = 0; r < environment_.size; ++r) out[0].push_back(torch::empty_like(local));
-  std::vector<torch::Tensor> in{local.contiguous()};
+  for (int r = 0; r < environment_.size; ++r) out[0].push_back(torch::empty_like(staged));
+  std::vector<torch::Tensor> in{staged};
   try {
     group_->group->allgather(out, in)->wait(timeout_);
   } catch (const std::exception& error) {
     fail("gathering (collective #" + std::to_string(number) + ")", error.what());
+  }
+  if (staged.device() != local.device()) {
+    for (auto& piece : out[0]) piece = piece.to(local.device());
   }
   return out[0];
 }
 
 void C10dCollective::broadcast(torch::Tensor tensor, int root) {
   const int64_t number = ++operations_;
-  std::vector<torch::Tensor> tensors{std::move(tensor)};
+  const torch::Tensor staged = onGroupDevice(tensor);
+  std::vector<torch::Tensor> tensors{staged};
   c10d::BroadcastOptions options;
   options.rootRank = root;
   try {
@@ -142,6 +161,7 @@ void C10dCollective::broadcast(torch::Tensor tensor, int root) {
   } catch (const std::exception& error) {
     fail("broadcasting (collective #" + std::to_string(number) + ")", error.what());
   }
+  if (!staged.is_same(tensor)) tensor.copy_(staged);
 }
 
 void C10dCollective::fail(const std::string& operation, const std::string& cause) {

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "engine/distributed/rank_environment.h"
@@ -33,11 +34,17 @@ class C10dCollective : public Collective {
   struct Group;
   // Turns a collective's failure into a RankFailure naming the missing ranks.
   [[noreturn]] void fail(const std::string& operation, const std::string& cause);
+  // NCCL takes only CUDA tensors, while the loop also sums and gathers small host ones (the
+  // step's agreement, generator states, the run's id, barriers): those travel through this
+  // rank's GPU and come back. Gloo takes both as they are.
+  torch::Tensor onGroupDevice(const torch::Tensor& tensor) const;
 
   RankEnvironment environment_;
   std::chrono::milliseconds timeout_;
   std::unique_ptr<Group> group_;
   int64_t operations_ = 0;  // for messages: which collective failed
+  // NCCL: the GPU host tensors are staged on (onGroupDevice); unset for Gloo.
+  std::optional<torch::Device> staging_;
 };
 
 }  // namespace mrnn::engine

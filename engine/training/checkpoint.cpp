@@ -133,6 +133,9 @@ void Checkpoint::save(const std::string& path, const TrainingSnapshot& snapshot,
   if (snapshot.rngState.defined()) archive.write("rng_state", snapshot.rngState);
   if (snapshot.rankRngStates.defined()) archive.write("rank_rng_states", snapshot.rankRngStates);
   if (snapshot.gpuRngState.defined()) archive.write("gpu_rng_state", snapshot.gpuRngState);
+  if (snapshot.rankGpuRngStates.defined()) {
+    archive.write("rank_gpu_rng_states", snapshot.rankGpuRngStates);
+  }
 
   torch::serialize::OutputArchive modelArchive;
   model.save(modelArchive);
@@ -230,6 +233,8 @@ Checkpoint Checkpoint::open(const std::string& path) {
     if (archive.try_read("rank_rng_states", ranks)) s.rankRngStates = ranks;
     torch::Tensor gpuRng;
     if (archive.try_read("gpu_rng_state", gpuRng)) s.gpuRngState = gpuRng;
+    torch::Tensor gpuRanks;
+    if (archive.try_read("rank_gpu_rng_states", gpuRanks)) s.rankGpuRngStates = gpuRanks;
     c10::IValue projectId;
     if (archive.try_read("project_id", projectId) && projectId.isString()) {
       s.projectId = projectId.toStringRef();

@@ -36,12 +36,15 @@ struct TrainingSnapshot {
   std::string batcherState;
   std::string scheduleState;
   torch::Tensor rngState;  // the CPU generator (dropout masks on the CPU)
-  // The training GPU's generator (dropout masks drawn there); undefined for a CPU run. A run
-  // resumed on a GPU continues its masks exactly; on the CPU this one is unused.
+  // The training GPU's generator (dropout masks drawn there; rank 0's with ranks); undefined
+  // for a CPU run. A run resumed on a GPU continues its masks exactly; on the CPU it is unused.
   torch::Tensor gpuRngState;
   // Data parallel: every rank's generator, [ranks, bytes] (undefined for one process). A
   // run resumed on as many ranks continues each rank's masks exactly.
   torch::Tensor rankRngStates;
+  // Data parallel on GPUs: every rank's GPU generator, [ranks, bytes] (undefined otherwise),
+  // so that ranks on GPUs resume their masks exactly too.
+  torch::Tensor rankGpuRngStates;
 };
 
 // Checkpoint files: a header (tag, format version, length, checksum) and a LibTorch archive

@@ -465,11 +465,14 @@ void Session::restoreGenerator(const TrainingSnapshot& s) {
     // Another rank count wrote it: this rank's masks start a fresh, still reproducible draw.
     torch::manual_seed(training_.seed + 7919 * rank + 104729 * s.step);
   }
-  // Masks drawn on a GPU come from its own generator. Restored for one process; ranks on
-  // GPUs draw afresh, reproducibly, as ranks of another count do above.
+  // Masks drawn on a GPU come from its own generator, restored as the CPU's is above: each
+  // rank its own when as many ranks wrote the checkpoint, one process's (rank 0 of several
+  // takes it), otherwise a fresh, still reproducible draw.
   if (!device_.is_cpu()) {
     at::Generator gpu = at::globalContext().defaultGenerator(device_);
-    if (!collective_ && s.gpuRngState.defined()) {
+    if (s.rankGpuRngStates.defined() && s.rankGpuRngStates.size(0) == ranks) {
+      gpu.set_state(s.rankGpuRngStates[rank].contiguous());
+    } else if (rank == 0 && s.gpuRngState.defined()) {
       gpu.set_state(s.gpuRngState);
     } else {
       gpu.set_current_seed(training_.seed + 7919 * rank + 104729 * s.step);
@@ -638,9 +641,14 @@ void Session::saveCheckpoint(const std::string& kind) {
   // rank 0 writes.
   ModelState whole = collective_ ? gatherState(state_, *collective_) : ModelState();
   torch::Tensor generators;
+  torch::Tensor gpuGenerators;
   if (collective_) {
     generators =
         gatherGeneratorStates(at::detail::getDefaultCPUGenerator().get_state(), *collective_);
+    if (!device_.is_cpu()) {
+      gpuGenerators = gatherGeneratorStates(
+          at::globalContext().defaultGenerator(device_).get_state(), *collective_);
+    }
   }
   const std::string path = kind == "best" ? outcome_.bestCheckpoint : outcome_.latestCheckpoint;
   if (!writer_) {
@@ -661,7 +669,8 @@ void Session::saveCheckpoint(const std::string& kind) {
   snapshot.scheduleState = schedule_->saveState();
   snapshot.rngState = at::detail::getDefaultCPUGenerator().get_state();
   snapshot.rankRngStates = generators;
-  if (!device_.is_cpu() && !collective_) {
+  snapshot.rankGpuRngStates = gpuGenerators;
+  if (!device_.is_cpu()) {  // this process's: rank 0's, as rngState is
     snapshot.gpuRngState = at::globalContext().defaultGenerator(device_).get_state();
   }
   Checkpoint::save(path, snapshot, *model_, optimizer_.get(), collective_ ? &whole : &state_);

@@ -220,18 +220,31 @@ case $case in
       { cat "$work/c2.out"; fail "resuming on 2 ranks failed"; }
     expect_same_weights "$work/whole/checkpoints/run-1/latest.pt" "$work/c/checkpoints/run-1/latest.pt"
     ;;
-  dropout)
-    # With dropout each rank draws its own masks; a checkpoint keeps every rank's generator,
-    # so 10 + 10 steps on 2 ranks equal 20 straight on 2 ranks.
+  dropout | gpu-dropout)
+    # With dropout each rank draws its own masks; a checkpoint keeps every rank's generator
+    # (on GPUs, each rank's GPU generator too), so 10 + 10 steps on 2 ranks equal 20 straight
+    # on 2 ranks. On GPUs the ranks meet in NCCL, one GPU each.
+    device=()
+    if [ "$case" = gpu-dropout ]; then
+      gpus=$(nvidia-smi -L 2>/dev/null | grep -c "^GPU")
+      [ "$gpus" -ge 2 ] || { echo "skipped: NCCL needs a GPU per rank; this machine has ${gpus:-0}"; exit 77; }
+      device=(--device cuda)
+    fi
     for p in straight split; do
       project_in $p >/dev/null
       sed -i -e 's/^    - {type: mlstm, hidden_size: 16}$/&\n  dropout: {embedding: 0.3, output: 0.3}/' "$work/$p/project.yaml"
       grep -q "dropout: {embedding: 0.3" "$work/$p/project.yaml" || fail "no dropout in the project"
     done
-    "$mrnn" train "$work/straight/project.yaml" --nproc 2 >/dev/null 2>&1 || fail "2 ranks failed"
-    "$mrnn" train "$work/split/project.yaml" --nproc 2 --max-steps 10 >/dev/null 2>&1 || fail "2 ranks failed"
-    "$mrnn" resume "$work/split/project.yaml" --nproc 2 --max-steps 20 --checkpoint "$work/split/checkpoints/run-1/latest.pt" \
-      >"$work/split.out" 2>&1 || { cat "$work/split.out"; fail "resuming on 2 ranks failed"; }
+    "$mrnn" train "$work/straight/project.yaml" --nproc 2 "${device[@]}" >"$work/straight.out" 2>&1 || {
+      grep -q "this LibTorch has no NCCL" "$work/straight.out" && { echo "skipped: no NCCL"; exit 77; }
+      cat "$work/straight.out"
+      fail "2 ranks failed"
+    }
+    "$mrnn" train "$work/split/project.yaml" --nproc 2 --max-steps 10 "${device[@]}" >/dev/null 2>&1 ||
+      fail "2 ranks failed"
+    "$mrnn" resume "$work/split/project.yaml" --nproc 2 --max-steps 20 "${device[@]}" \
+      --checkpoint "$work/split/checkpoints/run-1/latest.pt" >"$work/split.out" 2>&1 ||
+      { cat "$work/split.out"; fail "resuming on 2 ranks failed"; }
     expect_same_weights "$work/straight/checkpoints/run-1/latest.pt" "$work/split/checkpoints/run-1/latest.pt"
     ;;
   corrupt)

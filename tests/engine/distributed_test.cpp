@@ -2,13 +2,8 @@
 // buckets against a plain backward pass, and a real two-rank c10d group on threads: its
 // collectives, held-out evaluation split over ranks equal to one process's, and a rank that
 // leaves named by the other. tests/cli/distributed_life.sh trains whole runs on processes.
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <torch/torch.h>
-#include <unistd.h>
 
-#include <future>
 #include <map>
 #include <thread>
 
@@ -20,6 +15,7 @@
 #include "engine/training/gradient_buckets.h"
 #include "test_harness.h"
 #include "training_fixtures.h"
+#include "two_rank_group.h"
 
 using namespace mrnn;
 using namespace mrnn::test;
@@ -62,45 +58,6 @@ engine::ModelConfig twoLayers() {
   layer.hiddenSize = 12;
   config.layers = {layer, layer};
   return config;
-}
-
-int freePort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  ::close(fd);
-  return ntohs(address.sin_port);
-}
-
-engine::RankEnvironment loopbackRank(int rank, int port) {
-  engine::RankEnvironment env;
-  env.rank = rank;
-  env.size = 2;
-  env.localRank = rank;
-  env.localSize = 2;
-  env.masterAddress = "127.0.0.1";
-  env.masterPort = port;
-  env.launcher = "test";
-  return env;
-}
-
-// Runs `body(rank, collective)` on two threads joined in one c10d group.
-template <typename Body>
-void onTwoRanks(Body body, std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
-  const int port = freePort();
-  auto rank1 = std::async(std::launch::async, [&] {
-    engine::C10dCollective collective(loopbackRank(1, port), timeout, false);
-    body(1, collective);
-  });
-  {
-    engine::C10dCollective collective(loopbackRank(0, port), timeout, false);
-    body(0, collective);
-  }
-  rank1.get();
 }
 
 }  // namespace
@@ -214,19 +171,7 @@ MRNN_TEST(gradient_buckets_sum_every_gradient_and_start_during_backward) {
 
 MRNN_TEST(two_ranks_sum_gather_and_broadcast) {
   onTwoRanks([](int rank, engine::Collective& collective) {
-    auto values = torch::full({3}, static_cast<float>(rank + 1));
-    collective.sum(values);
-    EXPECT(torch::equal(values, torch::full({3}, 3.0f)));
-    const auto all = collective.allGather(torch::full({2}, static_cast<double>(rank)));
-    EXPECT_EQ(all.size(), size_t{2});
-    EXPECT_NEAR(all[1][0].item<double>(), 1.0, 0.0);
-    auto root = torch::full({4}, rank == 0 ? 7.0f : -1.0f);
-    collective.broadcast(root, 0);
-    EXPECT(torch::equal(root, torch::full({4}, 7.0f)));
-    const auto agreed = engine::agreeAfterStep(collective, 0.5, rank == 1, 0.25 * (rank + 1));
-    EXPECT_NEAR(agreed.loss, 1.0, 1e-12);
-    EXPECT(agreed.stop);  // rank 1 alone was asked: both stop
-    EXPECT_NEAR(agreed.seconds[1], 0.5, 1e-12);
+    checkSumGatherBroadcast(rank, collective, torch::TensorOptions());
   });
 }
 

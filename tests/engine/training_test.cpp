@@ -604,3 +604,32 @@ MRNN_TEST(resumed_settings_take_only_the_place_from_the_project) {
                line);
   }
 }
+
+// Every generator a run draws masks from survives the checkpoint: the CPU's, the GPU's, and
+// each rank's of both (GPU ranks' included, so data parallel on GPUs resumes exactly).
+MRNN_TEST(checkpoints_keep_every_generator_state) {
+  ScratchProject scratch("generators");
+  auto project = scratch.project();
+  project.training.maxSteps = 2;
+  const auto outcome = trainToEnd(project);
+  EXPECT_MSG(outcome.finished, outcome.reason);
+  auto checkpoint = engine::Checkpoint::open(outcome.latestCheckpoint);
+  engine::LanguageModel model(project.model, checkpoint.vocabulary().size());
+  checkpoint.loadModel(model);
+  engine::TrainingSnapshot snapshot = checkpoint.snapshot();
+  const auto bytes = [](int64_t seed, std::vector<int64_t> shape) {
+    torch::manual_seed(static_cast<uint64_t>(seed));
+    return torch::randint(0, 256, shape, torch::kUInt8);
+  };
+  snapshot.gpuRngState = bytes(1, {16});
+  snapshot.rankRngStates = bytes(2, {2, 40});
+  snapshot.rankGpuRngStates = bytes(3, {2, 16});
+  const std::string path = scratch.file("generators.pt");
+  engine::Checkpoint::save(path, snapshot, model, nullptr, nullptr);
+  const auto back = engine::Checkpoint::open(path).snapshot();
+  EXPECT(torch::equal(back.rngState, snapshot.rngState));
+  EXPECT(torch::equal(back.gpuRngState, snapshot.gpuRngState));
+  EXPECT(torch::equal(back.rankRngStates, snapshot.rankRngStates));
+  EXPECT(back.rankGpuRngStates.defined() &&
+         torch::equal(back.rankGpuRngStates, snapshot.rankGpuRngStates));
+}

@@ -23,7 +23,8 @@ mrnn_add_engine_test(engine_one_stream_eval_test LABELS slow SOURCES one_stream_
 target_link_libraries(engine_one_stream_eval_test PRIVATE mrnn::engine_training)
 set_tests_properties(engine_one_stream_eval_test PROPERTIES ENVIRONMENT "OMP_NUM_THREADS=2" TIMEOUT 900)
 
-# Data parallel: rank environments, shares, gradient buckets, a two-rank Gloo group on threads.
+# Data parallel: rank environments, shares, gradient buckets, a two-rank Gloo group on threads
+# (two_rank_group.h).
 mrnn_add_engine_test(engine_distributed_test LABELS unit SOURCES distributed_test.cpp)
 target_link_libraries(engine_distributed_test PRIVATE mrnn::engine_distributed
                                                       mrnn_training_fixtures)
@@ -33,3 +34,7 @@ target_link_libraries(engine_distributed_test PRIVATE mrnn::engine_distributed
 mrnn_add_engine_test(engine_cuda_training_test LABELS gpu SOURCES cuda_training_test.cpp)
 target_link_libraries(engine_cuda_training_test PRIVATE mrnn::engine_training
                                                         mrnn_training_fixtures mrnn_training_runs)
+
+# NCCL between two GPUs' ranks: skipped (exit 77) without CUDA, below two GPUs or without NCCL.
+mrnn_add_engine_test(engine_cuda_distributed_test LABELS gpu SOURCES cuda_distributed_test.cpp)
+target_link_libraries(engine_cuda_distributed_test PRIVATE mrnn::engine_distributed)
