@@ -36,6 +36,7 @@
 #include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
 #include "widgets/display_format.h"
+#include "widgets/elided_label.h"
 #include "widgets/export/export_bar.h"
 #include "widgets/monospace_font.h"
 #include "widgets/project/project_document.h"
@@ -51,8 +52,11 @@
 namespace mrnn::widgets {
 namespace {
 
-QLabel* statValue(QWidget* parent, const QString& objectName) {
-  auto* label = new QLabel(QStringLiteral("-"), parent);
+// A figure of the stats strip: bold, selectable.
+template <typename Label>
+Label* statValue(QWidget* parent, const QString& objectName) {
+  auto* label = new Label(parent);
+  label->setText(QStringLiteral("-"));
   label->setObjectName(objectName);
   QFont font = label->font();
   font.setBold(true);
@@ -296,14 +300,15 @@ QWidget* TrainingMonitorPanel::buildStatsStrip() {
   grid->setContentsMargins(10, 4, 10, 4);
   grid->setHorizontalSpacing(22);
   grid->setVerticalSpacing(0);
-  runValue_ = statValue(strip, QStringLiteral("runValue"));
-  stepValue_ = statValue(strip, QStringLiteral("stepValue"));
-  epochValue_ = statValue(strip, QStringLiteral("epochValue"));
-  lossValue_ = statValue(strip, QStringLiteral("lossValue"));
-  bestValue_ = statValue(strip, QStringLiteral("bestValue"));
-  speedValue_ = statValue(strip, QStringLiteral("speedValue"));
-  elapsedValue_ = statValue(strip, QStringLiteral("elapsedValue"));
-  etaValue_ = statValue(strip, QStringLiteral("etaValue"));
+  // The run's name gives up its width first: a long project name must not widen the panel.
+  runValue_ = statValue<ElidedLabel>(strip, QStringLiteral("runValue"));
+  stepValue_ = statValue<QLabel>(strip, QStringLiteral("stepValue"));
+  epochValue_ = statValue<QLabel>(strip, QStringLiteral("epochValue"));
+  lossValue_ = statValue<QLabel>(strip, QStringLiteral("lossValue"));
+  bestValue_ = statValue<QLabel>(strip, QStringLiteral("bestValue"));
+  speedValue_ = statValue<QLabel>(strip, QStringLiteral("speedValue"));
+  elapsedValue_ = statValue<QLabel>(strip, QStringLiteral("elapsedValue"));
+  etaValue_ = statValue<QLabel>(strip, QStringLiteral("etaValue"));
   const QList<QPair<QString, QLabel*>> cells = {{tr("Run"), runValue_},
                                                 {tr("Step"), stepValue_},
                                                 {tr("Epoch"), epochValue_},
@@ -619,7 +624,7 @@ void TrainingMonitorPanel::refreshView() {
 void TrainingMonitorPanel::updateStats() {
   const bool perplexity =
       unit_->currentData().toInt() == static_cast<int>(TrainingCharts::Unit::Perplexity);
-  runValue_->setText(runActive_ || liveRunId_ > 0 ? runLabel(liveRunId_) : QStringLiteral("-"));
+  runValue_->setFullText(runActive_ || liveRunId_ > 0 ? runLabel(liveRunId_) : QStringLiteral("-"));
   if (!haveStep_) {
     for (QLabel* label :
          {stepValue_, epochValue_, lossValue_, speedValue_, elapsedValue_, etaValue_}) {

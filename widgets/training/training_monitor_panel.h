@@ -20,6 +20,7 @@ class QToolBar;
 namespace mrnn::widgets {
 
 class ProjectDocument;
+class ElidedLabel;
 class ExportBar;
 class DeviceChoiceBox;
 class ProcessCountBox;
@@ -154,7 +155,7 @@ class TrainingMonitorPanel : public QWidget {
   RankThroughputView* rankView_ = nullptr;
   int wantedProcesses_ = 1;
   bool adjustingProcesses_ = false;  // the box changes because of a project's limits
-  QLabel* runValue_ = nullptr;
+  ElidedLabel* runValue_ = nullptr;
   QLabel* stepValue_ = nullptr;
   QLabel* epochValue_ = nullptr;
   QLabel* lossValue_ = nullptr;

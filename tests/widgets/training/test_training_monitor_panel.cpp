@@ -52,6 +52,7 @@ class TrainingMonitorPanelTest : public QObject {
   void replotsAreCoalesced();
   void failingRunShowsTheReasonInTheBanner();
   void aResumedRunsNoteStaysInTheBanner();
+  void aLongRunNameDoesNotWidenThePanel();
   void untitledProjectAsksForASave();
   void invalidModelIsRefusedWithTheComposersReason();
   void followsARunAnotherProcessWrites();
@@ -308,6 +309,34 @@ void TrainingMonitorPanelTest::aResumedRunsNoteStaysInTheBanner() {
   QVERIFY2(banner.contains(QStringLiteral("optimizer.lr 0.02 (the run's: 0.01)")),
            qPrintable(banner));
   QVERIFY2(!banner.contains(QStringLiteral("max_steps")), qPrintable(banner));
+}
+
+// Runs are named after their project, and projects after papers' tables: the run's name in
+// the stats strip is cut to fit (whole in its tooltip) rather than setting the panel's least
+// width, which at 1280 pixels scrolled the whole dock sideways.
+void TrainingMonitorPanelTest::aLongRunNameDoesNotWidenThePanel() {
+  TrainingTestProject::Options options;
+  options.maxSteps = 2;
+  options.name = QStringLiteral(
+      "Maupome & Meurs Table 1 (PTB characters), the mLSTM base of the "
+      "cell comparison at 355,350 parameters, seed 1 of 5");
+  TrainingTestProject project(options);
+  ProjectDocument document;
+  QCOMPARE(project.loadInto(document), QString());
+  TrainingMonitorPanel panel(document);
+  panel.resize(900, 600);
+  panel.show();
+  const int before = panel.minimumSizeHint().width();
+  QSignalSpy ended(&panel, &TrainingMonitorPanel::runEnded);
+  panel.start();
+  QVERIFY(ended.wait(60000));
+  auto* run = panel.findChild<QLabel*>(QStringLiteral("runValue"));
+  QVERIFY(run != nullptr);
+  QVERIFY2(run->toolTip().contains(options.name), qPrintable(run->toolTip()));
+  QVERIFY2(panel.minimumSizeHint().width() <= before,
+           qPrintable(QStringLiteral("%1 wide with the run named, %2 before")
+                          .arg(panel.minimumSizeHint().width())
+                          .arg(before)));
 }
 
 void TrainingMonitorPanelTest::untitledProjectAsksForASave() {
