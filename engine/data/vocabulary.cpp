@@ -135,9 +135,16 @@ std::vector<int64_t> Vocabulary::encode(const std::string& text) const {
   auto lookup = [&](const std::string& symbol, size_t offset) {
     int64_t id = find(symbol);
     if (id < 0) id = unk_;
-    if (id < 0)
+    if (id < 0) {
+      std::string hint;
+      // PTB and text8 models know only lowercase: say so where the lowercase letter is known.
+      if (symbol.size() == 1 && symbol[0] >= 'A' && symbol[0] <= 'Z' &&
+          find(std::string(1, static_cast<char>(symbol[0] - 'A' + 'a'))) >= 0) {
+        hint = " (its lowercase is: the model was trained on lowercased text)";
+      }
       throw std::invalid_argument("symbol " + printableSymbol(symbol) + " at byte " +
-                                  std::to_string(offset) + " is not in the vocabulary");
+                                  std::to_string(offset) + " is not in the vocabulary" + hint);
+    }
     ids.push_back(id);
   };
   const auto* begin = reinterpret_cast<const uint8_t*>(text.data());
