@@ -180,6 +180,9 @@ class Session {
   // The checkpoint a resume continues from: opened first (its settings are the run's), read
   // into the session once it is built, then let go.
   std::optional<Checkpoint> resumed_;
+  // What the project now sets otherwise than the resumed run: said once the run is ours (a
+  // resume refused for another writer says only that).
+  std::string settingsNote_;
   const Trainer::Publish& publish_;
   RunControl& control_;
   Collective* collective_;  // null: one process trains the whole batch
@@ -370,6 +373,7 @@ void Session::setUp(const std::string& resumeFrom) {
     outcome_.runId = s.runId;
     store_->deleteMetricsAfter(outcome_.runId, step_);  // those steps are trained again
     log("resumed run " + std::to_string(s.runId) + " at step " + std::to_string(step_));
+    if (!settingsNote_.empty()) note(settingsNote_);
   }
   resumed_.reset();  // its tensors are the session's now
   if (writer_ && collective_) joinRanks();
@@ -432,8 +436,8 @@ void Session::adoptRunSettings(const std::string& resumeFrom) {
   try {
     started = parseProject(s.projectYaml, resumeFrom + " (stored project)").training;
   } catch (const std::exception& error) {
-    log(std::string("the run's own settings cannot be read from its checkpoint (") + error.what() +
-        "); it continues with the project's");
+    settingsNote_ = std::string("the run's own settings cannot be read from its checkpoint (") +
+                    error.what() + "); it continues with the project's";
     applyRunLength(project_.training, length_);
     return;
   }
@@ -450,7 +454,7 @@ void Session::adoptRunSettings(const std::string& resumeFrom) {
   }
   line += "; a new run trains with them";
   if (length) line += ", and `mrnn resume --max-steps N` or `--epochs N` sets this run's length";
-  note(line);
+  settingsNote_ = line;
 }
 
 void Session::restoreGenerator(const TrainingSnapshot& s) {
