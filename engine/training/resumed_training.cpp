@@ -77,4 +77,19 @@ TrainingConfig resumedTraining(const TrainingConfig& current, const TrainingConf
   return resumed;
 }
 
+std::string keptSettingsNote(int64_t runId, const std::vector<std::string>& differences) {
+  if (differences.empty()) return "";
+  std::string line = "run " + std::to_string(runId) +
+                     " continues with the settings it started with, though the project now sets";
+  bool length = false;
+  for (size_t i = 0; i < differences.size(); ++i) {
+    line += (i ? ", " : " ") + differences[i];
+    length = length || differences[i].rfind("max_steps ", 0) == 0 ||
+             differences[i].rfind("epochs ", 0) == 0;
+  }
+  line += "; a new run trains with them";
+  if (length) line += ", and `mrnn resume --max-steps N` or `--epochs N` sets this run's length";
+  return line;
+}
+
 }  // namespace mrnn::engine

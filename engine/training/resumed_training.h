@@ -34,4 +34,8 @@ void applyRunLength(TrainingConfig& training, const RunLength& length);
 TrainingConfig resumedTraining(const TrainingConfig& current, const TrainingConfig& started,
                                const RunLength& length, std::vector<std::string>* differences);
 
+// The trainer's note on those differences (empty when there are none): that run `runId` keeps
+// its own, that a new run would take the project's, and how to change its length.
+std::string keptSettingsNote(int64_t runId, const std::vector<std::string>& differences);
+
 }  // namespace mrnn::engine

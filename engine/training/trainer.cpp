@@ -443,18 +443,7 @@ void Session::adoptRunSettings(const std::string& resumeFrom) {
   }
   std::vector<std::string> differences;
   project_.training = resumedTraining(project_.training, started, length_, &differences);
-  if (differences.empty()) return;
-  std::string line = "run " + std::to_string(s.runId) +
-                     " continues with the settings it started with, though the project now sets";
-  bool length = false;
-  for (size_t i = 0; i < differences.size(); ++i) {
-    line += (i ? ", " : " ") + differences[i];
-    length = length || differences[i].rfind("max_steps ", 0) == 0 ||
-             differences[i].rfind("epochs ", 0) == 0;
-  }
-  line += "; a new run trains with them";
-  if (length) line += ", and `mrnn resume --max-steps N` or `--epochs N` sets this run's length";
-  settingsNote_ = line;
+  settingsNote_ = keptSettingsNote(s.runId, differences);
 }
 
 void Session::restoreGenerator(const TrainingSnapshot& s) {
