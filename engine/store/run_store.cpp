@@ -391,6 +391,12 @@ void RunStore::setTestResult(int64_t runId, double value) {
             [&](SqliteStatement& update) { update.bind(2, value); });
 }
 
+void RunStore::setConfig(int64_t runId, const std::string& configYaml) {
+  changeRun(db_, path_, "cannot record the run's settings", runId,
+            "UPDATE runs SET config_yaml = ?2 WHERE id = ?1",
+            [&](SqliteStatement& update) { update.bind(2, configYaml); });
+}
+
 std::vector<RunRecord> RunStore::listRuns() const {
   const std::string sql = std::string("SELECT ") + kRunColumns + " FROM runs ORDER BY id";
   SqliteStatement query(db_, path_, "cannot list runs", sql.c_str());

@@ -108,6 +108,8 @@ class RunStore {
   void setStatus(int64_t runId, RunStatus status, const std::string& reason = "");
   void setBestValid(int64_t runId, double value);
   void setTestResult(int64_t runId, double value);
+  // A resumed run given a new length (or moved to another device) records what it trains with.
+  void setConfig(int64_t runId, const std::string& configYaml);
 
   // Reads: unknown ids give nullopt or empty lists. Runs in id order (oldest first); a
   // named metric in step order, all metrics by name then step; checkpoints by kind.

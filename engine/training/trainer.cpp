@@ -183,6 +183,9 @@ class Session {
   // What the project now sets otherwise than the resumed run: said once the run is ours (a
   // resume refused for another writer says only that).
   std::string settingsNote_;
+  // The project the resumed run started with, its training now the session's: what the run's
+  // record says once the run is ours (a new length, another device).
+  std::optional<Project> recorded_;
   const Trainer::Publish& publish_;
   RunControl& control_;
   Collective* collective_;  // null: one process trains the whole batch
@@ -374,6 +377,12 @@ void Session::setUp(const std::string& resumeFrom) {
     store_->deleteMetricsAfter(outcome_.runId, step_);  // those steps are trained again
     log("resumed run " + std::to_string(s.runId) + " at step " + std::to_string(step_));
     if (!settingsNote_.empty()) note(settingsNote_);
+    if (recorded_) {
+      recorded_->training = training_;
+      const std::string yaml = projectToYaml(*recorded_);
+      const auto record = store_->run(s.runId);
+      if (record && record->configYaml != yaml) store_->setConfig(s.runId, yaml);
+    }
   }
   resumed_.reset();  // its tensors are the session's now
   if (writer_ && collective_) joinRanks();
@@ -434,7 +443,8 @@ void Session::adoptRunSettings(const std::string& resumeFrom) {
   const TrainingSnapshot& s = resumed_->snapshot();
   TrainingConfig started;
   try {
-    started = parseProject(s.projectYaml, resumeFrom + " (stored project)").training;
+    recorded_ = parseProject(s.projectYaml, resumeFrom + " (stored project)");
+    started = recorded_->training;
   } catch (const std::exception& error) {
     settingsNote_ = std::string("the run's own settings cannot be read from its checkpoint (") +
                     error.what() + "); it continues with the project's";

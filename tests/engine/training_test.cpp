@@ -562,6 +562,10 @@ MRNN_TEST(a_resume_given_a_length_trains_to_it) {
   const auto second = trainToEnd(project, first.latestCheckpoint, longer);
   EXPECT_MSG(second.finished, second.reason);
   EXPECT_EQ(second.steps, int64_t{7});
+  // The run's record says so (runs show, the Runs table, Diff configs).
+  const auto record = engine::RunStore(engine::RunPaths::database(project.folder)).run(first.runId);
+  EXPECT_MSG(record && record->configYaml.find("max_steps: 7") != std::string::npos,
+             (record ? record->configYaml : std::string("no record")));
   // The new length is the run's now: resumed again without one, it stays finished at 7.
   const auto again = trainToEnd(project, second.latestCheckpoint);
   EXPECT_EQ(again.steps, int64_t{7});
