@@ -1,8 +1,13 @@
 #include "engine/training/resumed_training.h"
 
+#include <filesystem>
 #include <map>
 
 #include <yaml-cpp/yaml.h>
+
+#include "engine/store/run_catalogue.h"
+#include "engine/store/run_paths.h"
+#include "engine/training/checkpoint.h"
 
 namespace mrnn::engine {
 namespace {
@@ -90,6 +95,29 @@ std::string keptSettingsNote(int64_t runId, const std::vector<std::string>& diff
   line += "; a new run trains with them";
   if (length) line += ", and `mrnn resume --max-steps N` or `--epochs N` sets this run's length";
   return line;
+}
+
+void checkCheckpointBelongs(const TrainingSnapshot& s, const std::string& path,
+                            const RunCatalogue& catalogue) {
+  const std::string ours = catalogue.projectId();
+  const std::string run = "run " + std::to_string(s.runId);
+  if (!s.projectId.empty()) {
+    if (s.projectId == ours) return;
+    throw CheckpointError("checkpoint '" + path + "' belongs to " + run + " of another project " +
+                          "(project id " + s.projectId + "; this one is " + ours +
+                          "); resuming it here would replace this project's " + run +
+                          ". Resume it in its own project");
+  }
+  std::error_code error;
+  const auto folder =
+      std::filesystem::weakly_canonical(std::filesystem::absolute(path).parent_path(), error);
+  const auto expected = std::filesystem::weakly_canonical(
+      std::filesystem::absolute(RunPaths::checkpointFolder(catalogue.folder(), s.runId)), error);
+  if (!error && folder == expected) return;
+  throw CheckpointError("checkpoint '" + path + "' carries no project identity (it predates " +
+                        "them) and is not in this project's folder for " + run + " (" +
+                        RunPaths::checkpointFolder(catalogue.folder(), s.runId) +
+                        "), so it may be another project's; resume it from there");
 }
 
 }  // namespace mrnn::engine

@@ -9,6 +9,9 @@
 
 namespace mrnn::engine {
 
+class RunCatalogue;
+struct TrainingSnapshot;  // checkpoint.h: kept out of the widgets' view of trainer.h (Qt's slots)
+
 // How long a run trains, when a command or a panel says so (`--max-steps`, `--epochs`, the
 // training panel's fields). Unset fields leave the settings' own.
 struct RunLength {
@@ -33,6 +36,13 @@ void applyRunLength(TrainingConfig& training, const RunLength& length);
 // "optimizer.lr 0.002 (the run's: 0.001)".
 TrainingConfig resumedTraining(const TrainingConfig& current, const TrainingConfig& started,
                                const RunLength& length, std::vector<std::string>* differences);
+
+// A checkpoint continues only the run it was written for: a file stamped by another
+// project, or an unstamped (older) file outside this project's folder for its run, would
+// silently replace this project's run of the same number. Throws CheckpointError saying
+// which, and where to resume it instead.
+void checkCheckpointBelongs(const TrainingSnapshot& snapshot, const std::string& path,
+                            const RunCatalogue& catalogue);
 
 // The trainer's note on those differences (empty when there are none): that run `runId` keeps
 // its own, that a new run would take the project's, and how to change its length.

@@ -36,6 +36,7 @@
 #include "engine/training/resumed_training.h"
 #include "engine/training/run_test_evaluation.h"
 #include "engine/training/train_step.h"
+#include "engine/training/training_preflight.h"
 #include "engine/training/window_tensor.h"
 
 namespace mrnn::engine {
@@ -55,72 +56,6 @@ std::string modelTypeSummary(const ModelConfig& model) {
   }
   for (const auto& layer : model.layers) out += (out.empty() ? "" : "+") + cellTypeName(layer.type);
   return out;
-}
-
-// A run validates (at least once, at its end) and ends with a test: both splits must hold a
-// symbol to predict, which is known as soon as the corpus loads, not after the training. The
-// symbols read as <unk> (data.vocabulary: train_unk) are reported through `log`.
-void checkHeldOutSplits(const Corpus& corpus, const DataConfig& data,
-                        const std::function<void(const std::string&)>& log) {
-  const std::pair<const char*, const CorpusSplit*> splits[] = {{"valid", &corpus.valid},
-                                                               {"test", &corpus.test}};
-  for (const auto& [name, split] : splits) {
-    if (split->unknownSymbols > 0)
-      log(std::string(name) + ": " + std::to_string(split->unknownSymbols) +
-          " symbols the training split lacks are read as <unk> (data.vocabulary: train_unk)");
-    const int64_t symbols = split->tokens.size();
-    if (symbols >= 2) continue;
-    const std::string what = std::string("the ") + name + " split has " + std::to_string(symbols) +
-                             (symbols == 1 ? " symbol" : " symbols");
-    const std::string need =
-        "; a run validates and tests, which needs at least 2 symbols (one to predict the next)";
-    if (data.valid.empty()) {
-      throw std::runtime_error("data." + std::string(name) + "_fraction: " + what + need +
-                               ": give a fraction that leaves 2 or more, or valid and test files");
-    }
-    throw std::runtime_error(split->source + ": " + what + need);
-  }
-}
-
-// Bytes a training step holds, roughly: each parameter as weight, gradient, two optimiser
-// slots and a per-window copy (weight norm / drop), and per window position each layer's
-// gates and states kept for the backward pass, plus the output's logits and their gradient.
-double trainingBytes(const ModelConfig& model, int64_t parameters, int64_t vocab,
-                     const TrainingConfig& training) {
-  double widths = 0.0;
-  for (const auto& layer : model.layers) {
-    widths += static_cast<double>(layer.hiddenSize + layer.intermediateSize());
-  }
-  const double positions =
-      static_cast<double>(training.bptt) * static_cast<double>(training.batchSize);
-  return 4.0 * (5.0 * static_cast<double>(parameters) +
-                positions * (8.0 * widths + 3.0 * static_cast<double>(vocab)));
-}
-
-// A checkpoint continues only the run it was written for: a file stamped by another
-// project, or an unstamped (older) file outside this project's folder for its run, would
-// silently replace this project's run of the same number.
-void checkCheckpointBelongs(const TrainingSnapshot& s, const std::string& path,
-                            const RunCatalogue& catalogue) {
-  const std::string ours = catalogue.projectId();
-  const std::string run = "run " + std::to_string(s.runId);
-  if (!s.projectId.empty()) {
-    if (s.projectId == ours) return;
-    throw CheckpointError("checkpoint '" + path + "' belongs to " + run + " of another project " +
-                          "(project id " + s.projectId + "; this one is " + ours +
-                          "); resuming it here would replace this project's " + run +
-                          ". Resume it in its own project");
-  }
-  std::error_code error;
-  const auto folder =
-      std::filesystem::weakly_canonical(std::filesystem::absolute(path).parent_path(), error);
-  const auto expected = std::filesystem::weakly_canonical(
-      std::filesystem::absolute(RunPaths::checkpointFolder(catalogue.folder(), s.runId)), error);
-  if (!error && folder == expected) return;
-  throw CheckpointError("checkpoint '" + path + "' carries no project identity (it predates " +
-                        "them) and is not in this project's folder for " + run + " (" +
-                        RunPaths::checkpointFolder(catalogue.folder(), s.runId) +
-                        "), so it may be another project's; resume it from there");
 }
 
 // One run's working set, so the steps of Trainer::run() read as a list.
@@ -366,7 +301,8 @@ void Session::setUp(const std::string& resumeFrom) {
     Checkpoint& checkpoint = *resumed_;
     const TrainingSnapshot& s = checkpoint.snapshot();
     checkCheckpointBelongs(s, resumeFrom, *catalogue_);
-    if (!store_->run(s.runId)) {
+    const auto record = store_->run(s.runId);
+    if (!record) {
       throw std::runtime_error("checkpoint '" + resumeFrom + "' belongs to run " +
                                std::to_string(s.runId) + ", which is not in " + store_->path());
     }
@@ -380,8 +316,7 @@ void Session::setUp(const std::string& resumeFrom) {
     if (recorded_) {
       recorded_->training = training_;
       const std::string yaml = projectToYaml(*recorded_);
-      const auto record = store_->run(s.runId);
-      if (record && record->configYaml != yaml) store_->setConfig(s.runId, yaml);
+      if (record->configYaml != yaml) store_->setConfig(s.runId, yaml);
     }
   }
   resumed_.reset();  // its tensors are the session's now

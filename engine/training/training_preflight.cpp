@@ -1,0 +1,42 @@
+#include "engine/training/training_preflight.h"
+
+#include <stdexcept>
+#include <utility>
+
+namespace mrnn::engine {
+
+void checkHeldOutSplits(const Corpus& corpus, const DataConfig& data,
+                        const std::function<void(const std::string&)>& log) {
+  const std::pair<const char*, const CorpusSplit*> splits[] = {{"valid", &corpus.valid},
+                                                               {"test", &corpus.test}};
+  for (const auto& [name, split] : splits) {
+    if (split->unknownSymbols > 0)
+      log(std::string(name) + ": " + std::to_string(split->unknownSymbols) +
+          " symbols the training split lacks are read as <unk> (data.vocabulary: train_unk)");
+    const int64_t symbols = split->tokens.size();
+    if (symbols >= 2) continue;
+    const std::string what = std::string("the ") + name + " split has " + std::to_string(symbols) +
+                             (symbols == 1 ? " symbol" : " symbols");
+    const std::string need =
+        "; a run validates and tests, which needs at least 2 symbols (one to predict the next)";
+    if (data.valid.empty()) {
+      throw std::runtime_error("data." + std::string(name) + "_fraction: " + what + need +
+                               ": give a fraction that leaves 2 or more, or valid and test files");
+    }
+    throw std::runtime_error(split->source + ": " + what + need);
+  }
+}
+
+double trainingBytes(const ModelConfig& model, int64_t parameters, int64_t vocab,
+                     const TrainingConfig& training) {
+  double widths = 0.0;
+  for (const auto& layer : model.layers) {
+    widths += static_cast<double>(layer.hiddenSize + layer.intermediateSize());
+  }
+  const double positions =
+      static_cast<double>(training.bptt) * static_cast<double>(training.batchSize);
+  return 4.0 * (5.0 * static_cast<double>(parameters) +
+                positions * (8.0 * widths + 3.0 * static_cast<double>(vocab)));
+}
+
+}  // namespace mrnn::engine
