@@ -19,7 +19,7 @@ void ElidedLabel::setFullText(const QString& text) {
 QSize ElidedLabel::minimumSizeHint() const {
   // Room for a few letters and the ellipsis: the rest is given up first.
   const QFontMetrics metrics(font());
-  return {metrics.horizontalAdvance(QStringLiteral("run 00 …")), metrics.height()};
+  return {8 * metrics.averageCharWidth(), metrics.height()};
 }
 
 QSize ElidedLabel::sizeHint() const {

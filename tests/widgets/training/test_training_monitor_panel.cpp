@@ -53,6 +53,7 @@ class TrainingMonitorPanelTest : public QObject {
   void failingRunShowsTheReasonInTheBanner();
   void aResumedRunsNoteStaysInTheBanner();
   void aLongRunNameDoesNotWidenThePanel();
+  void aStoppedRunsBannerReadsAsSentences();
   void untitledProjectAsksForASave();
   void invalidModelIsRefusedWithTheComposersReason();
   void followsARunAnotherProcessWrites();
@@ -337,6 +338,28 @@ void TrainingMonitorPanelTest::aLongRunNameDoesNotWidenThePanel() {
            qPrintable(QStringLiteral("%1 wide with the run named, %2 before")
                           .arg(panel.minimumSizeHint().width())
                           .arg(before)));
+}
+
+// A run stopped after a validation: "... resume it from the Runs table. Best validation ...",
+// each figure a sentence of its own (it read "table. best validation").
+void TrainingMonitorPanelTest::aStoppedRunsBannerReadsAsSentences() {
+  TrainingTestProject::Options options;
+  options.maxSteps = 100000;
+  options.validateEvery = 5;
+  TrainingTestProject project(options);
+  ProjectDocument document;
+  QCOMPARE(project.loadInto(document), QString());
+  TrainingMonitorPanel panel(document);
+  panel.show();
+  QSignalSpy validated(panel.controller(), &TrainingController::validationReceived);
+  QSignalSpy ended(&panel, &TrainingMonitorPanel::runEnded);
+  panel.start();
+  QVERIFY(validated.wait(60000));
+  panel.stopAction()->trigger();
+  QVERIFY(ended.wait(60000));
+  const QString banner = panel.banner()->text();
+  QVERIFY2(banner.contains(QStringLiteral("from the Runs table. Best validation")),
+           qPrintable(banner));
 }
 
 void TrainingMonitorPanelTest::untitledProjectAsksForASave() {
