@@ -36,7 +36,25 @@ using mrnn::widgets::test::TrainingTestProject;
 using mrnn::widgets::test::valuesOf;
 using Series = TrainingCharts::Series;
 
-namespace {}  // namespace
+namespace {
+
+// A shown monitor panel on a throw-away project of its own, with a spy on how its runs end.
+struct PanelOnProject {
+  explicit PanelOnProject(const TrainingTestProject::Options& options)
+      : project(options),
+        loaded(project.loadInto(document)),
+        panel(document),
+        ended(&panel, &TrainingMonitorPanel::runEnded) {
+    panel.show();
+  }
+  TrainingTestProject project;
+  ProjectDocument document;
+  QString loaded;  // why the project did not load; empty when it did
+  TrainingMonitorPanel panel;
+  QSignalSpy ended;
+};
+
+}  // namespace
 
 class TrainingMonitorPanelTest : public QObject {
   Q_OBJECT
@@ -260,12 +278,9 @@ void TrainingMonitorPanelTest::replotsAreCoalesced() {
 void TrainingMonitorPanelTest::failingRunShowsTheReasonInTheBanner() {
   TrainingTestProject::Options options;
   options.train = QStringLiteral("no-such-corpus.txt");
-  TrainingTestProject project(options);
-  ProjectDocument document;
-  QCOMPARE(project.loadInto(document), QString());
-  TrainingMonitorPanel panel(document);
-  panel.show();
-  QSignalSpy ended(&panel, &TrainingMonitorPanel::runEnded);
+  PanelOnProject on(options);
+  QCOMPARE(on.loaded, QString());
+  auto& [project, document, loaded, panel, ended] = on;
   panel.start();
   QVERIFY(ended.wait(60000));
   QCOMPARE(ended.at(0).at(0).toBool(), false);
@@ -284,12 +299,9 @@ void TrainingMonitorPanelTest::failingRunShowsTheReasonInTheBanner() {
 void TrainingMonitorPanelTest::aResumedRunsNoteStaysInTheBanner() {
   TrainingTestProject::Options options;
   options.maxSteps = 10;
-  TrainingTestProject project(options);
-  ProjectDocument document;
-  QCOMPARE(project.loadInto(document), QString());
-  TrainingMonitorPanel panel(document);
-  panel.show();
-  QSignalSpy ended(&panel, &TrainingMonitorPanel::runEnded);
+  PanelOnProject on(options);
+  QCOMPARE(on.loaded, QString());
+  auto& [project, document, loaded, panel, ended] = on;
   panel.start();
   QVERIFY(ended.wait(60000));
   const qint64 runId = panel.controller()->runId();
@@ -321,14 +333,11 @@ void TrainingMonitorPanelTest::aLongRunNameDoesNotWidenThePanel() {
   options.name = QStringLiteral(
       "Maupome & Meurs Table 1 (PTB characters), the mLSTM base of the "
       "cell comparison at 355,350 parameters, seed 1 of 5");
-  TrainingTestProject project(options);
-  ProjectDocument document;
-  QCOMPARE(project.loadInto(document), QString());
-  TrainingMonitorPanel panel(document);
+  PanelOnProject on(options);
+  QCOMPARE(on.loaded, QString());
+  auto& [project, document, loaded, panel, ended] = on;
   panel.resize(900, 600);
-  panel.show();
   const int before = panel.minimumSizeHint().width();
-  QSignalSpy ended(&panel, &TrainingMonitorPanel::runEnded);
   panel.start();
   QVERIFY(ended.wait(60000));
   auto* run = panel.findChild<QLabel*>(QStringLiteral("runValue"));
@@ -346,13 +355,10 @@ void TrainingMonitorPanelTest::aStoppedRunsBannerReadsAsSentences() {
   TrainingTestProject::Options options;
   options.maxSteps = 100000;
   options.validateEvery = 5;
-  TrainingTestProject project(options);
-  ProjectDocument document;
-  QCOMPARE(project.loadInto(document), QString());
-  TrainingMonitorPanel panel(document);
-  panel.show();
+  PanelOnProject on(options);
+  QCOMPARE(on.loaded, QString());
+  auto& [project, document, loaded, panel, ended] = on;
   QSignalSpy validated(panel.controller(), &TrainingController::validationReceived);
-  QSignalSpy ended(&panel, &TrainingMonitorPanel::runEnded);
   panel.start();
   QVERIFY(validated.wait(60000));
   panel.stopAction()->trigger();
