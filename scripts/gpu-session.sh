@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A lent GPU machine's work for issue 18, in few calls of under ten minutes each:
+# A lent GPU machine's work, in few calls of under ten minutes each:
 #   scripts/gpu-session.sh prepare   # here (Debian): the .debs and the peer into .gpu-carry/
 #   scripts/gpu-session.sh build     # there: build/cuda (scripts/build-cuda.sh)
 #   scripts/gpu-session.sh test      # there: the gpu-labelled tests, then the engine's unit tests

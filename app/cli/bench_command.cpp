@@ -26,9 +26,9 @@ namespace mrnn::app {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: mrnn bench [--cells mlstm,lstm] [--measures train,eval,sample] [--hidden 512]\n"
-    "                  [--emb 64] [--batch 32] [--bptt 100] [--vocab 128] [--steps 10]\n"
-    "                  [--sample-length 2000] [--repeats 3] [--threads N|auto]\n"
+    "usage: mrnn bench [--cells mlstm,lstm] [--measures train,eval,sample,curvature]\n"
+    "                  [--hidden 512] [--emb 64] [--batch 32] [--bptt 100] [--vocab 128]\n"
+    "                  [--steps 10] [--sample-length 2000] [--repeats 3] [--threads N|auto]\n"
     "                  [--device cpu|cuda|cuda:N] [--precision fp32,bf16]   (bf16: CUDA only)\n"
     "                  [--mogrifier-rounds 5] [--mogrifier-rank 40]   (0: full rank)\n"
     "                  [--peer PATH|none] [--python P] [--no-torch-lstm] [--markdown FILE]\n"
@@ -118,7 +118,7 @@ int runProbe(const CommandLine& args, std::ostream& out) {
     return 0;
   }
   const auto measure = engine::benchMeasureFromName(args.value("probe"));
-  if (!measure) throw UsageError("--probe is train, eval, sample or ceiling");
+  if (!measure) throw UsageError("--probe is train, eval, sample, curvature or ceiling");
   auto shape = shapeFrom(args);
   shape.cell = args.value("cells", "mlstm");
   const auto precisions = precisionsFrom(args);
@@ -165,7 +165,9 @@ int runBench(const CommandLine& args, std::ostream& out, std::ostream& err) {
     options.measures.clear();
     for (const auto& name : commaList(args.value("measures"))) {
       const auto measure = engine::benchMeasureFromName(name);
-      if (!measure) throw UsageError("--measures lists train, eval, sample; not '" + name + "'");
+      if (!measure) {
+        throw UsageError("--measures lists train, eval, sample, curvature; not '" + name + "'");
+      }
       options.measures.push_back(*measure);
     }
   }

@@ -43,9 +43,8 @@ int runModelDescribe(const CommandLine& args, std::ostream& out, std::ostream& e
 
   int64_t vocab = project.model.input.vocabSize;
   if (project.model.input.level == engine::InputLevel::Byte) vocab = 256;
-  // Generated data fixes its vocabulary in the config: V tokens, the marker and <eos>.
-  if (vocab <= 0 && project.hasData && project.data.synthetic == engine::SyntheticTask::ReverseCopy)
-    vocab = project.data.copy.vocabulary + 2;
+  // Generated data fixes its vocabulary in the config.
+  if (vocab <= 0 && project.hasData) vocab = engine::generatedVocabularySize(project.data);
   if (args.has("vocab")) {
     try {
       size_t used = 0;

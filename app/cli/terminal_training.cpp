@@ -7,11 +7,32 @@
 #include <ostream>
 #include <sstream>
 
+#include "engine/store/metric_names.h"
 #include "engine/store/text_format.h"
+#include "engine/training/problem_score.h"
 #include "engine/training/training_run.h"
 #include "stop_signals.h"
 
 namespace mrnn::app {
+namespace {
+
+// A Hessian-free step's own figures: "CG 87 iterations, kept 75, λ 6.67, ρ 0.81, rate 1".
+std::string updateFigures(const engine::StepEvent& step) {
+  std::ostringstream out;
+  out << std::setprecision(3);
+  const auto value = [&](const char* name) {
+    for (const auto& figure : step.update) {
+      if (figure.name == name) return figure.value;
+    }
+    return 0.0;
+  };
+  out << "CG " << value(engine::metric::kCgIterations) << " iterations, kept "
+      << value(engine::metric::kBacktrackedIterate) << ", lambda " << value(engine::metric::kLambda)
+      << ", rho " << value(engine::metric::kRho) << ", rate " << value(engine::metric::kStepSize);
+  return out.str();
+}
+
+}  // namespace
 
 TerminalTrainingResult trainInTerminal(const engine::Project& project,
                                        const TerminalTrainingOptions& options, std::ostream& out,
@@ -47,8 +68,10 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
     } else if (options.quiet && !std::holds_alternative<engine::FailedEvent>(*event)) {
       continue;
     } else if (const auto* step = std::get_if<engine::StepEvent>(&*event)) {
-      // A line per 50 steps in a log, a refreshing line on a terminal.
-      if (!terminal && step->step - lastPrinted < 50 && step->step != 1) continue;
+      // A line per 50 steps in a log, a refreshing line on a terminal; a line for every
+      // Hessian-free step, each of which takes as long as hundreds of first-order ones.
+      const bool everyStep = !step->update.empty();
+      if (!terminal && !everyStep && step->step - lastPrinted < 50 && step->step != 1) continue;
       lastPrinted = step->step;
       out << (terminal ? "\r" : "") << "epoch " << std::fixed << std::setprecision(2) << step->epoch
           << "  step " << step->step << "  loss " << std::setprecision(4) << step->loss
@@ -59,8 +82,9 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
         for (const double rate : step->rankSymbolsPerSecond) out << " " << rate;
         out << ")";
       }
-      out << "  ETA " << engine::compactDuration(step->etaSeconds) << (terminal ? "   " : "\n")
-          << std::flush;
+      out << "  ETA " << engine::compactDuration(step->etaSeconds);
+      if (everyStep) out << "\n  " << updateFigures(*step);
+      out << (terminal && !everyStep ? "   " : "\n") << std::flush;
     } else if (const auto* phase = std::get_if<engine::PhaseEvent>(&*event)) {
       // A long validation or test on a terminal: its progress on the step line.
       if (terminal) {
@@ -72,6 +96,9 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
           << std::setprecision(4) << valid->figures.bitsPerSymbol << " bits/symbol, perplexity "
           << valid->figures.perplexity;
       if (valid->figures.words > 0) out << ", " << valid->figures.bitsPerWord << " bits/word";
+      if (valid->figures.errorRate >= 0) {
+        out << ", " << engine::problemVerdict(valid->figures.errorRate);
+      }
       out << (valid->best ? "  (best)" : "") << "\n";
     } else if (const auto* log = std::get_if<engine::LogEvent>(&*event)) {
       out << (terminal ? "\n" : "") << log->message << "\n";
@@ -85,6 +112,9 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
         out << "; not validated yet";
       }
       if (!finished->stopped) out << ", test " << finished->test << " bits/symbol";
+      if (!finished->stopped && finished->testErrorRate >= 0) {
+        out << ", " << engine::problemVerdict(finished->testErrorRate);
+      }
       out << "\n";
     } else if (const auto* failed = std::get_if<engine::FailedEvent>(&*event)) {
       err << (terminal ? "\n" : "") << "mrnn: " << options.errorPrefix;

@@ -87,7 +87,7 @@ std::string rounds(const std::vector<double>& values, double scale, int decimals
   return text;
 }
 
-// The GPU targets of issue 18, read off the training table: "- what: 0.83 (target 0.8: met)".
+// The GPU targets, read off the training table: "- what: 0.83 (target 0.8: met)".
 void writeGpuTargets(std::ostream& out, const BenchReport& report) {
   std::vector<std::string> lines;
   const auto judged = [&](const std::string& what, double value, double target) {
@@ -121,7 +121,25 @@ void writeGpuTargets(std::ostream& out, const BenchReport& report) {
     judged("engine " + row.cell + " bf16 / fp32", ratioValue(row, fp32For(report, row)), 1.5);
   }
   if (lines.empty()) return;
-  out << "\nGPU targets (issue 18; training symbols/s, ratios of the medians above):\n\n";
+  out << "\nGPU targets (training symbols/s, ratios of the medians above):\n\n";
+  for (const auto& line : lines) out << "- " << line << "\n";
+}
+
+// Hessian-free's product against the training step on the same window: what one CG
+// iteration costs, in training steps (the time ratio is the inverse of the rates').
+void writeCurvatureCosts(std::ostream& out, const BenchReport& report) {
+  std::vector<std::string> lines;
+  for (const auto& row : report.rows) {
+    if (row.measure != BenchMeasure::Curvature || row.busy) continue;
+    const BenchRow* train = trainingRow(report, row.cell, false, row.precision);
+    if (!train || row.medianRate() <= 0.0) continue;
+    const double cost = train->medianRate() / row.medianRate();
+    lines.push_back(row.subject + ": one product costs " + number(cost, 2) +
+                    " training steps (target at most 2.5: " + (cost <= 2.5 ? "met" : "not met") +
+                    ")");
+  }
+  if (lines.empty()) return;
+  out << "\nGauss-Newton product against a training step on the same window:\n\n";
   for (const auto& line : lines) out << "- " << line << "\n";
 }
 
@@ -235,14 +253,16 @@ std::string formatBenchReport(const BenchReport& report, const std::string& comm
            "the idle one.\n";
   }
   const bool bothPrecisions = fp32 && bf16;
-  for (auto measure : {BenchMeasure::Train, BenchMeasure::Eval, BenchMeasure::Sample}) {
+  for (auto measure : {BenchMeasure::Train, BenchMeasure::Eval, BenchMeasure::Sample,
+                       BenchMeasure::Curvature}) {
     bool any = false;
     for (const auto& row : report.rows) any = any || row.measure == measure;
     if (!any) continue;
     out << "\n"
-        << (measure == BenchMeasure::Train  ? "Training"
-            : measure == BenchMeasure::Eval ? "Evaluation"
-                                            : "Sampling")
+        << (measure == BenchMeasure::Train       ? "Training"
+            : measure == BenchMeasure::Eval      ? "Evaluation"
+            : measure == BenchMeasure::Curvature ? "Gauss-Newton products"
+                                                 : "Sampling")
         << " (symbols/s):\n\n"
         << "| subject | median | runs | " << rateUnit << " | " << (anyCeiling ? "/ ceiling | " : "")
         << "peak MB | " << (gpuMemory ? "GPU memory GiB | " : "") << "/ peer | / torch::nn::LSTM |"
@@ -275,6 +295,7 @@ std::string formatBenchReport(const BenchReport& report, const std::string& comm
       out << "\n";
     }
   }
+  writeCurvatureCosts(out, report);
   if (cuda) writeGpuTargets(out, report);
   if (!report.notes.empty()) out << "\n";
   for (const std::string& note : report.notes) out << "Note: " << note << "\n";

@@ -67,7 +67,7 @@ double median(std::vector<double> values);
 // medians, runs, GFLOP/s (TFLOP/s on CUDA) and their share of the ceiling, peak memory, GPU
 // memory where probes reported it, and the ratios to the peer of the same cell, to
 // torch::nn::LSTM and (measured at both) of bf16 to fp32, all at the same precision; on CUDA
-// the GPU targets of issue 18 as ratios (mLSTM / cuDNN LSTM >= 0.8, mLSTM / peer >= 3,
+// the GPU targets as ratios (mLSTM / cuDNN LSTM >= 0.8, mLSTM / peer >= 3,
 // bf16 / fp32 >= 1.5 for the engine's cells, training); and the command that reproduces it.
 std::string formatBenchReport(const BenchReport& report, const std::string& command);
 

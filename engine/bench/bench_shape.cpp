@@ -10,12 +10,15 @@ const char* benchMeasureName(BenchMeasure measure) {
       return "eval";
     case BenchMeasure::Sample:
       return "sample";
+    case BenchMeasure::Curvature:
+      return "curvature";
   }
   return "?";
 }
 
 std::optional<BenchMeasure> benchMeasureFromName(const std::string& name) {
-  for (auto m : {BenchMeasure::Train, BenchMeasure::Eval, BenchMeasure::Sample}) {
+  for (auto m : {BenchMeasure::Train, BenchMeasure::Eval, BenchMeasure::Sample,
+                 BenchMeasure::Curvature}) {
     if (name == benchMeasureName(m)) return m;
   }
   return std::nullopt;

@@ -9,9 +9,11 @@
 namespace mrnn::engine {
 
 // What a benchmark measures: training (forward, backward, clipping, Adam), evaluation
-// (forward only, no gradient, the same batch shape) or single-stream sampling (batch 1,
-// one symbol at a time, temperature 1).
-enum class BenchMeasure { Train, Eval, Sample };
+// (forward only, no gradient, the same batch shape), single-stream sampling (batch 1,
+// one symbol at a time, temperature 1), or Hessian-free's curvature product (one
+// Gauss-Newton-vector product with structural damping over the window, as CG runs it: the
+// linearisation kept, so each product is a forward-mode pass and a backward).
+enum class BenchMeasure { Train, Eval, Sample, Curvature };
 
 const char* benchMeasureName(BenchMeasure measure);
 std::optional<BenchMeasure> benchMeasureFromName(const std::string& name);

@@ -160,7 +160,10 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
     for (const auto precision : o.precisions) {
       if (peer && precision != BenchPrecision::Fp32) continue;  // the peer has no precision option
       for (auto measure : o.measures) {
+        // The peer times training and sampling only; nothing but the engine has a curvature
+        // product.
         if (peer && measure == BenchMeasure::Eval) continue;
+        if ((peer || cell == kTorchLstm) && measure == BenchMeasure::Curvature) continue;
         for (const bool busy : {false, true}) {
           if (busy && !o.contention) continue;
           BenchRow row;

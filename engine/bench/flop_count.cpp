@@ -26,4 +26,8 @@ double trainingFlopsPerSymbol(const torch::nn::Module& model) {
   return 3.0 * forwardFlopsPerSymbol(model);
 }
 
+double curvatureFlopsPerSymbol(const torch::nn::Module& model) {
+  return 10.0 * static_cast<double>(matrixEntries(model));
+}
+
 }  // namespace mrnn::engine

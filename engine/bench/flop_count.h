@@ -20,5 +20,10 @@ int64_t matrixEntries(const torch::nn::Module& model);
 
 double forwardFlopsPerSymbol(const torch::nn::Module& model);
 double trainingFlopsPerSymbol(const torch::nn::Module& model);
+// A Gauss-Newton product with its linearisation kept = 10 x matrix entries: forward-mode
+// differentiation recomputes the forward (2) and adds the tangent's two products per forward
+// product (W ẋ and V x: 4), then the backward through the kept graph (4, as training's).
+// 5/3 of a training step's 6.
+double curvatureFlopsPerSymbol(const torch::nn::Module& model);
 
 }  // namespace mrnn::engine

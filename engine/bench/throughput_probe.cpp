@@ -14,7 +14,9 @@
 #include "engine/models/language_model.h"
 #include "engine/runtime/thread_governor.h"
 #include "engine/sampling/sampler.h"
+#include "engine/training/local_collective.h"
 #include "engine/training/train_step.h"
+#include "engine/training/window_objective.h"
 
 namespace mrnn::engine {
 
@@ -61,6 +63,23 @@ ProbeResult engineProbe(const BenchShape& shape, BenchMeasure measure,
       load.poll();
       state.detach();
       optimisationStep(model, adam, state, inputs, targets, {}, 1.0, bf16);
+    });
+  } else if (measure == BenchMeasure::Curvature) {
+    // One window as Hessian-free's curvature share: the products CG runs, each against the
+    // kept linearisation (made in the warm-up, as CG's first product makes it).
+    result.flopsPerSymbol = curvatureFlopsPerSymbol(model);
+    LocalCollective local;
+    ObjectiveOptions options;
+    options.shard = {0, shape.batch};
+    options.shape = {1, 1, 0};
+    WindowObjective objective(model, local, model.initialState(shape.batch),
+                              {{inputs, targets, {}, false, {}, {}}}, options);
+    int64_t count = 0;
+    for (const auto& p : model.parameters()) count += p.numel();
+    const auto v = torch::randn({count}, model.parameters().front().options());
+    seconds = timeRepeated(device, shape.steps, [&] {
+      load.poll();
+      objective.curvatureProduct(v, 0.1).sum().item<double>();
     });
   } else if (measure == BenchMeasure::Eval) {
     result.flopsPerSymbol = forwardFlopsPerSymbol(model);

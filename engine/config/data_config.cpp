@@ -9,7 +9,15 @@ namespace mrnn::engine {
 namespace {
 
 const std::vector<std::string> kFormatNames{"auto", "text", "ptb-char", "tokens", "raw"};
-const std::vector<std::string> kSyntheticNames{"none", "reverse_copy"};
+// In SyntheticTask's order.
+const std::vector<std::string> kSyntheticNames{"none",
+                                               "reverse_copy",
+                                               "addition",
+                                               "temporal_order_2bit",
+                                               "temporal_order_3bit",
+                                               "random_permutation",
+                                               "memorization_5bit",
+                                               "memorization_20bit"};
 
 CorpusFormat formatFromName(const std::string& name) {
   for (size_t i = 0; i < kFormatNames.size(); ++i) {
@@ -66,6 +74,22 @@ CopyTaskConfig parseCopySection(const YAML::Node& node, YamlReader& reader,
   return copy;
 }
 
+ProblemConfig parseProblemSection(const YAML::Node& node, YamlReader& reader,
+                                  const std::string& path) {
+  reader.expectMap(node, path, {"length", "train", "valid", "test", "seed"});
+  ProblemConfig problem;
+  problem.length = reader.integer(node, path, "length", problem.length, 2, int64_t{1} << 24);
+  problem.trainSequences = reader.integer(node, path, "train", problem.trainSequences, 1,
+                                          std::numeric_limits<int64_t>::max() >> 8);
+  problem.validSequences =
+      reader.integer(node, path, "valid", problem.validSequences, 1, kMaxSplitTokens);
+  problem.testSequences =
+      reader.integer(node, path, "test", problem.testSequences, 1, kMaxSplitTokens);
+  problem.seed = static_cast<uint64_t>(
+      reader.integer(node, path, "seed", 1, 0, std::numeric_limits<int64_t>::max()));
+  return problem;
+}
+
 DataConfig parseSyntheticSection(const YAML::Node& node, YamlReader& reader,
                                  const std::string& path) {
   DataConfig config;
@@ -83,7 +107,19 @@ DataConfig parseSyntheticSection(const YAML::Node& node, YamlReader& reader,
                       "); remove it, or remove 'synthetic' to read corpus files");
     }
   }
+  const bool problem = isLongRangeProblem(config.synthetic);
+  if (node["copy"] && problem) {
+    reader.fail(node["copy"], joinKey(path, "copy"),
+                "applies to reverse_copy; a long-range problem's size is data.problem");
+  }
+  if (node["problem"] && !problem) {
+    reader.fail(node["problem"], joinKey(path, "problem"),
+                "applies to the long-range problems; reverse_copy's size is data.copy");
+  }
   if (node["copy"]) config.copy = parseCopySection(node["copy"], reader, joinKey(path, "copy"));
+  if (node["problem"]) {
+    config.problem = parseProblemSection(node["problem"], reader, joinKey(path, "problem"));
+  }
   return config;
 }
 
@@ -91,6 +127,10 @@ DataConfig parseSyntheticSection(const YAML::Node& node, YamlReader& reader,
 
 std::string syntheticTaskName(SyntheticTask task) {
   return kSyntheticNames.at(static_cast<size_t>(task));
+}
+
+bool isLongRangeProblem(SyntheticTask task) {
+  return task != SyntheticTask::None && task != SyntheticTask::ReverseCopy;
 }
 
 std::string vocabularySourceName(VocabularySource source) {
@@ -120,9 +160,15 @@ std::vector<std::string> trainFiles(const DataConfig& config) {
 
 DataConfig parseDataSection(const YAML::Node& node, YamlReader& reader, const std::string& path) {
   reader.expectMap(node, path,
-                   {"synthetic", "copy", "train", "valid", "test", "format", "valid_fraction",
-                    "test_fraction", "max_symbols", "min_count", "word_counts", "vocabulary"});
+                   {"synthetic", "copy", "problem", "train", "valid", "test", "format",
+                    "valid_fraction", "test_fraction", "max_symbols", "min_count", "word_counts",
+                    "vocabulary"});
   if (node["synthetic"]) return parseSyntheticSection(node, reader, path);
+  if (node["problem"]) {
+    reader.fail(node["problem"], joinKey(path, "problem"),
+                "applies only to generated data; add 'synthetic: temporal_order_2bit' (or "
+                "another long-range problem)");
+  }
   if (node["copy"]) {
     reader.fail(node["copy"], joinKey(path, "copy"),
                 "applies only to generated data; add 'synthetic: reverse_copy'");
@@ -199,6 +245,18 @@ DataConfig parseDataSection(const YAML::Node& node, YamlReader& reader, const st
 
 void emitDataSection(YAML::Emitter& out, const DataConfig& config) {
   out << YAML::BeginMap;
+  if (isLongRangeProblem(config.synthetic)) {
+    const ProblemConfig& problem = config.problem;
+    out << YAML::Key << "synthetic" << YAML::Value << syntheticTaskName(config.synthetic);
+    out << YAML::Key << "problem" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    out << YAML::Key << "length" << YAML::Value << problem.length;
+    out << YAML::Key << "train" << YAML::Value << problem.trainSequences;
+    out << YAML::Key << "valid" << YAML::Value << problem.validSequences;
+    out << YAML::Key << "test" << YAML::Value << problem.testSequences;
+    out << YAML::Key << "seed" << YAML::Value << problem.seed;
+    out << YAML::EndMap << YAML::EndMap;
+    return;
+  }
   if (config.synthetic != SyntheticTask::None) {
     const CopyTaskConfig& copy = config.copy;
     out << YAML::Key << "synthetic" << YAML::Value << syntheticTaskName(config.synthetic);

@@ -34,6 +34,24 @@ enum class VocabularySource {
 enum class SyntheticTask {
   None,         // corpus files
   ReverseCopy,  // Melis et al. 2019 §4.3: read L tokens and a marker, then write them reversed
+  // Martens & Sutskever's (2011) long-range problems, after Hochreiter & Schmidhuber (1997):
+  // independent sequences of length T (data.problem), each read from the initial state.
+  Addition,           // add the two marked numbers of a stream of U(0, 1) values (real target)
+  TemporalOrder2,     // the order of two X/Y symbols among noise: 4 classes
+  TemporalOrder3,     // of three: 8 classes
+  RandomPermutation,  // predict the first of T symbols (one of two) at the end
+  Memorization5,      // recall 5 binary symbols after T steps
+  Memorization20,     // recall 10 symbols of 5 values (about 20 bits) after T steps
+};
+
+// `data.problem`: the size of a long-range problem. Sequences are drawn from the seed's
+// streams by index, the same on every machine; training reads `train` of them per epoch.
+struct ProblemConfig {
+  int64_t length = 100;  // T: the minimal length (addition, temporal order: T to 1.1 T)
+  int64_t trainSequences = 100'000;
+  int64_t validSequences = 1'000;
+  int64_t testSequences = 1'000;
+  uint64_t seed = 1;
 };
 
 // `data.copy`: the reverse copy task's size. The defaults are the paper's (vocabulary 1000,
@@ -51,6 +69,7 @@ struct CopyTaskConfig {
 struct DataConfig {
   SyntheticTask synthetic = SyntheticTask::None;  // not None: no files, `copy` applies
   CopyTaskConfig copy;
+  ProblemConfig problem;  // the long-range problems
   std::string train;  // required unless synthetic; the first training file when there are several
   // Further training files (`train: [a, b, c]` gives b and c): read after `train`, in order, as
   // one text, with a line break between two files when the first lacks one.
@@ -77,7 +96,9 @@ DataConfig parseDataSection(const YAML::Node& node, YamlReader& reader,
                             const std::string& path = "data");
 void emitDataSection(YAML::Emitter& out, const DataConfig& config);
 std::string corpusFormatName(CorpusFormat format);
-std::string syntheticTaskName(SyntheticTask task);          // "none", "reverse_copy"
+std::string syntheticTaskName(SyntheticTask task);  // "none", "reverse_copy", "addition", ...
+// One of Martens & Sutskever's long-range problems (not None or ReverseCopy).
+bool isLongRangeProblem(SyntheticTask task);
 std::string vocabularySourceName(VocabularySource source);  // "auto", "all", "train", "train_unk"
 // Auto resolved from the file's name (the rule at CorpusFormat::Auto); others unchanged.
 CorpusFormat resolveCorpusFormat(CorpusFormat format, const std::string& path);

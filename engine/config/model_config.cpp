@@ -16,8 +16,28 @@ std::string inputLevelName(InputLevel level) {
   return "char";
 }
 
+std::string recurrentInitName(RecurrentInit init) {
+  switch (init) {
+    case RecurrentInit::Orthogonal:
+      return "orthogonal";
+    case RecurrentInit::Uniform:
+      return "uniform";
+    case RecurrentInit::Sparse:
+      return "sparse";
+  }
+  return "orthogonal";
+}
+
 std::string outputKindName(OutputKind kind) {
-  return kind == OutputKind::Softmax ? "softmax" : "mos";
+  switch (kind) {
+    case OutputKind::Softmax:
+      return "softmax";
+    case OutputKind::MixtureOfSoftmaxes:
+      return "mos";
+    case OutputKind::Linear:
+      return "linear";
+  }
+  return "softmax";
 }
 
 int64_t LayerConfig::majorSize() const {

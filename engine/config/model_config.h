@@ -9,10 +9,15 @@
 namespace mrnn::engine {
 
 enum class InputLevel { Byte, Char, Word };
-enum class OutputKind { Softmax, MixtureOfSoftmaxes };
+// Softmax and MoS predict the next symbol; Linear predicts real numbers with squared error
+// (the addition problem's target).
+enum class OutputKind { Softmax, MixtureOfSoftmaxes, Linear };
 enum class OutputGate { Outside, Inside };   // h = o*tanh(c), or h = tanh(o*c) (Krause §4.1)
 enum class MinorInput { Embedding, Below };  // MMLM-1 / MMLM-2 (Shuang §V-D1)
-enum class RecurrentInit { Orthogonal, Uniform };
+// Orthogonal (Saxe et al.), uniform, or sparse: each unit's row of every recurrent matrix has
+// `sparseConnections` nonzero weights (Martens 2010; Sutskever et al. 2011 §5.2: 15).
+enum class RecurrentInit { Orthogonal, Uniform, Sparse };
+std::string recurrentInitName(RecurrentInit init);  // "orthogonal", "uniform", "sparse"
 
 std::string inputLevelName(InputLevel level);
 std::string outputKindName(OutputKind kind);
@@ -21,6 +26,9 @@ struct InputConfig {
   InputLevel level = InputLevel::Char;
   int64_t embeddingSize = 0;  // 0: one-hot input of the vocabulary's size
   int64_t vocabSize = 0;      // 0: taken from the corpus (bytes: always 256)
+  // Real-valued inputs read beside each symbol, appended to its vector (the addition
+  // problem's numbers); 0: none.
+  int64_t values = 0;
 };
 
 struct LayerConfig {
@@ -47,6 +55,7 @@ struct LayerConfig {
 
 struct OutputConfig {
   OutputKind kind = OutputKind::Softmax;
+  int64_t size = 1;        // Linear: real outputs per step
   int64_t mixtures = 15;   // Mixture of Softmaxes components
   int64_t latentSize = 0;  // MoS latent width; 0 = embedding size if tied, else last layer width
   bool tieEmbeddings = false;
@@ -64,6 +73,7 @@ struct InitConfig {
   uint64_t seed = 1;
   RecurrentInit recurrent = RecurrentInit::Orthogonal;
   double recurrentScale = 0.7;  // Krause: scaled orthogonal, 0.7
+  int64_t sparseConnections = 15;  // sparse: nonzero incoming weights per unit
   double forgetBias = 3.0;      // Krause: 3
 };
 
@@ -74,10 +84,13 @@ struct ModelConfig {
   DropoutConfig dropout;
   InitConfig init;
 
-  // Width of the vectors the first layer reads: the embedding, or the one-hot vector.
+  // Width of the vectors the first layer reads: the embedding, or the one-hot vector, and
+  // the real-valued inputs.
   int64_t inputWidth(int64_t vocab) const {
-    return input.embeddingSize > 0 ? input.embeddingSize : vocab;
+    return (input.embeddingSize > 0 ? input.embeddingSize : vocab) + input.values;
   }
+  // Whether the model predicts symbols (softmax, MoS) rather than real numbers.
+  bool predictsSymbols() const { return output.kind != OutputKind::Linear; }
 };
 
 }  // namespace mrnn::engine

@@ -87,13 +87,14 @@ ModelConfig parseModelSection(const YAML::Node& node, YamlReader& reader, const 
 
   if (const YAML::Node input = node["input"]) {
     const std::string key = joinKey(path, "input");
-    reader.expectMap(input, key, {"level", "embedding_size", "vocab_size"});
+    reader.expectMap(input, key, {"level", "embedding_size", "vocab_size", "values"});
     const std::string level = reader.choice(input, key, "level", "char", {"byte", "char", "word"});
     config.input.level = level == "byte"   ? InputLevel::Byte
                          : level == "word" ? InputLevel::Word
                                            : InputLevel::Char;
     config.input.embeddingSize = reader.integer(input, key, "embedding_size", 0, 0, kMaxWidth);
     config.input.vocabSize = reader.integer(input, key, "vocab_size", 0, 0, 100'000'000);
+    config.input.values = reader.integer(input, key, "values", 0, 0, kMaxWidth);
   }
 
   const std::string layersKey = joinKey(path, "layers");
@@ -110,10 +111,22 @@ ModelConfig parseModelSection(const YAML::Node& node, YamlReader& reader, const 
 
   if (const YAML::Node output = node["output"]) {
     const std::string key = joinKey(path, "output");
-    reader.expectMap(output, key, {"type", "mixtures", "latent_size", "tie_embeddings"});
-    config.output.kind = reader.choice(output, key, "type", "softmax", {"softmax", "mos"}) == "mos"
-                             ? OutputKind::MixtureOfSoftmaxes
-                             : OutputKind::Softmax;
+    reader.expectMap(output, key, {"type", "mixtures", "latent_size", "tie_embeddings", "size"});
+    const std::string kind =
+        reader.choice(output, key, "type", "softmax", {"softmax", "mos", "linear"});
+    config.output.kind = kind == "mos"      ? OutputKind::MixtureOfSoftmaxes
+                         : kind == "linear" ? OutputKind::Linear
+                                            : OutputKind::Softmax;
+    config.output.size = reader.integer(output, key, "size", 1, 1, kMaxWidth);
+    if (config.output.kind != OutputKind::Linear && output["size"]) {
+      reader.fail(output["size"], joinKey(key, "size"), "applies only to type: linear");
+    }
+    if (config.output.kind == OutputKind::Linear &&
+        (output["mixtures"] || output["latent_size"] || output["tie_embeddings"])) {
+      reader.fail(output, key,
+                  "type: linear predicts real numbers: 'mixtures', 'latent_size' and "
+                  "'tie_embeddings' do not apply");
+    }
     config.output.mixtures = reader.integer(output, key, "mixtures", 15, 1, 1024);
     config.output.latentSize = reader.integer(output, key, "latent_size", 0, 0, kMaxWidth);
     config.output.tieEmbeddings = reader.boolean(output, key, "tie_embeddings", false);
@@ -137,13 +150,22 @@ ModelConfig parseModelSection(const YAML::Node& node, YamlReader& reader, const 
 
   if (const YAML::Node init = node["init"]) {
     const std::string key = joinKey(path, "init");
-    reader.expectMap(init, key, {"seed", "recurrent", "recurrent_scale", "forget_bias"});
+    reader.expectMap(init, key,
+                     {"seed", "recurrent", "recurrent_scale", "sparse_connections", "forget_bias"});
     config.init.seed = static_cast<uint64_t>(
         reader.integer(init, key, "seed", 1, 0, std::numeric_limits<int64_t>::max()));
-    config.init.recurrent =
-        reader.choice(init, key, "recurrent", "orthogonal", {"orthogonal", "uniform"}) == "uniform"
-            ? RecurrentInit::Uniform
-            : RecurrentInit::Orthogonal;
+    const std::string recurrent =
+        reader.choice(init, key, "recurrent", "orthogonal", {"orthogonal", "uniform", "sparse"});
+    for (RecurrentInit kind :
+         {RecurrentInit::Orthogonal, RecurrentInit::Uniform, RecurrentInit::Sparse}) {
+      if (recurrentInitName(kind) == recurrent) config.init.recurrent = kind;
+    }
+    config.init.sparseConnections =
+        reader.integer(init, key, "sparse_connections", 15, 1, 1'000'000);
+    if (init["sparse_connections"] && config.init.recurrent != RecurrentInit::Sparse) {
+      reader.fail(init["sparse_connections"], joinKey(key, "sparse_connections"),
+                  "applies to recurrent: sparse only (recurrent is '" + recurrent + "')");
+    }
     config.init.recurrentScale = reader.number(init, key, "recurrent_scale", 0.7, 0.0, 100.0);
     config.init.forgetBias = reader.number(init, key, "forget_bias", 3.0, -100.0, 100.0);
   }

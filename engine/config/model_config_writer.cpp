@@ -42,6 +42,7 @@ void emitModelSection(YAML::Emitter& out, const ModelConfig& config) {
   out << YAML::Key << "level" << YAML::Value << inputLevelName(config.input.level);
   out << YAML::Key << "embedding_size" << YAML::Value << config.input.embeddingSize;
   out << YAML::Key << "vocab_size" << YAML::Value << config.input.vocabSize;
+  if (config.input.values > 0) out << YAML::Key << "values" << YAML::Value << config.input.values;
   out << YAML::EndMap;
 
   out << YAML::Key << "layers" << YAML::Value << YAML::BeginSeq;
@@ -54,7 +55,11 @@ void emitModelSection(YAML::Emitter& out, const ModelConfig& config) {
     out << YAML::Key << "mixtures" << YAML::Value << config.output.mixtures;
     out << YAML::Key << "latent_size" << YAML::Value << config.output.latentSize;
   }
-  out << YAML::Key << "tie_embeddings" << YAML::Value << config.output.tieEmbeddings;
+  if (config.output.kind == OutputKind::Linear) {
+    out << YAML::Key << "size" << YAML::Value << config.output.size;
+  } else {
+    out << YAML::Key << "tie_embeddings" << YAML::Value << config.output.tieEmbeddings;
+  }
   out << YAML::EndMap;
 
   const DropoutConfig& d = config.dropout;
@@ -68,9 +73,11 @@ void emitModelSection(YAML::Emitter& out, const ModelConfig& config) {
 
   out << YAML::Key << "init" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "seed" << YAML::Value << config.init.seed;
-  out << YAML::Key << "recurrent" << YAML::Value
-      << (config.init.recurrent == RecurrentInit::Uniform ? "uniform" : "orthogonal");
+  out << YAML::Key << "recurrent" << YAML::Value << recurrentInitName(config.init.recurrent);
   out << YAML::Key << "recurrent_scale" << YAML::Value << config.init.recurrentScale;
+  if (config.init.recurrent == RecurrentInit::Sparse) {
+    out << YAML::Key << "sparse_connections" << YAML::Value << config.init.sparseConnections;
+  }
   out << YAML::Key << "forget_bias" << YAML::Value << config.init.forgetBias;
   out << YAML::EndMap;
   out << YAML::EndMap;

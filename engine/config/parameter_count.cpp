@@ -161,7 +161,10 @@ ModelSummary summarizeModel(const ModelConfig& config, int64_t vocab) {
   {
     SummaryRow row{"input",
                    embedding > 0 ? "embedding" : "one-hot",
-                   inputLevelName(config.input.level) + ", vocabulary " + std::to_string(vocab),
+                   inputLevelName(config.input.level) + ", vocabulary " + std::to_string(vocab) +
+                       (config.input.values > 0
+                            ? ", " + std::to_string(config.input.values) + " real values"
+                            : std::string()),
                    vocab,
                    inputWidth,
                    embedding > 0 ? vocab * embedding : 0};
@@ -195,7 +198,12 @@ ModelSummary summarizeModel(const ModelConfig& config, int64_t vocab) {
     row.block = "output";
     row.inputWidth = width;
     row.outputWidth = vocab;
-    if (config.output.kind == OutputKind::Softmax) {
+    if (config.output.kind == OutputKind::Linear) {
+      row.kind = "linear";
+      row.detail = "squared error";
+      row.outputWidth = config.output.size;
+      row.parameters = width * config.output.size + config.output.size;
+    } else if (config.output.kind == OutputKind::Softmax) {
       row.kind = "softmax";
       row.detail = tied ? "tied to the embedding" : "untied";
       row.parameters = tied ? vocab : width * vocab + vocab;

@@ -11,6 +11,28 @@
 #include "engine/io/atomic_file.h"
 
 namespace mrnn::engine {
+namespace {
+
+// Real numbers in and out belong together, and to the addition problem alone: it reads a
+// number beside each marker and predicts a sum; every other data set is symbols.
+void checkRealValues(const Project& project, YamlReader& reader) {
+  const ModelConfig& model = project.model;
+  const bool addition = project.hasData && project.data.synthetic == SyntheticTask::Addition;
+  const bool linear = model.output.kind == OutputKind::Linear;
+  if (addition && (model.input.values != 1 || !linear || model.output.size != 1)) {
+    reader.failAtKey(model.input.values != 1 ? "model.input.values" : "model.output.type",
+                     "the addition problem reads one number beside each marker and predicts "
+                     "their sum: set model.input.values: 1 and model.output.type: linear "
+                     "(size 1)");
+  }
+  if (!addition && project.hasData && (linear || model.input.values > 0)) {
+    reader.failAtKey(linear ? "model.output.type" : "model.input.values",
+                     "real-valued inputs and a linear output belong to the addition problem "
+                     "(data.synthetic: addition); this data is symbols");
+  }
+}
+
+}  // namespace
 
 Project parseProject(const std::string& text, const std::string& file) {
   const YAML::Node root = loadYamlText(text, file);
@@ -30,17 +52,18 @@ Project parseProject(const std::string& text, const std::string& file) {
     if (root["data"]) {
       project.hasData = true;
       project.data = parseDataSection(root["data"], reader, "data");
-      // Generated symbols are whole tokens ("t17", the marker, <eos>): only a word-level
-      // model reads them as the task defines them.
+      // Generated symbols are whole tokens ("t17", the marker, <eos>; a problem's "X", "go"):
+      // only a word-level model reads them as the task defines them.
       if (project.data.synthetic != SyntheticTask::None &&
           project.model.input.level != InputLevel::Word) {
         reader.failAtKey("data.synthetic",
                          "the " + syntheticTaskName(project.data.synthetic) +
-                             " task is word level (tokens t0, t1, ..., a marker and <eos>); set "
+                             " task is word level (its symbols are whole tokens); set "
                              "model.input.level: word (it is '" +
                              inputLevelName(project.model.input.level) + "')");
       }
     }
+    checkRealValues(project, reader);
     if (root["training"]) {
       project.training = parseTrainingSection(root["training"], reader, "training");
     }

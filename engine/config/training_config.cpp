@@ -23,7 +23,8 @@ const std::vector<OptimizerKind> kOptimizerKinds{OptimizerKind::Adam,
                                                  OptimizerKind::Rmsprop,
                                                  OptimizerKind::Sgd,
                                                  OptimizerKind::RmspropNormalized,
-                                                 OptimizerKind::NtAsgd};
+                                                 OptimizerKind::NtAsgd,
+                                                 OptimizerKind::HessianFree};
 const std::vector<ScheduleKind> kScheduleKinds{ScheduleKind::Constant, ScheduleKind::Linear,
                                                ScheduleKind::Exponential, ScheduleKind::Steps,
                                                ScheduleKind::Plateau};
@@ -44,6 +45,12 @@ std::vector<std::string> optimizerKeysFor(OptimizerKind kind) {
       return {"type", "update_length", "update_length_decay", "alpha", "epsilon", "weight_decay"};
     case OptimizerKind::NtAsgd:
       return {"type", "lr", "weight_decay", "non_monotone"};
+    case OptimizerKind::HessianFree:
+      // No `lr`: the step's length is CG's solution times the line search's rate.
+      return {"type",           "lambda",          "structural_damping", "cg_max_iterations",
+              "cg_min_iterations", "gradient_windows", "curvature_windows",
+              "curvature_sequences", "preconditioner", "preconditioner_power",
+              "warm_start_decay",   "backtracking",    "line_search"};
   }
   return {"type"};
 }
@@ -133,6 +140,46 @@ void requireAbove(YamlReader& reader, const YAML::Node& map, const std::string& 
   }
 }
 
+HessianFreeConfig parseHessianFree(const YAML::Node& node, YamlReader& reader,
+                                   const std::string& path) {
+  HessianFreeConfig h;
+  h.initialLambda = reader.number(node, path, "lambda", h.initialLambda, 0.0, 1e12);
+  requireAbove(reader, node, path, "lambda", h.initialLambda, 0.0);
+  h.structuralDamping =
+      reader.number(node, path, "structural_damping", h.structuralDamping, 0.0, 1e6);
+  h.cgMaxIterations =
+      reader.integer(node, path, "cg_max_iterations", h.cgMaxIterations, 1, 100'000);
+  h.cgMinIterations =
+      reader.integer(node, path, "cg_min_iterations", h.cgMinIterations, 1, 100'000);
+  if (h.cgMinIterations > h.cgMaxIterations) {
+    reader.fail(node["cg_min_iterations"] ? node["cg_min_iterations"] : node["cg_max_iterations"],
+                joinKey(path, "cg_min_iterations"),
+                "must not exceed cg_max_iterations (" + std::to_string(h.cgMaxIterations) + ")");
+  }
+  h.gradientWindows = reader.integer(node, path, "gradient_windows", h.gradientWindows, 1, 1 << 20);
+  h.curvatureWindows =
+      reader.integer(node, path, "curvature_windows", h.curvatureWindows, 1, 1 << 20);
+  if (h.curvatureWindows > h.gradientWindows) {
+    reader.fail(node["curvature_windows"] ? node["curvature_windows"] : node["gradient_windows"],
+                joinKey(path, "curvature_windows"),
+                "must not exceed gradient_windows (" + std::to_string(h.gradientWindows) +
+                    "): the curvature is measured on part of the gradient's data");
+  }
+  h.curvatureSequences =
+      reader.integer(node, path, "curvature_sequences", h.curvatureSequences, 0, 1 << 20);
+  const std::string preconditioner =
+      reader.choice(node, path, "preconditioner", preconditionerName(h.preconditioner),
+                    {preconditionerName(Preconditioner::None),
+                     preconditionerName(Preconditioner::Diagonal)});
+  h.preconditioner = preconditioner == "none" ? Preconditioner::None : Preconditioner::Diagonal;
+  h.preconditionerPower =
+      reader.number(node, path, "preconditioner_power", h.preconditionerPower, 0.0, 1.0);
+  h.warmStartDecay = reader.number(node, path, "warm_start_decay", h.warmStartDecay, 0.0, 1.0);
+  h.backtracking = reader.boolean(node, path, "backtracking", h.backtracking);
+  h.lineSearch = reader.boolean(node, path, "line_search", h.lineSearch);
+  return h;
+}
+
 OptimizerConfig parseOptimizer(const YAML::Node& node, YamlReader& reader,
                                const std::string& path) {
   OptimizerConfig c;
@@ -160,6 +207,7 @@ OptimizerConfig parseOptimizer(const YAML::Node& node, YamlReader& reader,
       reader.number(node, path, "update_length_decay", c.updateLengthDecay, 0.0, 1.0);
   requireAbove(reader, node, path, "update_length_decay", c.updateLengthDecay, 0.0);
   c.nonMonotone = reader.integer(node, path, "non_monotone", c.nonMonotone, 1, 1'000'000);
+  if (c.kind == OptimizerKind::HessianFree) c.hessianFree = parseHessianFree(node, reader, path);
   // The update length is this optimiser's learning rate: schedules scale it.
   if (c.kind == OptimizerKind::RmspropNormalized) c.learningRate = c.updateLength;
   return c;
@@ -235,8 +283,14 @@ std::string optimizerKindName(OptimizerKind kind) {
       return "rmsprop_normalized";
     case OptimizerKind::NtAsgd:
       return "nt_asgd";
+    case OptimizerKind::HessianFree:
+      return "hessian_free";
   }
   return "adam";
+}
+
+std::string preconditionerName(Preconditioner preconditioner) {
+  return preconditioner == Preconditioner::None ? "none" : "diagonal";
 }
 
 std::string scheduleKindName(ScheduleKind kind) {
@@ -259,9 +313,9 @@ TrainingConfig parseTrainingSection(const YAML::Node& node, YamlReader& reader,
                                     const std::string& path) {
   reader.expectMap(
       node, path,
-      {"batch_size", "bptt", "random_bptt", "predict_last", "clip_norm", "epochs", "max_steps",
-       "validate_every", "validation_symbols", "checkpoint_every", "early_stop_patience", "seed",
-       "device", "threads", "bf16", "optimizer", "schedule"});
+      {"batch_size", "bptt", "random_bptt", "predict_last", "carry_state", "clip_norm", "epochs",
+       "max_steps", "validate_every", "validation_symbols", "checkpoint_every",
+       "early_stop_patience", "seed", "device", "threads", "bf16", "optimizer", "schedule"});
   TrainingConfig c;
   c.batchSize = reader.integer(node, path, "batch_size", c.batchSize, 1, 1 << 20);
   c.bptt = reader.integer(node, path, "bptt", c.bptt, 2, 1 << 20);
@@ -271,6 +325,7 @@ TrainingConfig parseTrainingSection(const YAML::Node& node, YamlReader& reader,
     reader.fail(node["predict_last"], joinKey(path, "predict_last"),
                 "must not exceed bptt (" + std::to_string(c.bptt) + ")");
   }
+  c.carryState = reader.boolean(node, path, "carry_state", c.carryState);
   c.clipNorm = reader.number(node, path, "clip_norm", c.clipNorm, 0.0, 1e6);
   c.epochs = reader.integer(node, path, "epochs", c.epochs, 1, 1'000'000);
   c.maxSteps = reader.integer(node, path, "max_steps", c.maxSteps, 0, kMaxCount);
@@ -307,6 +362,21 @@ TrainingConfig parseTrainingSection(const YAML::Node& node, YamlReader& reader,
   if (const YAML::Node schedule = node["schedule"]) {
     c.schedule =
         parseSchedule(schedule, reader, joinKey(path, "schedule"), c.optimizer.learningRate);
+    if (c.optimizer.kind == OptimizerKind::HessianFree && c.schedule.kind != ScheduleKind::Constant) {
+      reader.fail(schedule["type"], joinKey(joinKey(path, "schedule"), "type"),
+                  "Hessian-free has no learning rate to schedule; leave the schedule out "
+                  "(or type: constant)");
+    }
+  }
+  const HessianFreeConfig& hf = c.optimizer.hessianFree;
+  if (c.optimizer.kind == OptimizerKind::HessianFree && hf.curvatureSequences > 0 &&
+      c.batchSize % hf.curvatureSequences != 0) {
+    const YAML::Node key = node["optimizer"]["curvature_sequences"];
+    reader.fail(key, joinKey(joinKey(path, "optimizer"), "curvature_sequences"),
+                std::to_string(hf.curvatureSequences) + " does not divide batch_size (" +
+                    std::to_string(c.batchSize) +
+                    "): every k-th stream of a window is taken, k = batch_size / "
+                    "curvature_sequences");
   }
   return c;
 }
@@ -317,6 +387,7 @@ void emitTrainingSection(YAML::Emitter& out, const TrainingConfig& config) {
   out << YAML::Key << "bptt" << YAML::Value << config.bptt;
   out << YAML::Key << "random_bptt" << YAML::Value << config.randomBptt;
   out << YAML::Key << "predict_last" << YAML::Value << config.predictLast;
+  out << YAML::Key << "carry_state" << YAML::Value << config.carryState;
   out << YAML::Key << "clip_norm" << YAML::Value
       << YAML::DoublePrecision(shortestDigits(config.clipNorm)) << config.clipNorm;
   out << YAML::Key << "epochs" << YAML::Value << config.epochs;
@@ -357,6 +428,19 @@ void emitTrainingSection(YAML::Emitter& out, const TrainingConfig& config) {
   emitIf(optimizerKeys, "epsilon", o.epsilon);
   emitIf(optimizerKeys, "weight_decay", o.weightDecay);
   emitIf(optimizerKeys, "non_monotone", o.nonMonotone);
+  const HessianFreeConfig& h = o.hessianFree;
+  emitIf(optimizerKeys, "lambda", h.initialLambda);
+  emitIf(optimizerKeys, "structural_damping", h.structuralDamping);
+  emitIf(optimizerKeys, "cg_max_iterations", h.cgMaxIterations);
+  emitIf(optimizerKeys, "cg_min_iterations", h.cgMinIterations);
+  emitIf(optimizerKeys, "gradient_windows", h.gradientWindows);
+  emitIf(optimizerKeys, "curvature_windows", h.curvatureWindows);
+  emitIf(optimizerKeys, "curvature_sequences", h.curvatureSequences);
+  emitIf(optimizerKeys, "preconditioner", preconditionerName(h.preconditioner));
+  emitIf(optimizerKeys, "preconditioner_power", h.preconditionerPower);
+  emitIf(optimizerKeys, "warm_start_decay", h.warmStartDecay);
+  emitIf(optimizerKeys, "backtracking", h.backtracking);
+  emitIf(optimizerKeys, "line_search", h.lineSearch);
   out << YAML::EndMap;
 
   const ScheduleConfig& s = config.schedule;
@@ -379,11 +463,21 @@ double baseLearningRate(const OptimizerConfig& config) {
                                                          : config.learningRate;
 }
 
+bool operator==(const HessianFreeConfig& a, const HessianFreeConfig& b) {
+  return a.initialLambda == b.initialLambda && a.structuralDamping == b.structuralDamping &&
+         a.cgMaxIterations == b.cgMaxIterations && a.cgMinIterations == b.cgMinIterations &&
+         a.gradientWindows == b.gradientWindows && a.curvatureWindows == b.curvatureWindows &&
+         a.curvatureSequences == b.curvatureSequences && a.preconditioner == b.preconditioner &&
+         a.preconditionerPower == b.preconditionerPower && a.warmStartDecay == b.warmStartDecay &&
+         a.backtracking == b.backtracking && a.lineSearch == b.lineSearch;
+}
+
 bool operator==(const OptimizerConfig& a, const OptimizerConfig& b) {
   return a.kind == b.kind && a.learningRate == b.learningRate && a.beta1 == b.beta1 &&
          a.beta2 == b.beta2 && a.epsilon == b.epsilon && a.weightDecay == b.weightDecay &&
          a.momentum == b.momentum && a.alpha == b.alpha && a.updateLength == b.updateLength &&
-         a.updateLengthDecay == b.updateLengthDecay && a.nonMonotone == b.nonMonotone;
+         a.updateLengthDecay == b.updateLengthDecay && a.nonMonotone == b.nonMonotone &&
+         a.hessianFree == b.hessianFree;
 }
 
 bool operator==(const ScheduleConfig& a, const ScheduleConfig& b) {
@@ -394,6 +488,7 @@ bool operator==(const ScheduleConfig& a, const ScheduleConfig& b) {
 bool operator==(const TrainingConfig& a, const TrainingConfig& b) {
   return a.optimizer == b.optimizer && a.schedule == b.schedule && a.batchSize == b.batchSize &&
          a.bptt == b.bptt && a.randomBptt == b.randomBptt && a.predictLast == b.predictLast &&
+         a.carryState == b.carryState &&
          a.clipNorm == b.clipNorm && a.epochs == b.epochs && a.maxSteps == b.maxSteps &&
          a.validateEvery == b.validateEvery && a.validationSymbols == b.validationSymbols &&
          a.checkpointEvery == b.checkpointEvery && a.earlyStopPatience == b.earlyStopPatience &&

@@ -13,7 +13,26 @@ namespace mrnn::engine {
 
 class YamlReader;
 
-enum class OptimizerKind { Adam, AdamW, Rmsprop, Sgd, RmspropNormalized, NtAsgd };
+enum class OptimizerKind { Adam, AdamW, Rmsprop, Sgd, RmspropNormalized, NtAsgd, HessianFree };
+enum class Preconditioner { None, Diagonal };
+
+// Hessian-free optimisation (Martens 2010) with structural damping (Martens & Sutskever 2011),
+// as Sutskever et al. 2011 train the mRNN. Defaults follow that paper where it speaks (§5.2)
+// and Martens' code where it does not; docs/training.md gives each key's source.
+struct HessianFreeConfig {
+  double initialLambda = 10.0;      // λ's start (§5.2); then Levenberg-Marquardt's rule
+  double structuralDamping = 0.1;   // μ (§5.2): structural damping weighs μλ
+  int64_t cgMaxIterations = 150;    // CG iterations per step at most (§5.2)
+  int64_t cgMinIterations = 1;      // before CG's progress test may stop it (Martens)
+  int64_t gradientWindows = 10;     // windows of batch_size sequences for the gradient
+  int64_t curvatureWindows = 1;     // the first of them for the curvature products
+  int64_t curvatureSequences = 0;   // of those windows' streams, this many; 0: all
+  Preconditioner preconditioner = Preconditioner::Diagonal;  // (diag(Σ g²) + λ)^power (Martens)
+  double preconditionerPower = 0.75;
+  double warmStartDecay = 0.95;     // CG starts from the last step's final iterate times this
+  bool backtracking = true;         // keep the best of CG's stored iterates (Martens)
+  bool lineSearch = true;           // Armijo's backtracking line search on the step (Martens)
+};
 enum class ScheduleKind { Constant, Linear, Exponential, Steps, Plateau };
 
 struct OptimizerConfig {
@@ -34,6 +53,7 @@ struct OptimizerConfig {
   // NT-ASGD (Merity et al.): SGD, switching to averaging when validation has not improved on
   // the best of the last `nonMonotone` checks.
   int64_t nonMonotone = 5;
+  HessianFreeConfig hessianFree;  // type hessian_free
 };
 
 struct ScheduleConfig {
@@ -54,6 +74,9 @@ struct TrainingConfig {
   int64_t bptt = 100;
   bool randomBptt = false;  // AWD-LSTM random-length windows
   int64_t predictLast = 0;  // > 0: only the last k symbols of each window count (Sutskever §5.2)
+  // false: every window starts from the initial state, as separate sequences (Sutskever §5.2:
+  // sequences of 250, the first 50 unscored with predict_last: 200; the long-range problems)
+  bool carryState = true;
   double clipNorm = 1.0;    // gradient-norm clipping; 0 = none
   int64_t epochs = 1;       // stop after this many epochs ...
   int64_t maxSteps = 0;     // ... or this many steps, when > 0
@@ -71,6 +94,7 @@ TrainingConfig parseTrainingSection(const YAML::Node& node, YamlReader& reader,
                                     const std::string& path = "training");
 void emitTrainingSection(YAML::Emitter& out, const TrainingConfig& config);
 std::string optimizerKindName(OptimizerKind kind);
+std::string preconditionerName(Preconditioner preconditioner);  // "none", "diagonal"
 std::string scheduleKindName(ScheduleKind kind);
 
 // The rate a schedule starts from: the update length for rmsprop_normalized (its learning
@@ -79,6 +103,7 @@ std::string scheduleKindName(ScheduleKind kind);
 double baseLearningRate(const OptimizerConfig& config);
 
 // Field-by-field equality (round-trip checks, "has the config changed" on resume).
+bool operator==(const HessianFreeConfig& a, const HessianFreeConfig& b);
 bool operator==(const OptimizerConfig& a, const OptimizerConfig& b);
 bool operator==(const ScheduleConfig& a, const ScheduleConfig& b);
 bool operator==(const TrainingConfig& a, const TrainingConfig& b);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/data/corpus_reader.h"
+#include "engine/data/long_range_problem.h"
 #include "engine/data/mapped_file.h"
 #include "engine/data/reverse_copy_task.h"
 #include "engine/data/utf8.h"
@@ -79,12 +80,43 @@ int64_t countNonEmpty(const CorpusReader& reader, const std::string& path) {
 
 // The splits of a synthetic task. The YAML parser checks all of this with locations; a config
 // filled in by code gets the same refusals here.
+// A long-range problem's sequences are not one text (each is read alone, and its targets are
+// not its next inputs): its "corpus" is the symbols its first sequences read, one after
+// another, for a look at the data (the data panel's histogram and preview). Training reads
+// the problem itself (ProblemBatcher); its held-out figures come from the trainer.
+Corpus problemPreview(const DataConfig& config) {
+  const LongRangeProblem problem = [&] {
+    try {
+      return LongRangeProblem(config.synthetic, config.problem);
+    } catch (const std::invalid_argument& error) {
+      throw DataError(std::string("data: ") + error.what());
+    }
+  }();
+  Corpus corpus;
+  corpus.vocabulary = problem.vocabulary();
+  const auto preview = [&](ProblemSplit split, CorpusSplit& out) {
+    std::vector<int64_t> ids;
+    const int64_t count = std::min<int64_t>(problem.sequences(split), 200);
+    for (int64_t i = 0; i < count; ++i) {
+      const ProblemSequence sequence = problem.sequence(split, i);
+      ids.insert(ids.end(), sequence.inputs.begin(), sequence.inputs.end());
+    }
+    out.tokens = TokenStream::fromIds(ids, corpus.vocabulary.size());
+    out.source = "generated " + syntheticTaskName(config.synthetic);
+  };
+  preview(ProblemSplit::Train, corpus.train);
+  preview(ProblemSplit::Valid, corpus.valid);
+  preview(ProblemSplit::Test, corpus.test);
+  return corpus;
+}
+
 Corpus generateCorpus(const DataConfig& config, InputLevel level) {
   const std::string name = syntheticTaskName(config.synthetic);
+  if (isLongRangeProblem(config.synthetic) && level == InputLevel::Word) {
+    return problemPreview(config);
+  }
   if (level != InputLevel::Word)
-    throw DataError("data: the " + name +
-                    " task is word level (tokens t0, t1, ..., a marker and <eos>); the model "
-                    "reads '" +
+    throw DataError("data: the " + name + " task is word level (whole tokens); the model reads '" +
                     inputLevelName(level) + "'");
   if (!config.moreTrain.empty())
     throw DataError("data: " + name + " generates its data; it cannot also read '" +
@@ -185,6 +217,18 @@ CorpusSplit loadSplit(const std::string& path, CorpusFormat format, const Vocabu
   CorpusSplit split = makeSplit(reader.encode(vocabulary, countNonEmpty(reader, path)), path);
   split.words = countWords(split.tokens, vocabulary);
   return split;
+}
+
+int64_t generatedVocabularySize(const DataConfig& config) {
+  if (config.synthetic == SyntheticTask::ReverseCopy) return config.copy.vocabulary + 2;
+  if (isLongRangeProblem(config.synthetic)) {
+    try {
+      return LongRangeProblem(config.synthetic, config.problem).vocabulary().size();
+    } catch (const std::invalid_argument&) {
+      return 0;  // a bad length: the trainer names it
+    }
+  }
+  return 0;
 }
 
 Corpus loadCorpus(const DataConfig& config, InputLevel level, const std::string& projectDir) {

@@ -52,6 +52,10 @@ struct Corpus {
 // level, nor ptb-char at word level. max_symbols keeps the first N symbols of each split.
 Corpus loadCorpus(const DataConfig& config, InputLevel level, const std::string& projectDir);
 
+// The vocabulary size of generated data, known from the config alone (the reverse copy task:
+// its V tokens, the marker and <eos>; a long-range problem: its symbols); 0 for corpus files.
+int64_t generatedVocabularySize(const DataConfig& config);
+
 // Reads one more file with an existing vocabulary (evaluation on other text). Symbols
 // outside the vocabulary become <unk>, or throw DataError naming the symbol and position.
 CorpusSplit loadSplit(const std::string& path, CorpusFormat format, const Vocabulary& vocabulary);

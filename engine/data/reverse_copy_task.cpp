@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "engine/data/id_buffer.h"
+#include "engine/data/portable_random.h"
 #include "engine/io/atomic_file.h"
 
 namespace mrnn::engine {
@@ -13,25 +14,6 @@ namespace {
 
 const char* const kEos = "<eos>";
 const char* const kTokenPrefix = "t";
-
-// splitmix64 (Steele et al. 2014): spreads nearby (seed, stream) pairs over the whole state,
-// so seed 1's valid stream is unrelated to seed 2's train stream.
-uint64_t splitmix64(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
-// Uniform in [0, bound) without modulo bias: draws below 2^64 mod bound are rejected, which
-// leaves a whole number of copies of [0, bound).
-int64_t uniformBelow(std::mt19937_64& random, uint64_t bound) {
-  const uint64_t threshold = (0 - bound) % bound;
-  while (true) {
-    const uint64_t draw = random();
-    if (draw >= threshold) return static_cast<int64_t>(draw % bound);
-  }
-}
 
 // Calls `visit(input)` with each of the first `count` examples' L input tokens in turn, one
 // example in memory at a time (the paper's training set is 25 million input tokens).

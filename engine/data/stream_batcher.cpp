@@ -32,6 +32,10 @@ StreamBatcher::StreamBatcher(const TokenStream& tokens, const BatcherOptions& op
                                 " streams (at least batch + 1 are needed)");
 }
 
+int64_t StreamBatcher::windowsPerEpoch() const {
+  return std::max<int64_t>(1, (streamLength_ + options_.bptt - 1) / options_.bptt);
+}
+
 double StreamBatcher::epochProgress() const {
   return static_cast<double>(position_) / static_cast<double>(streamLength_);
 }

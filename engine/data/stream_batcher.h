@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/data/token_stream.h"
+#include "engine/data/window_source.h"
 
 namespace mrnn::engine {
 
@@ -20,6 +21,13 @@ struct Window {
   std::vector<int64_t> targets;
   std::vector<float> lossMask;
   bool epochStart = false;  // the first window of an epoch: the caller resets the state
+  // Every stream starts a new sequence here (the long-range problems): the caller reads the
+  // window from the initial state.
+  bool freshState = false;
+  // Real numbers beside the symbols ([T, B, F] row-major, F = values / (T·B)) and real
+  // targets ([T, B, O]), for the addition problem; empty otherwise.
+  std::vector<float> inputValues;
+  std::vector<float> targetValues;
 };
 
 struct BatcherOptions {
@@ -34,7 +42,7 @@ struct BatcherOptions {
 // window by window, so the recurrent state carries across windows. Its position (and the
 // random-length generator) is saved in checkpoints, so a resumed run sees the same windows.
 // Stream b holds inputs tokens[b*L, (b+1)*L) with L = (N-1)/B, and the targets one further on.
-class StreamBatcher {
+class StreamBatcher : public WindowSource {
  public:
   // Keeps a copy of `tokens` (a view sharing its storage). `targetMask` is empty (every target
   // counts) or one 0/1 per token, 1 where that token as a target counts (CorpusSplit::
@@ -47,18 +55,19 @@ class StreamBatcher {
   // The next window; wraps to a new epoch at the end of the streams. The wrap happens when
   // the window after an epoch's last one is asked for: epoch() is the epoch of the window
   // last returned, and epochProgress() reaches 1 after an epoch's last window.
-  Window next();
-  int64_t epoch() const { return epoch_; }
+  Window next() override;
+  int64_t epoch() const override { return epoch_; }
   // Position within the epoch, in time steps of each stream.
   int64_t position() const { return position_; }
   int64_t stepsPerStream() const { return streamLength_; }
-  double epochProgress() const;  // 0..1
+  double epochProgress() const override;  // 0..1
+  int64_t windowsPerEpoch() const override;
 
   // Everything needed to continue exactly: position, epoch and generator state, as text.
-  std::string saveState() const;
+  std::string saveState() const override;
   // Throws std::invalid_argument for a malformed state or one saved for other streams
   // (another batch size or corpus length).
-  void restoreState(const std::string& state);
+  void restoreState(const std::string& state) override;
 
  private:
   int64_t nextLength();

@@ -158,7 +158,9 @@ int64_t projectVocabularySize(const Project& project) {
   if (project.model.input.vocabSize > 0) return project.model.input.vocabSize;
   if (project.model.input.level == InputLevel::Byte) return 256;
   if (!project.hasData) return 0;
-  if (project.data.synthetic == SyntheticTask::ReverseCopy) return project.data.copy.vocabulary + 2;
+  if (const int64_t generated = generatedVocabularySize(project.data); generated > 0) {
+    return generated;
+  }
   return loadCorpus(project.data, project.model.input.level, project.folder).vocabulary.size();
 }
 

@@ -7,6 +7,7 @@
 
 #include "engine/config/model_check.h"
 #include "engine/models/cell_factory.h"
+#include "engine/models/linear_output.h"
 #include "engine/models/mixture_of_softmaxes.h"
 #include "engine/models/softmax_output.h"
 #include "engine/models/variational_dropout.h"
@@ -33,7 +34,9 @@ LanguageModel::LanguageModel(const ModelConfig& config, int64_t vocab)
   }
 
   const torch::Tensor tied = config.output.tieEmbeddings ? input_->embedding() : torch::Tensor();
-  if (config.output.kind == OutputKind::Softmax) {
+  if (config.output.kind == OutputKind::Linear) {
+    output_ = register_module("output", std::make_shared<LinearOutput>(width, config.output.size));
+  } else if (config.output.kind == OutputKind::Softmax) {
     output_ = register_module("output", std::make_shared<SoftmaxOutput>(width, vocab, tied));
   } else {
     const int64_t latent = tied.defined()                 ? config.input.embeddingSize
@@ -53,11 +56,12 @@ ModelState LanguageModel::initialState(int64_t batch) const {
 
 torch::Tensor LanguageModel::runLayer(size_t index, const torch::Tensor& x,
                                       const torch::Tensor& embedded, CellState& state,
-                                      const torch::Tensor& stateMask, ProbeRecorder* probes) {
+                                      const torch::Tensor& stateMask, ProbeRecorder* probes,
+                                      WindowMasks* masks) {
   RecurrentCell& cell = *layers_[index];
   bool clamped = false;
   for (const auto& clamp : clamps_) clamped = clamped || clamp.layer == index;
-  if (!clamped) return cell.forward(x, embedded, state, stateMask, probes);
+  if (!clamped) return cell.forward(x, embedded, state, stateMask, probes, masks);
   // Step by step, overwriting the clamped units after each step, so the next step's
   // recurrence reads the clamped value too.
   std::vector<torch::Tensor> outputs;
@@ -75,40 +79,49 @@ torch::Tensor LanguageModel::runLayer(size_t index, const torch::Tensor& x,
 }
 
 torch::Tensor LanguageModel::hidden(const torch::Tensor& tokens, ModelState& state,
-                                    ProbeRecorder* probes) {
+                                    ProbeRecorder* probes, const WindowPass& pass) {
   if (state.layers.size() != layers_.size()) {
     throw std::invalid_argument("model state has " + std::to_string(state.layers.size()) +
                                 " layers; the model has " + std::to_string(layers_.size()));
   }
   const bool training = is_training();
   const int64_t batch = tokens.size(1);
-  const auto embedded = input_->forward(tokens);
+  const auto embedded = input_->forward(tokens, pass.masks, pass.values);
+  if (pass.layerOutputs) pass.layerOutputs->clear();
   const auto options = embedded.options();
   torch::Tensor x = embedded;
   for (size_t i = 0; i < layers_.size(); ++i) {
     if (probes) probes->setScope("layer" + std::to_string(i + 1) + "/");
     const int64_t width = layers_[i]->outputSize();
-    const auto stateMask =
-        variationalMask(training, config_.dropout.state, {batch, width}, options);
-    x = runLayer(i, x, embedded, state.layers[i], stateMask, probes);
+    const auto stateMask = nextMask(pass.masks, true, [&] {
+      return variationalMask(training, config_.dropout.state, {batch, width}, options);
+    });
+    x = runLayer(i, x, embedded, state.layers[i], stateMask, probes, pass.masks);
+    if (pass.layerOutputs) pass.layerOutputs->push_back(x);
     if (i < outputMasks_.size() && outputMasks_[i].defined()) x = x * outputMasks_[i];
     if (i + 1 < layers_.size()) {
-      x = applyMask(x, variationalMask(training, config_.dropout.hidden, {batch, width}, options));
+      x = applyMask(x, nextMask(pass.masks, true, [&] {
+                      return variationalMask(training, config_.dropout.hidden, {batch, width},
+                                             options);
+                    }));
     }
   }
   if (probes) probes->setScope("");
   return x;
 }
 
-torch::Tensor LanguageModel::logProbabilities(const torch::Tensor& topHidden) {
-  const auto mask = variationalMask(is_training(), config_.dropout.output,
-                                    {topHidden.size(1), topHidden.size(2)}, topHidden.options());
+torch::Tensor LanguageModel::logProbabilities(const torch::Tensor& topHidden,
+                                              WindowMasks* masks) {
+  const auto mask = nextMask(masks, true, [&] {
+    return variationalMask(is_training(), config_.dropout.output,
+                           {topHidden.size(1), topHidden.size(2)}, topHidden.options());
+  });
   return output_->forward(applyMask(topHidden, mask));
 }
 
 torch::Tensor LanguageModel::forward(const torch::Tensor& tokens, ModelState& state,
-                                     ProbeRecorder* probes) {
-  return logProbabilities(hidden(tokens, state, probes));
+                                     ProbeRecorder* probes, const WindowPass& pass) {
+  return logProbabilities(hidden(tokens, state, probes, pass), pass.masks);
 }
 
 void LanguageModel::setFusedKernels(bool enabled) {

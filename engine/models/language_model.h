@@ -11,6 +11,7 @@
 #include "engine/models/output_head.h"
 #include "engine/models/probe_recorder.h"
 #include "engine/models/recurrent_cell.h"
+#include "engine/models/window_masks.h"
 
 namespace mrnn::engine {
 
@@ -34,6 +35,17 @@ struct UnitClamp {
   double value = 0.0;
 };
 
+// What an update's objective asks of a forward pass besides the log-probabilities: the
+// window's dropout masks replayed (or recorded), and each layer's output h for every step
+// [T, B, H] (structural damping acts on them).
+struct WindowPass {
+  WindowMasks* masks = nullptr;
+  std::vector<torch::Tensor>* layerOutputs = nullptr;
+  // [T, B, input.values]: the real-valued inputs beside the symbols, for a model that reads
+  // them (the addition problem); undefined otherwise.
+  torch::Tensor values;
+};
+
 // A recurrent language model: input layer -> stack of zoo cells -> softmax or Mixture of
 // Softmaxes. Variational masks (hidden, state, output) are drawn once per forward() call,
 // i.e. per window, and shared over its time steps.
@@ -49,14 +61,15 @@ class LanguageModel : public torch::nn::Module {
   RecurrentCell& layer(size_t index) { return *layers_.at(index); }
 
   ModelState initialState(int64_t batch) const;
-  // tokens: [T, B] int64 -> log-probabilities of the next symbol [T, B, V]. Probes, when
-  // recorded, are named "layer<N>/<probe>" with N counted from 1.
+  // tokens: [T, B] int64 -> log-probabilities of the next symbol [T, B, V] (a linear output:
+  // the predicted real numbers [T, B, O]). Probes, when recorded, are named "layer<N>/<probe>"
+  // with N counted from 1.
   torch::Tensor forward(const torch::Tensor& tokens, ModelState& state,
-                        ProbeRecorder* probes = nullptr);
+                        ProbeRecorder* probes = nullptr, const WindowPass& pass = {});
   // The top layer's output for each step [T, B, H], before the output dropout and head.
   torch::Tensor hidden(const torch::Tensor& tokens, ModelState& state,
-                       ProbeRecorder* probes = nullptr);
-  torch::Tensor logProbabilities(const torch::Tensor& topHidden);
+                       ProbeRecorder* probes = nullptr, const WindowPass& pass = {});
+  torch::Tensor logProbabilities(const torch::Tensor& topHidden, WindowMasks* masks = nullptr);
 
   int64_t parameterCount() const;
 
@@ -76,7 +89,8 @@ class LanguageModel : public torch::nn::Module {
 
  private:
   torch::Tensor runLayer(size_t index, const torch::Tensor& x, const torch::Tensor& embedded,
-                         CellState& state, const torch::Tensor& stateMask, ProbeRecorder* probes);
+                         CellState& state, const torch::Tensor& stateMask, ProbeRecorder* probes,
+                         WindowMasks* masks);
 
   ModelConfig config_;
   int64_t vocab_;

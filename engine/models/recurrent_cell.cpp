@@ -58,10 +58,16 @@ void RecurrentCell::resetCommon(const InitConfig& init) {
     weight.uniform_(-bound, bound);
   }
   for (auto& weight : recurrentWeights_) {
-    if (init.recurrent == RecurrentInit::Orthogonal) {
-      weight->initOrthogonal(init.recurrentScale);
-    } else {
-      weight->initUniform(init.recurrentScale);
+    switch (init.recurrent) {
+      case RecurrentInit::Orthogonal:
+        weight->initOrthogonal(init.recurrentScale);
+        break;
+      case RecurrentInit::Uniform:
+        weight->initUniform(init.recurrentScale);
+        break;
+      case RecurrentInit::Sparse:
+        weight->initSparse(init.recurrentScale, init.sparseConnections);
+        break;
     }
   }
   for (auto& vector : vectors_) vector.zero_();
@@ -69,8 +75,8 @@ void RecurrentCell::resetCommon(const InitConfig& init) {
 
 torch::Tensor RecurrentCell::forward(const torch::Tensor& x, const torch::Tensor& embedding,
                                      CellState& state, const torch::Tensor& stateMask,
-                                     ProbeRecorder* probes) {
-  for (auto& weight : recurrentWeights_) weight->prepare(is_training(), config_.weightDrop);
+                                     ProbeRecorder* probes, WindowMasks* masks) {
+  for (auto& weight : recurrentWeights_) weight->prepare(is_training(), config_.weightDrop, masks);
   onWeightsPrepared();
 
   // Hoisted: one matrix product for the whole window, then split with unbind (indexing a

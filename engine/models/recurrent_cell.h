@@ -44,6 +44,9 @@ class RecurrentCell : public torch::nn::Module {
   // Zero state for a batch; the number of parts is statePartCount().
   CellState initialState(int64_t batch, const torch::TensorOptions& options) const;
   virtual int statePartCount() const = 0;
+  // Whether h is a single tanh of a pre-activation (the RNN and the mRNN): structural damping
+  // then measures a change of h by tanh's matching loss (curvature_windows.h).
+  virtual bool tanhOutput() const { return false; }
   // Names of the probes this cell records, in order (docs/cells.md).
   virtual std::vector<std::string> probeNames() const = 0;
 
@@ -69,8 +72,10 @@ class RecurrentCell : public torch::nn::Module {
   // otherwise may be undefined); stateMask: [B, H] variational mask applied to h_{t-1}
   // where it enters the recurrent matrices, or undefined. Returns h for every step [T, B, H]
   // and leaves the final state in `state`.
+  // `masks`: the window's DropConnect masks are replayed from (or recorded into) them.
   torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& embedding, CellState& state,
-                        const torch::Tensor& stateMask = {}, ProbeRecorder* probes = nullptr);
+                        const torch::Tensor& stateMask = {}, ProbeRecorder* probes = nullptr,
+                        WindowMasks* masks = nullptr);
   // Whether forward() may run a cell's fused window (fusedWindow()); on by default. Off, every
   // cell runs the generic per-step loop: the reference the fused paths are tested against.
   void setFusedEnabled(bool enabled) { fusedEnabled_ = enabled; }

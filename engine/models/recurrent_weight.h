@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "engine/models/window_masks.h"
+
 namespace mrnn::engine {
 
 // A recurrent weight of G blocks, each rows x cols (for example the four gate matrices of an
@@ -22,8 +24,14 @@ class RecurrentWeight {
   // Scaled orthogonal blocks (Saxe et al.; Krause uses scale 0.7), or uniform +-scale/sqrt(cols).
   void initOrthogonal(double scale);
   void initUniform(double scale);
+  // Sparse (Martens 2010; Sutskever et al. 2011 §5.2): in each block every row (a unit's
+  // incoming weights) has `connections` nonzero entries at random columns (all of them when
+  // there are fewer), drawn N(0, (scale/√connections)²), so that the block's spectral radius
+  // is about `scale`; the rest are zero.
+  void initSparse(double scale, int64_t connections);
 
-  void prepare(bool training, double dropProbability);
+  // `masks`: the window's DropConnect mask is replayed from (or recorded into) them.
+  void prepare(bool training, double dropProbability, WindowMasks* masks = nullptr);
   const torch::Tensor& current() const { return current_; }
 
   const std::string& name() const { return name_; }

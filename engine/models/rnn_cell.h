@@ -11,6 +11,7 @@ class RnnCell : public RecurrentCell {
 
   int statePartCount() const override { return 1; }
   std::vector<std::string> probeNames() const override;
+  bool tanhOutput() const override { return true; }
   void resetParameters(const InitConfig& init) override;
   InputAffine inputAffine() const override;
 

@@ -67,4 +67,16 @@ class NtAsgd : public torch::optim::Optimizer {
   int64_t triggerCheck_ = -1;
 };
 
+// NT-ASGD, once averaging: swaps the averaged weights into the parameters (evaluation and
+// saving use them) or back; false, doing nothing, before averaging starts.
+inline bool swapAveragedWeights(NtAsgd& optimizer) {
+  return optimizer.swapAveragedWeights();
+}
+// Whether the averaged weights are in the parameters now (between two swaps). A state saved
+// while they were swapped in is swapped back by load(), model loaded first, so training
+// resumes from the raw iterate.
+inline bool averagedWeightsIn(const NtAsgd& optimizer) {
+  return optimizer.averagedWeightsIn();
+}
+
 }  // namespace mrnn::engine

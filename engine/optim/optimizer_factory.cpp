@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include <stdexcept>
 #include <tuple>
 
 #include "engine/optim/nt_asgd.h"
@@ -50,6 +51,9 @@ std::unique_ptr<torch::optim::Optimizer> makeOptimizer(const OptimizerConfig& co
       return std::make_unique<NtAsgd>(
           std::move(parameters),
           NtAsgdOptions(lr).weight_decay(config.weightDecay).non_monotone(config.nonMonotone));
+    case OptimizerKind::HessianFree:
+      // An update rule of its own (HessianFreeRule, makeUpdateRule), not a torch optimiser.
+      throw std::invalid_argument("hessian_free is not a first-order optimiser");
   }
   TORCH_CHECK(false, "unknown optimizer kind");
 }
@@ -103,20 +107,6 @@ void moveStateToParameterDevices(torch::optim::Optimizer& optimizer) {
       }
     }
   }
-}
-
-void notifyValidation(torch::optim::Optimizer& optimizer, double validLoss) {
-  if (auto* asgd = dynamic_cast<NtAsgd*>(&optimizer)) asgd->notifyValidation(validLoss);
-}
-
-bool swapAveragedWeights(torch::optim::Optimizer& optimizer) {
-  auto* asgd = dynamic_cast<NtAsgd*>(&optimizer);
-  return asgd != nullptr && asgd->swapAveragedWeights();
-}
-
-bool averagedWeightsIn(const torch::optim::Optimizer& optimizer) {
-  const auto* asgd = dynamic_cast<const NtAsgd*>(&optimizer);
-  return asgd != nullptr && asgd->averagedWeightsIn();
 }
 
 }  // namespace mrnn::engine

@@ -25,18 +25,4 @@ void moveStateToParameterDevices(torch::optim::Optimizer& optimizer);
 
 }  // namespace mrnn::engine
 
-namespace mrnn::engine {
 
-// Called after each validation: NT-ASGD decides here whether to start averaging; the other
-// optimisers ignore it.
-void notifyValidation(torch::optim::Optimizer& optimizer, double validLoss);
-// NT-ASGD, once averaging: swaps the averaged weights into the parameters (evaluation and
-// saving use them) or back. Returns false, doing nothing, for the other optimisers or before
-// averaging starts.
-bool swapAveragedWeights(torch::optim::Optimizer& optimizer);
-// NT-ASGD: whether the averaged weights are in the parameters now (between two swaps). A
-// state saved while they were swapped in is swapped back by load(), model loaded first, so
-// training resumes from the raw iterate. False for the other optimisers.
-bool averagedWeightsIn(const torch::optim::Optimizer& optimizer);
-
-}  // namespace mrnn::engine

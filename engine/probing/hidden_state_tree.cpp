@@ -7,7 +7,7 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "engine/analysis/eval_mode_guard.h"
+#include "engine/models/eval_mode_guard.h"
 #include "engine/analysis/model_device.h"
 #include "engine/runtime/job_context.h"
 

@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "engine/analysis/analysis_job.h"
-#include "engine/analysis/eval_mode_guard.h"
+#include "engine/models/eval_mode_guard.h"
 #include "engine/analysis/model_device.h"
 #include "engine/scoring/text_score.h"
 

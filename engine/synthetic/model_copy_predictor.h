@@ -2,7 +2,7 @@
 
 #include <cstdint>
 
-#include "engine/analysis/eval_mode_guard.h"
+#include "engine/models/eval_mode_guard.h"
 #include "engine/models/language_model.h"
 #include "engine/synthetic/copy_predictor.h"
 

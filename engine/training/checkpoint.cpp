@@ -115,14 +115,14 @@ std::string modelSectionYaml(const ModelConfig& model) {
 }
 
 void Checkpoint::save(const std::string& path, const TrainingSnapshot& snapshot,
-                      LanguageModel& model, torch::optim::Optimizer* optimizer,
-                      const ModelState* state) {
+                      LanguageModel& model, const UpdateRule* rule, const ModelState* state) {
   torch::serialize::OutputArchive archive;
   writeString(archive, "magic", kMagic);
   writeString(archive, "project_yaml", snapshot.projectYaml);
   writeString(archive, "model_yaml", snapshot.modelYaml);
   writeString(archive, "vocabulary", snapshot.vocabulary);
   archive.write("step", c10::IValue(snapshot.step));
+  archive.write("symbols", c10::IValue(snapshot.symbols));
   archive.write("run_id", c10::IValue(snapshot.runId));
   writeString(archive, "project_id", snapshot.projectId);
   archive.write("best_valid", c10::IValue(snapshot.bestValid));
@@ -140,10 +140,10 @@ void Checkpoint::save(const std::string& path, const TrainingSnapshot& snapshot,
   torch::serialize::OutputArchive modelArchive;
   model.save(modelArchive);
   archive.write("model", modelArchive);
-  if (optimizer) {
-    torch::serialize::OutputArchive optimizerArchive;
-    optimizer->save(optimizerArchive);
-    archive.write("optimizer", optimizerArchive);
+  if (rule) {
+    torch::serialize::OutputArchive ruleArchive;
+    rule->save(ruleArchive);
+    archive.write(rule->archiveKey(), ruleArchive);
   }
   if (state) {
     archive.write("state_layers", c10::IValue(static_cast<int64_t>(state->layers.size())));
@@ -235,6 +235,8 @@ Checkpoint Checkpoint::open(const std::string& path) {
     if (archive.try_read("gpu_rng_state", gpuRng)) s.gpuRngState = gpuRng;
     torch::Tensor gpuRanks;
     if (archive.try_read("rank_gpu_rng_states", gpuRanks)) s.rankGpuRngStates = gpuRanks;
+    c10::IValue symbols;
+    if (archive.try_read("symbols", symbols) && symbols.isInt()) s.symbols = symbols.toInt();
     c10::IValue projectId;
     if (archive.try_read("project_id", projectId) && projectId.isString()) {
       s.projectId = projectId.toStringRef();
@@ -285,11 +287,11 @@ void Checkpoint::loadModel(LanguageModel& model) {
   }
 }
 
-bool Checkpoint::loadOptimizer(torch::optim::Optimizer& optimizer) {
-  torch::serialize::InputArchive optimizerArchive;
-  if (!archive_.try_read("optimizer", optimizerArchive)) return false;
+bool Checkpoint::loadRule(UpdateRule& rule) {
+  torch::serialize::InputArchive ruleArchive;
+  if (!archive_.try_read(rule.archiveKey(), ruleArchive)) return false;
   try {
-    optimizer.load(optimizerArchive);
+    rule.load(ruleArchive);
   } catch (const std::exception& error) {
     throw CheckpointError("checkpoint '" + path_ + "': the optimiser state does not fit (" +
                           std::string(error.what()).substr(0, 200) + ")");

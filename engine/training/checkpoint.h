@@ -1,6 +1,5 @@
 #pragma once
 
-#include <torch/optim/optimizer.h>
 #include <torch/serialize/input-archive.h>
 
 #include <cstdint>
@@ -10,6 +9,7 @@
 #include "engine/config/model_config.h"
 #include "engine/data/vocabulary.h"
 #include "engine/models/language_model.h"
+#include "engine/optim/update_rule.h"
 
 namespace mrnn::engine {
 
@@ -26,6 +26,8 @@ struct TrainingSnapshot {
   std::string modelYaml;    // the model section alone: compared on load
   std::string vocabulary;   // Vocabulary::serialize()
   int64_t step = 0;
+  // Training symbols read so far (the symbols axis); a file from before it was kept reads 0.
+  int64_t symbols = 0;
   // Whose run this is: RunStore::projectId() and the run's id. A file without a project id
   // was written before checkpoints carried one.
   std::string projectId;
@@ -48,7 +50,9 @@ struct TrainingSnapshot {
 };
 
 // Checkpoint files: a header (tag, format version, length, checksum) and a LibTorch archive
-// holding the snapshot, the model, the optimiser and the recurrent state carried across windows.
+// holding the snapshot, the model, the update rule's state (a first-order optimiser's under
+// "optimizer", Hessian-free's under "hessian_free") and the recurrent state carried across
+// windows.
 // Written atomically (temporary file, then rename), so a crash never leaves half a file.
 class Checkpoint {
  public:
@@ -57,7 +61,7 @@ class Checkpoint {
   // Throws std::runtime_error naming the path when it cannot be written (full disk,
   // unwritable folder); an existing file at `path` is then left as it was.
   static void save(const std::string& path, const TrainingSnapshot& snapshot, LanguageModel& model,
-                   torch::optim::Optimizer* optimizer, const ModelState* state);
+                   const UpdateRule* rule, const ModelState* state);
 
   // Reads and checks the file; throws CheckpointError.
   static Checkpoint open(const std::string& path);
@@ -69,8 +73,9 @@ class Checkpoint {
   // Throws CheckpointError when the checkpoint was made with another model or vocabulary.
   void checkCompatible(const ModelConfig& model, const Vocabulary& vocabulary) const;
   void loadModel(LanguageModel& model);
-  // False when the checkpoint holds no optimiser state (saved outside training).
-  bool loadOptimizer(torch::optim::Optimizer& optimizer);
+  // False when the checkpoint holds no state of this rule's kind (saved outside training, or
+  // by a run with another rule).
+  bool loadRule(UpdateRule& rule);
   // False when the checkpoint holds no recurrent state (it was saved outside training).
   bool loadState(ModelState& state, const LanguageModel& model);
 

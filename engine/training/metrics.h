@@ -16,6 +16,10 @@ struct LossFigures {
   double wordPerplexity = 0.0;  // 2^(bits/word)
   int64_t symbols = 0;
   int64_t words = 0;
+  // A long-range problem's held-out sequences: the share the model gets wrong by the
+  // problem's criterion (it is solved below 1%), and, for the addition problem, the mean
+  // squared error in `nats`' place. -1 for corpora.
+  double errorRate = -1.0;
 };
 
 inline LossFigures lossFigures(double nats, int64_t symbols, int64_t words) {

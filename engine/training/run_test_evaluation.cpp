@@ -7,6 +7,7 @@
 #include "engine/config/project_file.h"
 #include "engine/data/corpus.h"
 #include "engine/runtime/job_context.h"
+#include "engine/store/metric_names.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/training/checkpoint.h"
 #include "engine/training/evaluator.h"
@@ -16,9 +17,12 @@ namespace mrnn::engine {
 void recordTestResult(RunStore& store, int64_t runId, const LossFigures& figures, int64_t step,
                       double epoch, double wallSeconds) {
   store.setTestResult(runId, figures.bitsPerSymbol);
-  std::vector<MetricPoint> points = {{"test/bpc", step, epoch, wallSeconds, figures.bitsPerSymbol}};
+  std::vector<MetricPoint> points = {
+      {metric::kTestBits, step, epoch, wallSeconds, figures.bitsPerSymbol}};
   if (figures.words > 0)
-    points.push_back({"test/bpw", step, epoch, wallSeconds, figures.bitsPerWord});
+    points.push_back({metric::kTestBitsPerWord, step, epoch, wallSeconds, figures.bitsPerWord});
+  if (figures.errorRate >= 0)
+    points.push_back({metric::kTestErrorRate, step, epoch, wallSeconds, figures.errorRate});
   store.appendMetrics(runId, points);
 }
 
@@ -63,7 +67,7 @@ RunTestEvaluation evaluateRunOnTest(const std::string& projectFolder, int64_t ru
     result.figures = evaluateStatic(model, corpus.test, options);
   }
 
-  const auto last = catalogue.store().metrics(runId, "train/loss");
+  const auto last = catalogue.store().metrics(runId, metric::kTrainLoss);
   recordTestResult(catalogue.store(), runId, result.figures,
                    last.empty() ? record->steps : last.back().step,
                    last.empty() ? 0.0 : last.back().epoch,

@@ -15,15 +15,15 @@
 #include <thread>
 
 #include "engine/config/parameter_count.h"
-#include "engine/data/corpus.h"
 #include "engine/data/stream_batcher.h"
 #include "engine/devices/compute_device.h"
 #include "engine/models/language_model.h"
 #include "engine/optim/lr_schedule.h"
-#include "engine/optim/optimizer_factory.h"
+#include "engine/optim/update_rule_factory.h"
 #include "engine/runtime/job_context.h"
 #include "engine/runtime/machine_resources.h"
 #include "engine/runtime/thread_governor.h"
+#include "engine/store/metric_names.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/text_format.h"
@@ -33,10 +33,13 @@
 #include "engine/training/evaluator.h"
 #include "engine/training/gradient_buckets.h"
 #include "engine/training/held_out_note.h"
+#include "engine/training/problem_score.h"
+#include "engine/training/training_data.h"
+#include "engine/training/local_collective.h"
 #include "engine/training/resumed_training.h"
 #include "engine/training/run_test_evaluation.h"
-#include "engine/training/train_step.h"
 #include "engine/training/training_preflight.h"
+#include "engine/training/window_objective.h"
 #include "engine/training/window_tensor.h"
 
 namespace mrnn::engine {
@@ -68,8 +71,10 @@ class Session {
         length_(length),
         publish_(publish),
         control_(control),
-        collective_(collective && collective->size() > 1 ? collective : nullptr),
-        writer_(!collective || collective->rank() == 0) {}
+        local_(collective ? nullptr : std::make_unique<LocalCollective>()),
+        collective_(collective ? *collective : *local_),
+        ranked_(collective_.size() > 1),
+        writer_(collective_.rank() == 0) {}
 
   TrainingOutcome run(const std::string& resumeFrom);
 
@@ -78,12 +83,18 @@ class Session {
   std::string outOfMemoryReason() const;
   int64_t largestHiddenSize() const;
   bool trainStep();  // false: the run is over (or stopping)
+  // The next update's windows, as many as the rule reads (fewer where the run's last epoch
+  // ends); none when the run is over.
+  std::vector<ObjectiveWindow> takeWindows();
+  // The step's event and metrics.
+  void report(const UpdateResult& result, double rate, int64_t symbols, double seconds,
+              const std::vector<double>& rankSeconds);
   void validate();
   void saveCheckpoint(const std::string& kind);
   void finish();
   void flushMetrics();
   void metric(const std::string& name, double value);
-  // Data parallel: this rank's share of the batch, the run's id from rank 0, the generator.
+  // The run's id from rank 0 (and, to rank 0, that every rank is here).
   void joinRanks();
   // A resumed run: weights, optimiser, this rank's rows of the state, position, schedule,
   // generator and counters from `checkpoint` (checked against the model and vocabulary).
@@ -94,8 +105,7 @@ class Session {
   void adoptRunSettings(const std::string& resumeFrom);
   // Whether the loop should stop before the next step; with ranks, as they all agreed.
   bool stopNow() const {
-    return (collective_ ? agreedStop_ : control_.stopRequested()) ||
-           control_.stepLimitReached(step_);
+    return (ranked_ ? agreedStop_ : control_.stopRequested()) || control_.stepLimitReached(step_);
   }
   void log(const std::string& message) { publish_(LogEvent{message}); }
   void note(const std::string& message) { publish_(LogEvent{"note: " + message, true}); }
@@ -123,8 +133,10 @@ class Session {
   std::optional<Project> recorded_;
   const Trainer::Publish& publish_;
   RunControl& control_;
-  Collective* collective_;  // null: one process trains the whole batch
-  const bool writer_;       // rank 0 (or the only process): writes the store and checkpoints
+  std::unique_ptr<LocalCollective> local_;  // one process: the collective of one rank
+  Collective& collective_;
+  const bool ranked_;  // several processes train the batch (data parallel)
+  const bool writer_;  // rank 0 (or the only process): writes the store and checkpoints
   StreamShard shard_;
   std::unique_ptr<GradientBuckets> buckets_;
   bool agreedStop_ = false;
@@ -133,10 +145,10 @@ class Session {
   torch::Device device_ = torch::kCPU;
   // "hidden size H, N parameters, batch B x bptt T": what memory errors name.
   std::string sizeText_;
-  Corpus corpus_;
+  std::unique_ptr<TrainingData> data_;
   std::unique_ptr<LanguageModel> model_;
-  std::unique_ptr<torch::optim::Optimizer> optimizer_;
-  std::unique_ptr<StreamBatcher> batcher_;
+  std::unique_ptr<UpdateRule> rule_;
+  std::unique_ptr<WindowSource> batcher_;
   std::unique_ptr<LrSchedule> schedule_;
   std::unique_ptr<RunCatalogue> catalogue_;
   RunStore* store_ = nullptr;
@@ -145,6 +157,7 @@ class Session {
   std::unique_ptr<ThreadGovernor> governor_;  // null when the threads are fixed
   int threads_ = 0;
   int64_t step_ = 0;
+  int64_t symbols_ = 0;  // training symbols read so far, carried across resumes
   int64_t totalSteps_ = 0;
   double bestValid_ = 0.0;
   // The training bits since the last validation, for worseThanUniformNote (said once a run).
@@ -222,15 +235,14 @@ void Session::setUp(const std::string& resumeFrom) {
   threads_ = chooseThreadCount(training_.threads, &threadNote);
   torch::set_num_threads(threads_);
   if (!threadNote.empty()) log(threadNote);
-  if (training_.threads <= 0 && device_.is_cpu() && threads_ > 1 && !collective_) {
+  if (training_.threads <= 0 && device_.is_cpu() && threads_ > 1 && !ranked_) {
     governor_ = std::make_unique<ThreadGovernor>();
     followLoad(governor_->measure(0.25));
   }
   torch::manual_seed(training_.seed);
 
-  corpus_ = loadCorpus(project_.data, project_.model.input.level, project_.folder);
-  checkHeldOutSplits(corpus_, project_.data, [this](const std::string& line) { log(line); });
-  const int64_t vocab = corpus_.vocabulary.size();
+  data_ = std::make_unique<TrainingData>(project_, [this](const std::string& line) { log(line); });
+  const int64_t vocab = data_->vocabulary().size();
   if (project_.model.input.vocabSize > 0 && project_.model.input.vocabSize != vocab) {
     log("the corpus has " + std::to_string(vocab) + " symbols; model.input.vocab_size (" +
         std::to_string(project_.model.input.vocabSize) + ") is replaced by it");
@@ -251,30 +263,23 @@ void Session::setUp(const std::string& resumeFrom) {
       requireGpuMemory(device_, bytes, what, advice);
     }
   }
-  shard_ = collective_ ? streamShard(training_.batchSize, collective_->rank(), collective_->size())
-                       : StreamShard{0, training_.batchSize};
+  shard_ = streamShard(training_.batchSize, collective_.rank(), collective_.size());
   model_ = std::make_unique<LanguageModel>(project_.model, vocab);
   model_->to(device_);
   model_->train();
-  optimizer_ = makeOptimizer(training_.optimizer, model_->parameters());
-  if (collective_) {
-    broadcastParameters(model_->parameters(), *collective_);
-    buckets_ = std::make_unique<GradientBuckets>(model_->parameters(), *collective_);
-    // Each rank draws its own dropout masks; rank 0 draws as one process would.
-    if (collective_->rank() > 0) torch::manual_seed(training_.seed + 7919 * collective_->rank());
+  rule_ = makeUpdateRule(training_, model_->parameters());
+  broadcastParameters(model_->parameters(), collective_);
+  // Each rank draws its own dropout masks; rank 0 draws as one process would.
+  if (collective_.rank() > 0) torch::manual_seed(training_.seed + 7919 * collective_.rank());
+  // A one-window update's gradient is summed over the ranks while its backward runs.
+  if (ranked_ && rule_->shape().gradientWindows == 1) {
+    buckets_ = std::make_unique<GradientBuckets>(model_->parameters(), collective_);
   }
 
-  BatcherOptions batching;
-  batching.batch = training_.batchSize;
-  batching.bptt = training_.bptt;
-  batching.randomLength = training_.randomBptt;
-  batching.predictLast = training_.predictLast;
-  batching.seed = training_.seed;
-  // The target mask (the reverse copy task's reversed half) reaches the loss as window.lossMask.
-  batcher_ =
-      std::make_unique<StreamBatcher>(corpus_.train.tokens, batching, corpus_.train.targetMask);
+  batcher_ = data_->windows(training_);
+  const int64_t windowsPerStep = rule_->shape().gradientWindows;
   const int64_t stepsPerEpoch =
-      std::max<int64_t>(1, (batcher_->stepsPerStream() + training_.bptt - 1) / training_.bptt);
+      std::max<int64_t>(1, (batcher_->windowsPerEpoch() + windowsPerStep - 1) / windowsPerStep);
   totalSteps_ = training_.maxSteps > 0 ? training_.maxSteps : training_.epochs * stepsPerEpoch;
   schedule_ = std::make_unique<LrSchedule>(
       training_.schedule, baseLearningRate(training_.optimizer), totalSteps_, stepsPerEpoch);
@@ -320,8 +325,8 @@ void Session::setUp(const std::string& resumeFrom) {
     }
   }
   resumed_.reset();  // its tensors are the session's now
-  if (writer_ && collective_) joinRanks();
-  if (collective_ && !resumeFrom.empty()) broadcastParameters(model_->parameters(), *collective_);
+  if (writer_) joinRanks();
+  if (!resumeFrom.empty()) broadcastParameters(model_->parameters(), collective_);
   outcome_.latestCheckpoint = RunPaths::latest(project_.folder, outcome_.runId);
   outcome_.bestCheckpoint = RunPaths::best(project_.folder, outcome_.runId);
   if (writer_) {
@@ -333,31 +338,29 @@ void Session::setUp(const std::string& resumeFrom) {
                         RunPaths::checkpointFolder(project_.folder, outcome_.runId)});
   log("training " + modelTypeSummary(project_.model) + " (" +
       std::to_string(model_->parameterCount()) + " parameters) on " +
-      std::to_string(corpus_.train.tokens.size()) + " symbols, vocabulary " +
+      data_->describe() + ", vocabulary " +
       std::to_string(vocab) + ", device " + describeComputeDevice(device_) +
-      (collective_
-           ? ", rank " + std::to_string(collective_->rank()) + " of " +
-                 std::to_string(collective_->size()) + " (streams " + std::to_string(shard_.begin) +
-                 "-" + std::to_string(shard_.begin + shard_.count - 1) + ")"
-           : std::string()));
+      (ranked_ ? ", rank " + std::to_string(collective_.rank()) + " of " +
+                     std::to_string(collective_.size()) + " (streams " +
+                     std::to_string(shard_.begin) + "-" +
+                     std::to_string(shard_.begin + shard_.count - 1) + ")"
+               : std::string()));
 }
 
 void Session::joinRanks() {
   // Rank 0 made or opened the run: every rank learns its id (and rank 0 that all are here).
   auto id = torch::full({1}, static_cast<double>(outcome_.runId), torch::kDouble);
-  collective_->broadcast(id, 0);
+  collective_.broadcast(id, 0);
   outcome_.runId = static_cast<int64_t>(id.item<double>());
 }
 
 void Session::continueFrom(Checkpoint& checkpoint) {
   const TrainingSnapshot& s = checkpoint.snapshot();
-  checkpoint.checkCompatible(project_.model, corpus_.vocabulary);
+  checkpoint.checkCompatible(project_.model, data_->vocabulary());
   model_->to(torch::kCPU);
   checkpoint.loadModel(*model_);
   model_->to(device_);
-  if (checkpoint.loadOptimizer(*optimizer_)) {
-    moveStateToParameterDevices(*optimizer_);  // the archive was read onto the CPU
-  } else {
+  if (!checkpoint.loadRule(*rule_)) {
     log("the checkpoint holds no optimiser state; the optimiser starts afresh");
   }
   // The checkpoint holds the whole batch's state, whatever the rank count that wrote it.
@@ -368,6 +371,7 @@ void Session::continueFrom(Checkpoint& checkpoint) {
   schedule_->restoreState(s.scheduleState);
   restoreGenerator(s);
   step_ = s.step;
+  symbols_ = s.symbols;
   bestValid_ = s.bestValid;
   badValidations_ = s.badValidations;
   wallSeconds_ = s.wallSeconds;
@@ -393,8 +397,8 @@ void Session::adoptRunSettings(const std::string& resumeFrom) {
 
 void Session::restoreGenerator(const TrainingSnapshot& s) {
   at::Generator generator = at::detail::getDefaultCPUGenerator();  // a handle: shared state
-  const int rank = collective_ ? collective_->rank() : 0;
-  const int ranks = collective_ ? collective_->size() : 1;
+  const int rank = collective_.rank();
+  const int ranks = collective_.size();
   if (s.rankRngStates.defined() && s.rankRngStates.size(0) == ranks) {
     generator.set_state(s.rankRngStates[rank].contiguous());
   } else if (rank == 0 && s.rngState.defined()) {
@@ -418,51 +422,53 @@ void Session::restoreGenerator(const TrainingSnapshot& s) {
   }
 }
 
-bool Session::trainStep() {
-  const std::string before = batcher_->saveState();
-  const Window window = batcher_->next();
-  if (done()) {
-    batcher_->restoreState(before);  // that window belongs to the next epoch
-    return false;
+std::vector<ObjectiveWindow> Session::takeWindows() {
+  std::vector<ObjectiveWindow> windows;
+  const auto wanted = static_cast<size_t>(rule_->shape().gradientWindows);
+  while (windows.size() < wanted) {
+    const std::string before = batcher_->saveState();
+    const Window window = batcher_->next();
+    if (done()) {
+      batcher_->restoreState(before);  // that window belongs to the next epoch
+      break;
+    }
+    ObjectiveWindow objective;
+    objective.inputs = windowTensor(window.inputs, window.steps, window.batch, device_);
+    objective.targets = windowTensor(window.targets, window.steps, window.batch, device_);
+    if (!window.lossMask.empty()) {
+      objective.mask = windowTensor(window.lossMask, window.steps, window.batch, device_);
+    }
+    objective.values = valuesTensor(window.inputValues, window.steps, window.batch, device_);
+    objective.targetValues = valuesTensor(window.targetValues, window.steps, window.batch, device_);
+    objective.freshState = window.epochStart || window.freshState || !training_.carryState;
+    windows.push_back(std::move(objective));
   }
-  const auto started = Clock::now();
-  if (window.epochStart) {
-    state_ = model_->initialState(shard_.count);
-  } else {
-    state_.detach();
-  }
-  const double rate = schedule_->rate(step_);
-  setLearningRate(*optimizer_, rate);
+  return windows;
+}
 
-  auto inputs = windowTensor(window.inputs, window.steps, window.batch, device_);
-  auto targets = windowTensor(window.targets, window.steps, window.batch, device_);
-  torch::Tensor mask;
-  if (!window.lossMask.empty()) {
-    mask = windowTensor(window.lossMask, window.steps, window.batch, device_);
-  }
-  StepOptions options;
-  options.clipNorm = training_.clipNorm;
+bool Session::trainStep() {
+  std::vector<ObjectiveWindow> windows = takeWindows();
+  if (windows.empty()) return false;
+  const auto started = Clock::now();
+  int64_t symbols = 0;
+  for (const auto& window : windows) symbols += window.inputs.numel();
+  const double rate = rule_->usesLearningRate() ? schedule_->rate(step_) : 0.0;
+
+  ObjectiveOptions options;
+  options.shard = shard_;
+  options.shape = rule_->shape();
   options.bf16 = training_.bf16;
-  if (collective_) {
-    // This rank's streams; the loss divides by the whole window's targets (the sum of the
-    // ranks' gradients is then the one-process gradient).
-    double counted = static_cast<double>(window.steps * window.batch);
-    if (mask.defined()) counted = std::max(1.0, mask.sum().item<double>());
-    options.targetCount = counted;
-    options.buckets = buckets_.get();
-    inputs = inputs.narrow(1, shard_.begin, shard_.count);
-    targets = targets.narrow(1, shard_.begin, shard_.count);
-    if (mask.defined()) mask = mask.narrow(1, shard_.begin, shard_.count);
-  }
-  StepResult result =
-      optimisationStep(*model_, *optimizer_, state_, inputs, targets, mask, options);
+  options.buckets = buckets_.get();
+  WindowObjective objective(*model_, collective_, state_, std::move(windows), options);
+  UpdateResult result = rule_->update(objective, rate);
+  state_ = objective.endState();
+
   std::vector<double> rankSeconds;
-  if (collective_) {
-    const double mine =
-        std::chrono::duration<double>(Clock::now() - started).count() - buckets_->waitSeconds();
+  if (ranked_) {
+    const double mine = std::chrono::duration<double>(Clock::now() - started).count() -
+                        (buckets_ ? buckets_->waitSeconds() : 0.0);
     const StepAgreement agreed =
-        agreeAfterStep(*collective_, result.loss, control_.stopRequested(), mine);
-    result.loss = agreed.loss;
+        agreeAfterStep(collective_, 0.0, control_.stopRequested(), mine);
     agreedStop_ = agreed.stop;
     rankSeconds = agreed.seconds;
   }
@@ -472,8 +478,9 @@ bool Session::trainStep() {
     throw std::runtime_error(
         std::string(lossBad ? "the training loss" : "the gradient") + " became " +
         (std::isnan(bad) ? "NaN" : "infinite") + " at step " + std::to_string(step_ + 1) +
-        " (learning rate " + std::to_string(rate) +
-        "); the run stopped before the update, so its last good checkpoint is intact. Lower "
+        (rule_->usesLearningRate() ? " (learning rate " + std::to_string(rate) + ")"
+                                   : std::string()) +
+        "; the run stopped before the update, so its last good checkpoint is intact. Lower "
         "the learning rate or clip gradients (training.clip_norm)");
   }
   if (!result.weightsFinite) {
@@ -484,54 +491,62 @@ bool Session::trainStep() {
         "any, are from before). A tiny optimizer.epsilon (it divides by the gradient's root "
         "mean square) or too high a learning rate does this");
   }
-  const double lossValue = result.loss;
-  const double gradNorm = result.gradientNorm;
   ++step_;
-
+  symbols_ += symbols;
   const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
   wallSeconds_ += seconds;
-  StepEvent event;
-  event.step = step_;
-  event.epoch = epochNow();
-  event.loss = lossValue;
-  event.bitsPerSymbol = lossValue / std::log(2.0);
-  event.learningRate = rate;
-  event.gradientNorm = gradNorm;
-  event.symbolsPerSecond =
-      static_cast<double>(window.steps * window.batch) / std::max(seconds, 1e-9);
-  event.etaSeconds = static_cast<double>(std::max<int64_t>(0, totalSteps_ - step_)) *
-                     (wallSeconds_ / static_cast<double>(std::max<int64_t>(1, step_)));
-  event.wallSeconds = wallSeconds_;
-  for (size_t r = 0; r < rankSeconds.size(); ++r) {
-    // Each rank's own rate: its streams over its own work, the wait for the others excluded.
-    event.rankSymbolsPerSecond.push_back(static_cast<double>(window.steps * shard_.count) /
-                                         std::max(rankSeconds[r], 1e-9));
-  }
-  publish_(event);
-  trainBitsSince_ += event.bitsPerSymbol;
-  ++trainStepsSince_;
-  metric("train/loss", lossValue);
-  metric("train/bpc", event.bitsPerSymbol);
-  metric("lr", rate);
-  metric("grad_norm", gradNorm);
-  metric("symbols_per_s", event.symbolsPerSecond);
-  for (size_t r = 0; r < event.rankSymbolsPerSecond.size(); ++r) {
-    metric("rank" + std::to_string(r) + "/symbols_per_s", event.rankSymbolsPerSecond[r]);
-  }
-  if (pending_.size() >= 100) flushMetrics();
+  report(result, rate, symbols, seconds, rankSeconds);
   return true;
 }
 
+void Session::report(const UpdateResult& result, double rate, int64_t symbols, double seconds,
+                     const std::vector<double>& rankSeconds) {
+  StepEvent event;
+  event.step = step_;
+  event.epoch = epochNow();
+  event.loss = result.loss;
+  event.bitsPerSymbol = result.loss / std::log(2.0);
+  event.learningRate = rate;
+  event.gradientNorm = result.gradientNorm;
+  event.symbolsPerSecond = static_cast<double>(symbols) / std::max(seconds, 1e-9);
+  event.symbols = symbols_;
+  event.etaSeconds = static_cast<double>(std::max<int64_t>(0, totalSteps_ - step_)) *
+                     (wallSeconds_ / static_cast<double>(std::max<int64_t>(1, step_)));
+  event.wallSeconds = wallSeconds_;
+  const int64_t streamSymbols = symbols / std::max<int64_t>(1, training_.batchSize) * shard_.count;
+  for (size_t r = 0; r < rankSeconds.size(); ++r) {
+    // Each rank's own rate: its streams over its own work, the wait for the others excluded.
+    event.rankSymbolsPerSecond.push_back(static_cast<double>(streamSymbols) /
+                                         std::max(rankSeconds[r], 1e-9));
+  }
+  event.update = result.figures;
+  publish_(event);
+  trainBitsSince_ += event.bitsPerSymbol;
+  ++trainStepsSince_;
+  metric(metric::kTrainLoss, result.loss);
+  metric(metric::kTrainBits, event.bitsPerSymbol);
+  if (rule_->usesLearningRate()) metric(metric::kLearningRate, rate);
+  metric(metric::kGradientNorm, result.gradientNorm);
+  metric(metric::kSymbolsPerSecond, event.symbolsPerSecond);
+  metric(metric::kSymbols, static_cast<double>(symbols_));
+  for (const auto& figure : result.figures) metric(figure.name, figure.value);
+  for (size_t r = 0; r < event.rankSymbolsPerSecond.size(); ++r) {
+    metric(metric::rankSymbolsPerSecond(static_cast<int>(r)), event.rankSymbolsPerSecond[r]);
+  }
+  if (pending_.size() >= 100) flushMetrics();
+}
+
 void Session::validate() {
-  const bool averaged = swapAveragedWeights(*optimizer_);  // NT-ASGD evaluates its average
+  const bool averaged = rule_->swapEvaluationWeights();  // NT-ASGD evaluates its average
   EvalOptions options;
   options.batch = training_.batchSize;
   options.bptt = training_.bptt;
   options.maxSymbols = training_.validationSymbols;
   options.device = device_;
-  options.collective = collective_;
+  options.collective = &collective_;
   JobContext job = evaluationJob("validating");
-  const LossFigures figures = evaluateStatic(*model_, corpus_.valid, options, &job);
+  const LossFigures figures =
+      data_->evaluate(TrainingData::HeldOut::Valid, *model_, options, &job);
   const double bpc = figures.bitsPerSymbol;
   if (!std::isfinite(bpc)) {
     // Never a "best" checkpoint: the run ends with the last good one as it is.
@@ -549,18 +564,19 @@ void Session::validate() {
   } else {
     ++badValidations_;
   }
-  if (averaged) swapAveragedWeights(*optimizer_);
-  notifyValidation(*optimizer_, figures.nats);
+  if (averaged) rule_->swapEvaluationWeights();
+  rule_->afterValidation(figures.nats);
   schedule_->onValidation(figures.nats);
-  metric("valid/loss", figures.nats);
-  metric("valid/bpc", bpc);
-  metric("valid/ppl", figures.perplexity);
-  if (figures.words > 0) metric("valid/bpw", figures.bitsPerWord);
+  metric(metric::kValidLoss, figures.nats);
+  metric(metric::kValidBits, bpc);
+  metric(metric::kValidPerplexity, figures.perplexity);
+  if (figures.words > 0) metric(metric::kValidBitsPerWord, figures.bitsPerWord);
+  if (figures.errorRate >= 0) metric(metric::kValidErrorRate, figures.errorRate);
   flushMetrics();
   publish_(ValidationEvent{step_, epochNow(), figures, best});
   if (trainStepsSince_ > 0 && !saidWorseThanUniform_) {
     const auto note = worseThanUniformNote(
-        bpc, trainBitsSince_ / static_cast<double>(trainStepsSince_), corpus_.vocabulary.size());
+        bpc, trainBitsSince_ / static_cast<double>(trainStepsSince_), data_->vocabulary().size());
     if (note) {
       this->note(*note);
       saidWorseThanUniform_ = true;
@@ -577,27 +593,28 @@ void Session::validate() {
 void Session::saveCheckpoint(const std::string& kind) {
   // Every rank takes part (the whole batch's state and every rank's generator are gathered);
   // rank 0 writes.
-  ModelState whole = collective_ ? gatherState(state_, *collective_) : ModelState();
+  const ModelState whole = gatherState(state_, collective_);
   torch::Tensor generators;
   torch::Tensor gpuGenerators;
-  if (collective_) {
+  if (ranked_) {
     generators =
-        gatherGeneratorStates(at::detail::getDefaultCPUGenerator().get_state(), *collective_);
+        gatherGeneratorStates(at::detail::getDefaultCPUGenerator().get_state(), collective_);
     if (!device_.is_cpu()) {
       gpuGenerators = gatherGeneratorStates(
-          at::globalContext().defaultGenerator(device_).get_state(), *collective_);
+          at::globalContext().defaultGenerator(device_).get_state(), collective_);
     }
   }
   const std::string path = kind == "best" ? outcome_.bestCheckpoint : outcome_.latestCheckpoint;
   if (!writer_) {
-    collective_->sum(torch::zeros({1}));  // the file is written: others may read it
+    collective_.sum(torch::zeros({1}));  // the file is written: others may read it
     return;
   }
   TrainingSnapshot snapshot;
   snapshot.projectYaml = projectToYaml(project_);
   snapshot.modelYaml = modelSectionYaml(project_.model);
-  snapshot.vocabulary = corpus_.vocabulary.serialize();
+  snapshot.vocabulary = data_->vocabulary().serialize();
   snapshot.step = step_;
+  snapshot.symbols = symbols_;
   snapshot.runId = outcome_.runId;
   snapshot.projectId = catalogue_->projectId();
   snapshot.bestValid = bestValid_;
@@ -611,8 +628,8 @@ void Session::saveCheckpoint(const std::string& kind) {
   if (!device_.is_cpu()) {  // this process's: rank 0's, as rngState is
     snapshot.gpuRngState = at::globalContext().defaultGenerator(device_).get_state();
   }
-  Checkpoint::save(path, snapshot, *model_, optimizer_.get(), collective_ ? &whole : &state_);
-  if (collective_) collective_->sum(torch::zeros({1}));
+  Checkpoint::save(path, snapshot, *model_, rule_.get(), &whole);
+  if (ranked_) collective_.sum(torch::zeros({1}));
   // Readers resolve the recorded path against the project folder from any working
   // directory (a project named by a relative path gives relative checkpoint paths).
   std::error_code error;
@@ -635,20 +652,22 @@ void Session::finish() {
     model_->to(device_);
   }
   // The other ranks take rank 0's weights: their machines need not see its files.
-  if (collective_) broadcastParameters(model_->parameters(), *collective_);
+  broadcastParameters(model_->parameters(), collective_);
   EvalOptions options;
   options.batch = project_.evaluation.batchSize;
   options.bptt = project_.evaluation.bptt;
   options.maxSymbols = training_.validationSymbols;
   options.device = device_;
-  options.collective = collective_;
+  options.collective = &collective_;
   JobContext job = evaluationJob("testing");
-  const LossFigures test = evaluateStatic(*model_, corpus_.test, options, &job);
+  const LossFigures test = data_->evaluate(TrainingData::HeldOut::Test, *model_, options, &job);
   outcome_.test = test.bitsPerSymbol;
+  outcome_.testErrorRate = test.errorRate;
   flushMetrics();  // the test points come after the training's
   if (writer_) recordTestResult(*store_, outcome_.runId, test, step_, epochNow(), wallSeconds_);
   log("test: " + std::to_string(test.bitsPerSymbol) + " bits/symbol" +
-      (test.words > 0 ? ", " + std::to_string(test.bitsPerWord) + " bits/word" : ""));
+      (test.words > 0 ? ", " + std::to_string(test.bitsPerWord) + " bits/word" : "") +
+      (test.errorRate >= 0 ? ", " + problemVerdict(test.errorRate) : ""));
 }
 
 int64_t Session::largestHiddenSize() const {
@@ -672,7 +691,7 @@ TrainingOutcome Session::run(const std::string& resumeFrom) {
     int64_t sinceCheckpoint = 0;
     while (true) {
       if (stopNow()) break;
-      if (control_.pauseRequested() && !collective_) {
+      if (control_.pauseRequested() && !ranked_) {
         flushMetrics();
         store_->setStatus(outcome_.runId, RunStatus::Paused);
         log("paused at step " + std::to_string(step_));
@@ -715,7 +734,8 @@ TrainingOutcome Session::run(const std::string& resumeFrom) {
     }
     outcome_.steps = step_;
     outcome_.bestValid = bestValid_;
-    publish_(FinishedEvent{step_, outcome_.stopped, bestValid_, outcome_.test, wallSeconds_});
+    publish_(FinishedEvent{step_, outcome_.stopped, bestValid_, outcome_.test, wallSeconds_,
+                           outcome_.testErrorRate});
   } catch (const std::exception& error) {
     outcome_.failed = true;
     outcome_.reason = dynamic_cast<const c10::OutOfMemoryError*>(&error)

@@ -23,6 +23,7 @@ struct TrainingOutcome {
   std::string reason;      // why it failed
   double bestValid = 0.0;  // bits per symbol
   double test = 0.0;       // bits per symbol
+  double testErrorRate = -1.0;  // a long-range problem's (FinishedEvent::testErrorRate)
   std::string latestCheckpoint;
   std::string bestCheckpoint;
 };

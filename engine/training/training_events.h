@@ -5,6 +5,7 @@
 #include <variant>
 #include <vector>
 
+#include "engine/store/metric_names.h"
 #include "engine/training/metrics.h"
 
 namespace mrnn::engine {
@@ -29,11 +30,15 @@ struct StepEvent {
   double learningRate = 0.0;
   double gradientNorm = 0.0;  // before clipping
   double symbolsPerSecond = 0.0;
+  int64_t symbols = 0;      // training symbols read since the run began (a shared x axis)
   double etaSeconds = 0.0;  // to the end of the run; 0 when unknown
   double wallSeconds = 0.0;
   // Data parallel: each rank's symbols per second on its own streams, its wait for the other
   // ranks excluded (a slow rank shows as the lowest). Empty for one process.
   std::vector<double> rankSymbolsPerSecond;
+  // What the update rule reports besides (Hessian-free: CG iterations, λ, ρ, the kept
+  // iterate, the step size), by metric name. Empty for first-order rules.
+  std::vector<NamedFigure> update;
 };
 
 struct ValidationEvent {
@@ -70,6 +75,9 @@ struct FinishedEvent {
   double bestValid = 0.0;  // bits per symbol; 0 when never validated
   double test = 0.0;       // bits per symbol; 0 when not evaluated
   double wallSeconds = 0.0;
+  // A long-range problem: the share of test sequences got wrong (solved below 0.01); -1
+  // for corpora or when not evaluated.
+  double testErrorRate = -1.0;
 };
 
 struct FailedEvent {

@@ -325,7 +325,7 @@ MRNN_TEST(a_cpu_report_has_no_gpu_columns_or_targets) {
 }
 
 MRNN_TEST(a_suite_on_cuda_gives_tflops_gpu_memory_and_the_gpu_targets) {
-  // The GPU table of issue 18 without a GPU: a stand-in `mrnn` answers the probes (the suite
+  // The GPU table without a GPU: a stand-in `mrnn` answers the probes (the suite
   // never touches CUDA itself; its children do) and a stand-in Python the peer, with rates
   // chosen so that every ratio and target below is known.
   const std::string dir = "/tmp/mrnn-bench-cuda-" + std::to_string(::getpid());
@@ -418,7 +418,7 @@ echo "probe cell=$cell measure=$probe precision=$precision params=5 flops_per_sy
   row("torch::nn::LSTM bf16", "| 1.0 |  |  | 2.00 |");
   row("peer mlstm fp32", "|  |  | 0.22 |  |");  // no GPU memory from the peer
   EXPECT(text.find("peer mlstm bf16") == std::string::npos);
-  has("GPU targets (issue 18; training symbols/s, ratios of the medians above):\n\n"
+  has("GPU targets (training symbols/s, ratios of the medians above):\n\n"
       "- mLSTM / cuDNN LSTM, fp32: 0.89 (target 0.8: met)\n"
       "- mLSTM / cuDNN LSTM, bf16: 0.71 (target 0.8: not met)\n"
       "- mLSTM / peer mLSTM, fp32: 4.00 (target 3.0: met)\n"

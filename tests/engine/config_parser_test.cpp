@@ -198,6 +198,63 @@ MRNN_TEST(mos_keys_need_mos) {
   EXPECT(std::string(e.what()).find("only to type: mos") != std::string::npos);
 }
 
+MRNN_TEST(sparse_initialisation_and_its_connections) {
+  const auto sparse = engine::parseProject(
+      project(kLstm, "  init:\n    recurrent: sparse\n    sparse_connections: 12\n"), "p.yaml");
+  EXPECT(sparse.model.init.recurrent == engine::RecurrentInit::Sparse);
+  EXPECT_EQ(sparse.model.init.sparseConnections, int64_t{12});
+  EXPECT(engine::projectToYaml(sparse).find("sparse_connections: 12") != std::string::npos);
+  // The count means nothing for another initialisation: said, not ignored.
+  const auto e = errorOf(project(kLstm, "  init:\n    sparse_connections: 12\n"));
+  EXPECT_EQ(e.key(), std::string("model.init.sparse_connections"));
+  EXPECT(std::string(e.what()).find("applies to recurrent: sparse only") != std::string::npos);
+  // A model without it writes none (checkpoints compare the model section as text).
+  const auto plain = engine::parseProject(project(kLstm), "p.yaml");
+  EXPECT(engine::projectToYaml(plain).find("sparse_connections") == std::string::npos);
+}
+
+// Real inputs and a linear output belong to the addition problem, and it needs them.
+MRNN_TEST(the_addition_problem_needs_real_inputs_and_a_linear_output) {
+  const std::string word = "name: test\nmodel:\n  input:\n    level: word\n";
+  const std::string layers = "  layers:\n" + kLstm;
+  const std::string data = "data:\n  synthetic: addition\n  problem: {length: 50}\n";
+  const auto ok = engine::parseProject(word + "    values: 1\n" + layers +
+                                           "  output: {type: linear}\n" + data,
+                                       "p.yaml");
+  EXPECT(ok.model.output.kind == engine::OutputKind::Linear);
+  EXPECT_EQ(ok.data.problem.length, int64_t{50});
+  const auto missing = errorOf(word + layers + data);
+  EXPECT_EQ(missing.key(), std::string("model.input.values"));
+  EXPECT(std::string(missing.what()).find("model.output.type: linear") != std::string::npos);
+  const auto elsewhere =
+      errorOf(word + layers + "  output: {type: linear}\n" +
+              "data:\n  synthetic: temporal_order_2bit\n");
+  EXPECT_EQ(elsewhere.key(), std::string("model.output.type"));
+  EXPECT(std::string(elsewhere.what()).find("belong to the addition problem") != std::string::npos);
+  const auto sizeOnSoftmax = errorOf(project(kLstm, "  output:\n    type: softmax\n    size: 2\n"));
+  EXPECT(std::string(sizeOnSoftmax.what()).find("applies only to type: linear") != std::string::npos);
+}
+
+MRNN_TEST(a_problem_section_needs_a_problem) {
+  const std::string word = "name: test\nmodel:\n  input:\n    level: word\n  layers:\n" + kLstm;
+  const auto copy = errorOf(word + "data:\n  synthetic: reverse_copy\n  problem: {length: 50}\n");
+  EXPECT_EQ(copy.key(), std::string("data.problem"));
+  const auto files = errorOf(word + "data:\n  train: a.txt\n  problem: {length: 50}\n");
+  EXPECT_EQ(files.key(), std::string("data.problem"));
+  const auto copyOnProblem =
+      errorOf(word + "data:\n  synthetic: random_permutation\n  copy: {length: 5}\n");
+  EXPECT_EQ(copyOnProblem.key(), std::string("data.copy"));
+  const auto round = engine::parseProject(
+      word + "data:\n  synthetic: memorization_20bit\n  problem: {length: 60, train: 500,"
+             " valid: 40, test: 30, seed: 9}\n",
+      "p.yaml");
+  const auto again = engine::parseProject(engine::projectToYaml(round), "p.yaml");
+  EXPECT(again.data.synthetic == engine::SyntheticTask::Memorization20);
+  EXPECT_EQ(again.data.problem.trainSequences, int64_t{500});
+  EXPECT_EQ(again.data.problem.testSequences, int64_t{30});
+  EXPECT_EQ(again.data.problem.seed, uint64_t{9});
+}
+
 MRNN_TEST(missing_file_is_named) {
   EXPECT_THROWS_WITH(ConfigError, engine::loadProject("/nonexistent/project.yaml"),
                      "/nonexistent/project.yaml", "No such file");

@@ -233,3 +233,34 @@ MRNN_TEST(zero_output_mask_leaves_only_the_softmax_bias) {
   EXPECT(!torch::allclose(model.forward(torch::tensor({{4}}, torch::kLong), fresh)[0][0], expected,
                           1e-4, 1e-4));
 }
+
+// Sparse initialisation: in every recurrent block each unit's row has exactly k nonzero
+// incoming weights (all of them where a row is shorter), and the rest are zero.
+MRNN_TEST(sparse_initialisation_keeps_k_incoming_weights_per_unit) {
+  engine::ModelConfig config;
+  config.input.embeddingSize = 6;
+  engine::LayerConfig mrnn;
+  mrnn.type = CellType::Mrnn;
+  mrnn.hiddenSize = 40;
+  mrnn.mSize = 30;
+  engine::LayerConfig lstm;
+  lstm.type = CellType::Lstm;
+  lstm.hiddenSize = 9;
+  config.layers = {mrnn, lstm};
+  config.init.recurrent = engine::RecurrentInit::Sparse;
+  config.init.sparseConnections = 15;
+  config.init.recurrentScale = 1.0;
+  engine::LanguageModel model(config, 7);
+  int checked = 0;
+  for (const auto& item : model.named_parameters()) {
+    const std::string& name = item.key();
+    const bool recurrent = name == "layer1.W_mh" || name == "layer1.W_hm" || name == "layer2.W_h";
+    if (!recurrent) continue;
+    const auto w = item.value().detach();  // [G, rows, cols]
+    const int64_t expected = std::min<int64_t>(15, w.size(2));
+    const auto perRow = (w != 0).sum(2);
+    EXPECT_MSG((perRow == expected).all().item<bool>(), name << ": " << perRow);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 3);
+}

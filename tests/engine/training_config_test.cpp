@@ -241,3 +241,64 @@ MRNN_TEST(training_bad_milestones_are_located) {
   expectError(head + "    milestones: 3\n", 4, "training.schedule.milestones", "non-empty");
   expectError(head + "    gamma: 0.5\n", 3, "training.schedule.milestones", "missing");
 }
+
+// Hessian-free: its keys, their defaults (the paper's where it speaks, Martens' code where it
+// does not), a round trip, and the settings that contradict each other, located.
+MRNN_TEST(training_hessian_free_keys_parse_and_round_trip) {
+  const auto defaults = parse("training:\n  optimizer: {type: hessian_free}\n");
+  EXPECT(defaults.optimizer.kind == OptimizerKind::HessianFree);
+  const engine::HessianFreeConfig& d = defaults.optimizer.hessianFree;
+  EXPECT_EQ(d.initialLambda, 10.0);
+  EXPECT_EQ(d.structuralDamping, 0.1);
+  EXPECT_EQ(d.cgMaxIterations, int64_t{150});
+  EXPECT_EQ(d.cgMinIterations, int64_t{1});
+  EXPECT_EQ(d.warmStartDecay, 0.95);
+  EXPECT(d.preconditioner == engine::Preconditioner::Diagonal);
+  EXPECT_EQ(d.preconditionerPower, 0.75);
+  EXPECT(d.backtracking && d.lineSearch);
+
+  const std::string full =
+      "training:\n  batch_size: 30\n  carry_state: false\n"
+      "  optimizer: {type: hessian_free, lambda: 3, structural_damping: 0.03,"
+      " cg_max_iterations: 250, cg_min_iterations: 20, gradient_windows: 8,"
+      " curvature_windows: 2, curvature_sequences: 10, preconditioner: none,"
+      " preconditioner_power: 1, warm_start_decay: 0.9, backtracking: false,"
+      " line_search: false}\n";
+  const auto first = parse(full);
+  const engine::HessianFreeConfig& h = first.optimizer.hessianFree;
+  EXPECT(!first.carryState);
+  EXPECT_EQ(h.initialLambda, 3.0);
+  EXPECT_EQ(h.curvatureSequences, int64_t{10});
+  EXPECT(h.preconditioner == engine::Preconditioner::None);
+  EXPECT(!h.backtracking && !h.lineSearch);
+  const std::string written = emit(first);
+  EXPECT_MSG(parse(written) == first, written);
+  EXPECT_MSG(written.find("lr:") == std::string::npos, written);  // HF has no learning rate
+}
+
+MRNN_TEST(training_hessian_free_contradictions_are_located) {
+  expectError("training:\n  optimizer:\n    type: hessian_free\n    lr: 0.1\n", 4,
+              "training.optimizer.lr", "does not apply to optimizer type 'hessian_free'");
+  expectError("training:\n  optimizer:\n    type: adam\n    lambda: 1\n", 4,
+              "training.optimizer.lambda", "does not apply to optimizer type 'adam'");
+  expectError(
+      "training:\n  optimizer:\n    type: hessian_free\n    gradient_windows: 2\n"
+      "    curvature_windows: 3\n",
+      5, "training.optimizer.curvature_windows", "must not exceed gradient_windows (2)");
+  expectError(
+      "training:\n  optimizer:\n    type: hessian_free\n    cg_max_iterations: 10\n"
+      "    cg_min_iterations: 11\n",
+      5, "training.optimizer.cg_min_iterations", "must not exceed cg_max_iterations (10)");
+  expectError(
+      "training:\n  batch_size: 32\n  optimizer:\n    type: hessian_free\n"
+      "    curvature_sequences: 12\n",
+      5, "training.optimizer.curvature_sequences", "does not divide batch_size (32)");
+  expectError(
+      "training:\n  optimizer: {type: hessian_free}\n  schedule:\n    type: linear\n"
+      "    floor: 0.0001\n",
+      4, "training.schedule.type", "Hessian-free has no learning rate");
+  expectError("training:\n  optimizer:\n    type: hessian_free\n    preconditioner: jacobi\n", 4,
+              "training.optimizer.preconditioner", "'jacobi' is not allowed");
+  expectError("training:\n  optimizer:\n    type: hessian_free\n    lambda: 0\n", 4,
+              "training.optimizer.lambda", "must be above 0");
+}

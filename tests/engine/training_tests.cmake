@@ -38,3 +38,13 @@ target_link_libraries(engine_cuda_training_test PRIVATE mrnn::engine_training
 # NCCL between two GPUs' ranks: skipped (exit 77) without CUDA, below two GPUs or without NCCL.
 mrnn_add_engine_test(engine_cuda_distributed_test LABELS gpu SOURCES cuda_distributed_test.cpp)
 target_link_libraries(engine_cuda_distributed_test PRIVATE mrnn::engine_distributed)
+
+# Hessian-free's curvature products against explicit Jacobians, every cell in float64.
+mrnn_add_engine_test(engine_gauss_newton_test LABELS unit SOURCES gauss_newton_test.cpp)
+target_link_libraries(engine_gauss_newton_test PRIVATE mrnn::engine_training mrnn_cell_reference)
+
+# Hessian-free in the loop: two ranks equal one process, exact resume, its figures.
+mrnn_add_engine_test(engine_hessian_free_training_test LABELS unit
+  SOURCES hessian_free_training_test.cpp)
+target_link_libraries(engine_hessian_free_training_test PRIVATE mrnn::engine_training
+  mrnn::engine_distributed mrnn_training_fixtures mrnn_training_runs)

@@ -326,14 +326,18 @@ QWidget* BlockInspector::buildLayerPage() {
                            tr("Variational dropout on h(t-1) where it enters the recurrent "
                               "matrices"));
   initRecurrent_ =
-      makeCombo(QStringLiteral("initRecurrent"), {tr("scaled orthogonal"), tr("uniform")},
-                tr("Initialisation of the recurrent matrices"));
+      makeCombo(QStringLiteral("initRecurrent"),
+                {tr("scaled orthogonal"), tr("uniform"), tr("sparse")},
+                tr("Initialisation of the recurrent matrices; sparse keeps a few nonzero "
+                   "incoming weights per unit, as Hessian-free training of the mRNN starts "
+                   "(init.sparse_connections in the YAML)"));
   initScale_ = new QDoubleSpinBox;
   initScale_->setObjectName(QStringLiteral("initScale"));
   initScale_->setRange(0.0, 100.0);
   initScale_->setDecimals(3);
   initScale_->setSingleStep(0.1);
-  initScale_->setToolTip(tr("Orthogonal scale (Krause: 0.7), or the uniform bound's factor"));
+  initScale_->setToolTip(tr("Orthogonal scale (Krause: 0.7), the uniform bound's factor, or "
+                            "the sparse matrices' spectral radius"));
   forgetBias_ = new QDoubleSpinBox;
   forgetBias_->setObjectName(QStringLiteral("forgetBias"));
   forgetBias_->setRange(-100.0, 100.0);
@@ -411,8 +415,9 @@ QWidget* BlockInspector::buildLayerPage() {
   connect(initRecurrent_, &QComboBox::currentIndexChanged, this, [this](int index) {
     editModel(InitRecurrent, tr("Set recurrent initialisation"),
               [index](engine::ModelConfig& model) {
-                model.init.recurrent =
-                    index == 1 ? engine::RecurrentInit::Uniform : engine::RecurrentInit::Orthogonal;
+                model.init.recurrent = index == 2   ? engine::RecurrentInit::Sparse
+                                       : index == 1 ? engine::RecurrentInit::Uniform
+                                                    : engine::RecurrentInit::Orthogonal;
               });
   });
   connect(initScale_, &QDoubleSpinBox::valueChanged, this, [this](double value) {
@@ -441,8 +446,11 @@ QWidget* BlockInspector::buildOutputPage() {
   layout->setContentsMargins(0, 0, 0, 0);
   auto* settings = new QGroupBox(tr("Output"));
   outputForm_ = makeForm(settings);
-  outputKind_ = makeCombo(QStringLiteral("outputKind"), {tr("softmax"), tr("Mixture of Softmaxes")},
-                          tr("A softmax, or a Mixture of Softmaxes (Yang et al. 2017)"));
+  outputKind_ = makeCombo(
+      QStringLiteral("outputKind"),
+      {tr("softmax"), tr("Mixture of Softmaxes"), tr("linear (real numbers)")},
+      tr("A softmax, a Mixture of Softmaxes (Yang et al. 2017), or real numbers with squared "
+         "error (the addition problem's target)"));
   mixtures_ = makeSpin(QStringLiteral("mixtures"), 1, 1024, tr("K, the number of components"));
   latentSize_ = makeSpin(QStringLiteral("latentSize"), 0, kMaxWidth,
                          tr("Latent width; 0 takes the embedding size when tied, else the last "
@@ -469,8 +477,10 @@ QWidget* BlockInspector::buildOutputPage() {
 
   connect(outputKind_, &QComboBox::currentIndexChanged, this, [this](int index) {
     editModel(OutputKindField, tr("Set output type"), [index](engine::ModelConfig& model) {
-      model.output.kind =
-          index == 1 ? engine::OutputKind::MixtureOfSoftmaxes : engine::OutputKind::Softmax;
+      model.output.kind = index == 2   ? engine::OutputKind::Linear
+                          : index == 1 ? engine::OutputKind::MixtureOfSoftmaxes
+                                       : engine::OutputKind::Softmax;
+      if (index == 2) model.output.tieEmbeddings = false;
     });
   });
   connect(mixtures_, &QSpinBox::valueChanged, this, [this](int value) {
@@ -568,7 +578,7 @@ void BlockInspector::refreshLayer(const engine::ModelConfig& model, size_t index
   display(weightNorm_, layer.weightNorm);
   display(dropoutHidden_, model.dropout.hidden);
   display(dropoutState_, model.dropout.state);
-  display(initRecurrent_, model.init.recurrent == engine::RecurrentInit::Uniform ? 1 : 0);
+  display(initRecurrent_, static_cast<int>(model.init.recurrent));
   display(initScale_, model.init.recurrentScale);
   display(forgetBias_, model.init.forgetBias);
   const QString seed = QString::number(static_cast<qulonglong>(model.init.seed));
@@ -595,13 +605,14 @@ void BlockInspector::refreshLayer(const engine::ModelConfig& model, size_t index
 void BlockInspector::refreshOutput(const engine::ModelConfig& model) {
   const engine::OutputConfig& output = model.output;
   const bool mos = output.kind == engine::OutputKind::MixtureOfSoftmaxes;
-  display(outputKind_, mos ? 1 : 0);
+  display(outputKind_, static_cast<int>(output.kind));
   display(mixtures_, output.mixtures);
   display(latentSize_, output.latentSize);
   display(tieEmbeddings_, output.tieEmbeddings);
   display(dropoutOutput_, model.dropout.output);
   outputForm_->setRowVisible(mixtures_, mos);
   outputForm_->setRowVisible(latentSize_, mos);
+  outputForm_->setRowVisible(tieEmbeddings_, output.kind != engine::OutputKind::Linear);
   outputEquations_->setText(outputEquations(output));
 }
 

@@ -146,6 +146,9 @@ QString inputEquations(const engine::InputConfig& input) {
 }
 
 QString outputEquations(const engine::OutputConfig& output) {
+  if (output.kind == engine::OutputKind::Linear) {
+    return QStringLiteral("y = W h + b, %1 real outputs\nloss ½ (y − target)²").arg(output.size);
+  }
   if (output.kind == engine::OutputKind::Softmax) {
     return output.tieEmbeddings ? QStringLiteral("p = softmax(E h + b)\nE: the input embedding")
                                 : QStringLiteral("p = softmax(W h + b)");

@@ -101,14 +101,21 @@ ComposerBlock outputBlock(const engine::ModelConfig& model, int64_t vocab) {
   ComposerBlock block;
   block.kind = ComposerBlock::Kind::Output;
   const bool softmax = output.kind == engine::OutputKind::Softmax;
+  const bool linear = output.kind == engine::OutputKind::Linear;
   block.title = QObject::tr("Output") + kDot +
-                (softmax ? QObject::tr("softmax") : QObject::tr("Mixture of Softmaxes"));
+                (linear    ? QObject::tr("linear")
+                 : softmax ? QObject::tr("softmax")
+                           : QObject::tr("Mixture of Softmaxes"));
   QStringList detail;
-  if (!softmax) {
+  if (linear) {
+    detail << QObject::tr("%1 real outputs, squared error").arg(output.size);
+  } else if (!softmax) {
     detail << QObject::tr("%1 components").arg(output.mixtures);
     if (output.latentSize > 0) detail << QObject::tr("latent %1").arg(output.latentSize);
   }
-  detail << (output.tieEmbeddings ? QObject::tr("tied to the embedding") : QObject::tr("untied"));
+  if (!linear) {
+    detail << (output.tieEmbeddings ? QObject::tr("tied to the embedding") : QObject::tr("untied"));
+  }
   block.detail = detail.join(kDot);
   if (model.dropout.output > 0)
     block.extra = QObject::tr("output dropout %1").arg(number(model.dropout.output));
