@@ -84,7 +84,8 @@ int runTrain(const CommandLine& args, bool resume, std::ostream& out, std::ostre
       {"max-steps", "epochs", "threads", "run", "checkpoint", "nproc", "timeout", "device"});
   if (!unknown.empty() || args.positional().size() != 2) {
     err << "usage: mrnn " << (resume ? "resume" : "train")
-        << " <project.yaml> [--max-steps N] [--epochs N] [--threads N] [--nproc N]"
+        << " <project.yaml> [--max-steps N] [--epochs N] [--max-seconds S] [--threads N]"
+           " [--nproc N]"
            " [--timeout SECONDS] [--device cpu|cuda|cuda:N]"
         << (resume ? " [--run ID | --checkpoint PATH]" : "") << "\n";
     if (!unknown.empty()) err << "unknown option " << unknown.front() << "\n";
@@ -98,6 +99,9 @@ int runTrain(const CommandLine& args, bool resume, std::ostream& out, std::ostre
   if (args.has("epochs")) length.epochs = positiveInteger(args, "epochs", 1);
   if (!resume) engine::applyRunLength(project.training, length);
   if (args.has("threads")) project.training.threads = static_cast<int>(threadsOption(args));
+  if (args.has("max-seconds")) {
+    project.training.maxSeconds = static_cast<double>(positiveInteger(args, "max-seconds", 1));
+  }
   if (args.has("device")) project.training.device = deviceOption(args);
   const int timeout = static_cast<int>(positiveInteger(args, "timeout", 60));
   const std::string from = resume ? resumeCheckpoint(args, project) : "";

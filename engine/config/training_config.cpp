@@ -29,6 +29,8 @@ const std::vector<ScheduleKind> kScheduleKinds{ScheduleKind::Constant, ScheduleK
                                                ScheduleKind::Exponential, ScheduleKind::Steps,
                                                ScheduleKind::Plateau};
 
+}  // namespace
+
 // The keys each optimiser reads. A key another optimiser reads is rejected as "does not
 // apply", so that a setting that would be silently ignored never passes.
 std::vector<std::string> optimizerKeysFor(OptimizerKind kind) {
@@ -54,6 +56,12 @@ std::vector<std::string> optimizerKeysFor(OptimizerKind kind) {
   }
   return {"type"};
 }
+
+const std::vector<OptimizerKind>& optimizerKinds() {
+  return kOptimizerKinds;
+}
+
+namespace {
 
 std::vector<std::string> scheduleKeysFor(ScheduleKind kind) {
   switch (kind) {
@@ -314,7 +322,7 @@ TrainingConfig parseTrainingSection(const YAML::Node& node, YamlReader& reader,
   reader.expectMap(
       node, path,
       {"batch_size", "bptt", "random_bptt", "predict_last", "carry_state", "clip_norm", "epochs",
-       "max_steps", "validate_every", "validation_symbols", "checkpoint_every",
+       "max_steps", "max_seconds", "validate_every", "validation_symbols", "checkpoint_every",
        "early_stop_patience", "seed", "device", "threads", "bf16", "optimizer", "schedule"});
   TrainingConfig c;
   c.batchSize = reader.integer(node, path, "batch_size", c.batchSize, 1, 1 << 20);
@@ -329,6 +337,7 @@ TrainingConfig parseTrainingSection(const YAML::Node& node, YamlReader& reader,
   c.clipNorm = reader.number(node, path, "clip_norm", c.clipNorm, 0.0, 1e6);
   c.epochs = reader.integer(node, path, "epochs", c.epochs, 1, 1'000'000);
   c.maxSteps = reader.integer(node, path, "max_steps", c.maxSteps, 0, kMaxCount);
+  c.maxSeconds = reader.number(node, path, "max_seconds", c.maxSeconds, 0.0, 1e9);
   c.validateEvery = reader.integer(node, path, "validate_every", c.validateEvery, 1, kMaxCount);
   c.validationSymbols =
       reader.integer(node, path, "validation_symbols", c.validationSymbols, 0, kMaxCount);
@@ -392,6 +401,10 @@ void emitTrainingSection(YAML::Emitter& out, const TrainingConfig& config) {
       << YAML::DoublePrecision(shortestDigits(config.clipNorm)) << config.clipNorm;
   out << YAML::Key << "epochs" << YAML::Value << config.epochs;
   out << YAML::Key << "max_steps" << YAML::Value << config.maxSteps;
+  if (config.maxSeconds > 0) {
+    out << YAML::Key << "max_seconds" << YAML::Value
+        << YAML::DoublePrecision(shortestDigits(config.maxSeconds)) << config.maxSeconds;
+  }
   out << YAML::Key << "validate_every" << YAML::Value << config.validateEvery;
   out << YAML::Key << "validation_symbols" << YAML::Value << config.validationSymbols;
   out << YAML::Key << "checkpoint_every" << YAML::Value << config.checkpointEvery;
@@ -472,12 +485,26 @@ bool operator==(const HessianFreeConfig& a, const HessianFreeConfig& b) {
          a.backtracking == b.backtracking && a.lineSearch == b.lineSearch;
 }
 
+// Equal when of the same type with the same values for the keys that type reads: the others
+// are never written nor read back, so they cannot tell two configs apart.
 bool operator==(const OptimizerConfig& a, const OptimizerConfig& b) {
-  return a.kind == b.kind && a.learningRate == b.learningRate && a.beta1 == b.beta1 &&
-         a.beta2 == b.beta2 && a.epsilon == b.epsilon && a.weightDecay == b.weightDecay &&
-         a.momentum == b.momentum && a.alpha == b.alpha && a.updateLength == b.updateLength &&
-         a.updateLengthDecay == b.updateLengthDecay && a.nonMonotone == b.nonMonotone &&
-         a.hessianFree == b.hessianFree;
+  if (a.kind != b.kind) return false;
+  const std::pair<const char*, bool> keys[] = {
+      {"lr", a.learningRate == b.learningRate},
+      {"beta1", a.beta1 == b.beta1},
+      {"beta2", a.beta2 == b.beta2},
+      {"epsilon", a.epsilon == b.epsilon},
+      {"weight_decay", a.weightDecay == b.weightDecay},
+      {"momentum", a.momentum == b.momentum},
+      {"alpha", a.alpha == b.alpha},
+      {"update_length", a.updateLength == b.updateLength},
+      {"update_length_decay", a.updateLengthDecay == b.updateLengthDecay},
+      {"non_monotone", a.nonMonotone == b.nonMonotone}};
+  const auto read = optimizerKeysFor(a.kind);
+  for (const auto& [key, same] : keys) {
+    if (!same && contains(read, key)) return false;
+  }
+  return a.kind != OptimizerKind::HessianFree || a.hessianFree == b.hessianFree;
 }
 
 bool operator==(const ScheduleConfig& a, const ScheduleConfig& b) {
@@ -490,6 +517,7 @@ bool operator==(const TrainingConfig& a, const TrainingConfig& b) {
          a.bptt == b.bptt && a.randomBptt == b.randomBptt && a.predictLast == b.predictLast &&
          a.carryState == b.carryState &&
          a.clipNorm == b.clipNorm && a.epochs == b.epochs && a.maxSteps == b.maxSteps &&
+         a.maxSeconds == b.maxSeconds &&
          a.validateEvery == b.validateEvery && a.validationSymbols == b.validationSymbols &&
          a.checkpointEvery == b.checkpointEvery && a.earlyStopPatience == b.earlyStopPatience &&
          a.seed == b.seed && a.device == b.device && a.threads == b.threads && a.bf16 == b.bf16;

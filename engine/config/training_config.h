@@ -80,6 +80,10 @@ struct TrainingConfig {
   double clipNorm = 1.0;    // gradient-norm clipping; 0 = none
   int64_t epochs = 1;       // stop after this many epochs ...
   int64_t maxSteps = 0;     // ... or this many steps, when > 0
+  // > 0: the run also ends (finished: validated and tested) once its training time reaches
+  // this many seconds; a budget that compares optimisers fairly (one Hessian-free step takes
+  // as long as hundreds of Adam's)
+  double maxSeconds = 0.0;
   int64_t validateEvery = 200;    // steps between validations (and at every epoch end)
   int64_t validationSymbols = 0;  // > 0: validate on the first N symbols only (quick checks)
   int64_t checkpointEvery = 500;  // steps between checkpoints
@@ -94,6 +98,11 @@ TrainingConfig parseTrainingSection(const YAML::Node& node, YamlReader& reader,
                                     const std::string& path = "training");
 void emitTrainingSection(YAML::Emitter& out, const TrainingConfig& config);
 std::string optimizerKindName(OptimizerKind kind);
+// The keys a type reads under training.optimizer ("type" first): the parser refuses the
+// others, the writer writes these alone, the workbench shows these.
+std::vector<std::string> optimizerKeysFor(OptimizerKind kind);
+// Every optimiser type, in the order the parser lists them.
+const std::vector<OptimizerKind>& optimizerKinds();
 std::string preconditionerName(Preconditioner preconditioner);  // "none", "diagonal"
 std::string scheduleKindName(ScheduleKind kind);
 

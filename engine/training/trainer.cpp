@@ -201,6 +201,7 @@ void Session::followLoad(int threads) {
 }
 
 bool Session::done() const {
+  if (training_.maxSeconds > 0 && wallSeconds_ >= training_.maxSeconds) return true;
   if (training_.maxSteps > 0) return step_ >= training_.maxSteps;
   return batcher_->epoch() >= training_.epochs;
 }
@@ -493,7 +494,11 @@ bool Session::trainStep() {
   }
   ++step_;
   symbols_ += symbols;
-  const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  // With ranks, the step took as long as its slowest rank worked: every rank counts the same
+  // time, so a time budget (training.max_seconds) ends them all after the same step.
+  const double seconds =
+      ranked_ ? *std::max_element(rankSeconds.begin(), rankSeconds.end())
+              : std::chrono::duration<double>(Clock::now() - started).count();
   wallSeconds_ += seconds;
   report(result, rate, symbols, seconds, rankSeconds);
   return true;
@@ -512,6 +517,9 @@ void Session::report(const UpdateResult& result, double rate, int64_t symbols, d
   event.symbols = symbols_;
   event.etaSeconds = static_cast<double>(std::max<int64_t>(0, totalSteps_ - step_)) *
                      (wallSeconds_ / static_cast<double>(std::max<int64_t>(1, step_)));
+  if (training_.maxSeconds > 0) {
+    event.etaSeconds = std::min(event.etaSeconds, std::max(0.0, training_.maxSeconds - wallSeconds_));
+  }
   event.wallSeconds = wallSeconds_;
   const int64_t streamSymbols = symbols / std::max<int64_t>(1, training_.batchSize) * shard_.count;
   for (size_t r = 0; r < rankSeconds.size(); ++r) {

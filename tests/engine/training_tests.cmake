@@ -48,3 +48,10 @@ mrnn_add_engine_test(engine_hessian_free_training_test LABELS unit
   SOURCES hessian_free_training_test.cpp)
 target_link_libraries(engine_hessian_free_training_test PRIVATE mrnn::engine_training
   mrnn::engine_distributed mrnn_training_fixtures mrnn_training_runs)
+
+# Hessian-free solves a long-range problem that Adam, in the same time, does not (minutes).
+mrnn_add_engine_test(engine_hessian_free_problem_test LABELS slow
+  SOURCES hessian_free_problem_test.cpp)
+target_link_libraries(engine_hessian_free_problem_test PRIVATE mrnn::engine_bench)
+set_tests_properties(engine_hessian_free_problem_test PROPERTIES
+  ENVIRONMENT "OMP_NUM_THREADS=2" TIMEOUT 900)

@@ -1,5 +1,11 @@
 #include "widgets/training/run_curves.h"
 
+#include <functional>
+#include <iterator>
+#include <map>
+
+#include "engine/config/project_file.h"
+#include "engine/store/metric_names.h"
 #include "engine/store/run_store.h"
 
 namespace mrnn::widgets {
@@ -18,11 +24,19 @@ void RunCurves::clear() {
 }
 
 void RunCurves::addStep(const engine::StepEvent& event) {
-  const auto at = [&event](double value) {
-    return CurvePoint{static_cast<double>(event.step), event.epoch, event.wallSeconds, value};
+  const auto symbols = static_cast<double>(event.symbols);
+  const auto at = [&event, symbols](double value) {
+    return CurvePoint{static_cast<double>(event.step), event.epoch, event.wallSeconds, value,
+                      symbols};
   };
   append(RunMetric::TrainLoss, at(event.loss));
-  append(RunMetric::LearningRate, at(event.learningRate));
+  if (event.update.empty()) append(RunMetric::LearningRate, at(event.learningRate));
+  for (const auto& figure : event.update) {
+    for (const RunMetric metric :
+         {RunMetric::Lambda, RunMetric::CgIterations, RunMetric::KeptIterate, RunMetric::Rho}) {
+      if (figure.name == storeName(metric)) append(metric, at(figure.value));
+    }
+  }
   append(RunMetric::GradientNorm, at(event.gradientNorm));
   append(RunMetric::Throughput, at(event.symbolsPerSecond));
   if (ranks_.size() < static_cast<int>(event.rankSymbolsPerSecond.size())) {
@@ -32,11 +46,13 @@ void RunCurves::addStep(const engine::StepEvent& event) {
     ranks_[static_cast<int>(r)].append(at(event.rankSymbolsPerSecond[r]));
   }
   lastWallSeconds_ = event.wallSeconds;
+  lastSymbols_ = symbols;
 }
 
 void RunCurves::addValidation(const engine::ValidationEvent& event) {
   const auto at = [&](double value) {
-    return CurvePoint{static_cast<double>(event.step), event.epoch, lastWallSeconds_, value};
+    return CurvePoint{static_cast<double>(event.step), event.epoch, lastWallSeconds_, value,
+                      lastSymbols_};
   };
   append(RunMetric::ValidBits, at(event.figures.bitsPerSymbol));
   append(RunMetric::ValidPerplexity, at(event.figures.perplexity));
@@ -66,39 +82,88 @@ void RunCurves::prependHistory(const RunCurves& history) {
   for (int r = 0; r < history.ranks_.size(); ++r) merge(history.ranks_[r], ranks_[r]);
   if (lastWallSeconds_ == 0.0) {
     const Curve& loss = curve(RunMetric::TrainLoss);
-    if (!loss.isEmpty()) lastWallSeconds_ = loss.last().wallSeconds;
+    if (!loss.isEmpty()) {
+      lastWallSeconds_ = loss.last().wallSeconds;
+      lastSymbols_ = loss.last().symbols;
+    }
   }
 }
 
 const char* RunCurves::storeName(RunMetric metric) {
+  namespace name = engine::metric;
   switch (metric) {
     case RunMetric::TrainLoss:
-      return "train/loss";
+      return name::kTrainLoss;
     case RunMetric::ValidBits:
-      return "valid/bpc";
+      return name::kValidBits;
     case RunMetric::ValidPerplexity:
-      return "valid/ppl";
+      return name::kValidPerplexity;
     case RunMetric::LearningRate:
-      return "lr";
+      return name::kLearningRate;
     case RunMetric::GradientNorm:
-      return "grad_norm";
+      return name::kGradientNorm;
     case RunMetric::Throughput:
-      return "symbols_per_s";
+      return name::kSymbolsPerSecond;
+    case RunMetric::Lambda:
+      return name::kLambda;
+    case RunMetric::CgIterations:
+      return name::kCgIterations;
+    case RunMetric::KeptIterate:
+      return name::kBacktrackedIterate;
+    case RunMetric::Rho:
+      return name::kRho;
   }
   return "";
 }
 
 std::string RunCurves::rankStoreName(int rank) {
-  return "rank" + std::to_string(rank) + "/symbols_per_s";
+  return engine::metric::rankSymbolsPerSecond(rank);
 }
+
+namespace {
+
+// The symbols a run had read at each step: its own record, or, for a run from before the
+// store kept it, its steps times the symbols a step reads by its settings.
+std::function<double(int64_t)> symbolsByStep(const engine::RunStore& store, qint64 runId) {
+  std::map<int64_t, double> recorded;
+  for (const engine::MetricPoint& point : store.metrics(runId, engine::metric::kSymbols)) {
+    recorded[point.step] = point.value;
+  }
+  if (!recorded.empty()) {
+    return [recorded](int64_t step) {
+      auto at = recorded.upper_bound(step);  // the first step after
+      if (at == recorded.begin()) return 0.0;
+      return std::prev(at)->second;
+    };
+  }
+  double perStep = 0.0;
+  try {
+    if (const auto run = store.run(runId)) {
+      const engine::TrainingConfig training = engine::parseProject(run->configYaml).training;
+      const int64_t windows = training.optimizer.kind == engine::OptimizerKind::HessianFree
+                                  ? training.optimizer.hessianFree.gradientWindows
+                                  : 1;
+      perStep = static_cast<double>(training.batchSize * training.bptt * windows);
+    }
+  } catch (const std::exception&) {
+    perStep = 0.0;  // settings that no longer read: no symbols axis for this run
+  }
+  return [perStep](int64_t step) { return perStep * static_cast<double>(step); };
+}
+
+}  // namespace
 
 RunCurves RunCurves::fromStore(const engine::RunStore& store, qint64 runId, const QString& label) {
   RunCurves curves(runId, label);
+  const auto symbols = symbolsByStep(store, runId);
+  const auto at = [&symbols](const engine::MetricPoint& point) {
+    return CurvePoint{static_cast<double>(point.step), point.epoch, point.wallSeconds, point.value,
+                      symbols(point.step)};
+  };
   for (int m = 0; m < kRunMetricCount; ++m) {
     const auto metric = static_cast<RunMetric>(m);
     for (const engine::MetricPoint& point : store.metrics(runId, storeName(metric))) {
-      curves.append(metric, CurvePoint{static_cast<double>(point.step), point.epoch,
-                                       point.wallSeconds, point.value});
+      curves.append(metric, at(point));
     }
   }
   // rank0/symbols_per_s, rank1/..., as many as the run had ranks.
@@ -107,14 +172,14 @@ RunCurves RunCurves::fromStore(const engine::RunStore& store, qint64 runId, cons
     if (points.empty()) break;
     Curve curve;
     curve.reserve(static_cast<int>(points.size()));
-    for (const engine::MetricPoint& point : points) {
-      curve.append(
-          CurvePoint{static_cast<double>(point.step), point.epoch, point.wallSeconds, point.value});
-    }
+    for (const engine::MetricPoint& point : points) curve.append(at(point));
     curves.ranks_.append(curve);
   }
   const Curve& loss = curves.curve(RunMetric::TrainLoss);
-  if (!loss.isEmpty()) curves.lastWallSeconds_ = loss.last().wallSeconds;
+  if (!loss.isEmpty()) {
+    curves.lastWallSeconds_ = loss.last().wallSeconds;
+    curves.lastSymbols_ = loss.last().symbols;
+  }
   return curves;
 }
 

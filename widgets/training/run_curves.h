@@ -20,6 +20,7 @@ struct CurvePoint {
   double epoch = 0.0;
   double wallSeconds = 0.0;
   double value = 0.0;
+  double symbols = 0.0;  // training symbols read by then: runs of any update rule line up
 };
 using Curve = QVector<CurvePoint>;
 
@@ -31,8 +32,14 @@ enum class RunMetric {
   LearningRate,
   GradientNorm,  // before clipping
   Throughput,    // symbols per second
+  // Hessian-free steps (empty for first-order runs): λ after the step, CG iterations run and
+  // the one kept by backtracking, the reduction ratio ρ.
+  Lambda,
+  CgIterations,
+  KeptIterate,
+  Rho,
 };
-constexpr int kRunMetricCount = 6;
+constexpr int kRunMetricCount = 10;
 
 // A run's curves: filled live from the engine's events, or read back from the run store
 // (the metric series the trainer records: train/loss, valid/bpc, ...).
@@ -63,8 +70,11 @@ class RunCurves {
   // throughput ("rank1/symbols_per_s").
   static const char* storeName(RunMetric metric);
   static std::string rankStoreName(int rank);
-  // Reads a run's series; throws engine::StoreError.
+  // Reads a run's series; throws engine::StoreError. A run from before the store kept the
+  // symbols read gets them from its settings: steps x the streams and window of a step.
   static RunCurves fromStore(const engine::RunStore& store, qint64 runId, const QString& label);
+  // Whether the run took Hessian-free steps.
+  bool hessianFree() const { return !curve(RunMetric::CgIterations).isEmpty(); }
 
  private:
   void append(RunMetric metric, const CurvePoint& point) {
@@ -76,6 +86,7 @@ class RunCurves {
   std::array<Curve, kRunMetricCount> curves_;
   QVector<Curve> ranks_;
   double lastWallSeconds_ = 0.0;
+  double lastSymbols_ = 0.0;
 };
 
 }  // namespace mrnn::widgets

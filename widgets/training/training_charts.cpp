@@ -47,41 +47,16 @@ QLocale chartLocale() {
   return QLocale(QLocale::English, QLocale::UnitedStates);
 }
 
-// A value as the read-out prints it: four significant digits, whole numbers from 1,000.
-QString readoutValue(double value) {
-  if (std::fabs(value) >= 1000.0) return chartLocale().toString(value, 'f', 0);
-  return chartLocale().toString(value, 'g', 4);
-}
-
-// The value of `graph` at the point nearest `key`, when `key` lies within the graph's points
-// (give or take `tolerance`): a run that ended before `key`, or starts after it, has nothing
-// to say there; a sparse series (validation) answers with its nearest point.
-std::optional<double> valueNear(const QCPGraph* graph, double key, double tolerance) {
-  const auto data = graph->data();
-  if (data->isEmpty()) return std::nullopt;
-  if (key < data->constBegin()->key - tolerance || key > (data->constEnd() - 1)->key + tolerance) {
-    return std::nullopt;
-  }
-  auto above = data->findBegin(key, false);  // the first point at or after key
-  auto nearest = above;
-  if (above == data->constEnd() ||
-      (above != data->constBegin() && key - (above - 1)->key < above->key - key)) {
-    nearest = above - 1;
-  }
-  if (!std::isfinite(nearest->value)) return std::nullopt;
-  return nearest->value;
-}
-
 }  // namespace
 
 TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent) {
-  auto* layout = new QGridLayout(this);
-  layout->setContentsMargins(0, 0, 0, 0);
-  layout->setSpacing(4);
+  grid_ = new QGridLayout(this);
+  grid_->setContentsMargins(0, 0, 0, 0);
+  grid_->setSpacing(4);
   const std::array<QString, kChartCount> names = {
-      QStringLiteral("lossPlot"), QStringLiteral("validationPlot"),
+      QStringLiteral("lossPlot"),         QStringLiteral("validationPlot"),
       QStringLiteral("learningRatePlot"), QStringLiteral("gradientNormPlot"),
-      QStringLiteral("throughputPlot")};
+      QStringLiteral("throughputPlot"),   QStringLiteral("cgIterationsPlot")};
   for (size_t i = 0; i < plots_.size(); ++i) {
     plots_[i] = new QCustomPlot(this);
     plots_[i]->setObjectName(names[i]);
@@ -91,8 +66,11 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent) {
   setUpPlot(plot(Chart::LearningRate), tr("Learning rate"), tr("rate"));
   setUpPlot(plot(Chart::GradientNorm), tr("Gradient norm (before clipping)"), tr("norm"));
   setUpPlot(plot(Chart::Throughput), tr("Throughput"), tr("symbols/s"));
+  setUpPlot(plot(Chart::CgIterations), tr("Hessian-free: CG iterations (run, kept)"),
+            tr("iterations"));
   // The small charts have room for a few labels only: more would overlap.
-  for (const Chart small : {Chart::LearningRate, Chart::GradientNorm, Chart::Throughput}) {
+  for (const Chart small :
+       {Chart::LearningRate, Chart::GradientNorm, Chart::Throughput, Chart::CgIterations}) {
     plot(small)->yAxis->ticker()->setTickCount(3);
   }
   // Whole numbers read better than "4e+04" for rates in the tens of thousands.
@@ -110,15 +88,18 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent) {
   plot(Chart::Throughput)
       ->setToolTip(tr("Training symbols processed per second; on several processes each rank's "
                       "too (the lowest line is the slowest rank)."));
+  plot(Chart::CgIterations)
+      ->setToolTip(tr("Each Hessian-free step's conjugate-gradient iterations (solid) and the "
+                      "one backtracking kept (dashed); the read-out adds ρ, the reduction "
+                      "ratio that sets λ."));
 
-  // Loss and validation get the room: they are what a researcher watches.
-  layout->addWidget(plot(Chart::Loss), 0, 0, 1, 3);
-  layout->addWidget(plot(Chart::Validation), 0, 3, 1, 3);
-  layout->addWidget(plot(Chart::LearningRate), 1, 0, 1, 2);
-  layout->addWidget(plot(Chart::GradientNorm), 1, 2, 1, 2);
-  layout->addWidget(plot(Chart::Throughput), 1, 4, 1, 2);
-  layout->setRowStretch(0, 3);
-  layout->setRowStretch(1, 2);
+  // Loss and validation get the room: they are what a researcher watches. The CG chart joins
+  // the small ones below while a Hessian-free run is shown (updateHessianFreeCharts).
+  grid_->addWidget(plot(Chart::Loss), 0, 0, 1, 6);
+  grid_->addWidget(plot(Chart::Validation), 0, 6, 1, 6);
+  grid_->setRowStretch(0, 3);
+  grid_->setRowStretch(1, 2);
+  hessianFreeShown_ = true;  // so that the first update lays the small charts out
 
   // The legend goes between the title and the curves, in rows, so it never hides the
   // curves' right end however many runs it lists; a click on an entry hides that run.
@@ -152,6 +133,7 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent) {
     plots_[i]->installEventFilter(this);  // Leave hides the read-out; Resize re-flows the legend
   }
 
+  updateHessianFreeCharts();
   live_.colorIndex = 0;
   createGraphs(live_, true);
   // Under the live run's total (its own layer): the total is what the run goes at.
@@ -230,8 +212,30 @@ TrainingCharts::Chart TrainingCharts::chartOf(Series series) const {
       return Chart::GradientNorm;
     case Series::Throughput:
       return Chart::Throughput;
+    case Series::Lambda:
+      return Chart::LearningRate;
+    case Series::CgIterations:
+    case Series::KeptIterate:
+      return Chart::CgIterations;
   }
   return Chart::Loss;
+}
+
+void TrainingCharts::updateHessianFreeCharts() {
+  bool any = live_.curves.hessianFree();
+  for (const auto& overlay : overlays_) any = any || overlay->curves.hessianFree();
+  if (any == hessianFreeShown_) return;
+  hessianFreeShown_ = any;
+  const std::array<Chart, 4> small = {Chart::LearningRate, Chart::GradientNorm, Chart::Throughput,
+                                      Chart::CgIterations};
+  const int count = any ? 4 : 3;
+  for (int i = 0; i < 4; ++i) grid_->removeWidget(plot(small[static_cast<size_t>(i)]));
+  for (int i = 0; i < count; ++i) {
+    grid_->addWidget(plot(small[static_cast<size_t>(i)]), 1, i * 12 / count, 1, 12 / count);
+  }
+  plot(Chart::CgIterations)->setVisible(any);
+  auto* title = qobject_cast<QCPTextElement*>(plot(Chart::LearningRate)->plotLayout()->element(0, 0));
+  if (title) title->setText(any ? tr("Learning rate · Hessian-free λ") : tr("Learning rate"));
 }
 
 void TrainingCharts::createGraphs(RunGraphs& run, bool live) {
@@ -247,6 +251,8 @@ void TrainingCharts::createGraphs(RunGraphs& run, bool live) {
     if (!live && series != Series::LossRaw) {
       pen.setStyle(Qt::DashLine);  // overlays read as references, the live run as solid
     }
+    // The kept iterate beside the iterations run, λ beside a learning rate: dotted.
+    if (series == Series::KeptIterate || series == Series::Lambda) pen.setStyle(Qt::DotLine);
     graph->setPen(pen);
     graph->setAdaptiveSampling(true);
     if (series == Series::Validation) {
@@ -281,6 +287,8 @@ double TrainingCharts::keyOf(const CurvePoint& point) const {
       return point.epoch;
     case XAxis::WallTime:
       return point.wallSeconds;
+    case XAxis::Symbols:
+      return point.symbols;
   }
   return point.step;
 }
@@ -322,6 +330,11 @@ void TrainingCharts::refill(RunGraphs& run) {
        run.curves.curve(RunMetric::GradientNorm), same);
   fill(run.graphs[static_cast<size_t>(Series::Throughput)], run.curves.curve(RunMetric::Throughput),
        same);
+  fill(run.graphs[static_cast<size_t>(Series::Lambda)], run.curves.curve(RunMetric::Lambda), same);
+  fill(run.graphs[static_cast<size_t>(Series::CgIterations)],
+       run.curves.curve(RunMetric::CgIterations), same);
+  fill(run.graphs[static_cast<size_t>(Series::KeptIterate)],
+       run.curves.curve(RunMetric::KeptIterate), same);
   if (&run == &live_) {
     liveRanks_->refill(run.curves.rankThroughput(),
                        [this](const CurvePoint& point) { return keyOf(point); });
@@ -329,6 +342,7 @@ void TrainingCharts::refill(RunGraphs& run) {
 }
 
 void TrainingCharts::refillAll() {
+  updateHessianFreeCharts();
   refill(live_);
   for (auto& overlay : overlays_) refill(*overlay);
   updatePlaceholder();
@@ -367,11 +381,23 @@ void TrainingCharts::setLiveLabel(const QString& label) {
 void TrainingCharts::addStep(const engine::StepEvent& event) {
   live_.curves.addStep(event);
   const auto at = [&event](double value) {
-    return CurvePoint{static_cast<double>(event.step), event.epoch, event.wallSeconds, value};
+    return CurvePoint{static_cast<double>(event.step), event.epoch, event.wallSeconds, value,
+                      static_cast<double>(event.symbols)};
   };
   appendPoint(live_, Series::LossRaw, at(lossValue(event.loss)));
   appendPoint(live_, Series::LossSmoothed, at(lossValue(live_.ema.add(event.loss))));
-  appendPoint(live_, Series::LearningRate, at(event.learningRate));
+  if (event.update.empty()) {
+    appendPoint(live_, Series::LearningRate, at(event.learningRate));
+  } else {
+    updateHessianFreeCharts();
+    for (const auto& [series, metric] :
+         {std::pair{Series::Lambda, RunMetric::Lambda},
+          std::pair{Series::CgIterations, RunMetric::CgIterations},
+          std::pair{Series::KeptIterate, RunMetric::KeptIterate}}) {
+      const Curve& curve = live_.curves.curve(metric);
+      if (!curve.isEmpty() && curve.last().step == event.step) appendPoint(live_, series, curve.last());
+    }
+  }
   appendPoint(live_, Series::GradientNorm, at(event.gradientNorm));
   appendPoint(live_, Series::Throughput, at(event.symbolsPerSecond));
   liveRanks_->addStep(event.rankSymbolsPerSecond, keyOf(at(0.0)));
@@ -501,11 +527,26 @@ void TrainingCharts::updateLabels() {
     case XAxis::WallTime:
       xLabel = tr("training time (h:mm:ss)");
       break;
+    case XAxis::Symbols:
+      xLabel = tr("training symbols read");
+      break;
   }
   for (QCustomPlot* target : plots_) target->xAxis->setLabel(xLabel);
   const QString lossUnit = unit_ == Unit::BitsPerSymbol ? tr("bits/symbol") : tr("perplexity");
   plot(Chart::Loss)->yAxis->setLabel(lossUnit);
   plot(Chart::Validation)->yAxis->setLabel(lossUnit);
+}
+
+bool TrainingCharts::mixesUpdateRules() const {
+  bool hessianFree = false;
+  bool firstOrder = false;
+  const auto count = [&](const RunCurves& curves) {
+    if (curves.isEmpty()) return;
+    (curves.hessianFree() ? hessianFree : firstOrder) = true;
+  };
+  count(live_.curves);
+  for (const auto& overlay : overlays_) count(overlay->curves);
+  return hessianFree && firstOrder;
 }
 
 bool TrainingCharts::hasData() const {
@@ -658,97 +699,6 @@ bool TrainingCharts::eventFilter(QObject* watched, QEvent* event) {
     layOutLegend();
   }
   return QWidget::eventFilter(watched, event);
-}
-
-QString TrainingCharts::keyText(double key) const {
-  switch (xAxis_) {
-    case XAxis::Step:
-      return tr("step %1").arg(chartLocale().toString(std::llround(key)));
-    case XAxis::Epoch:
-      return tr("epoch %1").arg(chartLocale().toString(key, 'f', 2));
-    case XAxis::WallTime: {
-      const auto seconds = std::max<long long>(0, std::llround(key));
-      return tr("%1:%2:%3")
-          .arg(seconds / 3600)
-          .arg(seconds / 60 % 60, 2, 10, QLatin1Char('0'))
-          .arg(seconds % 60, 2, 10, QLatin1Char('0'));
-    }
-  }
-  return {};
-}
-
-void TrainingCharts::onHover(QCustomPlot* target, const QPoint& position) {
-  // Over the curves the read-out speaks; the chart's tooltip would cover it, so it is kept
-  // for the title and axes.
-  const bool overCurves = target->axisRect()->rect().contains(position);
-  if (overCurves && !target->toolTip().isEmpty()) {
-    target->setProperty("chartToolTip", target->toolTip());
-    target->setToolTip(QString());
-  } else if (!overCurves && target->toolTip().isEmpty()) {
-    target->setToolTip(target->property("chartToolTip").toString());
-  }
-  if (!overCurves || !placeholder_ || placeholder_->visible()) {
-    hideReadout();
-    return;
-  }
-  for (size_t i = 0; i < plots_.size(); ++i) {
-    if (plots_[i] == target) {
-      showReadout(static_cast<Chart>(i), target->xAxis->pixelToCoord(position.x()));
-      return;
-    }
-  }
-}
-
-void TrainingCharts::showReadout(Chart chart, double key) {
-  QCustomPlot* target = plot(chart);
-  // Nearest points within a few pixels' worth of x count as "at" the mouse.
-  const double tolerance =
-      std::max(target->xAxis->range().size() * 0.02,
-               std::fabs(target->xAxis->pixelToCoord(8) - target->xAxis->pixelToCoord(0)));
-  const Series series = chart == Chart::Loss           ? Series::LossSmoothed
-                        : chart == Chart::Validation   ? Series::Validation
-                        : chart == Chart::LearningRate ? Series::LearningRate
-                        : chart == Chart::GradientNorm ? Series::GradientNorm
-                                                       : Series::Throughput;
-  QVector<ChartReadout::Line> lines;
-  for (int index = 0; index <= overlayCount(); ++index) {
-    const RunGraphs* run = runAt(index);
-    if (!run->visible || run->curves.isEmpty()) continue;
-    const auto value = valueNear(run->graphs[static_cast<size_t>(series)], key, tolerance);
-    if (!value) continue;
-    lines.append({QStringLiteral("%1   %2").arg(run->curves.label(), readoutValue(*value)),
-                  runColor(run->colorIndex).darker(115)});
-  }
-  for (int rank = 0; chart == Chart::Throughput && live_.visible && rank < liveRankCount();
-       ++rank) {  // the live run's ranks, under its total
-    if (const auto value = valueNear(liveRanks_->graph(rank), key, tolerance)) {
-      lines.append({tr("  rank %1   %2").arg(rank).arg(readoutValue(*value)),
-                    RankGraphs::rankColor(rank).darker(115)});
-    }
-  }
-  const QString unit = target->yAxis->label();
-  const QString heading =
-      unit.isEmpty() ? keyText(key) : QStringLiteral("%1 · %2").arg(keyText(key), unit);
-  for (size_t i = 0; i < plots_.size(); ++i) {
-    if (plots_[i] == target) {
-      readouts_[i]->showBox(key, heading, lines);
-    } else {
-      readouts_[i]->showLine(key);
-    }
-    plots_[i]->replot(QCustomPlot::rpQueuedReplot);
-  }
-}
-
-void TrainingCharts::hideReadout() {
-  for (size_t i = 0; i < plots_.size(); ++i) {
-    if (!readouts_[i] || !readouts_[i]->isVisible()) continue;
-    readouts_[i]->hide();
-    plots_[i]->replot(QCustomPlot::rpQueuedReplot);
-  }
-}
-
-QString TrainingCharts::readoutText(Chart chart) const {
-  return readouts_[static_cast<size_t>(chart)]->text();
 }
 
 }  // namespace mrnn::widgets

@@ -12,6 +12,7 @@
 #include "widgets/training/run_curves.h"
 
 class QCustomPlot;
+class QGridLayout;
 class QCPGraph;
 class QCPItemText;
 class QCPRange;
@@ -20,8 +21,9 @@ namespace mrnn::widgets {
 
 class RankGraphs;
 
-// The monitor's five charts (training loss raw and smoothed, validation, learning rate,
-// gradient norm, throughput) for the live run and any overlaid runs. Points are appended as
+// The monitor's charts (training loss raw and smoothed, validation, learning rate, gradient
+// norm, throughput, and for Hessian-free runs λ beside the learning rate and a chart of CG
+// iterations) for the live run and any overlaid runs. Points are appended as
 // events arrive; redrawing is left to replot(), which the owner calls from a coalescing
 // timer, so a fast run does not redraw on every step. The x axes move together: drag or
 // wheel-zoom one chart and the others follow; a double click (or fitToData) goes back to
@@ -33,15 +35,29 @@ class TrainingCharts : public QWidget {
   Q_OBJECT
 
  public:
-  enum class Chart { Loss, Validation, LearningRate, GradientNorm, Throughput };
-  static constexpr int kChartCount = 5;
-  enum class XAxis { Step, Epoch, WallTime };
+  // CgIterations is shown only while a run with Hessian-free steps is drawn.
+  enum class Chart { Loss, Validation, LearningRate, GradientNorm, Throughput, CgIterations };
+  static constexpr int kChartCount = 6;
+  // Symbols: training symbols read, the axis on which runs of different update rules (one
+  // window a step, or Hessian-free's many) compare fairly; training time is the other.
+  enum class XAxis { Step, Epoch, WallTime, Symbols };
   // Bits per symbol, or perplexity (the natural unit at word level). Training loss follows
   // the same unit so that it compares with validation.
   enum class Unit { BitsPerSymbol, Perplexity };
-  // The graphs each run has.
-  enum class Series { LossRaw, LossSmoothed, Validation, LearningRate, GradientNorm, Throughput };
-  static constexpr int kSeriesCount = 6;
+  // The graphs each run has. Lambda (Hessian-free's damping, on the learning-rate chart: it
+  // sets how far a step goes, as a rate does) and the CG iterations run and kept.
+  enum class Series {
+    LossRaw,
+    LossSmoothed,
+    Validation,
+    LearningRate,
+    GradientNorm,
+    Throughput,
+    Lambda,
+    CgIterations,
+    KeptIterate
+  };
+  static constexpr int kSeriesCount = 9;
 
   explicit TrainingCharts(QWidget* parent = nullptr);
   ~TrainingCharts() override;
@@ -56,6 +72,8 @@ class TrainingCharts : public QWidget {
   const RunCurves& liveCurves() const { return live_.curves; }
   // Whether any run, live or overlaid, has a point to draw.
   bool hasData() const;
+  // Whether the runs drawn include Hessian-free runs and first-order ones.
+  bool mixesUpdateRules() const;
 
   // Other runs drawn beside the live one (replacing any before).
   void setOverlays(const QVector<RunCurves>& runs);
@@ -140,11 +158,15 @@ class TrainingCharts : public QWidget {
   RunGraphs* runAt(int index);
   const RunGraphs* runAt(int index) const;
   void onLegendClick(QCPGraph* graph);
+  // Shows the CG chart (and λ's title) while a run drawn has Hessian-free steps.
+  void updateHessianFreeCharts();
   void onHover(QCustomPlot* target, const QPoint& position);
   QString keyText(double key) const;
   void layOutLegend();
 
   std::array<QCustomPlot*, kChartCount> plots_{};
+  QGridLayout* grid_ = nullptr;
+  bool hessianFreeShown_ = false;
   RunGraphs live_;
   std::vector<std::unique_ptr<RunGraphs>> overlays_;
   std::unique_ptr<RankGraphs> liveRanks_;

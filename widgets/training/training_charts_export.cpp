@@ -24,6 +24,10 @@ QByteArray TrainingCharts::toCsv() const {
       {RunMetric::LearningRate, "learning_rate", [](double v) { return v; }},
       {RunMetric::GradientNorm, "gradient_norm", [](double v) { return v; }},
       {RunMetric::Throughput, "symbols_per_second", [](double v) { return v; }},
+      {RunMetric::Lambda, "hessian_free_lambda", [](double v) { return v; }},
+      {RunMetric::CgIterations, "cg_iterations", [](double v) { return v; }},
+      {RunMetric::KeptIterate, "cg_iteration_kept", [](double v) { return v; }},
+      {RunMetric::Rho, "reduction_ratio", [](double v) { return v; }},
   };
   QByteArray out("run,label,metric,step,epoch,seconds,value\n");
   for (int index = 0; index <= overlayCount(); ++index) {
@@ -55,7 +59,11 @@ QByteArray TrainingCharts::toCsv() const {
 
 void TrainingCharts::saveFigure(const QString& path) {
   hideReadout();
-  savePlots(path, this, std::vector<QCustomPlot*>(plots_.begin(), plots_.end()));
+  std::vector<QCustomPlot*> shown;  // the CG chart only where a Hessian-free run is drawn
+  for (QCustomPlot* target : plots_) {
+    if (!target->isHidden()) shown.push_back(target);
+  }
+  savePlots(path, this, shown);
 }
 
 }  // namespace mrnn::widgets

@@ -18,6 +18,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QScrollBar>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStyle>
 #include <QSystemTrayIcon>
@@ -43,6 +44,8 @@
 #include "widgets/training/background_job.h"
 #include "widgets/training/device_choice_box.h"
 #include "widgets/training/process_count_box.h"
+#include "widgets/training/hessian_free_step_view.h"
+#include "widgets/training/optimizer_editor.h"
 #include "widgets/training/rank_throughput_view.h"
 #include "widgets/training/run_banner.h"
 #include "widgets/training/run_curves.h"
@@ -51,30 +54,6 @@
 
 namespace mrnn::widgets {
 namespace {
-
-// A figure of the stats strip: bold, selectable.
-template <typename Label>
-Label* statValue(QWidget* parent, const QString& objectName) {
-  auto* label = new Label(parent);
-  label->setText(QStringLiteral("-"));
-  label->setObjectName(objectName);
-  QFont font = label->font();
-  font.setBold(true);
-  label->setFont(font);
-  label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  return label;
-}
-
-QLabel* statCaption(QWidget* parent, const QString& text) {
-  auto* label = new QLabel(text, parent);
-  QFont font = label->font();
-  font.setPointSizeF(font.pointSizeF() * 0.85);
-  label->setFont(font);
-  QPalette palette = label->palette();
-  palette.setColor(QPalette::WindowText, QColor(0x70, 0x70, 0x70));
-  label->setPalette(palette);
-  return label;
-}
 
 // The GPUs this LibTorch sees, asked once and only for a CUDA project (asking starts CUDA).
 int gpusSeenOnce() {
@@ -108,9 +87,24 @@ TrainingMonitorPanel::TrainingMonitorPanel(ProjectDocument& document, QWidget* p
       tr("Messages from the training engine: set-up, validations, checkpoints, "
          "the end of the run"));
 
+  // The optimiser's settings beside the charts, shown by the toolbar's Optimiser button.
+  optimizer_ = new OptimizerEditor(document_, this);
+  auto* settings = new QScrollArea(this);
+  settings->setObjectName(QStringLiteral("optimizerPane"));
+  settings->setWidget(optimizer_);
+  settings->setWidgetResizable(true);
+  settings->setMinimumWidth(230);
+  settings->hide();
+  auto* beside = new QSplitter(Qt::Horizontal, this);
+  beside->addWidget(charts_);
+  beside->addWidget(settings);
+  beside->setStretchFactor(0, 4);
+  beside->setChildrenCollapsible(false);
+  connect(optimizerAction_, &QAction::toggled, settings, &QWidget::setVisible);
+
   auto* splitter = new QSplitter(Qt::Vertical, this);
   splitter->setObjectName(QStringLiteral("monitorSplitter"));
-  splitter->addWidget(charts_);
+  splitter->addWidget(beside);
   splitter->addWidget(log_);
   splitter->setStretchFactor(0, 5);
   splitter->setStretchFactor(1, 1);
@@ -199,6 +193,13 @@ void TrainingMonitorPanel::buildActions() {
          "a chart)"));
   fit_->setEnabled(false);
   connect(fit_, &QAction::triggered, charts_, &TrainingCharts::fitToData);
+
+  optimizerAction_ = new QAction(tr("Optimiser"), this);
+  optimizerAction_->setObjectName(QStringLiteral("optimizerAction"));
+  optimizerAction_->setCheckable(true);
+  optimizerAction_->setToolTip(
+      tr("Show the optimiser and its settings beside the charts (the project's "
+         "training.optimizer: Adam, ..., Hessian-free)"));
 }
 
 QToolBar* TrainingMonitorPanel::buildToolBar() {
@@ -231,7 +232,11 @@ QToolBar* TrainingMonitorPanel::buildToolBar() {
   xAxis_->addItem(tr("Step"), static_cast<int>(TrainingCharts::XAxis::Step));
   xAxis_->addItem(tr("Epoch"), static_cast<int>(TrainingCharts::XAxis::Epoch));
   xAxis_->addItem(tr("Training time"), static_cast<int>(TrainingCharts::XAxis::WallTime));
-  xAxis_->setToolTip(tr("Plot against optimisation steps, epochs or training time"));
+  xAxis_->addItem(tr("Symbols read"), static_cast<int>(TrainingCharts::XAxis::Symbols));
+  xAxis_->setToolTip(tr("Plot against optimisation steps, epochs, training time or training "
+                        "symbols read (time and symbols compare runs of different optimisers "
+                        "fairly: one Hessian-free step reads and computes as much as hundreds "
+                        "of Adam's)"));
   xLabel->setBuddy(xAxis_);
   connect(xAxis_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
     charts_->setXAxis(static_cast<TrainingCharts::XAxis>(xAxis_->currentData().toInt()));
@@ -278,6 +283,7 @@ QToolBar* TrainingMonitorPanel::buildToolBar() {
   bar->addWidget(smoothing_);
   bar->addSeparator();
   bar->addAction(fit_);
+  bar->addAction(optimizerAction_);
   bar->addSeparator();
   // The charts as a figure and their numbers as CSV, as every analysis view offers.
   exportBar_ = new ExportBar(
@@ -290,51 +296,6 @@ QToolBar* TrainingMonitorPanel::buildToolBar() {
   connect(charts_, &TrainingCharts::changed, exportBar_,
           [this] { exportBar_->setAvailable(charts_->hasData()); });
   return bar;
-}
-
-QWidget* TrainingMonitorPanel::buildStatsStrip() {
-  auto* strip = new QFrame(this);
-  strip->setObjectName(QStringLiteral("statsStrip"));
-  strip->setFrameShape(QFrame::StyledPanel);
-  auto* grid = new QGridLayout(strip);
-  grid->setContentsMargins(10, 4, 10, 4);
-  grid->setHorizontalSpacing(22);
-  grid->setVerticalSpacing(0);
-  // The run's name gives up its width first: a long project name must not widen the panel.
-  runValue_ = statValue<ElidedLabel>(strip, QStringLiteral("runValue"));
-  stepValue_ = statValue<QLabel>(strip, QStringLiteral("stepValue"));
-  epochValue_ = statValue<QLabel>(strip, QStringLiteral("epochValue"));
-  lossValue_ = statValue<QLabel>(strip, QStringLiteral("lossValue"));
-  bestValue_ = statValue<QLabel>(strip, QStringLiteral("bestValue"));
-  speedValue_ = statValue<QLabel>(strip, QStringLiteral("speedValue"));
-  elapsedValue_ = statValue<QLabel>(strip, QStringLiteral("elapsedValue"));
-  etaValue_ = statValue<QLabel>(strip, QStringLiteral("etaValue"));
-  const QList<QPair<QString, QLabel*>> cells = {{tr("Run"), runValue_},
-                                                {tr("Step"), stepValue_},
-                                                {tr("Epoch"), epochValue_},
-                                                {tr("Loss (smoothed)"), lossValue_},
-                                                {tr("Best validation"), bestValue_},
-                                                {tr("Throughput"), speedValue_},
-                                                {tr("Elapsed"), elapsedValue_},
-                                                {tr("ETA"), etaValue_}};
-  for (int i = 0; i < cells.size(); ++i) {
-    grid->addWidget(statCaption(strip, cells[i].first), 0, i);
-    grid->addWidget(cells[i].second, 1, i);
-  }
-  progress_ = new QProgressBar(strip);
-  progress_->setObjectName(QStringLiteral("trainingProgress"));
-  progress_->setRange(0, 1000);
-  progress_->setValue(0);
-  progress_->setFormat(QStringLiteral("%p%"));
-  progress_->setToolTip(tr("Share of the run's training time done, from the engine's ETA"));
-  progress_->setMinimumWidth(140);
-  grid->addWidget(statCaption(strip, tr("Progress")), 0, cells.size());
-  grid->addWidget(progress_, 1, cells.size());
-  grid->setColumnStretch(cells.size(), 1);
-  // A run on several processes: each rank's throughput, on a line of its own.
-  rankView_ = new RankThroughputView(strip);
-  grid->addWidget(rankView_, 2, 0, 1, cells.size() + 1);
-  return strip;
 }
 
 QString TrainingMonitorPanel::logText() const {
@@ -450,6 +411,7 @@ void TrainingMonitorPanel::beginLiveRun(const QString& label) {
   notes_.clear();
   charts_->startLive(label);
   rankView_->clear();
+  hessianFreeView_->clear();
   progress_->setValue(0);
   appendLog(liveRunId_ > 0 ? tr("--- resuming run %1 ---").arg(liveRunId_)
                            : tr("--- new run of %1 ---").arg(document_.displayName()));
@@ -473,6 +435,8 @@ void TrainingMonitorPanel::stop() {
 void TrainingMonitorPanel::onStep(const engine::StepEvent& event) {
   charts_->addStep(event);
   rankView_->addStep(event.rankSymbolsPerSecond);
+  hessianFreeView_->addStep(event);
+  if (event.step == 1 || !haveStep_) preferFairAxis();
   lastStep_ = event;
   haveStep_ = true;
 }
@@ -732,6 +696,14 @@ void TrainingMonitorPanel::followStore() {
   }
 }
 
+void TrainingMonitorPanel::preferFairAxis() {
+  if (!charts_->mixesUpdateRules() || charts_->xAxis() != TrainingCharts::XAxis::Step) return;
+  xAxis_->setCurrentIndex(xAxis_->findData(static_cast<int>(TrainingCharts::XAxis::Symbols)));
+  appendLog(tr("The runs shown mix Hessian-free and first-order steps, which differ in what "
+               "a step reads: the charts plot them against the training symbols read (the X "
+               "axis box chooses another)."));
+}
+
 void TrainingMonitorPanel::loadCurves(const QList<qint64>& runIds, bool history) {
   const QString database = databasePath();
   const int generation = history ? 0 : ++curveLoads_;
@@ -767,6 +739,7 @@ void TrainingMonitorPanel::loadCurves(const QList<qint64>& runIds, bool history)
     }
     if (generation != curveLoads_) return;  // a newer selection is on its way
     charts_->setOverlays(*result);
+    preferFairAxis();
     refreshView();
     emit overlaysLoaded(result->size());
   });

@@ -23,6 +23,8 @@ class ProjectDocument;
 class ElidedLabel;
 class ExportBar;
 class DeviceChoiceBox;
+class HessianFreeStepView;
+class OptimizerEditor;
 class ProcessCountBox;
 class RankThroughputView;
 class RunBanner;
@@ -82,6 +84,9 @@ class TrainingMonitorPanel : public QWidget {
   ProcessCountBox* processCountBox() const { return processes_; }
   DeviceChoiceBox* deviceChoiceBox() const { return device_; }
   RankThroughputView* rankThroughput() const { return rankView_; }
+  HessianFreeStepView* hessianFreeStep() const { return hessianFreeView_; }
+  OptimizerEditor* optimizerEditor() const { return optimizer_; }
+  QAction* optimizerAction() const { return optimizerAction_; }
   QString logText() const;
 
  public slots:
@@ -127,6 +132,9 @@ class TrainingMonitorPanel : public QWidget {
   void showNote(const QString& message);
   void notifyDesktop(const QString& title, const QString& message, bool failure);
   void loadCurves(const QList<qint64>& runIds, bool history);
+  // Runs of different update rules shown together: plot them against the symbols read
+  // rather than steps (a Hessian-free step reads as much as hundreds of Adam's).
+  void preferFairAxis();
   void applyDefaultUnit();
   void updateProcessCapacity();
   // The device box's choice, as one undoable edit of training.device.
@@ -144,6 +152,9 @@ class TrainingMonitorPanel : public QWidget {
   QAction* resume_ = nullptr;
   QAction* stop_ = nullptr;
   QAction* fit_ = nullptr;
+  QAction* optimizerAction_ = nullptr;
+  OptimizerEditor* optimizer_ = nullptr;
+  HessianFreeStepView* hessianFreeView_ = nullptr;
   ExportBar* exportBar_ = nullptr;
   bool followingProject_ = false;  // the overlays are showProjectRuns()' choice
   QComboBox* xAxis_ = nullptr;

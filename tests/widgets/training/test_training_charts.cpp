@@ -4,6 +4,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <limits>
+
+#include "engine/store/metric_names.h"
 #include "widgets/training/run_curves.h"
 #include "widgets/training/training_charts.h"
 
@@ -39,6 +42,30 @@ RunCurves makeRun(qint64 id, const QString& label, int steps, double start) {
   return run;
 }
 
+// A Hessian-free run: each step reads `perStep` symbols and reports CG iterations, the kept
+// iterate, λ and ρ; no learning rate.
+RunCurves makeHessianFreeRun(qint64 id, const QString& label, int steps, int64_t perStep) {
+  RunCurves run(id, label);
+  namespace m = mrnn::engine::metric;
+  for (int step = 1; step <= steps; ++step) {
+    mrnn::engine::StepEvent event;
+    event.step = step;
+    event.epoch = step / 5.0;
+    event.loss = 3.0 / (1.0 + step / 4.0);
+    event.gradientNorm = 0.5;
+    event.symbolsPerSecond = 20000;
+    event.symbols = perStep * step;
+    event.wallSeconds = step * 2.5;
+    event.update = {{m::kCgIterations, 40.0 + step},
+                    {m::kBacktrackedIterate, 35.0 + step},
+                    {m::kLambda, 10.0 / step},
+                    {m::kRho, step == 3 ? -std::numeric_limits<double>::infinity() : 0.8},
+                    {m::kStepSize, 1.0}};
+    run.addStep(event);
+  }
+  return run;
+}
+
 QPoint centreOf(const QRect& rect) {
   return rect.center();
 }
@@ -57,6 +84,8 @@ class TrainingChartsTest : public QObject {
   void overlaysAreDashedInEveryChart();
   void readoutListsEveryShownRunAtTheMouse();
   void csvAndFigureHoldTheShownRuns();
+  void hessianFreeRunsShowTheirCgChartAndLambda();
+  void theSymbolsAxisLinesRunsUpByWhatTheyRead();
 
  private:
   std::unique_ptr<TrainingCharts> charts_;
@@ -193,6 +222,58 @@ void TrainingChartsTest::csvAndFigureHoldTheShownRuns() {
   }
   QImage image(folder.filePath(QStringLiteral("curves.png")));
   QCOMPARE(image.size(), charts_->size() * 2);
+}
+
+void TrainingChartsTest::hessianFreeRunsShowTheirCgChartAndLambda() {
+  // First-order runs alone: no CG chart, nothing mixed.
+  QVERIFY(charts_->plot(Chart::CgIterations)->isHidden());
+  QVERIFY(!charts_->mixesUpdateRules());
+  charts_->setOverlays({makeRun(1, QStringLiteral("Run 1 · Adam"), 200, 4.0),
+                        makeHessianFreeRun(2, QStringLiteral("Run 2 · HF"), 12, 50000)});
+  charts_->replot();
+  QVERIFY(!charts_->plot(Chart::CgIterations)->isHidden());
+  QVERIFY(charts_->mixesUpdateRules());
+  QCOMPARE(charts_->overlayGraph(1, Series::CgIterations)->dataCount(), 12);
+  QCOMPARE(charts_->overlayGraph(1, Series::KeptIterate)->dataCount(), 12);
+  QCOMPARE(charts_->overlayGraph(1, Series::Lambda)->dataCount(), 12);
+  // λ stands beside the first-order run's learning rate; the HF run has no rate of its own.
+  QCOMPARE(charts_->overlayGraph(1, Series::LearningRate)->dataCount(), 0);
+  QCOMPARE(charts_->overlayGraph(0, Series::LearningRate)->dataCount(), 200);
+  QCOMPARE(charts_->overlayGraph(1, Series::Lambda)->parentPlot(),
+           charts_->plot(Chart::LearningRate));
+  // The read-out gives the iterations run and kept and ρ (−∞ where the loss rose).
+  charts_->showReadout(Chart::CgIterations, 3);
+  const QString text = charts_->readoutText(Chart::CgIterations);
+  QVERIFY2(text.contains(QStringLiteral("Run 2 · HF   43 (kept 38, ρ −∞)")), qPrintable(text));
+  charts_->showReadout(Chart::LearningRate, 5);
+  QVERIFY2(charts_->readoutText(Chart::LearningRate).contains(QStringLiteral("λ 2")),
+           qPrintable(charts_->readoutText(Chart::LearningRate)));
+  // The CSV carries the Hessian-free series too.
+  QVERIFY(charts_->toCsv().contains(",cg_iterations,3,"));
+  // Back to first-order runs alone: the chart goes.
+  charts_->setOverlays({makeRun(1, QStringLiteral("Run 1"), 20, 4.0)});
+  QVERIFY(charts_->plot(Chart::CgIterations)->isHidden());
+}
+
+void TrainingChartsTest::theSymbolsAxisLinesRunsUpByWhatTheyRead() {
+  auto adam = makeRun(1, QStringLiteral("Adam"), 100, 4.0);
+  charts_->setOverlays({adam, makeHessianFreeRun(2, QStringLiteral("HF"), 10, 32000)});
+  charts_->setXAxis(TrainingCharts::XAxis::Symbols);
+  QCOMPARE(charts_->plot(Chart::Loss)->xAxis->label(), QStringLiteral("training symbols read"));
+  const auto keys = [](const QCPGraph* graph) {
+    QVector<double> out;
+    for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+      out.append(it->key);
+    }
+    return out;
+  };
+  const QVector<double> hf = keys(charts_->overlayGraph(1, Series::LossRaw));
+  QCOMPARE(hf.size(), 10);
+  QCOMPARE(hf.first(), 32000.0);
+  QCOMPARE(hf.last(), 320000.0);
+  charts_->showReadout(Chart::Loss, 64000);
+  QVERIFY2(charts_->readoutText(Chart::Loss).startsWith(QStringLiteral("64,000 symbols")),
+           qPrintable(charts_->readoutText(Chart::Loss)));
 }
 
 QTEST_MAIN(TrainingChartsTest)

@@ -1,0 +1,93 @@
+#include "engine/bench/long_range_race.h"
+
+#include <filesystem>
+#include <sstream>
+#include <stdexcept>
+#include <variant>
+
+#include "engine/config/project_file.h"
+#include "engine/store/metric_names.h"
+#include "engine/training/problem_score.h"
+#include "engine/training/run_control.h"
+#include "engine/training/trainer.h"
+
+namespace mrnn::engine {
+namespace {
+
+RaceResult train(const Project& project) {
+  RaceResult result;
+  const Trainer::Publish publish = [&result](TrainingEvent event) {
+    if (const auto* step = std::get_if<StepEvent>(&event)) {
+      result.steps = step->step;
+      result.seconds = step->wallSeconds;
+      for (const auto& figure : step->update) {
+        if (figure.name == metric::kCgIterations) {
+          result.cgIterations += static_cast<int64_t>(figure.value);
+        }
+      }
+    }
+  };
+  Trainer trainer(project, publish);
+  RunControl control;
+  const TrainingOutcome outcome = trainer.run(control);
+  if (outcome.failed) {
+    result.failure = outcome.reason;
+    return result;
+  }
+  result.testErrorRate = outcome.testErrorRate;
+  result.solved = problemSolved(outcome.testErrorRate);
+  return result;
+}
+
+}  // namespace
+
+std::string raceProjectYaml(const RaceOptions& o, bool hessianFree) {
+  std::ostringstream y;
+  y << "name: " << syntheticTaskName(o.problem) << " T=" << o.length << ", "
+    << (hessianFree ? "Hessian-free" : "Adam") << "\n"
+    << "model:\n"
+    << "  input: {level: word, embedding_size: 0"
+    << (o.problem == SyntheticTask::Addition ? ", values: 1" : "") << "}\n"
+    << "  layers:\n    - {type: rnn, hidden_size: " << o.hidden << "}\n"
+    << "  output: {type: " << (o.problem == SyntheticTask::Addition ? "linear" : "softmax") << "}\n"
+    << "  init: {seed: " << o.seed
+    << ", recurrent: sparse, sparse_connections: 15, recurrent_scale: 1.2}\n"
+    << "data:\n  synthetic: " << syntheticTaskName(o.problem) << "\n"
+    << "  problem: {length: " << o.length << ", train: 1000000, valid: 500, test: 1000, seed: "
+    << o.seed << "}\n"
+    << "training:\n  batch_size: " << o.batch << "\n  seed: " << o.seed
+    << "\n  threads: " << o.threads << "\n";
+  if (hessianFree) {
+    y << "  max_steps: " << o.hessianFreeSteps << "\n  validate_every: " << o.hessianFreeSteps
+      << "\n  checkpoint_every: " << o.hessianFreeSteps << "\n"
+      << "  optimizer: {type: hessian_free, lambda: 1, structural_damping: 0.03,"
+         " cg_max_iterations: 100, gradient_windows: 5, curvature_windows: 1,"
+         " preconditioner: none}\n";
+  } else {
+    y << "  max_steps: 100000000\n  validate_every: 100000000\n  checkpoint_every: 100000000\n"
+      << "  clip_norm: 1.0\n  optimizer: {type: adam, lr: " << o.adamRate << "}\n";
+  }
+  y << "evaluation: {batch_size: " << o.batch << "}\n";
+  return y.str();
+}
+
+LongRange raceOnProblem(const RaceOptions& options, const std::string& folder) {
+  std::filesystem::create_directories(folder);
+  const auto project = [&](bool hessianFree) {
+    Project p = parseProject(raceProjectYaml(options, hessianFree), folder + "/race.yaml");
+    p.folder = folder;
+    return p;
+  };
+  LongRange race;
+  race.hessianFree = train(project(true));
+  if (!race.hessianFree.failure.empty()) {
+    throw std::runtime_error("Hessian-free could not train: " + race.hessianFree.failure);
+  }
+  Project adam = project(false);
+  adam.training.maxSeconds = race.hessianFree.seconds;
+  race.adam = train(adam);
+  if (!race.adam.failure.empty()) throw std::runtime_error("Adam could not train: " + race.adam.failure);
+  return race;
+}
+
+}  // namespace mrnn::engine

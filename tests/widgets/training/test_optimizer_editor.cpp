@@ -1,0 +1,147 @@
+// The training panel's optimiser settings: the keys of the project's type and no other, a
+// switch to Hessian-free (its keys, the schedule made constant), edits that are one undoable
+// step each, a value the key refuses put back; and the monitor's line for a Hessian-free step.
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QUndoStack>
+#include <QtTest>
+#include <limits>
+
+#include "engine/store/metric_names.h"
+#include "training_test_project.h"
+#include "widgets/project/project_document.h"
+#include "widgets/training/hessian_free_step_view.h"
+#include "widgets/training/optimizer_editor.h"
+
+using mrnn::engine::OptimizerKind;
+using mrnn::widgets::HessianFreeStepView;
+using mrnn::widgets::OptimizerEditor;
+using mrnn::widgets::ProjectDocument;
+using mrnn::widgets::test::TrainingTestProject;
+
+class OptimizerEditorTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void showsTheKeysOfTheProjectsType();
+  void switchingToHessianFreeShowsItsKeysAndDropsTheSchedule();
+  void editsAreUndoableAndRefusedValuesGoBack();
+  void aHessianFreeStepIsSummedUpUnderTheFigures();
+};
+
+namespace {
+
+void setText(QLineEdit* line, const QString& text) {
+  line->setFocus();
+  line->selectAll();
+  line->setText(text);
+  emit line->editingFinished();
+}
+
+}  // namespace
+
+void OptimizerEditorTest::showsTheKeysOfTheProjectsType() {
+  TrainingTestProject project;
+  ProjectDocument document;
+  QCOMPARE(project.loadInto(document), QString());
+  OptimizerEditor editor(document);
+  editor.show();
+  QCOMPARE(static_cast<OptimizerKind>(editor.typeBox()->currentData().toInt()),
+           OptimizerKind::Adam);
+  for (const char* key : {"lr", "beta1", "beta2", "epsilon", "weight_decay"}) {
+    QVERIFY2(editor.isShown(key) && editor.field(key)->isVisible(), key);
+  }
+  for (const char* key : {"momentum", "lambda", "cg_max_iterations", "line_search"}) {
+    QVERIFY2(!editor.isShown(key) && !editor.field(key)->isVisible(), key);
+  }
+  QCOMPARE(qobject_cast<QLineEdit*>(editor.field("lr"))->text(), QStringLiteral("0.01"));
+}
+
+void OptimizerEditorTest::switchingToHessianFreeShowsItsKeysAndDropsTheSchedule() {
+  TrainingTestProject project;
+  ProjectDocument document;
+  QCOMPARE(project.loadInto(document), QString());
+  mrnn::engine::Project scheduled = document.project();
+  scheduled.training.schedule.kind = mrnn::engine::ScheduleKind::Linear;
+  scheduled.training.schedule.floor = 0.001;
+  document.edit(scheduled, QStringLiteral("schedule"));
+  OptimizerEditor editor(document);
+  editor.show();
+  editor.typeBox()->setCurrentIndex(
+      editor.typeBox()->findData(static_cast<int>(OptimizerKind::HessianFree)));
+  const auto& training = document.project().training;
+  QCOMPARE(training.optimizer.kind, OptimizerKind::HessianFree);
+  QCOMPARE(training.schedule.kind, mrnn::engine::ScheduleKind::Constant);
+  for (const char* key : {"lambda", "structural_damping", "cg_max_iterations",
+                          "cg_min_iterations", "gradient_windows", "curvature_windows",
+                          "curvature_sequences", "preconditioner", "preconditioner_power",
+                          "warm_start_decay", "backtracking", "line_search"}) {
+    QVERIFY2(editor.field(key)->isVisible(), key);
+  }
+  QVERIFY(!editor.field("lr")->isVisible());
+  // The paper's settings, as defaults.
+  QCOMPARE(qobject_cast<QLineEdit*>(editor.field("lambda"))->text(), QStringLiteral("10"));
+  QCOMPARE(qobject_cast<QSpinBox*>(editor.field("cg_max_iterations"))->value(), 150);
+  // The project still reads back: no learning rate, no schedule written for it.
+  const std::string yaml = mrnn::engine::projectToYaml(document.project());
+  QVERIFY(mrnn::engine::parseProject(yaml).training == document.project().training);
+}
+
+void OptimizerEditorTest::editsAreUndoableAndRefusedValuesGoBack() {
+  TrainingTestProject project;
+  ProjectDocument document;
+  QCOMPARE(project.loadInto(document), QString());
+  OptimizerEditor editor(document);
+  editor.show();
+  editor.typeBox()->setCurrentIndex(
+      editor.typeBox()->findData(static_cast<int>(OptimizerKind::HessianFree)));
+  auto* lambda = qobject_cast<QLineEdit*>(editor.field("lambda"));
+  setText(lambda, QStringLiteral("3.5"));
+  QCOMPARE(document.project().training.optimizer.hessianFree.initialLambda, 3.5);
+  qobject_cast<QSpinBox*>(editor.field("gradient_windows"))->setValue(4);
+  QCOMPARE(document.project().training.optimizer.hessianFree.gradientWindows, int64_t{4});
+  qobject_cast<QCheckBox*>(editor.field("line_search"))->setChecked(false);
+  QVERIFY(!document.project().training.optimizer.hessianFree.lineSearch);
+  document.undoStack()->undo();
+  QVERIFY(document.project().training.optimizer.hessianFree.lineSearch);
+  QVERIFY(qobject_cast<QCheckBox*>(editor.field("line_search"))->isChecked());
+  document.undoStack()->undo();
+  document.undoStack()->undo();
+  QCOMPARE(document.project().training.optimizer.hessianFree.initialLambda, 10.0);
+  QCOMPARE(lambda->text(), QStringLiteral("10"));
+  // Text the field cannot read leaves the project as it was and shows its value again.
+  lambda->setText(QStringLiteral("lots"));
+  emit lambda->editingFinished();
+  QCOMPARE(document.project().training.optimizer.hessianFree.initialLambda, 10.0);
+  QCOMPARE(lambda->text(), QStringLiteral("10"));
+}
+
+void OptimizerEditorTest::aHessianFreeStepIsSummedUpUnderTheFigures() {
+  HessianFreeStepView view;  // it shows itself when it has a step to tell
+  mrnn::engine::StepEvent adam;
+  adam.step = 1;
+  view.addStep(adam);
+  QVERIFY(view.isHidden());  // a first-order step: nothing to say
+  namespace m = mrnn::engine::metric;
+  mrnn::engine::StepEvent step;
+  step.step = 7;
+  step.update = {{m::kCgIterations, 87},
+                 {m::kBacktrackedIterate, 75},
+                 {m::kLambda, 6.667},
+                 {m::kRho, 0.81},
+                 {m::kStepSize, 1}};
+  view.addStep(step);
+  QVERIFY(!view.isHidden());
+  QCOMPARE(view.text(), QStringLiteral("Hessian-free  step 7: CG 87 iterations, kept 75 · λ 6.67 · "
+                                       "ρ 0.81 · step size 1"));
+  step.update[3].value = -std::numeric_limits<double>::infinity();
+  view.addStep(step);
+  QVERIFY2(view.text().contains(QStringLiteral("ρ −∞")), qPrintable(view.text()));
+  view.clear();
+  QVERIFY(view.isHidden());
+}
+
+QTEST_MAIN(OptimizerEditorTest)
+#include "test_optimizer_editor.moc"
