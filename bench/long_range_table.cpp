@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
       options.at("folder").empty()
           ? (std::filesystem::temp_directory_path() / "mrnn-long-range").string()
           : options.at("folder");
-  std::printf("%s\n\nMachine: %s\n\n", command.c_str(), mrnn::bench::machineSummary().c_str());
+  std::printf("%s\n\n%s\n\n", command.c_str(), mrnn::bench::machineSummary().c_str());
   std::printf(
       "| problem | T | HF steps | CG iterations | HF time | HF test error | HF solved | Adam steps "
       "| Adam test error | Adam solved |\n"
@@ -94,8 +94,7 @@ int main(int argc, char** argv) {
                 static_cast<long long>(result.hessianFree.steps),
                 static_cast<long long>(result.hessianFree.cgIterations), result.hessianFree.seconds,
                 percent(result.hessianFree.testErrorRate).c_str(),
-                result.hessianFree.solved ? "yes" : "no",
-                static_cast<long long>(result.adam.steps),
+                result.hessianFree.solved ? "yes" : "no", static_cast<long long>(result.adam.steps),
                 percent(result.adam.testErrorRate).c_str(), result.adam.solved ? "yes" : "no");
     std::fflush(stdout);
   }

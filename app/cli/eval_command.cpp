@@ -9,11 +9,13 @@
 #include "engine/analysis/loaded_model.h"
 #include "engine/config/project_file.h"
 #include "engine/data/corpus.h"
+#include "engine/data/long_range_problem.h"
 #include "engine/runtime/machine_resources.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/text_format.h"
 #include "engine/training/checkpoint.h"
 #include "engine/training/evaluator.h"
+#include "engine/training/training_data.h"
 #include "option_values.h"
 
 namespace mrnn::app {
@@ -41,6 +43,49 @@ void printJson(std::ostream& out, const std::string& checkpoint, const std::stri
         << (i + 1 < rows.size() ? "," : "") << "\n";
   }
   out << "  ]\n}\n";
+}
+
+// A long-range problem's held-out sequences, scored as the trainer scores them: the loss and
+// the share of sequences wrong. The text-stream methods (dynamic evaluation, MC dropout, a
+// temperature) have no meaning for them and are refused.
+int evaluateProblem(const engine::Project& project, engine::Checkpoint& checkpoint,
+                    const std::string& splitName, const torch::Device& device,
+                    const CommandLine& args, std::ostream& out, std::ostream& err) {
+  for (const char* option : {"dynamic", "mc", "tune-temperature", "max-symbols"}) {
+    if (args.has(option)) {
+      err << "mrnn: --" << option << " reads a text stream; "
+          << engine::syntheticTaskName(project.data.synthetic)
+          << " is a long-range problem, scored sequence by sequence\n";
+      return 2;
+    }
+  }
+  const engine::TrainingData data(project, [](const std::string&) {});
+  checkpoint.checkCompatible(project.model, data.vocabulary());
+  engine::LanguageModel model(project.model, data.vocabulary().size());
+  checkpoint.loadModel(model);
+  engine::placeForAnalysis(model, device);
+  torch::set_num_threads(engine::chooseThreadCount(project.training.threads));
+  engine::EvalOptions options;
+  options.batch = project.evaluation.batchSize;
+  options.device = device;
+  const auto split = splitName == "valid" ? engine::TrainingData::HeldOut::Valid
+                                          : engine::TrainingData::HeldOut::Test;
+  const engine::LossFigures figures = data.evaluate(split, model, options, nullptr);
+  if (args.has("json")) {
+    out << std::setprecision(10) << "{\n  \"checkpoint\": " << engine::jsonString(checkpoint.path())
+        << ",\n  \"split\": \"" << splitName
+        << "\",\n  \"loss\": " << engine::jsonNumber(figures.nats)
+        << ",\n  \"error_rate\": " << engine::jsonNumber(figures.errorRate)
+        << ",\n  \"solved\": " << (engine::problemSolved(figures.errorRate) ? "true" : "false")
+        << "\n}\n";
+    return 0;
+  }
+  out << "checkpoint " << checkpoint.path() << ", " << splitName << " sequences of "
+      << engine::syntheticTaskName(project.data.synthetic)
+      << " (T = " << project.data.problem.length << ")\n"
+      << "loss " << std::setprecision(4) << figures.nats << " per scored step, "
+      << engine::problemVerdict(figures.errorRate) << "\n";
+  return 0;
 }
 
 }  // namespace
@@ -73,6 +118,9 @@ int runEval(const CommandLine& args, std::ostream& out, std::ostream& err) {
                                : engine::RunCatalogue(project.folder)
                                      .checkpointToAnalyse(positiveInteger(args, "run", 0));
   engine::Checkpoint checkpoint = engine::Checkpoint::open(path);
+  if (engine::isLongRangeProblem(project.data.synthetic)) {
+    return evaluateProblem(project, checkpoint, splitName, device, args, out, err);
+  }
   const engine::Corpus corpus =
       engine::loadCorpus(project.data, project.model.input.level, project.folder);
   checkpoint.checkCompatible(project.model, corpus.vocabulary);

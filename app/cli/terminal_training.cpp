@@ -7,9 +7,9 @@
 #include <ostream>
 #include <sstream>
 
+#include "engine/data/long_range_problem.h"
 #include "engine/store/metric_names.h"
 #include "engine/store/text_format.h"
-#include "engine/training/problem_score.h"
 #include "engine/training/training_run.h"
 #include "stop_signals.h"
 

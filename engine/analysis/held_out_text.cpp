@@ -13,6 +13,13 @@ CorpusSplit heldOutSplit(const Project& dataProject, const Vocabulary& modelVoca
   if (!dataProject.hasData) {
     throw std::runtime_error("the project has no 'data:' section: choose a text file");
   }
+  if (isLongRangeProblem(dataProject.data.synthetic)) {
+    throw std::runtime_error(
+        "the project's data is a long-range problem (" +
+        syntheticTaskName(dataProject.data.synthetic) +
+        "): its sequences are read one by one, not as text; `mrnn eval` and the runs table "
+        "score them (error rate). Choose a text file to read here");
+  }
   Corpus corpus = loadCorpus(dataProject.data, dataProject.model.input.level, dataProject.folder);
   if (corpus.vocabulary.fingerprint() != modelVocabulary.fingerprint()) {
     throw std::runtime_error(

@@ -12,6 +12,13 @@ namespace {
 
 LoadedModel fromCheckpoint(Project project, const std::string& path, const torch::Device& device) {
   Checkpoint checkpoint = Checkpoint::open(path);
+  if (!project.model.predictsSymbols()) {
+    // Sampling, scores and the probes read next-symbol probabilities, which it has none of.
+    throw CheckpointError("checkpoint '" + path +
+                          "' is of a model that predicts real numbers (output.type: linear, "
+                          "the addition problem): sampling and the analyses read a model "
+                          "that predicts symbols");
+  }
   LoadedModel loaded;
   loaded.vocabulary = checkpoint.vocabulary();
   if (modelSectionYaml(project.model) != checkpoint.snapshot().modelYaml) {

@@ -17,8 +17,8 @@ const char* benchMeasureName(BenchMeasure measure) {
 }
 
 std::optional<BenchMeasure> benchMeasureFromName(const std::string& name) {
-  for (auto m : {BenchMeasure::Train, BenchMeasure::Eval, BenchMeasure::Sample,
-                 BenchMeasure::Curvature}) {
+  for (auto m :
+       {BenchMeasure::Train, BenchMeasure::Eval, BenchMeasure::Sample, BenchMeasure::Curvature}) {
     if (name == benchMeasureName(m)) return m;
   }
   return std::nullopt;

@@ -53,8 +53,8 @@ std::string raceProjectYaml(const RaceOptions& o, bool hessianFree) {
     << "  init: {seed: " << o.seed
     << ", recurrent: sparse, sparse_connections: 15, recurrent_scale: 1.2}\n"
     << "data:\n  synthetic: " << syntheticTaskName(o.problem) << "\n"
-    << "  problem: {length: " << o.length << ", train: 1000000, valid: 500, test: 1000, seed: "
-    << o.seed << "}\n"
+    << "  problem: {length: " << o.length
+    << ", train: 1000000, valid: 500, test: 1000, seed: " << o.seed << "}\n"
     << "training:\n  batch_size: " << o.batch << "\n  seed: " << o.seed
     << "\n  threads: " << o.threads << "\n";
   if (hessianFree) {
@@ -86,7 +86,8 @@ LongRange raceOnProblem(const RaceOptions& options, const std::string& folder) {
   Project adam = project(false);
   adam.training.maxSeconds = race.hessianFree.seconds;
   race.adam = train(adam);
-  if (!race.adam.failure.empty()) throw std::runtime_error("Adam could not train: " + race.adam.failure);
+  if (!race.adam.failure.empty())
+    throw std::runtime_error("Adam could not train: " + race.adam.failure);
   return race;
 }
 

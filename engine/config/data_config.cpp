@@ -159,10 +159,10 @@ std::vector<std::string> trainFiles(const DataConfig& config) {
 }
 
 DataConfig parseDataSection(const YAML::Node& node, YamlReader& reader, const std::string& path) {
-  reader.expectMap(node, path,
-                   {"synthetic", "copy", "problem", "train", "valid", "test", "format",
-                    "valid_fraction", "test_fraction", "max_symbols", "min_count", "word_counts",
-                    "vocabulary"});
+  reader.expectMap(
+      node, path,
+      {"synthetic", "copy", "problem", "train", "valid", "test", "format", "valid_fraction",
+       "test_fraction", "max_symbols", "min_count", "word_counts", "vocabulary"});
   if (node["synthetic"]) return parseSyntheticSection(node, reader, path);
   if (node["problem"]) {
     reader.fail(node["problem"], joinKey(path, "problem"),

@@ -72,9 +72,9 @@ struct DropoutConfig {
 struct InitConfig {
   uint64_t seed = 1;
   RecurrentInit recurrent = RecurrentInit::Orthogonal;
-  double recurrentScale = 0.7;  // Krause: scaled orthogonal, 0.7
+  double recurrentScale = 0.7;     // Krause: scaled orthogonal, 0.7
   int64_t sparseConnections = 15;  // sparse: nonzero incoming weights per unit
-  double forgetBias = 3.0;      // Krause: 3
+  double forgetBias = 3.0;         // Krause: 3
 };
 
 struct ModelConfig {

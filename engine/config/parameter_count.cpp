@@ -159,15 +159,15 @@ ModelSummary summarizeModel(const ModelConfig& config, int64_t vocab) {
   const int64_t embedding = config.input.embeddingSize;
   const int64_t inputWidth = config.inputWidth(vocab);
   {
-    SummaryRow row{"input",
-                   embedding > 0 ? "embedding" : "one-hot",
-                   inputLevelName(config.input.level) + ", vocabulary " + std::to_string(vocab) +
-                       (config.input.values > 0
-                            ? ", " + std::to_string(config.input.values) + " real values"
-                            : std::string()),
-                   vocab,
-                   inputWidth,
-                   embedding > 0 ? vocab * embedding : 0};
+    SummaryRow row{
+        "input",
+        embedding > 0 ? "embedding" : "one-hot",
+        inputLevelName(config.input.level) + ", vocabulary " + std::to_string(vocab) +
+            (config.input.values > 0 ? ", " + std::to_string(config.input.values) + " real values"
+                                     : std::string()),
+        vocab,
+        inputWidth,
+        embedding > 0 ? vocab * embedding : 0};
     summary.rows.push_back(row);
   }
   int64_t width = inputWidth;

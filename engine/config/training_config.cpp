@@ -49,10 +49,19 @@ std::vector<std::string> optimizerKeysFor(OptimizerKind kind) {
       return {"type", "lr", "weight_decay", "non_monotone"};
     case OptimizerKind::HessianFree:
       // No `lr`: the step's length is CG's solution times the line search's rate.
-      return {"type",           "lambda",          "structural_damping", "cg_max_iterations",
-              "cg_min_iterations", "gradient_windows", "curvature_windows",
-              "curvature_sequences", "preconditioner", "preconditioner_power",
-              "warm_start_decay",   "backtracking",    "line_search"};
+      return {"type",
+              "lambda",
+              "structural_damping",
+              "cg_max_iterations",
+              "cg_min_iterations",
+              "gradient_windows",
+              "curvature_windows",
+              "curvature_sequences",
+              "preconditioner",
+              "preconditioner_power",
+              "warm_start_decay",
+              "backtracking",
+              "line_search"};
   }
   return {"type"};
 }
@@ -175,10 +184,9 @@ HessianFreeConfig parseHessianFree(const YAML::Node& node, YamlReader& reader,
   }
   h.curvatureSequences =
       reader.integer(node, path, "curvature_sequences", h.curvatureSequences, 0, 1 << 20);
-  const std::string preconditioner =
-      reader.choice(node, path, "preconditioner", preconditionerName(h.preconditioner),
-                    {preconditionerName(Preconditioner::None),
-                     preconditionerName(Preconditioner::Diagonal)});
+  const std::string preconditioner = reader.choice(
+      node, path, "preconditioner", preconditionerName(h.preconditioner),
+      {preconditionerName(Preconditioner::None), preconditionerName(Preconditioner::Diagonal)});
   h.preconditioner = preconditioner == "none" ? Preconditioner::None : Preconditioner::Diagonal;
   h.preconditionerPower =
       reader.number(node, path, "preconditioner_power", h.preconditionerPower, 0.0, 1.0);
@@ -371,7 +379,8 @@ TrainingConfig parseTrainingSection(const YAML::Node& node, YamlReader& reader,
   if (const YAML::Node schedule = node["schedule"]) {
     c.schedule =
         parseSchedule(schedule, reader, joinKey(path, "schedule"), c.optimizer.learningRate);
-    if (c.optimizer.kind == OptimizerKind::HessianFree && c.schedule.kind != ScheduleKind::Constant) {
+    if (c.optimizer.kind == OptimizerKind::HessianFree &&
+        c.schedule.kind != ScheduleKind::Constant) {
       reader.fail(schedule["type"], joinKey(joinKey(path, "schedule"), "type"),
                   "Hessian-free has no learning rate to schedule; leave the schedule out "
                   "(or type: constant)");
@@ -515,9 +524,8 @@ bool operator==(const ScheduleConfig& a, const ScheduleConfig& b) {
 bool operator==(const TrainingConfig& a, const TrainingConfig& b) {
   return a.optimizer == b.optimizer && a.schedule == b.schedule && a.batchSize == b.batchSize &&
          a.bptt == b.bptt && a.randomBptt == b.randomBptt && a.predictLast == b.predictLast &&
-         a.carryState == b.carryState &&
-         a.clipNorm == b.clipNorm && a.epochs == b.epochs && a.maxSteps == b.maxSteps &&
-         a.maxSeconds == b.maxSeconds &&
+         a.carryState == b.carryState && a.clipNorm == b.clipNorm && a.epochs == b.epochs &&
+         a.maxSteps == b.maxSteps && a.maxSeconds == b.maxSeconds &&
          a.validateEvery == b.validateEvery && a.validationSymbols == b.validationSymbols &&
          a.checkpointEvery == b.checkpointEvery && a.earlyStopPatience == b.earlyStopPatience &&
          a.seed == b.seed && a.device == b.device && a.threads == b.threads && a.bf16 == b.bf16;

@@ -20,18 +20,18 @@ enum class Preconditioner { None, Diagonal };
 // as Sutskever et al. 2011 train the mRNN. Defaults follow that paper where it speaks (§5.2)
 // and Martens' code where it does not; docs/training.md gives each key's source.
 struct HessianFreeConfig {
-  double initialLambda = 10.0;      // λ's start (§5.2); then Levenberg-Marquardt's rule
-  double structuralDamping = 0.1;   // μ (§5.2): structural damping weighs μλ
-  int64_t cgMaxIterations = 150;    // CG iterations per step at most (§5.2)
-  int64_t cgMinIterations = 1;      // before CG's progress test may stop it (Martens)
-  int64_t gradientWindows = 10;     // windows of batch_size sequences for the gradient
-  int64_t curvatureWindows = 1;     // the first of them for the curvature products
-  int64_t curvatureSequences = 0;   // of those windows' streams, this many; 0: all
+  double initialLambda = 10.0;     // λ's start (§5.2); then Levenberg-Marquardt's rule
+  double structuralDamping = 0.1;  // μ (§5.2): structural damping weighs μλ
+  int64_t cgMaxIterations = 150;   // CG iterations per step at most (§5.2)
+  int64_t cgMinIterations = 1;     // before CG's progress test may stop it (Martens)
+  int64_t gradientWindows = 10;    // windows of batch_size sequences for the gradient
+  int64_t curvatureWindows = 1;    // the first of them for the curvature products
+  int64_t curvatureSequences = 0;  // of those windows' streams, this many; 0: all
   Preconditioner preconditioner = Preconditioner::Diagonal;  // (diag(Σ g²) + λ)^power (Martens)
   double preconditionerPower = 0.75;
-  double warmStartDecay = 0.95;     // CG starts from the last step's final iterate times this
-  bool backtracking = true;         // keep the best of CG's stored iterates (Martens)
-  bool lineSearch = true;           // Armijo's backtracking line search on the step (Martens)
+  double warmStartDecay = 0.95;  // CG starts from the last step's final iterate times this
+  bool backtracking = true;      // keep the best of CG's stored iterates (Martens)
+  bool lineSearch = true;        // Armijo's backtracking line search on the step (Martens)
 };
 enum class ScheduleKind { Constant, Linear, Exponential, Steps, Plateau };
 
@@ -77,9 +77,9 @@ struct TrainingConfig {
   // false: every window starts from the initial state, as separate sequences (Sutskever §5.2:
   // sequences of 250, the first 50 unscored with predict_last: 200; the long-range problems)
   bool carryState = true;
-  double clipNorm = 1.0;    // gradient-norm clipping; 0 = none
-  int64_t epochs = 1;       // stop after this many epochs ...
-  int64_t maxSteps = 0;     // ... or this many steps, when > 0
+  double clipNorm = 1.0;  // gradient-norm clipping; 0 = none
+  int64_t epochs = 1;     // stop after this many epochs ...
+  int64_t maxSteps = 0;   // ... or this many steps, when > 0
   // > 0: the run also ends (finished: validated and tested) once its training time reaches
   // this many seconds; a budget that compares optimisers fairly (one Hessian-free step takes
   // as long as hundreds of Adam's)

@@ -1,6 +1,7 @@
 #include "engine/data/long_range_problem.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <random>
 #include <stdexcept>
 
@@ -76,9 +77,9 @@ LongRangeProblem::LongRangeProblem(SyntheticTask task, const ProblemConfig& conf
   vocabulary_ = Vocabulary::fromSymbols(InputLevel::Word, problemSymbols(task));
   const int64_t t = config.length;
   if (t < shortestLength(task) || t > (int64_t{1} << 24)) {
-    throw std::invalid_argument("data.problem.length: " + syntheticTaskName(task) + " needs T from " +
-                                std::to_string(shortestLength(task)) + " to 16,777,216; got " +
-                                std::to_string(t));
+    throw std::invalid_argument("data.problem.length: " + syntheticTaskName(task) +
+                                " needs T from " + std::to_string(shortestLength(task)) +
+                                " to 16,777,216; got " + std::to_string(t));
   }
   const bool variable = task == SyntheticTask::Addition || task == SyntheticTask::TemporalOrder2 ||
                         task == SyntheticTask::TemporalOrder3;
@@ -98,8 +99,8 @@ int64_t LongRangeProblem::sequences(ProblemSplit split) const {
 }
 
 ProblemSequence LongRangeProblem::sequence(ProblemSplit split, int64_t index) const {
-  std::mt19937_64 random(splitmix64(
-      config_.seed ^ splitmix64((static_cast<uint64_t>(split) << 48) + static_cast<uint64_t>(index) + 1)));
+  std::mt19937_64 random(splitmix64(config_.seed ^ splitmix64((static_cast<uint64_t>(split) << 48) +
+                                                              static_cast<uint64_t>(index) + 1)));
   const int64_t t = config_.length;
   const auto at = [t](int64_t percent) { return percent * t / 100; };
   Builder b(window_);
@@ -126,7 +127,7 @@ ProblemSequence LongRangeProblem::sequence(ProblemSplit split, int64_t index) co
       const bool three = task_ == SyntheticTask::TemporalOrder3;
       for (auto& symbol : in) symbol = uniformBelow(random, 4);
       const int64_t end = between(random, t, window_ - 1);
-      in[0] = 7;  // B
+      in[0] = 7;          // B
       in[step(end)] = 6;  // E: answer now
       // The class's bits, balanced over consecutive indices: X = 4, Y = 5.
       const int64_t bits[3] = {index % 2, (index / 2) % 2, (index / 4) % 2};
@@ -180,6 +181,17 @@ ProblemSequence LongRangeProblem::sequence(ProblemSplit split, int64_t index) co
       break;
   }
   return b.s;
+}
+
+bool problemSolved(double errorRate) {
+  return errorRate >= 0.0 && errorRate < LongRangeProblem::kSolvedBelow;
+}
+
+std::string problemVerdict(double errorRate) {
+  char text[96];
+  std::snprintf(text, sizeof text, "%.1f%% of sequences wrong: %s", 100.0 * errorRate,
+                problemSolved(errorRate) ? "solved" : "not solved (below 1% is)");
+  return text;
 }
 
 }  // namespace mrnn::engine

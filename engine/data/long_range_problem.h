@@ -63,7 +63,7 @@ class LongRangeProblem {
   // past the split's count too (each epoch reads fresh sequences).
   ProblemSequence sequence(ProblemSplit split, int64_t index) const;
 
-  static constexpr double kSolvedBelow = 0.01;       // error rate that counts as solved
+  static constexpr double kSolvedBelow = 0.01;        // error rate that counts as solved
   static constexpr double kAdditionTolerance = 0.04;  // Hochreiter & Schmidhuber's
 
  private:
@@ -72,5 +72,10 @@ class LongRangeProblem {
   Vocabulary vocabulary_;
   int64_t window_ = 0;
 };
+
+// Whether an error rate solves the problem (below LongRangeProblem::kSolvedBelow).
+bool problemSolved(double errorRate);
+// "0.4% of sequences wrong: solved", "37.5% of sequences wrong: not solved (below 1% is)".
+std::string problemVerdict(double errorRate);
 
 }  // namespace mrnn::engine

@@ -28,9 +28,8 @@ torch::Tensor InputLayer::forward(const torch::Tensor& tokens, WindowMasks* mask
   const bool training = is_training();
   const auto options = dtypeMarker_.options();
   // Token dropout: a [V] mask, scaled so the expected input is unchanged.
-  const auto tokenMask = nextMask(masks, false, [&] {
-    return variationalMask(training, tokenDropout_, {vocab_}, options);
-  });
+  const auto tokenMask = nextMask(
+      masks, false, [&] { return variationalMask(training, tokenDropout_, {vocab_}, options); });
   torch::Tensor vectors;
   if (embedding_.defined()) {
     const auto table = tokenMask.defined() ? embedding_ * tokenMask.unsqueeze(1) : embedding_;

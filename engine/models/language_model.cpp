@@ -100,18 +100,17 @@ torch::Tensor LanguageModel::hidden(const torch::Tensor& tokens, ModelState& sta
     if (pass.layerOutputs) pass.layerOutputs->push_back(x);
     if (i < outputMasks_.size() && outputMasks_[i].defined()) x = x * outputMasks_[i];
     if (i + 1 < layers_.size()) {
-      x = applyMask(x, nextMask(pass.masks, true, [&] {
-                      return variationalMask(training, config_.dropout.hidden, {batch, width},
-                                             options);
-                    }));
+      x = applyMask(
+          x, nextMask(pass.masks, true, [&] {
+            return variationalMask(training, config_.dropout.hidden, {batch, width}, options);
+          }));
     }
   }
   if (probes) probes->setScope("");
   return x;
 }
 
-torch::Tensor LanguageModel::logProbabilities(const torch::Tensor& topHidden,
-                                              WindowMasks* masks) {
+torch::Tensor LanguageModel::logProbabilities(const torch::Tensor& topHidden, WindowMasks* masks) {
   const auto mask = nextMask(masks, true, [&] {
     return variationalMask(is_training(), config_.dropout.output,
                            {topHidden.size(1), topHidden.size(2)}, topHidden.options());

@@ -13,7 +13,8 @@ namespace {
 torch::Tensor flatGradient(const std::vector<torch::Tensor>& parameters) {
   std::vector<torch::Tensor> pieces;
   for (const auto& p : parameters) {
-    pieces.push_back(p.grad().defined() ? p.grad().reshape({-1}) : torch::zeros({p.numel()}, p.options()));
+    pieces.push_back(p.grad().defined() ? p.grad().reshape({-1})
+                                        : torch::zeros({p.numel()}, p.options()));
   }
   return torch::cat(pieces).detach().clone();
 }
@@ -95,16 +96,18 @@ UpdateResult HessianFreeRule::update(Objective& objective, double /*learningRate
   const double curvatureAfter = objective.loss(DataShare::Curvature);
   moveTo({});
   const double curvatureBefore = objective.loss(DataShare::Curvature);
-  const double model = scalarProduct(gradient, step) + 0.5 * scalarProduct(step, objective.curvatureProduct(step, 0.0));
+  const double model = scalarProduct(gradient, step) +
+                       0.5 * scalarProduct(step, objective.curvatureProduct(step, 0.0));
   const double rho = reductionRatio(curvatureBefore, curvatureAfter, model);
   lambda_ = levenbergMarquardt(lambda_, rho);
 
   LineSearch search{1.0, lossAtStep, 0};
   if (config_.lineSearch) {
-    search = armijoLineSearch(result.loss, scalarProduct(gradient, step), lossAtStep, [&](double rate) {
-      moveTo(step * rate);
-      return objective.loss(DataShare::Gradient);
-    });
+    search =
+        armijoLineSearch(result.loss, scalarProduct(gradient, step), lossAtStep, [&](double rate) {
+          moveTo(step * rate);
+          return objective.loss(DataShare::Gradient);
+        });
   }
   moveTo(search.rate > 0.0 ? step * search.rate : torch::Tensor());
   // A rejected step: the next CG starts afresh (Sutskever's release), not from a direction

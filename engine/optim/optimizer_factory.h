@@ -24,5 +24,3 @@ void setLearningRate(torch::optim::Optimizer& optimizer, double rate);
 void moveStateToParameterDevices(torch::optim::Optimizer& optimizer);
 
 }  // namespace mrnn::engine
-
-

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "engine/models/eval_mode_guard.h"
 #include "engine/analysis/model_device.h"
+#include "engine/models/eval_mode_guard.h"
 #include "engine/probing/half_float.h"
 #include "engine/runtime/job_context.h"
 

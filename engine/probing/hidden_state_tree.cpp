@@ -7,8 +7,8 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "engine/models/eval_mode_guard.h"
 #include "engine/analysis/model_device.h"
+#include "engine/models/eval_mode_guard.h"
 #include "engine/runtime/job_context.h"
 
 namespace mrnn::engine {

@@ -10,8 +10,8 @@
 #include <stdexcept>
 
 #include "engine/analysis/analysis_job.h"
-#include "engine/models/eval_mode_guard.h"
 #include "engine/analysis/model_device.h"
+#include "engine/models/eval_mode_guard.h"
 #include "engine/scoring/text_score.h"
 
 namespace mrnn::engine {

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "engine/models/eval_mode_guard.h"
 #include "engine/analysis/model_device.h"
+#include "engine/models/eval_mode_guard.h"
 #include "engine/runtime/job_context.h"
 
 namespace mrnn::engine {

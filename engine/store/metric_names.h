@@ -19,10 +19,10 @@ struct NamedFigure {
 namespace mrnn::engine::metric {
 
 // Every step.
-inline constexpr const char* kTrainLoss = "train/loss";      // nats per symbol
-inline constexpr const char* kTrainBits = "train/bpc";       // bits per symbol
-inline constexpr const char* kLearningRate = "lr";           // rules with a learning rate
-inline constexpr const char* kGradientNorm = "grad_norm";    // before clipping
+inline constexpr const char* kTrainLoss = "train/loss";    // nats per symbol
+inline constexpr const char* kTrainBits = "train/bpc";     // bits per symbol
+inline constexpr const char* kLearningRate = "lr";         // rules with a learning rate
+inline constexpr const char* kGradientNorm = "grad_norm";  // before clipping
 inline constexpr const char* kSymbolsPerSecond = "symbols_per_s";
 // Training symbols read since the run began: the axis on which runs trained by different
 // rules (one window a step, or Hessian-free's many) compare fairly.

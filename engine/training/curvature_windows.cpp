@@ -69,9 +69,9 @@ torch::Tensor flatGradient(const std::vector<torch::Tensor>& parameters,
   std::vector<torch::Tensor> pieces;
   pieces.reserve(parameters.size());
   for (size_t i = 0; i < parameters.size(); ++i) {
-    pieces.push_back(grads[i].defined() ? grads[i].reshape({-1})
-                                        : torch::zeros({parameters[i].numel()},
-                                                       parameters[i].options()));
+    pieces.push_back(grads[i].defined()
+                         ? grads[i].reshape({-1})
+                         : torch::zeros({parameters[i].numel()}, parameters[i].options()));
   }
   return torch::cat(pieces);
 }
@@ -92,7 +92,8 @@ CurvatureWindows::CurvatureWindows(LanguageModel& model, std::vector<CurvatureWi
       windows_(std::move(windows)),
       count_(count > 0 ? count : 1.0),
       symbols_(model.config().predictsSymbols()) {
-  for (size_t i = 0; i < model.layerCount(); ++i) tanhLayers_.push_back(model.layer(i).tanhOutput());
+  for (size_t i = 0; i < model.layerCount(); ++i)
+    tanhLayers_.push_back(model.layer(i).tanhOutput());
 }
 
 torch::Tensor CurvatureWindows::maskedLoss(const torch::Tensor& outputs,
@@ -182,9 +183,10 @@ torch::Tensor CurvatureWindows::squaredGradients(const std::vector<torch::Tensor
       const auto rows = [&](const torch::Tensor& t) {
         return t.defined() ? t.index_select(1, index) : torch::Tensor();
       };
-      CurvatureWindow one{rows(window.inputs), rows(window.targets), rows(window.mask),
-                          rows(window.values), rows(window.targetValues),
-                          window.start.rows(index), window.masks.streams(index)};
+      CurvatureWindow one{rows(window.inputs),        rows(window.targets),
+                          rows(window.mask),          rows(window.values),
+                          rows(window.targetValues),  window.start.rows(index),
+                          window.masks.streams(index)};
       const auto outputs = forward(one, one.masks, nullptr);
       const auto grads = torch::autograd::grad({maskedLoss(outputs, one)}, parameters, {},
                                                /*retain_graph=*/false, false, true);

@@ -74,7 +74,7 @@ class CurvatureWindows {
   bool symbols_;  // the model predicts symbols (log-probabilities), not real numbers
   std::vector<Linearised> linearised_;
   std::vector<int64_t> versions_;  // the weights' versions the kept graph was made at
-  std::vector<bool> tanhLayers_;  // layers whose output is one tanh (matching-loss damping)
+  std::vector<bool> tanhLayers_;   // layers whose output is one tanh (matching-loss damping)
 };
 
 }  // namespace mrnn::engine

@@ -4,10 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
-#include "engine/models/eval_mode_guard.h"
 #include "engine/data/problem_batcher.h"
+#include "engine/models/eval_mode_guard.h"
 #include "engine/models/output_loss.h"
 #include "engine/runtime/job_context.h"
 #include "engine/training/window_tensor.h"
@@ -39,7 +38,8 @@ LossFigures scoreProblem(LanguageModel& model, const LongRangeProblem& problem, 
     lossSum += torch::where(mask > 0.5f, loss, torch::zeros_like(loss)).sum().item<double>();
     counted += mask.sum().item<double>();
     // The judged steps of each sequence, from the sequences themselves.
-    const auto host = symbols ? outputs.argmax(2).cpu() : outputs.select(2, 0).to(torch::kDouble).cpu();
+    const auto host =
+        symbols ? outputs.argmax(2).cpu() : outputs.select(2, 0).to(torch::kDouble).cpu();
     for (int64_t b = 0; b < count; ++b) {
       const ProblemSequence s = problem.sequence(split, first + b);
       bool right = true;
@@ -54,23 +54,13 @@ LossFigures scoreProblem(LanguageModel& model, const LongRangeProblem& problem, 
       }
       if (!right) ++wrong;
     }
-    if (job) job->report(static_cast<double>(first + count) / static_cast<double>(total), "scoring");
+    if (job)
+      job->report(static_cast<double>(first + count) / static_cast<double>(total), "scoring");
   }
-  LossFigures figures = lossFigures(lossSum / std::max(1.0, counted),
-                                    static_cast<int64_t>(counted), 0);
+  LossFigures figures =
+      lossFigures(lossSum / std::max(1.0, counted), static_cast<int64_t>(counted), 0);
   figures.errorRate = static_cast<double>(wrong) / static_cast<double>(std::max<int64_t>(1, total));
   return figures;
-}
-
-bool problemSolved(double errorRate) {
-  return errorRate >= 0.0 && errorRate < LongRangeProblem::kSolvedBelow;
-}
-
-std::string problemVerdict(double errorRate) {
-  char text[96];
-  std::snprintf(text, sizeof text, "%.1f%% of sequences wrong: %s", 100.0 * errorRate,
-                problemSolved(errorRate) ? "solved" : "not solved (below 1% is)");
-  return text;
 }
 
 }  // namespace mrnn::engine

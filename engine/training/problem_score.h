@@ -1,7 +1,6 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 
 #include "engine/data/long_range_problem.h"
 #include "engine/models/language_model.h"
@@ -19,10 +18,5 @@ class JobContext;
 // model's mode is as before afterwards. `job` (may be null) gets progress and may cancel.
 LossFigures scoreProblem(LanguageModel& model, const LongRangeProblem& problem, ProblemSplit split,
                          int64_t batch, const torch::Device& device, JobContext* job = nullptr);
-
-// Whether an error rate solves the problem (below LongRangeProblem::kSolvedBelow).
-bool problemSolved(double errorRate);
-// "0.4% of sequences wrong: solved", "37.5% of sequences wrong: not solved (below 1% is)".
-std::string problemVerdict(double errorRate);
 
 }  // namespace mrnn::engine

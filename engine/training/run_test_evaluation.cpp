@@ -11,6 +11,7 @@
 #include "engine/store/run_catalogue.h"
 #include "engine/training/checkpoint.h"
 #include "engine/training/evaluator.h"
+#include "engine/training/training_data.h"
 
 namespace mrnn::engine {
 
@@ -47,13 +48,10 @@ RunTestEvaluation evaluateRunOnTest(const std::string& projectFolder, int64_t ru
 
   reportTo(job, 0.02, "loading the checkpoint and the corpus");
   Checkpoint checkpoint = Checkpoint::open(result.checkpoint);
-  const Corpus corpus = loadCorpus(project.data, project.model.input.level, project.folder);
-  if (corpus.test.tokens.size() == 0) {
-    throw std::runtime_error("the corpus of run " + std::to_string(runId) +
-                             " has an empty test split (data.test_fraction is 0)");
-  }
-  checkpoint.checkCompatible(project.model, corpus.vocabulary);
-  LanguageModel model(project.model, corpus.vocabulary.size());
+  // A corpus's test split, or a long-range problem's test sequences: as the trainer scores.
+  const TrainingData data(project, [](const std::string&) {});
+  checkpoint.checkCompatible(project.model, data.vocabulary());
+  LanguageModel model(project.model, data.vocabulary().size());
   checkpoint.loadModel(model);
   model.eval();
 
@@ -62,9 +60,9 @@ RunTestEvaluation evaluateRunOnTest(const std::string& projectFolder, int64_t ru
   options.bptt = project.evaluation.bptt;
   if (job) {
     JobContext scoring = job->part(0.05, 1.0, "scoring the test split");
-    result.figures = evaluateStatic(model, corpus.test, options, &scoring);
+    result.figures = data.evaluate(TrainingData::HeldOut::Test, model, options, &scoring);
   } else {
-    result.figures = evaluateStatic(model, corpus.test, options);
+    result.figures = data.evaluate(TrainingData::HeldOut::Test, model, options, nullptr);
   }
 
   const auto last = catalogue.store().metrics(runId, metric::kTrainLoss);

@@ -33,11 +33,11 @@
 #include "engine/training/evaluator.h"
 #include "engine/training/gradient_buckets.h"
 #include "engine/training/held_out_note.h"
-#include "engine/training/problem_score.h"
-#include "engine/training/training_data.h"
 #include "engine/training/local_collective.h"
+#include "engine/training/problem_score.h"
 #include "engine/training/resumed_training.h"
 #include "engine/training/run_test_evaluation.h"
+#include "engine/training/training_data.h"
 #include "engine/training/training_preflight.h"
 #include "engine/training/window_objective.h"
 #include "engine/training/window_tensor.h"
@@ -338,14 +338,13 @@ void Session::setUp(const std::string& resumeFrom) {
   publish_(StartedEvent{outcome_.runId, step_, !resumeFrom.empty(),
                         RunPaths::checkpointFolder(project_.folder, outcome_.runId)});
   log("training " + modelTypeSummary(project_.model) + " (" +
-      std::to_string(model_->parameterCount()) + " parameters) on " +
-      data_->describe() + ", vocabulary " +
-      std::to_string(vocab) + ", device " + describeComputeDevice(device_) +
-      (ranked_ ? ", rank " + std::to_string(collective_.rank()) + " of " +
-                     std::to_string(collective_.size()) + " (streams " +
-                     std::to_string(shard_.begin) + "-" +
-                     std::to_string(shard_.begin + shard_.count - 1) + ")"
-               : std::string()));
+      std::to_string(model_->parameterCount()) + " parameters) on " + data_->describe() +
+      ", vocabulary " + std::to_string(vocab) + ", device " + describeComputeDevice(device_) +
+      (ranked_
+           ? ", rank " + std::to_string(collective_.rank()) + " of " +
+                 std::to_string(collective_.size()) + " (streams " + std::to_string(shard_.begin) +
+                 "-" + std::to_string(shard_.begin + shard_.count - 1) + ")"
+           : std::string()));
 }
 
 void Session::joinRanks() {
@@ -468,8 +467,7 @@ bool Session::trainStep() {
   if (ranked_) {
     const double mine = std::chrono::duration<double>(Clock::now() - started).count() -
                         (buckets_ ? buckets_->waitSeconds() : 0.0);
-    const StepAgreement agreed =
-        agreeAfterStep(collective_, 0.0, control_.stopRequested(), mine);
+    const StepAgreement agreed = agreeAfterStep(collective_, 0.0, control_.stopRequested(), mine);
     agreedStop_ = agreed.stop;
     rankSeconds = agreed.seconds;
   }
@@ -496,9 +494,8 @@ bool Session::trainStep() {
   symbols_ += symbols;
   // With ranks, the step took as long as its slowest rank worked: every rank counts the same
   // time, so a time budget (training.max_seconds) ends them all after the same step.
-  const double seconds =
-      ranked_ ? *std::max_element(rankSeconds.begin(), rankSeconds.end())
-              : std::chrono::duration<double>(Clock::now() - started).count();
+  const double seconds = ranked_ ? *std::max_element(rankSeconds.begin(), rankSeconds.end())
+                                 : std::chrono::duration<double>(Clock::now() - started).count();
   wallSeconds_ += seconds;
   report(result, rate, symbols, seconds, rankSeconds);
   return true;
@@ -518,7 +515,8 @@ void Session::report(const UpdateResult& result, double rate, int64_t symbols, d
   event.etaSeconds = static_cast<double>(std::max<int64_t>(0, totalSteps_ - step_)) *
                      (wallSeconds_ / static_cast<double>(std::max<int64_t>(1, step_)));
   if (training_.maxSeconds > 0) {
-    event.etaSeconds = std::min(event.etaSeconds, std::max(0.0, training_.maxSeconds - wallSeconds_));
+    event.etaSeconds =
+        std::min(event.etaSeconds, std::max(0.0, training_.maxSeconds - wallSeconds_));
   }
   event.wallSeconds = wallSeconds_;
   const int64_t streamSymbols = symbols / std::max<int64_t>(1, training_.batchSize) * shard_.count;
@@ -553,8 +551,7 @@ void Session::validate() {
   options.device = device_;
   options.collective = &collective_;
   JobContext job = evaluationJob("validating");
-  const LossFigures figures =
-      data_->evaluate(TrainingData::HeldOut::Valid, *model_, options, &job);
+  const LossFigures figures = data_->evaluate(TrainingData::HeldOut::Valid, *model_, options, &job);
   const double bpc = figures.bitsPerSymbol;
   if (!std::isfinite(bpc)) {
     // Never a "best" checkpoint: the run ends with the last good one as it is.

@@ -20,9 +20,9 @@ struct TrainingOutcome {
   bool finished = false;  // ran to the end
   bool stopped = false;   // stopped on request: resumable from the latest checkpoint
   bool failed = false;
-  std::string reason;      // why it failed
-  double bestValid = 0.0;  // bits per symbol
-  double test = 0.0;       // bits per symbol
+  std::string reason;           // why it failed
+  double bestValid = 0.0;       // bits per symbol
+  double test = 0.0;            // bits per symbol
   double testErrorRate = -1.0;  // a long-range problem's (FinishedEvent::testErrorRate)
   std::string latestCheckpoint;
   std::string bestCheckpoint;

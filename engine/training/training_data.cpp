@@ -53,7 +53,8 @@ LossFigures TrainingData::evaluate(HeldOut split, LanguageModel& model, const Ev
                         split == HeldOut::Valid ? ProblemSplit::Valid : ProblemSplit::Test,
                         options.batch, options.device, job);
   }
-  return evaluateStatic(model, split == HeldOut::Valid ? corpus_.valid : corpus_.test, options, job);
+  return evaluateStatic(model, split == HeldOut::Valid ? corpus_.valid : corpus_.test, options,
+                        job);
 }
 
 }  // namespace mrnn::engine

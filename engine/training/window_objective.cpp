@@ -32,10 +32,7 @@ ModelState detached(const ModelState& state) {
 WindowObjective::WindowObjective(LanguageModel& model, Collective& collective, ModelState start,
                                  std::vector<ObjectiveWindow> windows,
                                  const ObjectiveOptions& options)
-    : model_(model),
-      collective_(collective),
-      parameters_(model.parameters()),
-      options_(options) {
+    : model_(model), collective_(collective), parameters_(model.parameters()), options_(options) {
   if (windows.empty()) throw std::invalid_argument("an update needs at least one window");
   const auto& shard = options_.shard;
   const int64_t batch = windows.front().inputs.size(1);
@@ -72,7 +69,8 @@ WindowObjective::WindowObjective(LanguageModel& model, Collective& collective, M
     curvatureRows_ = torch::tensor(mine, torch::kLong).to(device);
     double curvatureCounted = 0.0;
     const size_t windowsUsed = std::min<size_t>(windows.size(), shape.curvatureWindows);
-    for (size_t w = 0; w < windowsUsed; ++w) curvatureCounted += countedTargets(windows[w], allRows);
+    for (size_t w = 0; w < windowsUsed; ++w)
+      curvatureCounted += countedTargets(windows[w], allRows);
     curvatureCount_ = std::max(1.0, curvatureCounted);
   } else {
     curvatureCount_ = gradientCount_;
@@ -103,8 +101,8 @@ torch::Tensor WindowObjective::windowLoss(size_t w, ModelState& state) {
   AutocastScope autocast(options_.bf16 && window.inputs.is_cuda());
   const auto outputs =
       model_.forward(window.inputs, state, nullptr, {&window.masks, nullptr, window.values});
-  auto loss = stepLoss(outputs, window.targets, window.targetValues,
-                       model_.config().predictsSymbols());
+  auto loss =
+      stepLoss(outputs, window.targets, window.targetValues, model_.config().predictsSymbols());
   // Under bf16 autocast the sums run in float32 at least.
   if (loss.element_size() < 4) loss = loss.to(torch::kFloat);
   const auto sum = window.mask.defined() ? (loss * window.mask).sum() : loss.sum();
@@ -173,7 +171,8 @@ double WindowObjective::lossAndGradient() {
   if (ranks && !bucketed) {
     std::vector<torch::Tensor> pieces;
     for (auto& p : parameters_) {
-      pieces.push_back(p.grad().defined() ? p.grad().reshape({-1}) : torch::zeros_like(p).reshape({-1}));
+      pieces.push_back(p.grad().defined() ? p.grad().reshape({-1})
+                                          : torch::zeros_like(p).reshape({-1}));
     }
     auto flat = torch::cat(pieces);
     collective_.sum(flat);

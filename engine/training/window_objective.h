@@ -30,20 +30,21 @@ struct ObjectiveWindow {
 };
 
 struct ObjectiveOptions {
-  StreamShard shard;     // this rank's streams of the batch
-  UpdateShape shape;     // the curvature share within the windows
-  bool bf16 = false;     // the loss and gradient under bf16 autocast (CUDA)
+  StreamShard shard;  // this rank's streams of the batch
+  UpdateShape shape;  // the curvature share within the windows
+  bool bf16 = false;  // the loss and gradient under bf16 autocast (CUDA)
   // Data parallel, one window: its gradient is summed over the ranks in buckets while the
   // backward pass runs. Null: summed after it (or nothing to sum, one process).
   GradientBuckets* buckets = nullptr;
 };
 
 // The objective of one update over the trainer's windows: the mean loss (stepLoss: negative
-// log-likelihood, or a linear output's squared error) of their counted targets, over the whole batch's streams (each rank holds a share and sums
-// with the others through the collective; one process has a LocalCollective). What could
-// change between two evaluations is fixed when the objective is made or at its first pass:
-// each window starts from the state the window before it ended in at the first pass's
-// weights (the first from `start`), and replays the dropout masks its first pass drew.
+// log-likelihood, or a linear output's squared error) of their counted targets, over the whole
+// batch's streams (each rank holds a share and sums with the others through the collective; one
+// process has a LocalCollective). What could change between two evaluations is fixed when the
+// objective is made or at its first pass: each window starts from the state the window before it
+// ended in at the first pass's weights (the first from `start`), and replays the dropout masks its
+// first pass drew.
 class WindowObjective : public Objective {
  public:
   WindowObjective(LanguageModel& model, Collective& collective, ModelState start,

@@ -218,21 +218,20 @@ MRNN_TEST(the_addition_problem_needs_real_inputs_and_a_linear_output) {
   const std::string word = "name: test\nmodel:\n  input:\n    level: word\n";
   const std::string layers = "  layers:\n" + kLstm;
   const std::string data = "data:\n  synthetic: addition\n  problem: {length: 50}\n";
-  const auto ok = engine::parseProject(word + "    values: 1\n" + layers +
-                                           "  output: {type: linear}\n" + data,
-                                       "p.yaml");
+  const auto ok = engine::parseProject(
+      word + "    values: 1\n" + layers + "  output: {type: linear}\n" + data, "p.yaml");
   EXPECT(ok.model.output.kind == engine::OutputKind::Linear);
   EXPECT_EQ(ok.data.problem.length, int64_t{50});
   const auto missing = errorOf(word + layers + data);
   EXPECT_EQ(missing.key(), std::string("model.input.values"));
   EXPECT(std::string(missing.what()).find("model.output.type: linear") != std::string::npos);
-  const auto elsewhere =
-      errorOf(word + layers + "  output: {type: linear}\n" +
-              "data:\n  synthetic: temporal_order_2bit\n");
+  const auto elsewhere = errorOf(word + layers + "  output: {type: linear}\n" +
+                                 "data:\n  synthetic: temporal_order_2bit\n");
   EXPECT_EQ(elsewhere.key(), std::string("model.output.type"));
   EXPECT(std::string(elsewhere.what()).find("belong to the addition problem") != std::string::npos);
   const auto sizeOnSoftmax = errorOf(project(kLstm, "  output:\n    type: softmax\n    size: 2\n"));
-  EXPECT(std::string(sizeOnSoftmax.what()).find("applies only to type: linear") != std::string::npos);
+  EXPECT(std::string(sizeOnSoftmax.what()).find("applies only to type: linear") !=
+         std::string::npos);
 }
 
 MRNN_TEST(a_problem_section_needs_a_problem) {
@@ -245,8 +244,9 @@ MRNN_TEST(a_problem_section_needs_a_problem) {
       errorOf(word + "data:\n  synthetic: random_permutation\n  copy: {length: 5}\n");
   EXPECT_EQ(copyOnProblem.key(), std::string("data.copy"));
   const auto round = engine::parseProject(
-      word + "data:\n  synthetic: memorization_20bit\n  problem: {length: 60, train: 500,"
-             " valid: 40, test: 30, seed: 9}\n",
+      word +
+          "data:\n  synthetic: memorization_20bit\n  problem: {length: 60, train: 500,"
+          " valid: 40, test: 30, seed: 9}\n",
       "p.yaml");
   const auto again = engine::parseProject(engine::projectToYaml(round), "p.yaml");
   EXPECT(again.data.synthetic == engine::SyntheticTask::Memorization20);

@@ -158,7 +158,8 @@ Explicit explicitMatrices(Tiny& t, bool logits) {
   const auto nll = -logp.gather(2, t.targets.unsqueeze(2)).squeeze(2) * t.mask;
   e.squares = torch::zeros({count}, kDouble);
   for (int64_t b = 0; b < kStreams; ++b) {
-    const auto grads = torch::autograd::grad({nll.select(1, b).sum()}, parameters, {}, true, false, true);
+    const auto grads =
+        torch::autograd::grad({nll.select(1, b).sum()}, parameters, {}, true, false, true);
     std::vector<torch::Tensor> pieces;
     for (size_t k = 0; k < parameters.size(); ++k) {
       pieces.push_back(grads[k].defined() ? grads[k].reshape({-1})

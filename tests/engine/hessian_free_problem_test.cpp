@@ -4,8 +4,8 @@
 // time, stays at the chance level of a long-range problem (the answer's two symbols lie
 // 24 to 59 steps before it).
 
-#include <filesystem>
 #include <unistd.h>
+#include <filesystem>
 
 #include "engine/bench/long_range_race.h"
 #include "test_harness.h"
@@ -17,8 +17,8 @@ MRNN_TEST(hessian_free_solves_temporal_order_where_adam_given_its_time_does_not)
   options.problem = engine::SyntheticTask::TemporalOrder2;
   options.length = 60;
   options.hessianFreeSteps = 40;
-  const auto folder = std::filesystem::temp_directory_path() /
-                      ("mrnn-test-race-" + std::to_string(::getpid()));
+  const auto folder =
+      std::filesystem::temp_directory_path() / ("mrnn-test-race-" + std::to_string(::getpid()));
   std::filesystem::remove_all(folder);
   const auto race = engine::raceOnProblem(options, folder.string());
   std::filesystem::remove_all(folder);

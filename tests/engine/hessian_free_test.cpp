@@ -77,9 +77,11 @@ MRNN_TEST(cg_keeps_its_iterates_at_geometric_steps_and_the_last) {
   EXPECT_EQ(cg.trace.size(), size_t{30});
   for (size_t k = 0; k < cg.iterations.size(); ++k) {
     const auto x = cg.iterates[k];
-    const double phi = 0.5 * torch::dot(x, a.matmul(x)).item<double>() - torch::dot(b, x).item<double>();
+    const double phi =
+        0.5 * torch::dot(x, a.matmul(x)).item<double>() - torch::dot(b, x).item<double>();
     EXPECT_NEAR(cg.values[k], phi, 1e-9 * std::fabs(phi) + 1e-12);
-    EXPECT_NEAR(cg.trace[static_cast<size_t>(cg.iterations[k] - 1)], phi, 1e-9 * std::fabs(phi) + 1e-12);
+    EXPECT_NEAR(cg.trace[static_cast<size_t>(cg.iterations[k] - 1)], phi,
+                1e-9 * std::fabs(phi) + 1e-12);
   }
   // φ falls at every iteration (CG minimises it over a growing Krylov space).
   for (size_t i = 1; i < cg.trace.size(); ++i) EXPECT(cg.trace[i] <= cg.trace[i - 1] + 1e-12);
@@ -93,8 +95,8 @@ MRNN_TEST(cg_stops_when_its_relative_progress_falls_below_the_tolerance) {
   options.maxIterations = 300;
   const auto cg =
       engine::conjugateGradient(productOf(a), b, torch::zeros({n}, kDouble), {}, options);
-  EXPECT_MSG(cg.stop == engine::CgStop::Progress,
-             engine::cgStopName(cg.stop) << " after " << cg.iterationsRun);
+  EXPECT_MSG(cg.stop == engine::CgStop::Progress, engine::cgStopName(cg.stop)
+                                                      << " after " << cg.iterationsRun);
   EXPECT(cg.iterationsRun < options.maxIterations);
   // The first iteration i at which (φ_i − φ_{i−k}) / φ_i < ε k holds is where it stopped.
   const auto firstProgressStop = [](const std::vector<double>& trace, int64_t from) {
@@ -127,7 +129,8 @@ MRNN_TEST(cg_stops_before_a_direction_of_negative_curvature) {
   const auto b = torch::tensor({1.0, 1.0}, kDouble);
   engine::CgOptions options;
   options.maxIterations = 10;
-  const auto cg = engine::conjugateGradient(productOf(a), b, torch::zeros({2}, kDouble), {}, options);
+  const auto cg =
+      engine::conjugateGradient(productOf(a), b, torch::zeros({2}, kDouble), {}, options);
   EXPECT(cg.stop == engine::CgStop::NegativeCurvature);
   EXPECT_EQ(cg.iterationsRun, int64_t{1});
   // x1 = α b with α = rᵀr / bᵀAb = 2 / 1.
@@ -144,7 +147,12 @@ MRNN_TEST(backtracking_walks_back_while_an_earlier_iterate_is_no_worse) {
   const auto pick = [](std::vector<double> losses, double* chosen) {
     std::vector<size_t> asked;
     const size_t index = engine::backtrackIterates(
-        losses.size(), [&](size_t i) { asked.push_back(i); return losses[i]; }, chosen);
+        losses.size(),
+        [&](size_t i) {
+          asked.push_back(i);
+          return losses[i];
+        },
+        chosen);
     return std::make_pair(index, asked);
   };
   double chosen = 0.0;
@@ -193,9 +201,8 @@ MRNN_TEST(the_line_search_shrinks_by_four_fifths_until_armijo_holds) {
   EXPECT_EQ(rejected.reductions, 60);
   EXPECT_EQ(calls, 60);
   // A NaN loss is no decrease either.
-  const auto nan = engine::armijoLineSearch(1.0, -1.0, std::nan(""), [](double r) {
-    return r > 0.5 ? std::nan("") : 0.5;
-  });
+  const auto nan = engine::armijoLineSearch(1.0, -1.0, std::nan(""),
+                                            [](double r) { return r > 0.5 ? std::nan("") : 0.5; });
   EXPECT_NEAR(nan.rate, 0.8 * 0.8 * 0.8 * 0.8, 1e-15);  // 0.4096 is the first below 0.5
 }
 
@@ -289,7 +296,9 @@ MRNN_TEST(a_large_lambda_damps_the_step_towards_the_gradient) {
   engine::HessianFreeRule rule(config, {theta});
   const auto gradient = a.matmul(-centre);
   rule.update(objective, 0.0);
-  const auto expected = torch::linalg::solve(a + 1e4 * torch::eye(n, kDouble), -gradient.unsqueeze(1), true).squeeze(1);
+  const auto expected =
+      torch::linalg::solve(a + 1e4 * torch::eye(n, kDouble), -gradient.unsqueeze(1), true)
+          .squeeze(1);
   EXPECT_MSG(maxDifference(theta.detach(), expected) < 1e-9,
              "max difference " << maxDifference(theta.detach(), expected));
 }

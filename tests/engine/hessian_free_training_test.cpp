@@ -4,6 +4,8 @@
 
 #include <torch/torch.h>
 
+#include <cmath>
+
 #include "engine/optim/hessian_free_rule.h"
 #include "engine/store/metric_names.h"
 #include "engine/store/run_paths.h"
@@ -199,8 +201,8 @@ MRNN_TEST(a_resumed_hessian_free_run_is_the_uninterrupted_one) {
       trainToEnd(project, first.latestCheckpoint, engine::lengthOf(project.training));
   EXPECT_MSG(second.finished, second.reason);
   EXPECT_EQ(second.steps, int64_t{4});
-  const std::string differing = firstDifferentWeight(
-      project, uninterrupted.latestCheckpoint, second.latestCheckpoint);
+  const std::string differing =
+      firstDifferentWeight(project, uninterrupted.latestCheckpoint, second.latestCheckpoint);
   EXPECT_MSG(differing.empty(), differing << " differs after 2 + 2 Hessian-free steps from 4");
   const auto a = ruleOf(project, uninterrupted.latestCheckpoint);
   const auto b = ruleOf(project, second.latestCheckpoint);
@@ -216,9 +218,9 @@ MRNN_TEST(a_hessian_free_run_records_its_cg_figures_and_symbols) {
   const auto outcome = trainToEnd(hessianFreeProject(scratch, 3));
   EXPECT_MSG(outcome.finished, outcome.reason);
   engine::RunStore store(engine::RunPaths::database(scratch.folder().string()));
-  for (const char* name : {engine::metric::kCgIterations, engine::metric::kLambda,
-                           engine::metric::kRho, engine::metric::kBacktrackedIterate,
-                           engine::metric::kStepSize}) {
+  for (const char* name :
+       {engine::metric::kCgIterations, engine::metric::kLambda, engine::metric::kRho,
+        engine::metric::kBacktrackedIterate, engine::metric::kStepSize}) {
     EXPECT_MSG(store.metrics(outcome.runId, name).size() == size_t{3}, name);
   }
   for (const auto& point : store.metrics(outcome.runId, engine::metric::kCgIterations)) {
@@ -230,4 +232,24 @@ MRNN_TEST(a_hessian_free_run_records_its_cg_figures_and_symbols) {
   const auto symbols = store.metrics(outcome.runId, engine::metric::kSymbols);
   EXPECT_EQ(symbols.size(), size_t{3});
   EXPECT(symbols[1].value > symbols[0].value && symbols[2].value > symbols[1].value);
+}
+
+// Every cell of the zoo trains by Hessian-free: its fused window's backward (the kept graph)
+// and its per-step loop's forward derivatives (the products), two steps each.
+MRNN_TEST(every_cell_trains_by_hessian_free) {
+  for (const engine::CellType type : engine::allCellTypes()) {
+    const std::string name = engine::cellTypeName(type);
+    ScratchProject scratch("hf-cell-" + name);
+    auto project = hessianFreeProject(scratch, 2);
+    engine::LayerConfig layer;
+    layer.type = type;
+    layer.hiddenSize = 8;
+    layer.mSize = 6;
+    layer.rank = 4;  // the Mogrifier's, below the embedding's width
+    project.model.layers = {layer};
+    project.training.optimizer.hessianFree.cgMaxIterations = 4;
+    const auto outcome = trainToEnd(project);
+    EXPECT_MSG(outcome.finished, name << ": " << outcome.reason);
+    EXPECT_MSG(std::isfinite(outcome.test) && outcome.test > 0.0, name);
+  }
 }

@@ -43,11 +43,12 @@ target_link_libraries(engine_cuda_distributed_test PRIVATE mrnn::engine_distribu
 mrnn_add_engine_test(engine_gauss_newton_test LABELS unit SOURCES gauss_newton_test.cpp)
 target_link_libraries(engine_gauss_newton_test PRIVATE mrnn::engine_training mrnn_cell_reference)
 
-# Hessian-free in the loop: two ranks equal one process, exact resume, its figures.
+# Hessian-free in the loop (two ranks equal one process, exact resume, its figures); the
+# long-range problems' runs and the time budget.
 mrnn_add_engine_test(engine_hessian_free_training_test LABELS unit
-  SOURCES hessian_free_training_test.cpp)
+  SOURCES hessian_free_training_test.cpp problem_training_test.cpp)
 target_link_libraries(engine_hessian_free_training_test PRIVATE mrnn::engine_training
-  mrnn::engine_distributed mrnn_training_fixtures mrnn_training_runs)
+  mrnn::engine_distributed mrnn::engine_analysis mrnn_training_fixtures mrnn_training_runs)
 
 # Hessian-free solves a long-range problem that Adam, in the same time, does not (minutes).
 mrnn_add_engine_test(engine_hessian_free_problem_test LABELS slow

@@ -325,19 +325,19 @@ QWidget* BlockInspector::buildLayerPage() {
   dropoutState_ = makeRate(QStringLiteral("dropoutState"),
                            tr("Variational dropout on h(t-1) where it enters the recurrent "
                               "matrices"));
-  initRecurrent_ =
-      makeCombo(QStringLiteral("initRecurrent"),
-                {tr("scaled orthogonal"), tr("uniform"), tr("sparse")},
-                tr("Initialisation of the recurrent matrices; sparse keeps a few nonzero "
-                   "incoming weights per unit, as Hessian-free training of the mRNN starts "
-                   "(init.sparse_connections in the YAML)"));
+  initRecurrent_ = makeCombo(
+      QStringLiteral("initRecurrent"), {tr("scaled orthogonal"), tr("uniform"), tr("sparse")},
+      tr("Initialisation of the recurrent matrices; sparse keeps a few nonzero "
+         "incoming weights per unit, as Hessian-free training of the mRNN starts "
+         "(init.sparse_connections in the YAML)"));
   initScale_ = new QDoubleSpinBox;
   initScale_->setObjectName(QStringLiteral("initScale"));
   initScale_->setRange(0.0, 100.0);
   initScale_->setDecimals(3);
   initScale_->setSingleStep(0.1);
-  initScale_->setToolTip(tr("Orthogonal scale (Krause: 0.7), the uniform bound's factor, or "
-                            "the sparse matrices' spectral radius"));
+  initScale_->setToolTip(
+      tr("Orthogonal scale (Krause: 0.7), the uniform bound's factor, or "
+         "the sparse matrices' spectral radius"));
   forgetBias_ = new QDoubleSpinBox;
   forgetBias_->setObjectName(QStringLiteral("forgetBias"));
   forgetBias_->setRange(-100.0, 100.0);

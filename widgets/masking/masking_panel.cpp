@@ -26,9 +26,9 @@
 #pragma push_macro("slots")
 #undef slots
 #include "engine/analysis/analysis_job.h"
-#include "engine/models/eval_mode_guard.h"
 #include "engine/analysis/held_out_text.h"
 #include "engine/analysis/loaded_model.h"
+#include "engine/models/eval_mode_guard.h"
 #include "engine/scoring/feature_masking.h"
 #include "engine/scoring/scoring_output.h"
 #pragma pop_macro("slots")

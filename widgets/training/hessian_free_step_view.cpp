@@ -46,12 +46,12 @@ void HessianFreeStepView::addStep(const engine::StepEvent& step) {
   const double rate = value(m::kStepSize);
   const QString rhoText = std::isinf(rho) ? QStringLiteral("−∞") : QString::number(rho, 'g', 3);
   const bool poor = !(rho >= 0.25) || rate == 0.0;
-  figures_->setText(tr("step %1: CG %2 iterations, kept %3 · λ %4 · ρ %5 · step size %6")
-                        .arg(step.step)
-                        .arg(value(m::kCgIterations))
-                        .arg(value(m::kBacktrackedIterate))
-                        .arg(QString::number(value(m::kLambda), 'g', 3), rhoText,
-                             QString::number(rate, 'g', 3)));
+  figures_->setText(
+      tr("step %1: CG %2 iterations, kept %3 · λ %4 · ρ %5 · step size %6")
+          .arg(step.step)
+          .arg(value(m::kCgIterations))
+          .arg(value(m::kBacktrackedIterate))
+          .arg(QString::number(value(m::kLambda), 'g', 3), rhoText, QString::number(rate, 'g', 3)));
   figures_->setStyleSheet(poor ? QStringLiteral("color: #c05800; font-weight: bold;") : QString());
   show();
 }

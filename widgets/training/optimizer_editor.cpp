@@ -32,11 +32,11 @@ QString typeLabel(OptimizerKind kind) {
     case OptimizerKind::Sgd:
       return QObject::tr("SGD");
     case OptimizerKind::RmspropNormalized:
-      return QObject::tr("RMSprop, normalised updates (Krause)");
+      return QObject::tr("RMSprop, normalised (Krause)");
     case OptimizerKind::NtAsgd:
       return QObject::tr("NT-ASGD (Merity)");
     case OptimizerKind::HessianFree:
-      return QObject::tr("Hessian-free (Martens; Sutskever)");
+      return QObject::tr("Hessian-free");
   }
   return QString();
 }
@@ -75,9 +75,8 @@ OptimizerEditor::OptimizerEditor(ProjectDocument& document, QWidget* parent)
                           [member](OptimizerConfig& c, double v) { c.*member = v; });
   };
   const auto hf = [](auto member) {
-    return std::make_pair(
-        [member](const OptimizerConfig& c) { return c.hessianFree.*member; },
-        [member](OptimizerConfig& c, auto v) { c.hessianFree.*member = v; });
+    return std::make_pair([member](const OptimizerConfig& c) { return c.hessianFree.*member; },
+                          [member](OptimizerConfig& c, auto v) { c.hessianFree.*member = v; });
   };
   auto lr = rate(&OptimizerConfig::learningRate);
   addReal("lr", tr("Learning rate"), tr("training.optimizer.lr"), lr.first, lr.second, 0.0, 1000.0);
@@ -86,8 +85,8 @@ OptimizerEditor::OptimizerEditor(ProjectDocument& document, QWidget* parent)
           tr("Every update's length (Krause eq. 22); it takes the learning rate's place"),
           length.first, length.second, 0.0, 1000.0);
   auto decay = rate(&OptimizerConfig::updateLengthDecay);
-  addReal("update_length_decay", tr("Length decay"), tr("Per step"), decay.first, decay.second,
-          0.0, 1.0);
+  addReal("update_length_decay", tr("Length decay"), tr("Per step"), decay.first, decay.second, 0.0,
+          1.0);
   for (const auto& [key, label, member] :
        {std::tuple{"beta1", tr("β₁"), &OptimizerConfig::beta1},
         std::tuple{"beta2", tr("β₂"), &OptimizerConfig::beta2},
@@ -194,14 +193,16 @@ void OptimizerEditor::addCount(const std::string& key, const QString& label, con
   spin->setToolTip(tip);
   form_->addRow(label, spin);
   const int merge = kMergeBase + static_cast<int>(fields_.size());
-  connect(spin, qOverload<int>(&QSpinBox::valueChanged), this, [this, label, set, merge](int value) {
-    if (refreshing_) return;
-    engine::Project project = document_.project();
-    set(project.training.optimizer, value);
-    document_.edit(project, tr("Set %1").arg(label), merge);
-  });
+  connect(spin, qOverload<int>(&QSpinBox::valueChanged), this,
+          [this, label, set, merge](int value) {
+            if (refreshing_) return;
+            engine::Project project = document_.project();
+            set(project.training.optimizer, value);
+            document_.edit(project, tr("Set %1").arg(label), merge);
+          });
   fields_.push_back({key, spin, [this, spin, get] {
-                       spin->setValue(static_cast<int>(get(document_.project().training.optimizer)));
+                       spin->setValue(
+                           static_cast<int>(get(document_.project().training.optimizer)));
                      }});
 }
 
@@ -225,12 +226,14 @@ void OptimizerEditor::addPreconditioner() {
   box->setObjectName(QStringLiteral("optimizer_preconditioner"));
   box->addItem(tr("none"), static_cast<int>(engine::Preconditioner::None));
   box->addItem(tr("diagonal (Martens)"), static_cast<int>(engine::Preconditioner::Diagonal));
-  box->setToolTip(tr("CG's preconditioner: none, or (diag(Σ g²) + λ)^power, g each curvature "
-                     "sequence's gradient"));
+  box->setToolTip(
+      tr("CG's preconditioner: none, or (diag(Σ g²) + λ)^power, g each curvature "
+         "sequence's gradient"));
   form_->addRow(tr("Preconditioner"), box);
   connect(box, qOverload<int>(&QComboBox::currentIndexChanged), this, [this, box] {
     const auto choice = static_cast<engine::Preconditioner>(box->currentData().toInt());
-    edit(tr("Set preconditioner"), [&](OptimizerConfig& c) { c.hessianFree.preconditioner = choice; });
+    edit(tr("Set preconditioner"),
+         [&](OptimizerConfig& c) { c.hessianFree.preconditioner = choice; });
   });
   fields_.push_back({"preconditioner", box, [this, box] {
                        box->setCurrentIndex(static_cast<int>(

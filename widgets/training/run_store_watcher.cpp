@@ -3,6 +3,7 @@
 #include <QTimer>
 #include <exception>
 
+#include "engine/store/metric_names.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_store.h"
 #include "widgets/native_path.h"
@@ -41,7 +42,9 @@ QString RunStoreWatcher::signature() const {
       if (run.status == engine::RunStatus::Running) {
         // The runs table's step count moves at checkpoints only; the loss points as it trains.
         for (const engine::MetricSummary& metric : catalogue.store().metricSummaries(run.id)) {
-          if (metric.name == "train/loss") picture += QStringLiteral(":%1").arg(metric.points);
+          if (metric.name == engine::metric::kTrainLoss) {
+            picture += QStringLiteral(":%1").arg(metric.points);
+          }
         }
       }
       picture += QLatin1Char(';');

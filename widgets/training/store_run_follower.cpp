@@ -7,9 +7,12 @@
 #include <filesystem>
 #include <limits>
 
+#include "engine/store/metric_names.h"
 #include "engine/store/run_catalogue.h"
 
 namespace mrnn::widgets {
+
+namespace metric = engine::metric;
 namespace {
 
 // The parent of process `pid` (Linux: /proc/<pid>/stat's fourth field); 0 when unknown.
@@ -30,10 +33,6 @@ const engine::MetricSummary* summaryOf(const std::vector<engine::MetricSummary>&
     if (summary.name == name) return &summary;
   }
   return nullptr;
-}
-
-std::string rankMetric(int rank) {
-  return "rank" + std::to_string(rank) + "/symbols_per_s";
 }
 
 bool samePath(const std::string& a, const std::string& b) {
@@ -61,7 +60,8 @@ StoreRunFollower::StoreRunFollower(Launch launch) : launch_(std::move(launch)) {
   // The curves so far are the monitor's history; only steps after the checkpoint are news.
   lastStep_ = fromStep;
   lastValidStep_ = fromStep;
-  for (const engine::MetricPoint& point : catalogue.store().metrics(resumedRun_, "valid/bpc")) {
+  for (const engine::MetricPoint& point :
+       catalogue.store().metrics(resumedRun_, metric::kValidBits)) {
     if (point.step <= fromStep && (bestValid_ <= 0.0 || point.value < bestValid_)) {
       bestValid_ = point.value;
     }
@@ -70,7 +70,8 @@ StoreRunFollower::StoreRunFollower(Launch launch) : launch_(std::move(launch)) {
     checkpointSteps_[checkpoint.kind] = checkpoint.step;
   }
   const auto summaries = catalogue.store().metricSummaries(resumedRun_);
-  if (const auto* loss = summaryOf(summaries, "train/loss"); loss && loss->lastStep > fromStep) {
+  if (const auto* loss = summaryOf(summaries, metric::kTrainLoss);
+      loss && loss->lastStep > fromStep) {
     stale_ = std::make_pair(loss->points, loss->lastStep);
   }
 }
@@ -104,7 +105,7 @@ std::vector<engine::TrainingEvent> StoreRunFollower::read(int64_t hint, bool end
   const engine::RunStore& store = catalogue.store();
   const auto summaries = store.metricSummaries(runId_);
   Timeline timeline;
-  const engine::MetricSummary* loss = summaryOf(summaries, "train/loss");
+  const engine::MetricSummary* loss = summaryOf(summaries, metric::kTrainLoss);
   if (loss && stale_ && !ended && std::make_pair(loss->points, loss->lastStep) == *stale_) {
     loss = nullptr;  // the trainer has not dropped the steps it trains again yet
   } else {
@@ -112,10 +113,10 @@ std::vector<engine::TrainingEvent> StoreRunFollower::read(int64_t hint, bool end
   }
   if (loss && loss->lastStep > lastStep_) {
     int ranks = 0;
-    while (summaryOf(summaries, rankMetric(ranks))) ++ranks;
+    while (summaryOf(summaries, metric::rankSymbolsPerSecond(ranks))) ++ranks;
     readSteps(store, ranks, timeline);
   }
-  const engine::MetricSummary* valid = summaryOf(summaries, "valid/bpc");
+  const engine::MetricSummary* valid = summaryOf(summaries, metric::kValidBits);
   if (valid && valid->lastStep > lastValidStep_ && !stale_) readValidations(store, timeline);
   readCheckpoints(catalogue, ended, timeline);
   // Each validation and checkpoint after the step it follows, as the trainer publishes them.
@@ -127,7 +128,7 @@ std::vector<engine::TrainingEvent> StoreRunFollower::read(int64_t hint, bool end
 
 void StoreRunFollower::readSteps(const engine::RunStore& store, int rankCount, Timeline& out) {
   std::map<int64_t, engine::StepEvent> steps;
-  for (const engine::MetricPoint& point : store.metrics(runId_, "train/loss")) {
+  for (const engine::MetricPoint& point : store.metrics(runId_, metric::kTrainLoss)) {
     if (point.step <= lastStep_) continue;
     engine::StepEvent& step = steps[point.step];
     step.step = point.step;
@@ -144,11 +145,18 @@ void StoreRunFollower::readSteps(const engine::RunStore& store, int rankCount, T
       if (step != steps.end()) set(step->second, point.value);
     }
   };
-  fill("lr", [](engine::StepEvent& e, double v) { e.learningRate = v; });
-  fill("grad_norm", [](engine::StepEvent& e, double v) { e.gradientNorm = v; });
-  fill("symbols_per_s", [](engine::StepEvent& e, double v) { e.symbolsPerSecond = v; });
+  fill(metric::kLearningRate, [](engine::StepEvent& e, double v) { e.learningRate = v; });
+  fill(metric::kGradientNorm, [](engine::StepEvent& e, double v) { e.gradientNorm = v; });
+  fill(metric::kSymbolsPerSecond, [](engine::StepEvent& e, double v) { e.symbolsPerSecond = v; });
+  fill(metric::kSymbols,
+       [](engine::StepEvent& e, double v) { e.symbols = static_cast<int64_t>(v); });
+  // A Hessian-free run's figures, as the trainer hands them to its own monitor.
+  for (const char* name : {metric::kCgIterations, metric::kLambda, metric::kRho,
+                           metric::kBacktrackedIterate, metric::kStepSize}) {
+    fill(name, [name](engine::StepEvent& e, double v) { e.update.push_back({name, v}); });
+  }
   for (int r = 0; r < rankCount; ++r) {
-    fill(rankMetric(r), [r](engine::StepEvent& e, double v) {
+    fill(metric::rankSymbolsPerSecond(r), [r](engine::StepEvent& e, double v) {
       e.rankSymbolsPerSecond[static_cast<size_t>(r)] = v;
     });
   }
@@ -177,13 +185,14 @@ void StoreRunFollower::readValidations(const engine::RunStore& store, Timeline& 
       set(event.figures, point.value);
     }
   };
-  fill("valid/loss", [](engine::LossFigures& f, double v) { f.nats = v; });
-  fill("valid/bpc", [](engine::LossFigures& f, double v) { f.bitsPerSymbol = v; });
-  fill("valid/ppl", [](engine::LossFigures& f, double v) { f.perplexity = v; });
-  fill("valid/bpw", [](engine::LossFigures& f, double v) {
+  fill(metric::kValidLoss, [](engine::LossFigures& f, double v) { f.nats = v; });
+  fill(metric::kValidBits, [](engine::LossFigures& f, double v) { f.bitsPerSymbol = v; });
+  fill(metric::kValidPerplexity, [](engine::LossFigures& f, double v) { f.perplexity = v; });
+  fill(metric::kValidBitsPerWord, [](engine::LossFigures& f, double v) {
     f.bitsPerWord = v;
     f.wordPerplexity = std::exp2(v);
   });
+  fill(metric::kValidErrorRate, [](engine::LossFigures& f, double v) { f.errorRate = v; });
   for (auto& [number, event] : validations) {
     // The best so far is what the trainer saved a "best" checkpoint for.
     event.best = bestValid_ <= 0.0 || event.figures.bitsPerSymbol < bestValid_;

@@ -234,7 +234,8 @@ void TrainingCharts::updateHessianFreeCharts() {
     grid_->addWidget(plot(small[static_cast<size_t>(i)]), 1, i * 12 / count, 1, 12 / count);
   }
   plot(Chart::CgIterations)->setVisible(any);
-  auto* title = qobject_cast<QCPTextElement*>(plot(Chart::LearningRate)->plotLayout()->element(0, 0));
+  auto* title =
+      qobject_cast<QCPTextElement*>(plot(Chart::LearningRate)->plotLayout()->element(0, 0));
   if (title) title->setText(any ? tr("Learning rate · Hessian-free λ") : tr("Learning rate"));
 }
 
@@ -390,12 +391,12 @@ void TrainingCharts::addStep(const engine::StepEvent& event) {
     appendPoint(live_, Series::LearningRate, at(event.learningRate));
   } else {
     updateHessianFreeCharts();
-    for (const auto& [series, metric] :
-         {std::pair{Series::Lambda, RunMetric::Lambda},
-          std::pair{Series::CgIterations, RunMetric::CgIterations},
-          std::pair{Series::KeptIterate, RunMetric::KeptIterate}}) {
+    for (const auto& [series, metric] : {std::pair{Series::Lambda, RunMetric::Lambda},
+                                         std::pair{Series::CgIterations, RunMetric::CgIterations},
+                                         std::pair{Series::KeptIterate, RunMetric::KeptIterate}}) {
       const Curve& curve = live_.curves.curve(metric);
-      if (!curve.isEmpty() && curve.last().step == event.step) appendPoint(live_, series, curve.last());
+      if (!curve.isEmpty() && curve.last().step == event.step)
+        appendPoint(live_, series, curve.last());
     }
   }
   appendPoint(live_, Series::GradientNorm, at(event.gradientNorm));

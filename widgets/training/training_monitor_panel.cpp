@@ -17,8 +17,8 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProgressBar>
-#include <QScrollBar>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStyle>
 #include <QSystemTrayIcon>
@@ -32,6 +32,7 @@
 
 #include "engine/analysis/analysis_job.h"
 #include "engine/config/device_name.h"
+#include "engine/data/long_range_problem.h"
 #include "engine/runtime/machine_resources.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
@@ -43,9 +44,9 @@
 #include "widgets/project/project_document.h"
 #include "widgets/training/background_job.h"
 #include "widgets/training/device_choice_box.h"
-#include "widgets/training/process_count_box.h"
 #include "widgets/training/hessian_free_step_view.h"
 #include "widgets/training/optimizer_editor.h"
+#include "widgets/training/process_count_box.h"
 #include "widgets/training/rank_throughput_view.h"
 #include "widgets/training/run_banner.h"
 #include "widgets/training/run_curves.h"
@@ -93,7 +94,8 @@ TrainingMonitorPanel::TrainingMonitorPanel(ProjectDocument& document, QWidget* p
   settings->setObjectName(QStringLiteral("optimizerPane"));
   settings->setWidget(optimizer_);
   settings->setWidgetResizable(true);
-  settings->setMinimumWidth(230);
+  settings->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  settings->setMinimumWidth(optimizer_->minimumSizeHint().width() + 24);
   settings->hide();
   auto* beside = new QSplitter(Qt::Horizontal, this);
   beside->addWidget(charts_);
@@ -233,10 +235,11 @@ QToolBar* TrainingMonitorPanel::buildToolBar() {
   xAxis_->addItem(tr("Epoch"), static_cast<int>(TrainingCharts::XAxis::Epoch));
   xAxis_->addItem(tr("Training time"), static_cast<int>(TrainingCharts::XAxis::WallTime));
   xAxis_->addItem(tr("Symbols read"), static_cast<int>(TrainingCharts::XAxis::Symbols));
-  xAxis_->setToolTip(tr("Plot against optimisation steps, epochs, training time or training "
-                        "symbols read (time and symbols compare runs of different optimisers "
-                        "fairly: one Hessian-free step reads and computes as much as hundreds "
-                        "of Adam's)"));
+  xAxis_->setToolTip(
+      tr("Plot against optimisation steps, epochs, training time or training "
+         "symbols read (time and symbols compare runs of different optimisers "
+         "fairly: one Hessian-free step reads and computes as much as hundreds "
+         "of Adam's)"));
   xLabel->setBuddy(xAxis_);
   connect(xAxis_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
     charts_->setXAxis(static_cast<TrainingCharts::XAxis>(xAxis_->currentData().toInt()));
@@ -454,6 +457,10 @@ void TrainingMonitorPanel::onValidation(const engine::ValidationEvent& event) {
   if (event.figures.bitsPerWord > 0) {  // 0 when the word count is unknown
     line += tr(", %1 bits/word").arg(formatLoss(event.figures.bitsPerWord));
   }
+  if (event.figures.errorRate >= 0) {  // a long-range problem: its criterion
+    line += QStringLiteral(", ") +
+            QString::fromStdString(engine::problemVerdict(event.figures.errorRate));
+  }
   if (event.best) line += tr("  (best so far)");
   appendLog(line);
 }
@@ -494,6 +501,10 @@ void TrainingMonitorPanel::onFinished(const engine::FinishedEvent& event) {
   }
   if (!event.stopped && event.test > 0) {
     figures << tr("test %1 bits/symbol").arg(formatLoss(event.test));
+  }
+  if (!event.stopped && event.testErrorRate >= 0) {
+    figures << tr("on test, %1")
+                   .arg(QString::fromStdString(engine::problemVerdict(event.testErrorRate)));
   }
   if (!figures.isEmpty()) {
     QString joined = figures.join(QStringLiteral(", "));
@@ -613,9 +624,13 @@ void TrainingMonitorPanel::updateStats() {
     }
   }
   if (haveBest_) {
-    bestValue_->setText(perplexity
-                            ? tr("%1 ppl").arg(formatValue(best_.figures.perplexity))
-                            : tr("%1 bits/symbol").arg(formatLoss(best_.figures.bitsPerSymbol)));
+    QString best = perplexity ? tr("%1 ppl").arg(formatValue(best_.figures.perplexity))
+                              : tr("%1 bits/symbol").arg(formatLoss(best_.figures.bitsPerSymbol));
+    // A long-range problem: the share of sequences wrong is what says whether it is solved.
+    if (best_.figures.errorRate >= 0) {
+      best += tr(" · %1% wrong").arg(QString::number(100.0 * best_.figures.errorRate, 'f', 1));
+    }
+    bestValue_->setText(best);
     bestValue_->setToolTip(tr("At step %1").arg(best_.step));
   } else {
     bestValue_->setText(QStringLiteral("-"));
@@ -699,9 +714,10 @@ void TrainingMonitorPanel::followStore() {
 void TrainingMonitorPanel::preferFairAxis() {
   if (!charts_->mixesUpdateRules() || charts_->xAxis() != TrainingCharts::XAxis::Step) return;
   xAxis_->setCurrentIndex(xAxis_->findData(static_cast<int>(TrainingCharts::XAxis::Symbols)));
-  appendLog(tr("The runs shown mix Hessian-free and first-order steps, which differ in what "
-               "a step reads: the charts plot them against the training symbols read (the X "
-               "axis box chooses another)."));
+  appendLog(
+      tr("The runs shown mix Hessian-free and first-order steps, which differ in what "
+         "a step reads: the charts plot them against the training symbols read (the X "
+         "axis box chooses another)."));
 }
 
 void TrainingMonitorPanel::loadCurves(const QList<qint64>& runIds, bool history) {

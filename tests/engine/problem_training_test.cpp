@@ -1,0 +1,141 @@
+// Training on the long-range problems and with a time budget: a problem's run reads fresh
+// sequences each from the initial state, validates and tests on its error rate, records it,
+// and is scored again by the runs table's "evaluate on test"; the addition problem trains its
+// linear output on real targets; training.max_seconds ends a run finished, tested; a window
+// that starts afresh ignores the state it is handed.
+
+#include <torch/torch.h>
+
+#include <chrono>
+
+#include "engine/analysis/held_out_text.h"
+#include "engine/analysis/loaded_model.h"
+#include "engine/config/project_file.h"
+#include "engine/store/metric_names.h"
+#include "engine/store/run_paths.h"
+#include "engine/store/run_store.h"
+#include "engine/training/checkpoint.h"
+#include "engine/training/local_collective.h"
+#include "engine/training/run_test_evaluation.h"
+#include "engine/training/window_objective.h"
+#include "test_harness.h"
+#include "training_fixtures.h"
+#include "training_runs.h"
+
+using namespace mrnn;
+using namespace mrnn::test;
+
+namespace {
+
+engine::Project problemProject(const ScratchProject& scratch, const std::string& problem,
+                               const std::string& optimizer) {
+  const bool addition = problem == "addition";
+  auto project = engine::parseProject(
+      std::string("name: problem\nmodel:\n  input: {level: word, embedding_size: 0") +
+          (addition ? ", values: 1" : "") +
+          "}\n  layers:\n    - {type: rnn, hidden_size: 12}\n  output: {type: " +
+          (addition ? "linear" : "softmax") + "}\ndata:\n  synthetic: " + problem +
+          "\n  problem: {length: 20, train: 64, valid: 24, test: 40, seed: 3}\n"
+          "training:\n  batch_size: 8\n  max_steps: 6\n  validate_every: 3\n"
+          "  checkpoint_every: 3\n  threads: 1\n  optimizer: " +
+          optimizer + "\nevaluation: {batch_size: 8}\n",
+      scratch.file("project.yaml"));
+  project.folder = scratch.folder().string();
+  return project;
+}
+
+}  // namespace
+
+MRNN_TEST(a_problem_run_validates_and_tests_on_its_error_rate) {
+  ScratchProject scratch("problem-run");
+  const auto project = problemProject(scratch, "temporal_order_2bit", "{type: adam, lr: 0.01}");
+  const auto outcome = trainToEnd(project);
+  EXPECT_MSG(outcome.finished, outcome.reason);
+  EXPECT(outcome.testErrorRate >= 0.0 && outcome.testErrorRate <= 1.0);
+  engine::RunStore store(engine::RunPaths::database(scratch.folder().string()));
+  EXPECT_EQ(store.metrics(outcome.runId, engine::metric::kValidErrorRate).size(), size_t{2});
+  EXPECT_EQ(store.metrics(outcome.runId, engine::metric::kTestErrorRate).size(), size_t{1});
+  // A window reads 8 sequences of the problem's 22 steps (T = 20 to 1.1 T).
+  const auto symbols = store.metrics(outcome.runId, engine::metric::kSymbols);
+  EXPECT_EQ(symbols.back().value, 6.0 * 8 * 22);
+  // "Evaluate on test" scores the same sequences the same way.
+  const auto again = engine::evaluateRunOnTest(scratch.folder().string(), outcome.runId);
+  EXPECT(again.figures.errorRate >= 0.0);
+  EXPECT_NEAR(again.figures.errorRate,
+              store.metrics(outcome.runId, engine::metric::kTestErrorRate).back().value, 1e-12);
+  // The analyses read text; a problem's sequences are not one: said, not misread.
+  EXPECT_THROWS_WITH(std::runtime_error,
+                     engine::heldOutSplit(project, engine::Vocabulary(), "test"),
+                     "long-range problem", "temporal_order_2bit");
+}
+
+MRNN_TEST(the_addition_problem_trains_a_linear_output_on_real_targets) {
+  ScratchProject scratch("addition-run");
+  const auto project = problemProject(
+      scratch, "addition",
+      "{type: hessian_free, cg_max_iterations: 5, gradient_windows: 2, curvature_windows: 1}");
+  const auto outcome = trainToEnd(project);
+  EXPECT_MSG(outcome.finished, outcome.reason);
+  EXPECT(outcome.testErrorRate >= 0.0 && outcome.testErrorRate <= 1.0);
+  // The loss is half the squared error of a sum of two numbers in [0, 1): small, finite.
+  EXPECT(std::isfinite(outcome.bestValid) && outcome.bestValid > 0.0 && outcome.bestValid < 2.0);
+}
+
+MRNN_TEST(a_time_budget_ends_the_run_finished_and_tested) {
+  ScratchProject scratch("time-budget");
+  auto project = scratch.project();
+  project.training.maxSteps = 1000000;
+  project.training.maxSeconds = 0.5;
+  const auto started = std::chrono::steady_clock::now();
+  const auto outcome = trainToEnd(project);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_MSG(outcome.finished && !outcome.stopped, outcome.reason);
+  EXPECT(outcome.steps > 0 && outcome.steps < 1000000);
+  EXPECT(outcome.test > 0.0);  // tested, as a run that ran its length
+  EXPECT_MSG(seconds < 30.0, seconds << " s");
+  engine::RunStore store(engine::RunPaths::database(scratch.folder().string()));
+  const auto loss = store.metrics(outcome.runId, engine::metric::kTrainLoss);
+  EXPECT(loss.back().wallSeconds >= 0.5);
+  EXPECT(loss[loss.size() - 2].wallSeconds < 0.5);  // the step that crossed it was the last
+}
+
+MRNN_TEST(a_window_that_starts_afresh_ignores_the_state_it_is_handed) {
+  engine::ModelConfig config;
+  config.input.embeddingSize = 4;
+  engine::LayerConfig layer;
+  layer.type = engine::CellType::Lstm;
+  layer.hiddenSize = 5;
+  config.layers = {layer};
+  engine::LanguageModel model(config, 6);
+  torch::manual_seed(4);
+  const auto inputs = torch::randint(0, 6, {7, 3}, torch::kLong);
+  const auto targets = torch::randint(0, 6, {7, 3}, torch::kLong);
+  engine::LocalCollective local;
+  engine::ObjectiveOptions options;
+  options.shard = {0, 3};
+  const auto lossFrom = [&](const engine::ModelState& start, bool fresh) {
+    engine::WindowObjective objective(model, local, start, {{inputs, targets, {}, fresh, {}, {}}},
+                                      options);
+    return objective.loss(engine::DataShare::Gradient);
+  };
+  engine::ModelState noisy = model.initialState(3);
+  for (auto& part : noisy.layers[0].parts) part = torch::randn_like(part);
+  const auto zero = model.initialState(3);
+  EXPECT(lossFrom(noisy, false) != lossFrom(zero, false));  // the state matters...
+  EXPECT_EQ(lossFrom(noisy, true), lossFrom(zero, false));  // ...unless the window starts afresh
+}
+
+MRNN_TEST(sampling_and_the_analyses_refuse_a_model_of_real_numbers) {
+  ScratchProject scratch("addition-analysis");
+  const auto project = problemProject(
+      scratch, "addition",
+      "{type: hessian_free, cg_max_iterations: 3, gradient_windows: 1, curvature_windows: 1}");
+  auto shorter = project;
+  shorter.training.maxSteps = 2;
+  const auto outcome = trainToEnd(shorter);
+  EXPECT_MSG(outcome.finished, outcome.reason);
+  EXPECT_THROWS_WITH(engine::CheckpointError,
+                     engine::loadModelFromCheckpoint(outcome.latestCheckpoint, torch::kCPU),
+                     "predicts real numbers", "linear");
+}
