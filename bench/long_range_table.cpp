@@ -30,10 +30,21 @@ std::map<std::string, std::string> parse(int argc, char** argv) {
                                              {"seed", "1"},
                                              {"threads", "0"},
                                              {"folder", ""}};
-  for (int i = 1; i + 1 < argc; i += 2) {
+  for (int i = 1; i < argc; i += 2) {
     const std::string key = argv[i];
+    if (key == "--help" || key == "-h") {
+      std::printf(
+          "usage: mrnn-bench-long-range [--problems NAME:T,...] [--hf-steps N]\n"
+          "  [--hidden N] [--batch N] [--adam-lr R] [--seed S] [--threads N]"
+          " [--folder DIR]\n");
+      std::exit(0);
+    }
     if (key.rfind("--", 0) != 0 || !options.count(key.substr(2))) {
-      std::fprintf(stderr, "unknown option %s\n", argv[i]);
+      std::fprintf(stderr, "unknown option %s (--help lists them)\n", argv[i]);
+      std::exit(2);
+    }
+    if (i + 1 == argc) {
+      std::fprintf(stderr, "%s needs a value\n", argv[i]);
       std::exit(2);
     }
     options[key.substr(2)] = argv[i + 1];
