@@ -97,10 +97,36 @@ std::string keptSettingsNote(int64_t runId, const std::vector<std::string>& diff
   return line;
 }
 
+// The run whose checkpoint folder holds `path` (<project>/checkpoints/run-<id>/), or 0 when it
+// lies elsewhere.
+int64_t runOfFolder(const std::string& path, const RunCatalogue& catalogue) {
+  std::error_code error;
+  const auto folder =
+      std::filesystem::weakly_canonical(std::filesystem::absolute(path).parent_path(), error);
+  const auto root = std::filesystem::weakly_canonical(
+      std::filesystem::absolute(RunPaths::checkpoints(catalogue.folder())), error);
+  if (error || folder.parent_path() != root) return 0;
+  const std::string name = folder.filename().string();
+  if (name.rfind("run-", 0) != 0 || name.size() == 4 || name.size() > 22) return 0;
+  for (size_t i = 4; i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9') return 0;
+  }
+  return std::stoll(name.substr(4));
+}
+
 void checkCheckpointBelongs(const TrainingSnapshot& s, const std::string& path,
                             const RunCatalogue& catalogue) {
   const std::string ours = catalogue.projectId();
   const std::string run = "run " + std::to_string(s.runId);
+  // A file copied into another run's folder: resuming that run must not continue this one.
+  const int64_t folderRun = runOfFolder(path, catalogue);
+  if (folderRun != 0 && folderRun != s.runId) {
+    throw CheckpointError("checkpoint '" + path + "' lies in run " + std::to_string(folderRun) +
+                          "'s folder but holds " + run + "'s state; resuming it would rewind " +
+                          run + ", not continue run " + std::to_string(folderRun) +
+                          ". Put back run " + std::to_string(folderRun) +
+                          "'s own checkpoint, or resume " + run + " from its own folder");
+  }
   if (!s.projectId.empty()) {
     if (s.projectId == ours) return;
     throw CheckpointError("checkpoint '" + path + "' belongs to " + run + " of another project " +

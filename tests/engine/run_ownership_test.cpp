@@ -113,6 +113,34 @@ MRNN_TEST(a_foreign_checkpoint_never_takes_over_a_run) {
   EXPECT_EQ(stamped, ours);
 }
 
+// A checkpoint copied into another run's folder: resuming that run (`mrnn resume --run 1`
+// picks run 1's latest.pt) must not continue, and so rewind, the run the file holds.
+MRNN_TEST(a_checkpoint_in_another_runs_folder_is_refused_naming_both_runs) {
+  ScratchProject scratch("run-swap");
+  const auto project = quick(scratch, 2);
+  const auto run1 = trainWith(project, "");
+  auto longer = project;
+  longer.training.maxSteps = 4;
+  const auto run2 = trainWith(longer, "");
+  EXPECT_MSG(run1.finished && run2.finished, run1.reason + run2.reason);
+  EXPECT_EQ(run2.runId, int64_t{2});
+  std::filesystem::copy_file(run2.latestCheckpoint, run1.latestCheckpoint,
+                             std::filesystem::copy_options::overwrite_existing);
+  const RunState run1Before = stateOf(project, 1);
+  const RunState run2Before = stateOf(project, 2);
+
+  auto further = project;
+  further.training.maxSteps = 6;
+  const auto resumed = trainWith(further, run1.latestCheckpoint);
+  EXPECT(resumed.failed);
+  EXPECT_MSG(resumed.reason.find("run 2") != std::string::npos &&
+                 resumed.reason.find("run 1") != std::string::npos,
+             resumed.reason);
+  EXPECT_MSG(resumed.reason.find(run1.latestCheckpoint) != std::string::npos, resumed.reason);
+  EXPECT(stateOf(project, 1) == run1Before);
+  EXPECT(stateOf(project, 2) == run2Before);
+}
+
 MRNN_TEST(two_writers_never_share_a_run) {
   ScratchProject scratch("one-writer");
   const auto project = quick(scratch);
