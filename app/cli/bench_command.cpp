@@ -76,8 +76,9 @@ engine::BenchShape shapeFrom(const CommandLine& args) {
   s.threads = threads == "0" ? 0
               : threads == "auto"
                   ? engine::kFollowLoad
-                  : static_cast<int>(positiveInteger(
-                        args, "threads", std::max(1u, std::thread::hardware_concurrency())));
+                  : static_cast<int>(boundedInteger(
+                        args, "threads", std::max(1u, std::thread::hardware_concurrency()), 1,
+                        engine::kMaxThreads));
   s.device = deviceOption(args);
   s.mogrifierRounds =
       static_cast<int>(boundedInteger(args, "mogrifier-rounds", s.mogrifierRounds, 0, 32));
@@ -186,7 +187,8 @@ int runBench(const CommandLine& args, std::ostream& out, std::ostream& err) {
   // every probe of every round. Asking starts no CUDA context, so each probe's GPU memory is
   // still its own.
   engine::resolveComputeDevice(options.shape.device, "--device");
-  options.repeats = static_cast<int>(positiveInteger(args, "repeats", options.repeats));
+  options.repeats =
+      static_cast<int>(boundedInteger(args, "repeats", options.repeats, 1, kMaxBenchRepeats));
   options.torchLstm = !args.has("no-torch-lstm");
   options.contention = args.has("contention");
   options.python = args.value("python", options.python);

@@ -20,6 +20,11 @@ class UsageError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+// Ranges of integer options the engine's config does not already bound: parsed as 64-bit and
+// refused past these, never wrapped.
+constexpr int64_t kMaxRankTimeout = 7 * 24 * 3600;  // --timeout, seconds: a week
+constexpr int64_t kMaxBenchRepeats = 1000;          // mrnn bench --repeats
+
 // A positive integer option, or a UsageError naming the option and the bad value.
 inline int64_t positiveInteger(const CommandLine& args, const std::string& option,
                                int64_t fallback) {

@@ -95,15 +95,20 @@ int runTrain(const CommandLine& args, bool resume, std::ostream& out, std::ostre
   engine::Project project = engine::loadProject(args.positional()[1]);
   // A new run trains for the length given here; a resumed one keeps its own unless given one.
   engine::RunLength length;
-  if (args.has("max-steps")) length.maxSteps = positiveInteger(args, "max-steps", 0);
-  if (args.has("epochs")) length.epochs = positiveInteger(args, "epochs", 1);
+  // The project check's ranges: a run never holds a length its own settings would refuse.
+  if (args.has("max-steps")) {
+    length.maxSteps = boundedInteger(args, "max-steps", 0, 1, engine::kMaxRunSteps);
+  }
+  if (args.has("epochs"))
+    length.epochs = boundedInteger(args, "epochs", 1, 1, engine::kMaxRunEpochs);
   if (!resume) engine::applyRunLength(project.training, length);
   if (args.has("threads")) project.training.threads = static_cast<int>(threadsOption(args));
   if (args.has("max-seconds")) {
-    project.training.maxSeconds = static_cast<double>(positiveInteger(args, "max-seconds", 1));
+    project.training.maxSeconds =
+        static_cast<double>(boundedInteger(args, "max-seconds", 1, 1, engine::kMaxRunSeconds));
   }
   if (args.has("device")) project.training.device = deviceOption(args);
-  const int timeout = static_cast<int>(positiveInteger(args, "timeout", 60));
+  const int timeout = static_cast<int>(boundedInteger(args, "timeout", 60, 1, kMaxRankTimeout));
   const std::string from = resume ? resumeCheckpoint(args, project) : "";
 
   const auto environment =
@@ -113,7 +118,7 @@ int runTrain(const CommandLine& args, bool resume, std::ostream& out, std::ostre
   if (args.has("device") && !environment) {
     engine::resolveComputeDevice(project.training.device, "--device");
   }
-  const int64_t nproc = positiveInteger(args, "nproc", 1);
+  const int64_t nproc = boundedInteger(args, "nproc", 1, 1, engine::kMaxThreads);
   if (nproc > 1) {
     if (environment) throw UsageError("--nproc starts ranks itself; this process already is one");
     // Refused here once, rather than by every rank.

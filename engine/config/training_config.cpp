@@ -343,9 +343,10 @@ TrainingConfig parseTrainingSection(const YAML::Node& node, YamlReader& reader,
   }
   c.carryState = reader.boolean(node, path, "carry_state", c.carryState);
   c.clipNorm = reader.number(node, path, "clip_norm", c.clipNorm, 0.0, 1e6);
-  c.epochs = reader.integer(node, path, "epochs", c.epochs, 1, 1'000'000);
-  c.maxSteps = reader.integer(node, path, "max_steps", c.maxSteps, 0, kMaxCount);
-  c.maxSeconds = reader.number(node, path, "max_seconds", c.maxSeconds, 0.0, 1e9);
+  c.epochs = reader.integer(node, path, "epochs", c.epochs, 1, kMaxRunEpochs);
+  c.maxSteps = reader.integer(node, path, "max_steps", c.maxSteps, 0, kMaxRunSteps);
+  c.maxSeconds = reader.number(node, path, "max_seconds", c.maxSeconds, 0.0,
+                               static_cast<double>(kMaxRunSeconds));
   c.validateEvery = reader.integer(node, path, "validate_every", c.validateEvery, 1, kMaxCount);
   c.validationSymbols =
       reader.integer(node, path, "validation_symbols", c.validationSymbols, 0, kMaxCount);

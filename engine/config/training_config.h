@@ -13,6 +13,11 @@ namespace mrnn::engine {
 
 class YamlReader;
 
+// A run's length limits, checked alike in the project file and on the command line.
+constexpr int64_t kMaxRunSteps = int64_t{1} << 40;  // training.max_steps, --max-steps
+constexpr int64_t kMaxRunEpochs = 1'000'000;        // training.epochs, --epochs
+constexpr int64_t kMaxRunSeconds = 1'000'000'000;   // training.max_seconds, --max-seconds
+
 enum class OptimizerKind { Adam, AdamW, Rmsprop, Sgd, RmspropNormalized, NtAsgd, HessianFree };
 enum class Preconditioner { None, Diagonal };
 
