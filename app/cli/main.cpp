@@ -8,6 +8,7 @@
 #include "copy_command.h"
 #include "engine/runtime/allocation_policy.h"
 #include "engine/runtime/blas_kernels.h"
+#include "engine/training/library_error_text.h"
 #include "eval_command.h"
 #include "experiment_command.h"
 #include "model_describe_command.h"
@@ -99,7 +100,7 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const std::exception& error) {
     // Commands report expected failures themselves; this keeps anything else a message.
-    std::cerr << "mrnn: " << error.what() << "\n";
+    std::cerr << "mrnn: " << mrnn::engine::libraryErrorText(error) << "\n";
     return 1;
   }
   std::cerr << "mrnn: unknown command '" << words[0] << (words.size() > 1 ? " " + words[1] : "")

@@ -2,6 +2,8 @@
 
 #include <torch/torch.h>
 
+#include "engine/training/library_error_text.h"
+
 namespace mrnn::engine {
 
 AnalysisJob::AnalysisJob(Work work) : work_(std::move(work)) {}
@@ -23,7 +25,7 @@ void AnalysisJob::start() {
     } catch (const JobCancelledError&) {
       events_.push(JobCancelled{});
     } catch (const std::exception& error) {
-      events_.push(JobFailed{error.what()});
+      events_.push(JobFailed{libraryErrorText(error)});
     }
     running_ = false;
   });

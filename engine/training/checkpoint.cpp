@@ -10,6 +10,7 @@
 #include "engine/config/model_config_writer.h"
 #include "engine/config/yaml_reader.h"
 #include "engine/io/atomic_file.h"
+#include "engine/training/library_error_text.h"
 
 namespace mrnn::engine {
 namespace {
@@ -100,7 +101,7 @@ void upgradeLegacyMrnnBias(TrainingSnapshot& s, const std::string& path) {
     }
   } catch (const std::exception& error) {
     throw CheckpointError("checkpoint '" + path + "' holds a model section that cannot be read: " +
-                          std::string(error.what()).substr(0, 200));
+                          libraryErrorText(error));
   }
 }
 
@@ -174,7 +175,7 @@ Checkpoint Checkpoint::open(const std::string& path) {
   try {
     file = readWholeFile(path);
   } catch (const std::exception& error) {
-    throw CheckpointError(std::string("cannot read checkpoint: ") + error.what());
+    throw CheckpointError("cannot read checkpoint: " + libraryErrorText(error));
   }
   if (file.size() < kHeaderSize ||
       file.compare(0, sizeof kFileTag, kFileTag, sizeof kFileTag) != 0) {
@@ -207,7 +208,7 @@ Checkpoint Checkpoint::open(const std::string& path) {
     checkpoint.archive_.load_from(payload, torch::Device(torch::kCPU));
   } catch (const std::exception& error) {
     throw CheckpointError("checkpoint '" + path + "' cannot be read: it is corrupt (" +
-                          std::string(error.what()).substr(0, 200) + ")");
+                          libraryErrorText(error) + ")");
   }
   auto& archive = checkpoint.archive_;
   TrainingSnapshot& s = checkpoint.snapshot_;
@@ -242,8 +243,7 @@ Checkpoint Checkpoint::open(const std::string& path) {
       s.projectId = projectId.toStringRef();
     }
   } catch (const std::exception& error) {
-    throw CheckpointError("checkpoint '" + path +
-                          "' is incomplete: " + std::string(error.what()).substr(0, 200));
+    throw CheckpointError("checkpoint '" + path + "' is incomplete: " + libraryErrorText(error));
   }
   upgradeLegacyMrnnBias(s, path);
   return checkpoint;
@@ -274,7 +274,7 @@ void Checkpoint::loadModel(LanguageModel& model) {
     model.load(modelArchive);
   } catch (const std::exception& error) {
     throw CheckpointError("checkpoint '" + path_ + "': the weights do not fit this model (" +
-                          std::string(error.what()).substr(0, 200) + ")");
+                          libraryErrorText(error) + ")");
   }
   // Such a file comes from elsewhere (training never saves non-finite weights): scoring or
   // sampling from it would print NaN or empty text as if it were a result.
@@ -294,7 +294,7 @@ bool Checkpoint::loadRule(UpdateRule& rule) {
     rule.load(ruleArchive);
   } catch (const std::exception& error) {
     throw CheckpointError("checkpoint '" + path_ + "': the optimiser state does not fit (" +
-                          std::string(error.what()).substr(0, 200) + ")");
+                          libraryErrorText(error) + ")");
   }
   return true;
 }

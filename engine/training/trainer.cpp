@@ -33,6 +33,7 @@
 #include "engine/training/evaluator.h"
 #include "engine/training/gradient_buckets.h"
 #include "engine/training/held_out_note.h"
+#include "engine/training/library_error_text.h"
 #include "engine/training/local_collective.h"
 #include "engine/training/problem_score.h"
 #include "engine/training/resumed_training.h"
@@ -743,9 +744,8 @@ TrainingOutcome Session::run(const std::string& resumeFrom) {
                            outcome_.testErrorRate});
   } catch (const std::exception& error) {
     outcome_.failed = true;
-    outcome_.reason = dynamic_cast<const c10::OutOfMemoryError*>(&error)
-                          ? outOfMemoryReason()
-                          : std::string(error.what());
+    outcome_.reason = dynamic_cast<const c10::OutOfMemoryError*>(&error) ? outOfMemoryReason()
+                                                                         : libraryErrorText(error);
     outcome_.steps = step_;
     if (store_ && outcome_.runId > 0) {
       try {

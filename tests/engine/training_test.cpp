@@ -464,6 +464,41 @@ MRNN_TEST(truncated_corrupt_and_missing_checkpoints_are_refused) {
   EXPECT(resumed.failed);
 }
 
+// A payload damaged where LibTorch's reader fails, its header and checksum made to agree:
+// the refusal is one line naming the file, never LibTorch's "Exception raised from ...
+// frame #0" backtrace.
+MRNN_TEST(a_damaged_payload_with_a_matching_checksum_is_refused_in_one_line) {
+  ScratchProject scratch("consistent-damage");
+  auto project = scratch.project();
+  project.training.maxSteps = 1;
+  const auto outcome = trainToEnd(project);
+  std::string bytes = fileBytes(outcome.latestCheckpoint);
+  const size_t header = 32;  // tag, format version, payload size, FNV-1a of the payload
+  for (size_t i = bytes.size() - 22; i < bytes.size(); ++i) bytes[i] = 'x';  // zip's directory end
+  uint64_t hash = 14695981039346656037ull;
+  for (size_t i = header; i < bytes.size(); ++i) {
+    hash ^= static_cast<unsigned char>(bytes[i]);
+    hash *= 1099511628211ull;
+  }
+  for (int i = 0; i < 8; ++i) bytes[24 + i] = static_cast<char>((hash >> (8 * i)) & 0xff);
+  scratch.write("damaged.pt", bytes);
+  std::string message;
+  try {
+    engine::Checkpoint::open(scratch.file("damaged.pt"));
+  } catch (const engine::CheckpointError& error) {
+    message = error.what();
+  }
+  EXPECT_MSG(message.find("damaged.pt") != std::string::npos, message);
+  EXPECT_MSG(message.find("corrupt") != std::string::npos, message);
+  EXPECT_MSG(message.find("Exception raised from") == std::string::npos, message);
+  EXPECT_MSG(message.find("frame #") == std::string::npos, message);
+  EXPECT_MSG(message.find('\n') == std::string::npos, message);
+  // Resuming it fails the same way, in the run's reason.
+  const auto resumed = trainToEnd(project, scratch.file("damaged.pt"));
+  EXPECT(resumed.failed);
+  EXPECT_MSG(resumed.reason.find("frame #") == std::string::npos, resumed.reason);
+}
+
 MRNN_TEST(checkpoint_of_another_format_version_is_refused) {
   ScratchProject scratch("version");
   auto project = scratch.project();
