@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A lent GPU machine's work, in few calls of under ten minutes each:
+# The work for a GPU machine, in few calls of under ten minutes each:
 #   scripts/gpu-session.sh prepare   # here (Debian): the .debs and the peer into .gpu-carry/
 #   scripts/gpu-session.sh build     # there: build/cuda (scripts/build-cuda.sh)
 #   scripts/gpu-session.sh test      # there: the gpu-labelled tests, then the engine's unit tests
@@ -26,7 +26,7 @@ case "$step" in
     ;;
   test)
     mkdir -p "$logs"
-    # The GPU tests first (they are why the machine was lent), then the engine's own tests on
+    # The GPU tests first (they are what this run is for), then the engine's own tests on
     # this build: the CUDA LibTorch must not change what the CPU computes.
     ctest --test-dir "$root/build/cuda" -L gpu --output-on-failure --timeout 300 2>&1 |
       tee "$logs/gpu-tests.log" || true
