@@ -32,6 +32,12 @@ std::string fileBytes(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+// The bytes of the checkpoint a one-step run of `project` leaves.
+std::string oneStepCheckpointBytes(engine::Project& project) {
+  project.training.maxSteps = 1;
+  return fileBytes(trainToEnd(project).latestCheckpoint);
+}
+
 }  // namespace
 
 MRNN_TEST(resume_continues_exactly) {
@@ -470,9 +476,7 @@ MRNN_TEST(truncated_corrupt_and_missing_checkpoints_are_refused) {
 MRNN_TEST(a_damaged_payload_with_a_matching_checksum_is_refused_in_one_line) {
   ScratchProject scratch("consistent-damage");
   auto project = scratch.project();
-  project.training.maxSteps = 1;
-  const auto outcome = trainToEnd(project);
-  std::string bytes = fileBytes(outcome.latestCheckpoint);
+  std::string bytes = oneStepCheckpointBytes(project);
   const size_t header = 32;  // tag, format version, payload size, FNV-1a of the payload
   for (size_t i = bytes.size() - 22; i < bytes.size(); ++i) bytes[i] = 'x';  // zip's directory end
   uint64_t hash = 14695981039346656037ull;
@@ -502,9 +506,7 @@ MRNN_TEST(a_damaged_payload_with_a_matching_checksum_is_refused_in_one_line) {
 MRNN_TEST(checkpoint_of_another_format_version_is_refused) {
   ScratchProject scratch("version");
   auto project = scratch.project();
-  project.training.maxSteps = 1;
-  const auto outcome = trainToEnd(project);
-  std::string bytes = fileBytes(outcome.latestCheckpoint);
+  std::string bytes = oneStepCheckpointBytes(project);
   bytes[8] = 99;  // the little-endian format version follows the 8-byte tag
   scratch.write("future.pt", bytes);
   EXPECT_THROWS_WITH(engine::CheckpointError, engine::Checkpoint::open(scratch.file("future.pt")),
