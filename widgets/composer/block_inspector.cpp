@@ -526,7 +526,9 @@ void BlockInspector::showBlock(int block, const QStringList& problems) {
       pages_->setCurrentIndex(InputPage);
       refreshInput(model);
     } else if (block == layers + 1) {
-      subtitle_->setText(tr("The distribution over the next symbol"));
+      subtitle_->setText(model.output.kind == engine::OutputKind::Linear
+                             ? tr("Real numbers at the judged steps")
+                             : tr("The distribution over the next symbol"));
       pages_->setCurrentIndex(OutputPage);
       refreshOutput(model);
     } else {

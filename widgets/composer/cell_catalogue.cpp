@@ -147,7 +147,9 @@ QString inputEquations(const engine::InputConfig& input) {
 
 QString outputEquations(const engine::OutputConfig& output) {
   if (output.kind == engine::OutputKind::Linear) {
-    return QStringLiteral("y = W h + b, %1 real outputs\nloss ½ (y − target)²").arg(output.size);
+    const QString outputs = output.size == 1 ? QStringLiteral("1 real output")
+                                             : QStringLiteral("%1 real outputs").arg(output.size);
+    return QStringLiteral("y = W h + b, %1\nloss ½ (y − target)²").arg(outputs);
   }
   if (output.kind == engine::OutputKind::Softmax) {
     return output.tieEmbeddings ? QStringLiteral("p = softmax(E h + b)\nE: the input embedding")

@@ -108,7 +108,8 @@ ComposerBlock outputBlock(const engine::ModelConfig& model, int64_t vocab) {
                            : QObject::tr("Mixture of Softmaxes"));
   QStringList detail;
   if (linear) {
-    detail << QObject::tr("%1 real outputs, squared error").arg(output.size);
+    detail << (output.size == 1 ? QObject::tr("1 real output, squared error")
+                                : QObject::tr("%1 real outputs, squared error").arg(output.size));
   } else if (!softmax) {
     detail << QObject::tr("%1 components").arg(output.mixtures);
     if (output.latentSize > 0) detail << QObject::tr("latent %1").arg(output.latentSize);
