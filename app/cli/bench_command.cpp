@@ -25,7 +25,7 @@
 namespace mrnn::app {
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kBenchUsage =
     "usage: mrnn bench [--cells mlstm,lstm] [--measures train,eval,sample,curvature]\n"
     "                  [--hidden 512] [--emb 64] [--batch 32] [--bptt 100] [--vocab 128]\n"
     "                  [--steps 10] [--sample-length 2000] [--repeats 3] [--threads N|auto]\n"
@@ -152,7 +152,7 @@ int runBench(const CommandLine& args, std::ostream& out, std::ostream& err) {
                                        "contention"};
   const auto unknown = args.unknownOptions(known);
   if (!unknown.empty() || args.positional().size() != 1) {
-    err << kUsage;
+    err << kBenchUsage;
     if (!unknown.empty()) err << "unknown option " << unknown.front() << "\n";
     return 2;
   }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <thread>
@@ -30,7 +31,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kUsage =
+constexpr const char* kExperimentUsage =
     "usage: mrnn experiment plan|run|status|stop|table <experiment.yaml | project folder>\n"
     "         [--experiment NAME] [--slots N] [--threads N] [--replan]\n"
     "         [--executor local|slurm] [--format text|csv|json] [--output FILE]\n";
@@ -85,8 +86,8 @@ engine::ExecutorKind chosenExecutor(const CommandLine& args, const engine::Exper
                                            : engine::ExecutorKind::Local;
 }
 
-int run(const CommandLine& args, const engine::ExperimentPlan& plan, std::ostream& out,
-        std::ostream& err) {
+int run(const CommandLine& args, const engine::ExperimentPlan& plan, const StopSignals& signals,
+        std::ostream& out, std::ostream& err) {
   const engine::ExecutorKind executor = chosenExecutor(args, plan);
   std::string missing;
   if (executor == engine::ExecutorKind::Slurm && !engine::SlurmClient::available(&missing)) {
@@ -95,7 +96,6 @@ int run(const CommandLine& args, const engine::ExperimentPlan& plan, std::ostrea
            "them with squeue (docs/distributed.md)\n";
     return 1;
   }
-  const StopSignals signals;
   engine::QueueOptions options;
   options.program = ownExecutable();
   options.slotCount = positiveInteger(args, "slots", 0);
@@ -121,9 +121,10 @@ int run(const CommandLine& args, const engine::ExperimentPlan& plan, std::ostrea
   }
 }
 
-int status(const engine::ExperimentPlan& plan, std::ostream& out) {
-  const std::string& folder = plan.folder();
-  const std::string& name = plan.experiment.name;
+// From the ledger and the run store, never the plan: at once, however large the experiment.
+int status(const engine::Experiment& experiment, std::ostream& out) {
+  const std::string folder = engine::projectFolderOf(experiment.baseFile);
+  const std::string& name = experiment.name;
   const auto queue = engine::RunLock::holder(engine::ExperimentPaths::queueLock(folder, name));
   out << "experiment '" << name << "': queue "
       << (queue ? "running, " + queue->describe() : std::string("not running")) << "\n";
@@ -136,7 +137,7 @@ int status(const engine::ExperimentPlan& plan, std::ostream& out) {
   std::vector<engine::RunRecord> runs;
   if (engine::RunCatalogue::exists(folder)) runs = engine::RunCatalogue(folder).runs();
   auto rows = engine::experimentProgress(
-      plan, trials, runs, [&plan](int64_t trial) { return engine::trialTrainedNow(plan, trial); });
+      trials, runs, [&](int64_t trial) { return engine::trialTrainedNow(folder, name, trial); });
   // Trials on Slurm: their jobs' state from squeue (its database is the job's while it runs).
   const engine::SlurmJobs jobs = engine::recordedSlurmJobs(folder, name);
   if (!jobs.empty()) {
@@ -148,7 +149,7 @@ int status(const engine::ExperimentPlan& plan, std::ostream& out) {
     } catch (const std::exception& error) {
       out << "squeue: " << error.what() << "\n";
     }
-    engine::describeSlurmJobs(plan, jobs, known ? &states : nullptr, rows);
+    engine::describeSlurmJobs(folder, name, jobs, known ? &states : nullptr, rows);
     out << jobs.size() << " trial" << (jobs.size() == 1 ? "" : "s")
         << " in Slurm jobs not yet collected\n";
   }
@@ -156,10 +157,12 @@ int status(const engine::ExperimentPlan& plan, std::ostream& out) {
   return 0;
 }
 
-int stop(const engine::ExperimentPlan& plan, std::ostream& out, std::ostream& err) {
-  const engine::QueueControl queue(plan.folder(), plan.experiment.name);
+// Needs no plan either: the queue's lock and the recorded Slurm jobs say all.
+int stop(const engine::Experiment& experiment, std::ostream& out, std::ostream& err) {
+  const std::string folder = engine::projectFolderOf(experiment.baseFile);
+  const engine::QueueControl queue(folder, experiment.name);
   const auto holder = queue.holder();
-  const engine::SlurmJobs jobs = engine::recordedSlurmJobs(plan.folder(), plan.experiment.name);
+  const engine::SlurmJobs jobs = engine::recordedSlurmJobs(folder, experiment.name);
   if (!holder && !jobs.empty()) {
     // Slurm jobs outlive their queue: without one, cancel them here. The next `run` collects
     // their runs (a cancelled trial saves a checkpoint first).
@@ -177,7 +180,7 @@ int stop(const engine::ExperimentPlan& plan, std::ostream& out, std::ostream& er
     return 0;
   }
   if (!holder) {
-    out << "experiment '" << plan.experiment.name << "' is not running\n";
+    out << "experiment '" << experiment.name << "' is not running\n";
     return 0;
   }
   std::string problem;
@@ -265,7 +268,7 @@ int trial(const CommandLine& args, const engine::ExperimentPlan& plan, std::ostr
   }
   if (record->fingerprint != plan.trials[static_cast<size_t>(index)].fingerprint) {
     err << "mrnn: experiment '" << name << "' changed since trial #" << number
-        << " was queued; run the queue again\n";
+        << " was queued; `mrnn experiment run --replan` plans the changed trials afresh\n";
     return 1;
   }
   const engine::TrialStart start = engine::decideTrialStart(runFolder, *record);
@@ -318,6 +321,28 @@ int trialWithExitFile(const CommandLine& args, std::ostream& out, std::ostream& 
   }
 }
 
+// Planning a large experiment takes a while: past a second, how far it came, once a second.
+engine::PlanWatch planWatch(const StopSignals& signals, std::ostream* err) {
+  engine::PlanWatch watch;
+  watch.stop = &signals.flag();
+  if (err == nullptr) return watch;
+  using Clock = std::chrono::steady_clock;
+  struct Shown {
+    Clock::time_point next = Clock::now() + std::chrono::seconds(1);
+    bool any = false;
+  };
+  auto shown = std::make_shared<Shown>();
+  watch.progress = [err, shown](int64_t planned, int64_t total) {
+    const Clock::time_point now = Clock::now();
+    // The last count only after earlier ones: a quick plan prints nothing.
+    if (planned == total ? !shown->any : now < shown->next) return;
+    shown->any = true;
+    shown->next = now + std::chrono::seconds(1);
+    *err << "planning: " << planned << " of " << total << " trials\n" << std::flush;
+  };
+  return watch;
+}
+
 }  // namespace
 
 int runExperimentCommand(const CommandLine& args, std::ostream& out, std::ostream& err) {
@@ -329,7 +354,7 @@ int runExperimentCommand(const CommandLine& args, std::ostream& out, std::ostrea
       args.unknownOptions({"experiment", "slots", "threads", "replan", "format", "output", "trial",
                            "executor", "run-folder", "exit-file"});
   if (!known || !unknown.empty()) {
-    err << kUsage;
+    err << kExperimentUsage;
     if (!unknown.empty()) err << "unknown option " << unknown.front() << "\n";
     return 2;
   }
@@ -342,12 +367,21 @@ int runExperimentCommand(const CommandLine& args, std::ostream& out, std::ostrea
   }
   if (verb == "trial" && args.has("exit-file")) return trialWithExitFile(args, out, err);
   // A ConfigError (file, line, key) reaches main(), which prints it and exits 1.
-  const engine::ExperimentPlan planned =
-      engine::planExperiment(engine::loadExperiment(experimentFile(args)));
+  const engine::Experiment experiment = engine::loadExperiment(experimentFile(args));
+  if (verb == "status") return status(experiment, out);
+  if (verb == "stop") return stop(experiment, out, err);
+  // Ctrl-C while planning stops the command as it stops the queue (a flag planning reads).
+  const StopSignals signals;
+  engine::ExperimentPlan planned;
+  try {
+    planned = engine::planExperiment(experiment, engine::projectVocabularySize,
+                                     planWatch(signals, verb == "trial" ? nullptr : &err));
+  } catch (const engine::PlanStopped& stopped) {
+    err << "mrnn: " << signals.name() << ": " << stopped.what() << "; nothing was queued\n";
+    return 3;
+  }
   if (verb == "plan") return plan(planned, out);
-  if (verb == "run") return run(args, planned, out, err);
-  if (verb == "status") return status(planned, out);
-  if (verb == "stop") return stop(planned, out, err);
+  if (verb == "run") return run(args, planned, signals, out, err);
   if (verb == "table") return table(args, planned, out);
   return trial(args, planned, out, err);
 }

@@ -17,6 +17,7 @@
 #include "runs_command.h"
 #include "sampling_command.h"
 #include "scoring_command.h"
+#include "stop_signals.h"
 #include "train_command.h"
 
 namespace {
@@ -49,6 +50,7 @@ void printUsage(std::ostream& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  mrnn::app::StopSignals::restoreIgnoredInterrupt();
   const mrnn::app::CommandLine args(argc, argv);
   const auto& words = args.positional();
   // Re-executing costs a second start of LibTorch (~0.7 s): only commands that compute pay it.

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -84,13 +85,14 @@ inline double numberOption(const CommandLine& args, const std::string& option, d
                            bool lowInclusive = true) {
   if (!args.has(option)) return fallback;
   const std::string raw = args.value(option);
-  try {
-    size_t used = 0;
-    const double value = std::stod(raw, &used);
-    if (used == raw.size() && (lowInclusive ? value >= low : value > low) && value <= high) {
-      return value;
-    }
-  } catch (const std::exception&) {
+  // strtod, not stod: a number too small for a double (1e-400) reads as 0 or a subnormal and
+  // meets the range check like any other, rather than being "not a number".
+  char* end = nullptr;
+  const double value = raw.empty() ? 0.0 : std::strtod(raw.c_str(), &end);
+  const bool whole = !raw.empty() && end == raw.c_str() + raw.size();
+  if (whole && std::isfinite(value) && (lowInclusive ? value >= low : value > low) &&
+      value <= high) {
+    return value;
   }
   std::ostringstream expected;
   expected << "a number";

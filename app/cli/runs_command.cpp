@@ -13,12 +13,13 @@
 
 #include "engine/io/atomic_file.h"
 #include "engine/store/run_catalogue.h"
+#include "engine/store/run_paths.h"
 #include "engine/store/text_format.h"
 
 namespace mrnn::app {
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kRunsUsage =
     "usage:\n"
     "  mrnn runs list <project-folder>\n"
     "  mrnn runs show <project-folder> <run-id>\n"
@@ -26,7 +27,7 @@ constexpr const char* kUsage =
 
 int usageError(std::ostream& err, const std::string& problem) {
   if (!problem.empty()) err << "mrnn runs: " << problem << "\n";
-  err << kUsage;
+  err << kRunsUsage;
   return 2;
 }
 
@@ -259,7 +260,8 @@ int runRunsCommand(const CommandLine& args, std::ostream& out, std::ostream& err
     return 1;
   }
   // Never create a database just to report that there is none.
-  if (!engine::RunCatalogue::exists(folder)) {
+  if (!engine::RunCatalogue::exists(folder) &&
+      !std::filesystem::exists(engine::RunPaths::database(folder), ignored)) {
     err << "mrnn: no runs yet in " << folder << " (no runs.sqlite)\n";
     return 1;
   }

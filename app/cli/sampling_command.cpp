@@ -18,7 +18,7 @@
 namespace mrnn::app {
 namespace {
 
-const char* const kUsage =
+const char* const kSamplingUsage =
     "usage: mrnn sample <project.yaml> [--run ID | --checkpoint PATH] [--prime TEXT]\n"
     "                   [--length N] [--temperature T] [--top-k K] [--top-p P] [--greedy]\n"
     "                   [--beam N] [--stop 'S1|S2'] [--completions N] [--seed S]\n"
@@ -82,7 +82,8 @@ engine::SamplingOptions readOptions(const CommandLine& args) {
   engine::SamplingOptions o;
   o.prime = unescape(args.value("prime"));
   o.maxLength = positiveInteger(args, "length", o.maxLength);
-  o.temperature = numberOption(args, "temperature", o.temperature);
+  o.temperature = numberOption(args, "temperature", o.temperature, engine::kMinTemperature,
+                               engine::kMaxTemperature);
   o.topK = positiveInteger(args, "top-k", 0);
   o.topP = numberOption(args, "top-p", o.topP);
   o.greedy = args.has("greedy");
@@ -134,7 +135,7 @@ int runSampleCommand(const CommandLine& args, std::ostream& out, std::ostream& e
       {"run", "checkpoint", "prime", "length", "temperature", "top-k", "top-p", "greedy", "beam",
        "stop", "completions", "seed", "clamp", "alternatives", "threads", "json", "device"});
   if (!unknown.empty() || args.positional().size() != 2) {
-    err << kUsage;
+    err << kSamplingUsage;
     if (!unknown.empty()) err << "unknown option " << unknown.front() << "\n";
     return 2;
   }
@@ -163,12 +164,7 @@ int runSampleCommand(const CommandLine& args, std::ostream& out, std::ostream& e
     options.alternatives = 0;
   } else {
     // JSON and beam search keep every symbol (with its alternatives) until the end.
-    const double perSymbol =
-        160.0 + 80.0 * static_cast<double>(options.alternatives) *
-                    (options.beamWidth > 0 ? 2.0 * static_cast<double>(options.beamWidth) : 1.0);
-    const double symbols = static_cast<double>(options.maxLength) *
-                           static_cast<double>(std::max(options.completions, options.beamWidth));
-    engine::requireMemory(perSymbol * symbols,
+    engine::requireMemory(engine::keptSymbolsBytes(options),
                           "--length " + std::to_string(options.maxLength) +
                               (asJson ? " with --json" : " with --beam") +
                               " keeps every symbol until the end and",

@@ -5,6 +5,9 @@ namespace {
 
 std::atomic<bool> stopRequested{false};
 std::atomic<int> stopSignal{0};
+// A command may hold one while it plans and its training holds another: the inner one keeps a
+// request that came before it.
+std::atomic<int> depth{0};
 
 extern "C" void onStopSignal(int signal) {
   stopSignal = signal;
@@ -14,8 +17,10 @@ extern "C" void onStopSignal(int signal) {
 }  // namespace
 
 StopSignals::StopSignals() {
-  stopRequested = false;
-  stopSignal = 0;
+  if (depth++ == 0) {
+    stopRequested = false;
+    stopSignal = 0;
+  }
   struct sigaction action {};
   action.sa_handler = onStopSignal;
   sigemptyset(&action.sa_mask);
@@ -27,8 +32,18 @@ StopSignals::StopSignals() {
 }
 
 StopSignals::~StopSignals() {
+  --depth;
   for (size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &previous_[i], nullptr);
   sigaction(SIGPIPE, &previousPipe_, nullptr);
+}
+
+void StopSignals::restoreIgnoredInterrupt() {
+  struct sigaction current {};
+  if (sigaction(SIGINT, nullptr, &current) != 0 || current.sa_handler != SIG_IGN) return;
+  struct sigaction standard {};
+  standard.sa_handler = SIG_DFL;
+  sigemptyset(&standard.sa_mask);
+  sigaction(SIGINT, &standard, nullptr);
 }
 
 bool StopSignals::requested() const {

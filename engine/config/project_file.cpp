@@ -87,9 +87,13 @@ Project loadProject(const std::string& path) {
     throw ConfigError(path, 0, 0, "", error.what());
   }
   Project project = parseProject(text, path);
-  project.folder = std::filesystem::path(path).parent_path().string();
-  if (project.folder.empty()) project.folder = ".";
+  project.folder = projectFolderOf(path);
   return project;
+}
+
+std::string projectFolderOf(const std::string& projectFile) {
+  const std::string folder = std::filesystem::path(projectFile).parent_path().string();
+  return folder.empty() ? "." : folder;
 }
 
 std::string projectToYaml(const Project& project) {

@@ -26,6 +26,9 @@ struct Project {
 // Throws ConfigError naming the file (and line and key) for a missing or unreadable file,
 // YAML syntax errors and every invalid setting.
 Project loadProject(const std::string& path);
+// The folder a project file lives in (its runs, checkpoints and experiments): "." for a bare
+// file name.
+std::string projectFolderOf(const std::string& projectFile);
 Project parseProject(const std::string& text, const std::string& file = "");
 
 std::string projectToYaml(const Project& project);

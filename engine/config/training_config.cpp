@@ -95,12 +95,6 @@ std::vector<std::string> namesOf(const std::vector<Kind>& kinds, std::string (*n
   return names;
 }
 
-std::string formatNumber(double value) {
-  std::ostringstream out;
-  out << value;
-  return out.str();
-}
-
 // The fewest significant digits that read back as the same double: 0.1 stays "0.1" rather
 // than yaml-cpp's default 17 digits, and nothing is lost.
 int shortestDigits(double value) {
@@ -347,11 +341,13 @@ TrainingConfig parseTrainingSection(const YAML::Node& node, YamlReader& reader,
   c.maxSteps = reader.integer(node, path, "max_steps", c.maxSteps, 0, kMaxRunSteps);
   c.maxSeconds = reader.number(node, path, "max_seconds", c.maxSeconds, 0.0,
                                static_cast<double>(kMaxRunSeconds));
-  c.validateEvery = reader.integer(node, path, "validate_every", c.validateEvery, 1, kMaxCount);
+  // 0: only at the end. A run's checkpoint keeps its settings as YAML, so whatever the trainer
+  // runs with must read back (a resume reads them).
+  c.validateEvery = reader.integer(node, path, "validate_every", c.validateEvery, 0, kMaxCount);
   c.validationSymbols =
       reader.integer(node, path, "validation_symbols", c.validationSymbols, 0, kMaxCount);
   c.checkpointEvery =
-      reader.integer(node, path, "checkpoint_every", c.checkpointEvery, 1, kMaxCount);
+      reader.integer(node, path, "checkpoint_every", c.checkpointEvery, 0, kMaxCount);
   c.earlyStopPatience =
       reader.integer(node, path, "early_stop_patience", c.earlyStopPatience, 0, 1'000'000);
   c.seed = static_cast<uint64_t>(

@@ -15,13 +15,13 @@ std::string describeOptions(const std::vector<std::string>& options) {
   return out;
 }
 
+}  // namespace
+
 std::string formatNumber(double value) {
   std::ostringstream out;
   out << value;
   return out.str();
 }
-
-}  // namespace
 
 YAML::Node loadYamlText(const std::string& text, const std::string& file) {
   try {

@@ -14,6 +14,9 @@
 
 namespace mrnn::engine {
 
+// A number as a message shows it ("0.001", "1e+06"): six significant digits.
+std::string formatNumber(double value);
+
 class YamlReader {
  public:
   explicit YamlReader(std::string file) : file_(std::move(file)) {}

@@ -51,6 +51,7 @@ class CharScanner {
       i += length;
     }
     file_.releaseBefore(i);
+    file_.checkUnchanged();
   }
 
  private:

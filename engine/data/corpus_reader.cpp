@@ -94,7 +94,10 @@ TokenStream CorpusReader::encode(const Vocabulary& vocabulary, int64_t count) co
   int64_t next = 0;
   // A file that changes between the passes must not write past the ids counted for it.
   auto put = [&](uint32_t id) {
-    if (next >= count) throw DataError(file_->path() + ": changed while it was being read");
+    if (next >= count) {
+      file_->checkUnchanged();
+      throw DataError(file_->path() + ": changed while it was being read");
+    }
     ids.set(next++, id);
   };
   if (level_ == InputLevel::Byte) {  // ptb-char decoded to the bytes of its characters
@@ -123,11 +126,13 @@ TokenStream CorpusReader::encode(const Vocabulary& vocabulary, int64_t count) co
           return true;
         });
   }
+  file_->checkUnchanged();
   if (next != count) throw DataError(file_->path() + ": changed while it was being read");
   return ids.finish();
 }
 
 void CorpusReader::throwUnknown(const std::string& symbol, int64_t offset) const {
+  file_->checkUnchanged();  // zeros read past the end of a shrunk file are no symbol
   char codePoint[16] = "";
   const auto* begin = reinterpret_cast<const uint8_t*>(symbol.data());
   uint32_t value = 0;

@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "engine/data/data_error.h"
+#include "engine/data/shrink_guard.h"
 
 namespace mrnn::engine {
 
@@ -35,6 +36,7 @@ MappedFile::MappedFile(const std::string& path) : path_(path) {
       throw DataError(path + ": cannot map into memory: " + std::strerror(error));
     }
     data_ = static_cast<uint8_t*>(mapped);
+    guard_ = std::make_unique<ShrinkGuard>(data_, size_);
   }
   ::close(fd);  // the mapping keeps the file open
 }
@@ -82,7 +84,23 @@ std::pair<std::string, int64_t> MappedFile::locate(int64_t offset) const {
 }
 
 MappedFile::~MappedFile() {
+  guard_.reset();  // stop watching before the range can be mapped again
   if (data_ != nullptr) ::munmap(data_, static_cast<size_t>(size_));
+}
+
+bool MappedFile::shrank() const {
+  return guard_ != nullptr && guard_->shrank();
+}
+
+void MappedFile::checkUnchanged() const {
+  if (!shrank()) return;
+  struct stat info {};
+  const std::string now = ::stat(path_.c_str(), &info) == 0
+                              ? std::to_string(info.st_size) + " bytes now"
+                              : std::string("gone now");
+  throw DataError(path_ + ": the file shrank while it was being read (" + std::to_string(size_) +
+                  " bytes when it was opened, " + now +
+                  "); a corpus must stay unchanged while a run reads it");
 }
 
 void MappedFile::releaseBefore(int64_t offset) const {

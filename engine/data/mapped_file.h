@@ -1,12 +1,15 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 namespace mrnn::engine {
+
+class ShrinkGuard;
 
 // A read-only memory map of a whole file. Corpora are read through it so that a large file
 // never needs a second copy in memory: byte-level token streams use the mapping itself, and
@@ -36,6 +39,12 @@ class MappedFile {
   // does not keep 100 MB resident next to the ids decoded from it.
   void releaseBefore(int64_t offset) const;
 
+  // A file truncated by another process while mapped reads as zeros past its new end rather
+  // than killing the process (ShrinkGuard); readers call checkUnchanged() after reading.
+  bool shrank() const;
+  // Throws DataError naming the file and both sizes when it shrank; otherwise does nothing.
+  void checkUnchanged() const;
+
   // The file and the offset inside it of byte `offset` of the mapping, for error messages.
   std::pair<std::string, int64_t> locate(int64_t offset) const;
 
@@ -43,6 +52,7 @@ class MappedFile {
   std::string path_;
   uint8_t* data_ = nullptr;
   int64_t size_ = 0;
+  std::unique_ptr<ShrinkGuard> guard_;  // file mappings only
   bool joined_ = false;  // anonymous memory: its pages cannot be dropped and read back
   std::vector<std::pair<int64_t, std::string>> parts_;  // joined files: where each begins
 };

@@ -6,7 +6,7 @@
 namespace mrnn::engine {
 namespace {
 
-const char* const kStateTag = "problem-batcher";
+const char* const kProblemBatcherTag = "problem-batcher";
 
 }  // namespace
 
@@ -67,7 +67,7 @@ double ProblemBatcher::epochProgress() const {
 
 std::string ProblemBatcher::saveState() const {
   std::ostringstream out;
-  out << kStateTag << " 1 " << batch_ << " " << windowsPerEpoch_ << " " << position_ << " "
+  out << kProblemBatcherTag << " 1 " << batch_ << " " << windowsPerEpoch_ << " " << position_ << " "
       << epoch_;
   return out.str();
 }
@@ -81,7 +81,7 @@ void ProblemBatcher::restoreState(const std::string& state) {
   int64_t position = -1;
   int64_t epoch = -1;
   in >> tag >> version >> batch >> windows >> position >> epoch;
-  if (!in || tag != kStateTag || version != 1 || position < 0 || epoch < 0) {
+  if (!in || tag != kProblemBatcherTag || version != 1 || position < 0 || epoch < 0) {
     throw std::invalid_argument("batcher: not a saved long-range problem position");
   }
   if (batch != batch_ || windows != windowsPerEpoch_ || position > windows) {

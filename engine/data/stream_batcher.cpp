@@ -7,7 +7,7 @@
 
 namespace mrnn::engine {
 namespace {
-const char* const kStateTag = "mrnn-batcher";
+const char* const kStreamBatcherTag = "mrnn-batcher";
 constexpr double kPi = 3.14159265358979323846;
 }  // namespace
 
@@ -105,8 +105,8 @@ Window StreamBatcher::next() {
 
 std::string StreamBatcher::saveState() const {
   std::ostringstream out;
-  out << kStateTag << " 1 " << options_.batch << " " << streamLength_ << " " << position_ << " "
-      << epoch_ << "\n"
+  out << kStreamBatcherTag << " 1 " << options_.batch << " " << streamLength_ << " " << position_
+      << " " << epoch_ << "\n"
       << random_;
   return out.str();
 }
@@ -120,7 +120,8 @@ void StreamBatcher::restoreState(const std::string& state) {
   int64_t position = -1;
   int64_t epoch = -1;
   in >> tag >> version >> batch >> length >> position >> epoch;
-  if (!in || tag != kStateTag || version != 1 || position < 0 || position > length || epoch < 0)
+  if (!in || tag != kStreamBatcherTag || version != 1 || position < 0 || position > length ||
+      epoch < 0)
     throw std::invalid_argument("batcher: not a saved batcher state");
   if (batch != options_.batch || length != streamLength_)
     throw std::invalid_argument(

@@ -10,6 +10,7 @@
 namespace mrnn::engine {
 
 void throwNotText(const MappedFile& file, int64_t offset) {
+  file.checkUnchanged();  // the zeros past the end of a file that shrank are not the text
   const uint8_t byte = file.data()[offset];
   const auto [path, fileOffset] = file.locate(offset);  // which file, when several are joined
   const std::string where = path + ": ";

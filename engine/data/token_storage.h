@@ -20,6 +20,7 @@ class TokenStream::Storage {
       : file_(std::move(file)), data_(file_->data()), width_(1), count_(file_->size()) {}
 
   const uint8_t* data() const { return data_; }
+  const MappedFile* file() const { return file_.get(); }  // null for owned ids
   int width() const { return width_; }
   int64_t count() const { return count_; }
   int64_t bytes() const { return count_ * width_; }

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "engine/data/id_buffer.h"
+#include "engine/data/mapped_file.h"
 #include "engine/data/token_storage.h"
 
 namespace mrnn::engine {
@@ -100,6 +101,8 @@ void TokenStream::copy(int64_t start, int64_t count, int64_t* out) const {
     default:
       widen<uint32_t>(bytes, start_ + start, count, out);
   }
+  // A mapped corpus truncated under the run read as zeros: fail naming the file.
+  if (const MappedFile* file = storage_->file()) file->checkUnchanged();
 }
 
 TokenStream TokenStream::slice(int64_t start, int64_t count) const {

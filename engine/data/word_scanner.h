@@ -51,6 +51,7 @@ class WordScanner {
     }
     if (going && lineHasWords) visit(std::string_view(), size);
     file_.releaseBefore(i);
+    file_.checkUnchanged();
   }
 
  private:

@@ -138,6 +138,29 @@ std::vector<Configuration> drawnConfigurations(const Experiment& experiment) {
   return configurations;
 }
 
+// A cells axis with match_parameters sizes its layer's hidden size to the target count.
+void matchCellSizes(const Experiment& experiment, TrialPlan& trial) {
+  for (size_t a = 0; a < experiment.axes.size(); ++a) {
+    const ExperimentAxis& axis = experiment.axes[a];
+    if (axis.kind != AxisKind::Cells || axis.matchParameters <= 0) continue;
+    if (static_cast<size_t>(axis.layer) >= trial.project.model.layers.size()) {
+      failAt(experiment, axis.at,
+             "layer " + std::to_string(axis.layer) + " does not exist; the model has " +
+                 std::to_string(trial.project.model.layers.size()) + " layers");
+    }
+    if (trial.vocabulary <= 0) {
+      failAt(experiment, axis.at,
+             "matching parameters needs the vocabulary size: give the project data or "
+             "model.input.vocab_size");
+    }
+    const ParameterMatch match =
+        matchParameters(trial.project.model, static_cast<size_t>(axis.layer),
+                        SizedSetting::HiddenSize, trial.vocabulary, axis.matchParameters);
+    trial.project.model.layers[static_cast<size_t>(axis.layer)].hiddenSize = match.size;
+    trial.settings[a].shown += " (H " + std::to_string(match.size) + ")";
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> axisGridValues(const ExperimentAxis& axis) {
@@ -164,11 +187,15 @@ int64_t projectVocabularySize(const Project& project) {
   return loadCorpus(project.data, project.model.input.level, project.folder).vocabulary.size();
 }
 
-ExperimentPlan planExperiment(const Experiment& experiment, const VocabularySize& vocabulary) {
+ExperimentPlan planExperiment(const Experiment& experiment, const VocabularySize& vocabulary,
+                              const PlanWatch& watch) {
   ExperimentPlan plan;
   plan.experiment = experiment;
   plan.base = loadProject(experiment.baseFile);
-  const std::string baseText = readWholeFile(experiment.baseFile);
+  // Parsed once: each trial starts from a copy.
+  const YAML::Node baseRoot = YAML::Load(readWholeFile(experiment.baseFile));
+  std::vector<YAML::Node> setValues;
+  for (const auto& [key, value] : experiment.set) setValues.push_back(YAML::Load(value));
   const bool drawn =
       experiment.search.kind == SearchKind::Random ||
       (experiment.search.kind == SearchKind::Halving && experiment.search.trials > 0);
@@ -177,6 +204,7 @@ ExperimentPlan planExperiment(const Experiment& experiment, const VocabularySize
   plan.configurations = static_cast<int64_t>(configurations.size());
   // Reading a corpus for its vocabulary is the slow part: once per distinct data section.
   std::map<std::string, int64_t> vocabularies;
+  const int64_t total = plan.configurations * static_cast<int64_t>(experiment.seeds.size());
 
   for (size_t c = 0; c < configurations.size(); ++c) {
     for (const uint64_t seed : experiment.seeds) {
@@ -185,10 +213,14 @@ ExperimentPlan planExperiment(const Experiment& experiment, const VocabularySize
       trial.configuration = static_cast<int64_t>(c);
       trial.seed = seed;
       std::string label;
-      YAML::Node root = YAML::Load(baseText);
+      if (watch.stop != nullptr && watch.stop->load()) {
+        throw PlanStopped("planning stopped after " + std::to_string(trial.index) + " of " +
+                          std::to_string(total) + " trials");
+      }
+      YAML::Node root = YAML::Clone(baseRoot);
       for (size_t i = 0; i < experiment.set.size(); ++i) {
         try {
-          setYamlPath(root, experiment.set[i].first, YAML::Load(experiment.set[i].second));
+          setYamlPath(root, experiment.set[i].first, YAML::Clone(setValues[i]));
         } catch (const YamlPathError& error) {
           failAt(experiment, experiment.setAt[i], error.what());
         }
@@ -225,28 +257,20 @@ ExperimentPlan planExperiment(const Experiment& experiment, const VocabularySize
                                   std::to_string(trial.project.model.input.vocabSize);
       auto known = vocabularies.find(dataKey);
       if (known == vocabularies.end()) {
-        known = vocabularies.emplace(dataKey, vocabulary(trial.project)).first;
+        int64_t size = 0;
+        try {
+          size = vocabulary(trial.project);
+        } catch (const ConfigError& error) {
+          blame(experiment, error, shownLabel);
+        } catch (const std::exception& error) {
+          // A corpus that cannot be read (missing, /dev/zero): at the axis that named it.
+          blame(experiment, ConfigError(experiment.baseFile, 0, 0, "data", error.what()),
+                shownLabel);
+        }
+        known = vocabularies.emplace(dataKey, size).first;
       }
       trial.vocabulary = known->second;
-      for (size_t a = 0; a < experiment.axes.size(); ++a) {
-        const ExperimentAxis& axis = experiment.axes[a];
-        if (axis.kind != AxisKind::Cells || axis.matchParameters <= 0) continue;
-        if (static_cast<size_t>(axis.layer) >= trial.project.model.layers.size()) {
-          failAt(experiment, axis.at,
-                 "layer " + std::to_string(axis.layer) + " does not exist; the model has " +
-                     std::to_string(trial.project.model.layers.size()) + " layers");
-        }
-        if (trial.vocabulary <= 0) {
-          failAt(experiment, axis.at,
-                 "matching parameters needs the vocabulary size: give the project data or "
-                 "model.input.vocab_size");
-        }
-        const ParameterMatch match =
-            matchParameters(trial.project.model, static_cast<size_t>(axis.layer),
-                            SizedSetting::HiddenSize, trial.vocabulary, axis.matchParameters);
-        trial.project.model.layers[static_cast<size_t>(axis.layer)].hiddenSize = match.size;
-        trial.settings[a].shown += " (H " + std::to_string(match.size) + ")";
-      }
+      matchCellSizes(experiment, trial);
       label.clear();
       for (const AxisSetting& setting : trial.settings) {
         label += (label.empty() ? "" : ", ") + setting.label + "=" + setting.shown;
@@ -261,6 +285,7 @@ ExperimentPlan planExperiment(const Experiment& experiment, const VocabularySize
       trial.config = projectToYaml(trial.project);
       trial.fingerprint = fingerprintOf(trial.config);
       plan.trials.push_back(std::move(trial));
+      if (watch.progress) watch.progress(static_cast<int64_t>(plan.trials.size()), total);
     }
   }
   return plan;

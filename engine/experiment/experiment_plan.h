@@ -1,7 +1,9 @@
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -46,12 +48,23 @@ using VocabularySize = std::function<int64_t(const Project&)>;
 // The default: model.input.vocab_size, 256 for bytes, the synthetic task's, else the corpus's.
 int64_t projectVocabularySize(const Project& project);
 
+// Planning costs a few milliseconds a trial: a caller hears how far it came, and may stop it.
+struct PlanWatch {
+  std::function<void(int64_t planned, int64_t total)> progress;  // after each trial
+  const std::atomic<bool>* stop = nullptr;  // once set, planning throws PlanStopped
+};
+class PlanStopped : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // Every trial of the experiment, each project checked as a project file is: a value that makes
 // a trial invalid throws ConfigError at the axis (or `set` key) in the experiment file, with
 // the project's own message. Deterministic: the queue's children plan again and find their
 // trial by index.
 ExperimentPlan planExperiment(const Experiment& experiment,
-                              const VocabularySize& vocabulary = projectVocabularySize);
+                              const VocabularySize& vocabulary = projectVocabularySize,
+                              const PlanWatch& watch = {});
 
 // An axis's points on a grid, as YAML text: its values, or `count` points of its range.
 std::vector<std::string> axisGridValues(const ExperimentAxis& axis);

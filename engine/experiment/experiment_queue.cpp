@@ -128,6 +128,32 @@ void syncLedger(const ExperimentPlan& plan, ExperimentLedger& ledger, bool repla
   }
 }
 
+int64_t recoverTrialsFromRuns(const ExperimentPlan& plan, ExperimentLedger& ledger,
+                              const std::vector<RunRecord>& runs) {
+  if (!ledger.trials(plan.experiment.name).empty()) return 0;
+  std::map<std::string, const RunRecord*> latest;  // a trial's run is named after its project
+  for (const RunRecord& run : runs) {
+    const RunRecord*& slot = latest[run.name];
+    if (slot == nullptr || run.id > slot->id) slot = &run;
+  }
+  int64_t recovered = 0;
+  for (const TrialPlan& trial : plan.trials) {
+    const auto found = latest.find(trial.project.name);
+    if (found == latest.end()) continue;
+    const RunRecord& run = *found->second;
+    TrialRecord record = queuedTrialRecord(plan, trial);
+    record.runId = run.id;
+    if (run.status == RunStatus::Finished) record.status = TrialStatus::Done;
+    if (run.status == RunStatus::Failed) {
+      record.status = TrialStatus::Failed;
+      record.reason = run.reason;
+    }
+    ledger.put(record);
+    ++recovered;
+  }
+  return recovered;
+}
+
 bool promoteAtRungs(const ExperimentPlan& plan, ExperimentLedger& ledger,
                     const std::vector<RunRecord>& runs) {
   if (!isHalving(plan)) return false;
@@ -293,6 +319,12 @@ QueueOutcome runExperimentQueue(const ExperimentPlan& plan, const QueueOptions& 
   if (!queueLock) return QueueOutcome::AlreadyRunning;
   RunCatalogue catalogue(folder, RunCatalogue::Access::ReadWrite);
   ExperimentLedger ledger(folder);
+  if (!options.replan) {
+    if (const int64_t recovered = recoverTrialsFromRuns(plan, ledger, catalogue.runs())) {
+      log("experiment '" + name + "' had no queue records; " + std::to_string(recovered) +
+          " trials took back their runs from the run store");
+    }
+  }
   syncLedger(plan, ledger, options.replan);
   checkTrialsExecutor(plan, ledger, catalogue.store(), ExecutorKind::Local);
 

@@ -66,6 +66,12 @@ TrialRecord queuedTrialRecord(const ExperimentPlan& plan, const TrialPlan& trial
 // A trial that ran (or runs) with another configuration throws ExperimentChangedError naming
 // it, unless `replan` (then every row is planned afresh; the old runs stay in the store).
 void syncLedger(const ExperimentPlan& plan, ExperimentLedger& ledger, bool replan);
+// An experiment whose queue records were lost (the table dropped, the database restored from
+// an older copy) while its runs remain: each trial takes back the latest run of its name
+// (finished: done; failed: failed; else queued to resume), so that nothing trains twice.
+// Does nothing when the ledger holds any trial of the experiment. Returns the trials recovered.
+int64_t recoverTrialsFromRuns(const ExperimentPlan& plan, ExperimentLedger& ledger,
+                              const std::vector<RunRecord>& runs);
 
 // Successive halving: once every live trial has reached rung r (done there), the best
 // configurations (mean best validation over their seeds) go on to rung r + 1, queued with

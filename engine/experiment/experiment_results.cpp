@@ -1,11 +1,13 @@
 #include "engine/experiment/experiment_results.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <sstream>
 
 #include "engine/experiment/experiment_paths.h"
+#include "engine/io/trimmed.h"
 #include "engine/store/run_lock.h"
 #include "engine/store/text_format.h"
 
@@ -38,12 +40,6 @@ SeedSummary summarise(const std::vector<double>& values) {
     summary.stddev = std::sqrt(squares / static_cast<double>(values.size() - 1));
   }
   return summary;
-}
-
-std::string trimmed(const std::string& text) {
-  const auto begin = text.find_first_not_of(" \n\t");
-  if (begin == std::string::npos) return "";
-  return text.substr(begin, text.find_last_not_of(" \n\t") - begin + 1);
 }
 
 bool sameValue(const std::string& a, const std::string& b) {
@@ -107,13 +103,28 @@ std::string TrialProgress::statusText() const {
   return interrupted ? "interrupted" : trialStatusName(trial.status);
 }
 
-bool trialTrainedNow(const ExperimentPlan& plan, int64_t trial) {
-  return RunLock::holder(ExperimentPaths::trialLock(plan.folder(), plan.experiment.name, trial))
-      .has_value();
+bool trialTrainedNow(const std::string& projectFolder, const std::string& experiment,
+                     int64_t trial) {
+  return RunLock::holder(ExperimentPaths::trialLock(projectFolder, experiment, trial)).has_value();
 }
 
-std::vector<TrialProgress> experimentProgress(const ExperimentPlan& plan,
-                                              const std::vector<TrialRecord>& trials,
+int64_t recordedMaxSteps(const RunRecord& run) {
+  // The recorded project is projectToYaml's text, where max_steps is written once (under
+  // training): a scan, not a YAML parse per run, keeps `status` fast on thousands of trials.
+  const std::string key = "max_steps: ";
+  const size_t at = run.configYaml.find(key);
+  if (at == std::string::npos) return 0;
+  int64_t steps = 0;
+  for (size_t i = at + key.size(); i < run.configYaml.size(); ++i) {
+    const char c = run.configYaml[i];
+    if (c < '0' || c > '9') break;
+    if (steps > (INT64_MAX - 9) / 10) return 0;
+    steps = steps * 10 + (c - '0');
+  }
+  return steps;
+}
+
+std::vector<TrialProgress> experimentProgress(const std::vector<TrialRecord>& trials,
                                               const std::vector<RunRecord>& runs,
                                               const std::function<bool(int64_t)>& trainedNow) {
   std::map<int64_t, const RunRecord*> byId;
@@ -126,11 +137,7 @@ std::vector<TrialProgress> experimentProgress(const ExperimentPlan& plan,
     if (trial.runId > 0 && run != byId.end()) row.run = *run->second;
     row.interrupted =
         trial.status == TrialStatus::Running && trainedNow && !trainedNow(trial.trial);
-    const bool planned = trial.trial < static_cast<int64_t>(plan.trials.size());
-    row.targetSteps = trial.budget > 0 ? trial.budget
-                      : planned
-                          ? plan.trials[static_cast<size_t>(trial.trial)].project.training.maxSteps
-                          : 0;
+    row.targetSteps = trial.budget > 0 ? trial.budget : row.run ? recordedMaxSteps(*row.run) : 0;
     if (row.run && trial.status == TrialStatus::Running && !row.interrupted && row.run->steps > 0 &&
         row.targetSteps > row.run->steps && row.run->durationSeconds > 0.0) {
       row.etaSeconds = row.run->durationSeconds / static_cast<double>(row.run->steps) *
@@ -156,6 +163,7 @@ std::vector<ConfigurationResult> experimentResults(const ExperimentPlan& plan,
     std::vector<double> test;
     int64_t running = 0;
     int64_t failed = 0;
+    int64_t changed = 0;
     std::string failure;
     std::string cut;
     for (const TrialPlan& planned : plan.trials) {
@@ -169,6 +177,11 @@ std::vector<ConfigurationResult> experimentResults(const ExperimentPlan& plan,
       const auto record = byTrial.find(planned.index);
       if (record == byTrial.end()) continue;
       const TrialRecord& trial = *record->second;
+      // Trained under an earlier version of the experiment file: not this configuration's.
+      if (trial.fingerprint != planned.fingerprint) {
+        ++changed;
+        continue;
+      }
       if (trial.status == TrialStatus::Done) ++result.done;
       if (trial.status == TrialStatus::Running) ++running;
       if (trial.status == TrialStatus::Failed) {
@@ -198,6 +211,8 @@ std::vector<ConfigurationResult> experimentResults(const ExperimentPlan& plan,
       result.state = "done";
     } else if (running > 0 || result.done > 0) {
       result.state = std::to_string(result.done) + " of " + std::to_string(result.seeds) + " done";
+    } else if (changed > 0) {
+      result.state = "ran before the file changed; `experiment run --replan` trains it afresh";
     } else {
       result.state = "queued";
     }
@@ -341,7 +356,10 @@ std::string progressText(const std::vector<TrialProgress>& rows) {
     cells.push_back({"#" + std::to_string(t.trial + 1), t.label, std::to_string(t.seed),
                      row.statusText(), t.runId > 0 ? std::to_string(t.runId) : "-", step,
                      row.etaSeconds ? compactDuration(*row.etaSeconds) : "-",
-                     row.run && row.run->bestValid ? fixed(*row.run->bestValid) : "-", t.reason});
+                     row.run && row.run->bestValid ? fixed(*row.run->bestValid) : "-",
+                     // A done trial's run may have a word of its own (no better than a guess).
+                     t.reason.empty() && t.status == TrialStatus::Done && row.run ? row.run->reason
+                                                                                  : t.reason});
     if (jobs) cells.back().push_back(row.job.empty() ? "-" : row.job);
   }
   return table(cells);

@@ -27,13 +27,17 @@ struct TrialProgress {
   std::string statusText() const;  // the status, or "interrupted"
 };
 
-// `trainedNow(index)` says whether a process holds the trial's lock; without it, no running
-// trial reads as interrupted.
+// From the ledger and the run store alone, never the plan: `status` answers at once however
+// large the experiment. `trainedNow(index)` says whether a process holds the trial's lock;
+// without it, no running trial reads as interrupted.
 std::vector<TrialProgress> experimentProgress(
-    const ExperimentPlan& plan, const std::vector<TrialRecord>& trials,
-    const std::vector<RunRecord>& runs, const std::function<bool(int64_t trial)>& trainedNow = {});
+    const std::vector<TrialRecord>& trials, const std::vector<RunRecord>& runs,
+    const std::function<bool(int64_t trial)>& trainedNow = {});
 // Whether a process trains the trial now (it holds trial-<n>.lock).
-bool trialTrainedNow(const ExperimentPlan& plan, int64_t trial);
+bool trialTrainedNow(const std::string& projectFolder, const std::string& experiment,
+                     int64_t trial);
+// The steps a run trains to, from the project it recorded (0: unknown, or an epoch budget).
+int64_t recordedMaxSteps(const RunRecord& run);
 
 // Mean and sample standard deviation over the seeds that have the figure.
 struct SeedSummary {

@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 
 #include "engine/config/cell_type.h"
@@ -178,7 +179,7 @@ SearchConfig parseSearch(const YAML::Node& node, YamlReader& reader, const std::
   search.kind = kind == "random"    ? SearchKind::Random
                 : kind == "halving" ? SearchKind::Halving
                                     : SearchKind::Grid;
-  search.trials = reader.integer(node, path, "trials", 0, 1, 100000);
+  search.trials = reader.integer(node, path, "trials", 0, 1, kMaxConfigurations);
   search.seed = static_cast<uint64_t>(reader.integer(node, path, "seed", 1, 0, INT64_MAX));
   search.keep = reader.number(node, path, "keep", 0.5, 0.0, 1.0, false);
   if (search.keep <= 0.0) reader.fail(node["keep"], path + ".keep", "must be above 0");
@@ -314,6 +315,29 @@ SlurmSettings parseSlurm(const YAML::Node& node, YamlReader& reader, const std::
   return slurm;
 }
 
+// A grid enumerates its axes' product; past kMaxConfigurations it is refused at the axes,
+// with the product written out, before anything is planned.
+void checkGridSize(const Experiment& experiment) {
+  double product = 1.0;  // exact far past the cap; no integer overflow on many axes
+  std::string factors;
+  for (const ExperimentAxis& axis : experiment.axes) {
+    const bool range = axis.kind == AxisKind::Range || axis.kind == AxisKind::LogRange;
+    const int64_t points = range ? axis.count : static_cast<int64_t>(axis.values.size());
+    factors += (factors.empty() ? "" : " x ") + std::to_string(points);
+    product *= static_cast<double>(points);
+  }
+  if (product <= static_cast<double>(kMaxConfigurations)) return;
+  char total[32];
+  std::snprintf(total, sizeof total, product < 1e15 ? "%.0f" : "%.3g", product);
+  const ExperimentAxis& first = experiment.axes.front();
+  throw ConfigError(experiment.file, first.at.line, first.at.column, "experiment.axes",
+                    "the grid has " + factors +
+                        (experiment.axes.size() > 1 ? " = " + std::string(total) : "") +
+                        " configurations, more than the " + std::to_string(kMaxConfigurations) +
+                        " an experiment may have; take fewer points, or sample the same "
+                        "space with search: {kind: random, trials: N}");
+}
+
 }  // namespace
 
 std::string executorKindName(ExecutorKind kind) {
@@ -440,6 +464,7 @@ Experiment parseExperiment(const std::string& text, const std::string& file) {
                                 " search takes count: N points of this range");
         }
       }
+      checkGridSize(experiment);
     }
     return experiment;
   } catch (const YAML::Exception& error) {

@@ -80,6 +80,10 @@ struct SlurmSettings {
   int64_t pollSeconds = 10;  // how often the queue asks squeue about its jobs
 };
 
+// The most configurations an experiment may have: a grid's product of its axes' points, or a
+// random search's `trials`. Seeds multiply them (each configuration trains once per seed).
+constexpr int64_t kMaxConfigurations = 100000;
+
 // The metrics an experiment reports (and references may name).
 const std::vector<std::string>& experimentMetricNames();
 

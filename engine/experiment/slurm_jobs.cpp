@@ -5,14 +5,10 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "engine/io/trimmed.h"
+
 namespace mrnn::engine {
 namespace {
-
-std::string trimmed(const std::string& text) {
-  const auto begin = text.find_first_not_of(" \t\r\n");
-  if (begin == std::string::npos) return "";
-  return text.substr(begin, text.find_last_not_of(" \t\r\n") - begin + 1);
-}
 
 std::vector<std::string> splitOn(const std::string& text, char separator) {
   std::vector<std::string> parts;

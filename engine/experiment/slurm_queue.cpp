@@ -60,9 +60,8 @@ std::optional<SlurmTicket> readTicket(const std::string& path) {
   }
 }
 
-bool trialLocked(const ExperimentPlan& plan, int64_t index) {
-  return RunLock::holder(ExperimentPaths::trialLock(plan.folder(), plan.experiment.name, index))
-      .has_value();
+bool trialLocked(const std::string& projectFolder, const std::string& experiment, int64_t index) {
+  return RunLock::holder(ExperimentPaths::trialLock(projectFolder, experiment, index)).has_value();
 }
 
 // The runs of a trial's folder and the one its last job trained (0: none).
@@ -70,16 +69,14 @@ struct TrialFolderRuns {
   std::vector<RunRecord> runs;
   int64_t trained = 0;
 };
-TrialFolderRuns trialFolderRuns(const ExperimentPlan& plan, int64_t index,
-                                RunCatalogue::Access access) {
+TrialFolderRuns trialFolderRuns(const std::string& projectFolder, const std::string& experiment,
+                                int64_t index, RunCatalogue::Access access) {
   TrialFolderRuns found;
-  const std::string folder =
-      ExperimentPaths::slurmRunFolder(plan.folder(), plan.experiment.name, index);
+  const std::string folder = ExperimentPaths::slurmRunFolder(projectFolder, experiment, index);
   if (!RunCatalogue::exists(folder)) return found;
   const RunCatalogue catalogue(folder, access);
   found.runs = catalogue.store().listRuns();
-  const auto ticket =
-      readTicket(ExperimentPaths::slurmTicket(plan.folder(), plan.experiment.name, index));
+  const auto ticket = readTicket(ExperimentPaths::slurmTicket(projectFolder, experiment, index));
   found.trained =
       ticket ? slurmTrialRun(*ticket, found.runs) : (found.runs.empty() ? 0 : found.runs.back().id);
   return found;
@@ -237,7 +234,8 @@ QueueOutcome runSlurmQueue(const ExperimentPlan& plan, const QueueOptions& optio
       const int64_t index = job->first;
       const auto state = states.find(job->second);
       // A live job, or one whose trial still holds its lock (still saving), is left be.
-      if ((state != states.end() && state->second.live()) || trialLocked(plan, index)) {
+      if ((state != states.end() && state->second.live()) ||
+          trialLocked(plan.folder(), plan.experiment.name, index)) {
         ++job;
         continue;
       }
@@ -285,7 +283,7 @@ QueueOutcome runSlurmQueue(const ExperimentPlan& plan, const QueueOptions& optio
       if (!pending) continue;
       // A job this queue lost track of (killed between sbatch and the jobs file) still trains
       // it: wait for it to end.
-      if (trialLocked(plan, row.trial)) {
+      if (trialLocked(plan.folder(), plan.experiment.name, row.trial)) {
         waiting = true;
         continue;
       }
@@ -298,7 +296,8 @@ QueueOutcome runSlurmQueue(const ExperimentPlan& plan, const QueueOptions& optio
         SlurmTicket ticket;
         ticket.fingerprint = row.fingerprint;
         ticket.budget = row.budget;
-        const TrialFolderRuns own = trialFolderRuns(plan, index, RunCatalogue::Access::ReadOnly);
+        const TrialFolderRuns own = trialFolderRuns(plan.folder(), plan.experiment.name, index,
+                                                    RunCatalogue::Access::ReadOnly);
         for (const RunRecord& run : own.runs) ticket.lastRun = std::max(ticket.lastRun, run.id);
         // The run to continue is the one the ledger's run was imported from, if it is still
         // in this trial's folder (same database: same project id).
@@ -359,8 +358,8 @@ QueueOutcome runSlurmQueue(const ExperimentPlan& plan, const QueueOptions& optio
   return failed ? QueueOutcome::SomeFailed : QueueOutcome::AllDone;
 }
 
-void describeSlurmJobs(const ExperimentPlan& plan, const SlurmJobs& jobs,
-                       const std::map<std::string, SlurmJobState>* states,
+void describeSlurmJobs(const std::string& projectFolder, const std::string& experiment,
+                       const SlurmJobs& jobs, const std::map<std::string, SlurmJobState>* states,
                        std::vector<TrialProgress>& rows) {
   for (TrialProgress& row : rows) {
     const int64_t index = row.trial.trial;
@@ -372,8 +371,8 @@ void describeSlurmJobs(const ExperimentPlan& plan, const SlurmJobs& jobs,
       const auto found = states->find(job->second);
       if (found != states->end()) state = &found->second;
     }
-    const bool live =
-        states == nullptr || (state != nullptr && state->live()) || trialLocked(plan, index);
+    const bool live = states == nullptr || (state != nullptr && state->live()) ||
+                      trialLocked(projectFolder, experiment, index);
     if (states == nullptr) {
       row.job += "state unknown (squeue failed)";
     } else {
@@ -383,8 +382,7 @@ void describeSlurmJobs(const ExperimentPlan& plan, const SlurmJobs& jobs,
       // Not interrupted: Slurm has it. How far it came is in its log (its database is the
       // job's alone while it runs).
       row.interrupted = false;
-      const auto log =
-          readIfPresent(ExperimentPaths::trialLog(plan.folder(), plan.experiment.name, index));
+      const auto log = readIfPresent(ExperimentPaths::trialLog(projectFolder, experiment, index));
       const int64_t step = log ? lastLoggedStep(*log) : -1;
       if (step >= 0) row.job += ", step " + std::to_string(step) + " in its log";
       continue;
@@ -392,7 +390,8 @@ void describeSlurmJobs(const ExperimentPlan& plan, const SlurmJobs& jobs,
     // Ended but not collected (the queue is not running): what its folder holds. Read only:
     // the queue collects it.
     try {
-      const TrialFolderRuns own = trialFolderRuns(plan, index, RunCatalogue::Access::ReadOnly);
+      const TrialFolderRuns own =
+          trialFolderRuns(projectFolder, experiment, index, RunCatalogue::Access::ReadOnly);
       for (const RunRecord& run : own.runs) {
         if (run.id != own.trained) continue;
         row.job += ", left run " + std::to_string(run.id) + " of its folder " +

@@ -50,8 +50,8 @@ int64_t collectSlurmTrial(const ExperimentPlan& plan, int64_t index, RunCatalogu
 // the step its log reached, or, once ended, what it left to collect; `rows` gain their `job`.
 // A trial whose job lives (or whose state is unknown: squeue failed, `states` null) is not
 // interrupted.
-void describeSlurmJobs(const ExperimentPlan& plan, const SlurmJobs& jobs,
-                       const std::map<std::string, SlurmJobState>* states,
+void describeSlurmJobs(const std::string& projectFolder, const std::string& experiment,
+                       const SlurmJobs& jobs, const std::map<std::string, SlurmJobState>* states,
                        std::vector<TrialProgress>& rows);
 
 }  // namespace mrnn::engine

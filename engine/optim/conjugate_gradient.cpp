@@ -6,13 +6,9 @@
 #include <cmath>
 
 namespace mrnn::engine {
-namespace {
-
 double scalarProduct(const torch::Tensor& a, const torch::Tensor& b) {
   return torch::dot(a.to(torch::kDouble), b.to(torch::kDouble)).item<double>();
 }
-
-}  // namespace
 
 std::string cgStopName(CgStop stop) {
   switch (stop) {

@@ -9,6 +9,9 @@
 
 namespace mrnn::engine {
 
+// aᵀb of two flat vectors, summed in float64 (CG's step sizes and the rule's reductions).
+double scalarProduct(const torch::Tensor& a, const torch::Tensor& b);
+
 struct CgOptions {
   int64_t maxIterations = 150;
   int64_t minIterations = 1;

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "engine/optim/conjugate_gradient.h"
 #include "engine/optim/first_order_rule.h"
 #include "engine/optim/hessian_free_steps.h"
 
@@ -17,10 +18,6 @@ torch::Tensor flatGradient(const std::vector<torch::Tensor>& parameters) {
                                         : torch::zeros({p.numel()}, p.options()));
   }
   return torch::cat(pieces).detach().clone();
-}
-
-double scalarProduct(const torch::Tensor& a, const torch::Tensor& b) {
-  return torch::dot(a.to(torch::kDouble), b.to(torch::kDouble)).item<double>();
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 
 #include "engine/analysis/model_device.h"
@@ -155,8 +156,11 @@ SingleStreamModel* Sampler::singleStream() {
 void Sampler::check(const SamplingOptions& o) const {
   auto fail = [](const std::string& message) { throw std::invalid_argument(message); };
   if (o.maxLength < 1) fail("length must be at least 1, not " + std::to_string(o.maxLength));
-  if (!(o.temperature > 0.0) || !std::isfinite(o.temperature)) {
-    fail("temperature must be a positive number, not " + std::to_string(o.temperature));
+  if (!(o.temperature >= kMinTemperature && o.temperature <= kMaxTemperature)) {
+    std::ostringstream text;
+    text << "temperature must lie in [" << kMinTemperature << ", " << kMaxTemperature << "], not "
+         << o.temperature;
+    fail(text.str());
   }
   if (o.topK < 0) fail("top-k must be 0 (off) or positive, not " + std::to_string(o.topK));
   if (!(o.topP > 0.0 && o.topP <= 1.0)) {

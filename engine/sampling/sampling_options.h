@@ -8,6 +8,11 @@
 
 namespace mrnn::engine {
 
+// The temperatures sampling takes: below, logits divided by it overflow to infinity; above,
+// every symbol is equally likely to many digits.
+constexpr double kMinTemperature = 1e-6;
+constexpr double kMaxTemperature = 1e3;
+
 // What `mrnn sample` and the sampling view ask for. Sampling applies temperature, then
 // top-k, then top-p to the model's distribution; greedy takes the most probable symbol;
 // beamWidth > 0 runs beam search instead (ignoring temperature, top-k, top-p and seed).
@@ -29,5 +34,16 @@ struct SamplingOptions {
   // text's last few characters.
   bool keepSymbols = true;
 };
+
+// The memory symbols kept to the end take (JSON output, beam search): each of the
+// max(completions, beamWidth) texts keeps its symbols with their alternatives, and a beam
+// step holds the surviving beams twice while it builds the next ones. Linear in the width.
+inline double keptSymbolsBytes(const SamplingOptions& options) {
+  const double perSymbol = 160.0 + 80.0 * static_cast<double>(options.alternatives);
+  const double texts = static_cast<double>(
+      options.completions > options.beamWidth ? options.completions : options.beamWidth);
+  const double copies = options.beamWidth > 0 ? 2.0 : 1.0;
+  return copies * perSymbol * texts * static_cast<double>(options.maxLength);
+}
 
 }  // namespace mrnn::engine

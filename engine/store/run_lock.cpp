@@ -110,7 +110,7 @@ RunLock RunLock::acquire(const std::string& path, const std::string& what) {
                                  "': " + std::strerror(error));
       }
       throw RunBusyError(what + " is being written by " + holder.describe() +
-                             "; a run has one writer at a time: wait for it to end, or stop it",
+                             "; it has one writer at a time: wait for that to end, or stop it",
                          holder);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));

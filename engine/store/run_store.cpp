@@ -294,6 +294,7 @@ void RunStore::configure() {
   }
   if (access_ == Access::ReadOnly) {
     execute(db_, path_, "cannot configure", "PRAGMA query_only = ON");
+    if (version == 0) requireRunsTable();
     return;
   }
   {
@@ -306,6 +307,21 @@ void RunStore::configure() {
   execute(db_, path_, "cannot configure", "PRAGMA synchronous = NORMAL");
   execute(db_, path_, "cannot configure", "PRAGMA foreign_keys = ON");
   if (version < kSchemaVersion) createSchema(version);
+}
+
+void RunStore::requireRunsTable() const {
+  SqliteStatement query(db_, path_, "cannot open",
+                        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'");
+  if (query.step()) return;
+  std::error_code error;
+  const auto bytes = std::filesystem::file_size(path_, error);
+  if (!error && bytes == 0) {
+    throw StoreError("run database '" + path_ +
+                     "' is empty (0 bytes): its runs were lost; restore it from a backup, or "
+                     "delete it to start the project's runs afresh");
+  }
+  throw StoreError("run database '" + path_ +
+                   "' has no runs table: it is not a run database of this workbench");
 }
 
 void RunStore::createSchema(int fromVersion) {
@@ -389,6 +405,11 @@ void RunStore::setTestResult(int64_t runId, double value) {
   changeRun(db_, path_, "cannot set the test result", runId,
             "UPDATE runs SET test_result = ?2 WHERE id = ?1",
             [&](SqliteStatement& update) { update.bind(2, value); });
+}
+
+void RunStore::clearTestResult(int64_t runId) {
+  changeRun(db_, path_, "cannot clear the test result", runId,
+            "UPDATE runs SET test_result = NULL WHERE id = ?1", [](SqliteStatement&) {});
 }
 
 void RunStore::setConfig(int64_t runId, const std::string& configYaml) {

@@ -108,6 +108,7 @@ class RunStore {
   void setStatus(int64_t runId, RunStatus status, const std::string& reason = "");
   void setBestValid(int64_t runId, double value);
   void setTestResult(int64_t runId, double value);
+  void clearTestResult(int64_t runId);  // a resumed run's old figure no longer describes it
   // A resumed run given a new length (or moved to another device) records what it trains with.
   void setConfig(int64_t runId, const std::string& configYaml);
 
@@ -156,6 +157,9 @@ class RunStore {
  private:
   void open(int flags, const std::string& name);
   void configure();
+  // A database read, never written, without this build's schema (0 bytes, or a stranger's):
+  // refused in words here rather than "no such table" at the first query.
+  void requireRunsTable() const;
   void createSchema(int fromVersion);
 
   std::string path_;

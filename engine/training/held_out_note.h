@@ -15,4 +15,9 @@ namespace mrnn::engine {
 std::optional<std::string> worseThanUniformNote(double validBits, double trainBits,
                                                 int64_t vocabularySize);
 
+// What a run that ends no better than a uniform guess says (a learning rate far too high, a
+// model that diverged and came back finite): its final figure, bits per symbol, against
+// log2 V. Empty when the figure beats the guess or is not a figure (0, infinite, V below 2).
+std::optional<std::string> endedWorseThanUniformNote(double finalBits, int64_t vocabularySize);
+
 }  // namespace mrnn::engine

@@ -318,6 +318,8 @@ void Session::setUp(const std::string& resumeFrom) {
     continueFrom(checkpoint);
     outcome_.runId = s.runId;
     store_->deleteMetricsAfter(outcome_.runId, step_);  // those steps are trained again
+    // The test figure was the model's as it ended; training on, it tests again at its end.
+    if (record->testResult) store_->clearTestResult(outcome_.runId);
     log("resumed run " + std::to_string(s.runId) + " at step " + std::to_string(step_));
     if (!settingsNote_.empty()) note(settingsNote_);
     if (recorded_) {
@@ -386,10 +388,12 @@ void Session::adoptRunSettings(const std::string& resumeFrom) {
     recorded_ = parseProject(s.projectYaml, resumeFrom + " (stored project)");
     started = recorded_->training;
   } catch (const std::exception& error) {
-    settingsNote_ = std::string("the run's own settings cannot be read from its checkpoint (") +
-                    error.what() + "); it continues with the project's";
-    applyRunLength(project_.training, length_);
-    return;
+    // Continuing under the project's settings would change the run half-way (its length, its
+    // optimiser) with only a note to say so: refused, with the way on.
+    throw CheckpointError("run " + std::to_string(s.runId) +
+                          "'s own settings cannot be read from its checkpoint (" + error.what() +
+                          "); a resume keeps a run's settings and will not swap in the "
+                          "project's: start a new run from the project instead");
   }
   std::vector<std::string> differences;
   project_.training = resumedTraining(project_.training, started, length_, &differences);
@@ -735,7 +739,11 @@ TrainingOutcome Session::run(const std::string& resumeFrom) {
     } else {
       finish();
       flushMetrics();
-      if (writer_) store_->setStatus(outcome_.runId, RunStatus::Finished);
+      // A run no better than a uniform guess is finished, but says so where its status is read.
+      const auto uselessNote = endedWorseThanUniformNote(
+          outcome_.test > 0.0 ? outcome_.test : bestValid_, data_->vocabulary().size());
+      if (uselessNote) note(*uselessNote);
+      if (writer_) store_->setStatus(outcome_.runId, RunStatus::Finished, uselessNote.value_or(""));
       outcome_.finished = true;
     }
     outcome_.steps = step_;

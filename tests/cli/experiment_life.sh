@@ -1,7 +1,8 @@
 #!/bin/bash
 # Experiments as `mrnn` users run them: a 2x2 grid end to end whose table matches the store,
 # the queue killed with kill -9 and started again, a failing trial, successive halving, a
-# second queue refused, and `experiment stop`.
+# second queue refused, and `experiment stop`; Ctrl-C while planning, and a 10,648-trial grid
+# whose status and stop answer at once.
 # usage: experiment_life.sh <mrnn> <tiny project folder> <case>
 set -u
 mrnn=$1
@@ -39,6 +40,24 @@ training:
   threads: 1
   optimizer: {type: adam, lr: 0.01}
 evaluation: {batch_size: 2, bptt: 20}
+YAML
+}
+
+# An experiment of `points` points on each of three training axes: points^3 trials.
+write_cube() {
+  local points=$1
+  cat >"$experiment" <<YAML
+experiment:
+  axes:
+    - key: training.optimizer.lr
+      log_range: [0.0001, 0.1]
+      count: $points
+    - key: training.batch_size
+      range: [1, $points]
+      count: $points
+    - key: training.bptt
+      range: [2, $((points + 1))]
+      count: $points
 YAML
 }
 
@@ -207,6 +226,72 @@ YAML
     grep -Eq "queue not running" "$work/status.out" || fail "queue still listed"
     [ "$(grep -Ec " queued " "$work/status.out")" -eq 2 ] || fail "trials should be queued to resume"
     "$mrnn" runs list "$work" | grep -Eq "^ *1 .* stopped " || fail "run 1 not stopped with a checkpoint"
+    ;;
+  interrupt)
+    # 100 x 60 = 6,000 trials: seconds of planning. A script's background job inherits SIGINT
+    # ignored, as the probe's did; Ctrl-C must still stop `plan` and `run` within a second.
+    write_project 20 10
+    cat >"$experiment" <<'YAML'
+experiment:
+  axes:
+    - key: training.optimizer.lr
+      log_range: [0.0001, 0.1]
+      count: 100
+    - key: training.batch_size
+      range: [1, 60]
+      count: 60
+YAML
+    for verb in plan run; do
+      "$mrnn" experiment "$verb" "$experiment" >"$work/$verb.out" 2>&1 &
+      pid=$!
+      sleep 1.5
+      kill -INT "$pid"
+      gone=0
+      for _ in $(seq 1 20); do
+        kill -0 "$pid" 2>/dev/null || { gone=1; break; }
+        sleep 0.1
+      done
+      cat "$work/$verb.out"
+      [ "$gone" -eq 1 ] || fail "experiment $verb still going 2 s after Ctrl-C"
+      wait "$pid"
+    done
+    grep -q "Ctrl-C: planning stopped after" "$work/run.out" || fail "run does not say it stopped"
+    [ ! -e "$work/runs.sqlite" ] || [ "$(run_count)" -eq 0 ] || fail "a trial trained after Ctrl-C"
+    ;;
+  big-grid)
+    # 3 axes of 22 points: 10,648 trials. status and stop read the ledger, not the plan.
+    write_project 20 10
+    write_cube 22
+    # Beside the same command on a one-trial experiment: the process's own start (LibTorch's
+    # libraries, about a second here, give or take half) is not the experiment's size.
+    cat >"$work/experiments/one.yaml" <<'YAML'
+experiment:
+  axes:
+    - key: training.optimizer.lr
+      values: [0.01]
+YAML
+    elapsed_ms() {
+      local start
+      start=$(date +%s%N)
+      "$mrnn" experiment "$@" >"$work/timed.out" 2>&1 || { cat "$work/timed.out"; fail "$* failed"; }
+      echo $((($(date +%s%N) - start) / 1000000))
+    }
+    for verb in status stop; do
+      small=$(elapsed_ms "$verb" "$work/experiments/one.yaml")
+      big=$(elapsed_ms "$verb" "$experiment")
+      echo "$verb: $big ms on 10,648 trials, $small ms on 1 trial"
+      [ "$big" -lt 1000 ] || [ "$big" -lt $((small + 1000)) ] ||
+        fail "experiment $verb took $big ms on 10,648 trials ($small ms on 1)"
+    done
+    # Planning past a second says how far it came.
+    timeout 4 "$mrnn" experiment plan "$experiment" >/dev/null 2>"$work/plan.err"
+    grep -Eq "^planning: [0-9]+ of 10648 trials" "$work/plan.err" || fail "no planning progress"
+    # A grid past the cap is refused at its axes, its product named.
+    write_cube 100
+    "$mrnn" experiment plan "$experiment" >"$work/capped.out" 2>&1 && fail "a million-trial grid was planned"
+    cat "$work/capped.out"
+    grep -Eq "grid.yaml:3:[0-9]+: experiment.axes: the grid has 100 x 100 x 100 = 1000000 configurations, more than the 100000" \
+      "$work/capped.out" || fail "the cap is not named at the axes"
     ;;
   *)
     fail "unknown case"

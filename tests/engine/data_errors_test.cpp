@@ -1,7 +1,12 @@
 // Every kind of bad corpus input gives a DataError naming the file and the problem.
 
+#include <unistd.h>
+
+#include <vector>
+
 #include "data_fixtures.h"
 #include "engine/data/corpus.h"
+#include "engine/data/mapped_file.h"
 #include "test_harness.h"
 
 using namespace mrnn;
@@ -189,4 +194,41 @@ MRNN_TEST(several_training_files_are_one_text_and_errors_name_the_file) {
   config.moreTrain = {latin1};
   EXPECT_THROWS_WITH(DataError, engine::loadCorpus(config, InputLevel::Char, ""), latin1.c_str(),
                      "invalid UTF-8 at byte offset 3");
+}
+
+MRNN_TEST(a_byte_corpus_truncated_while_a_run_reads_it_fails_naming_the_file) {
+  // Another process truncating a mapped corpus used to kill the reader with SIGBUS.
+  test::DataScratch scratch("shrinks");
+  const std::string path = scratch.write("c.raw", std::string(1 << 16, 'x'));
+  DataConfig config = one(path);
+  config.format = CorpusFormat::Raw;
+  config.validFraction = 0.0;
+  config.testFraction = 0.0;
+  const engine::Corpus corpus = engine::loadCorpus(config, InputLevel::Byte, "");
+  std::vector<int64_t> ids(100);
+  corpus.train.tokens.copy(60000, 100, ids.data());  // mapped and read before the shrink
+  EXPECT_EQ(ids[0], int64_t{'x'});
+  EXPECT(::truncate(path.c_str(), 1000) == 0);
+  corpus.train.tokens.copy(0, 100, ids.data());  // what is still in the file reads as before
+  EXPECT_EQ(ids[99], int64_t{'x'});
+  EXPECT_THROWS_WITH(DataError, corpus.train.tokens.copy(60000, 100, ids.data()), path.c_str(),
+                     "shrank while it was being read", "65536 bytes when it was opened",
+                     "1000 bytes now");
+}
+
+MRNN_TEST(a_text_corpus_truncated_under_its_mapping_is_named_not_a_crash) {
+  test::DataScratch scratch("shrinkstext");
+  const std::string path = scratch.write("c.txt", std::string(1 << 16, 'y'));
+  const engine::MappedFile file(path);
+  EXPECT_EQ(file.data()[50000], uint8_t{'y'});
+  EXPECT(::truncate(path.c_str(), 10) == 0);
+  file.checkUnchanged();  // nothing read past the end yet
+  volatile uint8_t past = file.data()[50000];
+  EXPECT_EQ(static_cast<int>(past), 0);
+  EXPECT(file.shrank());
+  EXPECT_THROWS_WITH(DataError, file.checkUnchanged(), path.c_str(), "10 bytes now");
+  // A second file mapped after the first is not affected.
+  const engine::MappedFile other(scratch.write("d.txt", std::string(8192, 'z')));
+  EXPECT_EQ(other.data()[8000], uint8_t{'z'});
+  EXPECT(!other.shrank());
 }

@@ -116,12 +116,43 @@ MRNN_TEST(a_changed_experiment_is_refused_until_replanned) {
   EXPECT_THROWS_WITH(engine::ExperimentChangedError, engine::syncLedger(changed, ledger, false),
                      "trial #1 (lr=0.001)", "done, run 1", "--replan");
   EXPECT_EQ(ledger.trials("e").size(), size_t{4});  // refused: nothing changed
+  // Until replanned, the table does not show trial 1's run under the new value.
+  const auto table = engine::experimentResults(changed, ledger.trials("e"), {});
+  EXPECT_EQ(table[0].label, std::string("lr=0.005"));
+  EXPECT_EQ(table[0].done, int64_t{0});
+  EXPECT_MSG(table[0].state.find("--replan") != std::string::npos, table[0].state);
   engine::syncLedger(changed, ledger, true);
   const auto rows = ledger.trials("e");
   EXPECT_EQ(rows.size(), size_t{3});
   EXPECT(rows[0].status == TrialStatus::Queued);
   EXPECT_EQ(rows[0].runId, int64_t{0});
   EXPECT_EQ(rows[0].label, std::string("lr=0.005"));
+}
+
+MRNN_TEST(lost_queue_records_are_recovered_from_the_runs_not_trained_again) {
+  ScratchFolder folder;
+  const auto plan = planIn(folder, kLrGrid);
+  engine::RunCatalogue catalogue(folder.path(), engine::RunCatalogue::Access::ReadWrite);
+  // Trials 1 and 2 ran (1 finished, 2 was stopped); then the queue's table was dropped.
+  std::vector<int64_t> ids;
+  for (const auto status : {engine::RunStatus::Finished, engine::RunStatus::Stopped}) {
+    engine::RunRecord record;
+    record.name = plan.trials[ids.size()].project.name;
+    ids.push_back(catalogue.store().createRun(record));
+    catalogue.store().setStatus(ids.back(), status);
+  }
+  ExperimentLedger ledger(folder.path());
+  EXPECT_EQ(engine::recoverTrialsFromRuns(plan, ledger, catalogue.runs()), int64_t{2});
+  engine::syncLedger(plan, ledger, false);
+  const auto rows = ledger.trials("e");
+  EXPECT_EQ(rows.size(), size_t{4});
+  EXPECT(rows[0].status == TrialStatus::Done);
+  EXPECT_EQ(rows[0].runId, ids[0]);
+  EXPECT(rows[1].status == TrialStatus::Queued);  // resumes its run
+  EXPECT_EQ(rows[1].runId, ids[1]);
+  EXPECT_EQ(rows[2].runId, int64_t{0});
+  // With records present, nothing is recovered twice.
+  EXPECT_EQ(engine::recoverTrialsFromRuns(plan, ledger, catalogue.runs()), int64_t{0});
 }
 
 MRNN_TEST(queued_trials_follow_the_file_without_a_replan) {
@@ -255,6 +286,12 @@ MRNN_TEST(results_give_mean_and_spread_over_seeds_with_references) {
   EXPECT(csv.find("\"Paper, Table 2\"") != std::string::npos);
   const std::string json = engine::resultsJson(plan, rows);
   EXPECT(json.find("\"measured\": 1.3") != std::string::npos);
+  // A done trial whose run ended no better than a uniform guess says so in `status`.
+  catalogue.store().setStatus(ledger.trial("e", 0)->runId, engine::RunStatus::Finished,
+                              "the run ended at 9.00 bits/symbol, worse than a uniform guess");
+  const std::string progress =
+      engine::progressText(engine::experimentProgress(ledger.trials("e"), catalogue.runs()));
+  EXPECT_MSG(progress.find("worse than a uniform guess") != std::string::npos, progress);
 }
 
 MRNN_TEST(slots_never_oversubscribe_the_cores) {

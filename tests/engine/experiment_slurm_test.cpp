@@ -576,7 +576,7 @@ MRNN_TEST(status_shows_each_job_its_logged_step_and_what_ended_jobs_left) {
   const engine::SlurmJobs jobs{{0, "5_1"}, {1, "5_2"}};
   const std::map<std::string, SlurmJobState> states{
       {"5_1", {"5_1", "RUNNING", "None", "n3", "0:42"}}};
-  engine::describeSlurmJobs(plan, jobs, &states, rows);
+  engine::describeSlurmJobs(plan.folder(), plan.experiment.name, jobs, &states, rows);
   EXPECT_EQ(rows[0].job, "job 5_1: running on n3 for 0:42, step 50 in its log");
   EXPECT(!rows[0].interrupted);
   EXPECT_MSG(rows[1].job.find("job 5_2: ended, left run 1 of its folder stopped at step 20; "
@@ -587,7 +587,7 @@ MRNN_TEST(status_shows_each_job_its_logged_step_and_what_ended_jobs_left) {
   EXPECT_MSG(text.find("Slurm") != std::string::npos, text);
   // squeue failed: nothing is called interrupted on a guess.
   rows[1].interrupted = true;
-  engine::describeSlurmJobs(plan, jobs, nullptr, rows);
+  engine::describeSlurmJobs(plan.folder(), plan.experiment.name, jobs, nullptr, rows);
   EXPECT(!rows[1].interrupted);
   EXPECT_EQ(rows[1].job.rfind("job 5_2: state unknown (squeue failed)", 0), 0u);
 }

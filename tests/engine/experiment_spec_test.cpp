@@ -1,9 +1,12 @@
 // Experiment files and their plans: every key read, every problem located (file, line, key),
 // grids, draws, seeds, `set`, and cells sized to a matched parameter count.
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "engine/config/config_error.h"
 #include "engine/experiment/experiment_plan.h"
@@ -244,6 +247,62 @@ MRNN_TEST(a_value_that_breaks_a_trial_is_reported_at_its_axis) {
     training.optimizer.lr: fast
 )"),
                      "e.yaml:3:5", "experiment.set.training.optimizer.lr");
+}
+
+MRNN_TEST(a_corpus_an_axis_names_that_cannot_be_read_is_reported_at_its_axis) {
+  ScratchFolder folder;
+  // No vocab_size: planning reads each trial's corpus for its vocabulary.
+  std::string base = kBase;
+  base.replace(base.find(", vocab_size: 50"), std::string(", vocab_size: 50").size(), "");
+  folder.write("project.yaml", base);
+  std::filesystem::create_directories(folder.file("experiments"));
+  folder.write("experiments/e.yaml", R"(experiment:
+  axes:
+    - key: data.train
+      values: [/dev/zero]
+)");
+  EXPECT_THROWS_WITH(
+      ConfigError,
+      engine::planExperiment(engine::loadExperiment(folder.file("experiments/e.yaml"))),
+      "e.yaml:3:7", "experiment.axes[0]", "trial #1", "/dev/zero", "not a regular file");
+}
+
+MRNN_TEST(a_grid_past_the_cap_is_refused_at_its_axes_with_its_product) {
+  const auto parse = [](const std::string& text) { engine::parseExperiment(text, "e.yaml"); };
+  std::string axes = "experiment:\n  axes:\n";
+  for (const char* key : {"training.optimizer.lr", "training.batch_size", "training.bptt"}) {
+    axes += std::string("    - key: ") + key + "\n      range: [1, 100]\n      count: 100\n";
+  }
+  EXPECT_THROWS_WITH(ConfigError, parse(axes), "e.yaml:3:7", "experiment.axes",
+                     "100 x 100 x 100 = 1000000 configurations, more than the 100000");
+  // The same space sampled at random is an experiment of its own size.
+  parse(axes + "  search: {kind: random, trials: 100000}\n  seeds: [1, 2, 3]\n");
+  EXPECT_THROWS_WITH(ConfigError, parse(axes + "  search: {kind: random, trials: 100001}\n"),
+                     "experiment.search.trials");
+}
+
+MRNN_TEST(planning_reports_its_progress_and_stops_when_asked) {
+  ScratchFolder folder;
+  const std::string file = writeExperiment(folder, R"(experiment:
+  axes:
+    - key: training.optimizer.lr
+      values: [0.001, 0.002, 0.003, 0.004]
+  seeds: [1, 2]
+)");
+  std::vector<std::pair<int64_t, int64_t>> heard;
+  std::atomic<bool> stop{false};
+  engine::PlanWatch watch;
+  watch.stop = &stop;
+  watch.progress = [&](int64_t planned, int64_t total) {
+    heard.emplace_back(planned, total);
+    if (planned == 3) stop = true;
+  };
+  EXPECT_THROWS_WITH(
+      engine::PlanStopped,
+      engine::planExperiment(engine::loadExperiment(file), engine::projectVocabularySize, watch),
+      "planning stopped after 3 of 8 trials");
+  EXPECT_EQ(heard.size(), size_t{3});
+  EXPECT_EQ(heard.back().second, int64_t{8});
 }
 
 MRNN_TEST(cells_at_a_matched_parameter_count_are_within_one_percent) {

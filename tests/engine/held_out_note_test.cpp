@@ -38,3 +38,19 @@ MRNN_TEST(no_note_when_the_figures_do_not_say_so) {
   EXPECT(!worseThanUniformNote(13.0, 6.0, 10000));
   EXPECT(worseThanUniformNote(13.5, 6.0, 10000).has_value());
 }
+
+// A trial at lr 1000 finished "done" at 5,241 bits/symbol without a word.
+MRNN_TEST(a_run_that_ends_worse_than_a_uniform_guess_says_so) {
+  using mrnn::engine::endedWorseThanUniformNote;
+  const auto note = endedWorseThanUniformNote(5241.0, 21);
+  EXPECT(note.has_value());
+  if (note) {
+    EXPECT_MSG(note->find("ended at 5241.00 bits/symbol, worse than a uniform guess over 21 "
+                          "symbols (4.39)") != std::string::npos,
+               *note);
+  }
+  EXPECT(!endedWorseThanUniformNote(4.3, 21));
+  EXPECT(!endedWorseThanUniformNote(0.0, 21));  // no figure
+  EXPECT(!endedWorseThanUniformNote(std::numeric_limits<double>::infinity(), 21));
+  EXPECT(!endedWorseThanUniformNote(9.0, 1));
+}

@@ -6,3 +6,5 @@ mrnn_add_engine_test(engine_inference_test LABELS unit
           inference_allocations_test.cpp)
 target_link_libraries(engine_inference_test PRIVATE mrnn::engine_inference mrnn::engine_sampling
                                                     mrnn_cell_reference)
+# Its files each keep helpers of the same names (a base project, fixtures): compiled apart.
+set_target_properties(engine_inference_test PROPERTIES UNITY_BUILD OFF)

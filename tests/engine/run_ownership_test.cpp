@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include <torch/torch.h>
 
@@ -28,7 +29,11 @@ engine::TrainingOutcome trainWith(const engine::Project& project, const std::str
   engine::Trainer trainer(project, [events](engine::TrainingEvent event) {
     if (events) events->push_back(std::move(event));
   });
-  return trainer.run(control, resumeFrom);
+  // A resume trains to the given project's length, as `mrnn resume --max-steps` does: the
+  // run's other settings are its own.
+  engine::RunLength length;
+  if (!resumeFrom.empty()) length.maxSteps = project.training.maxSteps;
+  return trainer.run(control, resumeFrom, length);
 }
 
 engine::Project quick(const ScratchProject& scratch, int64_t steps = 2) {
@@ -139,6 +144,47 @@ MRNN_TEST(a_checkpoint_in_another_runs_folder_is_refused_naming_both_runs) {
   EXPECT_MSG(resumed.reason.find(run1.latestCheckpoint) != std::string::npos, resumed.reason);
   EXPECT(stateOf(project, 1) == run1Before);
   EXPECT(stateOf(project, 2) == run2Before);
+}
+
+MRNN_TEST(a_resume_never_swaps_a_runs_unreadable_settings_for_the_projects) {
+  // A run started with a length today's checks refuse (an older version let it through):
+  // its checkpoint's copy of the project no longer parses.
+  ScratchProject scratch("unreadable-settings");
+  auto project = quick(scratch, 2);
+  project.training.epochs = 2000000;
+  const auto first = trainWith(project, "");
+  EXPECT_MSG(first.finished, first.reason);
+  const RunState before = stateOf(project, first.runId);
+  auto edited = quick(scratch, 2);
+  edited.training.optimizer.learningRate = 0.5;
+  const auto resumed = trainWith(edited, first.latestCheckpoint);
+  EXPECT(resumed.failed);
+  EXPECT_MSG(resumed.reason.find("run 1's own settings cannot be read") != std::string::npos &&
+                 resumed.reason.find("training.epochs") != std::string::npos &&
+                 resumed.reason.find("will not swap in the project's") != std::string::npos,
+             resumed.reason);
+  EXPECT(stateOf(project, first.runId) == before);
+}
+
+MRNN_TEST(a_resumed_run_shows_no_test_figure_of_its_earlier_end) {
+  ScratchProject scratch("resumed-test-figure");
+  const auto project = quick(scratch, 2);
+  const auto first = trainWith(project, "");
+  EXPECT_MSG(first.finished, first.reason);
+  EXPECT(engine::RunCatalogue(project.folder).run(first.runId)->testResult.has_value());
+  auto longer = project;
+  longer.training.maxSteps = 4;
+  std::optional<double> testWhileResumed = 0.0;
+  engine::RunControl control;
+  engine::Trainer trainer(longer, [&](engine::TrainingEvent event) {
+    if (std::holds_alternative<engine::StartedEvent>(event)) {
+      testWhileResumed = engine::RunCatalogue(project.folder).run(first.runId)->testResult;
+    }
+  });
+  const auto resumed = trainer.run(control, first.latestCheckpoint, engine::RunLength{{}, 4});
+  EXPECT_MSG(resumed.finished, resumed.reason);
+  EXPECT(!testWhileResumed.has_value());
+  EXPECT(engine::RunCatalogue(project.folder).run(first.runId)->testResult.has_value());
 }
 
 MRNN_TEST(two_writers_never_share_a_run) {

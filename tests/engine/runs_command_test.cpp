@@ -100,6 +100,19 @@ MRNN_TEST(runs_command_folder_without_database_exits_1) {
   EXPECT_EQ(runs({"runs", "export", folder.path(), "--format", "csv"}).code, 1);
 }
 
+MRNN_TEST(runs_command_names_an_empty_or_misplaced_database) {
+  ScratchFolder folder;
+  folder.write("runs.sqlite", "");  // emptied by a full disk or a careless redirect
+  const auto empty = runs({"runs", "list", folder.path()});
+  EXPECT_EQ(empty.code, 1);
+  EXPECT_MSG(contains(empty.err, "runs.sqlite' is empty (0 bytes)"), empty.err);
+  std::filesystem::remove(folder.file("runs.sqlite"));
+  std::filesystem::create_directories(folder.file("runs.sqlite"));
+  const auto folderInPlace = runs({"runs", "list", folder.path()});
+  EXPECT_EQ(folderInPlace.code, 1);
+  EXPECT_MSG(contains(folderInPlace.err, "runs.sqlite' is not a file"), folderInPlace.err);
+}
+
 MRNN_TEST(runs_command_lists_runs_as_a_table) {
   ScratchFolder folder;
   { RunStore store(folder.file("runs.sqlite")); }

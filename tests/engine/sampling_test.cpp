@@ -362,6 +362,25 @@ MRNN_TEST(bad_options_are_refused_by_name) {
   o = options("a", 10);
   o.topP = 1.5;
   EXPECT_THROWS_WITH(std::invalid_argument, f.sampler.generate(o), "top-p");
+  // Temperatures whose logits overflow, or that make every symbol equally likely, are out.
+  for (const double temperature : {1e-308, 1e308}) {
+    o = options("a", 10);
+    o.temperature = temperature;
+    EXPECT_THROWS_WITH(std::invalid_argument, f.sampler.generate(o),
+                       "temperature must lie in [1e-06, 1000]");
+  }
+}
+
+MRNN_TEST(the_memory_kept_for_a_beam_grows_with_its_width_not_its_square) {
+  engine::SamplingOptions o;
+  o.maxLength = 200;
+  o.alternatives = 5;
+  o.beamWidth = 100000;
+  // 2 copies x (160 + 80 x 5) bytes x 100,000 beams x 200 symbols = 22.4 GB.
+  EXPECT_NEAR(engine::keptSymbolsBytes(o), 2.24e10, 1e6);
+  o.beamWidth = 0;
+  o.completions = 3;
+  EXPECT_NEAR(engine::keptSymbolsBytes(o), 560.0 * 3 * 200, 1e-6);
 }
 
 MRNN_TEST(sampling_job_reports_progress_and_can_be_cancelled) {

@@ -82,6 +82,18 @@ MRNN_TEST(a_run_has_one_writer_and_the_refusal_names_the_holder) {
   first.release();
   EXPECT(!catalogue.writer(id).has_value());
   EXPECT(catalogue.lockForWriting(id).held());
+  // Experiments' queues take the same locks: the refusal speaks of what is locked, not "a run".
+  const std::string queueLock = folder.path() + "/queue.lock";
+  engine::RunLock queue = engine::RunLock::acquire(queueLock, "experiment 'grid'");
+  try {
+    engine::RunLock::acquire(queueLock, "experiment 'grid'");
+    EXPECT_MSG(false, "a second queue lock was granted");
+  } catch (const engine::RunBusyError& error) {
+    const std::string message = error.what();
+    EXPECT_MSG(message.rfind("experiment 'grid' is being written by process", 0) == 0 &&
+                   message.find("a run") == std::string::npos,
+               message);
+  }
 }
 
 MRNN_TEST(the_lock_dies_with_its_process_and_the_run_reads_interrupted) {

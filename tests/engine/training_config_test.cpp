@@ -109,7 +109,8 @@ MRNN_TEST(training_full_section_parses) {
 
 MRNN_TEST(training_defaults_when_keys_are_absent) {
   const auto c = parse("training: {}\n");
-  EXPECT(c == engine::TrainingConfig{});
+  const engine::TrainingConfig defaults;  // named: GCC 12 misreads a temporary here at -O3
+  EXPECT(c == defaults);
   const auto d = parse("training:\n  optimizer: {type: sgd}\n");
   EXPECT(d.optimizer.kind == OptimizerKind::Sgd);
   EXPECT_EQ(d.optimizer.learningRate, engine::OptimizerConfig{}.learningRate);

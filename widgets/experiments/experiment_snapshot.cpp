@@ -67,8 +67,8 @@ ExperimentSnapshot readExperimentSnapshot(const engine::ExperimentPlan& plan) {
     const std::vector<engine::TrialRecord> trials = ledger.trials(name);
     if (engine::RunCatalogue::exists(folder)) snapshot.runs = engine::RunCatalogue(folder).runs();
     snapshot.progress = engine::experimentProgress(
-        plan, trials, snapshot.runs,
-        [&plan](int64_t trial) { return engine::trialTrainedNow(plan, trial); });
+        trials, snapshot.runs,
+        [&folder, &name](int64_t trial) { return engine::trialTrainedNow(folder, name, trial); });
     // Only the trials that ran with the plan's configuration count for it.
     std::vector<engine::TrialRecord> current;
     for (const auto& row : snapshot.progress) {
