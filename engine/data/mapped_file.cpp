@@ -68,6 +68,13 @@ MappedFile::MappedFile(const std::vector<std::string>& paths) : joined_(true) {
     parts_.emplace_back(offset, file->path());
     if (file->size() == 0) continue;
     std::memcpy(data_ + offset, file->data(), static_cast<size_t>(file->size()));
+    if (file->shrank()) {
+      // A piece that shrank under the copy left zeros in the join. The destructor does not
+      // run for a constructor that throws: the memory goes first.
+      ::munmap(data_, static_cast<size_t>(size_));
+      data_ = nullptr;
+      file->checkUnchanged();
+    }
     offset += file->size();
     if (file->data()[file->size() - 1] != '\n') data_[offset++] = '\n';
   }
