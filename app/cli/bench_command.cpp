@@ -26,7 +26,7 @@ namespace mrnn::app {
 namespace {
 
 constexpr const char* kBenchUsage =
-    "usage: mrnn bench [--cells mlstm,lstm] [--measures train,eval,sample,curvature]\n"
+    "usage: mrnn bench [--cells mlstm,lstm] [--measures train,eval,sample,score,curvature]\n"
     "                  [--hidden 512] [--emb 64] [--batch 32] [--bptt 100] [--vocab 128]\n"
     "                  [--steps 10] [--sample-length 2000] [--repeats 3] [--threads N|auto]\n"
     "                  [--device cpu|cuda|cuda:N] [--precision fp32,bf16]   (bf16: CUDA only)\n"
@@ -119,7 +119,7 @@ int runProbe(const CommandLine& args, std::ostream& out) {
     return 0;
   }
   const auto measure = engine::benchMeasureFromName(args.value("probe"));
-  if (!measure) throw UsageError("--probe is train, eval, sample, curvature or ceiling");
+  if (!measure) throw UsageError("--probe is train, eval, sample, score, curvature or ceiling");
   auto shape = shapeFrom(args);
   shape.cell = args.value("cells", "mlstm");
   const auto precisions = precisionsFrom(args);
@@ -167,7 +167,8 @@ int runBench(const CommandLine& args, std::ostream& out, std::ostream& err) {
     for (const auto& name : commaList(args.value("measures"))) {
       const auto measure = engine::benchMeasureFromName(name);
       if (!measure) {
-        throw UsageError("--measures lists train, eval, sample, curvature; not '" + name + "'");
+        throw UsageError("--measures lists train, eval, sample, score, curvature; not '" + name +
+                         "'");
       }
       options.measures.push_back(*measure);
     }

@@ -3,11 +3,13 @@
 #include <torch/torch.h>
 
 #include <algorithm>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
 
 #include "analysis_device.h"
+#include "command_threads.h"
 #include "engine/analysis/loaded_model.h"
 #include "engine/data/reverse_copy_task.h"
 #include "engine/io/atomic_file.h"
@@ -97,11 +99,12 @@ int runCopyAnalysis(const CommandLine& args, std::ostream& out, std::ostream& er
 
   std::vector<engine::LabelledCopyEvaluation> results;
   engine::CopyEvalOptions options;
+  std::unique_ptr<CommandThreads> threads;  // the first project's training.threads
   for (size_t i = 0; i < projects.size(); ++i) {
     const auto loaded =
         engine::loadModelForAnalysis(projects[i], run, args.value("checkpoint"), device);
     if (i == 0) {
-      torch::set_num_threads(engine::chooseThreadCount(loaded.project.training.threads));
+      threads = std::make_unique<CommandThreads>(loaded.project.training.threads, "scoring", err);
       // Unset options follow the first project's own copy settings, so that every model is
       // scored on the same examples (when their vocabularies agree).
       const engine::CopyTaskConfig copy = projectCopy(loaded.project);
@@ -112,8 +115,9 @@ int runCopyAnalysis(const CommandLine& args, std::ostream& out, std::ostream& er
       checkSize(options.length, options.examples, std::to_string(options.examples) + " examples");
     }
     try {
-      results.push_back({projects[i], loaded.checkpoint,
-                         engine::evaluateReverseCopy(*loaded.model, loaded.vocabulary, options)});
+      results.push_back(
+          {projects[i], loaded.checkpoint,
+           engine::evaluateReverseCopy(*loaded.model, loaded.vocabulary, options, threads->job())});
     } catch (const std::invalid_argument& error) {
       // Not a usage error (exit 1): the model cannot do the task. Say which one.
       throw std::runtime_error(projects[i] + ": " + error.what());

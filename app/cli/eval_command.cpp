@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "analysis_device.h"
+#include "command_threads.h"
 #include "engine/analysis/loaded_model.h"
 #include "engine/config/project_file.h"
 #include "engine/data/corpus.h"
@@ -64,13 +65,13 @@ int evaluateProblem(const engine::Project& project, engine::Checkpoint& checkpoi
   engine::LanguageModel model(project.model, data.vocabulary().size());
   checkpoint.loadModel(model);
   engine::placeForAnalysis(model, device);
-  torch::set_num_threads(engine::chooseThreadCount(project.training.threads));
+  CommandThreads threads(project.training.threads, "evaluating", err);
   engine::EvalOptions options;
   options.batch = project.evaluation.batchSize;
   options.device = device;
   const auto split = splitName == "valid" ? engine::TrainingData::HeldOut::Valid
                                           : engine::TrainingData::HeldOut::Test;
-  const engine::LossFigures figures = data.evaluate(split, model, options, nullptr);
+  const engine::LossFigures figures = data.evaluate(split, model, options, threads.job());
   if (args.has("json")) {
     out << std::setprecision(10) << "{\n  \"checkpoint\": " << engine::jsonString(checkpoint.path())
         << ",\n  \"split\": \"" << splitName
@@ -127,7 +128,7 @@ int runEval(const CommandLine& args, std::ostream& out, std::ostream& err) {
   engine::LanguageModel model(project.model, corpus.vocabulary.size());
   checkpoint.loadModel(model);
   engine::placeForAnalysis(model, device);
-  torch::set_num_threads(engine::chooseThreadCount(project.training.threads));
+  CommandThreads threads(project.training.threads, "evaluating", err);
 
   const engine::CorpusSplit& split = splitName == "valid" ? corpus.valid : corpus.test;
   const engine::EvaluationConfig& config = project.evaluation;
@@ -139,26 +140,27 @@ int runEval(const CommandLine& args, std::ostream& out, std::ostream& err) {
 
   std::vector<Row> rows;
   if (args.has("tune-temperature") || config.tuneTemperature) {
-    const auto tuned = engine::tuneTemperature(model, corpus.valid, options, config.temperatureMin,
-                                               config.temperatureMax, config.temperatureSteps);
+    const auto tuned =
+        engine::tuneTemperature(model, corpus.valid, options, config.temperatureMin,
+                                config.temperatureMax, config.temperatureSteps, threads.job());
     options.temperature = tuned.first;
   }
-  rows.push_back({"static", engine::evaluateStatic(model, split, options)});
+  rows.push_back({"static", engine::evaluateStatic(model, split, options, threads.job())});
   const int64_t mc = positiveInteger(args, "mc", config.mcSamples);
   if (mc > 0) {
     engine::EvalOptions sampled = options;
     sampled.mcSamples = mc;
-    rows.push_back(
-        {"mc-dropout x" + std::to_string(mc), engine::evaluateStatic(model, split, sampled)});
+    rows.push_back({"mc-dropout x" + std::to_string(mc),
+                    engine::evaluateStatic(model, split, sampled, threads.job())});
   }
   if (args.has("dynamic") || config.dynamic.enabled) {
     const std::string variant =
         config.dynamic.variant == engine::DynamicEvalVariant::Sgd ? "dynamic-sgd" : "dynamic-rms";
     rows.push_back(
-        {variant,
-         engine::evaluateDynamic(
-             model, split, corpus.train,
-             engine::withTrainingBatch(config.dynamic, project.training.batchSize), options)});
+        {variant, engine::evaluateDynamic(
+                      model, split, corpus.train,
+                      engine::withTrainingBatch(config.dynamic, project.training.batchSize),
+                      options, threads.job())});
   }
 
   if (args.has("json")) {

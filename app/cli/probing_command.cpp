@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "analysis_device.h"
+#include "command_threads.h"
 #include "engine/analysis/loaded_model.h"
 #include "engine/io/atomic_file.h"
 #include "engine/probing/gate_analysis.h"
@@ -49,9 +50,11 @@ int runGates(const CommandLine& args, std::ostream& out, std::ostream& err) {
   const std::string text =
       args.has("text") ? args.value("text") : engine::readWholeFile(args.value("file"));
   const auto loaded = load(args, args.positional()[2], true);
+  CommandThreads threads(loaded.project.training.threads, "analysing", err);
   engine::GateOptions options;
   options.float16 = args.has("float16");
-  const auto report = engine::analyzeGates(*loaded.model, loaded.vocabulary, text, options);
+  const auto report =
+      engine::analyzeGates(*loaded.model, loaded.vocabulary, text, options, threads.job());
   if (args.has("json")) {
     emit(args, out, err, engine::gateReportJson(report));
   } else if (args.has("csv")) {
@@ -79,8 +82,10 @@ int runTree(const CommandLine& args, std::ostream& out, std::ostream& err) {
   std::vector<engine::LabelledTree> trees;
   for (size_t i = 0; i < projects.size(); ++i) {
     const auto loaded = load(args, projects[i], i == 0);
-    trees.push_back({projects[i], loaded.checkpoint,
-                     engine::expandTree(*loaded.model, loaded.vocabulary, context, options)});
+    CommandThreads threads(loaded.project.training.threads, "analysing", err);
+    trees.push_back(
+        {projects[i], loaded.checkpoint,
+         engine::expandTree(*loaded.model, loaded.vocabulary, context, options, threads.job())});
   }
   if (args.has("json")) {
     emit(args, out, err, engine::treeJson(context, options, trees));

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "analysis_device.h"
+#include "command_threads.h"
 #include "engine/analysis/loaded_model.h"
 #include "engine/runtime/machine_resources.h"
 #include "engine/sampling/sampler.h"
@@ -156,7 +157,7 @@ int runSampleCommand(const CommandLine& args, std::ostream& out, std::ostream& e
   engine::LoadedModel loaded =
       engine::loadModelForAnalysis(args.positional()[1], runId, args.value("checkpoint"), device);
   if (threads == 0) threads = loaded.project.training.threads;
-  torch::set_num_threads(engine::chooseThreadCount(threads));
+  CommandThreads commandThreads(threads, "sampling", err);
   const bool asJson = args.has("json");
   if (!asJson && options.beamWidth == 0) {
     // Printed as it comes and not kept: any --length runs in bounded memory.
@@ -182,18 +183,21 @@ int runSampleCommand(const CommandLine& args, std::ostream& out, std::ostream& e
   std::vector<engine::Completion> completions;
   try {
     if (asJson) {
-      completions = sampler.generate(options);
+      completions = sampler.generate(options, {}, commandThreads.job());
     } else {
       // Beam search streams its winners when done; sampling streams as it goes.
       size_t current = 0;
       out << options.prime;
-      completions = sampler.generate(options, [&](size_t c, const engine::GeneratedSymbol& s) {
-        if (c != current) {
-          out << "\n\n" << options.prime;
-          current = c;
-        }
-        out << s.text << std::flush;
-      });
+      completions = sampler.generate(
+          options,
+          [&](size_t c, const engine::GeneratedSymbol& s) {
+            if (c != current) {
+              out << "\n\n" << options.prime;
+              current = c;
+            }
+            out << s.text << std::flush;
+          },
+          commandThreads.job());
       out << "\n";
     }
   } catch (const std::invalid_argument& error) {  // e.g. a clamp outside the model

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "analysis_device.h"
+#include "command_threads.h"
 #include "engine/analysis/loaded_model.h"
 #include "engine/data/corpus.h"
 #include "engine/runtime/machine_resources.h"
@@ -84,13 +85,14 @@ int scoreText(const CommandLine& args, std::ostream& out, std::ostream& err) {
   }
   const std::string text = args.has("text") ? args.value("text") : readFile(args.value("file"));
   auto loaded = load(args, args.positional()[1]);
+  CommandThreads threads(loaded.project.training.threads, "scoring", err);
   const auto format = args.has("json")  ? engine::TextScoreFormat::Json
                       : args.has("csv") ? engine::TextScoreFormat::Csv
                                         : engine::TextScoreFormat::Table;
   engine::TextScoreWriter writer(out, format);
-  const auto totals =
-      engine::scoreTextStreamed(*loaded.model, loaded.vocabulary, text, args.value("context"),
-                                [&writer](engine::SymbolScore&& symbol) { writer.symbol(symbol); });
+  const auto totals = engine::scoreTextStreamed(
+      *loaded.model, loaded.vocabulary, text, args.value("context"),
+      [&writer](engine::SymbolScore&& symbol) { writer.symbol(symbol); }, threads.job());
   writer.finish(totals);
   return 0;
 }
@@ -104,8 +106,9 @@ int debag(const CommandLine& args, std::ostream& out, std::ostream& err) {
   engine::DebagOptions options;
   options.beamWidth = positiveInteger(args, "beam", options.beamWidth);
   auto loaded = load(args, args.positional()[2]);
+  CommandThreads threads(loaded.project.training.threads, "scoring", err);
   const auto result = engine::debag(*loaded.model, loaded.vocabulary, args.value("left"), bag,
-                                    args.value("right"), options);
+                                    args.value("right"), options, threads.job());
   const auto top = static_cast<size_t>(
       positiveInteger(args, "top", args.has("json") || args.has("csv") ? 0 : 10));
   if (args.has("json")) {
@@ -149,7 +152,9 @@ int recovery(const CommandLine& args, std::ostream& out, std::ostream& err) {
     vocabularies.push_back(&model.vocabulary);
   }
   const auto split = readSplit(loaded.front(), args.value("file"));
-  const auto table = engine::surprisalRecovery(models, vocabularies, idsOf(split.tokens), options);
+  CommandThreads threads(loaded.front().project.training.threads, "scoring", err);
+  const auto table =
+      engine::surprisalRecovery(models, vocabularies, idsOf(split.tokens), options, threads.job());
   if (args.has("json")) {
     engine::writeRecoveryJson(out, table, projects);
   } else if (args.has("csv")) {
@@ -199,10 +204,11 @@ int mask(const CommandLine& args, std::ostream& out, std::ostream& err) {
     selections.push_back(std::nullopt);
   }
   const auto split = readSplit(loaded, args.value("file"));
+  CommandThreads threads(loaded.project.training.threads, "scoring", err);
   std::vector<engine::MaskingCurve> curves;
   for (const auto& selection : selections) {
     options.layer = selection;
-    curves.push_back(engine::featureMasking(*loaded.model, split, options));
+    curves.push_back(engine::featureMasking(*loaded.model, split, options, threads.job()));
   }
   if (args.has("json")) {
     engine::writeMaskingJson(out, curves);

@@ -10,6 +10,7 @@
 #include "engine/data/long_range_problem.h"
 #include "engine/store/metric_names.h"
 #include "engine/store/text_format.h"
+#include "engine/training/held_out_note.h"
 #include "engine/training/training_run.h"
 #include "stop_signals.h"
 
@@ -99,7 +100,10 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
       if (valid->figures.errorRate >= 0) {
         out << ", " << engine::problemVerdict(valid->figures.errorRate);
       }
-      out << (valid->best ? "  (best)" : "") << "\n";
+      out << (valid->best ? "  (best)" : "");
+      if (valid->seconds > 0)
+        out << "  " << engine::validationCostText(valid->seconds, valid->share);
+      out << "\n";
     } else if (const auto* log = std::get_if<engine::LogEvent>(&*event)) {
       out << (terminal ? "\n" : "") << log->message << "\n";
     } else if (const auto* finished = std::get_if<engine::FinishedEvent>(&*event)) {

@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include "engine/devices/torch_threads.h"
 #include "engine/training/library_error_text.h"
 
 namespace mrnn::engine {
@@ -20,6 +21,9 @@ void AnalysisJob::start() {
     torch::NoGradGuard noGrad;  // analyses never train; grad mode is per thread
     JobContext context([this](const JobProgress& progress) { events_.push(progress); }, cancelled_);
     try {
+      // The desktop is never idle: the analysis takes the processors others leave free,
+      // set on this thread (OpenMP's count is per thread) and read again at its reports.
+      context.followLoad(torchThreads(0));
       work_(context);
       events_.push(JobDone{});
     } catch (const JobCancelledError&) {

@@ -253,8 +253,8 @@ std::string formatBenchReport(const BenchReport& report, const std::string& comm
            "the idle one.\n";
   }
   const bool bothPrecisions = fp32 && bf16;
-  for (auto measure :
-       {BenchMeasure::Train, BenchMeasure::Eval, BenchMeasure::Sample, BenchMeasure::Curvature}) {
+  for (auto measure : {BenchMeasure::Train, BenchMeasure::Eval, BenchMeasure::Sample,
+                       BenchMeasure::Score, BenchMeasure::Curvature}) {
     bool any = false;
     for (const auto& row : report.rows) any = any || row.measure == measure;
     if (!any) continue;
@@ -262,6 +262,7 @@ std::string formatBenchReport(const BenchReport& report, const std::string& comm
         << (measure == BenchMeasure::Train       ? "Training"
             : measure == BenchMeasure::Eval      ? "Evaluation"
             : measure == BenchMeasure::Curvature ? "Gauss-Newton products"
+            : measure == BenchMeasure::Score     ? "Exact scoring of a text as one stream"
                                                  : "Sampling")
         << " (symbols/s):\n\n"
         << "| subject | median | runs | " << rateUnit << " | " << (anyCeiling ? "/ ceiling | " : "")

@@ -12,13 +12,15 @@ const char* benchMeasureName(BenchMeasure measure) {
       return "sample";
     case BenchMeasure::Curvature:
       return "curvature";
+    case BenchMeasure::Score:
+      return "score";
   }
   return "?";
 }
 
 std::optional<BenchMeasure> benchMeasureFromName(const std::string& name) {
-  for (auto m :
-       {BenchMeasure::Train, BenchMeasure::Eval, BenchMeasure::Sample, BenchMeasure::Curvature}) {
+  for (auto m : {BenchMeasure::Train, BenchMeasure::Eval, BenchMeasure::Sample,
+                 BenchMeasure::Curvature, BenchMeasure::Score}) {
     if (name == benchMeasureName(m)) return m;
   }
   return std::nullopt;

@@ -12,8 +12,11 @@ namespace mrnn::engine {
 // (forward only, no gradient, the same batch shape), single-stream sampling (batch 1,
 // one symbol at a time, temperature 1), or Hessian-free's curvature product (one
 // Gauss-Newton-vector product with structural damping over the window, as CG runs it: the
-// linearisation kept, so each product is a forward-mode pass and a backward).
-enum class BenchMeasure { Train, Eval, Sample, Curvature };
+// linearisation kept, so each product is a forward-mode pass and a backward), or exact
+// scoring: a text of random symbols scored as one stream by evaluateStatic, on the road it
+// chooses (the frozen single stream, or `batch` streams re-read where they win the race),
+// the rate of every exact held-out figure.
+enum class BenchMeasure { Train, Eval, Sample, Curvature, Score };
 
 const char* benchMeasureName(BenchMeasure measure);
 std::optional<BenchMeasure> benchMeasureFromName(const std::string& name);

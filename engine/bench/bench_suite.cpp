@@ -163,7 +163,10 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
         // The peer times training and sampling only; nothing but the engine has a curvature
         // product.
         if (peer && measure == BenchMeasure::Eval) continue;
-        if ((peer || cell == kTorchLstm) && measure == BenchMeasure::Curvature) continue;
+        // Nothing but the engine has a curvature product or an exact one-stream score.
+        if ((peer || cell == kTorchLstm) &&
+            (measure == BenchMeasure::Curvature || measure == BenchMeasure::Score))
+          continue;
         for (const bool busy : {false, true}) {
           if (busy && !o.contention) continue;
           BenchRow row;

@@ -2,10 +2,13 @@
 
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
 namespace mrnn::engine {
+
+class LoadFollowingThreads;
 
 // Where a long engine operation is: a fraction in [0, 1] and a short phase in words.
 struct JobProgress {
@@ -34,12 +37,14 @@ class JobContext {
       : sink_(std::move(sink)), cancelled_(&cancelled) {}
 
   // Hands the progress to the sink; throws JobCancelledError once cancelled, so a long loop
-  // stops at its next report.
+  // stops at its next report. Threads that follow the load are read again here.
   void report(double fraction, const std::string& phase = "");
+  // The job's threads follow the machine's load: each report polls them (parts too).
+  void followLoad(std::shared_ptr<LoadFollowingThreads> threads) { threads_ = std::move(threads); }
   bool cancelled() const { return cancelled_->load(); }
   // Whether reports go anywhere: a context made only to carry a cancel flag has no sink,
   // and callers in hot loops skip building their report for it.
-  bool reports() const { return static_cast<bool>(sink_); }
+  bool reports() const { return static_cast<bool>(sink_) || threads_ != nullptr; }
   // A context for one part of the job (one of several steps run in a row): its fractions
   // 0..1 land in [from, to] of this context's range and its phases read "name, phase" (just
   // "name" for an empty phase). Same sink, same cancel flag.
@@ -51,6 +56,7 @@ class JobContext {
   double from_ = 0.0;
   double to_ = 1.0;
   std::string name_;
+  std::shared_ptr<LoadFollowingThreads> threads_;
 };
 
 // For operations that take a JobContext*: reports when there is one.

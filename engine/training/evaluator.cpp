@@ -3,8 +3,11 @@
 #include <torch/torch.h>
 
 #include <cmath>
+#include <optional>
 
 #include "engine/data/stream_batcher.h"
+#include "engine/inference/single_stream_scoring.h"
+#include "engine/models/eval_mode_guard.h"
 #include "engine/runtime/job_context.h"
 #include "engine/training/data_parallel.h"
 #include "engine/training/one_stream_scorer.h"
@@ -49,6 +52,47 @@ int64_t wordsScored(const CorpusSplit& split, int64_t symbols) {
 // Log-probabilities at temperature T: log softmax(logp / T).
 torch::Tensor tempered(const torch::Tensor& logp, double temperature) {
   return temperature == 1.0 ? logp : torch::log_softmax(logp / temperature, -1);
+}
+
+// Whether the frozen single-stream copy can give this evaluation's figure (EvalOptions::reading).
+bool singleStreamApplies(const LanguageModel& model, const EvalOptions& options) {
+  if (options.reading == HeldOutReading::Streams || !options.device.is_cpu()) return false;
+  if (options.mcSamples > 0 || (options.collective && options.collective->size() > 1)) return false;
+  // Per-window draws at batch 1 are one stream's windows either way; at batch B they are
+  // drawn for B streams at once, which one stream cannot reproduce.
+  if (options.beforeWindow && options.batch > 1) return false;
+  if (model.config().output.kind == OutputKind::Linear) return false;
+  return SingleStreamModel::supports(model);
+}
+
+// The split read once as one stream on the frozen copy, summed at each temperature; null when
+// the copy does not apply or the streams won the race. The model is in eval mode meanwhile.
+std::optional<SingleStreamTotals> readAsSingleStream(
+    LanguageModel& model, const TokenStream& tokens, const TokenStream& mask,
+    const EvalOptions& options, const std::vector<double>& temperatures, JobContext* job) {
+  if (!singleStreamApplies(model, options)) return std::nullopt;
+  EvalModeGuard evalMode(model);
+  SingleStreamModel frozen(model);
+  if (options.reading == HeldOutReading::Fastest &&
+      raceReadings(model, frozen, tokens, options.batch, options.bptt) == HeldOutReading::Streams) {
+    return std::nullopt;
+  }
+  SingleStreamScoring scoring;
+  scoring.temperatures = temperatures;
+  scoring.window = options.bptt;
+  if (options.beforeWindow) {
+    scoring.beforeWindow = [&] {
+      options.beforeWindow(1);
+      frozen.readSettings(model);
+    };
+  }
+  scoring.progress = [&](double done) { reportTo(job, done, "scoring"); };
+  return scoreSingleStream(frozen, tokens, mask, scoring);
+}
+
+LossFigures figuresOf(const CorpusSplit& split, double nats, int64_t counted, int64_t positions) {
+  return lossFigures(counted > 0 ? nats / static_cast<double>(counted) : 0.0, counted,
+                     wordsScored(split, positions));
 }
 
 }  // namespace
@@ -113,6 +157,11 @@ std::vector<torch::Tensor> rmsDecayRates(const std::vector<torch::Tensor>& rms, 
 LossFigures evaluateStatic(LanguageModel& model, const CorpusSplit& split,
                            const EvalOptions& options, JobContext* job) {
   const TokenStream tokens = limited(split.tokens, options.maxSymbols);
+  const TokenStream mask = limitedMask(split, options.maxSymbols);
+  if (const auto single =
+          readAsSingleStream(model, tokens, mask, options, {options.temperature}, job)) {
+    return figuresOf(split, single->nats.front(), single->counted, single->positions);
+  }
   const bool mc = options.mcSamples > 0;
   const bool wasTraining = model.is_training();
   model.train(mc);
@@ -149,15 +198,14 @@ LossFigures evaluateStatic(LanguageModel& model, const CorpusSplit& split,
   }
   OneStreamTotals totals;
   try {
-    totals = scoreAsOneStream(tokens, limitedMask(split, options.maxSymbols), reading, initial,
-                              scorer, [&](double done) { reportTo(job, done, "scoring"); });
+    totals = scoreAsOneStream(tokens, mask, reading, initial, scorer,
+                              [&](double done) { reportTo(job, done, "scoring"); });
   } catch (...) {
     model.train(wasTraining);
     throw;
   }
   model.train(wasTraining);
-  return lossFigures(totals.counted > 0 ? totals.nats / static_cast<double>(totals.counted) : 0.0,
-                     totals.counted, wordsScored(split, totals.positions));
+  return figuresOf(split, totals.nats, totals.counted, totals.positions);
 }
 
 LossFigures evaluateDynamic(LanguageModel& model, const CorpusSplit& split,
@@ -242,15 +290,33 @@ LossFigures evaluateDynamic(LanguageModel& model, const CorpusSplit& split,
 std::pair<double, LossFigures> tuneTemperature(LanguageModel& model, const CorpusSplit& valid,
                                                const EvalOptions& options, double low, double high,
                                                int64_t steps, JobContext* job) {
+  std::vector<double> temperatures;
+  for (int64_t k = 0; k < steps; ++k) {
+    temperatures.push_back(steps > 1 ? low + (high - low) * static_cast<double>(k) /
+                                                 static_cast<double>(steps - 1)
+                                     : low);
+  }
   std::pair<double, LossFigures> best{1.0, {}};
   bool any = false;
-  for (int64_t k = 0; k < steps; ++k) {
-    EvalOptions at = options;
-    at.temperature = low + (high - low) * static_cast<double>(k) / static_cast<double>(steps - 1);
-    const LossFigures figures = evaluateStatic(model, valid, at);
-    if (!any || figures.nats < best.second.nats) best = {at.temperature, figures};
+  const auto consider = [&](double temperature, const LossFigures& figures) {
+    if (!any || figures.nats < best.second.nats) best = {temperature, figures};
     any = true;
-    reportTo(job, static_cast<double>(k + 1) / static_cast<double>(steps),
+  };
+  // The single stream scores every temperature in one reading.
+  const TokenStream tokens = limited(valid.tokens, options.maxSymbols);
+  if (const auto single = readAsSingleStream(model, tokens, limitedMask(valid, options.maxSymbols),
+                                             options, temperatures, job)) {
+    for (size_t k = 0; k < temperatures.size(); ++k) {
+      consider(temperatures[k],
+               figuresOf(valid, single->nats[k], single->counted, single->positions));
+    }
+    return best;
+  }
+  for (size_t k = 0; k < temperatures.size(); ++k) {
+    EvalOptions at = options;
+    at.temperature = temperatures[k];
+    consider(at.temperature, evaluateStatic(model, valid, at));
+    reportTo(job, static_cast<double>(k + 1) / static_cast<double>(temperatures.size()),
              "tuning the temperature");
   }
   return best;

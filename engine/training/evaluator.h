@@ -9,6 +9,7 @@
 #include "engine/config/evaluation_config.h"
 #include "engine/data/corpus.h"
 #include "engine/models/language_model.h"
+#include "engine/training/held_out_reading.h"
 #include "engine/training/metrics.h"
 
 namespace mrnn::engine {
@@ -30,6 +31,12 @@ struct EvalOptions {
   // Data parallel (evaluateStatic): each window's streams are split over the ranks, and every
   // rank returns the same figures (splitAcrossRanks). Null: this process scores them all.
   Collective* collective = nullptr;
+  // How the exact figure is read on the CPU (held_out_reading.h). Fastest: the frozen single
+  // stream for one stream (batch 1), otherwise whichever of the two wins a short race on the
+  // text. The single stream applies to float32 CPU models with a distribution over symbols,
+  // without MC dropout, on one process, and with per-window draws only at batch 1; elsewhere
+  // (and on a GPU) the streams read.
+  HeldOutReading reading = HeldOutReading::Fastest;
 };
 
 // Every evaluation reports to `job` (may be null) and stops with JobCancelledError when it

@@ -39,4 +39,12 @@ std::optional<std::string> endedWorseThanUniformNote(double finalBits, int64_t v
          "): it learned nothing usable; a learning rate far too high is the usual cause";
 }
 
+std::string validationCostText(double seconds, double share) {
+  if (!(seconds > 0.0)) return {};
+  char text[96];
+  std::snprintf(text, sizeof text, "(read in %.1f s; validation %.0f%% of the time so far)",
+                seconds, 100.0 * share);
+  return text;
+}
+
 }  // namespace mrnn::engine

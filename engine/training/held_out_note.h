@@ -20,4 +20,8 @@ std::optional<std::string> worseThanUniformNote(double validBits, double trainBi
 // log2 V. Empty when the figure beats the guess or is not a figure (0, infinite, V below 2).
 std::optional<std::string> endedWorseThanUniformNote(double finalBits, int64_t vocabularySize);
 
+// What a validation cost, for the line that reports it: "(read in 6.2 s; validation 4% of the
+// time so far)". Empty when the cost is unknown (seconds 0).
+std::string validationCostText(double seconds, double share);
+
 }  // namespace mrnn::engine

@@ -17,12 +17,12 @@
 #include "engine/config/parameter_count.h"
 #include "engine/data/stream_batcher.h"
 #include "engine/devices/compute_device.h"
+#include "engine/devices/torch_threads.h"
 #include "engine/models/language_model.h"
 #include "engine/optim/lr_schedule.h"
 #include "engine/optim/update_rule_factory.h"
 #include "engine/runtime/job_context.h"
 #include "engine/runtime/machine_resources.h"
-#include "engine/runtime/thread_governor.h"
 #include "engine/store/metric_names.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
@@ -114,8 +114,6 @@ class Session {
   // as PhaseEvents (about one per percent). Never cancelled: a stop waits for the step.
   JobContext evaluationJob(const std::string& phase);
   bool done() const;
-  // training.threads 0 on CPU: the threads follow the machine's load (ThreadGovernor).
-  void followLoad(int threads);
   double epochNow() const {
     return static_cast<double>(batcher_->epoch()) + batcher_->epochProgress();
   }
@@ -155,8 +153,8 @@ class Session {
   RunStore* store_ = nullptr;
   RunLock lock_;  // this process is the run's one writer while it is held
   ModelState state_;
-  std::unique_ptr<ThreadGovernor> governor_;  // null when the threads are fixed
-  int threads_ = 0;
+  // training.threads 0 on one process's CPU: the threads follow the machine's load.
+  std::shared_ptr<LoadFollowingThreads> threads_;
   int64_t step_ = 0;
   int64_t symbols_ = 0;  // training symbols read so far, carried across resumes
   int64_t totalSteps_ = 0;
@@ -167,6 +165,9 @@ class Session {
   bool saidWorseThanUniform_ = false;
   int64_t badValidations_ = 0;
   double wallSeconds_ = 0.0;  // training time, carried across resumes
+  // This session's training steps and validations, for the validations' share of its time.
+  double sessionStepSeconds_ = 0.0;
+  double sessionValidSeconds_ = 0.0;
   std::vector<MetricPoint> pending_;
   bool earlyStopped_ = false;
   const std::atomic<bool> neverCancelled_{false};
@@ -185,20 +186,6 @@ JobContext Session::evaluationJob(const std::string& phase) {
       },
       neverCancelled_);
   return job.part(0.0, 1.0, phase);
-}
-
-void Session::followLoad(int threads) {
-  if (threads == threads_) return;
-  const int processors = governor_->processors();
-  char busy[32];
-  std::snprintf(busy, sizeof busy, "%.1f", governor_->othersBusy());
-  log(threads < processors
-          ? std::string("other programs keep ") + busy + " of " + std::to_string(processors) +
-                " processors busy: training on " + std::to_string(threads) +
-                (threads == 1 ? " thread" : " threads") + " (training.threads: 0 follows the load)"
-          : "the processors are free again: training on " + std::to_string(threads) + " threads");
-  threads_ = threads;
-  torch::set_num_threads(threads_);
 }
 
 bool Session::done() const {
@@ -233,14 +220,12 @@ void Session::setUp(const std::string& resumeFrom) {
         "': choose a GPU (--device cuda, or the training panel's device) "
         "or set bf16: false");
   }
-  std::string threadNote;
-  threads_ = chooseThreadCount(training_.threads, &threadNote);
-  torch::set_num_threads(threads_);
-  if (!threadNote.empty()) log(threadNote);
-  if (training_.threads <= 0 && device_.is_cpu() && threads_ > 1 && !ranked_) {
-    governor_ = std::make_unique<ThreadGovernor>();
-    followLoad(governor_->measure(0.25));
-  }
+  // A GPU's or a rank's threads stay fixed: all the processors, unless the file says.
+  const bool follow = device_.is_cpu() && !ranked_;
+  threads_ = torchThreads(
+      follow || training_.threads > 0 ? training_.threads : chooseThreadCount(0),
+      [this](const std::string& line) { log(line); },
+      {"training", "training.threads: 0 follows the load"}, 0.25);
   torch::manual_seed(training_.seed);
 
   data_ = std::make_unique<TrainingData>(project_, [this](const std::string& line) { log(line); });
@@ -502,6 +487,7 @@ bool Session::trainStep() {
   const double seconds = ranked_ ? *std::max_element(rankSeconds.begin(), rankSeconds.end())
                                  : std::chrono::duration<double>(Clock::now() - started).count();
   wallSeconds_ += seconds;
+  sessionStepSeconds_ += seconds;
   report(result, rate, symbols, seconds, rankSeconds);
   return true;
 }
@@ -548,6 +534,7 @@ void Session::report(const UpdateResult& result, double rate, int64_t symbols, d
 }
 
 void Session::validate() {
+  const auto started = Clock::now();
   const bool averaged = rule_->swapEvaluationWeights();  // NT-ASGD evaluates its average
   EvalOptions options;
   options.batch = training_.batchSize;
@@ -583,7 +570,10 @@ void Session::validate() {
   if (figures.words > 0) metric(metric::kValidBitsPerWord, figures.bitsPerWord);
   if (figures.errorRate >= 0) metric(metric::kValidErrorRate, figures.errorRate);
   flushMetrics();
-  publish_(ValidationEvent{step_, epochNow(), figures, best});
+  const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  sessionValidSeconds_ += seconds;
+  publish_(ValidationEvent{step_, epochNow(), figures, best, seconds,
+                           sessionValidSeconds_ / (sessionValidSeconds_ + sessionStepSeconds_)});
   if (trainStepsSince_ > 0 && !saidWorseThanUniform_) {
     const auto note = worseThanUniformNote(
         bpc, trainBitsSince_ / static_cast<double>(trainStepsSince_), data_->vocabulary().size());
@@ -711,9 +701,7 @@ TrainingOutcome Session::run(const std::string& resumeFrom) {
         log("resumed at step " + std::to_string(step_));
       }
       if (!trainStep()) break;
-      if (governor_) {
-        if (const auto threads = governor_->poll()) followLoad(*threads);
-      }
+      threads_->poll();
       ++sinceCheckpoint;
       if (training_.validateEvery > 0 && step_ % training_.validateEvery == 0) validate();
       if (earlyStopped_) break;

@@ -45,7 +45,10 @@ struct ValidationEvent {
   int64_t step = 0;
   double epoch = 0.0;
   LossFigures figures;
-  bool best = false;  // the best so far: the best checkpoint was written
+  bool best = false;     // the best so far: the best checkpoint was written
+  double seconds = 0.0;  // what this validation cost; 0 when unknown (read back from a store)
+  // The validations' share of this session's time so far (training steps and validations).
+  double share = 0.0;
 };
 
 struct CheckpointEvent {

@@ -290,7 +290,7 @@ case $case in
   resume)
     # Long enough that both trials are still running when the queue is killed and when
     # status looks, even with the fused LSTM window on an idle machine.
-    write_project "$slurm" 6000 100
+    write_project "$slurm" 20000 100
     "$mrnn" experiment run "$slurm/experiments/two.yaml" --executor slurm >"$work/run1.out" 2>&1 &
     queue=$!
     wait_for_running_trials "$slurm"
@@ -310,7 +310,7 @@ case $case in
     grep -q "2 trials are still in Slurm from an earlier queue run" "$work/run2.out" ||
       fail "the queue did not find its jobs"
     ! grep -q "submitted" "$work/run2.out" || fail "the queue submitted trials again"
-    [ "$("$mrnn" runs list "$slurm" | grep -Ec "^ *[0-9]+ .* finished +6000 ")" -eq 2 ] ||
+    [ "$("$mrnn" runs list "$slurm" | grep -Ec "^ *[0-9]+ .* finished +20000 ")" -eq 2 ] ||
       fail "the 2 trials did not finish once each"
     ;;
   stop)

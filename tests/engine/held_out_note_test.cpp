@@ -54,3 +54,9 @@ MRNN_TEST(a_run_that_ends_worse_than_a_uniform_guess_says_so) {
   EXPECT(!endedWorseThanUniformNote(std::numeric_limits<double>::infinity(), 21));
   EXPECT(!endedWorseThanUniformNote(9.0, 1));
 }
+
+MRNN_TEST(a_validation_says_what_it_cost) {
+  using mrnn::engine::validationCostText;
+  EXPECT_EQ(validationCostText(6.24, 0.043), "(read in 6.2 s; validation 4% of the time so far)");
+  EXPECT_EQ(validationCostText(0.0, 0.5), "");  // read back from a store: not known
+}

@@ -10,7 +10,8 @@ target_include_directories(mrnn_training_runs PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}
 mrnn_set_warnings(mrnn_training_runs)
 
 mrnn_add_engine_test(engine_training_test LABELS unit
-  SOURCES training_test.cpp evaluator_test.cpp run_ownership_test.cpp held_out_note_test.cpp)
+  SOURCES training_test.cpp evaluator_test.cpp run_ownership_test.cpp held_out_note_test.cpp
+          single_stream_eval_test.cpp)
 target_link_libraries(engine_training_test PRIVATE mrnn::engine_training mrnn_training_fixtures
                                                    mrnn_training_runs)
 

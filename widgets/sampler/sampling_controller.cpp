@@ -13,6 +13,7 @@
 #pragma push_macro("slots")
 #undef slots
 #include "engine/analysis/loaded_model.h"
+#include "engine/devices/torch_threads.h"
 #include "engine/sampling/sampler.h"
 #include "engine/sampling/sampling_options.h"
 #include "engine/store/run_catalogue.h"
@@ -205,6 +206,8 @@ bool SamplingController::startGeneration(Generation run) {
     };
     engine::JobContext job({}, *stop);
     try {
+      // Beside whatever else the desktop runs: the processors others leave free.
+      job.followLoad(engine::torchThreads(0));
       if (!worker->sampler) throw std::runtime_error("the model is not loaded");
       std::vector<engine::Completion> results = run(*worker, onSymbol, &job);
       QList<engine::Completion> completions(std::make_move_iterator(results.begin()),

@@ -37,6 +37,7 @@
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
+#include "engine/training/held_out_note.h"
 #include "widgets/display_format.h"
 #include "widgets/elided_label.h"
 #include "widgets/export/export_bar.h"
@@ -462,6 +463,9 @@ void TrainingMonitorPanel::onValidation(const engine::ValidationEvent& event) {
             QString::fromStdString(engine::problemVerdict(event.figures.errorRate));
   }
   if (event.best) line += tr("  (best so far)");
+  if (event.seconds > 0)
+    line += QStringLiteral("  ") +
+            QString::fromStdString(engine::validationCostText(event.seconds, event.share));
   appendLog(line);
 }
 
