@@ -4,6 +4,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
+#include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 #include "engine/config/model_config_parser.h"
@@ -253,16 +255,57 @@ Vocabulary Checkpoint::vocabulary() const {
   return Vocabulary::deserialize(snapshot_.vocabulary);
 }
 
-void Checkpoint::checkCompatible(const ModelConfig& model, const Vocabulary& vocabulary) const {
-  if (modelSectionYaml(model) != snapshot_.modelYaml) {
-    throw CheckpointError("checkpoint '" + path_ +
-                          "' was trained with another model; its model section is:\n" +
-                          snapshot_.modelYaml);
+namespace {
+
+// A model-section line as a researcher wrote it: "recurrent_scale: 0.7", where the stored
+// text keeps every digit of the double (0.69999999999999996).
+std::string asWritten(const std::string& line) {
+  const size_t first = line.find_first_not_of(" -");
+  if (first == std::string::npos) return "nothing";
+  std::string text = line.substr(first);
+  const size_t colon = text.find(": ");
+  if (colon != std::string::npos) {
+    const std::string value = text.substr(colon + 2);
+    char* end = nullptr;
+    const double number = std::strtod(value.c_str(), &end);
+    if (!value.empty() && end && *end == '\0' && value.find('.') != std::string::npos) {
+      char shortest[32];
+      std::snprintf(shortest, sizeof shortest, "%.15g", number);
+      text = text.substr(0, colon + 2) + shortest;
+    }
   }
-  const Vocabulary mine = this->vocabulary();
-  if (mine.fingerprint() != vocabulary.fingerprint()) {
+  return "`" + text + "`";
+}
+
+// The first line where two model sections differ, in one line: "`hidden_size: 256` in the
+// checkpoint, `hidden_size: 512` in the project" (a line missing on one side is "nothing").
+std::string firstDifference(const std::string& stored, const std::string& project) {
+  std::istringstream a(stored), b(project);
+  std::string left, right;
+  while (true) {
+    const bool moreLeft = static_cast<bool>(std::getline(a, left));
+    const bool moreRight = static_cast<bool>(std::getline(b, right));
+    if (!moreLeft && !moreRight) return "the model sections differ";
+    if (!moreLeft) left.clear();
+    if (!moreRight) right.clear();
+    if (left != right) {
+      return asWritten(left) + " in the checkpoint, " + asWritten(right) + " in the project";
+    }
+  }
+}
+
+}  // namespace
+
+void Checkpoint::checkCompatible(const ModelConfig& model, const Vocabulary& vocabulary) const {
+  const std::string mine = modelSectionYaml(model);
+  if (mine != snapshot_.modelYaml) {
+    throw CheckpointError("checkpoint '" + path_ + "' was trained with another model (" +
+                          firstDifference(snapshot_.modelYaml, mine) + ")");
+  }
+  const Vocabulary stored = this->vocabulary();
+  if (stored.fingerprint() != vocabulary.fingerprint()) {
     throw CheckpointError("checkpoint '" + path_ + "' was trained with another vocabulary (" +
-                          std::to_string(mine.size()) + " symbols; this corpus has " +
+                          std::to_string(stored.size()) + " symbols; this corpus has " +
                           std::to_string(vocabulary.size()) + ")");
   }
 }

@@ -127,6 +127,7 @@ class Session {
   // What the project now sets otherwise than the resumed run: said once the run is ours (a
   // resume refused for another writer says only that).
   std::string settingsNote_;
+  std::string modelNote_;  // a resume whose project's model changed since the run started
   // The project the resumed run started with, its training now the session's: what the run's
   // record says once the run is ours (a new length, another device).
   std::optional<Project> recorded_;
@@ -307,6 +308,7 @@ void Session::setUp(const std::string& resumeFrom) {
     if (record->testResult) store_->clearTestResult(outcome_.runId);
     log("resumed run " + std::to_string(s.runId) + " at step " + std::to_string(step_));
     if (!settingsNote_.empty()) note(settingsNote_);
+    if (!modelNote_.empty()) note(modelNote_);
     if (recorded_) {
       recorded_->training = training_;
       const std::string yaml = projectToYaml(*recorded_);
@@ -383,6 +385,14 @@ void Session::adoptRunSettings(const std::string& resumeFrom) {
   std::vector<std::string> differences;
   project_.training = resumedTraining(project_.training, started, length_, &differences);
   settingsNote_ = keptSettingsNote(s.runId, differences);
+  // The model too is the run's own: a layer added in the composer since is a new run's.
+  if (modelSectionYaml(project_.model) != s.modelYaml) {
+    modelNote_ = "run " + std::to_string(s.runId) + " continues as the " +
+                 modelTypeSummary(recorded_->model) +
+                 " it started as; the project's model has changed since (now " +
+                 modelTypeSummary(project_.model) + "), and a new run trains that";
+    project_.model = recorded_->model;
+  }
 }
 
 void Session::restoreGenerator(const TrainingSnapshot& s) {

@@ -427,11 +427,35 @@ MRNN_TEST(checkpoint_of_another_model_or_vocabulary_is_refused) {
   const auto outcome = trainToEnd(project);
   EXPECT_MSG(outcome.finished, outcome.reason);
 
+  // Loading it into another model (an analysis, a warm start) says in one line where the
+  // two differ, not the whole model section.
   auto wider = project;
   wider.model.layers[0].hiddenSize = 24;
-  const auto other = trainToEnd(wider, outcome.latestCheckpoint);
-  EXPECT(other.failed);
-  EXPECT_MSG(other.reason.find("another model") != std::string::npos, other.reason);
+  auto checkpoint = engine::Checkpoint::open(outcome.latestCheckpoint);
+  try {
+    checkpoint.checkCompatible(wider.model, checkpoint.vocabulary());
+    EXPECT_MSG(false, "another model was accepted");
+  } catch (const engine::CheckpointError& error) {
+    const std::string message = error.what();
+    EXPECT_MSG(
+        message.find(
+            "another model (`hidden_size: " + std::to_string(project.model.layers[0].hiddenSize) +
+            "` in the checkpoint, `hidden_size: 24` in the project)") != std::string::npos &&
+            message.find('\n') == std::string::npos,
+        message);
+  }
+  // Numbers as a researcher writes them, not every digit of the stored double.
+  auto scaled = project;
+  scaled.model.init.recurrentScale = 0.3;
+  try {
+    checkpoint.checkCompatible(scaled.model, checkpoint.vocabulary());
+    EXPECT_MSG(false, "another recurrent scale was accepted");
+  } catch (const engine::CheckpointError& error) {
+    const std::string message = error.what();
+    EXPECT_MSG(message.find("(`recurrent_scale: 0.7` in the checkpoint, `recurrent_scale: 0.3` "
+                            "in the project)") != std::string::npos,
+               message);
+  }
 
   std::string fewer = syntheticText(5000, 1);
   std::replace(fewer.begin(), fewer.end(), 'a', 'e');  // one symbol fewer
@@ -542,6 +566,39 @@ MRNN_TEST(full_disk_while_saving_keeps_the_old_checkpoint) {
   EXPECT(fileBytes(outcome.latestCheckpoint) == before);
 }
 
+namespace {
+
+// A run of `project` stopped at step `stopAt`, then resumed under `edited` (the project file
+// as it reads after an edit): both outcomes, and the resumed run's log lines.
+struct EditedResume {
+  engine::TrainingOutcome first;
+  engine::TrainingOutcome second;
+  std::vector<std::string> lines;
+};
+
+EditedResume stopThenResumeEdited(const engine::Project& project, int64_t stopAt,
+                                  const engine::Project& edited) {
+  EditedResume result;
+  {
+    engine::TrainingRun run(project);
+    run.stopAtStep(stopAt);
+    run.start();
+    run.wait();
+    result.first = run.outcome();
+  }
+  EXPECT_MSG(result.first.stopped, result.first.reason);
+  engine::RunControl control;
+  engine::Trainer trainer(edited, [&result](engine::TrainingEvent event) {
+    if (const auto* line = std::get_if<engine::LogEvent>(&event)) {
+      result.lines.push_back(line->message);
+    }
+  });
+  result.second = trainer.run(control, result.first.latestCheckpoint);
+  return result;
+}
+
+}  // namespace
+
 // A resumed run is the run that was started: a project edited since (another learning rate,
 // another length), or a run started with a --max-steps its file lacks, does not change it
 // half-way, and the log names what the project now sets otherwise.
@@ -555,23 +612,9 @@ MRNN_TEST(a_resumed_run_keeps_the_settings_it_started_with) {
 
   auto project = split.project();
   project.training.maxSteps = 8;  // as `mrnn train --max-steps 8` gives it; the file says 12
-  engine::TrainingOutcome first;
-  {
-    engine::TrainingRun run(project);
-    run.stopAtStep(4);
-    run.start();
-    run.wait();
-    first = run.outcome();
-  }
-  EXPECT_MSG(first.stopped, first.reason);
   auto edited = split.project();
   edited.training.optimizer.learningRate = 0.05;
-  std::vector<std::string> lines;
-  engine::RunControl control;
-  engine::Trainer trainer(edited, [&lines](engine::TrainingEvent event) {
-    if (const auto* line = std::get_if<engine::LogEvent>(&event)) lines.push_back(line->message);
-  });
-  const auto second = trainer.run(control, first.latestCheckpoint);
+  const auto [first, second, lines] = stopThenResumeEdited(project, 4, edited);
   EXPECT_MSG(second.finished, second.reason);
   EXPECT_EQ(second.steps, int64_t{8});
 
@@ -584,6 +627,36 @@ MRNN_TEST(a_resumed_run_keeps_the_settings_it_started_with) {
                       line.find("max_steps 12 (the run's: 8)") != std::string::npos);
   }
   EXPECT_MSG(named, "no log line names the settings the run keeps");
+}
+
+// A resumed run continues as the model it started as, whatever the project's model section
+// says now (a layer added in the composer since), and says so in one line; the run's weights
+// after 2 + 2 steps are those of 4 uninterrupted ones.
+MRNN_TEST(a_resumed_run_continues_as_the_model_it_started_as) {
+  ScratchProject whole("model-whole");
+  ScratchProject split("model-split");
+  auto started = whole.project();
+  started.training.maxSteps = 4;
+  const auto uninterrupted = trainToEnd(started);
+  EXPECT_MSG(uninterrupted.finished, uninterrupted.reason);
+
+  auto project = split.project();
+  project.training.maxSteps = 4;
+  auto edited = project;
+  edited.model.layers.push_back(edited.model.layers[0]);  // a second layer, added since
+  const auto [first, second, lines] = stopThenResumeEdited(project, 2, edited);
+  EXPECT_MSG(second.finished, second.reason);
+  EXPECT_EQ(second.steps, int64_t{4});
+  const std::string differing =
+      firstDifferentWeight(project, uninterrupted.latestCheckpoint, second.latestCheckpoint);
+  EXPECT_MSG(differing.empty(), differing << " differs after 2 + 2 steps from 4 uninterrupted");
+  bool said = false;
+  for (const auto& line : lines) {
+    said = said || (line.find("run " + std::to_string(first.runId) + " continues as the ") !=
+                        std::string::npos &&
+                    line.find("the project's model has changed since") != std::string::npos);
+  }
+  EXPECT_MSG(said, "no log line says the run keeps its model");
 }
 
 // A resume given a length (`mrnn resume --max-steps`, `--epochs`, the training panel's) trains
