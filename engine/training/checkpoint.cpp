@@ -3,9 +3,9 @@
 #include <torch/torch.h>
 #include <yaml-cpp/yaml.h>
 
-#include <filesystem>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <sstream>
 
 #include "engine/config/model_config_parser.h"
