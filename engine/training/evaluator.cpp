@@ -312,8 +312,11 @@ std::pair<double, LossFigures> tuneTemperature(LanguageModel& model, const Corpu
     }
     return best;
   }
+  // The single stream does not apply, or the streams won its race: not raced again for each
+  // temperature.
+  EvalOptions at = options;
+  at.reading = HeldOutReading::Streams;
   for (size_t k = 0; k < temperatures.size(); ++k) {
-    EvalOptions at = options;
     at.temperature = temperatures[k];
     consider(at.temperature, evaluateStatic(model, valid, at));
     reportTo(job, static_cast<double>(k + 1) / static_cast<double>(temperatures.size()),
