@@ -137,7 +137,8 @@ int status(const engine::Experiment& experiment, std::ostream& out) {
   std::vector<engine::RunRecord> runs;
   if (engine::RunCatalogue::exists(folder)) runs = engine::RunCatalogue(folder).runs();
   auto rows = engine::experimentProgress(
-      trials, runs, [&](int64_t trial) { return engine::trialTrainedNow(folder, name, trial); });
+      trials, runs, [&](int64_t trial) { return engine::trialTrainedNow(folder, name, trial); },
+      queue.has_value());
   // Trials on Slurm: their jobs' state from squeue (its database is the job's while it runs).
   const engine::SlurmJobs jobs = engine::recordedSlurmJobs(folder, name);
   if (!jobs.empty()) {

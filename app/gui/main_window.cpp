@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QMessageBox>
+#include <QResizeEvent>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -217,6 +218,10 @@ void MainWindow::connectPanels() {
   connect(watcher, &widgets::RunStoreWatcher::runsChanged, monitor_,
           &widgets::TrainingMonitorPanel::followStore);
   connect(watcher, &widgets::RunStoreWatcher::runsChanged, runs_, &widgets::RunsPanel::refreshSoon);
+  // Every checkpoint chooser and the size plot follow the store: a run deleted leaves them, a
+  // new or better-validated checkpoint joins them, whoever wrote it.
+  connect(watcher, &widgets::RunStoreWatcher::checkpointsChanged, this,
+          &MainWindow::refreshRunViews);
   connect(document_, &widgets::ProjectDocument::projectChanged, this, &MainWindow::projectChanged);
   connect(document_, &widgets::ProjectDocument::vocabularyChanged, this,
           &MainWindow::projectChanged);
@@ -335,9 +340,29 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   if (useSettings_) {
     QSettings settings = workbenchSettings();
     settings.setValue(kGeometryKey, saveGeometry());
-    settings.setValue(kStateKey, saveState());
+    settings.setValue(kStateKey, layoutToSave());
   }
   QMainWindow::closeEvent(event);
+}
+
+QByteArray MainWindow::layoutToSave() const {
+  return isFocused() ? beforeFocus_ : saveState();
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+  QMainWindow::resizeEvent(event);
+  if (event->oldSize().width() <= 0 || event->size().width() <= event->oldSize().width()) return;
+  // Grown: once laid out, a side dock squeezed below a tenth of the width takes its default
+  // fifth again.
+  QTimer::singleShot(0, this, [this] {
+    for (const QString& name : {QStringLiteral("yaml"), QStringLiteral("summary")}) {
+      QDockWidget* side = docks_.value(name);
+      if (!side || !side->isVisible() || side->isFloating()) continue;
+      if (dockWidgetArea(side) != Qt::RightDockWidgetArea) continue;
+      if (side->width() < width() / 10) resizeDocks({side}, {width() / 5}, Qt::Horizontal);
+      return;
+    }
+  });
 }
 
 }  // namespace mrnn::app

@@ -80,10 +80,16 @@ class MainWindow : public QMainWindow {
   // F11, brings the layout back.
   void toggleComposerFocus();
   bool isFocused() const { return !beforeFocus_.isEmpty(); }
+  // The layout a quit saves for the next launch: a focus mode is a moment's view, so the
+  // layout from before it.
+  QByteArray layoutToSave() const;
 
  protected:
   void closeEvent(QCloseEvent* event) override;
   void showEvent(QShowEvent* event) override;
+  // A window made small and then large again gives the side docks their share back, rather
+  // than leaving them the sliver they were squeezed to.
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   void createPanels();

@@ -57,6 +57,13 @@ void MainWindow::createMenus() {
     toolbar->addAction(action);
   }
   training->addSeparator();
+  // The settings form beside the charts: length, batch, schedule, optimiser and its rate.
+  QAction* settings = monitor_->optimizerAction();
+  settings->setText(tr("Training &Settings"));
+  training->addAction(settings);
+  connect(settings, &QAction::toggled, this, [this](bool on) {
+    if (on) raisePanel(QStringLiteral("training"));
+  });
   QAction* experiments = training->addAction(tr("&Experiments"), this,
                                              [this] { raisePanel(QStringLiteral("experiments")); });
   experiments->setObjectName(QStringLiteral("experimentsAction"));

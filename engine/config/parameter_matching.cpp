@@ -1,5 +1,6 @@
 #include "engine/config/parameter_matching.h"
 
+#include <cmath>
 #include <stdexcept>
 
 #include "engine/config/parameter_count.h"
@@ -56,6 +57,9 @@ ParameterMatch matchParameters(const ModelConfig& model, size_t layer, SizedSett
     };
     if (distance(below) <= distance(best.total)) best = {low - 1, below};
   }
+  const bool atBound = best.size == 1 || best.size == kMaxLayerWidth;
+  const double miss = std::fabs(static_cast<double>(best.total - target));
+  best.reachable = !atBound || miss <= 0.01 * static_cast<double>(target);
   return best;
 }
 

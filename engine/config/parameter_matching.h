@@ -19,6 +19,9 @@ enum class SizedSetting {
 struct ParameterMatch {
   int64_t size = 0;   // the chosen value of the setting
   int64_t total = 0;  // the model's total parameter count at that size
+  // False when the size sits at a bound (1 or kMaxLayerWidth) and the total still misses the
+  // target by more than 1 %: the rest of the model is too large (or the layer too small).
+  bool reachable = true;
 };
 
 // The largest width the parser accepts (model_config_parser.cpp, kMaxWidth).

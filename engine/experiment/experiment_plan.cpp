@@ -15,6 +15,7 @@
 #include "engine/data/corpus.h"
 #include "engine/experiment/yaml_path.h"
 #include "engine/io/atomic_file.h"
+#include "engine/store/text_format.h"
 
 namespace mrnn::engine {
 namespace {
@@ -156,6 +157,19 @@ void matchCellSizes(const Experiment& experiment, TrialPlan& trial) {
     const ParameterMatch match =
         matchParameters(trial.project.model, static_cast<size_t>(axis.layer),
                         SizedSetting::HiddenSize, trial.vocabulary, axis.matchParameters);
+    if (!match.reachable) {
+      const bool tooLarge = match.size == 1;
+      failAt(experiment, axis.at,
+             "match_parameters " + groupedInteger(axis.matchParameters) + " is out of reach for " +
+                 trial.settings[a].shown + " by sizing layer " + std::to_string(axis.layer) +
+                 " alone: " +
+                 (tooLarge ? "at hidden size 1 the model already has "
+                           : "even at the largest hidden size the model has only ") +
+                 groupedInteger(match.total) +
+                 (tooLarge ? " parameters in its other layers, embedding and head; lower their "
+                             "sizes or raise the target"
+                           : " parameters; lower the target"));
+    }
     trial.project.model.layers[static_cast<size_t>(axis.layer)].hiddenSize = match.size;
     trial.settings[a].shown += " (H " + std::to_string(match.size) + ")";
   }

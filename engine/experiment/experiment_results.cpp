@@ -100,7 +100,15 @@ std::string table(const std::vector<std::vector<std::string>>& rows) {
 }  // namespace
 
 std::string TrialProgress::statusText() const {
-  return interrupted ? "interrupted" : trialStatusName(trial.status);
+  if (interrupted) return "interrupted";
+  if (starting) return "starting";
+  if (trial.status == TrialStatus::Queued && run && run->steps > 0) return "stopped";
+  return trialStatusName(trial.status);
+}
+
+std::string TrialProgress::etaText() const {
+  if (etaSeconds) return compactDuration(*etaSeconds);
+  return finishing ? "validating" : "-";
 }
 
 bool trialTrainedNow(const std::string& projectFolder, const std::string& experiment,
@@ -126,7 +134,8 @@ int64_t recordedMaxSteps(const RunRecord& run) {
 
 std::vector<TrialProgress> experimentProgress(const std::vector<TrialRecord>& trials,
                                               const std::vector<RunRecord>& runs,
-                                              const std::function<bool(int64_t)>& trainedNow) {
+                                              const std::function<bool(int64_t)>& trainedNow,
+                                              bool queueRunning) {
   std::map<int64_t, const RunRecord*> byId;
   for (const RunRecord& run : runs) byId[run.id] = &run;
   std::vector<TrialProgress> rows;
@@ -135,14 +144,17 @@ std::vector<TrialProgress> experimentProgress(const std::vector<TrialRecord>& tr
     row.trial = trial;
     const auto run = byId.find(trial.runId);
     if (trial.runId > 0 && run != byId.end()) row.run = *run->second;
-    row.interrupted =
-        trial.status == TrialStatus::Running && trainedNow && !trainedNow(trial.trial);
+    const bool running = trial.status == TrialStatus::Running;
+    const bool untrained = running && trainedNow && !trainedNow(trial.trial);
+    row.interrupted = untrained && !queueRunning;
+    row.starting = untrained && queueRunning;
     row.targetSteps = trial.budget > 0 ? trial.budget : row.run ? recordedMaxSteps(*row.run) : 0;
-    if (row.run && trial.status == TrialStatus::Running && !row.interrupted && row.run->steps > 0 &&
-        row.targetSteps > row.run->steps && row.run->durationSeconds > 0.0) {
+    const bool training = running && !untrained && row.run && row.run->steps > 0;
+    if (training && row.targetSteps > row.run->steps && row.run->durationSeconds > 0.0) {
       row.etaSeconds = row.run->durationSeconds / static_cast<double>(row.run->steps) *
                        static_cast<double>(row.targetSteps - row.run->steps);
     }
+    row.finishing = training && row.targetSteps > 0 && row.run->steps >= row.targetSteps;
     rows.push_back(std::move(row));
   }
   return rows;
@@ -355,7 +367,7 @@ std::string progressText(const std::vector<TrialProgress>& rows) {
     if (row.run && row.targetSteps > 0) step += "/" + std::to_string(row.targetSteps);
     cells.push_back({"#" + std::to_string(t.trial + 1), t.label, std::to_string(t.seed),
                      row.statusText(), t.runId > 0 ? std::to_string(t.runId) : "-", step,
-                     row.etaSeconds ? compactDuration(*row.etaSeconds) : "-",
+                     row.etaText(),
                      row.run && row.run->bestValid ? fixed(*row.run->bestValid) : "-",
                      // A done trial's run may have a word of its own (no better than a guess).
                      t.reason.empty() && t.status == TrialStatus::Done && row.run ? row.run->reason

@@ -21,18 +21,27 @@ struct TrialProgress {
   // "running" in the ledger with no process training it (its queue was killed): the next
   // queue run resumes it.
   bool interrupted = false;
+  // "running" in the ledger, its queue alive, and its process not yet training it.
+  bool starting = false;
+  // Running past its last step: the final validation and test.
+  bool finishing = false;
   // On Slurm: the trial's job as squeue gives it ("job 1234_3: running on node7 for 2:10, step
   // 120 in its log"); empty on the local executor.
   std::string job;
-  std::string statusText() const;  // the status, or "interrupted"
+  // The status, or what the queue is doing with it: "starting", "interrupted", "stopped" (queued
+  // again with steps trained: Stop, or a queue that ended, left it to resume).
+  std::string statusText() const;
+  // The time left, "validating" while finishing, or "-".
+  std::string etaText() const;
 };
 
 // From the ledger and the run store alone, never the plan: `status` answers at once however
 // large the experiment. `trainedNow(index)` says whether a process holds the trial's lock;
-// without it, no running trial reads as interrupted.
+// without it, no running trial reads as interrupted. `queueRunning`: a queue process holds the
+// experiment, so a running trial nobody trains yet is starting, not interrupted.
 std::vector<TrialProgress> experimentProgress(
     const std::vector<TrialRecord>& trials, const std::vector<RunRecord>& runs,
-    const std::function<bool(int64_t trial)>& trainedNow = {});
+    const std::function<bool(int64_t trial)>& trainedNow = {}, bool queueRunning = false);
 // Whether a process trains the trial now (it holds trial-<n>.lock).
 bool trialTrainedNow(const std::string& projectFolder, const std::string& experiment,
                      int64_t trial);

@@ -127,6 +127,35 @@ class EndToEndTest : public QObject {
     QVERIFY(!window.dock(QStringLiteral("training"))->isFloating());
   }
 
+  // A quit in a focus mode saves the layout from before it; the window fits a 960-pixel
+  // half of a laptop's screen, and growing it again gives the YAML dock its share back.
+  void theLayoutIsSavedWholeAndFitsHalfAScreen() {
+    mrnn::app::MainWindow window(false);
+    window.resize(1280, 720);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.toggleFocus();
+    mrnn::app::MainWindow next(false);
+    next.resize(1280, 720);
+    QVERIFY(next.restoreState(window.layoutToSave()));
+    next.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&next));
+    QVERIFY(next.dock(QStringLiteral("yaml"))->isVisible());
+    QVERIFY(next.dock(QStringLiteral("summary"))->isVisible());
+    QVERIFY(next.composer()->isVisible());
+
+    QVERIFY2(next.minimumSizeHint().width() <= 960,
+             qPrintable(QStringLiteral("%1 wide at least, the composer %2")
+                            .arg(next.minimumSizeHint().width())
+                            .arg(next.composer()->minimumSizeHint().width())));
+    next.resize(600, 720);  // as small as it goes
+    QTRY_VERIFY(next.width() <= 960);
+    next.resize(1600, 1000);
+    QTRY_COMPARE(next.width(), 1600);
+    QTRY_VERIFY2(next.dock(QStringLiteral("yaml"))->width() >= 1600 / 10,
+                 qPrintable(QString::number(next.dock(QStringLiteral("yaml"))->width())));
+  }
+
   // The Experiments panel's "Show in monitor" overlays the chosen configuration's runs in the
   // training monitor and brings it forward. The trials' runs are written through the engine
   // (as the queue leaves them), with a few points of validation each.

@@ -157,7 +157,7 @@ YAML
     wait "$queue" 2>/dev/null
     wait_for_trials_to_stop
     "$mrnn" experiment status "$experiment" | tee "$work/status1.out"
-    grep -Eq "^#1 .* (queued|interrupted) " "$work/status1.out" || fail "trial 1 should wait to resume"
+    grep -Eq "^#1 .* (queued|stopped|interrupted) " "$work/status1.out" || fail "trial 1 should wait to resume"
     run_queue 0 run2
     grep -q "resuming .*run-1/latest.pt" "$work/experiment-logs/grid/trial-1.log" ||
       fail "trial 1 did not resume its run"
@@ -224,7 +224,8 @@ YAML
     [ "$status" -eq 3 ] || fail "a stopped queue must exit 3, not $status"
     "$mrnn" experiment status "$experiment" | tee "$work/status.out"
     grep -Eq "queue not running" "$work/status.out" || fail "queue still listed"
-    [ "$(grep -Ec " queued " "$work/status.out")" -eq 2 ] || fail "trials should be queued to resume"
+    [ "$(grep -Ec " (queued|stopped) " "$work/status.out")" -eq 2 ] || fail "trials should wait to resume"
+    grep -q " stopped " "$work/status.out" || fail "no trial reads stopped"
     "$mrnn" runs list "$work" | grep -Eq "^ *1 .* stopped " || fail "run 1 not stopped with a checkpoint"
     ;;
   interrupt)

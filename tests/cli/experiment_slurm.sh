@@ -326,7 +326,8 @@ case $case in
     [ "$status" -eq 3 ] || fail "a stopped queue must exit 3, not $status"
     [ -z "$(squeue --noheader)" ] || fail "jobs left in Slurm"
     "$mrnn" experiment status "$slurm/experiments/two.yaml" | tee "$work/status.out"
-    [ "$(grep -Ec " queued " "$work/status.out")" -eq 2 ] || fail "trials should be queued to resume"
+    [ "$(grep -Ec " (queued|stopped) " "$work/status.out")" -eq 2 ] || fail "trials should wait to resume"
+    grep -q " stopped " "$work/status.out" || fail "no trial reads stopped"
     # Cancelled jobs got SIGTERM: each trial saved a checkpoint and was collected as stopped.
     [ "$("$mrnn" runs list "$slurm" | grep -Ec "^ *[0-9]+ .* stopped ")" -eq 2 ] ||
       fail "the trials were not collected as stopped runs"

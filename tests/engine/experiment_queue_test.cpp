@@ -294,6 +294,48 @@ MRNN_TEST(results_give_mean_and_spread_over_seeds_with_references) {
   EXPECT_MSG(progress.find("worse than a uniform guess") != std::string::npos, progress);
 }
 
+MRNN_TEST(a_trials_status_says_what_the_queue_is_doing) {
+  const auto trialAt = [](int64_t index, engine::TrialStatus status, int64_t runId) {
+    engine::TrialRecord trial;
+    trial.trial = index;
+    trial.status = status;
+    trial.runId = runId;
+    return trial;
+  };
+  const auto runAt = [](int64_t id, int64_t steps) {
+    engine::RunRecord run;
+    run.id = id;
+    run.steps = steps;
+    run.durationSeconds = steps * 0.5;
+    run.configYaml = "training:\n  max_steps: 150\n";
+    return run;
+  };
+  const std::vector<engine::TrialRecord> trials{
+      trialAt(0, engine::TrialStatus::Running, 0),   // just launched: no process holds it yet
+      trialAt(1, engine::TrialStatus::Queued, 11),   // Stop left it at step 57
+      trialAt(2, engine::TrialStatus::Running, 12),  // past its last step: validating
+      trialAt(3, engine::TrialStatus::Running, 13),  // training
+      trialAt(4, engine::TrialStatus::Queued, 0)};   // not begun
+  const std::vector<engine::RunRecord> runs{runAt(11, 57), runAt(12, 150), runAt(13, 30)};
+  const auto trainedNow = [](int64_t trial) { return trial == 2 || trial == 3; };
+
+  auto rows = engine::experimentProgress(trials, runs, trainedNow, /*queueRunning=*/true);
+  EXPECT_EQ(rows[0].statusText(), std::string("starting"));
+  EXPECT_EQ(rows[1].statusText(), std::string("stopped"));
+  EXPECT_EQ(rows[2].statusText(), std::string("running"));
+  EXPECT_EQ(rows[2].etaText(), std::string("validating"));
+  EXPECT_EQ(rows[3].statusText(), std::string("running"));
+  EXPECT(rows[3].etaSeconds.has_value());
+  EXPECT_NEAR(*rows[3].etaSeconds, 60.0, 1e-9);
+  EXPECT_EQ(rows[4].statusText(), std::string("queued"));
+  const std::string text = engine::progressText(rows);
+  EXPECT_MSG(text.find("validating") != std::string::npos, text);
+
+  // With the queue gone, a running trial nobody trains was interrupted.
+  rows = engine::experimentProgress(trials, runs, trainedNow, /*queueRunning=*/false);
+  EXPECT_EQ(rows[0].statusText(), std::string("interrupted"));
+}
+
 MRNN_TEST(slots_never_oversubscribe_the_cores) {
   engine::Experiment experiment;
   auto slots = engine::chooseSlots(experiment, 4, 2);

@@ -327,6 +327,23 @@ MRNN_TEST(cells_at_a_matched_parameter_count_are_within_one_percent) {
   EXPECT(p.trials[2].project.model.layers[0].type == engine::CellType::Lstm);
 }
 
+MRNN_TEST(a_matched_parameter_count_out_of_reach_is_refused_at_its_axis) {
+  ScratchFolder folder;
+  // Two 200-unit layers and the embedding hold far more than 100,000 parameters: no size of
+  // layer 0 alone brings the model down to the target.
+  EXPECT_THROWS_WITH(ConfigError, plan(folder, R"(experiment:
+  set:
+    model.input.embedding_size: 64
+    model.layers: [{type: lstm, hidden_size: 200}, {type: lstm, hidden_size: 200}]
+  axes:
+    - key: model.layers[0].type
+      cells: [lstm, mlstm]
+      match_parameters: 100000
+)"),
+                     "match_parameters 100,000 is out of reach for type=lstm by sizing layer 0 "
+                     "alone: at hidden size 1 the model already has");
+}
+
 MRNN_TEST(an_axis_sets_its_value_on_every_key_it_names) {
   ScratchFolder folder;
   const auto p = plan(folder, R"(experiment:

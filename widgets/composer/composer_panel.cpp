@@ -40,7 +40,8 @@ ComposerPanel::ComposerPanel(ProjectDocument& document, QWidget* parent)
     : QWidget(parent), document_(document) {
   setObjectName(QStringLiteral("composerPanel"));
   inspector_ = new BlockInspector(document_, this);
-  inspector_->setMinimumWidth(280);
+  // The three panes fit a 960-pixel window beside the YAML dock.
+  inspector_->setMinimumWidth(250);
 
   auto* splitter = new QSplitter(Qt::Horizontal, this);
   splitter->setObjectName(QStringLiteral("composerSplitter"));
@@ -93,7 +94,7 @@ QWidget* ComposerPanel::buildPalettePane() {
   layout->addWidget(hint);
   palette_ = new CellPalette(pane);
   layout->addWidget(palette_, 1);
-  pane->setMinimumWidth(200);
+  pane->setMinimumWidth(170);
   return pane;
 }
 
@@ -150,7 +151,7 @@ QWidget* ComposerPanel::buildCanvasPane() {
   canvasScroll_->setFrameShape(QFrame::NoFrame);
   canvasScroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
   layout->addWidget(canvasScroll_, 1);
-  pane->setMinimumWidth(360);
+  pane->setMinimumWidth(330);
   return pane;
 }
 

@@ -241,14 +241,13 @@ void MatchParametersDialog::recompute() {
                formatCount(std::llabs(difference)),
                difference >= 0 ? QStringLiteral("+") : QStringLiteral("−"),
                QString::number(std::fabs(percent), 'f', 2));
-  if ((match_.size == 1 && match_.total > goal) ||
-      (match_.size == kMaxLayerWidth && match_.total < goal)) {
+  if (!match_.reachable) {
     text +=
         tr("<br><span style='color:#c92a2a'>The target is out of reach by sizing this layer "
            "alone.</span>");
   }
   result_->setText(text);
-  apply->setEnabled(match_.size != before);
+  apply->setEnabled(match_.size != before && match_.reachable);
 }
 
 }  // namespace mrnn::widgets

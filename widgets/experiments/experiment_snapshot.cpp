@@ -68,7 +68,8 @@ ExperimentSnapshot readExperimentSnapshot(const engine::ExperimentPlan& plan) {
     if (engine::RunCatalogue::exists(folder)) snapshot.runs = engine::RunCatalogue(folder).runs();
     snapshot.progress = engine::experimentProgress(
         trials, snapshot.runs,
-        [&folder, &name](int64_t trial) { return engine::trialTrainedNow(folder, name, trial); });
+        [&folder, &name](int64_t trial) { return engine::trialTrainedNow(folder, name, trial); },
+        snapshot.queue.has_value());
     // Only the trials that ran with the plan's configuration count for it.
     std::vector<engine::TrialRecord> current;
     for (const auto& row : snapshot.progress) {

@@ -103,6 +103,12 @@ void TrialsTable::setProgress(const ExperimentSnapshot& snapshot) {
                  .arg(progress.trial.runId);
     } else if (progress.interrupted) {
       note = tr("no process trains it now; Launch resumes it from its checkpoint");
+    } else if (progress.statusText() == "stopped" && note.isEmpty()) {
+      note = tr("stopped at step %1; Launch goes on from its checkpoint").arg(progress.run->steps);
+    } else if (progress.starting) {
+      note = tr("its process is starting");
+    } else if (progress.finishing) {
+      note = tr("the final validation and test");
     } else if (progress.trial.status == engine::TrialStatus::Running && snapshot.paused) {
       note = tr("paused");
     }
@@ -122,7 +128,10 @@ void TrialsTable::setProgress(const ExperimentSnapshot& snapshot) {
     }
     setText(row, StepColumn, step);
     setText(row, EtaColumn,
-            current && progress.etaSeconds ? formatEta(*progress.etaSeconds) : QStringLiteral("-"));
+            !current              ? QStringLiteral("-")
+            : progress.etaSeconds ? formatEta(*progress.etaSeconds)
+            : progress.finishing  ? tr("validating")
+                                  : QStringLiteral("-"));
     setText(row, ValidColumn,
             current && run && run->bestValid ? formatLoss(*run->bestValid) : QStringLiteral("-"));
     setText(row, NoteColumn, note);

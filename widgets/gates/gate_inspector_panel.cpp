@@ -28,8 +28,8 @@
 #pragma pop_macro("slots")
 #include "engine/probing/probing_output.h"
 #include "widgets/analysis/analysis_job_bar.h"
-#include "widgets/analysis/checkpoint_chooser.h"
 #include "widgets/analysis/model_slot.h"
+#include "widgets/checkpoints/checkpoint_chooser.h"
 #include "widgets/export/export_bar.h"
 #include "widgets/export/figure_export.h"
 #include "widgets/gates/activation_text_view.h"

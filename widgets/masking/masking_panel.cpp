@@ -37,14 +37,14 @@
 #include "engine/store/run_store.h"
 #include "engine/store/text_format.h"
 #include "widgets/analysis/analysis_job_bar.h"
-#include "widgets/analysis/checkpoint_chooser.h"
 #include "widgets/analysis/model_slot.h"
+#include "widgets/checkpoints/checkpoint_chooser.h"
+#include "widgets/checkpoints/checkpoint_list.h"
 #include "widgets/export/export_bar.h"
 #include "widgets/export/figure_export.h"
 #include "widgets/masking/masking_curve_plot.h"
 #include "widgets/native_path.h"
 #include "widgets/project/project_document.h"
-#include "widgets/sampler/checkpoint_list.h"
 
 namespace mrnn::widgets {
 

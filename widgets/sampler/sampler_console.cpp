@@ -25,10 +25,10 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "widgets/checkpoints/checkpoint_chooser.h"
 #include "widgets/panel_shortcut.h"
 #include "widgets/project/project_document.h"
 #include "widgets/sampler/alternatives_menu.h"
-#include "widgets/sampler/checkpoint_list.h"
 #include "widgets/sampler/completion_view.h"
 #include "widgets/sampler/probability_legend.h"
 #include "widgets/sampler/sampling_controller.h"
@@ -36,9 +36,6 @@
 
 namespace mrnn::widgets {
 namespace {
-
-constexpr int kPathRole = Qt::UserRole;
-constexpr int kRunRole = Qt::UserRole + 1;
 
 QLabel* mutedLabel(QWidget* parent) {
   auto* label = new QLabel(parent);
@@ -81,14 +78,14 @@ SamplerConsole::~SamplerConsole() = default;
 
 void SamplerConsole::buildUi() {
   // The checkpoint bar.
-  checkpoints_ = new QComboBox(this);
-  checkpoints_->setObjectName(QStringLiteral("checkpointCombo"));
-  checkpoints_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-  checkpoints_->setMinimumContentsLength(36);
-  checkpoints_->setToolTip(
+  checkpoints_ = new CheckpointChooser(document_, this);
+  checkpoints_->comboBox()->setMinimumContentsLength(36);
+  checkpoints_->comboBox()->setToolTip(
       tr("The trained model to sample from: the best (by validation) or latest checkpoint of "
          "each of the project's runs, newest run first"));
-  connect(checkpoints_, &QComboBox::activated, this, [this] { loadSelected(); });
+  connect(checkpoints_, &CheckpointChooser::checkpointChanged, this,
+          &SamplerConsole::followSelection);
+  connect(checkpoints_, &CheckpointChooser::problem, this, &SamplerConsole::showError);
   auto* refresh = new QToolButton(this);
   refresh->setObjectName(QStringLiteral("refreshCheckpointsButton"));
   refresh->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
@@ -104,7 +101,7 @@ void SamplerConsole::buildUi() {
   modelSummary_->setObjectName(QStringLiteral("modelSummary"));
   modelSummary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   auto* checkpointLabel = new QLabel(tr("&Checkpoint"), this);
-  checkpointLabel->setBuddy(checkpoints_);
+  checkpointLabel->setBuddy(checkpoints_->comboBox());
   auto* bar = new QHBoxLayout;
   bar->addWidget(checkpointLabel);
   bar->addWidget(checkpoints_, 2);
@@ -224,32 +221,12 @@ void SamplerConsole::setColumnCount(int count) {
 }
 
 void SamplerConsole::refreshCheckpoints() {
-  const QString selected = checkpoints_->currentData(kPathRole).toString();
-  QList<CheckpointEntry> entries;
-  try {
-    entries = listCheckpoints(document_.folder());
-  } catch (const std::exception& error) {
-    showError(tr("Cannot read the project's runs: %1").arg(QString::fromStdString(error.what())));
-  }
-  {
-    const QSignalBlocker blocker(checkpoints_);
-    checkpoints_->clear();
-    for (const auto& entry : entries) {
-      checkpoints_->addItem(entry.label());
-      const int row = checkpoints_->count() - 1;
-      checkpoints_->setItemData(row, entry.path, kPathRole);
-      checkpoints_->setItemData(row, entry.runId, kRunRole);
-      checkpoints_->setItemData(row, entry.details(), Qt::ToolTipRole);
-    }
-    const int keep = checkpoints_->findData(selected, kPathRole);
-    // Nothing chosen yet: the best model, not merely the newest run.
-    checkpoints_->setCurrentIndex(keep >= 0 ? keep : preferredCheckpoint(entries));
-    widenPopupToItems(checkpoints_);
-  }
-  checkpoints_->setPlaceholderText(document_.isUntitled()
-                                       ? tr("No checkpoint: save and train the project first")
-                                       : tr("No checkpoint yet: train a run first"));
-  const QString current = checkpoints_->currentData(kPathRole).toString();
+  checkpoints_->refresh();
+  followSelection();
+}
+
+void SamplerConsole::followSelection() {
+  const QString current = checkpoints_->checkpoint();
   if (current.isEmpty()) {
     // Another project, or its runs were deleted: the model shown must not outlive them.
     if (!loadedPath_.isEmpty()) {
@@ -274,7 +251,7 @@ void SamplerConsole::refreshCheckpoints() {
 
 void SamplerConsole::loadSelected() {
   reloadPending_ = false;
-  const QString path = checkpoints_->currentData(kPathRole).toString();
+  const QString path = checkpoints_->checkpoint();
   if (path.isEmpty()) return;
   loadedPath_ = path;
   loadedModified_ = modifiedAt(path);

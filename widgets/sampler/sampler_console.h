@@ -11,7 +11,6 @@
 #include "engine/sampling/completion.h"
 #include "widgets/sampler/sampler_model_info.h"
 
-class QComboBox;
 class QElapsedTimer;
 class QLabel;
 class QPushButton;
@@ -24,6 +23,7 @@ struct SamplingOptions;
 namespace mrnn::widgets {
 
 class AlternativesMenu;
+class CheckpointChooser;
 class CompletionView;
 class ProjectDocument;
 class SamplingController;
@@ -72,6 +72,8 @@ class SamplerConsole : public QWidget {
 
   void buildUi();
   void loadSelected();
+  // Loads the chosen checkpoint when it changed, or when its file was saved again.
+  void followSelection();
   void setColumnCount(int count);
   void showError(const QString& text);
   void showInfo(const QString& text);
@@ -87,7 +89,7 @@ class SamplerConsole : public QWidget {
   ProjectDocument& document_;
   SamplingController* controller_;
   SamplingOptionsForm* form_ = nullptr;
-  QComboBox* checkpoints_ = nullptr;
+  CheckpointChooser* checkpoints_ = nullptr;
   QLabel* modelSummary_ = nullptr;
   QPushButton* generate_ = nullptr;
   QPushButton* stop_ = nullptr;

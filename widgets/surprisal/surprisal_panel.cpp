@@ -34,8 +34,8 @@
 #include "engine/scoring/text_score.h"
 #pragma pop_macro("slots")
 #include "widgets/analysis/analysis_job_bar.h"
-#include "widgets/analysis/checkpoint_chooser.h"
 #include "widgets/analysis/model_slot.h"
+#include "widgets/checkpoints/checkpoint_chooser.h"
 #include "widgets/export/export_bar.h"
 #include "widgets/export/figure_export.h"
 #include "widgets/project/project_document.h"

@@ -16,42 +16,52 @@ RunStoreWatcher::RunStoreWatcher(ProjectDocument& document, QObject* parent, int
   timer_->setInterval(intervalMs);
   connect(timer_, &QTimer::timeout, this, &RunStoreWatcher::checkNow);
   // Another project: start from its picture, without announcing it as a change.
-  connect(&document_, &ProjectDocument::pathChanged, this, [this] { last_ = signature(); });
-  last_ = signature();
+  connect(&document_, &ProjectDocument::pathChanged, this, [this] { last_ = picture(); });
+  last_ = picture();
   timer_->start();
 }
 
 bool RunStoreWatcher::checkNow() {
-  const QString now = signature();
-  if (now == last_) return false;
+  const Picture now = picture();
+  const bool runs = now.runs != last_.runs;
+  const bool checkpoints = now.checkpoints != last_.checkpoints;
   last_ = now;
-  emit runsChanged();
-  return true;
+  if (runs) emit runsChanged();
+  if (checkpoints) emit checkpointsChanged();
+  return runs || checkpoints;
 }
 
-QString RunStoreWatcher::signature() const {
+RunStoreWatcher::Picture RunStoreWatcher::picture() const {
   if (document_.isUntitled()) return {};
   try {
     const std::string folder = toNativePath(document_.folder());
     if (!engine::RunCatalogue::exists(folder)) return {};
     const engine::RunCatalogue catalogue(folder);
-    QString picture;
+    Picture picture;
     for (const engine::RunRecord& run : catalogue.runs()) {
-      picture +=
+      picture.runs +=
           QStringLiteral("%1:%2:%3").arg(run.id).arg(static_cast<int>(run.status)).arg(run.steps);
       if (run.status == engine::RunStatus::Running) {
         // The runs table's step count moves at checkpoints only; the loss points as it trains.
         for (const engine::MetricSummary& metric : catalogue.store().metricSummaries(run.id)) {
           if (metric.name == engine::metric::kTrainLoss) {
-            picture += QStringLiteral(":%1").arg(metric.points);
+            picture.runs += QStringLiteral(":%1").arg(metric.points);
           }
         }
       }
-      picture += QLatin1Char(';');
+      picture.runs += QLatin1Char(';');
+    }
+    for (const engine::RunCheckpoint& checkpoint : catalogue.allCheckpoints()) {
+      picture.checkpoints += QStringLiteral("%1:%2:%3:%4;")
+                                 .arg(checkpoint.runId)
+                                 .arg(QString::fromStdString(checkpoint.kind))
+                                 .arg(checkpoint.step)
+                                 .arg(checkpoint.validLoss.value_or(-1.0));
     }
     return picture;
   } catch (const std::exception&) {
-    return QStringLiteral("unreadable");  // a store being created or replaced: read it next time
+    // A store being created or replaced: read it next time.
+    return {QStringLiteral("unreadable"), QStringLiteral("unreadable")};
   }
 }
 

@@ -13,7 +13,9 @@ class ProjectDocument;
 // `mrnn train` in a terminal or by another workbench, its progress, its end. Every
 // interval it reads the runs (read-only, a few milliseconds) and the point count of each
 // running run's training loss, and emits runsChanged() when that picture differs from the
-// last one. The training monitor and the runs table refresh from it.
+// last one; checkpointsChanged() when the checkpoints differ (one saved, validated better, or
+// deleted with its run). The training monitor and the runs table refresh from the first, the
+// checkpoint choosers from the second.
 class RunStoreWatcher : public QObject {
   Q_OBJECT
 
@@ -23,18 +25,23 @@ class RunStoreWatcher : public QObject {
   explicit RunStoreWatcher(ProjectDocument& document, QObject* parent = nullptr,
                            int intervalMs = kDefaultIntervalMs);
 
-  // Reads the store now; true (and runsChanged() emitted) when something changed.
+  // Reads the store now; true (and the signals of what changed emitted) when something did.
   bool checkNow();
 
  signals:
   void runsChanged();
+  void checkpointsChanged();
 
  private:
-  QString signature() const;
+  struct Picture {
+    QString runs;
+    QString checkpoints;
+  };
+  Picture picture() const;
 
   ProjectDocument& document_;
   QTimer* timer_ = nullptr;
-  QString last_;
+  Picture last_;
 };
 
 }  // namespace mrnn::widgets

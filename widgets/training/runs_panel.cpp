@@ -88,6 +88,7 @@ RunsPanel::RunsPanel(ProjectDocument& document, QWidget* parent)
   filter_->setToolTip(tr("Show only runs with this text in any column (Ctrl+F)"));
   filter_->setMinimumWidth(220);
   connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+  connect(filter_, &QLineEdit::textChanged, this, &RunsPanel::updateFooter);
   auto* findAction = new QAction(this);
   findAction->setShortcut(QKeySequence::Find);
   findAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
@@ -164,7 +165,11 @@ RunsPanel::RunsPanel(ProjectDocument& document, QWidget* parent)
       {RunsTableModel::Hidden, 62},    {RunsTableModel::BestValid, 74},
       {RunsTableModel::Test, 62},      {RunsTableModel::Steps, 60},
       {RunsTableModel::Duration, 66}};
-  for (const auto& [column, width] : widths) view_->setColumnWidth(column, width);
+  // Never narrower than the header's own text ("Best valid, bits/sym" read whole).
+  for (const auto& [column, width] : widths) {
+    view_->setColumnWidth(column,
+                          std::max(width, view_->horizontalHeader()->sectionSizeHint(column)));
+  }
   // The longest status ("Interrupted") reads whole.
   view_->setColumnWidth(RunsTableModel::Status,
                         view_->fontMetrics().horizontalAdvance(
@@ -276,14 +281,20 @@ void RunsPanel::refresh() {
   selectRuns(selected);
   stack_->setCurrentIndex(runs.empty() ? kEmptyPage : kTablePage);
   emptyLabel_->setText(problem);
-  if (!isEvaluating()) {
-    int finished = 0;
-    for (const auto& run : runs) finished += run.status == engine::RunStatus::Finished ? 1 : 0;
-    footer_->setText(runs.empty() ? QString()
-                                  : tr("%n run(s)", "", static_cast<int>(runs.size())) +
-                                        tr(", %1 finished").arg(finished));
-  }
+  finished_ = 0;
+  for (const auto& run : runs) finished_ += run.status == engine::RunStatus::Finished ? 1 : 0;
+  updateFooter();
   updateActions();
+}
+
+void RunsPanel::updateFooter() {
+  if (isEvaluating()) return;  // the footer says how the evaluation goes
+  const int total = model_->rowCount();
+  const int shown = proxy_->rowCount();
+  QString text =
+      total == 0 ? QString() : tr("%n run(s)", "", total) + tr(", %1 finished").arg(finished_);
+  if (shown != total) text += tr("; %1 shown by the filter").arg(shown);
+  footer_->setText(text);
 }
 
 QList<qint64> RunsPanel::selectedRunIds() const {

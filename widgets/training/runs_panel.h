@@ -86,6 +86,8 @@ class RunsPanel : public QWidget {
  private:
   void buildActions();
   void updateActions();
+  // "3 runs, 2 finished", and how many the filter shows.
+  void updateFooter();
   void onSelectionChanged();
   void showMessage(const QString& message);
   QString databasePath() const;
@@ -100,6 +102,7 @@ class RunsPanel : public QWidget {
   QLineEdit* filter_ = nullptr;
   RunBanner* banner_ = nullptr;
   QLabel* footer_ = nullptr;
+  int finished_ = 0;  // runs finished, of all listed
   QProgressBar* progress_ = nullptr;
   QToolButton* cancel_ = nullptr;
   QAction* refresh_ = nullptr;

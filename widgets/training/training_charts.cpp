@@ -42,6 +42,16 @@ QCPRange padded(QCPRange range, bool logarithmic) {
   return QCPRange(range.lower - margin, range.upper + margin);
 }
 
+// Significant digits that tell apart labels about range.size() / (ticks + 1) apart.
+int distinctDigits(const QCPRange& range, int ticks) {
+  const double largest = std::max(std::fabs(range.lower), std::fabs(range.upper));
+  const double step = range.size() / (ticks + 1);
+  if (!(largest > 0) || !(step > 0) || !std::isfinite(largest) || !std::isfinite(step)) return 4;
+  const int digits = static_cast<int>(std::floor(std::log10(largest))) -
+                     static_cast<int>(std::floor(std::log10(step))) + 1;
+  return std::clamp(digits, 4, 9);
+}
+
 // The numbers' locale: "25,000", not "25000", whatever the desktop's language.
 QLocale chartLocale() {
   return QLocale(QLocale::English, QLocale::UnitedStates);
@@ -68,11 +78,6 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent) {
   setUpPlot(plot(Chart::Throughput), tr("Throughput"), tr("symbols/s"));
   setUpPlot(plot(Chart::CgIterations), tr("Hessian-free: CG iterations (run, kept)"),
             tr("iterations"));
-  // The small charts have room for a few labels only: more would overlap.
-  for (const Chart small :
-       {Chart::LearningRate, Chart::GradientNorm, Chart::Throughput, Chart::CgIterations}) {
-    plot(small)->yAxis->ticker()->setTickCount(3);
-  }
   // Whole numbers read better than "4e+04" for rates in the tens of thousands.
   plot(Chart::Throughput)->yAxis->setNumberFormat(QStringLiteral("f"));
   plot(Chart::Throughput)->yAxis->setNumberPrecision(0);
@@ -240,13 +245,31 @@ void TrainingCharts::updateHessianFreeCharts() {
 }
 
 void TrainingCharts::createGraphs(RunGraphs& run, bool live) {
+  for (int s = 0; s < kSeriesCount; ++s) {
+    const auto series = static_cast<Series>(s);
+    QCPGraph* graph = plot(chartOf(series))->addGraph();
+    graph->setAdaptiveSampling(true);
+    if (series == Series::LossSmoothed) {
+      graph->setName(run.curves.label());
+    } else {
+      graph->removeFromLegend();
+    }
+    run.graphs[static_cast<size_t>(s)] = graph;
+  }
+  colourGraphs(run, live);
+  // The live run is drawn over the overlays.
+  if (live) {
+    for (QCPGraph* graph : run.graphs) graph->setLayer(QStringLiteral("live"));
+  }
+}
+
+void TrainingCharts::colourGraphs(RunGraphs& run, bool live) {
   const QColor color = runColor(run.colorIndex);
   QColor faint = color;
   faint.setAlpha(live ? 80 : 45);
   for (int s = 0; s < kSeriesCount; ++s) {
     const auto series = static_cast<Series>(s);
-    QCustomPlot* target = plot(chartOf(series));
-    QCPGraph* graph = target->addGraph();
+    QCPGraph* graph = run.graphs[static_cast<size_t>(s)];
     QPen pen(series == Series::LossRaw ? faint : color);
     pen.setWidthF(series == Series::LossSmoothed ? 2.0 : (live ? 1.3 : 1.0));
     if (!live && series != Series::LossRaw) {
@@ -255,22 +278,23 @@ void TrainingCharts::createGraphs(RunGraphs& run, bool live) {
     // The kept iterate beside the iterations run, λ beside a learning rate: dotted.
     if (series == Series::KeptIterate || series == Series::Lambda) pen.setStyle(Qt::DotLine);
     graph->setPen(pen);
-    graph->setAdaptiveSampling(true);
     if (series == Series::Validation) {
       graph->setScatterStyle(
           QCPScatterStyle(QCPScatterStyle::ssCircle, color, QColor(Qt::white), live ? 6 : 5));
     }
-    if (series == Series::LossSmoothed) {
-      graph->setName(run.curves.label());
-    } else {
-      graph->removeFromLegend();
-    }
-    run.graphs[static_cast<size_t>(s)] = graph;
   }
-  // The live run is drawn over the overlays.
-  if (live) {
-    for (QCPGraph* graph : run.graphs) graph->setLayer(QStringLiteral("live"));
-  }
+}
+
+int TrainingCharts::colourIndexOf(qint64 runId) {
+  return runId > 0 ? static_cast<int>((runId - 1) % 1000) : 0;
+}
+
+void TrainingCharts::setLiveRunId(qint64 runId) {
+  const int index = colourIndexOf(runId);
+  if (index == live_.colorIndex) return;
+  live_.colorIndex = index;
+  colourGraphs(live_, true);
+  emit changed();
 }
 
 void TrainingCharts::removeGraphs(RunGraphs& run) {
@@ -356,6 +380,10 @@ void TrainingCharts::refillAll() {
 
 void TrainingCharts::startLive(const QString& label) {
   live_.curves = RunCurves(0, label);
+  if (live_.colorIndex != 0) {  // until the new run has its id
+    live_.colorIndex = 0;
+    colourGraphs(live_, true);
+  }
   live_.graphs[static_cast<size_t>(Series::LossSmoothed)]->setName(label);
   refill(live_);
   updatePlaceholder();
@@ -364,6 +392,12 @@ void TrainingCharts::startLive(const QString& label) {
     emit followingChanged(true);
   }
   emit changed();
+}
+
+void TrainingCharts::clear() {
+  startLive(QString());
+  setOverlays({});
+  replot();
 }
 
 void TrainingCharts::setLiveHistory(const RunCurves& history) {
@@ -426,7 +460,8 @@ void TrainingCharts::setOverlays(const QVector<RunCurves>& runs) {
   for (int i = 0; i < runs.size(); ++i) {
     auto overlay = std::make_unique<RunGraphs>();
     overlay->curves = runs[i];
-    overlay->colorIndex = i + 1;
+    // A run keeps its colour whichever runs are shown beside it.
+    overlay->colorIndex = colourIndexOf(runs[i].runId());
     createGraphs(*overlay, false);
     overlays_.push_back(std::move(overlay));
     if (hidden.contains(runs[i].runId())) setRunVisible(i + 1, false);
@@ -505,6 +540,11 @@ void TrainingCharts::updateTickers() {
   for (QCustomPlot* target : plots_) {
     QCPAxis* axis = target->yAxis;
     const QCPRange range = axis->range();
+    // A label needs about 34 pixels of height: a short chart (the small ones, or any at
+    // 720 pixels) gets fewer labels rather than overlapping ones.
+    const int height =
+        target->axisRect()->height() > 0 ? target->axisRect()->height() : target->height() - 40;
+    const int tickCount = std::clamp(height / 34, 2, 5);
     const bool decades =
         logScale_ && range.lower > 0 && range.upper / range.lower >= kLogTickerMinRatio;
     const bool isLog = !axis->ticker().dynamicCast<QCPAxisTickerLog>().isNull();
@@ -512,6 +552,11 @@ void TrainingCharts::updateTickers() {
       axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
     } else if (!decades && isLog) {
       axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    }
+    axis->ticker()->setTickCount(tickCount);
+    // Enough digits that neighbouring labels differ (4.7035 and 4.7040, not 4.704 twice).
+    if (axis->numberFormat() == QStringLiteral("g")) {
+      axis->setNumberPrecision(distinctDigits(range, tickCount));
     }
   }
 }
@@ -614,7 +659,14 @@ void TrainingCharts::rescale() {
       }
     }
   }
-  if (!anyKey) return;
+  if (!anyKey) {
+    // Nothing to draw: the empty frame, not the ranges of runs no longer shown.
+    for (QCustomPlot* target : plots_) {
+      target->xAxis->setRange(0, 1);
+      target->yAxis->setRange(logScale_ ? QCPRange(0.1, 1) : QCPRange(0, 1));
+    }
+    return;
+  }
   // A little air at both ends so the first and last markers are not cut in half.
   const double air = keys.size() > 0 ? keys.size() * 0.015 : 0.5;
   keys = QCPRange(keys.lower - air, keys.upper + air);
@@ -636,7 +688,10 @@ void TrainingCharts::rescale() {
         values.expand(range);
       }
     }
-    if (anyValue) target->yAxis->setRange(padded(values, logScale_));
+    // A chart none of the shown runs has points for (no validation yet) gets the empty frame.
+    target->yAxis->setRange(anyValue    ? padded(values, logScale_)
+                            : logScale_ ? QCPRange(0.1, 1)
+                                        : QCPRange(0, 1));
   }
   syncing_ = false;
 }

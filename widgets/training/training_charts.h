@@ -64,6 +64,8 @@ class TrainingCharts : public QWidget {
 
   // Clears the live run's curves for a new run named `label`.
   void startLive(const QString& label);
+  // Nothing drawn: no live run, no overlays, the axes on their empty ranges (another project).
+  void clear();
   // Curves the live run had before it was resumed; they are drawn before its new points.
   void setLiveHistory(const RunCurves& history);
   void setLiveLabel(const QString& label);
@@ -103,6 +105,10 @@ class TrainingCharts : public QWidget {
   int liveRankCount() const;
   // Colour of the live run (index 0) and of overlay i (index i + 1).
   static QColor runColor(int index);
+  // The colour index of run `runId`: the same run has the same colour in every selection.
+  static int colourIndexOf(qint64 runId);
+  // The live run was given its id: it takes that run's colour.
+  void setLiveRunId(qint64 runId);
 
   // Runs by the same index: 0 the live run, i + 1 overlay i. A hidden run's curves leave
   // every chart, its legend entry turns grey, and the axes fit the runs still shown.
@@ -141,6 +147,7 @@ class TrainingCharts : public QWidget {
 
   void setUpPlot(QCustomPlot* plot, const QString& title, const QString& yLabel);
   void createGraphs(RunGraphs& run, bool live);
+  void colourGraphs(RunGraphs& run, bool live);
   void removeGraphs(RunGraphs& run);
   void refill(RunGraphs& run);
   void refillAll();

@@ -43,6 +43,7 @@
 #include "widgets/export/export_bar.h"
 #include "widgets/monospace_font.h"
 #include "widgets/project/project_document.h"
+#include "widgets/tool_bar_rows.h"
 #include "widgets/training/background_job.h"
 #include "widgets/training/device_choice_box.h"
 #include "widgets/training/hessian_free_step_view.h"
@@ -51,6 +52,7 @@
 #include "widgets/training/rank_throughput_view.h"
 #include "widgets/training/run_banner.h"
 #include "widgets/training/run_curves.h"
+#include "widgets/training/run_settings_editor.h"
 #include "widgets/training/training_charts.h"
 #include "widgets/training/training_controller.h"
 
@@ -89,14 +91,22 @@ TrainingMonitorPanel::TrainingMonitorPanel(ProjectDocument& document, QWidget* p
       tr("Messages from the training engine: set-up, validations, checkpoints, "
          "the end of the run"));
 
-  // The optimiser's settings beside the charts, shown by the toolbar's Optimiser button.
+  // The training settings beside the charts, shown by the tool bar's Settings button: the
+  // run's length and shape, then the optimiser.
+  runSettings_ = new RunSettingsEditor(document_, this);
   optimizer_ = new OptimizerEditor(document_, this);
+  auto* forms = new QWidget(this);
+  auto* formsLayout = new QVBoxLayout(forms);
+  formsLayout->setContentsMargins(0, 0, 0, 0);
+  formsLayout->addWidget(runSettings_);
+  formsLayout->addWidget(optimizer_);
+  formsLayout->addStretch(1);
   auto* settings = new QScrollArea(this);
   settings->setObjectName(QStringLiteral("optimizerPane"));
-  settings->setWidget(optimizer_);
+  settings->setWidget(forms);
   settings->setWidgetResizable(true);
   settings->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  settings->setMinimumWidth(optimizer_->minimumSizeHint().width() + 24);
+  settings->setMinimumWidth(forms->minimumSizeHint().width() + 24);
   settings->hide();
   auto* beside = new QSplitter(Qt::Horizontal, this);
   beside->addWidget(charts_);
@@ -140,6 +150,7 @@ TrainingMonitorPanel::TrainingMonitorPanel(ProjectDocument& document, QWidget* p
   connect(controller_, &TrainingController::runIdentified, this, [this](qint64 runId) {
     liveRunId_ = runId;
     charts_->setLiveLabel(runLabel(runId));
+    charts_->setLiveRunId(runId);
     updateStats();
   });
   connect(controller_, &TrainingController::finished, this, &TrainingMonitorPanel::onFinished);
@@ -152,7 +163,7 @@ TrainingMonitorPanel::TrainingMonitorPanel(ProjectDocument& document, QWidget* p
           &TrainingMonitorPanel::updateProcessCapacity);
   applyDefaultUnit();
   updateProcessCapacity();
-  connect(&document_, &ProjectDocument::pathChanged, this, &TrainingMonitorPanel::showProjectRuns);
+  connect(&document_, &ProjectDocument::pathChanged, this, &TrainingMonitorPanel::openProject);
   showProjectRuns();
   onStateChanged();
 }
@@ -197,19 +208,20 @@ void TrainingMonitorPanel::buildActions() {
   fit_->setEnabled(false);
   connect(fit_, &QAction::triggered, charts_, &TrainingCharts::fitToData);
 
-  optimizerAction_ = new QAction(tr("Optimiser"), this);
+  optimizerAction_ = new QAction(tr("Settings"), this);
   optimizerAction_->setObjectName(QStringLiteral("optimizerAction"));
+  optimizerAction_->setIconText(tr("Settings"));
   optimizerAction_->setCheckable(true);
+  optimizerAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
   optimizerAction_->setToolTip(
-      tr("Show the optimiser and its settings beside the charts (the project's "
-         "training.optimizer: Adam, ..., Hessian-free)"));
+      tr("Show the training settings beside the charts: length, batch, BPTT, schedule, "
+         "validation, threads, and the optimiser with its learning rate (%1)")
+          .arg(optimizerAction_->shortcut().toString(QKeySequence::NativeText)));
 }
 
-QToolBar* TrainingMonitorPanel::buildToolBar() {
-  auto* bar = new QToolBar(this);
-  bar->setObjectName(QStringLiteral("monitorToolBar"));
-  bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-  bar->setIconSize(QSize(16, 16));
+QWidget* TrainingMonitorPanel::buildToolBar() {
+  toolRows_ = new ToolBarRows(this);
+  QToolBar* bar = toolRows_->addBar(QStringLiteral("monitorToolBar"));
   bar->addAction(start_);
   bar->addAction(pause_);
   bar->addAction(resume_);
@@ -227,7 +239,7 @@ QToolBar* TrainingMonitorPanel::buildToolBar() {
     emit processCountChanged(processes);
   });
   bar->addWidget(processes_);
-  bar->addSeparator();
+  bar = toolRows_->addBar(QStringLiteral("monitorViewBar"));
 
   auto* xLabel = new QLabel(tr(" X axis "), bar);
   xAxis_ = new QComboBox(bar);
@@ -287,8 +299,8 @@ QToolBar* TrainingMonitorPanel::buildToolBar() {
   bar->addWidget(smoothing_);
   bar->addSeparator();
   bar->addAction(fit_);
+  bar = toolRows_->addBar(QStringLiteral("monitorOutputBar"));
   bar->addAction(optimizerAction_);
-  bar->addSeparator();
   // The charts as a figure and their numbers as CSV, as every analysis view offers.
   exportBar_ = new ExportBar(
       QStringLiteral("training-curves"), [this](const QString& path) { charts_->saveFigure(path); },
@@ -299,7 +311,11 @@ QToolBar* TrainingMonitorPanel::buildToolBar() {
   bar->addWidget(exportBar_);
   connect(charts_, &TrainingCharts::changed, exportBar_,
           [this] { exportBar_->setAvailable(charts_->hasData()); });
-  return bar;
+  return toolRows_;
+}
+
+int TrainingMonitorPanel::toolBarRows() const {
+  return toolRows_->rowCount();
 }
 
 QString TrainingMonitorPanel::logText() const {
@@ -706,12 +722,49 @@ void TrainingMonitorPanel::showProjectRuns() {
   followingProject_ = true;
 }
 
+void TrainingMonitorPanel::openProject() {
+  // What the monitor shows belongs to one project: another one starts from a clean view.
+  if (!runActive_) {
+    banner_->hide();
+    notes_.clear();
+    log_->clear();
+    liveRunId_ = 0;
+    haveStep_ = false;
+    haveBest_ = false;
+    lastStep_ = engine::StepEvent();
+    progress_->setValue(0);
+    rankView_->clear();
+    hessianFreeView_->clear();
+    charts_->clear();
+    updateStats();
+  }
+  showProjectRuns();
+}
+
 void TrainingMonitorPanel::followStore() {
   if (runActive_ || document_.isUntitled()) return;
   if (followingProject_) {
     showProjectRuns();
-  } else if (!overlayIds_.isEmpty()) {
-    setOverlayRuns(overlayIds_);
+    return;
+  }
+  // Runs deleted since they were chosen leave the selection; with none left, the monitor
+  // follows the project again (a trial training now, say) rather than showing nothing.
+  QList<qint64> remaining;
+  try {
+    const std::string folder = toNativePath(document_.folder());
+    if (engine::RunCatalogue::exists(folder)) {
+      const engine::RunCatalogue catalogue(folder);
+      for (const engine::RunRecord& run : catalogue.runs()) {
+        if (overlayIds_.contains(run.id)) remaining.append(run.id);
+      }
+    }
+  } catch (const std::exception&) {
+    return;  // being replaced: read again at the next change
+  }
+  if (remaining.isEmpty()) {
+    showProjectRuns();
+  } else {
+    setOverlayRuns(remaining);
   }
 }
 

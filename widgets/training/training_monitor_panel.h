@@ -28,6 +28,8 @@ class OptimizerEditor;
 class ProcessCountBox;
 class RankThroughputView;
 class RunBanner;
+class RunSettingsEditor;
+class ToolBarRows;
 class TrainingCharts;
 class TrainingController;
 
@@ -71,9 +73,13 @@ class TrainingMonitorPanel : public QWidget {
   // when a project opens: a project with runs never shows an empty monitor.
   void showProjectRuns();
   static constexpr int kProjectRunsShown = 6;
+  // Another project was opened: the banner, log, figures and curves of the last one go (unless
+  // a run is training), and the new project's runs are drawn.
+  void openProject();
   // The run store changed (another process trains, a run ended): while this monitor is not
   // training, the runs it shows are read again; if it shows the project's runs rather than
-  // runs the user picked, a new run joins them, so a run started in a terminal plots live.
+  // runs the user picked, a new run joins them, so a run started in a terminal plots live;
+  // picked runs since deleted leave the picture, and with none left it follows the project.
   void followStore();
   QList<qint64> overlayRuns() const { return overlayIds_; }
 
@@ -86,8 +92,11 @@ class TrainingMonitorPanel : public QWidget {
   RankThroughputView* rankThroughput() const { return rankView_; }
   HessianFreeStepView* hessianFreeStep() const { return hessianFreeView_; }
   OptimizerEditor* optimizerEditor() const { return optimizer_; }
+  RunSettingsEditor* runSettingsEditor() const { return runSettings_; }
   QAction* optimizerAction() const { return optimizerAction_; }
   QString logText() const;
+  // Rows the tool bars take: a panel too narrow for one row wraps them (ToolBarRows).
+  int toolBarRows() const;
 
  public slots:
   // Refuses (with a notice) while the model is invalid or the project is not saved; asks
@@ -113,7 +122,7 @@ class TrainingMonitorPanel : public QWidget {
 
  private:
   void buildActions();
-  QToolBar* buildToolBar();
+  QWidget* buildToolBar();
   QWidget* buildStatsStrip();
   bool ensureSaved();
   void beginLiveRun(const QString& label);
@@ -156,7 +165,9 @@ class TrainingMonitorPanel : public QWidget {
   OptimizerEditor* optimizer_ = nullptr;
   HessianFreeStepView* hessianFreeView_ = nullptr;
   ExportBar* exportBar_ = nullptr;
-  bool followingProject_ = false;  // the overlays are showProjectRuns()' choice
+  RunSettingsEditor* runSettings_ = nullptr;
+  ToolBarRows* toolRows_ = nullptr;  // controls; chart view; settings and export
+  bool followingProject_ = false;    // the overlays are showProjectRuns()' choice
   QComboBox* xAxis_ = nullptr;
   QComboBox* unit_ = nullptr;
   QCheckBox* logScale_ = nullptr;

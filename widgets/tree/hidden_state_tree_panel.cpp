@@ -28,8 +28,8 @@
 #include "engine/probing/hidden_state_tree.h"
 #pragma pop_macro("slots")
 #include "widgets/analysis/analysis_job_bar.h"
-#include "widgets/analysis/checkpoint_chooser.h"
 #include "widgets/analysis/model_slot.h"
+#include "widgets/checkpoints/checkpoint_chooser.h"
 #include "widgets/export/export_bar.h"
 #include "widgets/export/figure_export.h"
 #include "widgets/tree/spread_plot.h"

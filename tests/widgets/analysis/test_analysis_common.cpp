@@ -26,11 +26,12 @@
 #include "file_head.h"
 #include "trained_project.h"
 #include "widgets/analysis/analysis_job_bar.h"
-#include "widgets/analysis/checkpoint_chooser.h"
 #include "widgets/analysis/model_slot.h"
+#include "widgets/checkpoints/checkpoint_chooser.h"
 #include "widgets/export/export_bar.h"
 #include "widgets/export/figure_export.h"
 #include "widgets/project/project_document.h"
+#include "widgets/training/run_store_watcher.h"
 
 using namespace mrnn;
 using namespace mrnn::widgets;
@@ -257,6 +258,61 @@ class AnalysisCommonTest : public QObject {
              qPrintable(chooser.comboBox()->itemText(1)));
     store.deleteRun(worse);
     QDir(QFileInfo(worseBest).path()).removeRecursively();
+  }
+
+  void chooserFollowsTheBestUntilAPick() {
+    // A project whose only run has so far saved a latest checkpoint, never validated.
+    QTemporaryDir dir;
+    const QString projectFile = dir.filePath("project.yaml");
+    QVERIFY(QFile::copy(trained_->projectFile(), projectFile));
+    QVERIFY(QFile::copy(QFileInfo(trained_->projectFile()).dir().filePath("corpus.txt"),
+                        dir.filePath("corpus.txt")));
+    const std::string folder = QDir(dir.path()).absolutePath().toStdString();
+    mrnn::engine::RunStore store(mrnn::engine::RunPaths::database(folder));
+    mrnn::engine::RunRecord record;
+    record.name = "training";
+    record.status = mrnn::engine::RunStatus::Running;
+    const int64_t run = store.createRun(record);
+    const auto place = [&](const char* kind) {
+      const std::string relative = "checkpoints/run-" + std::to_string(run) + "/" + kind + ".pt";
+      const QString path = dir.filePath(QString::fromStdString(relative));
+      QDir().mkpath(QFileInfo(path).path());
+      QFile::copy(trained_->latestCheckpoint(), path);
+      return relative;
+    };
+    store.recordCheckpoint(run, {"latest", place("latest"), 5, std::nullopt, ""});
+    ProjectDocument document;
+    document.load(projectFile);
+    CheckpointChooser chooser(document);
+    RunStoreWatcher watcher(document, nullptr, 3'600'000);  // checked by hand below
+    connect(&watcher, &RunStoreWatcher::checkpointsChanged, &chooser, &CheckpointChooser::refresh);
+    QSignalSpy checkpointsChanged(&watcher, &RunStoreWatcher::checkpointsChanged);
+    QVERIFY(chooser.checkpoint().endsWith("latest.pt"));
+
+    // The run validates: the chooser moves to its best checkpoint as the store changes.
+    store.recordCheckpoint(run, {"best", place("best"), 10, 2.5, ""});
+    QVERIFY(watcher.checkNow());
+    QCOMPARE(checkpointsChanged.size(), 1);
+    QVERIFY2(chooser.checkpoint().endsWith("best.pt"), qPrintable(chooser.checkpoint()));
+    QVERIFY(chooser.followsBest());
+
+    // A pick by hand stays, through a later refresh.
+    const int latestRow = chooser.comboBox()->findText("latest", Qt::MatchContains);
+    QVERIFY(latestRow >= 0);
+    chooser.comboBox()->setCurrentIndex(latestRow);
+    Q_EMIT chooser.comboBox()->activated(latestRow);
+    store.recordCheckpoint(run, {"best", place("best"), 20, 2.0, ""});
+    QVERIFY(watcher.checkNow());
+    QVERIFY2(chooser.checkpoint().endsWith("latest.pt"), qPrintable(chooser.checkpoint()));
+
+    // The run deleted: it leaves the list, and nothing points at its files.
+    store.deleteRun(run);
+    QVERIFY(QDir(dir.filePath(QStringLiteral("checkpoints/run-%1").arg(run))).removeRecursively());
+    QVERIFY(watcher.checkNow());
+    QCOMPARE(checkpointsChanged.size(), 3);
+    QCOMPARE(chooser.count(), 0);
+    QCOMPARE(chooser.checkpoint(), QString());
+    QVERIFY(!watcher.checkNow());
   }
 
   void chooserOfAnUntitledProjectIsEmpty() {

@@ -30,7 +30,7 @@
 #include "file_head.h"
 #include "trained_project.h"
 #include "widgets/analysis/analysis_job_bar.h"
-#include "widgets/analysis/checkpoint_chooser.h"
+#include "widgets/checkpoints/checkpoint_chooser.h"
 #include "widgets/export/export_bar.h"
 #include "widgets/gates/activation_colour_scale.h"
 #include "widgets/gates/activation_text_view.h"

@@ -28,7 +28,7 @@
 #include "file_head.h"
 #include "trained_project.h"
 #include "widgets/analysis/analysis_job_bar.h"
-#include "widgets/analysis/checkpoint_chooser.h"
+#include "widgets/checkpoints/checkpoint_chooser.h"
 #include "widgets/export/export_bar.h"
 #include "widgets/masking/masking_curve_plot.h"
 #include "widgets/masking/masking_panel.h"

@@ -1,6 +1,7 @@
 // The training panel's optimiser settings: the keys of the project's type and no other, a
 // switch to Hessian-free (its keys, the schedule made constant), edits that are one undoable
-// step each, a value the key refuses put back; and the monitor's line for a Hessian-free step.
+// step each, a value the key refuses put back; the run's own settings (length, batch, BPTT,
+// schedule, ...) in the same way; and the monitor's line for a Hessian-free step.
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLineEdit>
@@ -9,16 +10,19 @@
 #include <QtTest>
 #include <limits>
 
+#include "engine/config/project_file.h"
 #include "engine/store/metric_names.h"
 #include "training_test_project.h"
 #include "widgets/project/project_document.h"
 #include "widgets/training/hessian_free_step_view.h"
 #include "widgets/training/optimizer_editor.h"
+#include "widgets/training/run_settings_editor.h"
 
 using mrnn::engine::OptimizerKind;
 using mrnn::widgets::HessianFreeStepView;
 using mrnn::widgets::OptimizerEditor;
 using mrnn::widgets::ProjectDocument;
+using mrnn::widgets::RunSettingsEditor;
 using mrnn::widgets::test::TrainingTestProject;
 
 class OptimizerEditorTest : public QObject {
@@ -29,6 +33,7 @@ class OptimizerEditorTest : public QObject {
   void switchingToHessianFreeShowsItsKeysAndDropsTheSchedule();
   void editsAreUndoableAndRefusedValuesGoBack();
   void aHessianFreeStepIsSummedUpUnderTheFigures();
+  void theRunsLengthAndShapeAreAFormInStepWithTheYaml();
 };
 
 namespace {
@@ -141,6 +146,56 @@ void OptimizerEditorTest::aHessianFreeStepIsSummedUpUnderTheFigures() {
   QVERIFY2(view.text().contains(QStringLiteral("ρ −∞")), qPrintable(view.text()));
   view.clear();
   QVERIFY(view.isHidden());
+}
+
+void OptimizerEditorTest::theRunsLengthAndShapeAreAFormInStepWithTheYaml() {
+  TrainingTestProject project;
+  ProjectDocument document;
+  QCOMPARE(project.loadInto(document), QString());
+  RunSettingsEditor editor(document);
+  editor.show();
+  const auto& training = [&document]() -> const mrnn::engine::TrainingConfig& {
+    return document.project().training;
+  };
+  const int64_t steps = training().maxSteps;
+  QVERIFY(steps > 0);
+  QCOMPARE(editor.lengthUnitBox()->currentIndex(), 0);
+  QCOMPARE(editor.lengthBox()->value(), static_cast<int>(steps));
+
+  // Train longer: one undoable edit of max_steps, written in the YAML.
+  editor.lengthBox()->setValue(5000);
+  QCOMPARE(training().maxSteps, int64_t{5000});
+  QVERIFY(mrnn::engine::projectToYaml(document.project()).find("max_steps: 5000") !=
+          std::string::npos);
+  document.undoStack()->undo();
+  QCOMPARE(training().maxSteps, steps);
+  QCOMPARE(editor.lengthBox()->value(), static_cast<int>(steps));
+
+  // In epochs: max_steps goes, the epochs count; back in steps, the last step count returns.
+  editor.lengthUnitBox()->setCurrentIndex(1);
+  QCOMPARE(training().maxSteps, int64_t{0});
+  editor.lengthBox()->setValue(3);
+  QCOMPARE(training().epochs, int64_t{3});
+  editor.lengthUnitBox()->setCurrentIndex(0);
+  QCOMPARE(training().maxSteps, steps);
+
+  // The other fields write their keys.
+  qobject_cast<QSpinBox*>(editor.field("batch_size"))->setValue(7);
+  QCOMPARE(training().batchSize, int64_t{7});
+  qobject_cast<QSpinBox*>(editor.field("bptt"))->setValue(33);
+  QCOMPARE(training().bptt, int64_t{33});
+  qobject_cast<QSpinBox*>(editor.field("validate_every"))->setValue(40);
+  QCOMPARE(training().validateEvery, int64_t{40});
+  auto* schedule = qobject_cast<QComboBox*>(editor.field("schedule"));
+  schedule->setCurrentIndex(
+      schedule->findData(static_cast<int>(mrnn::engine::ScheduleKind::Linear)));
+  QCOMPARE(training().schedule.kind, mrnn::engine::ScheduleKind::Linear);
+
+  // A change made in the YAML shows in the form.
+  mrnn::engine::Project edited = document.project();
+  edited.training.batchSize = 12;
+  document.edit(edited, QStringLiteral("Typed in the YAML"));
+  QCOMPARE(qobject_cast<QSpinBox*>(editor.field("batch_size"))->value(), 12);
 }
 
 QTEST_MAIN(OptimizerEditorTest)

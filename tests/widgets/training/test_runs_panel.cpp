@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -93,6 +94,7 @@ class RunsPanelTest : public QObject {
   void tableShowsTheStoresRuns();
   void sortingByBestValidPutsTheBestFirst();
   void filterMatchesAnyColumn();
+  void headersReadWholeAndTheFooterCountsWhatIsShown();
   void selectionAsksForOverlays();
   void lineDiffMarksExactlyTheChangedLines();
   void configDiffOfTwoRunsShowsTheChangedLine();
@@ -205,6 +207,22 @@ void RunsPanelTest::filterMatchesAnyColumn() {
   QCOMPARE(idAt(*panel_, 0), 2);
   panel_->filterEdit()->clear();
   QCOMPARE(panel_->proxy()->rowCount(), 4);
+}
+
+void RunsPanelTest::headersReadWholeAndTheFooterCountsWhatIsShown() {
+  QHeaderView* header = panel_->view()->horizontalHeader();
+  for (int column = 0; column < RunsTableModel::ColumnCount; ++column) {
+    if (column == RunsTableModel::Name) continue;  // stretches
+    QVERIFY2(header->sectionSize(column) >= header->sectionSizeHint(column),
+             qPrintable(panel_->model()->headerData(column, Qt::Horizontal).toString()));
+  }
+  auto* footer = panel_->findChild<QLabel*>(QStringLiteral("runsFooter"));
+  QVERIFY(footer);
+  QVERIFY2(footer->text().startsWith(QStringLiteral("4 run")), qPrintable(footer->text()));
+  panel_->filterEdit()->setText(QStringLiteral("diverged"));
+  QVERIFY2(footer->text().contains(QStringLiteral("1 shown")), qPrintable(footer->text()));
+  panel_->filterEdit()->clear();
+  QVERIFY(!footer->text().contains(QStringLiteral("shown")));
 }
 
 void RunsPanelTest::selectionAsksForOverlays() {

@@ -86,6 +86,8 @@ class TrainingChartsTest : public QObject {
   void csvAndFigureHoldTheShownRuns();
   void hessianFreeRunsShowTheirCgChartAndLambda();
   void theSymbolsAxisLinesRunsUpByWhatTheyRead();
+  void axisLabelsDifferAndFitAndForgetRunsGone();
+  void aRunKeepsItsColourWhateverIsShownBesideIt();
 
  private:
   std::unique_ptr<TrainingCharts> charts_;
@@ -274,6 +276,76 @@ void TrainingChartsTest::theSymbolsAxisLinesRunsUpByWhatTheyRead() {
   charts_->showReadout(Chart::Loss, 64000);
   QVERIFY2(charts_->readoutText(Chart::Loss).startsWith(QStringLiteral("64,000 symbols")),
            qPrintable(charts_->readoutText(Chart::Loss)));
+}
+
+void TrainingChartsTest::axisLabelsDifferAndFitAndForgetRunsGone() {
+  // Validation figures a few thousandths apart, as late in a run.
+  RunCurves close(7, QStringLiteral("Run 7"));
+  for (int i = 1; i <= 3; ++i) {
+    mrnn::engine::StepEvent event;
+    event.step = 10 * i;
+    event.loss = 3.3;
+    event.learningRate = 0.003 / i;
+    close.addStep(event);
+    mrnn::engine::ValidationEvent validation;
+    validation.step = 10 * i;
+    validation.figures.bitsPerSymbol = 4.7045 - 0.0005 * i;
+    validation.figures.perplexity = 26.0;
+    close.addValidation(validation);
+  }
+  charts_->setOverlays({close});
+  charts_->replot();
+  charts_->replot();  // the second pass with the laid-out axis heights
+  QCPAxis* validation = charts_->plot(Chart::Validation)->yAxis;
+  const QVector<QString> labels = validation->tickVectorLabels();
+  QVERIFY(labels.size() >= 2);
+  for (int i = 1; i < labels.size(); ++i) {
+    QVERIFY2(labels[i] != labels[i - 1], qPrintable(QStringList(labels.toList()).join(", ")));
+  }
+
+  // A short window (1280x720 with the panels): the small charts' labels do not overlap.
+  charts_->resize(1200, 330);
+  QTest::qWait(10);
+  charts_->replot();
+  charts_->replot();
+  for (const Chart small : {Chart::LearningRate, Chart::GradientNorm, Chart::Throughput}) {
+    QCustomPlot* target = charts_->plot(small);
+    const int lineHeight = QFontMetrics(target->yAxis->tickLabelFont()).height();
+    const int shown = static_cast<int>(target->yAxis->tickVector().size());
+    QVERIFY2(shown * lineHeight <= target->axisRect()->height(),
+             qPrintable(QStringLiteral("%1 labels of %2 px in %3 px")
+                            .arg(shown)
+                            .arg(lineHeight)
+                            .arg(target->axisRect()->height())));
+  }
+
+  // A run shown without validation: no range left over from the run shown before.
+  RunCurves unvalidated(8, QStringLiteral("Run 8"));
+  mrnn::engine::StepEvent event;
+  event.step = 5;
+  event.loss = 2.0;
+  unvalidated.addStep(event);
+  charts_->setOverlays({unvalidated});
+  charts_->replot();
+  const QCPRange range = validation->range();
+  QVERIFY2(range.lower > 4.8 || range.upper < 4.6,
+           qPrintable(QStringLiteral("%1..%2").arg(range.lower).arg(range.upper)));
+}
+
+void TrainingChartsTest::aRunKeepsItsColourWhateverIsShownBesideIt() {
+  const auto colourOf = [this](int overlay) {
+    return charts_->overlayGraph(overlay, Series::LossSmoothed)->pen().color();
+  };
+  charts_->setOverlays(
+      {makeRun(3, QStringLiteral("Run 3"), 20, 3.0), makeRun(7, QStringLiteral("Run 7"), 20, 3.0)});
+  const QColor seven = colourOf(1);
+  QVERIFY(seven != colourOf(0));
+  charts_->setOverlays({makeRun(7, QStringLiteral("Run 7"), 20, 3.0)});
+  QCOMPARE(colourOf(0), seven);
+  // The live run takes its run's colour once it has an id.
+  charts_->startLive(QStringLiteral("Run 7"));
+  charts_->setLiveRunId(7);
+  QCOMPARE(charts_->liveGraph(Series::LossSmoothed)->pen().color(), seven);
 }
 
 QTEST_MAIN(TrainingChartsTest)

@@ -14,6 +14,7 @@
 #include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
 #include "training_test_project.h"
+#include "widgets/export/export_bar.h"
 #include "widgets/project/project_document.h"
 
 #include "engine/devices/gpu_inventory.h"
@@ -75,6 +76,9 @@ class TrainingMonitorPanelTest : public QObject {
   void untitledProjectAsksForASave();
   void invalidModelIsRefusedWithTheComposersReason();
   void followsARunAnotherProcessWrites();
+  void aDeletedSelectionGivesWayToTheRunTraining();
+  void openingAnotherProjectClearsTheLastOnesPicture();
+  void everyControlIsReachableInANarrowPanel();
   void deviceChoiceListsTheCpuAndSaysWhyNoGpu();
   void choosingADeviceIsOneUndoableEdit();
   void renderScreenshot();
@@ -449,6 +453,93 @@ void TrainingMonitorPanelTest::followsARunAnotherProcessWrites() {
   QVERIFY(!watcher.checkNow());  // nothing new
   lock.release();
   catalogue.deleteRun(id);
+}
+
+void TrainingMonitorPanelTest::aDeletedSelectionGivesWayToTheRunTraining() {
+  // A run picked in the Runs panel, and a trial another process trains meanwhile.
+  ProjectDocument opened;
+  TrainingMonitorPanel monitor(opened);
+  QSignalSpy loaded(&monitor, &TrainingMonitorPanel::overlaysLoaded);
+  QCOMPARE(project_->loadInto(opened), QString());
+  QVERIFY(loaded.count() > 0 || loaded.wait(10000));
+  const std::string folder = opened.folder().toStdString();
+  mrnn::engine::RunCatalogue catalogue(folder, mrnn::engine::RunCatalogue::Access::ReadWrite);
+  const auto runWithLoss = [&](const char* name) {
+    mrnn::engine::RunRecord record;
+    record.name = name;
+    record.modelType = "lstm";
+    const int64_t id = catalogue.store().createRun(record);
+    catalogue.store().appendMetrics(
+        id, {{"train/loss", 1, 0.01, 0.1, 2.0}, {"train/loss", 2, 0.02, 0.2, 1.9}});
+    return id;
+  };
+  const int64_t picked = runWithLoss("picked");
+  loaded.clear();
+  monitor.setOverlayRuns({picked});
+  QVERIFY(loaded.wait(10000));
+  QCOMPARE(monitor.charts()->overlayCount(), 1);
+  const int64_t trial = runWithLoss("trial");
+  mrnn::engine::RunLock lock = catalogue.lockForWriting(trial);
+  RunStoreWatcher watcher(opened, nullptr, 3'600'000);  // checked by hand below
+  connect(&watcher, &RunStoreWatcher::runsChanged, &monitor, &TrainingMonitorPanel::followStore);
+
+  catalogue.deleteRun(picked);
+  loaded.clear();
+  QVERIFY(watcher.checkNow());
+  QVERIFY(loaded.wait(10000));
+  // Not an empty monitor: the project's runs, the trial training now among them.
+  QVERIFY(!monitor.overlayRuns().contains(picked));
+  QVERIFY(monitor.overlayRuns().contains(trial));
+  QVERIFY(monitor.charts()->hasData());
+  lock.release();
+  catalogue.deleteRun(trial);
+}
+
+void TrainingMonitorPanelTest::openingAnotherProjectClearsTheLastOnesPicture() {
+  ProjectDocument opened;
+  TrainingMonitorPanel monitor(opened);
+  monitor.resize(1100, 700);
+  QSignalSpy loaded(&monitor, &TrainingMonitorPanel::overlaysLoaded);
+  QCOMPARE(project_->loadInto(opened), QString());
+  QVERIFY(loaded.count() > 0 || loaded.wait(10000));
+  monitor.charts()->replot();
+  const QCPRange trainedRange = monitor.charts()->plot(TrainingCharts::Chart::Loss)->xAxis->range();
+  // This project's failure stays with it.
+  Q_EMIT monitor.controller()->failed(QStringLiteral("the corpus is empty"));
+  QVERIFY(!monitor.banner()->isHidden());
+  QVERIFY(monitor.logText().contains(QStringLiteral("the corpus is empty")));
+
+  TrainingTestProject other;
+  loaded.clear();
+  QCOMPARE(other.loadInto(opened), QString());
+  QVERIFY(loaded.count() > 0 || loaded.wait(10000));
+  QVERIFY(monitor.banner()->isHidden());
+  QCOMPARE(monitor.logText(), QString());
+  QCOMPARE(monitor.charts()->overlayCount(), 0);
+  QVERIFY(!monitor.charts()->hasData());
+  const QCPRange empty = monitor.charts()->plot(TrainingCharts::Chart::Loss)->xAxis->range();
+  QVERIFY2(empty != trainedRange && empty.upper <= 1.0,
+           qPrintable(QStringLiteral("%1..%2").arg(empty.lower).arg(empty.upper)));
+}
+
+void TrainingMonitorPanelTest::everyControlIsReachableInANarrowPanel() {
+  // The monitor's dock in a 1280-pixel window with the composer beside it, and a wide one.
+  for (const int width : {860, 1900}) {
+    TrainingMonitorPanel panel(*document_);
+    panel.resize(width, 600);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY2(width < 1000 ? panel.toolBarRows() > 1 : panel.toolBarRows() == 1,
+             qPrintable(QString::number(panel.toolBarRows())));
+    for (QWidget* control : {static_cast<QWidget*>(panel.exportBar()->figureButton()),
+                             static_cast<QWidget*>(panel.exportBar()->csvButton()),
+                             static_cast<QWidget*>(panel.deviceChoiceBox())}) {
+      QVERIFY2(control->isVisible(), qPrintable(QStringLiteral("hidden at %1 px").arg(width)));
+      const QRect inPanel(control->mapTo(&panel, QPoint(0, 0)), control->size());
+      QVERIFY2(panel.rect().contains(inPanel),
+               qPrintable(QStringLiteral("cut off at %1 px").arg(width)));
+    }
+  }
 }
 
 void TrainingMonitorPanelTest::deviceChoiceListsTheCpuAndSaysWhyNoGpu() {

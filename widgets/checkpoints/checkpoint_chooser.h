@@ -10,9 +10,11 @@ namespace mrnn::widgets {
 
 class ProjectDocument;
 
-// Which trained model an analysis view works on: the best or latest checkpoint of any of the
-// project's runs (newest run first), or any checkpoint file chosen with "Other file...".
-// Optional choosers (the second model of a comparison) start with a "none" entry.
+// Which trained model a view works on: the best or latest checkpoint of any of the project's
+// runs (newest run first), or any checkpoint file chosen with "Other file...". Until the user
+// picks an entry, the chooser follows the best-validated checkpoint as runs come and go;
+// after that it keeps the user's pick while it exists. Optional choosers (the second model of
+// a comparison) start on, and follow, a "none" entry.
 class CheckpointChooser : public QWidget {
   Q_OBJECT
 
@@ -25,8 +27,11 @@ class CheckpointChooser : public QWidget {
   QString checkpoint() const;
   // A short name for legends and column titles: "Run 3 · mlstm · best", or the file name.
   QString label() const;
-  // Selects `path`, adding it as a file entry when it is not one of the runs'.
+  // Selects `path`, adding it as a file entry when it is not one of the runs'; the chooser
+  // keeps it from now on, as it keeps a pick from the list.
   void setCheckpoint(const QString& path);
+  // True while the chooser follows the best checkpoint (nothing was picked by hand).
+  bool followsBest() const { return !picked_; }
   // Entries listed, the "none" entry included.
   int count() const;
   QComboBox* comboBox() const { return combo_; }
@@ -49,6 +54,7 @@ class CheckpointChooser : public QWidget {
   QToolButton* browse_ = nullptr;
   QString noneText_;
   QString lastEmitted_;
+  bool picked_ = false;     // the user chose an entry: keep it rather than follow the best
   QStringList extraFiles_;  // files chosen with "Other file...", kept across refreshes
 };
 

@@ -1,4 +1,4 @@
-#include "widgets/analysis/checkpoint_chooser.h"
+#include "widgets/checkpoints/checkpoint_chooser.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -8,8 +8,8 @@
 #include <QStyle>
 #include <QToolButton>
 
+#include "widgets/checkpoints/checkpoint_list.h"
 #include "widgets/project/project_document.h"
-#include "widgets/sampler/checkpoint_list.h"
 
 namespace mrnn::widgets {
 
@@ -36,6 +36,7 @@ CheckpointChooser::CheckpointChooser(ProjectDocument& document, QWidget* parent)
   layout->addWidget(combo_, 1);
   layout->addWidget(browse_);
   connect(browse_, &QToolButton::clicked, this, &CheckpointChooser::browse);
+  connect(combo_, qOverload<int>(&QComboBox::activated), this, [this] { picked_ = true; });
   connect(combo_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
     const QString path = checkpoint();
     if (path != lastEmitted_) {
@@ -70,6 +71,7 @@ int CheckpointChooser::count() const {
 }
 
 void CheckpointChooser::setCheckpoint(const QString& path) {
+  picked_ = true;
   const QString absolute = QFileInfo(path).absoluteFilePath();
   int row = combo_->findData(absolute, kPathRole);
   if (row < 0) {
@@ -113,8 +115,10 @@ void CheckpointChooser::refresh() {
       combo_->setItemData(row, QFileInfo(file).fileName(), kShortRole);
       combo_->setItemData(row, file, Qt::ToolTipRole);
     }
-    const int keep = selected.isEmpty() ? -1 : combo_->findData(selected, kPathRole);
-    // Nothing chosen yet: the best model (offset past "(none)" when the chooser has it).
+    // A pick by hand stays while it exists (a picked "none" included); otherwise the best
+    // model, which a run that validates better replaces.
+    const int keep = picked_ ? combo_->findData(selected, kPathRole) : -1;
+    if (keep < 0) picked_ = false;
     const int preferred = preferredCheckpoint(entries);
     const int first = preferred >= 0 && noneText_.isEmpty() ? preferred
                       : combo_->count() > 0                 ? 0

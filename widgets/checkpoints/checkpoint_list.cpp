@@ -1,4 +1,4 @@
-#include "widgets/sampler/checkpoint_list.h"
+#include "widgets/checkpoints/checkpoint_list.h"
 
 #include <QAbstractItemView>
 #include <QComboBox>
