@@ -7,8 +7,9 @@
 # folder and trains, with `mrnn train`, first three smaller models (LSTMs of 128 and 256
 # units, an mLSTM of 128) and then the project itself, so the monitor, runs table, sampler
 # and analysis views have real models to show and compare (the analysis views compare the
-# newest mLSTM with the newest LSTM; the size plot shows all four runs). Then it opens the
-# workbench once per panel.
+# newest mLSTM with the newest LSTM; the size plot shows all four runs), and runs a small
+# experiment (an LSTM against an mLSTM at 100,000 parameters, two seeds) for the Experiments
+# panel. Then it opens the workbench once per panel.
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -52,6 +53,23 @@ else
   cp projects/quick-mlstm/project.yaml "${project}"
   echo "training the default project for ${steps} steps (a few minutes on 2 cores)"
   "${cli}" train "${project}" --max-steps "${steps}" --threads 2 | tail -n 3
+  mkdir -p "${work}/project/experiments"
+  cat >"${work}/project/experiments/cells.yaml" <<YAML
+experiment:
+  name: cells
+  description: An LSTM against an mLSTM of the same size, two seeds each.
+  set:
+    training.max_steps: $((steps / 3))
+    training.validate_every: $((steps / 6))
+  axes:
+    - key: model.layers[0].type
+      cells: [lstm, mlstm]
+      match_parameters: 100000
+  seeds: [1, 2]
+  slots: 2
+YAML
+  echo "running a four-trial experiment"
+  "${cli}" experiment run "${work}/project/experiments/cells.yaml" | tail -n 2
 fi
 
 mkdir -p docs/screenshots
@@ -60,7 +78,7 @@ mkdir -p docs/screenshots
 for size in 1600x1000 1280x720; do
   suffix=""
   [[ "${size}" == "1600x1000" ]] || suffix="-${size}"
-  for panel in training runs sampler data summary gates tree surprisal masking sizes; do
+  for panel in training runs experiments sampler data summary gates tree surprisal masking sizes; do
     out="docs/screenshots/workbench-${panel}${suffix}.png"
     xvfb-run -a -s "-screen 0 ${size}x24" \
       "${gui}" "${project}" --panel "${panel}" --screenshot "${out}" --size "${size}"

@@ -4,6 +4,7 @@
 #include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -104,17 +105,31 @@ void HelpDialog::showPage(int index) {
   text_->setMarkdown(QString::fromUtf8(file.readAll()));
 }
 
+QString HelpDialog::panelTitle(const QWidget* window, const QObject* owner) {
+  for (const QObject* at = owner; at != nullptr && at != window; at = at->parent()) {
+    if (const auto* dock = qobject_cast<const QDockWidget*>(at)) return dock->windowTitle();
+    const auto* widget = qobject_cast<const QWidget*>(at);
+    if (widget && widget->parentWidget() == window && !widget->windowTitle().isEmpty()) {
+      return widget->windowTitle();  // the central widget: the composer
+    }
+  }
+  return QString();
+}
+
 QList<QPair<QString, QString>> HelpDialog::shortcutsOf(const QWidget* window) {
   QMap<QString, QString> byWhat;
   for (const QAction* action : window->findChildren<QAction*>()) {
     if (action->shortcut().isEmpty() || action->text().isEmpty()) continue;
-    byWhat.insert(plainText(action->text()), action->shortcut().toString(QKeySequence::NativeText));
+    // A panel's own action says whose it is: the composer's Delete is not the runs' Delete.
+    const QString panel = panelTitle(window, action->parent());
+    const QString what = plainText(action->text());
+    byWhat.insert(panel.isEmpty() ? what : panel + QStringLiteral(": ") + what,
+                  action->shortcut().toString(QKeySequence::NativeText));
   }
   for (const QShortcut* shortcut : window->findChildren<QShortcut*>()) {
-    if (shortcut->key().isEmpty()) continue;
-    const QString what =
-        shortcut->whatsThis().isEmpty() ? shortcut->objectName() : shortcut->whatsThis();
-    byWhat.insert(what, shortcut->key().toString(QKeySequence::NativeText));
+    // A key without a description is a second key for a described one (keypad Enter).
+    if (shortcut->key().isEmpty() || shortcut->whatsThis().isEmpty()) continue;
+    byWhat.insert(shortcut->whatsThis(), shortcut->key().toString(QKeySequence::NativeText));
   }
   QList<QPair<QString, QString>> out;
   for (auto it = byWhat.cbegin(); it != byWhat.cend(); ++it) out.append({it.value(), it.key()});

@@ -31,6 +31,9 @@ class HelpDialog : public QDialog {
   // The window's keys: (keys, what they do), from its enabled and disabled actions and its
   // QShortcuts, each once, sorted by what they do.
   static QList<QPair<QString, QString>> shortcutsOf(const QWidget* window);
+  // The panel `owner` belongs to: its dock's title, or the central widget's; empty for the
+  // window's own actions.
+  static QString panelTitle(const QWidget* window, const QObject* owner);
   // Fills the shortcuts page (called by the main window with itself).
   void setShortcuts(const QList<QPair<QString, QString>>& shortcuts);
 

@@ -19,6 +19,7 @@
 #include "app/gui/project_files.h"
 #include "app/gui/workbench_settings.h"
 #include "engine/config/parameter_count.h"
+#include "engine/store/run_catalogue.h"
 #include "widgets/composer/composer_panel.h"
 #include "widgets/composer/yaml_view.h"
 #include "widgets/data/data_panel.h"
@@ -27,6 +28,7 @@
 #include "widgets/masking/masking_panel.h"
 #include "widgets/masking/size_validation_panel.h"
 #include "widgets/model_summary_panel.h"
+#include "widgets/native_path.h"
 #include "widgets/project/project_document.h"
 #include "widgets/sampler/sampler_console.h"
 #include "widgets/surprisal/surprisal_panel.h"
@@ -86,6 +88,27 @@ MainWindow::~MainWindow() = default;
 void MainWindow::createPanels() {
   composer_ = new widgets::ComposerPanel(*document_, this);
   composer_->setObjectName(QStringLiteral("composer"));
+  composer_->setWindowTitle(tr("Composer"));  // how the list of keys names its actions
+  // Match parameters offers the project's runs' counts.
+  composer_->setRunReferenceSource([this] {
+    QList<widgets::ParameterReference> runs;
+    try {
+      const std::string folder = widgets::toNativePath(document_->folder());
+      if (document_->isUntitled() || !engine::RunCatalogue::exists(folder)) return runs;
+      for (const engine::RunRecord& run : engine::RunCatalogue(folder).runs()) {
+        if (run.parameters <= 0) continue;
+        runs.prepend(
+            {tr("Run %1 · %2 · %3 params")
+                 .arg(run.id)
+                 .arg(QString::fromStdString(run.modelType))
+                 .arg(QLocale(QLocale::English).toString(static_cast<qlonglong>(run.parameters))),
+             run.parameters});
+      }
+    } catch (const std::exception&) {
+      // An unreadable store offers no runs; the Runs panel says why.
+    }
+    return runs;
+  });
   setCentralWidget(composer_);
 
   summary_ = new widgets::ModelSummaryPanel(this);
@@ -323,17 +346,37 @@ bool MainWindow::raisePanel(const QString& name) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-  if (monitor_->controller()->isRunning()) {
+  widgets::TrainingController* training = monitor_->controller();
+  if (training->isRunning()) {
+    if (quitting_) {  // asked already: still waiting for the run's checkpoint
+      event->ignore();
+      return;
+    }
     const auto answer = QMessageBox::question(
         this, tr("Training in Progress"),
         tr("A run is training. Stop it (a checkpoint is kept, so it can be resumed) and quit?"),
         QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
-    if (answer != QMessageBox::Yes) {
+    if (answer != QMessageBox::Yes || !files_->maybeSave()) {
       event->ignore();
       return;
     }
+    // The run ends its step (or the validation it is in) and saves a checkpoint first, which
+    // can take seconds: the window says so and closes when the run has ended.
+    quitting_ = true;
+    monitor_->stop();
+    showStatus(
+        tr("Quitting once the run has saved its checkpoint; a validation in progress "
+           "is finished first"));
+    connect(training, &widgets::TrainingController::stateChanged, this,
+            [this](widgets::TrainingController::State state) {
+              if (quitting_ && state == widgets::TrainingController::State::Idle) {
+                QTimer::singleShot(0, this, &QWidget::close);
+              }
+            });
+    event->ignore();
+    return;
   }
-  if (!files_->maybeSave()) {
+  if (!quitting_ && !files_->maybeSave()) {
     event->ignore();
     return;
   }

@@ -131,6 +131,7 @@ class MainWindow : public QMainWindow {
   QLabel* status_ = nullptr;
   bool restoredLayout_ = false;
   bool layoutApplied_ = false;
+  bool quitting_ = false;     // a quit waits for the training run's checkpoint
   QByteArray defaultLayout_;  // the docks as first built, for View > Reset Layout
   QByteArray beforeFocus_;    // the layout View > Focus replaced, empty when not focused
 };

@@ -16,8 +16,11 @@ class YamlReader;
 // Reads the `model:` section of a project file. Unknown keys, keys that do not apply to
 // a layer's cell type, wrong types, out-of-range values and impossible combinations are
 // all rejected with a ConfigError naming file, line, column and key (docs/model-config.md).
+// With `checkCombinations` false, a model whose settings only clash with each other (checkModel:
+// tied embeddings of the wrong width, a rank too large) is returned for the caller to show,
+// as the composer shows the same model built with its controls.
 ModelConfig parseModelSection(const YAML::Node& node, YamlReader& reader,
-                              const std::string& path = "model");
+                              const std::string& path = "model", bool checkCombinations = true);
 
 // The keys a layer of cell type `type` takes (every layer takes type, hidden_size,
 // weight_drop and weight_norm); any other key is an error.

@@ -34,7 +34,8 @@ void checkRealValues(const Project& project, YamlReader& reader) {
 
 }  // namespace
 
-Project parseProject(const std::string& text, const std::string& file) {
+Project parseProject(const std::string& text, const std::string& file,
+                     bool checkModelCombinations) {
   const YAML::Node root = loadYamlText(text, file);
   YamlReader reader(file);
   if (!root || root.IsNull()) {
@@ -48,7 +49,7 @@ Project parseProject(const std::string& text, const std::string& file) {
     reader.fail(root, "model", "missing; a project needs a 'model:' section");
   }
   try {
-    project.model = parseModelSection(root["model"], reader, "model");
+    project.model = parseModelSection(root["model"], reader, "model", checkModelCombinations);
     if (root["data"]) {
       project.hasData = true;
       project.data = parseDataSection(root["data"], reader, "data");

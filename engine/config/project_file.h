@@ -29,7 +29,9 @@ Project loadProject(const std::string& path);
 // The folder a project file lives in (its runs, checkpoints and experiments): "." for a bare
 // file name.
 std::string projectFolderOf(const std::string& projectFile);
-Project parseProject(const std::string& text, const std::string& file = "");
+// `checkModelCombinations` false: see parseModelSection (the workbench's YAML view).
+Project parseProject(const std::string& text, const std::string& file = "",
+                     bool checkModelCombinations = true);
 
 std::string projectToYaml(const Project& project);
 // Atomic: a temporary file, then rename. Throws std::runtime_error naming the path.

@@ -11,6 +11,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QScreen>
 #include <QShortcut>
 #include <QSignalSpy>
@@ -70,6 +71,13 @@ class EndToEndTest : public QObject {
       return false;
     };
     QVERIFY(has(QStringLiteral("F5"), QStringLiteral("Start")));
+    // Every key says what it does, and a key two panels use names each panel.
+    QVERIFY(has(QStringLiteral("Esc"), QStringLiteral("Sampler: stop")));
+    QVERIFY(has(QStringLiteral("Ctrl+Return"), QStringLiteral("Sampler: generate")));
+    QVERIFY(has(QStringLiteral("Del"), QStringLiteral("Composer: Delete")));
+    QVERIFY(has(QStringLiteral("Del"), QStringLiteral("Runs: Delete")));
+    QVERIFY(has(QStringLiteral("Ctrl+D"), QStringLiteral("Runs: Diff")));
+    for (const auto& [key, what] : keys) QVERIFY2(!what.trimmed().isEmpty(), qPrintable(key));
     QVERIFY(has(QStringLiteral("Ctrl+R"), QStringLiteral("corpus")));
     help.setShortcuts(keys);
     help.showPage(help.pageCount() - 1);
@@ -322,6 +330,27 @@ class EndToEndTest : public QObject {
     QVERIFY(grown.first().first().toBool());
     QVERIFY(tree->canvas(0)->nodeCount() > 0);
     QCOMPARE(window.sizeValidationPanel()->plottedRuns().size(), size_t{1});
+
+    // A quit while a run trains: the window says what it waits for, and closes once the run
+    // has saved its checkpoint.
+    settings = document.project();
+    settings.training.maxSteps = 100'000;
+    document.edit(settings, QStringLiteral("Long run"));
+    QTest::keyClick(&window, Qt::Key_F5);
+    QTRY_VERIFY_WITH_TIMEOUT(monitor->controller()->isRunning(), 10'000);
+    QTimer::singleShot(200, [] {
+      for (QWidget* top : QApplication::topLevelWidgets()) {
+        if (auto* box = qobject_cast<QMessageBox*>(top); box && box->isVisible()) {
+          box->button(QMessageBox::Yes)->click();
+        }
+      }
+    });
+    QVERIFY(!window.close());  // not yet: the run is saving its checkpoint
+    QVERIFY2(window.statusText().startsWith(QStringLiteral("Quitting once the run has saved")),
+             qPrintable(window.statusText()));
+    QVERIFY(window.isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isVisible(), 120'000);
+    QVERIFY(!monitor->controller()->isRunning());
   }
 };
 

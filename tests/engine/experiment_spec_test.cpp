@@ -340,7 +340,7 @@ MRNN_TEST(a_matched_parameter_count_out_of_reach_is_refused_at_its_axis) {
       cells: [lstm, mlstm]
       match_parameters: 100000
 )"),
-                     "match_parameters 100,000 is out of reach for type=lstm by sizing layer 0 "
+                     "match_parameters 100,000 is out of reach for lstm by sizing layer 0 "
                      "alone: at hidden size 1 the model already has");
 }
 

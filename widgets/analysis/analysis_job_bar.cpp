@@ -49,6 +49,7 @@ bool AnalysisJobBar::run(const QString& what, Work work, std::function<void()> o
     progress_->setValue(static_cast<int>(fraction * 1000.0));
     progress_->setFormat(tr("%p%"));
     status_->setText(phase.isEmpty() ? tr("%1...").arg(what_) : tr("%1: %2...").arg(what_, phase));
+    emit progressed();
   });
   connect(job, &BackgroundJob::succeeded, this, [this, onSuccess = std::move(onSuccess)] {
     const double seconds =

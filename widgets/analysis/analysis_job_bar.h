@@ -44,6 +44,8 @@ class AnalysisJobBar : public QWidget {
 
  signals:
   void started();
+  // The work reported progress (on the GUI thread): a view may draw what is ready so far.
+  void progressed();
   // After onSuccess (when it succeeded). `ok` is false when cancelled or failed.
   void finished(bool ok);
   void failed(const QString& reason);

@@ -325,12 +325,17 @@ void ComposerPanel::openMatchParameters() {
   const int layer = std::max(0, selectedLayer());
   auto* dialog = new MatchParametersDialog(model, document_.vocabularySize(), layer, this);
   dialog->setAttribute(Qt::WA_DeleteOnClose);
+  if (runReferences_) dialog->setRunReferences(runReferences_());
   connect(dialog, &QDialog::accepted, this, [this, dialog] {
     const int chosen = dialog->layer();
     document_.editModel(dialog->result(), tr("Match parameters of layer %1").arg(chosen + 1));
     selectBlock(chosen + 1);
   });
   dialog->open();
+}
+
+void ComposerPanel::setRunReferenceSource(std::function<QList<ParameterReference>()> source) {
+  runReferences_ = std::move(source);
 }
 
 void ComposerPanel::showContextMenu(int block, const QPoint& globalPosition) {

@@ -3,10 +3,12 @@
 #include <QString>
 #include <QStringList>
 #include <QWidget>
+#include <functional>
 #include <vector>
 
 #include "engine/config/cell_type.h"
 #include "widgets/composer/composer_block.h"
+#include "widgets/composer/match_parameters_dialog.h"
 
 class QAction;
 class QLabel;
@@ -65,6 +67,8 @@ class ComposerPanel : public QWidget {
   // Opens the "Match parameters" dialog for the selected layer (window-modal, not blocking);
   // accepting it resizes the layer as one edit.
   void openMatchParameters();
+  // Where the dialog finds the project's runs to match (the composer knows no run store).
+  void setRunReferenceSource(std::function<QList<ParameterReference>()> source);
 
   ComposerCanvas* canvas() const { return canvas_; }
   CellPalette* palette() const { return palette_; }
@@ -104,6 +108,7 @@ class ComposerPanel : public QWidget {
   QAction* undoAction_ = nullptr;
   QAction* redoAction_ = nullptr;
 
+  std::function<QList<ParameterReference>()> runReferences_;
   std::vector<ComposerProblem> problems_;
   QString summary_;
   bool reportedValid_ = true;

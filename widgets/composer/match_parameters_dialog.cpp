@@ -72,6 +72,22 @@ MatchParametersDialog::MatchParametersDialog(const engine::ModelConfig& model, i
   useCurrent_->setObjectName(QStringLiteral("useCurrent"));
   useCurrent_->setToolTip(tr("Set the target to the model's present total"));
 
+  runReference_ = new QComboBox;
+  runReference_->setObjectName(QStringLiteral("runReference"));
+  runReference_->setToolTip(tr("A run of this project whose parameter count to match"));
+  auto* useRun = new QPushButton(tr("Use its count"));
+  useRun->setObjectName(QStringLiteral("useRunReference"));
+  connect(useRun, &QPushButton::clicked, this, [this] {
+    if (runReference_->currentIndex() >= 0) {
+      setTarget(runReference_->currentData().toLongLong());
+    }
+  });
+  runReferenceRow_ = new QWidget;
+  auto* runRow = new QHBoxLayout(runReferenceRow_);
+  runRow->setContentsMargins(0, 0, 0, 0);
+  runRow->addWidget(runReference_, 1);
+  runRow->addWidget(useRun);
+
   auto* referenceRow = new QHBoxLayout;
   referenceRow->addWidget(referenceType_, 1);
   referenceRow->addWidget(referenceSize_);
@@ -81,6 +97,7 @@ MatchParametersDialog::MatchParametersDialog(const engine::ModelConfig& model, i
   form->addRow(tr("Layer"), layer_);
   form->addRow(tr("Size"), setting_);
   form->addRow(tr("Target parameters"), target_);
+  form->addRow(tr("A run of the project"), runReferenceRow_);
   form->addRow(tr("Same model with"), referenceRow);
   form->addRow(QString(), useCurrent_);
 
@@ -98,6 +115,8 @@ MatchParametersDialog::MatchParametersDialog(const engine::ModelConfig& model, i
   connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
   connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
+  form_ = form;
+  form->setRowVisible(runReferenceRow_, false);  // until there are runs
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(intro);
   layout->addLayout(form);
@@ -205,6 +224,14 @@ void MatchParametersDialog::refreshSettings() {
   if (hasM) setting_->addItem(factor ? tr("Factor size (F)") : tr("m size (M)"));
   setting_->setCurrentIndex(previous == 1 && hasM ? 1 : 0);
   setting_->blockSignals(false);
+}
+
+void MatchParametersDialog::setRunReferences(const QList<ParameterReference>& runs) {
+  runReference_->clear();
+  for (const ParameterReference& run : runs) {
+    runReference_->addItem(run.label, QVariant::fromValue<qlonglong>(run.parameters));
+  }
+  form_->setRowVisible(runReferenceRow_, !runs.isEmpty());
 }
 
 void MatchParametersDialog::recompute() {

@@ -6,6 +6,7 @@
 #include "engine/config/parameter_matching.h"
 
 class QComboBox;
+class QFormLayout;
 class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
@@ -17,10 +18,17 @@ namespace mrnn::widgets {
 using engine::ParameterMatch;
 using engine::SizedSetting;
 
+// A trained model whose size can be matched: "Run 3 · lstm · 441,440 params".
+struct ParameterReference {
+  QString label;
+  int64_t parameters = 0;
+};
+
 // "Match parameters…": pick a layer and the setting to size, give a target parameter count
-// (typed, the current total, or the count of the same model with that layer replaced by
-// another cell, e.g. "an LSTM of 512 units"), and see the size that comes closest and the
-// total it gives. Accepting hands back the resized model; the caller makes it one edit.
+// (typed, the current total, any of the project's runs' counts, or the count of the same
+// model with that layer replaced by another cell, e.g. "an LSTM of 512 units"), and see the
+// size that comes closest and the total it gives; Apply stays off while the target is out of
+// reach. Accepting hands back the resized model; the caller makes it one edit.
 class MatchParametersDialog : public QDialog {
   Q_OBJECT
 
@@ -45,6 +53,9 @@ class MatchParametersDialog : public QDialog {
   void setReference(engine::CellType type, int64_t hiddenSize);
   // That count, for the dialog's reference row and tests.
   int64_t referenceCount(engine::CellType type, int64_t hiddenSize) const;
+  // Trained models to match (the project's runs); their row shows when there are any.
+  void setRunReferences(const QList<ParameterReference>& runs);
+  QComboBox* runReferenceBox() const { return runReference_; }
 
  private:
   void refreshSettings();
@@ -57,6 +68,9 @@ class MatchParametersDialog : public QDialog {
   QComboBox* layer_ = nullptr;
   QComboBox* setting_ = nullptr;
   QLineEdit* target_ = nullptr;
+  QFormLayout* form_ = nullptr;
+  QComboBox* runReference_ = nullptr;
+  QWidget* runReferenceRow_ = nullptr;
   QComboBox* referenceType_ = nullptr;
   QSpinBox* referenceSize_ = nullptr;
   QPushButton* useReference_ = nullptr;

@@ -1,5 +1,6 @@
 #include "widgets/experiments/axes_editor.h"
 
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QCompleter>
 #include <QFormLayout>
@@ -53,9 +54,16 @@ class KeyDelegate : public QStyledItemDelegate {
                         const QModelIndex& index) const override {
     QWidget* editor = QStyledItemDelegate::createEditor(parent, option, index);
     if (auto* line = qobject_cast<QLineEdit*>(editor); line && index.column() == 0) {
-      auto* completer = new QCompleter(commonKeys(), line);
+      const QStringList keys = commonKeys();
+      auto* completer = new QCompleter(keys, line);
       completer->setCaseSensitivity(Qt::CaseInsensitive);
       completer->setFilterMode(Qt::MatchContains);
+      // The list reads whole however narrow the key column is.
+      int widest = 0;
+      for (const QString& key : keys) {
+        widest = std::max(widest, line->fontMetrics().horizontalAdvance(key));
+      }
+      completer->popup()->setMinimumWidth(widest + 48);
       line->setCompleter(completer);
     }
     return editor;

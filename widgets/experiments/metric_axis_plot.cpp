@@ -198,11 +198,10 @@ void MetricAxisPlot::setResults(const std::vector<engine::ExperimentAxis>& axes,
     const QColor colour = seriesColour(g);
     auto* graph = addGraph();
     graph->setName(groups[g]);
-    graph->setPen(QPen(colour, 1.5));
+    // A series is joined whatever the axis, so that it can be followed; between categories
+    // (cell types), which have no order, the line is dashed, not read as a trend.
+    graph->setPen(QPen(colour, 1.5, categorical_ ? Qt::DashLine : Qt::SolidLine));
     graph->setScatterStyle(QCPScatterStyle(seriesShape(g), colour, colour, 7));
-    // Categories (cell types) have no order between them: points, not a line that reads as a
-    // trend.
-    if (categorical_) graph->setLineStyle(QCPGraph::lsNone);
     graph->setData(keys, values, true);
     auto* bars = new QCPErrorBars(xAxis, yAxis);
     bars->setDataPlottable(graph);
@@ -245,8 +244,11 @@ void MetricAxisPlot::setResults(const std::vector<engine::ExperimentAxis>& axes,
     xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
     xAxis->setScaleType(QCPAxis::stLinear);
     if (lowX <= highX) {
-      const double margin =
-          highX > lowX ? 0.08 * (highX - lowX) : std::max(0.05, 0.1 * std::abs(lowX));
+      // One value: a band of half of it on each side (lr 0.003 spans 0.0015 to 0.0045, never
+      // negative rates), or ±0.5 around 0.
+      const double margin = highX > lowX  ? 0.08 * (highX - lowX)
+                            : lowX != 0.0 ? 0.5 * std::abs(lowX)
+                                          : 0.5;
       xAxis->setRange(lowX - margin, highX + margin);
     } else {
       xAxis->setRange(0.0, 1.0);

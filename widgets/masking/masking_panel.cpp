@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -55,6 +56,8 @@ constexpr double kLn2 = 0.69314718055994530942;
 // What the job computes, shared between the engine thread (writes) and onSuccess (reads
 // after the job has ended).
 struct MaskingJobState {
+  // Written by the job as each curve ends, read by the GUI to draw it: under the mutex.
+  std::mutex mutex;
   std::vector<engine::MaskingCurve> a;
   std::vector<engine::MaskingCurve> b;
   size_t layersA = 0;
@@ -138,7 +141,11 @@ MaskingPanel::MaskingPanel(ProjectDocument& document, QWidget* parent)
 
   connect(run_, &QPushButton::clicked, this, &MaskingPanel::runAnalysis);
   connect(jobBar_, &AnalysisJobBar::started, this, [this] { run_->setEnabled(false); });
+  connect(jobBar_, &AnalysisJobBar::progressed, this, [this] {
+    if (drawReady_) drawReady_();
+  });
   connect(jobBar_, &AnalysisJobBar::finished, this, [this](bool ok) {
+    drawReady_ = nullptr;
     run_->setEnabled(true);
     emit analysisFinished(ok);
   });
@@ -469,13 +476,32 @@ void MaskingPanel::runAnalysis() {
             job.part(static_cast<double>(done) / static_cast<double>(total),
                      static_cast<double>(done + 1) / static_cast<double>(total), name);
         part.report(0.0);  // names the curve; stops here when the job was cancelled before
-        roles[m].curves->push_back(
-            engine::featureMasking(*loaded.model, splits[splitOf[m]], options, &part));
+        engine::MaskingCurve curve =
+            engine::featureMasking(*loaded.model, splits[splitOf[m]], options, &part);
+        {
+          const std::lock_guard<std::mutex> lock(state->mutex);
+          roles[m].curves->push_back(std::move(curve));
+        }
         ++done;
+        part.report(1.0);  // the GUI draws the curve now, not when every curve is done
       }
     }
   };
+  // Each curve is drawn as it ends.
+  drawReady_ = [this, state, labelA, labelB] {
+    std::vector<engine::MaskingCurve> a, b;
+    {
+      const std::lock_guard<std::mutex> lock(state->mutex);
+      if (state->a.size() + state->b.size() == drawnCurves_) return;
+      a = state->a;
+      b = state->b;
+    }
+    drawnCurves_ = a.size() + b.size();
+    showCurves(a, labelA, b, labelB);
+  };
+  drawnCurves_ = 0;
   auto onSuccess = [this, state, labelA, labelB, checkpointA] {
+    drawReady_ = nullptr;
     loadedLayers_[checkpointA] = static_cast<int>(state->layersA);
     if (chooserA_->checkpoint() == checkpointA) updateLayerChoices();
     showCurves(state->a, labelA, state->b, labelB);

@@ -5,6 +5,7 @@
 #include <QString>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -119,6 +120,9 @@ class MaskingPanel : public QWidget {
   int lastTextSource_ = ValidationSplit;
   QHash<QString, int> loadedLayers_;  // layer counts of models loaded so far, by checkpoint
   // One slot per model role; shared with the running job so it outlives a closed panel.
+  // While a job runs: draws the curves it has finished (none drawn twice).
+  std::function<void()> drawReady_;
+  size_t drawnCurves_ = 0;
   std::shared_ptr<ModelSlot> slotA_;
   std::shared_ptr<ModelSlot> slotB_;
   QString labelA_;

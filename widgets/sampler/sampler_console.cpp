@@ -29,6 +29,7 @@
 #include "widgets/panel_shortcut.h"
 #include "widgets/project/project_document.h"
 #include "widgets/sampler/alternatives_menu.h"
+#include "widgets/sampler/clamp_editor.h"
 #include "widgets/sampler/completion_view.h"
 #include "widgets/sampler/probability_legend.h"
 #include "widgets/sampler/sampling_controller.h"
@@ -126,6 +127,14 @@ void SamplerConsole::buildUi() {
   stop_->setObjectName(QStringLiteral("stopButton"));
   stop_->setToolTip(tr("Stop generating; what was generated stays (Esc)"));
   connect(stop_, &QPushButton::clicked, this, &SamplerConsole::stop);
+  // A clamp changes every completion: it is said where Generate is, not only in its group at
+  // the bottom of the settings.
+  clampNote_ = new QLabel(this);
+  clampNote_->setObjectName(QStringLiteral("clampNote"));
+  clampNote_->setWordWrap(true);
+  clampNote_->setStyleSheet(QStringLiteral("color: #a35200;"));
+  clampNote_->hide();
+  connect(form_->clampEditor(), &ClampEditor::changed, this, &SamplerConsole::updateClampNote);
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(generate_, 1);
   buttons->addWidget(stop_, 1);
@@ -134,16 +143,20 @@ void SamplerConsole::buildUi() {
   auto* leftLayout = new QVBoxLayout(left);
   leftLayout->setContentsMargins(0, 0, 6, 0);
   leftLayout->addWidget(scroll, 1);
+  leftLayout->addWidget(clampNote_);
   leftLayout->addLayout(buttons);
 
-  auto* generateKey = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
-  generateKey->setContext(Qt::WidgetWithChildrenShortcut);
+  QShortcut* generateKey =
+      addPanelShortcut(this, QKeySequence(Qt::CTRL | Qt::Key_Return),
+                       QStringLiteral("generateShortcut"), tr("Sampler: generate"));
   connect(generateKey, &QShortcut::activated, this, &SamplerConsole::generate);
+  // The keypad's Enter does the same; the list of keys names Return once.
   auto* generateEnter = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Enter), this);
   generateEnter->setContext(Qt::WidgetWithChildrenShortcut);
   connect(generateEnter, &QShortcut::activated, this, &SamplerConsole::generate);
-  auto* stopKey = new QShortcut(QKeySequence(Qt::Key_Escape), this);
-  stopKey->setContext(Qt::WidgetWithChildrenShortcut);
+  QShortcut* stopKey =
+      addPanelShortcut(this, QKeySequence(Qt::Key_Escape), QStringLiteral("stopGeneratingShortcut"),
+                       tr("Sampler: stop generating"));
   connect(stopKey, &QShortcut::activated, this, &SamplerConsole::stop);
 
   // The output: legend, message, the completions side by side, status.
@@ -218,6 +231,22 @@ void SamplerConsole::setColumnCount(int count) {
   }
   // Equal widths.
   columns_->setSizes(QList<int>(count, 1000));
+}
+
+QString SamplerConsole::clampNote() const {
+  return clampNote_->isHidden() ? QString() : clampNote_->text();
+}
+
+void SamplerConsole::updateClampNote() {
+  const QList<ClampSetting> clamps = form_->clampEditor()->clamps();
+  QStringList units;
+  for (const ClampSetting& clamp : clamps) {
+    units.append(tr("layer %1 unit %2 = %3").arg(clamp.layer).arg(clamp.unit).arg(clamp.value));
+  }
+  clampNote_->setText((clamps.size() == 1 ? tr("1 unit clamped: %1")
+                                          : tr("%1 units clamped: %2").arg(clamps.size()))
+                          .arg(units.join(QStringLiteral(", "))));
+  clampNote_->setVisible(!clamps.isEmpty());
 }
 
 void SamplerConsole::refreshCheckpoints() {

@@ -48,6 +48,8 @@ class SamplerConsole : public QWidget {
   // The message shown above the completions (errors in words); empty when none.
   QString message() const;
   QString status() const;
+  // What the line over Generate says of clamped units; empty (and hidden) when none is.
+  QString clampNote() const;
 
   // Lists the alternatives at `position` of completion `column` in a popup (at `globalPos`,
   // else under the symbol); choosing one branches. Returns the menu, or nullptr when there
@@ -74,6 +76,7 @@ class SamplerConsole : public QWidget {
   void loadSelected();
   // Loads the chosen checkpoint when it changed, or when its file was saved again.
   void followSelection();
+  void updateClampNote();
   void setColumnCount(int count);
   void showError(const QString& text);
   void showInfo(const QString& text);
@@ -91,6 +94,7 @@ class SamplerConsole : public QWidget {
   SamplingOptionsForm* form_ = nullptr;
   CheckpointChooser* checkpoints_ = nullptr;
   QLabel* modelSummary_ = nullptr;
+  QLabel* clampNote_ = nullptr;  // "2 units clamped: ...", over Generate
   QPushButton* generate_ = nullptr;
   QPushButton* stop_ = nullptr;
   QLabel* message_ = nullptr;

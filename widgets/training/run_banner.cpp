@@ -2,6 +2,7 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMessageBox>
 #include <QStyle>
 #include <QToolButton>
 
@@ -14,8 +15,9 @@ RunBanner::RunBanner(QWidget* parent) : QFrame(parent) {
   label_ = new QLabel(this);
   label_->setObjectName(QStringLiteral("runBannerText"));
   label_->setWordWrap(true);
-  label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  label_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
   label_->setTextFormat(Qt::RichText);
+  connect(label_, &QLabel::linkActivated, this, &RunBanner::showDetails);
   close_ = new QToolButton(this);
   close_->setObjectName(QStringLiteral("runBannerClose"));
   close_->setAutoRaise(true);
@@ -58,16 +60,35 @@ void RunBanner::showMessage(Kind kind, const QString& title, const QString& deta
                     .arg(background, border));
   icon_->setPixmap(style()->standardIcon(pixmap).pixmap(18, 18));
   QString html = QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped());
-  if (!detail.isEmpty()) {
-    // A failure's reason gets lines of its own; other notices stay one line, so a finished
+  const bool failure = kind == Kind::Failure;
+  // A failure's reason: its first line in words, the rest behind "Details".
+  const QString trimmed = detail.trimmed();
+  const qsizetype lineEnd = trimmed.indexOf(QLatin1Char('\n'));
+  hasDetails_ = failure && lineEnd >= 0;
+  const QString shown = hasDetails_ ? trimmed.left(lineEnd) : detail;
+  if (!shown.isEmpty()) {
+    // A failure's reason gets a line of its own; other notices stay one line, so a finished
     // run's banner does not push the charts down.
-    const bool failure = kind == Kind::Failure;
     html += (failure ? QStringLiteral("<br>") : QStringLiteral(" · ")) +
-            detail.toHtmlEscaped().replace(
-                QLatin1Char('\n'), failure ? QStringLiteral("<br>") : QStringLiteral(" · "));
+            shown.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral(" · "));
   }
+  if (hasDetails_) html += QStringLiteral(" <a href=\"details\">%1</a>").arg(tr("Details…"));
   label_->setText(html);
   show();
+}
+
+QString RunBanner::shownText() const {
+  return label_->text();
+}
+
+void RunBanner::showDetails() {
+  if (!hasDetails_) return;
+  auto* box = new QMessageBox(QMessageBox::Critical, title_, title_, QMessageBox::Close, this);
+  box->setObjectName(QStringLiteral("runBannerDetails"));
+  box->setInformativeText(detail_.trimmed());
+  box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
 }
 
 QString RunBanner::text() const {

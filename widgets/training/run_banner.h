@@ -10,7 +10,9 @@ namespace mrnn::widgets {
 
 // A non-modal notice across the top of a panel: a run finished (green), was stopped
 // (neutral) or failed (red, with the reason). It stays until closed or replaced, so a
-// researcher who comes back later still sees how the run ended.
+// researcher who comes back later still sees how the run ended. A failure shows the first
+// line of its reason; the rest (a file's contents, a trace of what was tried) is behind a
+// "Details" link.
 class RunBanner : public QFrame {
   Q_OBJECT
 
@@ -23,6 +25,11 @@ class RunBanner : public QFrame {
   Kind kind() const { return kind_; }
   // The whole message, title and detail.
   QString text() const;
+  // What the banner shows (its first line of the detail, for a failure).
+  QString shownText() const;
+  // Whether a "Details" link holds more than is shown; showDetails() opens it.
+  bool hasDetails() const { return hasDetails_; }
+  void showDetails();
 
  private:
   QLabel* icon_ = nullptr;
@@ -31,6 +38,7 @@ class RunBanner : public QFrame {
   Kind kind_ = Kind::Information;
   QString title_;
   QString detail_;
+  bool hasDetails_ = false;
 };
 
 }  // namespace mrnn::widgets

@@ -742,9 +742,21 @@ void TrainingCharts::onLegendClick(QCPGraph* graph) {
 }
 
 void TrainingCharts::layOutLegend() {
-  // As many entries a row as the chart's width has room for.
-  QCPLegend* legend = plot(Chart::Loss)->legend;
-  const int columns = std::clamp(plot(Chart::Loss)->width() / 200, 1, 5);
+  // As many entries a row as the chart's width has room for, at the widest entry's width:
+  // no run's name is cut short by its neighbour.
+  QCustomPlot* loss = plot(Chart::Loss);
+  QCPLegend* legend = loss->legend;
+  const QFontMetrics metrics(legend->font());
+  int widest = 0;
+  for (int i = 0; i < legend->itemCount(); ++i) {
+    if (auto* entry = qobject_cast<QCPPlottableLegendItem*>(legend->item(i))) {
+      widest = std::max(widest, metrics.horizontalAdvance(entry->plottable()->name()));
+    }
+  }
+  const QMargins margins = legend->itemCount() > 0 ? legend->item(0)->margins() : QMargins();
+  const int entryWidth = widest + legend->iconSize().width() + legend->iconTextPadding() +
+                         margins.left() + margins.right() + legend->columnSpacing();
+  const int columns = std::clamp(loss->width() / std::max(entryWidth, 1), 1, 5);
   if (legend->wrap() != columns) legend->setWrap(columns);
 }
 

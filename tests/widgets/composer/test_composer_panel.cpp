@@ -4,12 +4,14 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -423,6 +425,26 @@ void ComposerPanelTest::matchParametersResizesInOneStep() {
   QCOMPARE(document.undoStack()->count(), 1);
   document.undoStack()->undo();
   QCOMPARE(panel.totalParameters(), qint64{441440});
+
+  // Any of the project's runs can be the target; a target out of reach keeps Apply off.
+  panel.setRunReferenceSource([] {
+    return QList<mrnn::widgets::ParameterReference>{
+        {QStringLiteral("Run 2 · lstm · 300,000 params"), 300000},
+        {QStringLiteral("Run 1 · mlstm · 1,000 params"), 1000}};
+  });
+  panel.openMatchParameters();
+  auto* again = panel.findChildren<mrnn::widgets::MatchParametersDialog*>().last();
+  QCOMPARE(again->runReferenceBox()->count(), 2);
+  again->findChild<QPushButton*>(QStringLiteral("useRunReference"))->click();
+  QCOMPARE(again->target(), int64_t{300000});
+  QVERIFY(again->match().reachable);
+  QVERIFY(again->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->isEnabled());
+  again->runReferenceBox()->setCurrentIndex(1);
+  again->findChild<QPushButton*>(QStringLiteral("useRunReference"))->click();
+  QCOMPARE(again->target(), int64_t{1000});
+  QVERIFY(!again->match().reachable);
+  QVERIFY(!again->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->isEnabled());
+  again->reject();
 }
 
 void ComposerPanelTest::statusSaysTrainingWhileARunTrains() {

@@ -1,5 +1,8 @@
 #include <qcustomplot.h>
+#include <QAbstractItemDelegate>
+#include <QAbstractItemView>
 #include <QComboBox>
+#include <QCompleter>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -14,6 +17,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <memory>
 #include <set>
 
 #include "engine/experiment/experiment_plan.h"
@@ -90,6 +94,7 @@ class ExperimentsPanelTest : public QObject {
   void opensTheProjectsExperimentAndPlansIt();
   void editingAnAxisReplansAndWritesTheFile();
   void switchingAKindConvertsTheValues();
+  void theKeyCompleterReadsWhole();
   void aBadValueIsShownAndLaunchWaits();
   void newExperimentWritesAStarterFile();
   void anotherProjectListsItsOwnExperiments();
@@ -394,6 +399,23 @@ void ExperimentsPanelTest::resultsTableSortsAndShowsRunsInTheMonitor() {
   QCOMPARE(results->selectedRunIds(), ids);
 }
 
+void ExperimentsPanelTest::theKeyCompleterReadsWhole() {
+  test::ExperimentTestProject project(40, "[1]");
+  ProjectDocument document;
+  document.load(project.projectFile());
+  ExperimentsPanel panel(document);
+  QTableWidget* table = panel.axesEditor()->table();
+  QVERIFY(table->rowCount() > 0);
+  std::unique_ptr<QWidget> editor(table->itemDelegate()->createEditor(
+      table->viewport(), QStyleOptionViewItem(), table->model()->index(0, 0)));
+  auto* line = qobject_cast<QLineEdit*>(editor.get());
+  QVERIFY(line != nullptr && line->completer() != nullptr);
+  const int longest =
+      line->fontMetrics().horizontalAdvance(QStringLiteral("model.init.recurrent_scale"));
+  QVERIFY2(line->completer()->popup()->minimumWidth() > longest,
+           qPrintable(QString::number(line->completer()->popup()->minimumWidth())));
+}
+
 void ExperimentsPanelTest::metricPlotHasAPointWithErrorBarsPerConfiguration() {
   test::ExperimentTestProject project(40, "[1, 2]");
   ProjectDocument document;
@@ -418,8 +440,9 @@ void ExperimentsPanelTest::metricPlotHasAPointWithErrorBarsPerConfiguration() {
   const double spread = 0.05 / std::sqrt(2.0);
   for (size_t s = 0; s < plot->series().size(); ++s) {
     QCOMPARE(plot->series()[s]->dataCount(), 2);
-    // Cell types have no order: no line joins them.
-    QCOMPARE(plot->series()[s]->lineStyle(), QCPGraph::lsNone);
+    // A series is joined, dashed: cell types have no order to read a trend in.
+    QCOMPARE(plot->series()[s]->lineStyle(), QCPGraph::lsLine);
+    QCOMPARE(plot->series()[s]->pen().style(), Qt::DashLine);
     QCPErrorBars* bars = plot->errorBars()[s];
     QCOMPARE(bars->dataCount(), 2);
     for (int i = 0; i < 2; ++i) {
@@ -436,6 +459,7 @@ void ExperimentsPanelTest::metricPlotHasAPointWithErrorBarsPerConfiguration() {
   QCOMPARE(plot->pointCount(), 4);
   QCOMPARE(plot->series().size(), size_t{2});
   QCOMPARE(plot->series()[0]->lineStyle(), QCPGraph::lsLine);
+  QCOMPARE(plot->series()[0]->pen().style(), Qt::SolidLine);
   QCOMPARE(plot->series()[0]->data()->at(0)->key, 0.001);
   QCOMPARE(plot->series()[0]->data()->at(1)->key, 0.003);
   QVERIFY(std::abs(plot->series()[0]->data()->at(1)->value - (2.0 + 0.1 + 0.075)) < 1e-12);
@@ -455,6 +479,23 @@ void ExperimentsPanelTest::metricPlotHasAPointWithErrorBarsPerConfiguration() {
   for (QCPErrorBars* bars : second.resultsView()->plot()->errorBars()) {
     for (int i = 0; i < bars->dataCount(); ++i) QCOMPARE(bars->data()->at(i).errorPlus, 0.0);
   }
+
+  // One configuration with results, against the learning rate: a band around its rate, not a
+  // span into negative rates.
+  test::ExperimentTestProject lonely(40, "[1]");
+  ProjectDocument third;
+  third.load(lonely.projectFile());
+  ExperimentsPanel one(third);
+  fillStore(*one.plan(), {1, 2, 3});
+  one.refreshStatus();
+  one.resultsView()->setAxis(1);
+  MetricAxisPlot* onePoint = one.resultsView()->plot();
+  QCOMPARE(onePoint->pointCount(), 1);
+  const QCPRange keys = onePoint->xAxis->range();
+  const double rate = onePoint->series()[0]->data()->at(0)->key;
+  QVERIFY2(
+      keys.lower > 0.0 && keys.contains(rate) && keys.size() < 4.0 * rate,
+      qPrintable(QStringLiteral("%1..%2 around %3").arg(keys.lower).arg(keys.upper).arg(rate)));
 }
 
 void ExperimentsPanelTest::parallelCoordinatesHasALinePerConfiguration() {

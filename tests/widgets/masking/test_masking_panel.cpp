@@ -345,6 +345,30 @@ class MaskingPanelTest : public QObject {
     QVERIFY(panel.runButton()->isEnabled());
   }
 
+  void eachCurveIsDrawnWhenItEnds() {
+    // Two models, a curve each: model A's curve shows while model B's is still being read.
+    ProjectDocument document;
+    document.load(trained_->projectFile());
+    MaskingPanel panel(document);
+    panel.setCheckpoint(trained_->bestCheckpoint());
+    panel.setComparisonCheckpoint(trained_->latestCheckpoint());
+    panel.setPMax(0.5);
+    panel.setPStep(0.05);
+    panel.setRuns(400);  // 4,001 evaluations a curve: seconds, whatever else the machine runs
+    panel.setMaxSymbols(0);
+    QSignalSpy finished(&panel, &MaskingPanel::analysisFinished);
+    panel.runAnalysis();
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.series().empty() || !finished.isEmpty(), 120000);
+    QVERIFY2(finished.isEmpty(), "the first curve was drawn only once every curve was done");
+    QCOMPARE(panel.series().size(), size_t(1));
+    QCOMPARE(panel.series()[0].model, 0);
+    QVERIFY(panel.jobBar()->isRunning());
+    // Cancelled now, the curve that ended stays drawn.
+    panel.jobBar()->cancel();
+    QVERIFY(finished.wait(120000));
+    QCOMPARE(panel.series().size(), size_t(1));
+  }
+
   void closingWhileRunningStopsTheJob() {
     ProjectDocument document;
     document.load(trained_->projectFile());

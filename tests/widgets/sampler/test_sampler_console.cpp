@@ -349,9 +349,13 @@ void SamplerConsoleTest::primeOutsideTheVocabularyIsShownInWords() {
 
 void SamplerConsoleTest::clampRowsFollowTheModelAndReachTheOptions() {
   auto* editor = console_->optionsForm()->clampEditor();
+  QCOMPARE(console_->clampNote(), QString());
   editor->addClamp(0, 3, 0.25);
   editor->addClamp(0, 7, -0.5);
   QCOMPARE(editor->rowCount(), 2);
+  // Said over Generate, not only in the settings' last group.
+  QCOMPARE(console_->clampNote(),
+           QStringLiteral("2 units clamped: layer 0 unit 3 = 0.25, layer 0 unit 7 = -0.5"));
   const auto layers = editor->findChildren<QSpinBox*>(QStringLiteral("clampLayer"));
   const auto units = editor->findChildren<QSpinBox*>(QStringLiteral("clampUnit"));
   QCOMPARE(layers.size(), 2);
@@ -359,6 +363,7 @@ void SamplerConsoleTest::clampRowsFollowTheModelAndReachTheOptions() {
   QCOMPARE(units[0]->maximum(), 15);  // of 16 units
   editor->removeClamp(0);
   QCOMPARE(editor->rowCount(), 1);
+  QCOMPARE(console_->clampNote(), QStringLiteral("1 unit clamped: layer 0 unit 7 = -0.5"));
   const auto o = console_->optionsForm()->options();
   QCOMPARE(o.clamps.size(), size_t{1});
   QCOMPARE(o.clamps[0].layer, size_t{0});

@@ -88,6 +88,7 @@ class TrainingChartsTest : public QObject {
   void theSymbolsAxisLinesRunsUpByWhatTheyRead();
   void axisLabelsDifferAndFitAndForgetRunsGone();
   void aRunKeepsItsColourWhateverIsShownBesideIt();
+  void legendEntriesReadWhole();
 
  private:
   std::unique_ptr<TrainingCharts> charts_;
@@ -346,6 +347,30 @@ void TrainingChartsTest::aRunKeepsItsColourWhateverIsShownBesideIt() {
   charts_->startLive(QStringLiteral("Run 7"));
   charts_->setLiveRunId(7);
   QCOMPARE(charts_->liveGraph(Series::LossSmoothed)->pen().color(), seven);
+}
+
+void TrainingChartsTest::legendEntriesReadWhole() {
+  // Trials' names are long; at a 1280-pixel window's width every entry still reads whole.
+  charts_->resize(640, 420);
+  charts_->setOverlays(
+      {makeRun(5, QStringLiteral("run 5 · cells #1: type=lstm (H 113), seed 1"), 20, 3.0),
+       makeRun(6, QStringLiteral("run 6 · cells #2: type=lstm (H 113), seed 2"), 20, 3.0),
+       makeRun(7, QStringLiteral("run 7 · cells #3: type=mlstm (H 46), seed 1"), 20, 3.0)});
+  charts_->replot();
+  QTest::qWait(20);
+  charts_->replot();
+  QCustomPlot* loss = charts_->plot(Chart::Loss);
+  const QFontMetrics metrics(loss->legend->font());
+  for (int i = 0; i < loss->legend->itemCount(); ++i) {
+    auto* entry = qobject_cast<QCPPlottableLegendItem*>(loss->legend->item(i));
+    QVERIFY(entry != nullptr);
+    const int text = metrics.horizontalAdvance(entry->plottable()->name());
+    QVERIFY2(entry->rect().width() >= text + loss->legend->iconSize().width(),
+             qPrintable(QStringLiteral("%1: %2 px for %3 px of text")
+                            .arg(entry->plottable()->name())
+                            .arg(entry->rect().width())
+                            .arg(text)));
+  }
 }
 
 QTEST_MAIN(TrainingChartsTest)

@@ -3,6 +3,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QMessageBox>
 #include <QSignalSpy>
 #include <QtTest>
 #include <cmath>
@@ -79,6 +80,7 @@ class TrainingMonitorPanelTest : public QObject {
   void aDeletedSelectionGivesWayToTheRunTraining();
   void openingAnotherProjectClearsTheLastOnesPicture();
   void everyControlIsReachableInANarrowPanel();
+  void aFailuresDetailIsBehindALink();
   void deviceChoiceListsTheCpuAndSaysWhyNoGpu();
   void choosingADeviceIsOneUndoableEdit();
   void renderScreenshot();
@@ -540,6 +542,29 @@ void TrainingMonitorPanelTest::everyControlIsReachableInANarrowPanel() {
                qPrintable(QStringLiteral("cut off at %1 px").arg(width)));
     }
   }
+}
+
+void TrainingMonitorPanelTest::aFailuresDetailIsBehindALink() {
+  RunBanner banner;
+  banner.showMessage(RunBanner::Kind::Failure, QStringLiteral("Run 1 failed"),
+                     QStringLiteral("checkpoint 'x.pt' cannot be read: it is cut short.\n"
+                                    "expected 1,204 bytes of tensor data, found 96\n"
+                                    "while reading parameter layers.0.w_x"));
+  QVERIFY(banner.hasDetails());
+  QVERIFY2(banner.shownText().contains(QStringLiteral("cut short.")) &&
+               !banner.shownText().contains(QStringLiteral("layers.0.w_x")) &&
+               banner.shownText().contains(QStringLiteral("Details")),
+           qPrintable(banner.shownText()));
+  banner.showDetails();
+  auto* box = banner.findChild<QMessageBox*>(QStringLiteral("runBannerDetails"));
+  QVERIFY(box != nullptr);
+  QVERIFY(box->informativeText().contains(QStringLiteral("layers.0.w_x")));
+  box->close();
+  // One sentence: nothing behind a link.
+  banner.showMessage(RunBanner::Kind::Failure, QStringLiteral("Training did not start"),
+                     QStringLiteral("Save the project first"));
+  QVERIFY(!banner.hasDetails());
+  QVERIFY(!banner.shownText().contains(QStringLiteral("Details")));
 }
 
 void TrainingMonitorPanelTest::deviceChoiceListsTheCpuAndSaysWhyNoGpu() {
