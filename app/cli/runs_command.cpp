@@ -23,6 +23,8 @@ constexpr const char* kRunsUsage =
     "usage:\n"
     "  mrnn runs list <project-folder>\n"
     "  mrnn runs show <project-folder> <run-id>\n"
+    "  mrnn runs rename <project-folder> <run-id> <name>\n"
+    "  mrnn runs note <project-folder> <run-id> <text>   (\"\" removes the note)\n"
     "  mrnn runs export <project-folder> [<run-id>] --format csv|json [--output FILE]\n";
 
 int usageError(std::ostream& err, const std::string& problem) {
@@ -135,6 +137,7 @@ void showRun(const engine::RunCatalogue& catalogue, const engine::RunRecord& run
       {"parameters", engine::groupedInteger(run.parameters)},
       {"status", engine::runStatusName(run.status)},
       {"reason", orDash(run.reason)},
+      {"note", orDash(run.note)},
       {"started", orDash(run.startedAt)},
       {"ended", orDash(run.endedAt)},
       {"duration", duration(run.durationSeconds) + " (" + fixed(run.durationSeconds, 1) + " s)"},
@@ -212,6 +215,30 @@ int exportRuns(const engine::RunCatalogue& catalogue, const std::string& folder,
   return 0;
 }
 
+// `rename` and `note`: the researcher's words, written while the run may even be training.
+int nameRun(const std::string& folder, int64_t runId, const std::string& verb,
+            const std::string& text, std::ostream& out, std::ostream& err) {
+  try {
+    engine::RunCatalogue catalogue(folder, engine::RunCatalogue::Access::ReadWrite);
+    if (!catalogue.run(runId)) {
+      err << "mrnn: no run " << runId << " in " << folder << "\n";
+      return 1;
+    }
+    if (verb == "rename") {
+      catalogue.store().renameRun(runId, text);
+      out << "run " << runId << " is now named '" << text << "'\n";
+    } else {
+      catalogue.store().setNote(runId, text);
+      out << (text.empty() ? "run " + std::to_string(runId) + " has no note now\n"
+                           : "noted run " + std::to_string(runId) + "\n");
+    }
+    return 0;
+  } catch (const engine::StoreError& error) {
+    err << "mrnn: " << error.what() << "\n";
+    return 1;
+  }
+}
+
 }  // namespace
 
 int runRunsCommand(const CommandLine& args, std::ostream& out, std::ostream& err) {
@@ -225,6 +252,8 @@ int runRunsCommand(const CommandLine& args, std::ostream& out, std::ostream& err
   if (verb == "list") {
   } else if (verb == "show") {
     minWords = maxWords = 4;
+  } else if (verb == "rename" || verb == "note") {
+    minWords = maxWords = 5;
   } else if (verb == "export") {
     maxWords = 4;
     knownOptions = {"format", "output"};
@@ -237,7 +266,7 @@ int runRunsCommand(const CommandLine& args, std::ostream& out, std::ostream& err
   if (words.size() > maxWords) return usageError(err, "unexpected argument '" + words.back() + "'");
 
   std::optional<int64_t> runId;
-  if (words.size() == 4) {
+  if (words.size() >= 4) {
     runId = parseRunId(words[3]);
     if (!runId)
       return usageError(err, "run id must be a positive whole number, got '" + words[3] + "'");
@@ -266,6 +295,7 @@ int runRunsCommand(const CommandLine& args, std::ostream& out, std::ostream& err
     return 1;
   }
 
+  if (verb == "rename" || verb == "note") return nameRun(folder, *runId, verb, words[4], out, err);
   try {
     // Read-only: listing a project must work in a folder one may not write.
     const engine::RunCatalogue catalogue(folder, engine::RunCatalogue::Access::ReadOnly);

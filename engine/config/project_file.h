@@ -21,6 +21,9 @@ struct Project {
   TrainingConfig training;
   EvaluationConfig evaluation;
   std::string folder;
+  // The name a new run of it records; empty: defaultRunName(model). Not in the file: an
+  // experiment's trial names its runs after its setting.
+  std::string runName;
 };
 
 // Throws ConfigError naming the file (and line and key) for a missing or unreadable file,

@@ -293,6 +293,7 @@ ExperimentPlan planExperiment(const Experiment& experiment, const VocabularySize
       trial.project.name = experiment.name + " #" + std::to_string(trial.index + 1) +
                            (label.empty() ? "" : ": " + label) +
                            (experiment.seeds.size() > 1 ? ", seed " + std::to_string(seed) : "");
+      trial.project.runName = trial.project.name;
       trial.parameters = trial.vocabulary > 0
                              ? summarizeModel(trial.project.model, trial.vocabulary).totalParameters
                              : 0;

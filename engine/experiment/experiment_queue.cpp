@@ -17,6 +17,7 @@
 #include "engine/runtime/machine_resources.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_lock.h"
+#include "engine/store/text_format.h"
 
 namespace mrnn::engine {
 namespace {
@@ -96,9 +97,18 @@ SlotPlan chooseSlots(const Experiment& experiment, int64_t trials, int64_t proce
   return plan;
 }
 
-void syncLedger(const ExperimentPlan& plan, ExperimentLedger& ledger, bool replan) {
+void syncLedger(const ExperimentPlan& plan, ExperimentLedger& ledger, bool replan,
+                RunStore* store) {
   const std::string& name = plan.experiment.name;
-  if (replan) ledger.removeAll(name);
+  if (replan) {
+    for (const TrialRecord& row : store ? ledger.trials(name) : std::vector<TrialRecord>{}) {
+      const auto run = row.runId > 0 ? store->run(row.runId) : std::nullopt;
+      if (!run || !run->note.empty()) continue;  // a note of the user's stays
+      store->setNote(row.runId, "ran with an earlier plan of experiment '" + name + "' (" +
+                                    describeTrial(row) + "); replanned " + utcTimestamp());
+    }
+    ledger.removeAll(name);
+  }
   const std::vector<TrialRecord> rows = ledger.trials(name);
   std::map<int64_t, const TrialRecord*> byIndex;
   for (const TrialRecord& row : rows) byIndex[row.trial] = &row;
@@ -325,7 +335,7 @@ QueueOutcome runExperimentQueue(const ExperimentPlan& plan, const QueueOptions& 
           " trials took back their runs from the run store");
     }
   }
-  syncLedger(plan, ledger, options.replan);
+  syncLedger(plan, ledger, options.replan, &catalogue.store());
   checkTrialsExecutor(plan, ledger, catalogue.store(), ExecutorKind::Local);
 
   bool onCuda = false;

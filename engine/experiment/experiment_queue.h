@@ -16,6 +16,8 @@
 
 namespace mrnn::engine {
 
+class RunStore;
+
 class RunCatalogue;
 
 // The experiment file changed after some trials ran: their recorded configuration is not
@@ -64,8 +66,11 @@ TrialRecord queuedTrialRecord(const ExperimentPlan& plan, const TrialPlan& trial
 // Makes the ledger's rows the plan's trials: new trials are queued, queued trials take the
 // plan's current configuration, trials gone from the plan are dropped if they never ran.
 // A trial that ran (or runs) with another configuration throws ExperimentChangedError naming
-// it, unless `replan` (then every row is planned afresh; the old runs stay in the store).
-void syncLedger(const ExperimentPlan& plan, ExperimentLedger& ledger, bool replan);
+// it, unless `replan` (then every row is planned afresh; the old runs stay in the store, and
+// with `store` each gets a note saying it ran with an earlier plan, so that a run of the new
+// plan, named the same, is not mistaken for it).
+void syncLedger(const ExperimentPlan& plan, ExperimentLedger& ledger, bool replan,
+                RunStore* store = nullptr);
 // An experiment whose queue records were lost (the table dropped, the database restored from
 // an older copy) while its runs remain: each trial takes back the latest run of its name
 // (finished: done; failed: failed; else queued to resume), so that nothing trains twice.

@@ -154,7 +154,7 @@ QueueOutcome runSlurmQueue(const ExperimentPlan& plan, const QueueOptions& optio
   }
   RunCatalogue catalogue(folder, RunCatalogue::Access::ReadWrite);
   ExperimentLedger ledger(folder);
-  syncLedger(plan, ledger, options.replan);
+  syncLedger(plan, ledger, options.replan, &catalogue.store());
   checkTrialsExecutor(plan, ledger, catalogue.store(), ExecutorKind::Slurm);
   // A queue killed between recording its jobs and marking their trials left them queued.
   for (const auto& [index, id] : jobs) {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <map>
 
 #include "engine/store/sqlite_error.h"
 #include "engine/store/sqlite_statement.h"
@@ -418,11 +419,49 @@ void RunStore::setConfig(int64_t runId, const std::string& configYaml) {
             [&](SqliteStatement& update) { update.bind(2, configYaml); });
 }
 
+namespace {
+
+// The researchers' notes: beside the run tables (as the imports' origins are), made by the
+// first note; the schema version stays.
+constexpr const char* kNotesSql = R"sql(
+CREATE TABLE IF NOT EXISTS run_notes (
+  run_id INTEGER PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,
+  note TEXT NOT NULL
+);
+)sql";
+
+bool hasTable(sqlite3* db, const std::string& path, const char* name) {
+  SqliteStatement table(db, path, "cannot read the schema",
+                        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1");
+  table.bind(1, std::string(name));
+  return table.step();
+}
+
+// Within the caller's transaction: the run's note set, or removed when empty.
+void writeNote(sqlite3* db, const std::string& path, const std::string& action, int64_t runId,
+               const std::string& note) {
+  if (note.empty()) {
+    if (!hasTable(db, path, "run_notes")) return;
+    SqliteStatement remove(db, path, action, "DELETE FROM run_notes WHERE run_id = ?1");
+    remove.bind(1, runId);
+    remove.run();
+    return;
+  }
+  execute(db, path, action, kNotesSql);
+  SqliteStatement upsert(db, path, action,
+                         "INSERT OR REPLACE INTO run_notes (run_id, note) VALUES (?1, ?2)");
+  upsert.bind(1, runId).bind(2, note);
+  upsert.run();
+}
+
+}  // namespace
+
 std::vector<RunRecord> RunStore::listRuns() const {
   const std::string sql = std::string("SELECT ") + kRunColumns + " FROM runs ORDER BY id";
   SqliteStatement query(db_, path_, "cannot list runs", sql.c_str());
   std::vector<RunRecord> runs;
   while (query.step()) runs.push_back(readRun(query));
+  attachNotes(runs);
   return runs;
 }
 
@@ -431,7 +470,38 @@ std::optional<RunRecord> RunStore::run(int64_t runId) const {
   SqliteStatement query(db_, path_, "cannot read a run", sql.c_str());
   query.bind(1, runId);
   if (!query.step()) return std::nullopt;
-  return readRun(query);
+  std::vector<RunRecord> one{readRun(query)};
+  attachNotes(one);
+  return one.front();
+}
+
+void RunStore::attachNotes(std::vector<RunRecord>& runs) const {
+  if (runs.empty() || !hasTable(db_, path_, "run_notes")) return;
+  SqliteStatement query(db_, path_, "cannot read the runs' notes",
+                        "SELECT run_id, note FROM run_notes");
+  std::map<int64_t, std::string> notes;
+  while (query.step()) notes[query.int64(0)] = query.text(1);
+  for (RunRecord& run : runs) {
+    const auto found = notes.find(run.id);
+    if (found != notes.end()) run.note = found->second;
+  }
+}
+
+void RunStore::renameRun(int64_t runId, const std::string& name) {
+  const std::string action = "cannot rename run " + std::to_string(runId);
+  if (name.find_first_not_of(" \t\r\n") == std::string::npos) {
+    throw StoreError("run database '" + path_ + "': " + action + ": a name cannot be empty");
+  }
+  changeRun(db_, path_, action, runId, "UPDATE runs SET name = ?2 WHERE id = ?1",
+            [&](SqliteStatement& update) { update.bind(2, name); });
+}
+
+void RunStore::setNote(int64_t runId, const std::string& note) {
+  const std::string action = "cannot set the note of run " + std::to_string(runId);
+  SqliteTransaction transaction(db_, path_, action);
+  requireRun(db_, path_, action, runId);
+  writeNote(db_, path_, action, runId, note);
+  transaction.commit();
 }
 
 std::vector<MetricPoint> RunStore::metrics(int64_t runId, const std::string& name) const {
@@ -626,6 +696,7 @@ int64_t RunStore::importRun(const RunStore& source, int64_t sourceRunId,
   for (const CheckpointRecord& checkpoint : checkpoints) {
     upsertCheckpointRow(db_, path_, action, id, checkpoint);
   }
+  writeNote(db_, path_, action, id, run->note);
   transaction.commit();
   return id;
 }

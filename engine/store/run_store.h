@@ -36,6 +36,7 @@ struct RunRecord {
   std::optional<double> bestValid;   // best validation loss, bits per symbol
   std::optional<double> testResult;  // test loss, bits per symbol
   int64_t steps = 0;
+  std::string note;  // the researcher's words on the run; empty when none
 };
 
 // One point of a metric time series ("train/loss", "valid/bpc", "lr", "grad_norm", ...).
@@ -111,6 +112,11 @@ class RunStore {
   void clearTestResult(int64_t runId);  // a resumed run's old figure no longer describes it
   // A resumed run given a new length (or moved to another device) records what it trains with.
   void setConfig(int64_t runId, const std::string& configYaml);
+  // The researcher's name and note for a run (the Runs table, `mrnn runs rename|note`). A name
+  // cannot be empty; an empty note removes it. Notes live beside the run tables, made by the
+  // first note, so the schema version stays.
+  void renameRun(int64_t runId, const std::string& name);
+  void setNote(int64_t runId, const std::string& note);
 
   // Reads: unknown ids give nullopt or empty lists. Runs in id order (oldest first); a
   // named metric in step order, all metrics by name then step; checkpoints by kind.
@@ -157,6 +163,8 @@ class RunStore {
  private:
   void open(int flags, const std::string& name);
   void configure();
+  // Fills in the runs' notes (none in a database never given one).
+  void attachNotes(std::vector<RunRecord>& runs) const;
   // A database read, never written, without this build's schema (0 bytes, or a stranger's):
   // refused in words here rather than "no such table" at the first query.
   void requireRunsTable() const;

@@ -33,13 +33,13 @@ std::string RunStore::exportRunsJson() const {
 std::string RunStore::runsCsv(const std::vector<RunRecord>& runs) {
   auto out = classicStream();
   out << "id,name,model_type,parameters,status,started_at,ended_at,duration_s,steps,"
-         "best_valid,test_result,reason\n";
+         "best_valid,test_result,reason,note\n";
   for (const auto& run : runs) {
     out << run.id << ',' << csvField(run.name) << ',' << csvField(run.modelType) << ','
         << run.parameters << ',' << runStatusName(run.status) << ',' << csvField(run.startedAt)
         << ',' << csvField(run.endedAt) << ',' << formatDouble(run.durationSeconds) << ','
         << run.steps << ',' << csvNumber(run.bestValid) << ',' << csvNumber(run.testResult) << ','
-        << csvField(run.reason) << '\n';
+        << csvField(run.reason) << ',' << csvField(run.note) << '\n';
   }
   return out.str();
 }
@@ -59,7 +59,7 @@ std::string RunStore::runsJson(const std::vector<RunRecord>& runs) {
         << ", \"duration_s\": " << jsonNumber(run.durationSeconds) << ", \"steps\": " << run.steps
         << ", \"best_valid\": " << jsonNumber(run.bestValid)
         << ", \"test_result\": " << jsonNumber(run.testResult)
-        << ", \"reason\": " << jsonString(run.reason)
+        << ", \"reason\": " << jsonString(run.reason) << ", \"note\": " << jsonString(run.note)
         << ", \"config_yaml\": " << jsonString(run.configYaml) << "}"
         << (i + 1 < runs.size() ? ",\n" : "\n");
   }

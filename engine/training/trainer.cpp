@@ -14,6 +14,7 @@
 #include <optional>
 #include <thread>
 
+#include "engine/config/model_names.h"
 #include "engine/config/parameter_count.h"
 #include "engine/data/stream_batcher.h"
 #include "engine/devices/compute_device.h"
@@ -47,20 +48,6 @@ namespace mrnn::engine {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// "mlstm", "mlstm x 2" or "lstm+mlstm": the layer types at a glance.
-std::string modelTypeSummary(const ModelConfig& model) {
-  std::string out;
-  bool same = true;
-  for (const auto& layer : model.layers) same = same && layer.type == model.layers[0].type;
-  if (same) {
-    out = cellTypeName(model.layers[0].type);
-    if (model.layers.size() > 1) out += " x " + std::to_string(model.layers.size());
-    return out;
-  }
-  for (const auto& layer : model.layers) out += (out.empty() ? "" : "+") + cellTypeName(layer.type);
-  return out;
-}
 
 // One run's working set, so the steps of Trainer::run() read as a list.
 class Session {
@@ -282,7 +269,7 @@ void Session::setUp(const std::string& resumeFrom) {
     if (resumed_) continueFrom(*resumed_);
   } else if (resumeFrom.empty()) {
     RunRecord record;
-    record.name = project_.name.empty() ? std::string("run") : project_.name;
+    record.name = project_.runName.empty() ? defaultRunName(project_.model) : project_.runName;
     record.modelType = modelTypeSummary(project_.model);
     record.parameters = model_->parameterCount();
     record.configYaml = projectToYaml(project_);

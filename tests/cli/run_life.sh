@@ -87,6 +87,14 @@ case $case in
       fail "the refusal does not name the holder"
     rows_before=$("$mrnn" runs list "$work" | grep -c "^ *[0-9]")
     [ "$rows_before" -eq 1 ] || fail "the refused resume changed the runs"
+    # Its name (its cells and size until renamed) and a note, given while it trains.
+    "$mrnn" runs list "$work" | grep -Eq "^ *1 +mlstm 16 " || fail "the run is not named by its model"
+    "$mrnn" runs rename "$work" 1 "the baseline" || fail "rename refused while training"
+    "$mrnn" runs note "$work" 1 "lr 0.01, to compare" || fail "note refused while training"
+    "$mrnn" runs list "$work" | grep -q " the baseline " || fail "the new name is not listed"
+    "$mrnn" runs show "$work" 1 | grep -q "note  *lr 0.01, to compare" || fail "no note shown"
+    "$mrnn" runs rename "$work" 1 " " >"$work/empty.out" 2>&1 && fail "an empty name was taken"
+    grep -q "a name cannot be empty" "$work/empty.out" || fail "no reason for the refusal"
     kill -INT "$trainer"
     wait "$trainer"
     ;;

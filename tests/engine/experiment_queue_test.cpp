@@ -14,6 +14,7 @@
 #include "engine/store/experiment_ledger.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
+#include "engine/store/run_store.h"
 #include "store_fixtures.h"
 #include "test_harness.h"
 
@@ -121,7 +122,18 @@ MRNN_TEST(a_changed_experiment_is_refused_until_replanned) {
   EXPECT_EQ(table[0].label, std::string("lr=0.005"));
   EXPECT_EQ(table[0].done, int64_t{0});
   EXPECT_MSG(table[0].state.find("--replan") != std::string::npos, table[0].state);
-  engine::syncLedger(changed, ledger, true);
+  // Replanned: the run of the earlier plan says so, for it keeps the trial's name.
+  engine::RunStore store(engine::RunPaths::database(folder.path()));
+  engine::RunRecord earlier;
+  earlier.name = "e #1: lr=0.001";
+  const int64_t earlierId = store.createRun(earlier);
+  ledger.setRun("e", 0, earlierId);
+  engine::syncLedger(changed, ledger, true, &store);
+  const auto noted = store.run(earlierId);
+  EXPECT(noted.has_value());
+  EXPECT_MSG(
+      noted->note.find("ran with an earlier plan of experiment 'e' (trial #1 (lr=0.001)") == 0,
+      noted->note);
   const auto rows = ledger.trials("e");
   EXPECT_EQ(rows.size(), size_t{3});
   EXPECT(rows[0].status == TrialStatus::Queued);

@@ -79,15 +79,15 @@ MRNN_TEST(store_exports_runs_as_csv) {
   RunStore store(folder.file("runs.sqlite"));
   EXPECT_EQ(store.exportRunsCsv(),
             "id,name,model_type,parameters,status,started_at,ended_at,duration_s,steps,"
-            "best_valid,test_result,reason\n");
+            "best_valid,test_result,reason,note\n");
   mrnn::test::addFixtureRuns(store);
   EXPECT_EQ(store.exportRunsCsv(),
             "id,name,model_type,parameters,status,started_at,ended_at,duration_s,steps,"
-            "best_valid,test_result,reason\n"
+            "best_valid,test_result,reason,note\n"
             "1,\"char, \"\"small\"\"\",mlstm x2,1234567,finished,2024-05-01T10:00:00Z,"
-            "2024-05-01T11:02:03Z,3723.5,10000,1.25,1.3,\n"
+            "2024-05-01T11:02:03Z,3723.5,10000,1.25,1.3,,\n"
             "2,word-lm,lstm,42,failed,2024-05-02T09:00:00Z,2024-05-02T09:00:01Z,0.1,7,,,"
-            "\"loss became NaN\nat step 7, \"\"diverged\"\"\"\n");
+            "\"loss became NaN\nat step 7, \"\"diverged\"\"\",\n");
 }
 
 MRNN_TEST(store_exports_runs_as_json) {
@@ -101,13 +101,13 @@ MRNN_TEST(store_exports_runs_as_json) {
             "\"parameters\": 1234567, \"status\": \"finished\", "
             "\"started_at\": \"2024-05-01T10:00:00Z\", \"ended_at\": \"2024-05-01T11:02:03Z\", "
             "\"duration_s\": 3723.5, \"steps\": 10000, \"best_valid\": 1.25, "
-            "\"test_result\": 1.3, \"reason\": \"\", "
+            "\"test_result\": 1.3, \"reason\": \"\", \"note\": \"\", "
             "\"config_yaml\": \"model:\\n  type: mlstm\\n\"},\n"
             "  {\"id\": 2, \"name\": \"word-lm\", \"model_type\": \"lstm\", \"parameters\": 42, "
             "\"status\": \"failed\", \"started_at\": \"2024-05-02T09:00:00Z\", "
             "\"ended_at\": \"2024-05-02T09:00:01Z\", \"duration_s\": 0.1, \"steps\": 7, "
             "\"best_valid\": null, \"test_result\": null, "
-            "\"reason\": \"loss became NaN\\nat step 7, \\\"diverged\\\"\", "
+            "\"reason\": \"loss became NaN\\nat step 7, \\\"diverged\\\"\", \"note\": \"\", "
             "\"config_yaml\": \"\"}\n"
             "]\n");
 }

@@ -61,12 +61,14 @@ MRNN_TEST(an_imported_run_has_its_record_metrics_and_checkpoints) {
   target.store().createRun(own);
   RunCatalogue source(project.file(kPrivate), RunCatalogue::Access::ReadWrite);
   const int64_t sourceId = addTrainedRun(source, 20, 3.5);
+  source.store().setNote(sourceId, "trained on node 7");
 
   const int64_t id = target.store().importRun(source.store(), sourceId, std::string("planned"));
   EXPECT_EQ(id, 2);
   const auto run = target.run(id);
   EXPECT(run.has_value());
   EXPECT_EQ(run->name, "trial");
+  EXPECT_EQ(run->note, "trained on node 7");  // the note travels with the run
   EXPECT_EQ(run->parameters, 2509);
   EXPECT_EQ(run->steps, 20);
   EXPECT_EQ(run->configYaml, "planned");  // the override, not the source's absolute paths

@@ -91,6 +91,39 @@ MRNN_TEST(store_creates_and_reads_back_a_run) {
   EXPECT_MSG(isIsoUtc(store.run(second)->startedAt), store.run(second)->startedAt);
 }
 
+MRNN_TEST(store_runs_take_a_name_and_a_note) {
+  ScratchFolder folder;
+  RunStore store(folder.file("runs.sqlite"));
+  RunRecord input;
+  input.name = "mlstm 256";
+  const int64_t id = store.createRun(input);
+  const int64_t other = store.createRun(input);
+  const auto noteOf = [&store](int64_t run) { return store.run(run).value().note; };
+  const auto nameOf = [&store](int64_t run) { return store.run(run).value().name; };
+  EXPECT_EQ(noteOf(id), std::string());  // no notes table yet: none to read
+  store.renameRun(id, "mLSTM, the baseline");
+  store.setNote(id, "lr from the Krause grid; compare with run 2");
+  EXPECT_EQ(nameOf(id), std::string("mLSTM, the baseline"));
+  EXPECT_EQ(noteOf(id), std::string("lr from the Krause grid; compare with run 2"));
+  const std::vector<RunRecord> listed = store.listRuns();
+  EXPECT_EQ(listed[1].note, std::string());
+  EXPECT_THROWS_WITH(StoreError, store.renameRun(id, "  "), "a name cannot be empty");
+  EXPECT_THROWS_WITH(StoreError, store.setNote(99, "x"), "no run 99");
+  const std::string csv = store.exportRunsCsv();
+  EXPECT_MSG(csv.find(",lr from the Krause grid; compare with run 2\n") != std::string::npos, csv);
+  // A note is removed by an empty one, and goes with its run.
+  store.setNote(other, "to delete");
+  store.setNote(id, "");
+  EXPECT_EQ(noteOf(id), std::string());
+  store.deleteRun(other);
+  RawDatabase raw(folder.file("runs.sqlite"));
+  EXPECT_EQ(raw.scalar("SELECT count(*) FROM run_notes"), std::string("0"));
+  // Read-only, the notes read back too.
+  store.setNote(id, "kept");
+  RunStore reader(folder.file("runs.sqlite"), RunStore::Access::ReadOnly);
+  EXPECT_EQ(reader.run(id).value().note, std::string("kept"));
+}
+
 MRNN_TEST(store_metrics_read_back_exactly) {
   ScratchFolder folder;
   RunStore store(folder.file("runs.sqlite"));

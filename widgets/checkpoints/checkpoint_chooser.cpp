@@ -102,9 +102,12 @@ void CheckpointChooser::refresh() {
       combo_->addItem(entry.label());
       const int row = combo_->count() - 1;
       combo_->setItemData(row, QFileInfo(entry.path).absoluteFilePath(), kPathRole);
-      combo_->setItemData(row,
-                          tr("Run %1 · %2 · %3").arg(entry.runId).arg(entry.modelType, entry.kind),
-                          kShortRole);
+      combo_->setItemData(
+          row,
+          tr("Run %1 · %2 · %3")
+              .arg(entry.runId)
+              .arg(entry.runName.isEmpty() ? entry.modelType : entry.runName, entry.kind),
+          kShortRole);
       combo_->setItemData(row, entry.details(), Qt::ToolTipRole);
     }
     for (const QString& file : extraFiles_) {

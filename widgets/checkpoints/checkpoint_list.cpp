@@ -16,9 +16,13 @@ namespace mrnn::widgets {
 
 QString CheckpointEntry::label() const {
   QStringList parts;
-  // The run's name is the project's, the same on every line; the model type tells runs apart.
+  // The run's name tells runs apart (its cells and size, its trial's setting, or the user's).
   parts << QStringLiteral("Run %1").arg(runId);
-  if (!modelType.isEmpty()) parts << modelType;
+  if (!runName.isEmpty()) {
+    parts << runName;
+  } else if (!modelType.isEmpty()) {
+    parts << modelType;
+  }
   if (parameters > 0) parts << QStringLiteral("%1 params").arg(QLocale().toString(parameters));
   parts << kind;
   if (step > 0) parts << QStringLiteral("step %1").arg(QLocale().toString(step));
@@ -30,7 +34,10 @@ QString CheckpointEntry::label() const {
 }
 
 QString CheckpointEntry::details() const {
-  return QStringLiteral("%1 · run %2 (%3)\n%4").arg(runName).arg(runId).arg(runStatus, path);
+  return QStringLiteral("%1 · run %2 (%3) · %4\n%5")
+      .arg(runName)
+      .arg(runId)
+      .arg(runStatus, modelType, path);
 }
 
 void widenPopupToItems(QComboBox* combo) {

@@ -2,6 +2,7 @@
 
 #include <QTimer>
 #include <exception>
+#include <vector>
 
 #include "engine/store/metric_names.h"
 #include "engine/store/run_catalogue.h"
@@ -38,9 +39,13 @@ RunStoreWatcher::Picture RunStoreWatcher::picture() const {
     if (!engine::RunCatalogue::exists(folder)) return {};
     const engine::RunCatalogue catalogue(folder);
     Picture picture;
-    for (const engine::RunRecord& run : catalogue.runs()) {
-      picture.runs +=
-          QStringLiteral("%1:%2:%3").arg(run.id).arg(static_cast<int>(run.status)).arg(run.steps);
+    const std::vector<engine::RunRecord> runs = catalogue.runs();
+    for (const engine::RunRecord& run : runs) {
+      picture.runs += QStringLiteral("%1:%2:%3:%4")
+                          .arg(run.id)
+                          .arg(static_cast<int>(run.status))
+                          .arg(run.steps)
+                          .arg(QString::fromStdString(run.name));
       if (run.status == engine::RunStatus::Running) {
         // The runs table's step count moves at checkpoints only; the loss points as it trains.
         for (const engine::MetricSummary& metric : catalogue.store().metricSummaries(run.id)) {
@@ -50,6 +55,10 @@ RunStoreWatcher::Picture RunStoreWatcher::picture() const {
         }
       }
       picture.runs += QLatin1Char(';');
+    }
+    // The choosers list checkpoints by their runs' names: a renamed run is a change for them.
+    for (const engine::RunRecord& run : runs) {
+      picture.checkpoints += QString::fromStdString(run.name) + QLatin1Char('|');
     }
     for (const engine::RunCheckpoint& checkpoint : catalogue.allCheckpoints()) {
       picture.checkpoints += QStringLiteral("%1:%2:%3:%4;")

@@ -14,8 +14,8 @@ class ProjectDocument;
 // interval it reads the runs (read-only, a few milliseconds) and the point count of each
 // running run's training loss, and emits runsChanged() when that picture differs from the
 // last one; checkpointsChanged() when the checkpoints differ (one saved, validated better, or
-// deleted with its run). The training monitor and the runs table refresh from the first, the
-// checkpoint choosers from the second.
+// deleted with its run) or a run was renamed. The training monitor and the runs table refresh from
+// the first, the checkpoint choosers from the second.
 class RunStoreWatcher : public QObject {
   Q_OBJECT
 

@@ -64,7 +64,9 @@ RunsPanel::RunsPanel(ProjectDocument& document, QWidget* parent)
   view_->sortByColumn(RunsTableModel::Id, Qt::DescendingOrder);  // newest first
   view_->setSelectionBehavior(QAbstractItemView::SelectRows);
   view_->setSelectionMode(QAbstractItemView::ExtendedSelection);
-  view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  // The name and the note are edited in place (double-click or F2); the other columns are
+  // the store's record.
+  view_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
   view_->setAlternatingRowColors(true);
   view_->setWordWrap(false);
   view_->verticalHeader()->setVisible(false);
@@ -89,6 +91,7 @@ RunsPanel::RunsPanel(ProjectDocument& document, QWidget* parent)
   filter_->setMinimumWidth(220);
   connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
   connect(filter_, &QLineEdit::textChanged, this, &RunsPanel::updateFooter);
+  connect(model_, &RunsTableModel::editRequested, this, &RunsPanel::nameRun);
   auto* findAction = new QAction(this);
   findAction->setShortcut(QKeySequence::Find);
   findAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
@@ -164,7 +167,7 @@ RunsPanel::RunsPanel(ProjectDocument& document, QWidget* parent)
       {RunsTableModel::Batch, 50},     {RunsTableModel::Bptt, 48},
       {RunsTableModel::Hidden, 62},    {RunsTableModel::BestValid, 74},
       {RunsTableModel::Test, 62},      {RunsTableModel::Steps, 60},
-      {RunsTableModel::Duration, 66}};
+      {RunsTableModel::Duration, 66},  {RunsTableModel::Note, 180}};
   // Never narrower than the header's own text ("Best valid, bits/sym" read whole).
   for (const auto& [column, width] : widths) {
     view_->setColumnWidth(column,
@@ -285,6 +288,25 @@ void RunsPanel::refresh() {
   for (const auto& run : runs) finished_ += run.status == engine::RunStatus::Finished ? 1 : 0;
   updateFooter();
   updateActions();
+}
+
+void RunsPanel::nameRun(qint64 runId, int column, const QString& text) {
+  try {
+    engine::RunCatalogue catalogue(toNativePath(document_.folder()),
+                                   engine::RunCatalogue::Access::ReadWrite);
+    if (column == RunsTableModel::Name) {
+      catalogue.store().renameRun(runId, text.toStdString());
+      emit statusMessage(tr("Run %1 is now named %2").arg(runId).arg(text));
+    } else {
+      catalogue.store().setNote(runId, text.toStdString());
+      emit statusMessage(text.isEmpty() ? tr("Run %1 has no note now").arg(runId)
+                                        : tr("Noted run %1").arg(runId));
+    }
+  } catch (const std::exception& error) {
+    emit statusMessage(
+        tr("Could not change run %1: %2").arg(runId).arg(QString::fromUtf8(error.what())));
+  }
+  refresh();
 }
 
 void RunsPanel::updateFooter() {

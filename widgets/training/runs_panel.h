@@ -88,6 +88,8 @@ class RunsPanel : public QWidget {
   void updateActions();
   // "3 runs, 2 finished", and how many the filter shows.
   void updateFooter();
+  // Writes a name or note typed in the table to the run store.
+  void nameRun(qint64 runId, int column, const QString& text);
   void onSelectionChanged();
   void showMessage(const QString& message);
   QString databasePath() const;

@@ -143,8 +143,29 @@ QVariant RunsTableModel::display(const Row& row, int column) const {
       return statusText(r.status);
     case Started:
       return startedText(r.startedAt);
+    case Note:
+      return QString::fromStdString(r.note);
   }
   return QVariant();
+}
+
+Qt::ItemFlags RunsTableModel::flags(const QModelIndex& index) const {
+  Qt::ItemFlags flags = QAbstractTableModel::flags(index);
+  if (index.isValid() && (index.column() == Name || index.column() == Note)) {
+    flags |= Qt::ItemIsEditable;
+  }
+  return flags;
+}
+
+bool RunsTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {
+  if (role != Qt::EditRole || !index.isValid() || index.row() >= rows_.size()) return false;
+  if (index.column() != Name && index.column() != Note) return false;
+  const QString text = value.toString().trimmed();
+  const engine::RunRecord& r = rows_[index.row()].record;
+  const QString now = QString::fromStdString(index.column() == Name ? r.name : r.note);
+  if (text == now || (index.column() == Name && text.isEmpty())) return false;
+  emit editRequested(r.id, index.column(), text);
+  return true;
 }
 
 QVariant RunsTableModel::sortValue(const Row& row, int column) const {
@@ -171,7 +192,12 @@ QVariant RunsTableModel::sortValue(const Row& row, int column) const {
     case Duration:
       return r.durationSeconds;
     case Started:
-      return QString::fromStdString(r.startedAt);  // ISO 8601 sorts as text
+      return QString::fromStdString(r.startedAt);
+    case Name:
+      return tr("Double-click to rename the run");
+    case Note:
+      return r.note.empty() ? tr("Double-click to write a note on the run")
+                            : QString::fromStdString(r.note);  // ISO 8601 sorts as text
     default:
       return display(row, column);
   }
@@ -254,7 +280,7 @@ std::string RunsTableModel::toCsv() const {
   std::string out =
       "id,name,model_type,parameters,optimizer,learning_rate,batch_size,bptt,hidden_sizes,"
       "best_valid_bits_per_symbol,test_bits_per_symbol,steps,duration_s,status,started_at,"
-      "reason\n";
+      "reason,note\n";
   for (const Row& row : rows_) {
     const engine::RunRecord& r = row.record;
     const auto config = [&](const std::string& value) {
@@ -268,7 +294,8 @@ std::string RunsTableModel::toCsv() const {
            config(row.hidden.toStdString()) + "," + engine::csvNumber(r.bestValid) + "," +
            engine::csvNumber(r.testResult) + "," + std::to_string(r.steps) + "," +
            engine::formatDouble(r.durationSeconds) + "," + engine::runStatusName(r.status) + "," +
-           engine::csvField(r.startedAt) + "," + engine::csvField(r.reason) + "\n";
+           engine::csvField(r.startedAt) + "," + engine::csvField(r.reason) + "," +
+           engine::csvField(r.note) + "\n";
   }
   return out;
 }
@@ -290,7 +317,8 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
                                       tr("Steps"),
                                       tr("Duration"),
                                       tr("Status"),
-                                      tr("Started")};
+                                      tr("Started"),
+                                      tr("Note")};
     return section >= 0 && section < names.size() ? names[section] : QVariant();
   }
   if (role == Qt::ToolTipRole) {

@@ -33,6 +33,7 @@ class RunsTableModel : public QAbstractTableModel {
     Duration,
     Status,
     Started,
+    Note,
     ColumnCount
   };
   static constexpr int SortRole = Qt::UserRole + 1;
@@ -49,6 +50,10 @@ class RunsTableModel : public QAbstractTableModel {
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
   QVariant headerData(int section, Qt::Orientation orientation,
                       int role = Qt::DisplayRole) const override;
+  // The name and the note are edited in place; the store is written by whoever hears
+  // editRequested (the table shows the store, refreshed after the write).
+  Qt::ItemFlags flags(const QModelIndex& index) const override;
+  bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
 
   const engine::RunRecord& run(int row) const { return rows_[row].record; }
   // Every row with every column the table shows (hyperparameters included), as CSV with a
@@ -59,6 +64,10 @@ class RunsTableModel : public QAbstractTableModel {
   int rowOfRun(qint64 runId) const;
   // "Finished", "Failed", ...
   static QString statusText(engine::RunStatus status);
+
+ signals:
+  // The user typed a new name or note for run `runId` (`column` is Name or Note).
+  void editRequested(qint64 runId, int column, const QString& text);
 
  private:
   struct Row {

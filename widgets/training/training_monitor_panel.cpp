@@ -32,6 +32,7 @@
 
 #include "engine/analysis/analysis_job.h"
 #include "engine/config/device_name.h"
+#include "engine/config/model_names.h"
 #include "engine/data/long_range_problem.h"
 #include "engine/runtime/machine_resources.h"
 #include "engine/store/run_catalogue.h"
@@ -149,6 +150,7 @@ TrainingMonitorPanel::TrainingMonitorPanel(ProjectDocument& document, QWidget* p
           });
   connect(controller_, &TrainingController::runIdentified, this, [this](qint64 runId) {
     liveRunId_ = runId;
+    liveRunName_ = storedRunName(runId);
     charts_->setLiveLabel(runLabel(runId));
     charts_->setLiveRunId(runId);
     updateStats();
@@ -327,8 +329,21 @@ QString TrainingMonitorPanel::databasePath() const {
   return fromNativePath(engine::RunPaths::database(toNativePath(document_.folder())));
 }
 
+QString TrainingMonitorPanel::storedRunName(qint64 runId) const {
+  try {
+    const std::string folder = toNativePath(document_.folder());
+    if (document_.isUntitled() || !engine::RunCatalogue::exists(folder)) return QString();
+    const auto run = engine::RunCatalogue(folder).run(runId);
+    return run ? QString::fromStdString(run->name) : QString();
+  } catch (const std::exception&) {
+    return QString();  // the label falls back on the model's name
+  }
+}
+
 QString TrainingMonitorPanel::runLabel(qint64 runId) const {
-  const QString name = document_.displayName();
+  // The name a new run records; a resumed run's is the store's.
+  QString name = QString::fromStdString(engine::defaultRunName(document_.project().model));
+  if (runId > 0 && runId == liveRunId_ && !liveRunName_.isEmpty()) name = liveRunName_;
   return runId > 0 ? tr("run %1 · %2").arg(runId).arg(name) : tr("this run · %1").arg(name);
 }
 

@@ -151,6 +151,8 @@ class TrainingMonitorPanel : public QWidget {
   void applyProcessCount();
   QString runLabel(qint64 runId) const;
   QString databasePath() const;
+  // The name run `runId` records in the store; empty when it cannot be read.
+  QString storedRunName(qint64 runId) const;
 
   ProjectDocument& document_;
   TrainingController* controller_ = nullptr;
@@ -194,6 +196,7 @@ class TrainingMonitorPanel : public QWidget {
   QString whyNot_;
   bool runActive_ = false;
   qint64 liveRunId_ = 0;
+  QString liveRunName_;  // the live run's name in the store
   bool haveStep_ = false;
   engine::StepEvent lastStep_;
   bool haveBest_ = false;

@@ -305,11 +305,18 @@ class AnalysisCommonTest : public QObject {
     QVERIFY(watcher.checkNow());
     QVERIFY2(chooser.checkpoint().endsWith("latest.pt"), qPrintable(chooser.checkpoint()));
 
+    // Renamed: the chooser lists it by its new name.
+    store.renameRun(run, "the baseline");
+    QVERIFY(watcher.checkNow());
+    QVERIFY2(chooser.comboBox()->itemText(0).startsWith(
+                 QStringLiteral("Run %1 · the baseline").arg(run)),
+             qPrintable(chooser.comboBox()->itemText(0)));
+
     // The run deleted: it leaves the list, and nothing points at its files.
     store.deleteRun(run);
     QVERIFY(QDir(dir.filePath(QStringLiteral("checkpoints/run-%1").arg(run))).removeRecursively());
     QVERIFY(watcher.checkNow());
-    QCOMPARE(checkpointsChanged.size(), 3);
+    QCOMPARE(checkpointsChanged.size(), 4);
     QCOMPARE(chooser.count(), 0);
     QCOMPARE(chooser.checkpoint(), QString());
     QVERIFY(!watcher.checkNow());

@@ -138,11 +138,12 @@ void SamplerConsoleTest::listsTheRunsCheckpointsBestFirst() {
   QVERIFY(combo);
   QCOMPARE(combo->count(), 2);
   // Each entry names the run, its model and size, the kind and the step.
-  QVERIFY2(QRegularExpression(QStringLiteral("^Run 1 · mlstm · [0-9,]+ params · best"))
+  QVERIFY2(QRegularExpression(QStringLiteral("^Run 1 · mlstm [0-9]+ · [0-9,]+ params · best"))
                .match(combo->itemText(0))
                .hasMatch(),
            qPrintable(combo->itemText(0)));
-  QVERIFY2(QRegularExpression(QStringLiteral("^Run 1 · mlstm · [0-9,]+ params · latest · step 60"))
+  QVERIFY2(QRegularExpression(
+               QStringLiteral("^Run 1 · mlstm [0-9]+ · [0-9,]+ params · latest · step 60"))
                .match(combo->itemText(1))
                .hasMatch(),
            qPrintable(combo->itemText(1)));
@@ -406,10 +407,10 @@ void SamplerConsoleTest::refreshListsANewRunsCheckpoint() {
   auto* combo = console_->findChild<QComboBox*>(QStringLiteral("checkpointCombo"));
   console_->refreshCheckpoints();
   QCOMPARE(combo->count(), 3);
-  QVERIFY(
-      combo->itemText(0).startsWith(QStringLiteral("Run %1 · mlstm · latest · step 7").arg(run)));
+  QVERIFY(combo->itemText(0).startsWith(
+      QStringLiteral("Run %1 · sampler test · latest · step 7").arg(run)));
   // The selection stays on what was chosen.
-  QVERIFY2(combo->currentText().startsWith(QStringLiteral("Run 1 · mlstm · ")) &&
+  QVERIFY2(combo->currentText().startsWith(QStringLiteral("Run 1 · mlstm ")) &&
                combo->currentText().contains(QStringLiteral(" params · best")),
            qPrintable(combo->currentText()));
   // Choosing the new one loads it.

@@ -95,6 +95,7 @@ class RunsPanelTest : public QObject {
   void sortingByBestValidPutsTheBestFirst();
   void filterMatchesAnyColumn();
   void headersReadWholeAndTheFooterCountsWhatIsShown();
+  void aRunIsRenamedAndNotedInTheTable();
   void selectionAsksForOverlays();
   void lineDiffMarksExactlyTheChangedLines();
   void configDiffOfTwoRunsShowsTheChangedLine();
@@ -223,6 +224,44 @@ void RunsPanelTest::headersReadWholeAndTheFooterCountsWhatIsShown() {
   QVERIFY2(footer->text().contains(QStringLiteral("1 shown")), qPrintable(footer->text()));
   panel_->filterEdit()->clear();
   QVERIFY(!footer->text().contains(QStringLiteral("shown")));
+}
+
+void RunsPanelTest::aRunIsRenamedAndNotedInTheTable() {
+  RunsTableModel* model = panel_->model();
+  const int row = model->rowOfRun(2);
+  QVERIFY(model->flags(model->index(row, RunsTableModel::Name)) & Qt::ItemIsEditable);
+  QVERIFY(model->flags(model->index(row, RunsTableModel::Note)) & Qt::ItemIsEditable);
+  QVERIFY(!(model->flags(model->index(row, RunsTableModel::Model)) & Qt::ItemIsEditable));
+  QVERIFY(model->setData(model->index(row, RunsTableModel::Name), QStringLiteral("wide LSTM")));
+  QVERIFY(model->setData(model->index(model->rowOfRun(2), RunsTableModel::Note),
+                         QStringLiteral("twice the units of run 1")));
+  // Written to the store, and shown from it.
+  RunStore store(database_.toStdString(), RunStore::Access::ReadOnly);
+  QCOMPARE(store.run(2)->name, std::string("wide LSTM"));
+  QCOMPARE(store.run(2)->note, std::string("twice the units of run 1"));
+  QCOMPARE(model->index(model->rowOfRun(2), RunsTableModel::Name).data().toString(),
+           QStringLiteral("wide LSTM"));
+  QCOMPARE(model->index(model->rowOfRun(2), RunsTableModel::Note).data().toString(),
+           QStringLiteral("twice the units of run 1"));
+  // An empty name is not taken.
+  QVERIFY(!model->setData(model->index(model->rowOfRun(2), RunsTableModel::Name), QString()));
+  QCOMPARE(store.run(2)->name, std::string("wide LSTM"));
+  // The note is in the exported table too.
+  QVERIFY(model->toCsv().find(",twice the units of run 1\n") != std::string::npos);
+
+  // As a user does it: a double-click on run 1's note, the text, Return.
+  QTableView* view = panel_->view();
+  const QModelIndex cell =
+      panel_->proxy()->mapFromSource(model->index(model->rowOfRun(1), RunsTableModel::Note));
+  view->scrollTo(cell);
+  const QPoint at = view->visualRect(cell).center();
+  QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, at);
+  QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, at);
+  QLineEdit* editor = nullptr;
+  QTRY_VERIFY((editor = view->viewport()->findChild<QLineEdit*>()) != nullptr);
+  QTest::keyClicks(editor, QStringLiteral("the baseline"));
+  QTest::keyClick(editor, Qt::Key_Return);
+  QTRY_COMPARE(store.run(1).value().note, std::string("the baseline"));
 }
 
 void RunsPanelTest::selectionAsksForOverlays() {

@@ -15,6 +15,7 @@
 #include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
 #include "training_test_project.h"
+#include "widgets/elided_label.h"
 #include "widgets/export/export_bar.h"
 #include "widgets/project/project_document.h"
 
@@ -346,8 +347,11 @@ void TrainingMonitorPanelTest::aLongRunNameDoesNotWidenThePanel() {
   const int before = panel.minimumSizeHint().width();
   panel.start();
   QVERIFY(ended.wait(60000));
-  auto* run = panel.findChild<QLabel*>(QStringLiteral("runValue"));
+  auto* run = panel.findChild<mrnn::widgets::ElidedLabel*>(QStringLiteral("runValue"));
   QVERIFY(run != nullptr);
+  // The label shows the name the run records (its cells and size), and elides a long one.
+  QVERIFY2(run->toolTip().contains(QStringLiteral("run 1 · lstm 16")), qPrintable(run->toolTip()));
+  run->setFullText(QStringLiteral("run 1 · ") + options.name);
   QVERIFY2(run->toolTip().contains(options.name), qPrintable(run->toolTip()));
   QVERIFY2(panel.minimumSizeHint().width() <= before,
            qPrintable(QStringLiteral("%1 wide with the run named, %2 before")
