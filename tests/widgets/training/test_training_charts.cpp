@@ -304,20 +304,38 @@ void TrainingChartsTest::axisLabelsDifferAndFitAndForgetRunsGone() {
     QVERIFY2(labels[i] != labels[i - 1], qPrintable(QStringList(labels.toList()).join(", ")));
   }
 
-  // A short window (1280x720 with the panels): the small charts' labels do not overlap.
+  // A short window (1280x720 with the panels): the small charts' labels do not overlap, with
+  // a learning rate that decays over decades, in log scale and back in linear.
+  RunCurves decaying(9, QStringLiteral("Run 9"));
+  for (int step = 1; step <= 200; ++step) {
+    mrnn::engine::StepEvent event;
+    event.step = step;
+    event.loss = 3.0;
+    event.learningRate = 0.003 * std::pow(0.97, step);
+    event.gradientNorm = 1.0 + step;
+    event.symbolsPerSecond = 1000.0 * step;
+    decaying.addStep(event);
+  }
+  charts_->setOverlays({decaying});
   charts_->resize(1200, 330);
   QTest::qWait(10);
-  charts_->replot();
-  charts_->replot();
-  for (const Chart small : {Chart::LearningRate, Chart::GradientNorm, Chart::Throughput}) {
-    QCustomPlot* target = charts_->plot(small);
-    const int lineHeight = QFontMetrics(target->yAxis->tickLabelFont()).height();
-    const int shown = static_cast<int>(target->yAxis->tickVector().size());
-    QVERIFY2(shown * lineHeight <= target->axisRect()->height(),
-             qPrintable(QStringLiteral("%1 labels of %2 px in %3 px")
-                            .arg(shown)
-                            .arg(lineHeight)
-                            .arg(target->axisRect()->height())));
+  for (const bool log : {true, false}) {
+    charts_->setLogScale(log);
+    charts_->replot();
+    charts_->replot();
+    for (const Chart small : {Chart::LearningRate, Chart::GradientNorm, Chart::Throughput}) {
+      QCustomPlot* target = charts_->plot(small);
+      const int lineHeight = QFontMetrics(target->yAxis->tickLabelFont()).height();
+      int shown = 0;
+      for (const double tick : target->yAxis->tickVector())
+        shown += target->yAxis->range().contains(tick);
+      QVERIFY2(shown * lineHeight <= target->axisRect()->height(),
+               qPrintable(QStringLiteral("%1 scale: %2 labels of %3 px in %4 px")
+                              .arg(log ? "log" : "linear")
+                              .arg(shown)
+                              .arg(lineHeight)
+                              .arg(target->axisRect()->height())));
+    }
   }
 
   // A run shown without validation: no range left over from the run shown before.
