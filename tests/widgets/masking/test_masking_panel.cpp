@@ -402,7 +402,7 @@ class MaskingPanelTest : public QObject {
     panel.show();
     panel.setCheckpoint(deep.bestCheckpoint());
     panel.setComparisonCheckpoint(lstm);
-    QCOMPARE(panel.comparisonChooser()->label(), QString("Run 2 · lstm · best"));
+    QCOMPARE(panel.comparisonChooser()->label(), QString("Run 2 · lstm 32 · best"));
     QCOMPARE(panel.layerCombo()->count(), 4);  // each and all, all, layer 1, layer 2
     panel.setMaxSymbols(1000);
     QSignalSpy finished(&panel, &MaskingPanel::analysisFinished);
