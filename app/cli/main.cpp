@@ -11,6 +11,7 @@
 #include "engine/training/library_error_text.h"
 #include "eval_command.h"
 #include "experiment_command.h"
+#include "interop_command.h"
 #include "model_describe_command.h"
 #include "option_values.h"
 #include "probing_command.h"
@@ -42,6 +43,9 @@ void printUsage(std::ostream& out) {
          "  mrnn score debag <project.yaml> --left T --bag 'w1 w2 ...' --right T [--beam N]\n"
          "  mrnn analyze recovery|mask|gates|tree|copy <project.yaml> ...   (docs/analysis.md)\n"
          "    eval, sample, score and analyze take --device cpu|cuda|cuda:N (default cpu)\n"
+         "  mrnn export <project.yaml> [--run ID] --output FILE[.safetensors]   for PyTorch\n"
+         "  mrnn import FILE --project <project.yaml> (--vocabulary F | --corpus F)   a PyTorch "
+         "LM as a run\n"
          "  mrnn data copy [<project.yaml>] --output DIR   reverse copy splits as text files\n"
          "  mrnn bench [--cells mlstm,lstm] [--hidden N] [--repeats N] ...   "
          "(docs/performance.md)\n"
@@ -80,6 +84,8 @@ int main(int argc, char** argv) {
     if (words[0] == "experiment") {
       return mrnn::app::runExperimentCommand(args, std::cout, std::cerr);
     }
+    if (words[0] == "export") return mrnn::app::runExportCommand(args, std::cout, std::cerr);
+    if (words[0] == "import") return mrnn::app::runImportCommand(args, std::cout, std::cerr);
     if (words[0] == "eval") return mrnn::app::runEval(args, std::cout, std::cerr);
     if (words[0] == "bench") return mrnn::app::runBench(args, std::cout, std::cerr);
     if (words[0] == "runs") return mrnn::app::runRunsCommand(args, std::cout, std::cerr);

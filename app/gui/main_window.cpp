@@ -281,6 +281,12 @@ void MainWindow::connectPanels() {
           });
   runs_->attachController(monitor_->controller());
   connect(runs_, &widgets::RunsPanel::statusMessage, this, &MainWindow::showStatus);
+  // An imported model is a run the sampler and the analyses can open at once; the table shows
+  // it selected.
+  connect(runs_, &widgets::RunsPanel::runImported, this, [this] {
+    refreshRunViews();
+    raisePanel(QStringLiteral("runs"));
+  });
   connect(runs_, &widgets::RunsPanel::overlayRunsChanged, monitor_,
           &widgets::TrainingMonitorPanel::setOverlayRuns);
   // An experiment's trials are runs: "Show in monitor" overlays them like selected runs.

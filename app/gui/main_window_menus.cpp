@@ -15,6 +15,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/project_files.h"
 #include "widgets/project/project_document.h"
+#include "widgets/training/runs_panel.h"
 #include "widgets/training/training_monitor_panel.h"
 
 namespace mrnn::app {
@@ -69,6 +70,16 @@ void MainWindow::createMenus() {
   experiments->setObjectName(QStringLiteral("experimentsAction"));
   experiments->setStatusTip(
       tr("Vary the project along axes, run the trials as a queue, compare the results"));
+
+  // Models and tables in and out of the project: the runs panel's own actions, on the run
+  // selected there (an imported run brings the panel forward, connectPanels()).
+  QMenu* runs = menuBar()->addMenu(tr("&Runs"));
+  runs->setObjectName(QStringLiteral("runsMenu"));
+  runs->setToolTipsVisible(true);  // Export Model's tooltip says why it is off
+  runs->addAction(runs_->importModelAction());
+  runs->addAction(runs_->exportModelAction());
+  runs->addSeparator();
+  runs->addAction(runs_->exportAction());
 
   // The analysis views, each a dock of its own; the menu brings one forward.
   QMenu* analysis = menuBar()->addMenu(tr("&Analysis"));

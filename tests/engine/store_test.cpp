@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/store/imported_run.h"
 #include "engine/store/run_store.h"
 #include "store_fixtures.h"
 #include "test_harness.h"
@@ -47,6 +48,24 @@ MRNN_TEST(store_status_names_round_trip) {
   }
   EXPECT(!mrnn::engine::runStatusFromName("Running").has_value());
   EXPECT(!mrnn::engine::runStatusFromName("").has_value());
+}
+
+MRNN_TEST(store_tells_an_imported_run_by_its_record) {
+  // As engine/interop's importAsRun records one: finished, no step, the source in the reason.
+  RunRecord run = namedRun("imported lm.pt");
+  run.status = RunStatus::Finished;
+  run.reason = "imported from /data/models/lm.pt";
+  EXPECT(mrnn::engine::isImportedRun(run));
+  EXPECT_EQ(mrnn::engine::importedRunSource(run), std::string("/data/models/lm.pt"));
+  // A run that trained is not one, whatever its reason says; nor is a run without the words.
+  RunRecord trained = run;
+  trained.steps = 1;
+  EXPECT(!mrnn::engine::isImportedRun(trained));
+  EXPECT_EQ(mrnn::engine::importedRunSource(trained), std::string());
+  RunRecord stopped = namedRun("stopped early");
+  stopped.reason = "stopped before its first step; imported from nowhere";
+  EXPECT(!mrnn::engine::isImportedRun(stopped));
+  EXPECT(!mrnn::engine::isImportedRun(namedRun("fresh")));
 }
 
 MRNN_TEST(store_creates_and_reads_back_a_run) {

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <map>
 
+#include "engine/store/imported_run.h"
 #include "engine/store/run_catalogue.h"
 
 namespace mrnn::widgets {
@@ -24,7 +25,8 @@ QString CheckpointEntry::label() const {
     parts << modelType;
   }
   if (parameters > 0) parts << QStringLiteral("%1 params").arg(QLocale().toString(parameters));
-  parts << kind;
+  // An imported model's checkpoint is the only one it has: "imported" says more than "latest".
+  parts << (imported ? QStringLiteral("imported") : kind);
   if (step > 0) parts << QStringLiteral("step %1").arg(QLocale().toString(step));
   // A latest checkpoint records the best loss so far, not its own; only best shows one.
   if (validLoss && kind == QStringLiteral("best")) {
@@ -83,6 +85,7 @@ QList<CheckpointEntry> listCheckpoints(const QString& projectFolder) {
     entry.validLoss = checkpoint.validLoss;
     entry.runStatus = QString::fromStdString(engine::runStatusName(run.status));
     entry.parameters = run.parameters;
+    entry.imported = engine::isImportedRun(run);
     entries.append(entry);
   }
   return entries;

@@ -20,6 +20,7 @@ struct CheckpointEntry {
   std::optional<double> validLoss;  // bits per symbol, when validated
   QString runStatus;                // "finished", "running", ...
   qint64 parameters = 0;
+  bool imported = false;  // a model brought in from a file (engine::isImportedRun)
 
   // "Run 3 · mlstm · 441,440 params · best · step 1,200 · valid 1.920 bits/symbol".
   QString label() const;

@@ -11,6 +11,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QSortFilterProxyModel>
@@ -32,6 +33,7 @@
 #include "engine/training/run_test_evaluation.h"
 #include "widgets/display_format.h"
 #include "widgets/project/project_document.h"
+#include "widgets/tool_bar_rows.h"
 #include "widgets/training/background_job.h"
 #include "widgets/training/config_diff_dialog.h"
 #include "widgets/training/run_banner.h"
@@ -82,6 +84,8 @@ RunsPanel::RunsPanel(ProjectDocument& document, QWidget* parent)
   connect(view_, &QTableView::doubleClicked, this, [this] {
     if (selectedRunIds().size() == 2) diffSelected();
   });
+  view_->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(view_, &QTableView::customContextMenuRequested, this, &RunsPanel::showContextMenu);
 
   filter_ = new QLineEdit(this);
   filter_->setObjectName(QStringLiteral("runsFilter"));
@@ -102,15 +106,18 @@ RunsPanel::RunsPanel(ProjectDocument& document, QWidget* parent)
   addAction(findAction);
 
   buildActions();
-  auto* bar = new QToolBar(this);
-  bar->setObjectName(QStringLiteral("runsToolBar"));
-  bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-  bar->setIconSize(QSize(16, 16));
+  // Two bars that wrap into two rows where the panel is narrow, so no action hides behind
+  // an overflow button: the table's own actions, then models in and out of PyTorch.
+  auto* bars = new ToolBarRows(this);
+  QToolBar* bar = bars->addBar(QStringLiteral("runsToolBar"));
   bar->addWidget(filter_);
   bar->addSeparator();
   for (QAction* action : {refresh_, diff_, resume_, evaluate_, delete_, export_}) {
     bar->addAction(action);
   }
+  QToolBar* models = bars->addBar(QStringLiteral("runsModelBar"));
+  models->addAction(importModel_);
+  models->addAction(exportModel_);
 
   emptyLabel_ = new QLabel(this);
   emptyLabel_->setObjectName(QStringLiteral("runsEmptyLabel"));
@@ -146,7 +153,7 @@ RunsPanel::RunsPanel(ProjectDocument& document, QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(6, 6, 6, 6);
   layout->setSpacing(6);
-  layout->addWidget(bar);
+  layout->addWidget(bars);
   layout->addWidget(banner_);
   layout->addWidget(stack_, 1);
   layout->addLayout(footer);
@@ -221,6 +228,27 @@ void RunsPanel::buildActions() {
   connect(evaluate_, &QAction::triggered, this, &RunsPanel::evaluateSelected);
   connect(delete_, &QAction::triggered, this, &RunsPanel::deleteSelected);
   connect(export_, &QAction::triggered, this, &RunsPanel::exportCsv);
+  // Their tooltips say why they are off, or what they would write (updateActions).
+  importModel_ = make(QStyle::SP_DialogOpenButton, tr("Import PyTorch Model…"),
+                      tr("Add a language model trained in PyTorch (a state dict or safetensors "
+                         "file) to the project as a run"),
+                      QStringLiteral("importModelAction"));
+  exportModel_ = make(QStyle::SP_ArrowUp, tr("Export Model…"),
+                      tr("Write the selected run's model as a PyTorch state dict or a "
+                         "safetensors file"),
+                      QStringLiteral("exportModelAction"));
+  connect(importModel_, &QAction::triggered, this, &RunsPanel::importModel);
+  connect(exportModel_, &QAction::triggered, this, &RunsPanel::exportModelSelected);
+}
+
+void RunsPanel::showContextMenu(const QPoint& at) {
+  QMenu menu(this);
+  menu.addActions({resume_, evaluate_, diff_});
+  menu.addSeparator();
+  menu.addActions({exportModel_, importModel_});
+  menu.addSeparator();
+  menu.addAction(delete_);
+  menu.exec(view_->viewport()->mapToGlobal(at));
 }
 
 void RunsPanel::attachController(TrainingController* controller) {
@@ -260,6 +288,7 @@ void RunsPanel::refresh() {
   const QString database = databasePath();
   const QList<qint64> selected = selectedRunIds();
   std::vector<engine::RunRecord> runs;
+  exportable_.clear();
   QString problem;
   if (database.isEmpty()) {
     problem =
@@ -276,6 +305,12 @@ void RunsPanel::refresh() {
       const engine::RunCatalogue catalogue(toNativePath(document_.folder()));
       runs = catalogue.runs();
       if (runs.empty()) problem = tr("No runs yet: train the project (F5) to add one.");
+      // Best before latest, as checkpointToAnalyse picks: the first of a run is its export.
+      for (const engine::RunCheckpoint& checkpoint : catalogue.allCheckpoints()) {
+        if (!exportable_.contains(checkpoint.runId)) {
+          exportable_.insert(checkpoint.runId, QString::fromStdString(checkpoint.kind));
+        }
+      }
     } catch (const std::exception& error) {
       problem = tr("The run database could not be read:\n%1").arg(QString::fromUtf8(error.what()));
     }
@@ -310,7 +345,8 @@ void RunsPanel::nameRun(qint64 runId, int column, const QString& text) {
 }
 
 void RunsPanel::updateFooter() {
-  if (isEvaluating()) return;  // the footer says how the evaluation goes
+  // The footer says how the evaluation or the export goes.
+  if (isEvaluating() || isExportingModel()) return;
   const int total = model_->rowCount();
   const int shown = proxy_->rowCount();
   QString text =
@@ -358,6 +394,12 @@ void RunsPanel::updateActions() {
   evaluate_->setEnabled(ids.size() == 1 && !isEvaluating());
   delete_->setEnabled(!ids.isEmpty() && !isEvaluating());
   export_->setEnabled(database);
+  importModel_->setEnabled(!document_.isUntitled());
+  importModel_->setToolTip(
+      document_.isUntitled()
+          ? tr("Save the project first: an imported model becomes one of its runs")
+          : importModel_->statusTip());
+  updateExportModelAction(ids);
 }
 
 void RunsPanel::showMessage(const QString& message) {

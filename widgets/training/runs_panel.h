@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <QWidget>
@@ -26,7 +27,9 @@ class TrainingController;
 // filterable table. Selecting runs overlays their curves in the training monitor
 // (overlayRunsChanged); two selected runs can have their configs compared; a run can be
 // resumed from its latest checkpoint, evaluated on the test split (on a worker thread),
-// deleted (after asking, with its checkpoint files) and the table exported as CSV.
+// deleted (after asking, with its checkpoint files) and the table exported as CSV. A run's
+// model is exported for PyTorch (a state dict or safetensors), and a PyTorch model imported
+// as a run (ImportModelDialog), both on worker threads.
 class RunsPanel : public QWidget {
   Q_OBJECT
 
@@ -54,6 +57,8 @@ class RunsPanel : public QWidget {
   QAction* evaluateAction() const { return evaluate_; }
   QAction* deleteAction() const { return delete_; }
   QAction* exportAction() const { return export_; }
+  QAction* importModelAction() const { return importModel_; }
+  QAction* exportModelAction() const { return exportModel_; }
 
   // Selected runs, in table order.
   QList<qint64> selectedRunIds() const;
@@ -61,6 +66,12 @@ class RunsPanel : public QWidget {
   // Writes RunStore::exportRunsCsv() to `path` atomically; false (with a notice) on failure.
   bool exportCsvTo(const QString& path);
   bool isEvaluating() const;
+  // Writes run `runId`'s best (else latest) checkpoint to `path` on a worker thread: a
+  // safetensors file when the name ends in .safetensors, else a PyTorch state dict with its
+  // description in `path`.json. false (with a notice) when refused at once: no checkpoint, an
+  // export under way, an unsaved project. modelExported() tells how it ended.
+  bool exportModelTo(qint64 runId, const QString& path);
+  bool isExportingModel() const { return modelExport_ != nullptr; }
 
  public slots:
   // Re-reads the database now (nothing is created when there is none yet).
@@ -75,6 +86,10 @@ class RunsPanel : public QWidget {
   void deleteSelected();
   // Asks for a file name, then exportCsvTo().
   void exportCsv();
+  // Asks for a file name and format, then exportModelTo() for the selected run.
+  void exportModelSelected();
+  // Opens the import dialog; the imported run is then listed and selected.
+  void importModel();
 
  signals:
   void overlayRunsChanged(const QList<qint64>& runIds);
@@ -82,10 +97,18 @@ class RunsPanel : public QWidget {
   void resumeRequested(qint64 runId, const QString& checkpoint);
   void evaluationFinished(qint64 runId, bool ok, const QString& message);
   void statusMessage(const QString& message);
+  void modelExported(qint64 runId, bool ok, const QString& message);
+  void runImported(qint64 runId);
 
  private:
   void buildActions();
   void updateActions();
+  // Export Model's state and tooltip: why it is off, or which checkpoint it writes.
+  void updateExportModelAction(const QList<qint64>& ids);
+  void showContextMenu(const QPoint& at);
+  // Lists, selects and announces a run the import dialog recorded.
+  void showImportedRun(qint64 runId, const QString& name, const QString& file,
+                       const QString& description);
   // "3 runs, 2 finished", and how many the filter shows.
   void updateFooter();
   // Writes a name or note typed in the table to the run store.
@@ -113,9 +136,14 @@ class RunsPanel : public QWidget {
   QAction* evaluate_ = nullptr;
   QAction* delete_ = nullptr;
   QAction* export_ = nullptr;
+  QAction* importModel_ = nullptr;
+  QAction* exportModel_ = nullptr;
   QTimer* refreshTimer_ = nullptr;
   BackgroundJob* evaluation_ = nullptr;
   qint64 evaluatingRun_ = 0;
+  BackgroundJob* modelExport_ = nullptr;
+  // The kind ("best" or "latest") of the checkpoint each run would export, for runs with one.
+  QHash<qint64, QString> exportable_;
   bool trainingActive_ = false;
   QList<qint64> lastOverlay_;
 };

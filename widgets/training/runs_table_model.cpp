@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "engine/config/project_file.h"
+#include "engine/store/imported_run.h"
 #include "engine/store/text_format.h"
 #include "widgets/display_format.h"
 
@@ -42,6 +43,10 @@ QString RunsTableModel::statusText(engine::RunStatus status) {
       return tr("Interrupted");
   }
   return QString();
+}
+
+QString RunsTableModel::importedText() {
+  return tr("Imported");
 }
 
 RunsTableModel::Row RunsTableModel::makeRow(const engine::RunRecord& record) {
@@ -112,6 +117,12 @@ int RunsTableModel::columnCount(const QModelIndex& parent) const {
 QVariant RunsTableModel::display(const Row& row, int column) const {
   const engine::RunRecord& r = row.record;
   const QString unknown = row.configRead ? QString() : QStringLiteral("?");
+  // An imported run was trained elsewhere: the project's training settings are not its own.
+  const bool imported = engine::isImportedRun(r);
+  if (imported &&
+      (column == Optimizer || column == LearningRate || column == Batch || column == Bptt)) {
+    return QStringLiteral("-");
+  }
   switch (column) {
     case Id:
       return QString::number(r.id);
@@ -140,7 +151,7 @@ QVariant RunsTableModel::display(const Row& row, int column) const {
     case Duration:
       return formatDuration(r.durationSeconds);
     case Status:
-      return statusText(r.status);
+      return imported ? importedText() : statusText(r.status);
     case Started:
       return startedText(r.startedAt);
     case Note:
@@ -207,6 +218,10 @@ QVariant RunsTableModel::toolTip(const Row& row, int column) const {
   const engine::RunRecord& r = row.record;
   switch (column) {
     case Status:
+      if (engine::isImportedRun(r)) {
+        return tr("Imported from %1: trained elsewhere, so it has no curves")
+            .arg(QString::fromStdString(engine::importedRunSource(r)));
+      }
       if (!r.reason.empty()) return QString::fromStdString(r.reason);
       return tr("%1 steps; ended %2")
           .arg(r.steps)
@@ -259,6 +274,7 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
       }
     case Qt::ForegroundRole:
       if (column != Status) return QVariant();
+      if (engine::isImportedRun(row.record)) return QBrush(QColor(0x00, 0x69, 0x5c));
       switch (row.record.status) {
         case engine::RunStatus::Failed:
           return QBrush(QColor(0xc6, 0x28, 0x28));

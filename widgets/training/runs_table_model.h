@@ -64,6 +64,8 @@ class RunsTableModel : public QAbstractTableModel {
   int rowOfRun(qint64 runId) const;
   // "Finished", "Failed", ...
   static QString statusText(engine::RunStatus status);
+  // What the status column says of a run imported from a file (engine::isImportedRun).
+  static QString importedText();
 
  signals:
   // The user typed a new name or note for run `runId` (`column` is Name or Note).

@@ -1,0 +1,285 @@
+#include "engine/interop/imported_model.h"
+
+#include <torch/torch.h>
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <set>
+
+#include "engine/interop/exported_model_description.h"
+#include "engine/interop/import_vocabulary.h"
+#include "engine/interop/model_file_kind.h"
+#include "engine/interop/safetensors_file.h"
+#include "engine/interop/torch_file.h"
+#include "engine/io/atomic_file.h"
+#include "engine/store/text_format.h"
+
+namespace mrnn::engine {
+namespace {
+
+// What a file holds: its tensors and, for a file `mrnn export` wrote, its description.
+struct FileContent {
+  NamedTensors tensors;
+  std::string description;
+};
+
+FileContent readFileContent(const std::string& path) {
+  FileContent content;
+  if (isSafetensorsName(path)) {
+    auto file = readSafetensors(path);
+    content.tensors = std::move(file.tensors);
+    if (file.metadata.count("mrnn")) content.description = file.metadata["mrnn"];
+    return content;
+  }
+  content.tensors = readTorchStateDict(path);
+  if (std::filesystem::is_regular_file(exportDescriptionPath(path))) {
+    content.description = readWholeFile(exportDescriptionPath(path));
+  }
+  return content;
+}
+
+// The parts of a PyTorch language model: embedding, recurrent layers, decoder.
+struct PyTorchParts {
+  std::string embedding;
+  std::string rnn;  // the prefix before weight_ih_l0 ("rnn.")
+  std::string decoderWeight;
+  std::string decoderBias;
+};
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string text;
+  for (size_t i = 0; i < names.size(); ++i) text += (i ? ", " : "") + names[i];
+  return text;
+}
+
+// Finds the parts by the shapes PyTorch's modules give them: the recurrent layers by their
+// weight_ih_l0, the embedding as a matrix without a bias whose width the first layer reads,
+// the decoder as a matrix of the vocabulary's rows with a bias. A mapping file overrides.
+PyTorchParts findParts(const NamedTensors& tensors, const ImportRequest& request) {
+  PyTorchParts parts;
+  if (!request.mappingFile.empty()) {
+    try {
+      const YAML::Node mapping = YAML::LoadFile(request.mappingFile);
+      for (const auto& item : mapping) {
+        const auto key = item.first.as<std::string>();
+        const auto value = item.second.as<std::string>();
+        if (key == "embedding")
+          parts.embedding = value;
+        else if (key == "rnn")
+          parts.rnn = value;
+        else if (key == "decoder_weight")
+          parts.decoderWeight = value;
+        else if (key == "decoder_bias")
+          parts.decoderBias = value;
+        else
+          throw InteropError("'" + request.mappingFile + "': unknown key '" + key +
+                             "' (embedding, rnn, decoder_weight, decoder_bias)");
+      }
+    } catch (const YAML::Exception& error) {
+      throw InteropError("'" + request.mappingFile + "' is not a readable mapping: " + error.msg);
+    }
+  }
+  if (parts.rnn.empty()) {
+    for (const auto& [name, tensor] : tensors) {
+      const auto at = name.rfind("weight_ih_l0");
+      if (at != std::string::npos && at + 12 == name.size()) parts.rnn = name.substr(0, at);
+    }
+  }
+  const torch::Tensor* first = findTensor(tensors, parts.rnn + "weight_ih_l0");
+  if (!first) {
+    throw InteropError("'" + request.file + "' holds no recurrent layer (no '" +
+                       (parts.rnn.empty() ? std::string("<prefix>") : parts.rnn) +
+                       "weight_ih_l0' of a torch.nn.LSTM, GRU or RNN); its keys are " + joined([&] {
+                         std::vector<std::string> names;
+                         for (const auto& entry : tensors) names.push_back(entry.first);
+                         return names;
+                       }()));
+  }
+  std::vector<std::string> embeddings, decoders;
+  for (const auto& [name, tensor] : tensors) {
+    if (name.rfind(parts.rnn, 0) == 0 && !parts.rnn.empty()) continue;
+    if (tensor.dim() != 2 || name.size() < 7 || name.compare(name.size() - 7, 7, ".weight") != 0)
+      continue;
+    const std::string stem = name.substr(0, name.size() - 7);
+    const torch::Tensor* bias = findTensor(tensors, stem + ".bias");
+    if (bias && bias->dim() == 1 && bias->size(0) == tensor.size(0))
+      decoders.push_back(name);
+    else if (!bias && tensor.size(1) == first->size(1))
+      embeddings.push_back(name);
+  }
+  if (parts.embedding.empty() && embeddings.size() == 1) parts.embedding = embeddings.front();
+  if (parts.decoderWeight.empty() && decoders.size() == 1) {
+    parts.decoderWeight = decoders.front();
+    parts.decoderBias = decoders.front().substr(0, decoders.front().size() - 7) + ".bias";
+  }
+  if (parts.embedding.empty() || parts.decoderWeight.empty()) {
+    const auto& candidates = parts.embedding.empty() ? embeddings : decoders;
+    throw InteropError(
+        "'" + request.file + "': cannot tell " +
+        (parts.embedding.empty() ? "the embedding" : "the decoder") +
+        (candidates.empty() ? " (no matrix has its shape)"
+                            : " (candidates: " + joined(candidates) + ")") +
+        "; name the parts in a mapping file (--mapping: embedding, rnn, decoder_weight, "
+        "decoder_bias)");
+  }
+  return parts;
+}
+
+const torch::Tensor& need(const NamedTensors& tensors, const std::string& name,
+                          const std::string& file) {
+  const torch::Tensor* tensor = findTensor(tensors, name);
+  if (!tensor) throw InteropError("'" + file + "' lacks '" + name + "'");
+  return *tensor;
+}
+
+// PyTorch's LSTM stacks its gates i, f, g, o; the workbench's LSTM i, f, o, j (j = g).
+torch::Tensor lstmGateOrder(const torch::Tensor& stacked) {
+  auto gates = stacked.chunk(4, 0);
+  return torch::cat({gates[0], gates[1], gates[3], gates[2]}, 0);
+}
+
+// One torch.nn.LSTM or RNN layer as the workbench's cell of the same equations. PyTorch's two
+// biases enter the same sum, so they fold into one.
+void mapLayer(const NamedTensors& tensors, const PyTorchParts& parts, int layer, CellType type,
+              const std::string& file, ImportedModel& model, std::set<std::string>& used) {
+  const std::string suffix = "_l" + std::to_string(layer);
+  const auto& wih = need(tensors, parts.rnn + "weight_ih" + suffix, file);
+  const auto& whh = need(tensors, parts.rnn + "weight_hh" + suffix, file);
+  used.insert({parts.rnn + "weight_ih" + suffix, parts.rnn + "weight_hh" + suffix});
+  const int64_t hidden = whh.size(1);
+  torch::Tensor bias = torch::zeros({wih.size(0)});
+  for (const std::string which : {"bias_ih", "bias_hh"}) {
+    if (const auto* b = findTensor(tensors, parts.rnn + which + suffix)) {
+      bias = bias + *b;
+      used.insert(parts.rnn + which + suffix);
+    }
+  }
+  const std::string prefix = "layer" + std::to_string(layer + 1) + ".";
+  if (type == CellType::Lstm) {
+    model.weights.emplace_back(prefix + "W_x", lstmGateOrder(wih));
+    model.weights.emplace_back(prefix + "b", lstmGateOrder(bias));
+    model.weights.emplace_back(prefix + "W_h", lstmGateOrder(whh).reshape({4, hidden, hidden}));
+  } else {
+    model.weights.emplace_back(prefix + "W_hx", wih);
+    model.weights.emplace_back(prefix + "b", bias);
+    model.weights.emplace_back(prefix + "W_hh", whh.reshape({1, hidden, hidden}));
+  }
+  LayerConfig config;
+  config.type = type;
+  config.hiddenSize = hidden;
+  model.model.layers.push_back(config);
+}
+
+Vocabulary requestedVocabulary(const ImportRequest& request) {
+  if (request.level == InputLevel::Byte) return Vocabulary::bytes();
+  if (!request.vocabularyFile.empty())
+    return vocabularyFromSymbolFile(request.vocabularyFile, request.level);
+  if (!request.corpusFile.empty())
+    return vocabularyFromCorpusOrder(request.corpusFile, request.level);
+  throw InteropError("'" + request.file +
+                     "' carries no vocabulary: give its symbols (a file of "
+                     "one symbol a line) or the corpus it was trained on");
+}
+
+ImportedModel fromPyTorch(const NamedTensors& tensors, const ImportRequest& request) {
+  const PyTorchParts parts = findParts(tensors, request);
+  const std::string& file = request.file;
+  for (const auto& [name, tensor] : tensors) {
+    if (name.find("_reverse") != std::string::npos && name.rfind(parts.rnn, 0) == 0) {
+      throw InteropError("'" + file + "': '" + name + "' is of a bidirectional layer; a " +
+                         "language model reads left to right only");
+    }
+    if (name.rfind(parts.rnn + "weight_hr_l", 0) == 0) {
+      throw InteropError("'" + file + "': '" + name + "' is an LSTM projection (proj_size), " +
+                         "which the workbench's LSTM has not");
+    }
+  }
+  const auto& first = need(tensors, parts.rnn + "weight_ih_l0", file);
+  const auto& firstHh = need(tensors, parts.rnn + "weight_hh_l0", file);
+  const int64_t gates = first.size(0) / firstHh.size(1);
+  if (gates == 3) {
+    throw InteropError(
+        "'" + file +
+        "' holds a torch.nn.GRU, which applies its reset gate after the recurrent "
+        "product (r * (W_hn h + b_hn)); the workbench's GRU applies it before (W_h (r * h), "
+        "Maupomé & Meurs eq. 20), so the model cannot be imported exactly");
+  }
+  if (gates != 4 && gates != 1) {
+    throw InteropError("'" + file + "': " + parts.rnn + "weight_ih_l0 has " +
+                       std::to_string(first.size(0)) + " rows for " +
+                       std::to_string(firstHh.size(1)) + " units: not an LSTM (4H) or RNN (H)");
+  }
+  ImportedModel model;
+  model.vocabulary = requestedVocabulary(request);
+  std::set<std::string> used = {parts.embedding, parts.decoderWeight, parts.decoderBias};
+  const auto& embedding = need(tensors, parts.embedding, file);
+  const auto& decoder = need(tensors, parts.decoderWeight, file);
+  if (embedding.size(0) != model.vocabulary.size() || decoder.size(0) != model.vocabulary.size()) {
+    throw InteropError(
+        "the vocabulary has " + std::to_string(model.vocabulary.size()) + " symbols; '" + file +
+        "' has " + std::to_string(embedding.size(0)) + " embedding rows (" + parts.embedding +
+        ") and " + std::to_string(decoder.size(0)) + " decoder rows (" + parts.decoderWeight + ")");
+  }
+  model.model.input.level = model.vocabulary.level();
+  model.model.input.embeddingSize = embedding.size(1);
+  model.weights.emplace_back("input.embedding", embedding);
+  int layers = 0;
+  while (findTensor(tensors, parts.rnn + "weight_ih_l" + std::to_string(layers))) {
+    mapLayer(tensors, parts, layers, gates == 4 ? CellType::Lstm : CellType::Rnn, file, model,
+             used);
+    ++layers;
+  }
+  model.weights.emplace_back("output.W", decoder);
+  if (const auto* bias = findTensor(tensors, parts.decoderBias)) {
+    model.weights.emplace_back("output.b", *bias);
+  } else {
+    model.weights.emplace_back("output.b", torch::zeros({decoder.size(0)}));
+  }
+  std::vector<std::string> unplaced;
+  for (const auto& entry : tensors) {
+    if (!used.count(entry.first)) unplaced.push_back(entry.first);
+  }
+  if (!unplaced.empty()) {
+    throw InteropError("'" + file + "': cannot place " + joined(unplaced) + " in an embedding, " +
+                       (gates == 4 ? "LSTM" : "RNN") + " and decoder model");
+  }
+  model.description = std::string("PyTorch ") + (gates == 4 ? "LSTM" : "RNN") + ", " +
+                      std::to_string(layers) + (layers == 1 ? " layer" : " layers") + " of " +
+                      std::to_string(firstHh.size(1)) + ", embedding " +
+                      std::to_string(embedding.size(1)) + ", vocabulary " +
+                      groupedInteger(model.vocabulary.size());
+  return model;
+}
+
+ImportedModel fromExport(const FileContent& content, const std::string& file) {
+  ExportedDescription description = readExportDescription(content.description, file);
+  ImportedModel model;
+  model.model = description.model;
+  // The file holds the eval form: normalised weights arrive folded, so they stay so.
+  for (auto& layer : model.model.layers) layer.weightNorm = false;
+  model.vocabulary = std::move(description.vocabulary);
+  model.weights = content.tensors;
+  model.description = "a model mrnn export wrote";
+  return model;
+}
+
+}  // namespace
+
+ImportedModel readModelFile(const ImportRequest& request) {
+  const FileContent content = readFileContent(request.file);
+  for (const auto& [name, tensor] : content.tensors) {
+    if (tensor.is_floating_point() && !torch::isfinite(tensor).all().item<bool>()) {
+      throw InteropError("'" + request.file + "': weight '" + name + "' holds NaN or infinity");
+    }
+  }
+  ImportedModel model = content.description.empty() ? fromPyTorch(content.tensors, request)
+                                                    : fromExport(content, request.file);
+  for (auto& entry : model.weights) {
+    entry.second = entry.second.to(torch::kFloat32).contiguous();
+  }
+  return model;
+}
+
+}  // namespace mrnn::engine

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <string>
+
+#include "engine/analysis/loaded_model.h"
+#include "engine/interop/named_tensors.h"
+
+namespace mrnn::engine {
+
+enum class ModelFileFormat { Torch, Safetensors };
+
+// The format a file's name asks for: ".safetensors" is safetensors, anything else PyTorch's.
+ModelFileFormat modelFileFormatFor(const std::string& path);
+
+// The model's weights as PyTorch reads them: every parameter by its engine name with the
+// module prefix ("input.embedding", "layer1.W_x", "output.W"; docs/cells.md), float32 on the
+// CPU, weight normalisation folded in (a normalised weight is written as g * v / ||v|| under
+// its own name, without "<name>_g"): the eval form, which is all a reader needs.
+NamedTensors exportedTensors(LanguageModel& model);
+
+struct ExportResult {
+  std::string file;
+  std::string description;  // the sidecar, or empty when the description is inside the file
+  int64_t tensors = 0;
+  int64_t parameters = 0;
+};
+
+// Writes `loaded` to `output` as a PyTorch state dict (with the description beside it in
+// "<output>.json") or a safetensors file (the description in its metadata under "mrnn").
+// Throws InteropError (a model that predicts real numbers, an unwritable path); nothing is
+// left half-written.
+ExportResult exportModel(const LoadedModel& loaded, const std::string& output,
+                         ModelFileFormat format);
+
+}  // namespace mrnn::engine
