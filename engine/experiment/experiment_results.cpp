@@ -8,6 +8,7 @@
 
 #include "engine/experiment/experiment_paths.h"
 #include "engine/io/trimmed.h"
+#include "engine/store/run_eta.h"
 #include "engine/store/run_lock.h"
 #include "engine/store/text_format.h"
 
@@ -151,8 +152,9 @@ std::vector<TrialProgress> experimentProgress(const std::vector<TrialRecord>& tr
     row.targetSteps = trial.budget > 0 ? trial.budget : row.run ? recordedMaxSteps(*row.run) : 0;
     const bool training = running && !untrained && row.run && row.run->steps > 0;
     if (training && row.targetSteps > row.run->steps && row.run->durationSeconds > 0.0) {
-      row.etaSeconds = row.run->durationSeconds / static_cast<double>(row.run->steps) *
-                       static_cast<double>(row.targetSteps - row.run->steps);
+      row.etaSeconds =
+          runEtaSeconds(static_cast<double>(row.run->steps), static_cast<double>(row.targetSteps),
+                        row.run->durationSeconds);
     }
     row.finishing = training && row.targetSteps > 0 && row.run->steps >= row.targetSteps;
     rows.push_back(std::move(row));

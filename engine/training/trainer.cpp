@@ -26,6 +26,7 @@
 #include "engine/runtime/machine_resources.h"
 #include "engine/store/metric_names.h"
 #include "engine/store/run_catalogue.h"
+#include "engine/store/run_eta.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/text_format.h"
 #include "engine/training/checkpoint.h"
@@ -500,12 +501,8 @@ void Session::report(const UpdateResult& result, double rate, int64_t symbols, d
   event.gradientNorm = result.gradientNorm;
   event.symbolsPerSecond = static_cast<double>(symbols) / std::max(seconds, 1e-9);
   event.symbols = symbols_;
-  event.etaSeconds = static_cast<double>(std::max<int64_t>(0, totalSteps_ - step_)) *
-                     (wallSeconds_ / static_cast<double>(std::max<int64_t>(1, step_)));
-  if (training_.maxSeconds > 0) {
-    event.etaSeconds =
-        std::min(event.etaSeconds, std::max(0.0, training_.maxSeconds - wallSeconds_));
-  }
+  event.etaSeconds = runEtaSeconds(static_cast<double>(step_), static_cast<double>(totalSteps_),
+                                   wallSeconds_, training_.maxSeconds);
   event.wallSeconds = wallSeconds_;
   const int64_t streamSymbols = symbols / std::max<int64_t>(1, training_.batchSize) * shard_.count;
   for (size_t r = 0; r < rankSeconds.size(); ++r) {

@@ -8,13 +8,8 @@ mrnn=$1
 tiny=$2
 copy=$3
 case=$4
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-fail() {
-  echo "FAIL ($case): $*"
-  exit 1
-}
+source "$(dirname "${BASH_SOURCE[0]}")/cli_test_lib.sh"
+make_work_folder
 
 case $case in
   eval) command=(eval "$tiny/project.yaml" --split valid) ;;

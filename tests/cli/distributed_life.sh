@@ -7,13 +7,11 @@ mrnn=$1
 difference=$2
 source_project=$3
 case=$4
-work=$(mktemp -d)
-trap 'kill -9 $(jobs -p) 2>/dev/null; pkill -9 -f "$work/" 2>/dev/null; rm -rf "$work"' EXIT
-
-fail() {
-  echo "FAIL ($case): $*"
-  exit 1
-}
+source "$(dirname "${BASH_SOURCE[0]}")/cli_test_lib.sh"
+make_work_folder
+# The ranks a launcher started are not this script's jobs.
+# shellcheck disable=SC2016  # $work expands on exit
+at_exit 'pkill -9 -f "$work/" 2>/dev/null'
 
 # A copy of the tiny project with batch 16 (2 ranks x 8), in folder $1.
 project_in() {

@@ -8,39 +8,17 @@ set -u
 mrnn=$1
 source_project=$2
 case=$3
-work=$(mktemp -d)
+source "$(dirname "${BASH_SOURCE[0]}")/cli_test_lib.sh"
 # Trials get SIGTERM from the kernel when their queue dies (kill -9 included).
-trap 'kill -9 $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
+make_work_folder
 cp "$source_project/corpus.txt" "$work/"
 mkdir -p "$work/experiments"
 experiment=$work/experiments/grid.yaml
 
-fail() {
-  echo "FAIL ($case): $*"
-  exit 1
-}
-
 # The tiny project: `steps` steps, a checkpoint and a validation every `every`.
 write_project() {
   local steps=$1 every=$2
-  cat >"$work/project.yaml" <<YAML
-name: experiment test
-model:
-  input: {level: char, embedding_size: 8}
-  layers:
-    - {type: lstm, hidden_size: 16}
-data:
-  train: corpus.txt
-training:
-  batch_size: 4
-  bptt: 20
-  max_steps: $steps
-  validate_every: $every
-  checkpoint_every: $every
-  threads: 1
-  optimizer: {type: adam, lr: 0.01}
-evaluation: {batch_size: 2, bptt: 20}
-YAML
+  write_tiny_project "$work/project.yaml" "experiment test" "$steps" "$every" "$every"
 }
 
 # An experiment of `points` points on each of three training axes: points^3 trials.

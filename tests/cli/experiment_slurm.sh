@@ -18,6 +18,7 @@ mrnn=$1
 source_project=$2
 case=$3
 PATH=$PATH:/usr/sbin:/sbin
+source "$(dirname "${BASH_SOURCE[0]}")/cli_test_lib.sh"
 
 for program in munged slurmctld slurmd sbatch squeue scancel sinfo; do
   if ! command -v "$program" >/dev/null; then
@@ -30,27 +31,26 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 77
 fi
 
-work=$(mktemp -d)
+make_work_folder
 # munged insists that every folder above its socket lets others pass.
 chmod 711 "$work"
 cluster=$work/cluster
 mkdir -p "$cluster"/{socket,key,state,spool,log}
 chmod 755 "$cluster/socket"
 chmod 700 "$cluster/key"
+at_exit stop_cluster
 
-fail() {
-  echo "FAIL ($case): $*"
+# A failure shows the end of each daemon's log.
+on_fail() {
   for log in "$cluster"/log/*.log; do
     echo "--- $log"
     tail -n 20 "$log"
   done
-  exit 1
 }
 
-# Stops what this script started, by the ids the daemons wrote: the jobs first (so that no
-# slurmstepd outlives its slurmd), then slurmd, slurmctld and munged.
+# Stops what this script started, by the ids the daemons wrote, on exit once the script's
+# jobs are killed (so that no slurmstepd outlives its slurmd): slurmd, slurmctld and munged.
 stop_cluster() {
-  kill -9 $(jobs -p) 2>/dev/null
   if [ -f "$cluster/slurmctld.pid" ]; then
     scancel --user="$(id -un)" 2>/dev/null
     for _ in $(seq 1 100); do
@@ -76,9 +76,7 @@ stop_cluster() {
       kill -0 "$pid" 2>/dev/null && kill -9 "$pid"
     done
   done
-  rm -rf "$work"
 }
-trap stop_cluster EXIT
 
 # A TCP port nothing listens on.
 free_port() {
@@ -153,24 +151,7 @@ write_project() {
   local folder=$1 steps=$2 every=$3
   mkdir -p "$folder/experiments"
   cp "$source_project/corpus.txt" "$folder/"
-  cat >"$folder/project.yaml" <<YAML
-name: slurm test
-model:
-  input: {level: char, embedding_size: 8}
-  layers:
-    - {type: lstm, hidden_size: 16}
-data:
-  train: corpus.txt
-training:
-  batch_size: 4
-  bptt: 20
-  max_steps: $steps
-  validate_every: $every
-  checkpoint_every: $every
-  threads: 1
-  optimizer: {type: adam, lr: 0.01}
-evaluation: {batch_size: 2, bptt: 20}
-YAML
+  write_tiny_project "$folder/project.yaml" "slurm test" "$steps" "$every" "$every"
   local values=${4:-"[0.003, 0.01]"} search=${5:-"{kind: grid}"}
   cat >"$folder/experiments/two.yaml" <<YAML
 experiment:

@@ -10,36 +10,15 @@ mrnn=$1
 source_project=$2
 budget=$3
 RANDOM=${4:-$$}
-work=$(mktemp -d)
-trap 'kill -9 $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
+case=hostile
+source "$(dirname "${BASH_SOURCE[0]}")/cli_test_lib.sh"
+make_work_folder
 cp "$source_project/corpus.txt" "$work/"
 mkdir -p "$work/experiments"
 experiment=$work/experiments/grid.yaml
 deadline=$(($(date +%s) + budget))
 
-fail() {
-  echo "FAIL (hostile): $*"
-  exit 1
-}
-
-cat >"$work/project.yaml" <<YAML
-name: hostile pass
-model:
-  input: {level: char, embedding_size: 8}
-  layers:
-    - {type: lstm, hidden_size: 16}
-data:
-  train: corpus.txt
-training:
-  batch_size: 4
-  bptt: 20
-  max_steps: 30
-  validate_every: 10
-  checkpoint_every: 5
-  threads: 1
-  optimizer: {type: adam, lr: 0.01}
-evaluation: {batch_size: 2, bptt: 20}
-YAML
+write_tiny_project "$work/project.yaml" "hostile pass" 30 10 5
 
 valid_experiment() {
   cat <<'YAML'

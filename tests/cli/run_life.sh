@@ -5,15 +5,10 @@ set -u
 mrnn=$1
 source_project=$2
 case=$3
-work=$(mktemp -d)
-trap 'kill -9 $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/cli_test_lib.sh"
+make_work_folder
 cp "$source_project/project.yaml" "$source_project/corpus.txt" "$work/"
 project=$work/project.yaml
-
-fail() {
-  echo "FAIL ($case): $*"
-  exit 1
-}
 
 # Starts a long training in the background; returns once it has saved a checkpoint.
 start_training() {

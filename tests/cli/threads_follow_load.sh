@@ -6,16 +6,12 @@
 set -u
 mrnn=$1
 trained=$2
+case=threads
+source "$(dirname "${BASH_SOURCE[0]}")/cli_test_lib.sh"
 [ "$(nproc)" -ge 2 ] || { echo "one processor: nothing to leave to other programs"; exit 77; }
-work=$(mktemp -d)
-trap 'kill -9 $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
+make_work_folder
 cp -r "$trained"/. "$work/"
 sed -i 's/^  threads: .*/  threads: 0/' "$work/project.yaml"
-
-fail() {
-  echo "FAIL (threads): $*"
-  exit 1
-}
 
 taskset -c 0 sh -c 'while :; do :; done' &
 sleep 0.5

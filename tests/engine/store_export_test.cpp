@@ -4,6 +4,7 @@
 #include <limits>
 #include <string>
 
+#include "engine/store/run_eta.h"
 #include "engine/store/run_store.h"
 #include "engine/store/text_format.h"
 #include "store_fixtures.h"
@@ -14,6 +15,7 @@ using mrnn::engine::formatDouble;
 using mrnn::engine::groupedInteger;
 using mrnn::engine::jsonNumber;
 using mrnn::engine::jsonString;
+using mrnn::engine::runEtaSeconds;
 using mrnn::engine::RunStore;
 using mrnn::engine::tableFigure;
 using mrnn::test::ScratchFolder;
@@ -150,4 +152,19 @@ MRNN_TEST(grouped_integers_for_tables) {
   EXPECT_EQ(groupedInteger(441440), std::string("441,440"));
   EXPECT_EQ(groupedInteger(-1234567), std::string("-1,234,567"));
   EXPECT_EQ(groupedInteger(-123456), std::string("-123,456"));
+}
+
+// The ETA of every progress line: the time per step so far times the steps to go, capped by
+// a time budget's remainder, never negative.
+MRNN_TEST(run_eta_is_time_per_step_times_steps_to_go) {
+  EXPECT_NEAR(runEtaSeconds(10, 100, 20.0), 180.0, 1e-12);  // 2 s a step, 90 to go
+  EXPECT_NEAR(runEtaSeconds(3, 4.5, 6.0), 3.0, 1e-12);      // a length in epochs: 1.5 steps
+  EXPECT_EQ(runEtaSeconds(100, 100, 50.0), 0.0);            // done
+  EXPECT_EQ(runEtaSeconds(120, 100, 60.0), 0.0);            // past the end: none, not negative
+  EXPECT_NEAR(runEtaSeconds(0, 10, 4.0), 40.0, 1e-12);      // no step yet: counted as one
+  // A budget caps it at what the budget leaves, and at nothing once spent; 0 is no budget.
+  EXPECT_NEAR(runEtaSeconds(10, 100, 20.0, 60.0), 40.0, 1e-12);
+  EXPECT_NEAR(runEtaSeconds(10, 100, 20.0, 1000.0), 180.0, 1e-12);
+  EXPECT_EQ(runEtaSeconds(10, 100, 20.0, 15.0), 0.0);
+  EXPECT_NEAR(runEtaSeconds(10, 100, 20.0, 0.0), 180.0, 1e-12);
 }

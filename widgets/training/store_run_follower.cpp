@@ -9,6 +9,7 @@
 
 #include "engine/store/metric_names.h"
 #include "engine/store/run_catalogue.h"
+#include "engine/store/run_eta.h"
 
 namespace mrnn::widgets {
 
@@ -161,13 +162,12 @@ void StoreRunFollower::readSteps(const engine::RunStore& store, int rankCount, T
     });
   }
   for (auto& [number, step] : steps) {
-    // The trainer's ETA: the time per step so far, times the steps left.
+    // The trainer's ETA (engine::runEtaSeconds): the time per step so far, times the steps left.
     double total = static_cast<double>(launch_.maxSteps);
     if (launch_.maxSteps <= 0 && step.epoch > 0) {
       total = static_cast<double>(launch_.epochs) * static_cast<double>(number) / step.epoch;
     }
-    step.etaSeconds = std::max(0.0, total - static_cast<double>(number)) * step.wallSeconds /
-                      static_cast<double>(std::max<int64_t>(1, number));
+    step.etaSeconds = engine::runEtaSeconds(static_cast<double>(number), total, step.wallSeconds);
     lastStep_ = number;
     lastWall_ = step.wallSeconds;
     out.emplace_back(number, std::move(step));

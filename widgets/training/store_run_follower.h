@@ -24,8 +24,8 @@ namespace mrnn::widgets {
 //
 // Which run: a new run (or the resumed one) whose writer's lock is held by a child of the
 // launcher, or one the launcher's output named (`hint`, for a run that ended before a read saw
-// its lock). The store has no ETA: it is worked out as the trainer does (time per step so far
-// times the steps left).
+// its lock). The store has no ETA: it is worked out as the trainer does (engine::runEtaSeconds:
+// time per step so far times the steps left).
 //
 // The constructor reads the store as it is before the launch (on the caller's thread); read()
 // opens it read-only each time and may run on a worker thread, one call at a time.
