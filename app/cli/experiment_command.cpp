@@ -15,10 +15,9 @@
 #include "engine/experiment/experiment_queue.h"
 #include "engine/experiment/experiment_results.h"
 #include "engine/experiment/queue_control.h"
-#include "engine/experiment/slurm_client.h"
 #include "engine/experiment/slurm_jobs.h"
-#include "engine/experiment/slurm_queue.h"
 #include "engine/experiment/slurm_trial.h"
+#include "engine/experiment/trial_executors.h"
 #include "engine/io/atomic_file.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_lock.h"
@@ -31,10 +30,34 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kExperimentUsage =
-    "usage: mrnn experiment plan|run|status|stop|table <experiment.yaml | project folder>\n"
-    "         [--experiment NAME] [--slots N] [--threads N] [--replan]\n"
-    "         [--executor local|slurm] [--format text|csv|json] [--output FILE]\n";
+// Every executor's name, joined as `between` joins them and `last` the last two.
+std::string executorNames(const std::string& between, const std::string& last) {
+  const std::vector<engine::ExecutorKind>& kinds = engine::executorKinds();
+  std::string names;
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    if (i > 0) names += i + 1 == kinds.size() ? last : between;
+    names += engine::executorKindName(kinds[i]);
+  }
+  return names;
+}
+
+std::string experimentUsage() {
+  return "usage: mrnn experiment plan|run|status|stop|table <experiment.yaml | project folder>\n"
+         "         [--experiment NAME] [--slots N] [--threads N] [--replan]\n"
+         "         [--executor " +
+         executorNames("|", "|") + "] [--format text|csv|json] [--output FILE]\n";
+}
+
+// --executor's kind, or nothing when it is not given. A usage error names the kinds.
+std::optional<engine::ExecutorKind> executorOption(const CommandLine& args) {
+  if (!args.has("executor")) return std::nullopt;
+  const std::string name = args.value("executor");
+  const auto kind = engine::executorKindNamed(name);
+  if (!kind) {
+    throw UsageError("--executor expects " + executorNames(", ", " or ") + ", got '" + name + "'");
+  }
+  return kind;
+}
 
 // The experiment file a command names: the file itself, or a project (folder or project.yaml)
 // with --experiment NAME, or its only experiment.
@@ -78,22 +101,14 @@ int plan(const engine::ExperimentPlan& plan, std::ostream& out) {
   return 0;
 }
 
-// Where `run` trains the trials: --executor, else the experiment's `executor:`.
-// (runExperimentCommand has checked its value.)
-engine::ExecutorKind chosenExecutor(const CommandLine& args, const engine::ExperimentPlan& plan) {
-  if (!args.has("executor")) return plan.experiment.executor;
-  return args.value("executor") == "slurm" ? engine::ExecutorKind::Slurm
-                                           : engine::ExecutorKind::Local;
-}
-
 int run(const CommandLine& args, const engine::ExperimentPlan& plan, const StopSignals& signals,
         std::ostream& out, std::ostream& err) {
-  const engine::ExecutorKind executor = chosenExecutor(args, plan);
-  std::string missing;
-  if (executor == engine::ExecutorKind::Slurm && !engine::SlurmClient::available(&missing)) {
-    err << "mrnn: " << missing
-        << " is not on PATH; the Slurm executor submits the trials with sbatch and follows "
-           "them with squeue (docs/distributed.md)\n";
+  // The one place that picks where the trials train: --executor, else the experiment's
+  // `executor:`. Everything after is the same queue whichever it is.
+  const auto executor = engine::makeTrialExecutor(
+      executorOption(args).value_or(plan.experiment.executor), plan.folder(), plan.experiment.name);
+  if (const auto why = executor->unavailable()) {
+    err << "mrnn: " << *why << "\n";
     return 1;
   }
   engine::QueueOptions options;
@@ -106,10 +121,7 @@ int run(const CommandLine& args, const engine::ExperimentPlan& plan, const StopS
   options.stop = &signals.flag();
   options.log = [&out](const std::string& line) { out << line << std::endl; };
   try {
-    engine::SlurmClient slurm;
-    const engine::QueueOutcome outcome = executor == engine::ExecutorKind::Slurm
-                                             ? engine::runSlurmQueue(plan, options, slurm)
-                                             : engine::runExperimentQueue(plan, options);
+    const engine::QueueOutcome outcome = engine::runExperimentQueue(plan, options, *executor);
     if (outcome == engine::QueueOutcome::AlreadyRunning) {
       err << "mrnn: experiment '" << plan.experiment.name
           << "' is already running; `mrnn experiment status` shows it\n";
@@ -139,51 +151,42 @@ int status(const engine::Experiment& experiment, std::ostream& out) {
   auto rows = engine::experimentProgress(
       trials, runs, [&](int64_t trial) { return engine::trialTrainedNow(folder, name, trial); },
       queue.has_value());
-  // Trials on Slurm: their jobs' state from squeue (its database is the job's while it runs).
-  const engine::SlurmJobs jobs = engine::recordedSlurmJobs(folder, name);
-  if (!jobs.empty()) {
-    std::map<std::string, engine::SlurmJobState> states;
-    bool known = false;
-    try {
-      states = engine::SlurmClient().jobs(engine::slurmJobName(name));
-      known = true;
-    } catch (const std::exception& error) {
-      out << "squeue: " << error.what() << "\n";
-    }
-    engine::describeSlurmJobs(folder, name, jobs, known ? &states : nullptr, rows);
-    out << jobs.size() << " trial" << (jobs.size() == 1 ? "" : "s")
-        << " in Slurm jobs not yet collected\n";
+  // What the executors know beyond the ledger (Slurm: each job's state from squeue, as the
+  // job's database is its own while it runs), whichever the trials were left with.
+  for (const auto& executor : engine::allTrialExecutors(folder, name)) {
+    for (const std::string& line : executor->describeTrials(rows)) out << line << "\n";
   }
   out << engine::progressText(rows);
   return 0;
 }
 
-// Needs no plan either: the queue's lock and the recorded Slurm jobs say all.
-int stop(const engine::Experiment& experiment, std::ostream& out, std::ostream& err) {
+// Trials that outlive their queue (Slurm jobs), stopped here when no queue runs. The next
+// `run` collects their runs (a stopped trial saves a checkpoint first). Exit 0, or 1 with a
+// message.
+int stopWithoutQueue(const engine::Experiment& experiment, std::ostream& out, std::ostream& err) {
   const std::string folder = engine::projectFolderOf(experiment.baseFile);
-  const engine::QueueControl queue(folder, experiment.name);
-  const auto holder = queue.holder();
-  const engine::SlurmJobs jobs = engine::recordedSlurmJobs(folder, experiment.name);
-  if (!holder && !jobs.empty()) {
-    // Slurm jobs outlive their queue: without one, cancel them here. The next `run` collects
-    // their runs (a cancelled trial saves a checkpoint first).
-    std::vector<std::string> ids;
-    for (const auto& [index, id] : jobs) ids.push_back(id);
+  bool stopped = false;
+  for (const auto& executor : engine::allTrialExecutors(folder, experiment.name)) {
     try {
-      engine::SlurmClient().cancel(ids);
+      if (const auto said = executor->stopWithoutQueue()) {
+        out << *said << "\n";
+        stopped = true;
+      }
     } catch (const std::exception& error) {
       err << "mrnn: " << error.what() << "\n";
       return 1;
     }
-    out << "the queue is not running; cancelled " << ids.size() << " Slurm job"
-        << (ids.size() == 1 ? "" : "s") << " (running trials save a checkpoint first); "
-        << "`mrnn experiment run` collects their runs and goes on\n";
-    return 0;
   }
-  if (!holder) {
-    out << "experiment '" << experiment.name << "' is not running\n";
-    return 0;
-  }
+  if (!stopped) out << "experiment '" << experiment.name << "' is not running\n";
+  return 0;
+}
+
+// Needs no plan either: the queue's lock and what the executors left say all.
+int stop(const engine::Experiment& experiment, std::ostream& out, std::ostream& err) {
+  const std::string folder = engine::projectFolderOf(experiment.baseFile);
+  const engine::QueueControl queue(folder, experiment.name);
+  const auto holder = queue.holder();
+  if (!holder) return stopWithoutQueue(experiment, out, err);
   std::string problem;
   if (!queue.stop(&problem)) {
     err << "mrnn: " << problem << "\n";
@@ -355,17 +358,12 @@ int runExperimentCommand(const CommandLine& args, std::ostream& out, std::ostrea
       args.unknownOptions({"experiment", "slots", "threads", "replan", "format", "output", "trial",
                            "executor", "run-folder", "exit-file"});
   if (!known || !unknown.empty()) {
-    err << kExperimentUsage;
+    err << experimentUsage();
     if (!unknown.empty()) err << "unknown option " << unknown.front() << "\n";
     return 2;
   }
   const std::string& verb = words[1];
-  if (args.has("executor")) {
-    const std::string executor = args.value("executor");
-    if (executor != "local" && executor != "slurm") {
-      throw UsageError("--executor expects local or slurm, got '" + executor + "'");
-    }
-  }
+  executorOption(args);  // a usage error before the file is read, whatever the verb
   if (verb == "trial" && args.has("exit-file")) return trialWithExitFile(args, out, err);
   // A ConfigError (file, line, key) reaches main(), which prints it and exits 1.
   const engine::Experiment experiment = engine::loadExperiment(experimentFile(args));

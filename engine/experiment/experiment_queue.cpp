@@ -11,10 +11,9 @@
 #include <map>
 #include <thread>
 
-#include "engine/config/device_name.h"
 #include "engine/experiment/experiment_paths.h"
-#include "engine/runtime/child_handle.h"
-#include "engine/runtime/machine_resources.h"
+#include "engine/experiment/queue_run.h"
+#include "engine/experiment/trial_executor.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_lock.h"
 #include "engine/store/text_format.h"
@@ -53,12 +52,6 @@ std::string bits(double value) {
   std::snprintf(text, sizeof text, "%.4f", value);
   return text;
 }
-
-struct ActiveTrial {
-  ChildHandle child;
-  int64_t trial = 0;
-  int64_t gpu = -1;  // the GPU it trains on, or -1
-};
 
 }  // namespace
 
@@ -318,7 +311,72 @@ std::optional<RunLock> lockQueue(const std::string& folder, const std::string& n
   }
 }
 
-QueueOutcome runExperimentQueue(const ExperimentPlan& plan, const QueueOptions& options) {
+namespace {
+
+// The ledger made the plan's, as every queue run begins, whatever its executor: trials whose
+// records were lost take back their runs, the plan's changes are queued (or refused), and no
+// trial that another executor trained is taken over.
+void matchLedgerToPlan(const ExperimentPlan& plan, const QueueOptions& options,
+                       ExperimentLedger& ledger, RunCatalogue& catalogue, ExecutorKind executor,
+                       const std::function<void(const std::string&)>& log) {
+  if (!options.replan) {
+    if (const int64_t recovered = recoverTrialsFromRuns(plan, ledger, catalogue.runs())) {
+      log("experiment '" + plan.experiment.name + "' had no queue records; " +
+          std::to_string(recovered) + " trials took back their runs from the run store");
+    }
+  }
+  syncLedger(plan, ledger, options.replan, &catalogue.store());
+  checkTrialsExecutor(plan, ledger, catalogue.store(), executor);
+}
+
+// The trials that may start now, in the ledger's order.
+struct PendingTrials {
+  std::vector<TrialRecord> ready;  // at most the executor's free slots
+  bool any = false;                // some trial waits for its turn, ready or not
+  bool waiting = false;            // a process left from an earlier queue run still trains one
+};
+PendingTrials pendingTrials(const QueueRun& queue, const TrialExecutor& executor) {
+  PendingTrials found;
+  const int64_t room = executor.freeSlots();
+  for (const TrialRecord& row : queue.ledger.trials(queue.name())) {
+    // Queued, or running with nothing of this queue training it (an earlier queue died).
+    const bool pending =
+        (row.status == TrialStatus::Queued || row.status == TrialStatus::Running) &&
+        !executor.holds(row.trial);
+    if (!pending) continue;
+    found.any = true;
+    if (static_cast<int64_t>(found.ready.size()) >= room) break;
+    // A child of a queue that died may still be saving its checkpoint, or a Slurm job that a
+    // killed queue lost track of may still train it: wait for it to end.
+    if (RunLock::holder(ExperimentPaths::trialLock(queue.folder(), queue.name(), row.trial))) {
+      found.waiting = true;
+      continue;
+    }
+    found.ready.push_back(row);
+  }
+  return found;
+}
+
+QueueOutcome finishQueue(const QueueRun& queue) {
+  const std::vector<TrialRecord> rows = queue.ledger.trials(queue.name());
+  if (queue.stopping) {
+    for (const TrialRecord& row : rows) {
+      if (row.status == TrialStatus::Running)
+        queue.ledger.setStatus(queue.name(), row.trial, TrialStatus::Queued);
+    }
+    queue.log("stopped; run the experiment again to go on");
+    return QueueOutcome::Stopped;
+  }
+  bool failed = false;
+  for (const TrialRecord& row : rows) failed = failed || row.status == TrialStatus::Failed;
+  queue.log(failed ? "finished; some trials failed" : "finished: every trial done");
+  return failed ? QueueOutcome::SomeFailed : QueueOutcome::AllDone;
+}
+
+}  // namespace
+
+QueueOutcome runExperimentQueue(const ExperimentPlan& plan, const QueueOptions& options,
+                                TrialExecutor& executor) {
   const std::string& folder = plan.folder();
   const std::string& name = plan.experiment.name;
   const auto log = [&options](const std::string& line) {
@@ -327,119 +385,39 @@ QueueOutcome runExperimentQueue(const ExperimentPlan& plan, const QueueOptions& 
   std::filesystem::create_directories(ExperimentPaths::folder(folder, name));
   const auto queueLock = lockQueue(folder, name, log);
   if (!queueLock) return QueueOutcome::AlreadyRunning;
+  executor.open(options);
   RunCatalogue catalogue(folder, RunCatalogue::Access::ReadWrite);
   ExperimentLedger ledger(folder);
-  if (!options.replan) {
-    if (const int64_t recovered = recoverTrialsFromRuns(plan, ledger, catalogue.runs())) {
-      log("experiment '" + name + "' had no queue records; " + std::to_string(recovered) +
-          " trials took back their runs from the run store");
-    }
-  }
-  syncLedger(plan, ledger, options.replan, &catalogue.store());
-  checkTrialsExecutor(plan, ledger, catalogue.store(), ExecutorKind::Local);
+  matchLedgerToPlan(plan, options, ledger, catalogue, executor.kind(), log);
+  QueueRun queue{plan, options, ledger, catalogue, log, false, {}};
+  for (const std::string& line : executor.begin(queue)) log(line);
 
-  bool onCuda = false;
-  for (const TrialPlan& trial : plan.trials)
-    onCuda = onCuda || namesCudaDevice(trial.project.training.device);
-  const int64_t gpus = onCuda ? options.gpus : 0;
-  const SlotPlan slots = chooseSlots(plan.experiment, static_cast<int64_t>(plan.trials.size()),
-                                     hardwareThreads(), options.slotCount, options.threads, gpus);
-  log("experiment '" + name + "': " + std::to_string(plan.trials.size()) + " trials, " +
-      std::to_string(slots.count) + " at a time, " + std::to_string(slots.threads) +
-      (slots.threads == 1 ? " thread" : " threads") + " each");
-
-  if (onCuda && gpus == 0) log("the trials train on cuda, but this machine shows no GPU");
-  std::vector<ActiveTrial> active;
-  // The GPU a new trial gets: the lowest one no running trial holds.
-  const auto freeGpu = [&active, gpus]() {
-    for (int64_t gpu = 0; gpu < gpus; ++gpu) {
-      bool taken = false;
-      for (const ActiveTrial& a : active) taken = taken || a.gpu == gpu;
-      if (!taken) return gpu;
-    }
-    return int64_t{0};
-  };
-
-  std::map<int64_t, int> kills;  // children ended by a signal other than our SIGTERM
-  bool stopping = false;
-  const auto isActive = [&active](int64_t trial) {
-    for (const ActiveTrial& a : active) {
-      if (a.trial == trial) return true;
-    }
-    return false;
+  const auto pause = [&options]() {
+    std::this_thread::sleep_for(std::chrono::milliseconds(options.pollMilliseconds));
   };
   while (true) {
-    for (auto it = active.begin(); it != active.end();) {
-      if (const auto code = it->child.poll()) {
-        recordTrialExit(plan, ledger, catalogue, it->trial, *code, stopping, kills, log);
-        it = active.erase(it);
-      } else {
-        ++it;
-      }
+    const bool polled = executor.poll(queue);
+    if (!queue.stopping && options.stop != nullptr && options.stop->load()) {
+      queue.stopping = true;
+      executor.stopAll(queue);
     }
-    if (!stopping && options.stop != nullptr && options.stop->load()) {
-      stopping = true;
-      log("stopping: each running trial saves a checkpoint first");
-      for (const ActiveTrial& a : active) a.child.signal(SIGTERM);
+    if (queue.stopping) {
+      if (executor.idle()) break;
+      pause();
+      continue;
     }
-    if (stopping) {
-      if (active.empty()) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(options.pollMilliseconds));
+    if (!polled) {
+      pause();
       continue;
     }
     // Halving ranks by the runs' validation; other searches need not read them every poll.
     if (isHalving(plan)) promoteAtRungs(plan, ledger, catalogue.runs());
-    bool waiting = false;
-    bool runnable = false;
-    for (const TrialRecord& row : ledger.trials(name)) {
-      const bool pending = row.status == TrialStatus::Queued ||
-                           (row.status == TrialStatus::Running && !isActive(row.trial));
-      if (!pending) continue;
-      runnable = true;
-      if (static_cast<int64_t>(active.size()) >= slots.count) break;
-      // A child of a queue that died may still be saving its checkpoint: wait for it.
-      if (RunLock::holder(ExperimentPaths::trialLock(folder, name, row.trial))) {
-        waiting = true;
-        continue;
-      }
-      const std::vector<std::string> argv{options.program, "experiment",
-                                          "trial",         plan.experiment.file,
-                                          "--trial",       std::to_string(row.trial + 1),
-                                          "--threads",     std::to_string(slots.threads)};
-      ledger.setStatus(name, row.trial, TrialStatus::Running);
-      const int64_t gpu = gpus > 0 ? freeGpu() : -1;
-      std::vector<std::string> environment;
-      if (gpu >= 0) environment.push_back("CUDA_VISIBLE_DEVICES=" + std::to_string(gpu));
-      try {
-        active.push_back(
-            {ChildHandle::start(argv, ExperimentPaths::trialLog(folder, name, row.trial),
-                                environment),
-             row.trial, gpu});
-      } catch (const std::exception& error) {
-        ledger.setStatus(name, row.trial, TrialStatus::Failed, error.what());
-        log(describeTrial(row) + " could not start: " + error.what());
-        continue;
-      }
-      log(describeTrial(row) + " started" +
-          (row.budget > 0 ? " (to step " + std::to_string(row.budget) + ")" : "") +
-          (gpu >= 0 ? " on GPU " + std::to_string(gpu) : ""));
-    }
-    if (active.empty() && !runnable && !waiting) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(options.pollMilliseconds));
+    const PendingTrials pending = pendingTrials(queue, executor);
+    if (!pending.ready.empty()) executor.start(queue, pending.ready);
+    if (executor.idle() && !pending.any && !pending.waiting) break;
+    pause();
   }
-  if (stopping) {
-    for (const TrialRecord& row : ledger.trials(name)) {
-      if (row.status == TrialStatus::Running)
-        ledger.setStatus(name, row.trial, TrialStatus::Queued);
-    }
-    log("stopped; run the experiment again to go on");
-    return QueueOutcome::Stopped;
-  }
-  bool failed = false;
-  for (const TrialRecord& row : ledger.trials(name))
-    failed = failed || row.status == TrialStatus::Failed;
-  log(failed ? "finished; some trials failed" : "finished: every trial done");
-  return failed ? QueueOutcome::SomeFailed : QueueOutcome::AllDone;
+  return finishQueue(queue);
 }
 
 }  // namespace mrnn::engine

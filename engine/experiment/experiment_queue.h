@@ -17,8 +17,8 @@
 namespace mrnn::engine {
 
 class RunStore;
-
 class RunCatalogue;
+class TrialExecutor;
 
 // The experiment file changed after some trials ran: their recorded configuration is not
 // the plan's any more. `--replan` (QueueOptions::replan) starts the queue afresh.
@@ -104,11 +104,12 @@ void recordTrialExit(const ExperimentPlan& plan, ExperimentLedger& ledger,
                      std::map<int64_t, int>& kills,
                      const std::function<void(const std::string&)>& log);
 
-// Runs the experiment's queue in this process until every trial is done or failed, or the
-// stop flag is set (then the children are sent SIGTERM and stop with checkpoints). Only one
-// queue per experiment: a second gets AlreadyRunning. Child `mrnn experiment trial` processes
-// train the trials; their runs are ordinary runs of the project's run store.
-QueueOutcome runExperimentQueue(const ExperimentPlan& plan, const QueueOptions& options);
+// Runs the experiment's queue in this process until every trial is done, cut or failed, or the
+// stop flag is set (then `executor` stops its trials, which save checkpoints first). Only one
+// queue per experiment: a second gets AlreadyRunning. The queue decides (the ledger, halving,
+// which trials are pending, the ending); `executor` trains the trials (trial_executors.h).
+QueueOutcome runExperimentQueue(const ExperimentPlan& plan, const QueueOptions& options,
+                                TrialExecutor& executor);
 
 // The one queue of an experiment, whichever executor runs it: its lock, or nothing (said
 // through `log`) when another queue holds it.

@@ -340,8 +340,26 @@ void checkGridSize(const Experiment& experiment) {
 
 }  // namespace
 
+const std::vector<ExecutorKind>& executorKinds() {
+  static const std::vector<ExecutorKind> kinds{ExecutorKind::Local, ExecutorKind::Slurm};
+  return kinds;
+}
+
 std::string executorKindName(ExecutorKind kind) {
-  return kind == ExecutorKind::Slurm ? "slurm" : "local";
+  switch (kind) {
+    case ExecutorKind::Local:
+      return "local";
+    case ExecutorKind::Slurm:
+      return "slurm";
+  }
+  return "local";  // not reached: every kind is above
+}
+
+std::optional<ExecutorKind> executorKindNamed(const std::string& name) {
+  for (const ExecutorKind kind : executorKinds()) {
+    if (executorKindName(kind) == name) return kind;
+  }
+  return std::nullopt;
 }
 
 std::string searchKindName(SearchKind kind) {
@@ -445,10 +463,10 @@ Experiment parseExperiment(const std::string& text, const std::string& file) {
             parseReference(references[i], reader, indexed(path + ".references", i)));
       }
     }
+    std::vector<std::string> executors;
+    for (const ExecutorKind kind : executorKinds()) executors.push_back(executorKindName(kind));
     experiment.executor =
-        reader.choice(node, path, "executor", "local", {"local", "slurm"}) == "slurm"
-            ? ExecutorKind::Slurm
-            : ExecutorKind::Local;
+        *executorKindNamed(reader.choice(node, path, "executor", "local", executors));
     if (node["slurm"]) experiment.slurm = parseSlurm(node["slurm"], reader, path + ".slurm");
     // Drawn configurations take any value of a range; a grid (and halving over the grid)
     // needs its points.

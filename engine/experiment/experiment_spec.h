@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,9 +62,13 @@ struct ExperimentReference {
 };
 
 // Where the trials run: child processes of the queue on this machine, or a Slurm job array
-// (docs/distributed.md).
+// (docs/distributed.md). Each kind is a TrialExecutor (trial_executors.h makes them).
 enum class ExecutorKind { Local, Slurm };
-std::string executorKindName(ExecutorKind kind);
+// Every kind, as `executor:` and `--executor` list them.
+const std::vector<ExecutorKind>& executorKinds();
+std::string executorKindName(ExecutorKind kind);  // "local", "slurm"
+// The kind of that name, or nothing.
+std::optional<ExecutorKind> executorKindNamed(const std::string& name);
 
 // The `slurm:` section: how the Slurm executor submits the trials. Empty texts leave the
 // cluster's defaults.

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,24 +15,20 @@ namespace mrnn::engine {
 
 class RunCatalogue;
 
-// The Slurm executor (docs/distributed.md): the queue's trials as Slurm job arrays, each
-// array task one `mrnn experiment trial` training into the trial's own run folder
-// (ExperimentPaths::slurmRunFolder). Only this process, on the submit host, writes the
-// project's runs.sqlite: it imports each trial's run once its job has ended (SQLite is not
-// safe across the machines of a network file system; one writer per file, one machine at a
-// time). Slurm jobs outlive the queue: a queue run again finds them in the jobs file, leaves
-// the live ones be and collects the ended ones.
+// What the Slurm executor (SlurmExecutor, docs/distributed.md) reads and writes of its
+// trials' folders and jobs: the jobs file, a trial's ticket and exit status, the import of a
+// trial's run into the project's store, and the jobs' lines of `mrnn experiment status`.
 
 // Slots and threads on Slurm: `slots` (the option, else the experiment's) throttles each array
 // ("%N"; 0: as many as Slurm runs); threads per trial: the option, the experiment's,
 // slurm.cpus_per_task, else 1.
 SlotPlan chooseSlurmSlots(const Experiment& experiment, int64_t slotsOption, int64_t threadsOption);
 
-// Runs the queue until every trial is done, cut or failed, or the stop flag is set (then the
-// live jobs are cancelled with scancel, their trials stop with checkpoints and are collected).
-// Outcomes as runExperimentQueue's. Throws ExperimentChangedError as it does, and
-// std::runtime_error when sbatch refuses the trials or squeue keeps failing (the trials stay
-// queued; run it again).
+// The experiment's queue (runExperimentQueue) with the Slurm executor over `client`: runs until
+// every trial is done, cut or failed, or the stop flag is set (then the live jobs are cancelled
+// with scancel, their trials stop with checkpoints and are collected). Throws
+// ExperimentChangedError as the queue does, and std::runtime_error when sbatch refuses the
+// trials or squeue keeps failing (the trials stay queued; run it again).
 QueueOutcome runSlurmQueue(const ExperimentPlan& plan, const QueueOptions& options,
                            SlurmClient& client);
 
@@ -45,6 +42,16 @@ SlurmJobs recordedSlurmJobs(const std::string& projectFolder, const std::string&
 // has no other user, and this process may recover what a killed job left in its database.
 int64_t collectSlurmTrial(const ExperimentPlan& plan, int64_t index, RunCatalogue& catalogue,
                           ExperimentLedger& ledger);
+
+// Before trial `row` is submitted: its run folder and the ticket that tells its job what the
+// ledger would (fingerprint, budget, the run of its folder to continue, the folder's newest run).
+void writeSlurmTicket(const ExperimentPlan& plan, const TrialRecord& row,
+                      const RunCatalogue& catalogue);
+
+// The exit status the trial of job `jobId` wrote as it ended (none: it was killed, or never
+// ran).
+std::optional<int> slurmExitStatus(const std::string& projectFolder, const std::string& experiment,
+                                   int64_t index, const std::string& jobId);
 
 // For `mrnn experiment status`: each recorded trial's job as squeue gives it (`states`), with
 // the step its log reached, or, once ended, what it left to collect; `rows` gain their `job`.
