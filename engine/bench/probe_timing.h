@@ -4,7 +4,6 @@
 #include <cstdint>
 
 #include <torch/cuda.h>
-#include <torch/torch.h>
 #include <torch/types.h>
 
 namespace mrnn::engine {
