@@ -17,6 +17,8 @@
 #   --target NAME       build only NAME (repeatable; default: everything in the build)
 #   --include DIR       an extra header folder (repeatable), e.g. Gloo's or NCCL's headers
 #   --allow-cpu-torch   accept a LibTorch without CUDA (a build check; no training on GPUs)
+#   --keep-going        build every target that can be built after a compile error, so that
+#                       one run shows all the errors (the script still fails)
 set -euo pipefail
 # The whole script is one block, read before it runs: editing it (a git pull) during a long
 # build cannot change what runs next.
@@ -37,6 +39,7 @@ jobs="$(nproc 2>/dev/null || echo 4)"
 cuda_arch=""
 targets=()
 allow_cpu_torch=0
+keep_going=0
 extra_includes=()
 extra_cmake=()
 
@@ -52,6 +55,7 @@ while [[ $# -gt 0 ]]; do
     --target) need_value "$@"; targets+=("$2"); shift 2 ;;
     --include) need_value "$@"; extra_includes+=("$(cd "$2" && pwd)") || exit 1; shift 2 ;;
     --allow-cpu-torch) allow_cpu_torch=1; shift ;;
+    --keep-going) keep_going=1; shift ;;
     -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "${BASH_SOURCE[0]}"; exit 0 ;;
     --) shift; extra_cmake=("$@"); break ;;
     *) die "unknown argument '$1' (see --help)" ;;
@@ -335,6 +339,7 @@ build_cmd=(cmake --build "${build}" --parallel "${jobs}")
 for target in "${targets[@]}"; do
   build_cmd+=(--target "${target}")
 done
+[[ ${keep_going} -eq 1 ]] && build_cmd+=(-- -k 0)
 note "building ${targets[*]:-everything} with ${jobs} jobs"
 "${build_cmd[@]}" || die "the build failed (messages above)"
 

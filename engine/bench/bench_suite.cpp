@@ -4,6 +4,7 @@
 #include <torch/version.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -275,6 +276,7 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
       static_cast<double>(o.repeats) * static_cast<double>(report.rows.size());
   std::map<const BenchRow*, std::string> recurrentDtypes;  // torch::nn::LSTM's, last round
   double started = 0.0;
+  std::vector<std::string> failures;
   for (int round = 1; round <= o.repeats; ++round) {
     if (round == 1 || !report.ceilingGflops.empty()) measureCeiling();
     for (auto& row : report.rows) {
@@ -291,12 +293,22 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
       if (row.busy) spinner.emplace(0);
       const auto outcome = runChildProcess(argv, environment);
       spinner.reset();
+      const std::string what = row.subject + " " + benchMeasureName(row.measure);
       if (outcome.exitCode != 0) {
-        throw std::runtime_error(row.subject + " " + benchMeasureName(row.measure) +
-                                 " failed (exit " + std::to_string(outcome.exitCode) +
-                                 "): " + lastLines(outcome.err + outcome.out, 3));
+        // One subject that fails (a GPU out of memory, a peer's torch without bf16) must not
+        // cost the others' figures: it is named in the notes and left out of the table.
+        failures.push_back(what + " failed (exit " + std::to_string(outcome.exitCode) +
+                           "): " + lastLines(outcome.err + outcome.out, 3));
+        report.notes.push_back(failures.back());
+        reportTo(job, started / measurements,
+                 what + ": failed (exit " + std::to_string(outcome.exitCode) + ")");
+        continue;
       }
       const auto result = parseProbeOutput(outcome.out);
+      // Each figure as it comes, so a run cut short still leaves what it measured.
+      reportTo(job, started / measurements,
+               what + ": " + std::to_string(static_cast<long long>(result.symbolsPerSecond)) +
+                   " symbols/s");
       row.rates.push_back(result.symbolsPerSecond);
       row.peakMb.push_back(static_cast<double>(outcome.peakResidentKb) / 1024.0);
       if (result.flopsPerSymbol > 0) row.flopsPerSymbol = result.flopsPerSymbol;
@@ -315,6 +327,10 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
                              ", not BFloat16");
     }
   }
+  report.rows.erase(std::remove_if(report.rows.begin(), report.rows.end(),
+                                   [](const BenchRow& row) { return row.rates.empty(); }),
+                    report.rows.end());
+  if (report.rows.empty() && !failures.empty()) throw std::runtime_error(failures.front());
   rusage self{};
   getrusage(RUSAGE_SELF, &self);
   report.suiteResidentMb = static_cast<double>(self.ru_maxrss) / 1024.0;

@@ -1,5 +1,6 @@
 #include "engine/distributed/c10d_collective.h"
 
+#include <torch/csrc/distributed/c10d/Backend.hpp>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <thread>
+#include <type_traits>
 
 namespace mrnn::engine {
 namespace {
@@ -31,9 +33,15 @@ bool loopback(const std::string& address) {
 
 }  // namespace
 
+// PyTorch 2 made Gloo's and NCCL's groups c10d::Backend subclasses (a ProcessGroup now wraps
+// backends); PyTorch 1.x derives them from ProcessGroup. Both bases offer the collectives used
+// here with the same signatures, so hold whichever the backends derive from.
+using GroupBase = std::conditional_t<std::is_base_of_v<c10d::Backend, c10d::ProcessGroupGloo>,
+                                     c10d::Backend, c10d::ProcessGroup>;
+
 struct C10dCollective::Group {
   c10::intrusive_ptr<c10d::Store> store;
-  c10::intrusive_ptr<c10d::ProcessGroup> group;
+  c10::intrusive_ptr<GroupBase> group;
   std::string backend;
 };
 

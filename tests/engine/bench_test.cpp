@@ -513,6 +513,39 @@ MRNN_TEST(suite_names_the_failing_subject_and_quotes_it) {
   std::filesystem::remove(python);
 }
 
+MRNN_TEST(suite_leaves_out_a_failing_subject_and_measures_the_rest) {
+  // An engine whose probes fail (a GPU out of memory, say) beside a peer that measures: the
+  // peer's figure stays, the failure is a note, and nothing throws.
+  const std::string dir = "/tmp/mrnn-bench-partial-" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  const auto script = [&](const std::string& name, const std::string& body) {
+    const std::string path = dir + "/" + name;
+    std::ofstream(path) << "#!/bin/sh\n" << body;
+    std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+    return path;
+  };
+  engine::BenchSuiteOptions options;
+  options.self = script("mrnn", "echo 'CUDA out of memory' >&2\nexit 3\n");
+  options.python = script("python",
+                          "[ \"$2\" = --help ] && exit 0\n"
+                          "echo 'mlstm hidden=8 batch=2 bptt=4 params=1 chars_per_s=1000'\n");
+  options.peer = "/dev/null";
+  options.cells = {"mlstm"};
+  options.measures = {engine::BenchMeasure::Train};
+  options.torchLstm = false;
+  options.repeats = 1;
+  const engine::BenchReport report = engine::runBenchSuite(options);
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(report.rows.size(), size_t{1});
+  if (report.rows.empty()) return;
+  EXPECT_EQ(report.rows.front().subject, std::string("peer mlstm"));
+  EXPECT_NEAR(report.rows.front().medianRate(), 1000.0, 1e-9);
+  const std::string text = engine::formatBenchReport(report, "mrnn bench");
+  EXPECT_MSG(
+      text.find("engine mlstm train failed (exit 3): CUDA out of memory") != std::string::npos,
+      text);
+}
+
 MRNN_TEST(suite_leaves_out_a_peer_whose_python_lacks_torch) {
   // Debian's python3 without python3-torch: everything else is measured, the report says how
   // to add the peer, and nothing throws.
