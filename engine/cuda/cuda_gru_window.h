@@ -9,14 +9,11 @@
 #include <cstdint>
 
 #include "engine/cuda/window_ops.h"
+#include "engine/windows/gru_window_layout.h"
 
 namespace mrnn::engine::cuda {
 
-struct GruWindowSizes {
-  int64_t T = 0;  // steps
-  int64_t B = 0;  // rows (batch)
-  int64_t H = 0;  // hidden units
-};
+// The sizes, the saved buffers and their shapes: engine/windows/gru_window_layout.h.
 
 struct GruWindowForwardBuffers {
   const float* xp = nullptr;    // [T, B, 3H]: the hoisted U x + b, rows z r j
@@ -31,23 +28,19 @@ struct GruWindowForwardBuffers {
 };
 
 struct GruWindowBackwardBuffers {
-  const float* h0 = nullptr;
-  const float* wZr = nullptr;
-  const float* wH = nullptr;
-  const float* mask = nullptr;
-  const float* hs = nullptr;  // the forward's outputs: h_{t-1} for the update's gradient
-  const float* hin = nullptr;
-  const float* gates = nullptr;
-  const float* rh = nullptr;
-  const float* dHs = nullptr;  // [T, B, H] or null
-  float* dh = nullptr;         // [B, H] in: the final h's gradient; out: h0's
-  float* dXp = nullptr;        // out [T, B, 3H]: the pre-activations' gradients (= xp's)
-  float* dhStep = nullptr;     // workspace [B, H]
-  float* dRh = nullptr;        // workspace [B, H]
-  float* dHin = nullptr;       // workspace [B, H]
-  float* dWzr = nullptr;       // out [2H, H] (overwritten)
-  float* dWh = nullptr;        // out [H, H] (overwritten)
+  GruWindowSaved<const float*> saved;  // what the forward wrote or read (savedBy)
+  const float* dHs = nullptr;          // [T, B, H] or null
+  float* dh = nullptr;                 // [B, H] in: the final h's gradient; out: h0's
+  float* dXp = nullptr;                // out [T, B, 3H]: the pre-activations' gradients (= xp's)
+  float* dhStep = nullptr;             // workspace [B, H]
+  float* dRh = nullptr;                // workspace [B, H]
+  float* dHin = nullptr;               // workspace [B, H]
+  float* dWzr = nullptr;               // out [2H, H] (overwritten)
+  float* dWh = nullptr;                // out [H, H] (overwritten)
 };
+
+// What a forward with these buffers leaves for the backward.
+GruWindowSaved<const float*> savedBy(const GruWindowForwardBuffers& forward);
 
 void gruWindowForward(const GruWindowSizes& sizes, const GruWindowForwardBuffers& buffers,
                       WindowOps& ops);

@@ -8,6 +8,10 @@ namespace {
 constexpr const char* kProduct = "LSTM window product";
 }  // namespace
 
+LstmWindowSaved<const float*> savedBy(const LstmWindowForwardBuffers& f) {
+  return {f.wH, f.mask, f.hin, f.gates, f.c, f.tanhC};
+}
+
 void lstmWindowForward(const LstmWindowSizes& sizes, const LstmWindowForwardBuffers& buf,
                        WindowOps& ops) {
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H;
@@ -31,23 +35,24 @@ void lstmWindowForward(const LstmWindowSizes& sizes, const LstmWindowForwardBuff
 
 void lstmWindowBackward(const LstmWindowSizes& sizes, const LstmWindowBackwardBuffers& buf,
                         WindowOps& ops) {
+  const auto& saved = buf.saved;
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H;
   if (T <= 0) throw std::runtime_error("LSTM window: no steps");
-  ops.holdFixed(buf.wH, 4 * H * H);
+  ops.holdFixed(saved.wH, 4 * H * H);
   for (int64_t t = T - 1; t >= 0; --t) {
     const float* dOut = buf.dHs ? buf.dHs + t * B * H : nullptr;
     float* dGatesT = buf.dXp + t * B * 4 * H;
-    ops.run(LstmRowsBackward{buf.gates + t * B * 4 * H, 4 * H, buf.c + t * B * H,
-                             buf.tanhC + t * B * H, buf.dh, dOut, buf.dc, dGatesT, 4 * H, B, H});
+    ops.run(LstmRowsBackward{saved.gates + t * B * 4 * H, 4 * H, saved.c + t * B * H,
+                             saved.tanhC + t * B * H, buf.dh, dOut, buf.dc, dGatesT, 4 * H, B, H});
     // dh_in = dG W_h, straight into dh (the step above has read it), then through the mask
     // to h_{t-1}.
-    ops.gemm(rowMajorGemm(false, false, B, H, 4 * H, dGatesT, 4 * H, buf.wH, H, false, buf.dh, H,
+    ops.gemm(rowMajorGemm(false, false, B, H, 4 * H, dGatesT, 4 * H, saved.wH, H, false, buf.dh, H,
                           kProduct));
-    ops.run(MaskedCopy{buf.dh, buf.mask, buf.dh, B * H});
+    ops.run(MaskedCopy{buf.dh, saved.mask, buf.dh, B * H});
   }
   // dW_h = dG^T hin, one product over all T x B rows.
-  ops.gemm(rowMajorGemm(true, false, 4 * H, H, T * B, buf.dXp, 4 * H, buf.hin, H, false, buf.dWh, H,
-                        kProduct));
+  ops.gemm(rowMajorGemm(true, false, 4 * H, H, T * B, buf.dXp, 4 * H, saved.hin, H, false, buf.dWh,
+                        H, kProduct));
 }
 
 }  // namespace mrnn::engine::cuda

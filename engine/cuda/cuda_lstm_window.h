@@ -9,14 +9,11 @@
 #include <cstdint>
 
 #include "engine/cuda/window_ops.h"
+#include "engine/windows/lstm_window_layout.h"
 
 namespace mrnn::engine::cuda {
 
-struct LstmWindowSizes {
-  int64_t T = 0;  // steps
-  int64_t B = 0;  // rows (batch)
-  int64_t H = 0;  // hidden units
-};
+// The sizes, the saved buffers and their shapes: engine/windows/lstm_window_layout.h.
 
 struct LstmWindowForwardBuffers {
   const float* xp = nullptr;    // [T, B, 4H]: the hoisted W_x x + b
@@ -32,18 +29,16 @@ struct LstmWindowForwardBuffers {
 };
 
 struct LstmWindowBackwardBuffers {
-  const float* wH = nullptr;
-  const float* mask = nullptr;
-  const float* hin = nullptr;
-  const float* gates = nullptr;
-  const float* c = nullptr;  // [T + 1, B, H]
-  const float* tanhC = nullptr;
-  const float* dHs = nullptr;  // [T, B, H] or null
-  float* dh = nullptr;         // [B, H] in: the final h's gradient; out: h0's
-  float* dc = nullptr;         // [B, H] in: the final c's gradient; out: c0's
-  float* dXp = nullptr;        // out [T, B, 4H]: the pre-activations' gradients (= xp's)
-  float* dWh = nullptr;        // out [4H, H] (overwritten)
+  LstmWindowSaved<const float*> saved;  // what the forward wrote or read (savedBy)
+  const float* dHs = nullptr;           // [T, B, H] or null
+  float* dh = nullptr;                  // [B, H] in: the final h's gradient; out: h0's
+  float* dc = nullptr;                  // [B, H] in: the final c's gradient; out: c0's
+  float* dXp = nullptr;                 // out [T, B, 4H]: the pre-activations' gradients (= xp's)
+  float* dWh = nullptr;                 // out [4H, H] (overwritten)
 };
+
+// What a forward with these buffers leaves for the backward.
+LstmWindowSaved<const float*> savedBy(const LstmWindowForwardBuffers& forward);
 
 void lstmWindowForward(const LstmWindowSizes& sizes, const LstmWindowForwardBuffers& buffers,
                        WindowOps& ops);

@@ -10,6 +10,10 @@ namespace {
 constexpr const char* kProduct = "mGRU window product";
 }  // namespace
 
+MgruWindowSaved<const float*> savedBy(const MgruWindowForwardBuffers& f) {
+  return {f.xp, f.h0, f.wMh, f.vZr, f.vH, f.mask, f.hin, f.u, f.m, f.gates, f.rm, f.hs};
+}
+
 void mgruWindowForward(const MgruWindowSizes& sizes, const MgruWindowForwardBuffers& buf,
                        WindowOps& ops) {
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H, M = sizes.M;
@@ -42,38 +46,39 @@ void mgruWindowForward(const MgruWindowSizes& sizes, const MgruWindowForwardBuff
 
 void mgruWindowBackward(const MgruWindowSizes& sizes, const MgruWindowBackwardBuffers& buf,
                         WindowOps& ops) {
+  const auto& saved = buf.saved;
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H, M = sizes.M;
   const int64_t G = 2 * H + M;
   const int64_t X = M + G;
   if (T <= 0) throw std::runtime_error("mGRU window: no steps");
-  ops.holdFixed(buf.wMh, M * H);
-  ops.holdFixed(buf.vZr, (H + M) * M);
-  ops.holdFixed(buf.vH, H * M);
-  const MultiplicativeState state{B, H, M, X, buf.wMh, buf.mask, kProduct};
+  ops.holdFixed(saved.wMh, M * H);
+  ops.holdFixed(saved.vZr, (H + M) * M);
+  ops.holdFixed(saved.vH, H * M);
+  const MultiplicativeState state{B, H, M, X, saved.wMh, saved.mask, kProduct};
   for (int64_t t = T - 1; t >= 0; --t) {
-    const float* gT = buf.gates + t * B * G;
-    const float* hPrev = t > 0 ? buf.hs + (t - 1) * B * H : buf.h0;
+    const float* gT = saved.gates + t * B * G;
+    const float* hPrev = t > 0 ? saved.hs + (t - 1) * B * H : saved.h0;
     float* dXpT = buf.dXp + t * B * X;
     float* dGT = dXpT + M;  // rows of [dz | dr | dj]
     ops.run(AddOrCopy{buf.dh, buf.dHs ? buf.dHs + t * B * H : nullptr, buf.dhStep, B * H});
     // dz, dj, and dh_{t-1} = dh (1 - z) through the update.
     ops.run(GruRowsBackward{gT, G, gT + H + M, G, hPrev, buf.dhStep, dGT, X, dGT + H + M, X, buf.dh,
                             B, H});
-    ops.gemm(rowMajorGemm(false, false, B, M, H, dGT + H + M, X, buf.vH, M, false, buf.dM, M,
+    ops.gemm(rowMajorGemm(false, false, B, M, H, dGT + H + M, X, saved.vH, M, false, buf.dM, M,
                           kProduct));  // d(r m) = dj V_h
-    ops.run(ResetRowsBackward{gT + H, G, buf.m + t * B * M, buf.dM, dGT + H, X, buf.dM, B, M});
-    ops.gemm(rowMajorGemm(false, false, B, M, H + M, dGT, X, buf.vZr, M, true, buf.dM, M,
+    ops.run(ResetRowsBackward{gT + H, G, saved.m + t * B * M, buf.dM, dGT + H, X, buf.dM, B, M});
+    ops.gemm(rowMajorGemm(false, false, B, M, H + M, dGT, X, saved.vZr, M, true, buf.dM, M,
                           kProduct));  // dm += [dz dr] [V_z; V_r]
-    multiplicativeStateBackward(state, buf.dM, buf.xp + t * B * X, buf.u + t * B * M, dXpT,
+    multiplicativeStateBackward(state, buf.dM, saved.xp + t * B * X, saved.u + t * B * M, dXpT,
                                 buf.dU + t * B * M, buf.dHin, ops);
-    ops.run(MaskedAccumulate{buf.dHin, buf.mask, buf.dh, B * H});
+    ops.run(MaskedAccumulate{buf.dHin, saved.mask, buf.dh, B * H});
   }
   // The weights' gradients: one product over all T x B rows each.
-  multiplicativeWeightGradient(state, T * B, buf.dU, buf.hin, buf.dWmh, ops);
-  ops.gemm(rowMajorGemm(true, false, H + M, M, T * B, buf.dXp + M, X, buf.m, M, false, buf.dVzr, M,
-                        kProduct));  // d[V_z; V_r] = [dz dr]^T m
-  ops.gemm(rowMajorGemm(true, false, H, M, T * B, buf.dXp + M + H + M, X, buf.rm, M, false, buf.dVh,
-                        M, kProduct));  // dV_h = dj^T (r m)
+  multiplicativeWeightGradient(state, T * B, buf.dU, saved.hin, buf.dWmh, ops);
+  ops.gemm(rowMajorGemm(true, false, H + M, M, T * B, buf.dXp + M, X, saved.m, M, false, buf.dVzr,
+                        M, kProduct));  // d[V_z; V_r] = [dz dr]^T m
+  ops.gemm(rowMajorGemm(true, false, H, M, T * B, buf.dXp + M + H + M, X, saved.rm, M, false,
+                        buf.dVh, M, kProduct));  // dV_h = dj^T (r m)
 }
 
 }  // namespace mrnn::engine::cuda

@@ -9,15 +9,11 @@
 #include <cstdint>
 
 #include "engine/cuda/window_ops.h"
+#include "engine/windows/mgru_window_layout.h"
 
 namespace mrnn::engine::cuda {
 
-struct MgruWindowSizes {
-  int64_t T = 0;  // steps
-  int64_t B = 0;  // rows (batch)
-  int64_t H = 0;  // hidden units
-  int64_t M = 0;  // multiplicative units
-};
+// The sizes, the saved buffers and their shapes: engine/windows/mgru_window_layout.h.
 
 // G = 2H + M gate columns [z (H) | r (M) | j (H)]; a row of xp is [W_mx x (M) | U x + b (G)].
 struct MgruWindowForwardBuffers {
@@ -36,29 +32,21 @@ struct MgruWindowForwardBuffers {
 };
 
 struct MgruWindowBackwardBuffers {
-  const float* xp = nullptr;
-  const float* h0 = nullptr;
-  const float* wMh = nullptr;
-  const float* vZr = nullptr;
-  const float* vH = nullptr;
-  const float* mask = nullptr;
-  const float* hs = nullptr;  // the forward's outputs: h_{t-1} for the update's gradient
-  const float* hin = nullptr;
-  const float* u = nullptr;
-  const float* m = nullptr;
-  const float* gates = nullptr;
-  const float* rm = nullptr;
-  const float* dHs = nullptr;  // [T, B, H] or null
-  float* dh = nullptr;         // [B, H] in: the final h's gradient; out: h0's
-  float* dXp = nullptr;        // out [T, B, M + G]: [dXm | dz dr dj] (pre-activations)
-  float* dU = nullptr;         // workspace [T, B, M]: du per step, kept for dW_mh
-  float* dM = nullptr;         // workspace [B, M]
-  float* dhStep = nullptr;     // workspace [B, H]
-  float* dHin = nullptr;       // workspace [B, H]
-  float* dWmh = nullptr;       // out [M, H] (overwritten)
-  float* dVzr = nullptr;       // out [H + M, M] (overwritten)
-  float* dVh = nullptr;        // out [H, M] (overwritten)
+  MgruWindowSaved<const float*> saved;  // what the forward wrote or read (savedBy)
+  const float* dHs = nullptr;           // [T, B, H] or null
+  float* dh = nullptr;                  // [B, H] in: the final h's gradient; out: h0's
+  float* dXp = nullptr;                 // out [T, B, M + G]: [dXm | dz dr dj] (pre-activations)
+  float* dU = nullptr;                  // workspace [T, B, M]: du per step, kept for dW_mh
+  float* dM = nullptr;                  // workspace [B, M]
+  float* dhStep = nullptr;              // workspace [B, H]
+  float* dHin = nullptr;                // workspace [B, H]
+  float* dWmh = nullptr;                // out [M, H] (overwritten)
+  float* dVzr = nullptr;                // out [H + M, M] (overwritten)
+  float* dVh = nullptr;                 // out [H, M] (overwritten)
 };
+
+// What a forward with these buffers leaves for the backward.
+MgruWindowSaved<const float*> savedBy(const MgruWindowForwardBuffers& forward);
 
 void mgruWindowForward(const MgruWindowSizes& sizes, const MgruWindowForwardBuffers& buffers,
                        WindowOps& ops);

@@ -10,6 +10,10 @@ namespace {
 constexpr const char* kProduct = "mLSTM window product";
 }  // namespace
 
+MlstmWindowSaved<const float*> savedBy(const MlstmWindowForwardBuffers& f) {
+  return {f.xp, f.wMh, f.wM, f.mask, f.hin, f.u, f.m, f.gates, f.c, f.tanhC};
+}
+
 void mlstmWindowForward(const MlstmWindowSizes& sizes, const MlstmWindowForwardBuffers& buf,
                         WindowOps& ops) {
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H, M = sizes.M;
@@ -36,29 +40,30 @@ void mlstmWindowForward(const MlstmWindowSizes& sizes, const MlstmWindowForwardB
 
 void mlstmWindowBackward(const MlstmWindowSizes& sizes, const MlstmWindowBackwardBuffers& buf,
                          WindowOps& ops) {
+  const auto& saved = buf.saved;
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H, M = sizes.M;
   const int64_t X = M + 4 * H;
   if (T <= 0) throw std::runtime_error("mLSTM window: no steps");
-  ops.holdFixed(buf.wMh, M * H);
-  ops.holdFixed(buf.wM, 4 * H * M);
-  const MultiplicativeState state{B, H, M, X, buf.wMh, buf.mask, kProduct};
+  ops.holdFixed(saved.wMh, M * H);
+  ops.holdFixed(saved.wM, 4 * H * M);
+  const MultiplicativeState state{B, H, M, X, saved.wMh, saved.mask, kProduct};
   for (int64_t t = T - 1; t >= 0; --t) {
     const float* dOut = buf.dHs ? buf.dHs + t * B * H : nullptr;
     float* dXpT = buf.dXp + t * B * X;  // rows of [dXm | dGates]
-    ops.run(LstmRowsBackward{buf.gates + t * B * 4 * H, 4 * H, buf.c + t * B * H,
-                             buf.tanhC + t * B * H, buf.dh, dOut, buf.dc, dXpT + M, X, B, H});
-    ops.gemm(rowMajorGemm(false, false, B, M, 4 * H, dXpT + M, X, buf.wM, M, false, buf.dM, M,
+    ops.run(LstmRowsBackward{saved.gates + t * B * 4 * H, 4 * H, saved.c + t * B * H,
+                             saved.tanhC + t * B * H, buf.dh, dOut, buf.dc, dXpT + M, X, B, H});
+    ops.gemm(rowMajorGemm(false, false, B, M, 4 * H, dXpT + M, X, saved.wM, M, false, buf.dM, M,
                           kProduct));  // dm = dG W_m
     // dh_in = du W_mh, straight into dh (the step above has read it), then through the mask
     // to h_{t-1}.
-    multiplicativeStateBackward(state, buf.dM, buf.xp + t * B * X, buf.u + t * B * M, dXpT,
+    multiplicativeStateBackward(state, buf.dM, saved.xp + t * B * X, saved.u + t * B * M, dXpT,
                                 buf.dU + t * B * M, buf.dh, ops);
-    ops.run(MaskedCopy{buf.dh, buf.mask, buf.dh, B * H});
+    ops.run(MaskedCopy{buf.dh, saved.mask, buf.dh, B * H});
   }
   // The weights' gradients: one product over all T x B rows each.
-  ops.gemm(rowMajorGemm(true, false, 4 * H, M, T * B, buf.dXp + M, X, buf.m, M, false, buf.dWm, M,
+  ops.gemm(rowMajorGemm(true, false, 4 * H, M, T * B, buf.dXp + M, X, saved.m, M, false, buf.dWm, M,
                         kProduct));  // dW_m = dG^T m
-  multiplicativeWeightGradient(state, T * B, buf.dU, buf.hin, buf.dWmh, ops);
+  multiplicativeWeightGradient(state, T * B, buf.dU, saved.hin, buf.dWmh, ops);
 }
 
 }  // namespace mrnn::engine::cuda

@@ -12,15 +12,11 @@
 #include <cstdint>
 
 #include "engine/cuda/window_ops.h"
+#include "engine/windows/mlstm_window_layout.h"
 
 namespace mrnn::engine::cuda {
 
-struct MlstmWindowSizes {
-  int64_t T = 0;  // steps
-  int64_t B = 0;  // rows (batch)
-  int64_t H = 0;  // hidden units
-  int64_t M = 0;  // multiplicative units
-};
+// The sizes, the saved buffers and their shapes: engine/windows/mlstm_window_layout.h.
 
 // The forward pass's inputs, and what it writes: the outputs and, window-sized, everything
 // the backward pass reads. X = M + 4H.
@@ -43,18 +39,7 @@ struct MlstmWindowForwardBuffers {
 // The backward pass's inputs (the forward's saved buffers, the gradients reaching the
 // outputs) and what it writes.
 struct MlstmWindowBackwardBuffers {
-  // As forward.
-  const float* xp = nullptr;
-  const float* wMh = nullptr;
-  const float* wM = nullptr;
-  const float* mask = nullptr;
-  // The forward's saved buffers.
-  const float* hin = nullptr;
-  const float* u = nullptr;
-  const float* m = nullptr;
-  const float* gates = nullptr;
-  const float* c = nullptr;  // [T + 1, B, H]
-  const float* tanhC = nullptr;
+  MlstmWindowSaved<const float*> saved;  // what the forward wrote or read (savedBy)
   // [T, B, H]: the gradient reaching every step's h, or null.
   const float* dHs = nullptr;
   // [B, H] in: the gradient reaching the final h (zeros for none); out: the gradient of h0.
@@ -68,6 +53,9 @@ struct MlstmWindowBackwardBuffers {
   float* dWmh = nullptr;  // out [M, H] (overwritten, not accumulated)
   float* dWm = nullptr;   // out [4H, M] (overwritten, not accumulated)
 };
+
+// What a forward with these buffers leaves for the backward.
+MlstmWindowSaved<const float*> savedBy(const MlstmWindowForwardBuffers& forward);
 
 // The window forward, enqueued on ops.
 void mlstmWindowForward(const MlstmWindowSizes& sizes, const MlstmWindowForwardBuffers& buffers,

@@ -5,14 +5,14 @@
 // it runs each round's product (two with low-rank rounds) and one element-wise step, then the
 // W_x and W_h products and the LSTM update; backward the same in reverse, and every weight's
 // gradient (W_x, b, W_h, each round's matrices) as one product over all T x B rows at the
-// end. The buffers follow MogrifierWindowLayout (engine/models/mogrifier_window_layout.h).
+// end. The buffers follow MogrifierWindowLayout (engine/windows/mogrifier_window_layout.h).
 // Raw float32 device pointers, row-major, contiguous; enqueued on ops (window_ops.h);
 // failures throw.
 
 #include <vector>
 
 #include "engine/cuda/window_ops.h"
-#include "engine/models/mogrifier_window_layout.h"
+#include "engine/windows/mogrifier_window_layout.h"
 
 namespace mrnn::engine::cuda {
 

@@ -9,15 +9,11 @@
 #include <cstdint>
 
 #include "engine/cuda/window_ops.h"
+#include "engine/windows/mrnn_window_layout.h"
 
 namespace mrnn::engine::cuda {
 
-struct MrnnWindowSizes {
-  int64_t T = 0;  // steps
-  int64_t B = 0;  // rows (batch)
-  int64_t H = 0;  // hidden units
-  int64_t M = 0;  // multiplicative (factor) units
-};
+// The sizes, the saved buffers and their shapes: engine/windows/mrnn_window_layout.h.
 
 // A row of xp is X = M + H floats: [W_mx x | W_hx x + b].
 struct MrnnWindowForwardBuffers {
@@ -33,22 +29,18 @@ struct MrnnWindowForwardBuffers {
 };
 
 struct MrnnWindowBackwardBuffers {
-  const float* xp = nullptr;
-  const float* wMh = nullptr;
-  const float* wHm = nullptr;
-  const float* mask = nullptr;
-  const float* hs = nullptr;
-  const float* hin = nullptr;
-  const float* u = nullptr;
-  const float* m = nullptr;
-  const float* dHs = nullptr;  // [T, B, H] or null
-  float* dh = nullptr;         // [B, H] in: the final h's gradient; out: h0's
-  float* dXp = nullptr;        // out [T, B, X]: [dXm | dPre]
-  float* dU = nullptr;         // workspace [T, B, M]: du per step, kept for dW_mh
-  float* dM = nullptr;         // workspace [B, M]
-  float* dWmh = nullptr;       // out [M, H] (overwritten)
-  float* dWhm = nullptr;       // out [H, M] (overwritten)
+  MrnnWindowSaved<const float*> saved;  // what the forward wrote or read (savedBy)
+  const float* dHs = nullptr;           // [T, B, H] or null
+  float* dh = nullptr;                  // [B, H] in: the final h's gradient; out: h0's
+  float* dXp = nullptr;                 // out [T, B, X]: [dXm | dPre]
+  float* dU = nullptr;                  // workspace [T, B, M]: du per step, kept for dW_mh
+  float* dM = nullptr;                  // workspace [B, M]
+  float* dWmh = nullptr;                // out [M, H] (overwritten)
+  float* dWhm = nullptr;                // out [H, M] (overwritten)
 };
+
+// What a forward with these buffers leaves for the backward.
+MrnnWindowSaved<const float*> savedBy(const MrnnWindowForwardBuffers& forward);
 
 void mrnnWindowForward(const MrnnWindowSizes& sizes, const MrnnWindowForwardBuffers& buffers,
                        WindowOps& ops);

@@ -8,6 +8,10 @@ namespace {
 constexpr const char* kProduct = "RNN window product";
 }  // namespace
 
+RnnWindowSaved<const float*> savedBy(const RnnWindowForwardBuffers& f) {
+  return {f.wHh, f.mask, f.hin, f.hs};
+}
+
 void rnnWindowForward(const RnnWindowSizes& sizes, const RnnWindowForwardBuffers& buf,
                       WindowOps& ops) {
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H;
@@ -27,18 +31,20 @@ void rnnWindowForward(const RnnWindowSizes& sizes, const RnnWindowForwardBuffers
 
 void rnnWindowBackward(const RnnWindowSizes& sizes, const RnnWindowBackwardBuffers& buf,
                        WindowOps& ops) {
+  const auto& saved = buf.saved;
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H;
   if (T <= 0) throw std::runtime_error("RNN window: no steps");
-  ops.holdFixed(buf.wHh, H * H);
+  ops.holdFixed(saved.wHh, H * H);
   for (int64_t t = T - 1; t >= 0; --t) {
     float* dPre = buf.dXp + t * B * H;
-    ops.run(TanhRowsBackward{buf.hs + t * B * H, buf.dh, buf.dHs ? buf.dHs + t * B * H : nullptr,
+    ops.run(TanhRowsBackward{saved.hs + t * B * H, buf.dh, buf.dHs ? buf.dHs + t * B * H : nullptr,
                              dPre, H, B, H});
     // dh_in = dPre W_hh straight into dh (the step above has read it), then through the mask.
-    ops.gemm(rowMajorGemm(false, false, B, H, H, dPre, H, buf.wHh, H, false, buf.dh, H, kProduct));
-    ops.run(MaskedCopy{buf.dh, buf.mask, buf.dh, B * H});
+    ops.gemm(
+        rowMajorGemm(false, false, B, H, H, dPre, H, saved.wHh, H, false, buf.dh, H, kProduct));
+    ops.run(MaskedCopy{buf.dh, saved.mask, buf.dh, B * H});
   }
-  ops.gemm(rowMajorGemm(true, false, H, H, T * B, buf.dXp, H, buf.hin, H, false, buf.dWhh, H,
+  ops.gemm(rowMajorGemm(true, false, H, H, T * B, buf.dXp, H, saved.hin, H, false, buf.dWhh, H,
                         kProduct));  // dW_hh = dPre^T hin
 }
 

@@ -9,14 +9,11 @@
 #include <cstdint>
 
 #include "engine/cuda/window_ops.h"
+#include "engine/windows/rnn_window_layout.h"
 
 namespace mrnn::engine::cuda {
 
-struct RnnWindowSizes {
-  int64_t T = 0;  // steps
-  int64_t B = 0;  // rows (batch)
-  int64_t H = 0;  // hidden units
-};
+// The sizes, the saved buffers and their shapes: engine/windows/rnn_window_layout.h.
 
 struct RnnWindowForwardBuffers {
   const float* xp = nullptr;    // [T, B, H]: W_hx x + b
@@ -28,15 +25,15 @@ struct RnnWindowForwardBuffers {
 };
 
 struct RnnWindowBackwardBuffers {
-  const float* wHh = nullptr;
-  const float* mask = nullptr;
-  const float* hs = nullptr;  // the forward's outputs (tanh's values)
-  const float* hin = nullptr;
-  const float* dHs = nullptr;  // [T, B, H] or null
-  float* dh = nullptr;         // [B, H] in: the final h's gradient; out: h0's
-  float* dXp = nullptr;        // out [T, B, H]: the pre-activations' gradients
-  float* dWhh = nullptr;       // out [H, H] (overwritten)
+  RnnWindowSaved<const float*> saved;  // what the forward wrote or read (savedBy)
+  const float* dHs = nullptr;          // [T, B, H] or null
+  float* dh = nullptr;                 // [B, H] in: the final h's gradient; out: h0's
+  float* dXp = nullptr;                // out [T, B, H]: the pre-activations' gradients
+  float* dWhh = nullptr;               // out [H, H] (overwritten)
 };
+
+// What a forward with these buffers leaves for the backward.
+RnnWindowSaved<const float*> savedBy(const RnnWindowForwardBuffers& forward);
 
 void rnnWindowForward(const RnnWindowSizes& sizes, const RnnWindowForwardBuffers& buffers,
                       WindowOps& ops);

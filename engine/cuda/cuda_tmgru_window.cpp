@@ -25,6 +25,11 @@ TmgruStates statesOf(const TmgruWindowSizes& s, const float* wMhZr, const float*
 
 }  // namespace
 
+TmgruWindowSaved<const float*> savedBy(const TmgruWindowForwardBuffers& f) {
+  return {f.xp,  f.h0,  f.wMhZr, f.wMhH, f.v,  f.mask, f.hin,
+          f.uZr, f.mZr, f.gates, f.rh,   f.uH, f.mH,   f.hs};
+}
+
 void tmgruWindowForward(const TmgruWindowSizes& sizes, const TmgruWindowForwardBuffers& buf,
                         WindowOps& ops) {
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H, M = sizes.M;
@@ -65,21 +70,22 @@ void tmgruWindowForward(const TmgruWindowSizes& sizes, const TmgruWindowForwardB
 
 void tmgruWindowBackward(const TmgruWindowSizes& sizes, const TmgruWindowBackwardBuffers& buf,
                          WindowOps& ops) {
+  const auto& saved = buf.saved;
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H, M = sizes.M;
   const int64_t G = 3 * H;
   const int64_t X = 3 * M + G;
   if (T <= 0) throw std::runtime_error("true mGRU window: no steps");
-  ops.holdFixed(buf.wMhZr, 2 * M * H);
-  ops.holdFixed(buf.wMhH, M * H);
-  ops.holdFixed(buf.v, 3 * H * M);
-  const TmgruStates states = statesOf(sizes, buf.wMhZr, buf.wMhH, buf.mask);
-  const float* vZ = buf.v;
+  ops.holdFixed(saved.wMhZr, 2 * M * H);
+  ops.holdFixed(saved.wMhH, M * H);
+  ops.holdFixed(saved.v, 3 * H * M);
+  const TmgruStates states = statesOf(sizes, saved.wMhZr, saved.wMhH, saved.mask);
+  const float* vZ = saved.v;
   const float* vR = vZ + H * M;
   const float* vH = vR + H * M;
   for (int64_t t = T - 1; t >= 0; --t) {
-    const float* gT = buf.gates + t * B * G;
-    const float* hPrev = t > 0 ? buf.hs + (t - 1) * B * H : buf.h0;
-    const float* xpT = buf.xp + t * B * X;
+    const float* gT = saved.gates + t * B * G;
+    const float* hPrev = t > 0 ? saved.hs + (t - 1) * B * H : saved.h0;
+    const float* xpT = saved.xp + t * B * X;
     float* dXpT = buf.dXp + t * B * X;
     float* dGT = dXpT + 3 * M;  // rows of [dz | dr | dj]
     ops.run(AddOrCopy{buf.dh, buf.dHs ? buf.dHs + t * B * H : nullptr, buf.dhStep, B * H});
@@ -89,28 +95,28 @@ void tmgruWindowBackward(const TmgruWindowSizes& sizes, const TmgruWindowBackwar
     // The candidate's path: m_h, then r * hin through W_mh_h, then r and hin.
     ops.gemm(rowMajorGemm(false, false, B, M, H, dGT + 2 * H, X, vH, M, false, buf.dMH, M,
                           kProduct));  // dm_h = dj V_h
-    multiplicativeStateBackward(states.h, buf.dMH, xpT + 2 * M, buf.uH + t * B * M, dXpT + 2 * M,
+    multiplicativeStateBackward(states.h, buf.dMH, xpT + 2 * M, saved.uH + t * B * M, dXpT + 2 * M,
                                 buf.dUH + t * B * M, buf.dHin, ops);
     ops.run(
-        ResetRowsBackward{gT + H, G, buf.hin + t * B * H, buf.dHin, dGT + H, X, buf.dHin, B, H});
+        ResetRowsBackward{gT + H, G, saved.hin + t * B * H, buf.dHin, dGT + H, X, buf.dHin, B, H});
     // The gates' paths: m_z and m_r, then hin through W_mh_zr, added to the candidate's.
     ops.gemm(rowMajorGemm(false, false, B, M, H, dGT, X, vZ, M, false, buf.dMZr, 2 * M,
                           kProduct));  // dm_z = dz V_z
     ops.gemm(rowMajorGemm(false, false, B, M, H, dGT + H, X, vR, M, false, buf.dMZr + M, 2 * M,
                           kProduct));  // dm_r = dr V_r
-    multiplicativeStateBackward(states.zr, buf.dMZr, xpT, buf.uZr + t * B * 2 * M, dXpT,
+    multiplicativeStateBackward(states.zr, buf.dMZr, xpT, saved.uZr + t * B * 2 * M, dXpT,
                                 buf.dUZr + t * B * 2 * M, buf.dHin, ops, true);
-    ops.run(MaskedAccumulate{buf.dHin, buf.mask, buf.dh, B * H});
+    ops.run(MaskedAccumulate{buf.dHin, saved.mask, buf.dh, B * H});
   }
   // The weights' gradients: one product over all T x B rows each.
-  multiplicativeWeightGradient(states.zr, T * B, buf.dUZr, buf.hin, buf.dWmhZr, ops);
-  multiplicativeWeightGradient(states.h, T * B, buf.dUH, buf.rh, buf.dWmhH, ops);
+  multiplicativeWeightGradient(states.zr, T * B, buf.dUZr, saved.hin, buf.dWmhZr, ops);
+  multiplicativeWeightGradient(states.h, T * B, buf.dUH, saved.rh, buf.dWmhH, ops);
   const float* dG = buf.dXp + 3 * M;
-  ops.gemm(rowMajorGemm(true, false, H, M, T * B, dG, X, buf.mZr, 2 * M, false, buf.dV, M,
+  ops.gemm(rowMajorGemm(true, false, H, M, T * B, dG, X, saved.mZr, 2 * M, false, buf.dV, M,
                         kProduct));  // dV_z = dz^T m_z
-  ops.gemm(rowMajorGemm(true, false, H, M, T * B, dG + H, X, buf.mZr + M, 2 * M, false,
+  ops.gemm(rowMajorGemm(true, false, H, M, T * B, dG + H, X, saved.mZr + M, 2 * M, false,
                         buf.dV + H * M, M, kProduct));  // dV_r = dr^T m_r
-  ops.gemm(rowMajorGemm(true, false, H, M, T * B, dG + 2 * H, X, buf.mH, M, false,
+  ops.gemm(rowMajorGemm(true, false, H, M, T * B, dG + 2 * H, X, saved.mH, M, false,
                         buf.dV + 2 * H * M, M, kProduct));  // dV_h = dj^T m_h
 }
 

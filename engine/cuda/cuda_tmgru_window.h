@@ -10,15 +10,11 @@
 #include <cstdint>
 
 #include "engine/cuda/window_ops.h"
+#include "engine/windows/tmgru_window_layout.h"
 
 namespace mrnn::engine::cuda {
 
-struct TmgruWindowSizes {
-  int64_t T = 0;  // steps
-  int64_t B = 0;  // rows (batch)
-  int64_t H = 0;  // hidden units
-  int64_t M = 0;  // multiplicative units per gate
-};
+// The sizes, the saved buffers and their shapes: engine/windows/tmgru_window_layout.h.
 
 // A row of xp is X = 3M + 3H floats: [W_mx x (z r h, M each) | U x + b (z r j, H each)].
 struct TmgruWindowForwardBuffers {
@@ -39,33 +35,23 @@ struct TmgruWindowForwardBuffers {
 };
 
 struct TmgruWindowBackwardBuffers {
-  const float* xp = nullptr;
-  const float* h0 = nullptr;
-  const float* wMhZr = nullptr;
-  const float* wMhH = nullptr;
-  const float* v = nullptr;
-  const float* mask = nullptr;
-  const float* hs = nullptr;  // the forward's outputs: h_{t-1} for the update's gradient
-  const float* hin = nullptr;
-  const float* uZr = nullptr;
-  const float* mZr = nullptr;
-  const float* gates = nullptr;
-  const float* rh = nullptr;
-  const float* uH = nullptr;
-  const float* mH = nullptr;
-  const float* dHs = nullptr;  // [T, B, H] or null
-  float* dh = nullptr;         // [B, H] in: the final h's gradient; out: h0's
-  float* dXp = nullptr;        // out [T, B, X]: [dXm (z r h) | dz dr dj] (pre-activations)
-  float* dUZr = nullptr;       // workspace [T, B, 2M], kept for dW_mh_zr
-  float* dUH = nullptr;        // workspace [T, B, M], kept for dW_mh_h
-  float* dMZr = nullptr;       // workspace [B, 2M]
-  float* dMH = nullptr;        // workspace [B, M]
-  float* dhStep = nullptr;     // workspace [B, H]
-  float* dHin = nullptr;       // workspace [B, H]
-  float* dWmhZr = nullptr;     // out [2M, H] (overwritten)
-  float* dWmhH = nullptr;      // out [M, H] (overwritten)
-  float* dV = nullptr;         // out [3H, M] (overwritten)
+  TmgruWindowSaved<const float*> saved;  // what the forward wrote or read (savedBy)
+  const float* dHs = nullptr;            // [T, B, H] or null
+  float* dh = nullptr;                   // [B, H] in: the final h's gradient; out: h0's
+  float* dXp = nullptr;     // out [T, B, X]: [dXm (z r h) | dz dr dj] (pre-activations)
+  float* dUZr = nullptr;    // workspace [T, B, 2M], kept for dW_mh_zr
+  float* dUH = nullptr;     // workspace [T, B, M], kept for dW_mh_h
+  float* dMZr = nullptr;    // workspace [B, 2M]
+  float* dMH = nullptr;     // workspace [B, M]
+  float* dhStep = nullptr;  // workspace [B, H]
+  float* dHin = nullptr;    // workspace [B, H]
+  float* dWmhZr = nullptr;  // out [2M, H] (overwritten)
+  float* dWmhH = nullptr;   // out [M, H] (overwritten)
+  float* dV = nullptr;      // out [3H, M] (overwritten)
 };
+
+// What a forward with these buffers leaves for the backward.
+TmgruWindowSaved<const float*> savedBy(const TmgruWindowForwardBuffers& forward);
 
 void tmgruWindowForward(const TmgruWindowSizes& sizes, const TmgruWindowForwardBuffers& buffers,
                         WindowOps& ops);

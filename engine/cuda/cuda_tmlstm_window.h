@@ -10,15 +10,11 @@
 #include <cstdint>
 
 #include "engine/cuda/window_ops.h"
+#include "engine/windows/tmlstm_window_layout.h"
 
 namespace mrnn::engine::cuda {
 
-struct TmlstmWindowSizes {
-  int64_t T = 0;  // steps
-  int64_t B = 0;  // rows (batch)
-  int64_t H = 0;  // hidden units
-  int64_t M = 0;  // multiplicative units per gate
-};
+// The sizes, the saved buffers and their shapes: engine/windows/tmlstm_window_layout.h.
 
 // A row of xp is X = 4M + 4H floats: [W_mx x (i f o j, M each) | W_x x + b (i f o j)].
 struct TmlstmWindowForwardBuffers {
@@ -38,25 +34,19 @@ struct TmlstmWindowForwardBuffers {
 };
 
 struct TmlstmWindowBackwardBuffers {
-  const float* xp = nullptr;
-  const float* wMh = nullptr;
-  const float* v = nullptr;
-  const float* mask = nullptr;
-  const float* hin = nullptr;
-  const float* u = nullptr;
-  const float* m = nullptr;
-  const float* gates = nullptr;
-  const float* c = nullptr;  // [T + 1, B, H]
-  const float* tanhC = nullptr;
-  const float* dHs = nullptr;  // [T, B, H] or null
-  float* dh = nullptr;         // [B, H] in: the final h's gradient; out: h0's
-  float* dc = nullptr;         // [B, H] in: the final c's gradient; out: c0's
-  float* dXp = nullptr;        // out [T, B, X]: [dXm | dGates] (pre-activations)
-  float* dU = nullptr;         // workspace [T, B, 4M]: du per step, kept for dW_mh
-  float* dM = nullptr;         // workspace [B, 4M]
-  float* dWmh = nullptr;       // out [4M, H] (overwritten)
-  float* dV = nullptr;         // out [4H, M] (overwritten)
+  TmlstmWindowSaved<const float*> saved;  // what the forward wrote or read (savedBy)
+  const float* dHs = nullptr;             // [T, B, H] or null
+  float* dh = nullptr;                    // [B, H] in: the final h's gradient; out: h0's
+  float* dc = nullptr;                    // [B, H] in: the final c's gradient; out: c0's
+  float* dXp = nullptr;                   // out [T, B, X]: [dXm | dGates] (pre-activations)
+  float* dU = nullptr;                    // workspace [T, B, 4M]: du per step, kept for dW_mh
+  float* dM = nullptr;                    // workspace [B, 4M]
+  float* dWmh = nullptr;                  // out [4M, H] (overwritten)
+  float* dV = nullptr;                    // out [4H, M] (overwritten)
 };
+
+// What a forward with these buffers leaves for the backward.
+TmlstmWindowSaved<const float*> savedBy(const TmlstmWindowForwardBuffers& forward);
 
 void tmlstmWindowForward(const TmlstmWindowSizes& sizes, const TmlstmWindowForwardBuffers& buffers,
                          WindowOps& ops);

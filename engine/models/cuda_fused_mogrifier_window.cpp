@@ -1,13 +1,12 @@
-// The Mogrifier LSTM's fused window on CUDA tensors (cuda_fused_windows.h): a LibTorch
-// autograd Function around engine/cuda's Mogrifier window, as fused_mogrifier_window.cpp is
-// the CPU's.
+// The Mogrifier LSTM's fused window on CUDA tensors: a LibTorch autograd Function around
+// engine/cuda's Mogrifier window, as fused_mogrifier_window.cpp is the CPU's.
+
+#include "engine/models/cuda_fused_mogrifier_window.h"
 
 #include <torch/torch.h>
 
 #include <stdexcept>
 #include <vector>
-
-#include "engine/models/cuda_fused_windows.h"
 
 #ifdef MRNN_HAVE_CUDA_KERNELS
 #include "engine/cuda/cuda_mogrifier_window.h"
@@ -20,11 +19,7 @@ namespace mrnn::engine {
 #ifdef MRNN_HAVE_CUDA_KERNELS
 namespace {
 
-using cuda_glue::DeviceCall;
-using cuda_glue::floats;
-using cuda_glue::windowInput;
-using torch::autograd::AutogradContext;
-using torch::autograd::variable_list;
+using namespace cuda_glue;  // floats, DeviceCall, AutogradContext, ...
 
 cuda::MogrifierWindowWeights weightsOf(const torch::Tensor& wX, const torch::Tensor& b,
                                        const torch::Tensor& wH, at::TensorList rounds,
@@ -85,14 +80,10 @@ class CudaMogrifierWindowFunction : public torch::autograd::Function<CudaMogrifi
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     const auto saved = MogrifierWindowSaved::from(ctx);
-    const auto& x = saved.x;
-    const auto& wX = saved.wX;
-    const auto& wH = saved.wH;
-    const auto& rounds = saved.rounds;
     const bool lowRank = saved.lowRank;
-    const auto w = mogrifierWindowLayout(x, wH, rounds, lowRank, saved.zigzag);
+    const auto w = mogrifierWindowLayout(saved.x, saved.wH, saved.rounds, lowRank, saved.zigzag);
     const int64_t T = w.T, B = w.B, I = w.I, H = w.H, G = 4 * H, K = w.rank;
-    const auto options = x.options();
+    const auto options = saved.x.options();
     const torch::Tensor dHs = stepsGradient(grads[0]);
     auto dh = carriedGradient(grads[1], B, H, options);
     auto dc = carriedGradient(grads[2], B, H, options);
@@ -106,7 +97,7 @@ class CudaMogrifierWindowFunction : public torch::autograd::Function<CudaMogrifi
     auto db = torch::empty({G}, options);
     auto dWh = torch::empty({G, H}, options);
     cuda::MogrifierWindowBackwardBuffers buffers;
-    buffers.x = floats(x);
+    buffers.x = floats(saved.x);
     buffers.mask = dataOrNull(saved.mask);
     buffers.xR = floats(saved.xR);
     buffers.hR = floats(saved.hR);
@@ -131,8 +122,8 @@ class CudaMogrifierWindowFunction : public torch::autograd::Function<CudaMogrifi
     buffers.db = floats(db);
     buffers.dWh = floats(dWh);
     variable_list out = {dX, dh, dc, dWx, db, dWh, torch::Tensor()};  // the mask: none
-    for (size_t k = 0; k < rounds.size(); ++k) {
-      auto gradient = torch::empty_like(rounds[k]);
+    for (size_t k = 0; k < saved.rounds.size(); ++k) {
+      auto gradient = torch::empty_like(saved.rounds[k]);
       out.push_back(gradient);
       float* p = floats(gradient);
       if (!lowRank) {
@@ -141,9 +132,10 @@ class CudaMogrifierWindowFunction : public torch::autograd::Function<CudaMogrifi
         (k % 2 == 0 ? buffers.dLeft : buffers.dRight).push_back(p);  // left, right, left, ...
       }
     }
-    DeviceCall call(x, cuda_glue::keptPrecision(ctx));
-    cuda::mogrifierWindowBackward(w, weightsOf(wX, torch::Tensor(), wH, rounds, lowRank), buffers,
-                                  call.ops);
+    DeviceCall call(saved.x, cuda_glue::keptPrecision(ctx));
+    cuda::mogrifierWindowBackward(
+        w, weightsOf(saved.wX, torch::Tensor(), saved.wH, saved.rounds, lowRank), buffers,
+        call.ops);
     out.emplace_back();  // lowRank
     out.emplace_back();  // zigzag
     out.emplace_back();  // keep

@@ -14,6 +14,10 @@
 
 namespace mrnn::engine::cuda_glue {
 
+// What every glue file's autograd Function names (each file says `using namespace cuda_glue`).
+using torch::autograd::AutogradContext;
+using torch::autograd::variable_list;
+
 inline float* floats(torch::Tensor& t) {
   return t.data_ptr<float>();
 }

@@ -5,6 +5,8 @@
 #include <algorithm>
 
 #include "engine/models/fused_window_kernels.h"
+#include "engine/models/window_saving.h"
+#include "engine/windows/gru_window_layout.h"
 
 namespace mrnn::engine {
 
@@ -22,10 +24,11 @@ class GruWindowFunction : public torch::autograd::Function<GruWindowFunction> {
     const int64_t X = 3 * H;  // a row of xp, and of gates: [z | r | j]
     const auto options = xp.options();
     // Everything backward needs, one tensor per kind for the window (no per-step tensors).
-    auto hin = torch::empty({T, B, H}, options);    // h_{t-1} as it enters W_zr
-    auto gates = torch::empty({T, B, X}, options);  // z r j, activated
-    auto rh = torch::empty({T, B, H}, options);     // r * hin, as it enters W_h
-    auto hs = torch::empty({T, B, H}, options);
+    const auto shape = gruWindowShapes({T, B, H});
+    auto hin = torch::empty(shape.hin, options);
+    auto gates = torch::empty(shape.gates, options);
+    auto rh = torch::empty(shape.rh, options);
+    auto hs = torch::empty(shape.hs, options);
     const float* maskData = dataOrNull(mask);
     const float* xpD = xp.data_ptr<float>();
     const float* wZrD = wZr.data_ptr<float>();
@@ -50,24 +53,16 @@ class GruWindowFunction : public torch::autograd::Function<GruWindowFunction> {
       gruRowsForward(gT, X, gT + 2 * H, X, hPrev, h, B, H);
       hPrev = h;
     }
-    ctx->save_for_backward({h0, wZr, wH, mask, hin, gates, rh, hs});
+    saveWindow(ctx, GruWindowSaved<torch::Tensor>{h0, wZr, wH, mask, hin, gates, rh, hs});
     return {hs, hs.select(0, T - 1).clone()};
   }
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
-    const auto saved = ctx->get_saved_variables();
-    const auto& h0 = saved[0];
-    const auto& wZr = saved[1];
-    const auto& wH = saved[2];
-    const auto& mask = saved[3];
-    const auto& hin = saved[4];
-    const auto& gates = saved[5];
-    const auto& rh = saved[6];
-    const auto& hs = saved[7];
-    const int64_t T = hin.size(0), B = hin.size(1), H = hin.size(2);
+    const auto saved = savedWindow<GruWindowSaved<torch::Tensor>>(ctx);
+    const int64_t T = saved.hin.size(0), B = saved.hin.size(1), H = saved.hin.size(2);
     const int64_t X = 3 * H;
-    const auto options = hin.options();
-    const float* maskData = dataOrNull(mask);
+    const auto options = saved.hin.options();
+    const float* maskData = dataOrNull(saved.mask);
 
     // The gradients flowing into the outputs (undefined where nothing used an output).
     const torch::Tensor dHs = stepsGradient(grads[0]);
@@ -79,12 +74,12 @@ class GruWindowFunction : public torch::autograd::Function<GruWindowFunction> {
     auto dRh = torch::empty({B, H}, options);   // the gradient reaching r * hin
     auto dHin = torch::empty({B, H}, options);  // the gradient reaching hin
     auto dhStep = torch::empty({B, H}, options);
-    const float* wZrD = wZr.data_ptr<float>();
-    const float* wHD = wH.data_ptr<float>();
-    const float* hinD = hin.data_ptr<float>();
-    const float* gD = gates.data_ptr<float>();
-    const float* hsD = hs.data_ptr<float>();
-    const float* h0D = h0.data_ptr<float>();
+    const float* wZrD = saved.wZr.data_ptr<float>();
+    const float* wHD = saved.wH.data_ptr<float>();
+    const float* hinD = saved.hin.data_ptr<float>();
+    const float* gD = saved.gates.data_ptr<float>();
+    const float* hsD = saved.hs.data_ptr<float>();
+    const float* h0D = saved.h0.data_ptr<float>();
     const float* dOutD = dataOrNull(dHs);
     float* dXpD = dXp.data_ptr<float>();
     float* dRhD = dRh.data_ptr<float>();
@@ -106,8 +101,8 @@ class GruWindowFunction : public torch::autograd::Function<GruWindowFunction> {
     }
     // The weights' gradients: one product over all T x B rows each.
     const auto dXpRows = dXp.view({T * B, X});
-    const auto dWzr = dXpRows.narrow(1, 0, 2 * H).t().mm(hin.view({T * B, H}));
-    const auto dWh = dXpRows.narrow(1, 2 * H, H).t().mm(rh.view({T * B, H}));
+    const auto dWzr = dXpRows.narrow(1, 0, 2 * H).t().mm(saved.hin.view({T * B, H}));
+    const auto dWh = dXpRows.narrow(1, 2 * H, H).t().mm(saved.rh.view({T * B, H}));
     return {dXp, dh, dWzr, dWh, torch::Tensor()};
   }
 };

@@ -5,6 +5,8 @@
 #include <algorithm>
 
 #include "engine/models/fused_window_kernels.h"
+#include "engine/models/window_saving.h"
+#include "engine/windows/lstm_window_layout.h"
 
 namespace mrnn::engine {
 
@@ -21,10 +23,11 @@ class LstmWindowFunction : public torch::autograd::Function<LstmWindowFunction> 
     const int64_t T = xp.size(0), B = xp.size(1), H = h0.size(1);
     const auto options = xp.options();
     // Everything backward needs, one tensor per kind for the window.
-    auto hin = torch::empty({T, B, H}, options);        // h_{t-1} as it enters W_h
-    auto gates = torch::empty({T, B, 4 * H}, options);  // i f o j, activated
-    auto c = torch::empty({T + 1, B, H}, options);      // c_0 .. c_T
-    auto tanhC = torch::empty({T, B, H}, options);
+    const auto shape = lstmWindowShapes({T, B, H});
+    auto hin = torch::empty(shape.hin, options);
+    auto gates = torch::empty(shape.gates, options);
+    auto c = torch::empty(shape.c, options);
+    auto tanhC = torch::empty(shape.tanhC, options);
     auto hs = torch::empty({T, B, H}, options);
     c.select(0, 0).copy_(c0);
     const float* maskData = dataOrNull(mask);
@@ -49,21 +52,15 @@ class LstmWindowFunction : public torch::autograd::Function<LstmWindowFunction> 
       lstmRowsForward(gT, 4 * H, cD + t * B * H, cD + (t + 1) * B * H, tcD + t * B * H, h, B, H);
       hPrev = h;
     }
-    ctx->save_for_backward({wH, mask, hin, gates, c, tanhC});
+    saveWindow(ctx, LstmWindowSaved<torch::Tensor>{wH, mask, hin, gates, c, tanhC});
     return {hs, hs.select(0, T - 1).clone(), c.select(0, T).clone()};
   }
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
-    const auto saved = ctx->get_saved_variables();
-    const auto& wH = saved[0];
-    const auto& mask = saved[1];
-    const auto& hin = saved[2];
-    const auto& gates = saved[3];
-    const auto& c = saved[4];
-    const auto& tanhC = saved[5];
-    const int64_t T = hin.size(0), B = hin.size(1), H = hin.size(2);
-    const auto options = hin.options();
-    const float* maskData = dataOrNull(mask);
+    const auto saved = savedWindow<LstmWindowSaved<torch::Tensor>>(ctx);
+    const int64_t T = saved.hin.size(0), B = saved.hin.size(1), H = saved.hin.size(2);
+    const auto options = saved.hin.options();
+    const float* maskData = dataOrNull(saved.mask);
     const torch::Tensor dHs = stepsGradient(grads[0]);
     auto dh = carriedGradient(grads[1], B, H, options);
     auto dc = carriedGradient(grads[2], B, H, options);
@@ -71,10 +68,10 @@ class LstmWindowFunction : public torch::autograd::Function<LstmWindowFunction> 
     auto dXp = torch::empty({T, B, 4 * H}, options);
     auto dHin = torch::empty({B, H}, options);
     auto dhStep = torch::empty({B, H}, options);
-    const float* wHD = wH.data_ptr<float>();
-    const float* gD = gates.data_ptr<float>();
-    const float* cD = c.data_ptr<float>();
-    const float* tcD = tanhC.data_ptr<float>();
+    const float* wHD = saved.wH.data_ptr<float>();
+    const float* gD = saved.gates.data_ptr<float>();
+    const float* cD = saved.c.data_ptr<float>();
+    const float* tcD = saved.tanhC.data_ptr<float>();
     const float* dOutD = dataOrNull(dHs);
     float* dXpD = dXp.data_ptr<float>();
     float* dHinD = dHin.data_ptr<float>();
@@ -89,7 +86,7 @@ class LstmWindowFunction : public torch::autograd::Function<LstmWindowFunction> 
       fusedProduct(false, B, H, 4 * H, dG, 4 * H, wHD, H, false, dHinD, H);  // dh_in = dG W_h
       maskedCopy(dHinD, maskData, dhD, B * H);
     }
-    const auto dWh = dXp.view({T * B, 4 * H}).t().mm(hin.view({T * B, H}));
+    const auto dWh = dXp.view({T * B, 4 * H}).t().mm(saved.hin.view({T * B, H}));
     return {dXp, dh, dc, dWh, torch::Tensor()};
   }
 };

@@ -3,6 +3,8 @@
 #include <torch/torch.h>
 
 #include "engine/models/fused_window_kernels.h"
+#include "engine/models/window_saving.h"
+#include "engine/windows/mgru_window_layout.h"
 
 namespace mrnn::engine {
 
@@ -22,12 +24,13 @@ class MgruWindowFunction : public torch::autograd::Function<MgruWindowFunction> 
     const int64_t X = M + G;      // a row of xp: [W_mx x | the gates' U x + b]
     const auto options = xp.options();
     // Everything backward needs, one tensor per kind for the window (no per-step tensors).
-    auto hin = torch::empty({T, B, H}, options);    // h_{t-1} as it enters W_mh
-    auto u = torch::empty({T, B, M}, options);      // W_mh hin
-    auto m = torch::empty({T, B, M}, options);      // (W_mx x) * u
-    auto gates = torch::empty({T, B, G}, options);  // z r j, activated
-    auto rm = torch::empty({T, B, M}, options);     // r * m, as it enters V_h
-    auto hs = torch::empty({T, B, H}, options);
+    const auto shape = mgruWindowShapes({T, B, H, M});
+    auto hin = torch::empty(shape.hin, options);
+    auto u = torch::empty(shape.u, options);
+    auto m = torch::empty(shape.m, options);
+    auto gates = torch::empty(shape.gates, options);
+    auto rm = torch::empty(shape.rm, options);
+    auto hs = torch::empty(shape.hs, options);
     const float* maskData = dataOrNull(mask);
     const float* xpD = xp.data_ptr<float>();
     const float* wMhD = wMh.data_ptr<float>();
@@ -60,29 +63,19 @@ class MgruWindowFunction : public torch::autograd::Function<MgruWindowFunction> 
       gruRowsForward(gT, G, gT + H + M, G, hPrev, h, B, H);
       hPrev = h;
     }
-    ctx->save_for_backward({xp, h0, wMh, vZr, vH, mask, hin, u, m, gates, rm, hs});
+    saveWindow(
+        ctx, MgruWindowSaved<torch::Tensor>{xp, h0, wMh, vZr, vH, mask, hin, u, m, gates, rm, hs});
     return {hs, hs.select(0, T - 1).clone()};
   }
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
-    const auto saved = ctx->get_saved_variables();
-    const auto& xp = saved[0];
-    const auto& h0 = saved[1];
-    const auto& wMh = saved[2];
-    const auto& vZr = saved[3];
-    const auto& vH = saved[4];
-    const auto& mask = saved[5];
-    const auto& hin = saved[6];
-    const auto& u = saved[7];
-    const auto& m = saved[8];
-    const auto& gates = saved[9];
-    const auto& rm = saved[10];
-    const auto& hs = saved[11];
-    const int64_t T = xp.size(0), B = xp.size(1), H = hin.size(2), M = wMh.size(0);
+    const auto saved = savedWindow<MgruWindowSaved<torch::Tensor>>(ctx);
+    const int64_t T = saved.xp.size(0), B = saved.xp.size(1), H = saved.hin.size(2),
+                  M = saved.wMh.size(0);
     const int64_t G = 2 * H + M;
     const int64_t X = M + G;
-    const auto options = xp.options();
-    const float* maskData = dataOrNull(mask);
+    const auto options = saved.xp.options();
+    const float* maskData = dataOrNull(saved.mask);
 
     // The gradients flowing into the outputs (undefined where nothing used an output).
     const torch::Tensor dHs = stepsGradient(grads[0]);
@@ -95,15 +88,15 @@ class MgruWindowFunction : public torch::autograd::Function<MgruWindowFunction> 
     auto dM = torch::empty({B, M}, options);     // the gradient reaching r * m, then m
     auto dHin = torch::empty({B, H}, options);
     auto dhStep = torch::empty({B, H}, options);
-    const float* xpD = xp.data_ptr<float>();
-    const float* wMhD = wMh.data_ptr<float>();
-    const float* vZrD = vZr.data_ptr<float>();
-    const float* vHD = vH.data_ptr<float>();
-    const float* uD = u.data_ptr<float>();
-    const float* mD = m.data_ptr<float>();
-    const float* gD = gates.data_ptr<float>();
-    const float* hsD = hs.data_ptr<float>();
-    const float* h0D = h0.data_ptr<float>();
+    const float* xpD = saved.xp.data_ptr<float>();
+    const float* wMhD = saved.wMh.data_ptr<float>();
+    const float* vZrD = saved.vZr.data_ptr<float>();
+    const float* vHD = saved.vH.data_ptr<float>();
+    const float* uD = saved.u.data_ptr<float>();
+    const float* mD = saved.m.data_ptr<float>();
+    const float* gD = saved.gates.data_ptr<float>();
+    const float* hsD = saved.hs.data_ptr<float>();
+    const float* h0D = saved.h0.data_ptr<float>();
     const float* dOutD = dataOrNull(dHs);
     float* dXpD = dXp.data_ptr<float>();
     float* dUD = dU.data_ptr<float>();
@@ -131,9 +124,9 @@ class MgruWindowFunction : public torch::autograd::Function<MgruWindowFunction> 
     }
     // The weights' gradients: one product over all T x B rows each.
     const auto dXpRows = dXp.view({T * B, X});
-    const auto dWmh = dU.view({T * B, M}).t().mm(hin.view({T * B, H}));
-    const auto dVzr = dXpRows.narrow(1, M, H + M).t().mm(m.view({T * B, M}));
-    const auto dVh = dXpRows.narrow(1, M + H + M, H).t().mm(rm.view({T * B, M}));
+    const auto dWmh = dU.view({T * B, M}).t().mm(saved.hin.view({T * B, H}));
+    const auto dVzr = dXpRows.narrow(1, M, H + M).t().mm(saved.m.view({T * B, M}));
+    const auto dVh = dXpRows.narrow(1, M + H + M, H).t().mm(saved.rm.view({T * B, M}));
     return {dXp, dh, dWmh, dVzr, dVh, torch::Tensor()};
   }
 };

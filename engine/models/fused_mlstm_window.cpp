@@ -1,6 +1,8 @@
 #include "engine/models/fused_mlstm_window.h"
 
 #include "engine/models/fused_window_kernels.h"
+#include "engine/models/window_saving.h"
+#include "engine/windows/mlstm_window_layout.h"
 
 #include <torch/torch.h>
 
@@ -29,12 +31,14 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
     const int64_t S = keep ? T : 1;
     const auto slot = [keep](int64_t t) { return keep ? t : 0; };
     const auto cSlot = [keep](int64_t t) { return keep ? t : t % 2; };
-    auto hin = torch::empty({S, B, H}, options);               // h_{t-1} as it enters W_mh
-    auto u = torch::empty({S, B, M}, options);                 // W_mh h_{t-1}
-    auto m = torch::empty({S, B, M}, options);                 // (W_mx x) * u
-    auto gates = torch::empty({S, B, 4 * H}, options);         // i f o j, activated
-    auto c = torch::empty({keep ? T + 1 : 2, B, H}, options);  // c_0 .. c_T
-    auto tanhC = torch::empty({S, B, H}, options);             // tanh(c_1) .. tanh(c_T)
+    // Evaluation's one slot is a window of one step (c: two slots, alternating).
+    const auto shape = mlstmWindowShapes({S, B, H, M});
+    auto hin = torch::empty(shape.hin, options);
+    auto u = torch::empty(shape.u, options);
+    auto m = torch::empty(shape.m, options);
+    auto gates = torch::empty(shape.gates, options);
+    auto c = torch::empty(shape.c, options);
+    auto tanhC = torch::empty(shape.tanhC, options);
     auto hs = torch::empty({T, B, H}, options);
     c.select(0, 0).copy_(c0);
     const float* maskData = dataOrNull(mask);
@@ -68,28 +72,22 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
                       tcD + slot(t) * B * H, h, B, H);
       hPrev = h;
     }
-    if (keep) ctx->save_for_backward({xp, wMh, wM, mask, hin, u, m, gates, c, tanhC});
+    if (keep) {
+      saveWindow(ctx,
+                 MlstmWindowSaved<torch::Tensor>{xp, wMh, wM, mask, hin, u, m, gates, c, tanhC});
+    }
     auto hT = hs.select(0, T - 1).clone();
     auto cT = c.select(0, cSlot(T)).clone();
     return {hs, hT, cT};
   }
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
-    const auto saved = ctx->get_saved_variables();
-    const auto& xp = saved[0];
-    const auto& wMh = saved[1];
-    const auto& wM = saved[2];
-    const auto& mask = saved[3];
-    const auto& hin = saved[4];
-    const auto& u = saved[5];
-    const auto& m = saved[6];
-    const auto& gates = saved[7];
-    const auto& c = saved[8];
-    const auto& tanhC = saved[9];
-    const int64_t T = xp.size(0), B = xp.size(1), H = hin.size(2), M = wMh.size(0);
+    const auto saved = savedWindow<MlstmWindowSaved<torch::Tensor>>(ctx);
+    const int64_t T = saved.xp.size(0), B = saved.xp.size(1), H = saved.hin.size(2),
+                  M = saved.wMh.size(0);
     const int64_t X = M + 4 * H;
-    const auto options = xp.options();
-    const float* maskData = dataOrNull(mask);
+    const auto options = saved.xp.options();
+    const float* maskData = dataOrNull(saved.mask);
 
     // The gradients flowing into the outputs (undefined where nothing used an output).
     const torch::Tensor dHs = stepsGradient(grads[0]);
@@ -103,13 +101,13 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
     auto dM = torch::empty({B, M}, options);
     auto dHin = torch::empty({B, H}, options);
     auto dhStep = torch::empty({B, H}, options);  // dh plus the loss's own gradient at step t
-    const float* xpD = xp.data_ptr<float>();
-    const float* wMhD = wMh.data_ptr<float>();
-    const float* wMD = wM.data_ptr<float>();
-    const float* uD = u.data_ptr<float>();
-    const float* gD = gates.data_ptr<float>();
-    const float* cD = c.data_ptr<float>();
-    const float* tcD = tanhC.data_ptr<float>();
+    const float* xpD = saved.xp.data_ptr<float>();
+    const float* wMhD = saved.wMh.data_ptr<float>();
+    const float* wMD = saved.wM.data_ptr<float>();
+    const float* uD = saved.u.data_ptr<float>();
+    const float* gD = saved.gates.data_ptr<float>();
+    const float* cD = saved.c.data_ptr<float>();
+    const float* tcD = saved.tanhC.data_ptr<float>();
     const float* dOutD = dataOrNull(dHs);
     float* dXpD = dXp.data_ptr<float>();
     float* dUD = dU.data_ptr<float>();
@@ -133,8 +131,8 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
       maskedCopy(dHinD, maskData, dhData, B * H);
     }
     // The weights' gradients: one product over all T x B rows each.
-    const auto dWm = dXp.view({T * B, X}).narrow(1, M, 4 * H).t().mm(m.view({T * B, M}));
-    const auto dWmh = dU.view({T * B, M}).t().mm(hin.view({T * B, H}));
+    const auto dWm = dXp.view({T * B, X}).narrow(1, M, 4 * H).t().mm(saved.m.view({T * B, M}));
+    const auto dWmh = dU.view({T * B, M}).t().mm(saved.hin.view({T * B, H}));
     return {dXp, dh, dc, dWmh, dWm, torch::Tensor(), torch::Tensor()};
   }
 };

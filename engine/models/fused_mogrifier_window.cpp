@@ -6,6 +6,7 @@
 
 #include "engine/kernels/vector_kernels.h"
 #include "engine/models/fused_window_kernels.h"
+#include "engine/windows/window_saved.h"
 
 namespace mrnn::engine {
 
@@ -294,7 +295,8 @@ FusedWindowResult fusedMogrifierWindow(const torch::Tensor& x, const torch::Tens
 }
 
 void MogrifierWindowSaved::saveTo(torch::autograd::AutogradContext* ctx) const {
-  torch::autograd::variable_list saved = {x, wX, wH, mask, xR, hR, sX, sH, z, gates, c, tanhC};
+  torch::autograd::variable_list saved;
+  forEachSaved(*this, [&](const torch::Tensor& t) { saved.push_back(t); });
   saved.insert(saved.end(), rounds.begin(), rounds.end());
   ctx->save_for_backward(saved);
   ctx->saved_data["lowRank"] = lowRank;
@@ -303,20 +305,10 @@ void MogrifierWindowSaved::saveTo(torch::autograd::AutogradContext* ctx) const {
 
 MogrifierWindowSaved MogrifierWindowSaved::from(torch::autograd::AutogradContext* ctx) {
   const auto saved = ctx->get_saved_variables();
-  constexpr size_t kFixed = 12;  // the tensors before the rounds
-  MogrifierWindowSaved s{saved[0],
-                         saved[1],
-                         saved[2],
-                         saved[3],
-                         saved[4],
-                         saved[5],
-                         saved[6],
-                         saved[7],
-                         saved[8],
-                         saved[9],
-                         saved[10],
-                         saved[11],
-                         std::vector<torch::Tensor>(saved.begin() + kFixed, saved.end())};
+  MogrifierWindowSaved s;
+  size_t i = 0;
+  forEachSaved(s, [&](torch::Tensor& t) { t = saved.at(i++); });
+  s.rounds.assign(saved.begin() + static_cast<std::ptrdiff_t>(i), saved.end());
   s.lowRank = ctx->saved_data["lowRank"].toBool();
   s.zigzag = ctx->saved_data["zigzag"].toBool();
   return s;

@@ -2,10 +2,11 @@
 
 #include <torch/types.h>
 
+#include <tuple>
 #include <vector>
 
 #include "engine/models/fused_window.h"
-#include "engine/models/mogrifier_window_layout.h"
+#include "engine/windows/mogrifier_window_layout.h"
 
 namespace torch::autograd {
 struct AutogradContext;
@@ -31,8 +32,8 @@ FusedWindowResult fusedMogrifierWindow(const torch::Tensor& x, const torch::Tens
                                        bool zigzag, const torch::Tensor& mask);
 
 // The layout of a window over x ([T, B, I]) with these rounds (each full, or left then right,
-// in order) and their data: what the CPU window and the GPU one (cuda_fused_windows.h) read
-// from their tensors.
+// in order) and their data: what the CPU window and the GPU one (cuda_fused_mogrifier_window.cpp)
+// read from their tensors.
 MogrifierWindowLayout mogrifierWindowLayout(const torch::Tensor& x, const torch::Tensor& wH,
                                             at::TensorList rounds, bool lowRank, bool zigzag);
 MogrifierRoundMatrices mogrifierRoundMatrices(at::TensorList rounds, bool lowRank);
@@ -44,6 +45,12 @@ struct MogrifierWindowSaved {
   torch::Tensor x, wX, wH, mask, xR, hR, sX, sH, z, gates, c, tanhC;
   std::vector<torch::Tensor> rounds;
   bool lowRank = false, zigzag = false;
+
+  // The tensors before the rounds, in save order (engine/windows/window_saved.h).
+  template <typename Self>
+  static auto members(Self& s) {
+    return std::tie(s.x, s.wX, s.wH, s.mask, s.xR, s.hR, s.sX, s.sH, s.z, s.gates, s.c, s.tanhC);
+  }
 
   void saveTo(torch::autograd::AutogradContext* ctx) const;
   static MogrifierWindowSaved from(torch::autograd::AutogradContext* ctx);

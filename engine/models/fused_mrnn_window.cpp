@@ -6,6 +6,8 @@
 
 #include "engine/kernels/vector_kernels.h"
 #include "engine/models/fused_window_kernels.h"
+#include "engine/models/window_saving.h"
+#include "engine/windows/mrnn_window_layout.h"
 
 namespace mrnn::engine {
 
@@ -22,10 +24,11 @@ class MrnnWindowFunction : public torch::autograd::Function<MrnnWindowFunction> 
     const int64_t T = xp.size(0), B = xp.size(1), H = h0.size(1), M = wMh.size(0);
     const int64_t X = M + H;  // a row of xp: [W_mx x | W_hx x + b]
     const auto options = xp.options();
-    auto hin = torch::empty({T, B, H}, options);  // h_{t-1} as it enters W_mh
-    auto u = torch::empty({T, B, M}, options);    // W_mh h_{t-1}
-    auto m = torch::empty({T, B, M}, options);    // (W_mx x) * u
-    auto hs = torch::empty({T, B, H}, options);
+    const auto shape = mrnnWindowShapes({T, B, H, M});
+    auto hin = torch::empty(shape.hin, options);
+    auto u = torch::empty(shape.u, options);
+    auto m = torch::empty(shape.m, options);
+    auto hs = torch::empty(shape.hs, options);
     const float* maskData = dataOrNull(mask);
     const float* xpD = xp.data_ptr<float>();
     const float* wMhD = wMh.data_ptr<float>();
@@ -49,24 +52,17 @@ class MrnnWindowFunction : public torch::autograd::Function<MrnnWindowFunction> 
       tanhInPlace(h, B * H);
       hPrev = h;
     }
-    ctx->save_for_backward({xp, wMh, wHm, mask, hin, u, m, hs});
+    saveWindow(ctx, MrnnWindowSaved<torch::Tensor>{xp, wMh, wHm, mask, hin, u, m, hs});
     return {hs, hs.select(0, T - 1).clone()};
   }
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
-    const auto saved = ctx->get_saved_variables();
-    const auto& xp = saved[0];
-    const auto& wMh = saved[1];
-    const auto& wHm = saved[2];
-    const auto& mask = saved[3];
-    const auto& hin = saved[4];
-    const auto& u = saved[5];
-    const auto& m = saved[6];
-    const auto& hs = saved[7];
-    const int64_t T = hin.size(0), B = hin.size(1), H = hin.size(2), M = wMh.size(0);
+    const auto saved = savedWindow<MrnnWindowSaved<torch::Tensor>>(ctx);
+    const int64_t T = saved.hin.size(0), B = saved.hin.size(1), H = saved.hin.size(2),
+                  M = saved.wMh.size(0);
     const int64_t X = M + H;
-    const auto options = hin.options();
-    const float* maskData = dataOrNull(mask);
+    const auto options = saved.hin.options();
+    const float* maskData = dataOrNull(saved.mask);
     const torch::Tensor dHs = stepsGradient(grads[0]);
     auto dh = carriedGradient(grads[1], B, H, options);
     // [dXm | dPre] per row, written in place: dPre is the gradient of tanh's argument.
@@ -74,11 +70,11 @@ class MrnnWindowFunction : public torch::autograd::Function<MrnnWindowFunction> 
     auto dU = torch::empty({T, B, M}, options);
     auto dM = torch::empty({B, M}, options);
     auto dHin = torch::empty({B, H}, options);
-    const float* xpD = xp.data_ptr<float>();
-    const float* wMhD = wMh.data_ptr<float>();
-    const float* wHmD = wHm.data_ptr<float>();
-    const float* uD = u.data_ptr<float>();
-    const float* hsD = hs.data_ptr<float>();
+    const float* xpD = saved.xp.data_ptr<float>();
+    const float* wMhD = saved.wMh.data_ptr<float>();
+    const float* wHmD = saved.wHm.data_ptr<float>();
+    const float* uD = saved.u.data_ptr<float>();
+    const float* hsD = saved.hs.data_ptr<float>();
     const float* dOutD = dataOrNull(dHs);
     float* dXpD = dXp.data_ptr<float>();
     float* dUD = dU.data_ptr<float>();
@@ -104,8 +100,8 @@ class MrnnWindowFunction : public torch::autograd::Function<MrnnWindowFunction> 
       fusedProduct(false, B, H, M, dUT, M, wMhD, H, false, dHinD, H);  // dh_in = du W_mh
       maskedCopy(dHinD, maskData, dhD, B * H);
     }
-    const auto dWhm = dXp.view({T * B, X}).narrow(1, M, H).t().mm(m.view({T * B, M}));
-    const auto dWmh = dU.view({T * B, M}).t().mm(hin.view({T * B, H}));
+    const auto dWhm = dXp.view({T * B, X}).narrow(1, M, H).t().mm(saved.m.view({T * B, M}));
+    const auto dWmh = dU.view({T * B, M}).t().mm(saved.hin.view({T * B, H}));
     return {dXp, dh, dWmh, dWhm, torch::Tensor()};
   }
 };

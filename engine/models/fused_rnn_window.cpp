@@ -6,6 +6,8 @@
 
 #include "engine/kernels/vector_kernels.h"
 #include "engine/models/fused_window_kernels.h"
+#include "engine/models/window_saving.h"
+#include "engine/windows/rnn_window_layout.h"
 
 namespace mrnn::engine {
 
@@ -20,8 +22,9 @@ class RnnWindowFunction : public torch::autograd::Function<RnnWindowFunction> {
                                const torch::Tensor& h0, const torch::Tensor& wHh,
                                const torch::Tensor& mask) {
     const int64_t T = xp.size(0), B = xp.size(1), H = h0.size(1);
-    auto hin = torch::empty({T, B, H}, xp.options());  // h_{t-1} as it enters W_hh
-    auto hs = torch::empty({T, B, H}, xp.options());
+    const auto shape = rnnWindowShapes({T, B, H});
+    auto hin = torch::empty(shape.hin, xp.options());
+    auto hs = torch::empty(shape.hs, xp.options());
     const float* maskData = dataOrNull(mask);
     const float* xpD = xp.data_ptr<float>();
     const float* wD = wHh.data_ptr<float>();
@@ -37,25 +40,21 @@ class RnnWindowFunction : public torch::autograd::Function<RnnWindowFunction> {
       tanhInPlace(h, B * H);
       hPrev = h;
     }
-    ctx->save_for_backward({wHh, mask, hin, hs});
+    saveWindow(ctx, RnnWindowSaved<torch::Tensor>{wHh, mask, hin, hs});
     return {hs, hs.select(0, T - 1).clone()};
   }
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
-    const auto saved = ctx->get_saved_variables();
-    const auto& wHh = saved[0];
-    const auto& mask = saved[1];
-    const auto& hin = saved[2];
-    const auto& hs = saved[3];
-    const int64_t T = hin.size(0), B = hin.size(1), H = hin.size(2);
-    const auto options = hin.options();
-    const float* maskData = dataOrNull(mask);
+    const auto saved = savedWindow<RnnWindowSaved<torch::Tensor>>(ctx);
+    const int64_t T = saved.hin.size(0), B = saved.hin.size(1), H = saved.hin.size(2);
+    const auto options = saved.hin.options();
+    const float* maskData = dataOrNull(saved.mask);
     const torch::Tensor dHs = stepsGradient(grads[0]);
     auto dh = carriedGradient(grads[1], B, H, options);
     auto dXp = torch::empty({T, B, H}, options);  // the pre-activation's gradient
     auto dHin = torch::empty({B, H}, options);
-    const float* wD = wHh.data_ptr<float>();
-    const float* hsD = hs.data_ptr<float>();
+    const float* wD = saved.wHh.data_ptr<float>();
+    const float* hsD = saved.hs.data_ptr<float>();
     const float* dOutD = dataOrNull(dHs);
     float* dXpD = dXp.data_ptr<float>();
     float* dHinD = dHin.data_ptr<float>();
@@ -70,7 +69,7 @@ class RnnWindowFunction : public torch::autograd::Function<RnnWindowFunction> {
       fusedProduct(false, B, H, H, dPre, H, wD, H, false, dHinD, H);  // dh_in = dPre W_hh
       maskedCopy(dHinD, maskData, dhD, B * H);
     }
-    const auto dW = dXp.view({T * B, H}).t().mm(hin.view({T * B, H}));
+    const auto dW = dXp.view({T * B, H}).t().mm(saved.hin.view({T * B, H}));
     return {dXp, dh, dW, torch::Tensor()};
   }
 };

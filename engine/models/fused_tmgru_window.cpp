@@ -3,6 +3,8 @@
 #include <torch/torch.h>
 
 #include "engine/models/fused_window_kernels.h"
+#include "engine/models/window_saving.h"
+#include "engine/windows/tmgru_window_layout.h"
 
 namespace mrnn::engine {
 
@@ -19,15 +21,18 @@ class TmgruWindowFunction : public torch::autograd::Function<TmgruWindowFunction
                                const torch::Tensor& mask) {
     const int64_t T = xp.size(0), B = xp.size(1), H = h0.size(1), M = wMhH.size(0);
     const int64_t X = 3 * M + 3 * H;  // a row of xp: [W_mx x (z r h) | U x + b (z r j)]
-    const int64_t N = 3 * M;          // a row of u and m: [z | r | h]
+    const int64_t N = 3 * M;          // W_mx x's columns of a row of xp: [z | r | h]
     const auto options = xp.options();
     // Everything backward needs, one tensor per kind for the window (no per-step tensors).
-    auto hin = torch::empty({T, B, H}, options);        // h_{t-1} as it enters W_mh_zr
-    auto u = torch::empty({T, B, N}, options);          // W_mh_zr hin | W_mh_h (r hin)
-    auto m = torch::empty({T, B, N}, options);          // m_z m_r m_h: (W_mx x) * u
-    auto gates = torch::empty({T, B, 3 * H}, options);  // z r j, activated
-    auto rh = torch::empty({T, B, H}, options);         // r * hin, as it enters W_mh_h
-    auto hs = torch::empty({T, B, H}, options);
+    const auto shape = tmgruWindowShapes({T, B, H, M});
+    auto hin = torch::empty(shape.hin, options);
+    auto uZr = torch::empty(shape.uZr, options);
+    auto mZr = torch::empty(shape.mZr, options);
+    auto gates = torch::empty(shape.gates, options);
+    auto rh = torch::empty(shape.rh, options);
+    auto uH = torch::empty(shape.uH, options);
+    auto mH = torch::empty(shape.mH, options);
+    auto hs = torch::empty(shape.hs, options);
     const float* maskData = dataOrNull(mask);
     const float* xpD = xp.data_ptr<float>();
     const float* wMhZrD = wMhZr.data_ptr<float>();
@@ -36,58 +41,52 @@ class TmgruWindowFunction : public torch::autograd::Function<TmgruWindowFunction
     const float* vR = vZ + H * M;
     const float* vH = vR + H * M;
     float* hinD = hin.data_ptr<float>();
-    float* uD = u.data_ptr<float>();
-    float* mD = m.data_ptr<float>();
+    float* uZrD = uZr.data_ptr<float>();
+    float* mZrD = mZr.data_ptr<float>();
     float* gD = gates.data_ptr<float>();
     float* rhD = rh.data_ptr<float>();
+    float* uHD = uH.data_ptr<float>();
+    float* mHD = mH.data_ptr<float>();
     float* hsD = hs.data_ptr<float>();
     const float* hPrev = h0.data_ptr<float>();
     for (int64_t t = 0; t < T; ++t) {
       float* hinT = hinD + t * B * H;
       maskedCopy(hPrev, maskData, hinT, B * H);
       const float* xpT = xpD + t * B * X;
-      float* uT = uD + t * B * N;
-      float* mT = mD + t * B * N;
+      float* uZrT = uZrD + t * B * 2 * M;
+      float* mZrT = mZrD + t * B * 2 * M;
       float* gT = gD + t * B * 3 * H;
-      fusedProduct(true, B, 2 * M, H, hinT, H, wMhZrD, H, false, uT, N);  // hin W_mh_zr^T
-      multiplyRows(xpT, X, uT, N, mT, N, B, 2 * M);
+      fusedProduct(true, B, 2 * M, H, hinT, H, wMhZrD, H, false, uZrT, 2 * M);  // hin W_mh_zr^T
+      multiplyRows(xpT, X, uZrT, 2 * M, mZrT, 2 * M, B, 2 * M);
       copyRows(xpT + N, X, gT, 3 * H, B, 3 * H);
-      fusedProduct(true, B, H, M, mT, N, vZ, M, true, gT, 3 * H);          // z += m_z V_z^T
-      fusedProduct(true, B, H, M, mT + M, N, vR, M, true, gT + H, 3 * H);  // r += m_r V_r^T
+      fusedProduct(true, B, H, M, mZrT, 2 * M, vZ, M, true, gT, 3 * H);          // z += m_z V_z^T
+      fusedProduct(true, B, H, M, mZrT + M, 2 * M, vR, M, true, gT + H, 3 * H);  // r += m_r V_r^T
       sigmoidRows(gT, 3 * H, B, 2 * H);
       float* rhT = rhD + t * B * H;
       resetRowsForward(gT + H, 3 * H, hinT, rhT, B, H);
-      fusedProduct(true, B, M, H, rhT, H, wMhHD, H, false, uT + 2 * M, N);  // (r hin) W_mh_h^T
-      multiplyRows(xpT + 2 * M, X, uT + 2 * M, N, mT + 2 * M, N, B, M);
-      fusedProduct(true, B, H, M, mT + 2 * M, N, vH, M, true, gT + 2 * H, 3 * H);  // j += m_h V_h^T
+      float* uHT = uHD + t * B * M;
+      float* mHT = mHD + t * B * M;
+      fusedProduct(true, B, M, H, rhT, H, wMhHD, H, false, uHT, M);  // (r hin) W_mh_h^T
+      multiplyRows(xpT + 2 * M, X, uHT, M, mHT, M, B, M);
+      fusedProduct(true, B, H, M, mHT, M, vH, M, true, gT + 2 * H, 3 * H);  // j += m_h V_h^T
       tanhRows(gT + 2 * H, 3 * H, B, H);
       float* h = hsD + t * B * H;
       gruRowsForward(gT, 3 * H, gT + 2 * H, 3 * H, hPrev, h, B, H);
       hPrev = h;
     }
-    ctx->save_for_backward({xp, h0, wMhZr, wMhH, v, mask, hin, u, m, gates, rh, hs});
+    saveWindow(ctx, TmgruWindowSaved<torch::Tensor>{xp, h0, wMhZr, wMhH, v, mask, hin, uZr, mZr,
+                                                    gates, rh, uH, mH, hs});
     return {hs, hs.select(0, T - 1).clone()};
   }
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
-    const auto saved = ctx->get_saved_variables();
-    const auto& xp = saved[0];
-    const auto& h0 = saved[1];
-    const auto& wMhZr = saved[2];
-    const auto& wMhH = saved[3];
-    const auto& v = saved[4];
-    const auto& mask = saved[5];
-    const auto& hin = saved[6];
-    const auto& u = saved[7];
-    const auto& m = saved[8];
-    const auto& gates = saved[9];
-    const auto& rh = saved[10];
-    const auto& hs = saved[11];
-    const int64_t T = xp.size(0), B = xp.size(1), H = hin.size(2), M = wMhH.size(0);
+    const auto saved = savedWindow<TmgruWindowSaved<torch::Tensor>>(ctx);
+    const int64_t T = saved.xp.size(0), B = saved.xp.size(1), H = saved.hin.size(2),
+                  M = saved.wMhH.size(0);
     const int64_t X = 3 * M + 3 * H;
     const int64_t N = 3 * M;
-    const auto options = xp.options();
-    const float* maskData = dataOrNull(mask);
+    const auto options = saved.xp.options();
+    const float* maskData = dataOrNull(saved.mask);
 
     // The gradients flowing into the outputs (undefined where nothing used an output).
     const torch::Tensor dHs = stepsGradient(grads[0]);
@@ -101,17 +100,18 @@ class TmgruWindowFunction : public torch::autograd::Function<TmgruWindowFunction
     auto dRh = torch::empty({B, H}, options);    // the gradient reaching r * hin
     auto dHin = torch::empty({B, H}, options);
     auto dhStep = torch::empty({B, H}, options);
-    const float* xpD = xp.data_ptr<float>();
-    const float* wMhZrD = wMhZr.data_ptr<float>();
-    const float* wMhHD = wMhH.data_ptr<float>();
-    const float* vZ = v.data_ptr<float>();
+    const float* xpD = saved.xp.data_ptr<float>();
+    const float* wMhZrD = saved.wMhZr.data_ptr<float>();
+    const float* wMhHD = saved.wMhH.data_ptr<float>();
+    const float* vZ = saved.v.data_ptr<float>();
     const float* vR = vZ + H * M;
     const float* vH = vR + H * M;
-    const float* hinD = hin.data_ptr<float>();
-    const float* uD = u.data_ptr<float>();
-    const float* gD = gates.data_ptr<float>();
-    const float* hsD = hs.data_ptr<float>();
-    const float* h0D = h0.data_ptr<float>();
+    const float* hinD = saved.hin.data_ptr<float>();
+    const float* uZrD = saved.uZr.data_ptr<float>();
+    const float* uHD = saved.uH.data_ptr<float>();
+    const float* gD = saved.gates.data_ptr<float>();
+    const float* hsD = saved.hs.data_ptr<float>();
+    const float* h0D = saved.h0.data_ptr<float>();
     const float* dOutD = dataOrNull(dHs);
     float* dXpD = dXp.data_ptr<float>();
     float* dUD = dU.data_ptr<float>();
@@ -125,7 +125,8 @@ class TmgruWindowFunction : public torch::autograd::Function<TmgruWindowFunction
       const float* hinT = hinD + t * B * H;
       const float* hPrev = t > 0 ? hsD + (t - 1) * B * H : h0D;
       const float* xpT = xpD + t * B * X;
-      const float* uT = uD + t * B * N;
+      const float* uZrT = uZrD + t * B * 2 * M;
+      const float* uHT = uHD + t * B * M;
       float* dXpT = dXpD + t * B * X;
       float* dGT = dXpT + N;  // rows of [dz | dr | dj]
       float* dUT = dUD + t * B * N;
@@ -135,24 +136,25 @@ class TmgruWindowFunction : public torch::autograd::Function<TmgruWindowFunction
                       H);
       // The candidate's path: m_h, then r * hin through W_mh_h.
       fusedProduct(false, B, M, H, dGT + 2 * H, X, vH, M, false, dMD + 2 * M, N);  // dj V_h
-      multiplyRowsBackward(dMD + 2 * M, N, xpT + 2 * M, X, uT + 2 * M, N, dXpT + 2 * M, X,
-                           dUT + 2 * M, N, B, M);
+      multiplyRowsBackward(dMD + 2 * M, N, xpT + 2 * M, X, uHT, M, dXpT + 2 * M, X, dUT + 2 * M, N,
+                           B, M);
       fusedProduct(false, B, H, M, dUT + 2 * M, N, wMhHD, H, false, dRhD, H);  // du_h W_mh_h
       resetRowsBackward(gT + H, 3 * H, hinT, dRhD, dGT + H, X, dHinD, B, H);   // dr, r d(r hin)
       // The gates' paths: m_z and m_r, then hin through W_mh_zr.
       fusedProduct(false, B, M, H, dGT, X, vZ, M, false, dMD, N);          // dz V_z
       fusedProduct(false, B, M, H, dGT + H, X, vR, M, false, dMD + M, N);  // dr V_r
-      multiplyRowsBackward(dMD, N, xpT, X, uT, N, dXpT, X, dUT, N, B, 2 * M);
+      multiplyRowsBackward(dMD, N, xpT, X, uZrT, 2 * M, dXpT, X, dUT, N, B, 2 * M);
       fusedProduct(false, B, H, 2 * M, dUT, N, wMhZrD, H, true, dHinD, H);  // += du_zr W_mh_zr
       maskedAccumulate(dHinD, maskData, dhD, B * H);
     }
     // The weights' gradients: one product over all T x B rows each (one batched product for
-    // the three blocks of V).
+    // the three blocks of V, over m_z m_r m_h side by side).
     const auto dURows = dU.view({T * B, N});
-    const auto dWmhZr = dURows.narrow(1, 0, 2 * M).t().mm(hin.view({T * B, H}));
-    const auto dWmhH = dURows.narrow(1, 2 * M, M).t().mm(rh.view({T * B, H}));
+    const auto dWmhZr = dURows.narrow(1, 0, 2 * M).t().mm(saved.hin.view({T * B, H}));
+    const auto dWmhH = dURows.narrow(1, 2 * M, M).t().mm(saved.rh.view({T * B, H}));
     const auto dGates = dXp.view({T * B, X}).narrow(1, N, 3 * H).view({T * B, 3, H});
-    const auto dV = dGates.permute({1, 2, 0}).bmm(m.view({T * B, 3, M}).permute({1, 0, 2}));
+    const auto dV = dGates.permute({1, 2, 0}).bmm(
+        torch::cat({saved.mZr, saved.mH}, 2).view({T * B, 3, M}).permute({1, 0, 2}));
     return {dXp, dh, dWmhZr, dWmhH, dV, torch::Tensor()};
   }
 };

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "engine/models/fused_window_kernels.h"
+#include "engine/models/window_saving.h"
+#include "engine/windows/tmlstm_window_layout.h"
 
 namespace mrnn::engine {
 
@@ -23,12 +25,13 @@ class TmlstmWindowFunction : public torch::autograd::Function<TmlstmWindowFuncti
     const int64_t T = xp.size(0), B = xp.size(1), H = h0.size(1), M = v.size(2);
     const int64_t X = 4 * M + 4 * H;  // a row of xp: [W_mx x (4M) | W_x x + b (4H)]
     const auto options = xp.options();
-    auto hin = torch::empty({T, B, H}, options);        // h_{t-1} as it enters W_mh
-    auto u = torch::empty({T, B, 4 * M}, options);      // W_mh h_{t-1}, gate-major
-    auto m = torch::empty({T, B, 4 * M}, options);      // (W_mx x) * u
-    auto gates = torch::empty({T, B, 4 * H}, options);  // i f o j, activated
-    auto c = torch::empty({T + 1, B, H}, options);
-    auto tanhC = torch::empty({T, B, H}, options);
+    const auto shape = tmlstmWindowShapes({T, B, H, M});
+    auto hin = torch::empty(shape.hin, options);
+    auto u = torch::empty(shape.u, options);
+    auto m = torch::empty(shape.m, options);
+    auto gates = torch::empty(shape.gates, options);
+    auto c = torch::empty(shape.c, options);
+    auto tanhC = torch::empty(shape.tanhC, options);
     auto hs = torch::empty({T, B, H}, options);
     c.select(0, 0).copy_(c0);
     const float* maskData = dataOrNull(mask);
@@ -60,26 +63,17 @@ class TmlstmWindowFunction : public torch::autograd::Function<TmlstmWindowFuncti
       lstmRowsForward(gT, 4 * H, cD + t * B * H, cD + (t + 1) * B * H, tcD + t * B * H, h, B, H);
       hPrev = h;
     }
-    ctx->save_for_backward({xp, wMh, v, mask, hin, u, m, gates, c, tanhC});
+    saveWindow(ctx, TmlstmWindowSaved<torch::Tensor>{xp, wMh, v, mask, hin, u, m, gates, c, tanhC});
     return {hs, hs.select(0, T - 1).clone(), c.select(0, T).clone()};
   }
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
-    const auto saved = ctx->get_saved_variables();
-    const auto& xp = saved[0];
-    const auto& wMh = saved[1];
-    const auto& v = saved[2];
-    const auto& mask = saved[3];
-    const auto& hin = saved[4];
-    const auto& u = saved[5];
-    const auto& m = saved[6];
-    const auto& gates = saved[7];
-    const auto& c = saved[8];
-    const auto& tanhC = saved[9];
-    const int64_t T = hin.size(0), B = hin.size(1), H = hin.size(2), M = v.size(2);
+    const auto saved = savedWindow<TmlstmWindowSaved<torch::Tensor>>(ctx);
+    const int64_t T = saved.hin.size(0), B = saved.hin.size(1), H = saved.hin.size(2),
+                  M = saved.v.size(2);
     const int64_t X = 4 * M + 4 * H;
-    const auto options = hin.options();
-    const float* maskData = dataOrNull(mask);
+    const auto options = saved.hin.options();
+    const float* maskData = dataOrNull(saved.mask);
     const torch::Tensor dHs = stepsGradient(grads[0]);
     auto dh = carriedGradient(grads[1], B, H, options);
     auto dc = carriedGradient(grads[2], B, H, options);
@@ -89,13 +83,13 @@ class TmlstmWindowFunction : public torch::autograd::Function<TmlstmWindowFuncti
     auto dM = torch::empty({B, 4 * M}, options);
     auto dHin = torch::empty({B, H}, options);
     auto dhStep = torch::empty({B, H}, options);
-    const float* xpD = xp.data_ptr<float>();
-    const float* wMhD = wMh.data_ptr<float>();
-    const float* vD = v.data_ptr<float>();
-    const float* uD = u.data_ptr<float>();
-    const float* gD = gates.data_ptr<float>();
-    const float* cD = c.data_ptr<float>();
-    const float* tcD = tanhC.data_ptr<float>();
+    const float* xpD = saved.xp.data_ptr<float>();
+    const float* wMhD = saved.wMh.data_ptr<float>();
+    const float* vD = saved.v.data_ptr<float>();
+    const float* uD = saved.u.data_ptr<float>();
+    const float* gD = saved.gates.data_ptr<float>();
+    const float* cD = saved.c.data_ptr<float>();
+    const float* tcD = saved.tanhC.data_ptr<float>();
     const float* dOutD = dataOrNull(dHs);
     float* dXpD = dXp.data_ptr<float>();
     float* dUD = dU.data_ptr<float>();
@@ -121,12 +115,12 @@ class TmlstmWindowFunction : public torch::autograd::Function<TmlstmWindowFuncti
       maskedCopy(dHinD, maskData, dhD, B * H);
     }
     const auto rows = dXp.view({T * B, X});
-    const auto mRows = m.view({T * B, 4 * M});
+    const auto mRows = saved.m.view({T * B, 4 * M});
     std::vector<torch::Tensor> dV;
     for (int64_t g = 0; g < 4; ++g) {
       dV.push_back(rows.narrow(1, 4 * M + g * H, H).t().mm(mRows.narrow(1, g * M, M)));
     }
-    const auto dWmh = dU.view({T * B, 4 * M}).t().mm(hin.view({T * B, H}));
+    const auto dWmh = dU.view({T * B, 4 * M}).t().mm(saved.hin.view({T * B, H}));
     return {dXp, dh, dc, dWmh, torch::stack(dV), torch::Tensor()};
   }
 };

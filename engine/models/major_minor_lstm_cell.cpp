@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "engine/models/cuda_fused_windows.h"
+#include "engine/models/cuda_fused_lstm_window.h"
 #include "engine/models/fused_lstm_window.h"
 #include "engine/models/lstm_update.h"
 

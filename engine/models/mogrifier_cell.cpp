@@ -2,7 +2,7 @@
 
 #include <torch/torch.h>
 
-#include "engine/models/cuda_fused_windows.h"
+#include "engine/models/cuda_fused_mogrifier_window.h"
 #include "engine/models/fused_mogrifier_window.h"
 #include "engine/models/lstm_update.h"
 

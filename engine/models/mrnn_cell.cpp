@@ -2,7 +2,7 @@
 
 #include <torch/torch.h>
 
-#include "engine/models/cuda_fused_windows.h"
+#include "engine/models/cuda_fused_mrnn_window.h"
 #include "engine/models/fused_mrnn_window.h"
 
 namespace mrnn::engine {

@@ -2,7 +2,7 @@
 
 #include <torch/torch.h>
 
-#include "engine/models/cuda_fused_windows.h"
+#include "engine/models/cuda_fused_tmgru_window.h"
 #include "engine/models/fused_tmgru_window.h"
 #include "engine/models/gru_update.h"
 

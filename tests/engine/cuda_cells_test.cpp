@@ -8,7 +8,7 @@
 #include "cell_fixtures.h"
 #include "engine/config/cell_type.h"
 #include "engine/devices/autocast_scope.h"
-#include "engine/models/cuda_fused_windows.h"
+#include "engine/models/cuda_fused_window.h"
 #include "engine/models/language_model.h"
 #include "fused_window_check.h"
 #include "test_harness.h"

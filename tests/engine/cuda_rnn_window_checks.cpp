@@ -34,19 +34,17 @@ void checkRnnWindow(WindowDevice& device, const WindowCase& windowCase) {
       },
       w);
 
+  const auto shape = cpu::rnnWindowShapes({T, B, H});
   gpu::RnnWindowForwardBuffers f;
   f.xp = device.upload(inputs[0].second);
   f.h0 = device.upload(inputs[1].second);
   f.wHh = device.upload(inputs[2].second);
   f.mask = maskOn(device, mask);
-  f.hs = device.scratch(T * B * H);
-  f.hin = device.scratch(T * B * H);
+  f.hs = device.scratch(cpu::elementCount(shape.hs));
+  f.hin = device.scratch(cpu::elementCount(shape.hin));
   gpu::rnnWindowForward({T, B, H}, f, device.ops());
   gpu::RnnWindowBackwardBuffers b;
-  b.wHh = f.wHh;
-  b.mask = f.mask;
-  b.hs = f.hs;
-  b.hin = f.hin;
+  b.saved = gpu::savedBy(f);
   b.dHs = stepsOn(device, w);
   b.dh = device.upload(w.h);
   b.dXp = device.scratch(T * B * H);
@@ -78,26 +76,20 @@ void checkMrnnWindow(WindowDevice& device, const WindowCase& windowCase) {
       },
       w);
 
+  const auto shape = cpu::mrnnWindowShapes({T, B, H, M});
   gpu::MrnnWindowForwardBuffers f;
   f.xp = device.upload(inputs[0].second);
   f.h0 = device.upload(inputs[1].second);
   f.wMh = device.upload(inputs[2].second);
   f.wHm = device.upload(inputs[3].second);
   f.mask = maskOn(device, mask);
-  f.hs = device.scratch(T * B * H);
-  f.hin = device.scratch(T * B * H);
-  f.u = device.scratch(T * B * M);
-  f.m = device.scratch(T * B * M);
+  f.hs = device.scratch(cpu::elementCount(shape.hs));
+  f.hin = device.scratch(cpu::elementCount(shape.hin));
+  f.u = device.scratch(cpu::elementCount(shape.u));
+  f.m = device.scratch(cpu::elementCount(shape.m));
   gpu::mrnnWindowForward({T, B, H, M}, f, device.ops());
   gpu::MrnnWindowBackwardBuffers b;
-  b.xp = f.xp;
-  b.wMh = f.wMh;
-  b.wHm = f.wHm;
-  b.mask = f.mask;
-  b.hs = f.hs;
-  b.hin = f.hin;
-  b.u = f.u;
-  b.m = f.m;
+  b.saved = gpu::savedBy(f);
   b.dHs = stepsOn(device, w);
   b.dh = device.upload(w.h);
   b.dXp = device.scratch(T * B * X);

@@ -9,7 +9,8 @@
 
 #include "engine/devices/autocast_scope.h"
 #include "engine/devices/compute_device.h"
-#include "engine/models/cuda_fused_windows.h"
+#include "engine/models/cuda_fused_lstm_window.h"
+#include "engine/models/cuda_fused_mlstm_window.h"
 #include "engine/models/fused_mlstm_window.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"

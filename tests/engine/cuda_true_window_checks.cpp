@@ -36,6 +36,7 @@ void checkTmlstmWindow(WindowDevice& device, const WindowCase& windowCase) {
       },
       w);
 
+  const auto shape = cpu::tmlstmWindowShapes({T, B, H, M});
   gpu::TmlstmWindowForwardBuffers f;
   f.xp = device.upload(inputs[0].second);
   f.h0 = device.upload(inputs[1].second);
@@ -44,24 +45,15 @@ void checkTmlstmWindow(WindowDevice& device, const WindowCase& windowCase) {
   f.v = device.upload(inputs[4].second);
   f.mask = maskOn(device, mask);
   f.hs = device.scratch(T * B * H);
-  f.c = device.scratch((T + 1) * B * H);
-  f.hin = device.scratch(T * B * H);
-  f.u = device.scratch(T * B * N);
-  f.m = device.scratch(T * B * N);
-  f.gates = device.scratch(T * B * 4 * H);
-  f.tanhC = device.scratch(T * B * H);
+  f.c = device.scratch(cpu::elementCount(shape.c));
+  f.hin = device.scratch(cpu::elementCount(shape.hin));
+  f.u = device.scratch(cpu::elementCount(shape.u));
+  f.m = device.scratch(cpu::elementCount(shape.m));
+  f.gates = device.scratch(cpu::elementCount(shape.gates));
+  f.tanhC = device.scratch(cpu::elementCount(shape.tanhC));
   gpu::tmlstmWindowForward({T, B, H, M}, f, device.ops());
   gpu::TmlstmWindowBackwardBuffers b;
-  b.xp = f.xp;
-  b.wMh = f.wMh;
-  b.v = f.v;
-  b.mask = f.mask;
-  b.hin = f.hin;
-  b.u = f.u;
-  b.m = f.m;
-  b.gates = f.gates;
-  b.c = f.c;
-  b.tanhC = f.tanhC;
+  b.saved = gpu::savedBy(f);
   b.dHs = stepsOn(device, w);
   b.dh = device.upload(w.h);
   b.dc = device.upload(w.c);
@@ -101,6 +93,7 @@ void checkTmgruWindow(WindowDevice& device, const WindowCase& windowCase) {
       },
       w);
 
+  const auto shape = cpu::tmgruWindowShapes({T, B, H, M});
   gpu::TmgruWindowForwardBuffers f;
   f.xp = device.upload(inputs[0].second);
   f.h0 = device.upload(inputs[1].second);
@@ -108,30 +101,17 @@ void checkTmgruWindow(WindowDevice& device, const WindowCase& windowCase) {
   f.wMhH = device.upload(inputs[3].second);
   f.v = device.upload(inputs[4].second);
   f.mask = maskOn(device, mask);
-  f.hs = device.scratch(T * B * H);
-  f.hin = device.scratch(T * B * H);
-  f.uZr = device.scratch(T * B * 2 * M);
-  f.mZr = device.scratch(T * B * 2 * M);
-  f.gates = device.scratch(T * B * 3 * H);
-  f.rh = device.scratch(T * B * H);
-  f.uH = device.scratch(T * B * M);
-  f.mH = device.scratch(T * B * M);
+  f.hs = device.scratch(cpu::elementCount(shape.hs));
+  f.hin = device.scratch(cpu::elementCount(shape.hin));
+  f.uZr = device.scratch(cpu::elementCount(shape.uZr));
+  f.mZr = device.scratch(cpu::elementCount(shape.mZr));
+  f.gates = device.scratch(cpu::elementCount(shape.gates));
+  f.rh = device.scratch(cpu::elementCount(shape.rh));
+  f.uH = device.scratch(cpu::elementCount(shape.uH));
+  f.mH = device.scratch(cpu::elementCount(shape.mH));
   gpu::tmgruWindowForward({T, B, H, M}, f, device.ops());
   gpu::TmgruWindowBackwardBuffers b;
-  b.xp = f.xp;
-  b.h0 = f.h0;
-  b.wMhZr = f.wMhZr;
-  b.wMhH = f.wMhH;
-  b.v = f.v;
-  b.mask = f.mask;
-  b.hs = f.hs;
-  b.hin = f.hin;
-  b.uZr = f.uZr;
-  b.mZr = f.mZr;
-  b.gates = f.gates;
-  b.rh = f.rh;
-  b.uH = f.uH;
-  b.mH = f.mH;
+  b.saved = gpu::savedBy(f);
   b.dHs = stepsOn(device, w);
   b.dh = device.upload(w.h);
   b.dXp = device.scratch(T * B * X);

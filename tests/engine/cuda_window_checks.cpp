@@ -49,6 +49,7 @@ void checkMlstmWindow(WindowDevice& device, const WindowCase& windowCase) {
       },
       w);
 
+  const auto shape = cpu::mlstmWindowShapes({T, B, H, M});
   gpu::MlstmWindowForwardBuffers f;
   f.xp = device.upload(inputs[0].second);
   f.h0 = device.upload(inputs[1].second);
@@ -57,24 +58,15 @@ void checkMlstmWindow(WindowDevice& device, const WindowCase& windowCase) {
   f.wM = device.upload(inputs[4].second);
   f.mask = maskOn(device, mask);
   f.hs = device.scratch(T * B * H);
-  f.c = device.scratch((T + 1) * B * H);
-  f.hin = device.scratch(T * B * H);
-  f.u = device.scratch(T * B * M);
-  f.m = device.scratch(T * B * M);
-  f.gates = device.scratch(T * B * 4 * H);
-  f.tanhC = device.scratch(T * B * H);
+  f.c = device.scratch(cpu::elementCount(shape.c));
+  f.hin = device.scratch(cpu::elementCount(shape.hin));
+  f.u = device.scratch(cpu::elementCount(shape.u));
+  f.m = device.scratch(cpu::elementCount(shape.m));
+  f.gates = device.scratch(cpu::elementCount(shape.gates));
+  f.tanhC = device.scratch(cpu::elementCount(shape.tanhC));
   gpu::mlstmWindowForward({T, B, H, M}, f, device.ops());
   gpu::MlstmWindowBackwardBuffers b;
-  b.xp = f.xp;
-  b.wMh = f.wMh;
-  b.wM = f.wM;
-  b.mask = f.mask;
-  b.hin = f.hin;
-  b.u = f.u;
-  b.m = f.m;
-  b.gates = f.gates;
-  b.c = f.c;
-  b.tanhC = f.tanhC;
+  b.saved = gpu::savedBy(f);
   b.dHs = stepsOn(device, w);
   b.dh = device.upload(w.h);
   b.dc = device.upload(w.c);
@@ -113,6 +105,7 @@ void checkLstmWindow(WindowDevice& device, const WindowCase& windowCase) {
       },
       w);
 
+  const auto shape = cpu::lstmWindowShapes({T, B, H});
   gpu::LstmWindowForwardBuffers f;
   f.xp = device.upload(inputs[0].second);
   f.h0 = device.upload(inputs[1].second);
@@ -120,18 +113,13 @@ void checkLstmWindow(WindowDevice& device, const WindowCase& windowCase) {
   f.wH = device.upload(inputs[3].second);
   f.mask = maskOn(device, mask);
   f.hs = device.scratch(T * B * H);
-  f.c = device.scratch((T + 1) * B * H);
-  f.hin = device.scratch(T * B * H);
-  f.gates = device.scratch(T * B * 4 * H);
-  f.tanhC = device.scratch(T * B * H);
+  f.c = device.scratch(cpu::elementCount(shape.c));
+  f.hin = device.scratch(cpu::elementCount(shape.hin));
+  f.gates = device.scratch(cpu::elementCount(shape.gates));
+  f.tanhC = device.scratch(cpu::elementCount(shape.tanhC));
   gpu::lstmWindowForward({T, B, H}, f, device.ops());
   gpu::LstmWindowBackwardBuffers b;
-  b.wH = f.wH;
-  b.mask = f.mask;
-  b.hin = f.hin;
-  b.gates = f.gates;
-  b.c = f.c;
-  b.tanhC = f.tanhC;
+  b.saved = gpu::savedBy(f);
   b.dHs = stepsOn(device, w);
   b.dh = device.upload(w.h);
   b.dc = device.upload(w.c);
@@ -166,26 +154,20 @@ void checkGruWindow(WindowDevice& device, const WindowCase& windowCase) {
       },
       w);
 
+  const auto shape = cpu::gruWindowShapes({T, B, H});
   gpu::GruWindowForwardBuffers f;
   f.xp = device.upload(inputs[0].second);
   f.h0 = device.upload(inputs[1].second);
   f.wZr = device.upload(inputs[2].second);
   f.wH = device.upload(inputs[3].second);
   f.mask = maskOn(device, mask);
-  f.hs = device.scratch(T * B * H);
-  f.hin = device.scratch(T * B * H);
-  f.gates = device.scratch(T * B * 3 * H);
-  f.rh = device.scratch(T * B * H);
+  f.hs = device.scratch(cpu::elementCount(shape.hs));
+  f.hin = device.scratch(cpu::elementCount(shape.hin));
+  f.gates = device.scratch(cpu::elementCount(shape.gates));
+  f.rh = device.scratch(cpu::elementCount(shape.rh));
   gpu::gruWindowForward({T, B, H}, f, device.ops());
   gpu::GruWindowBackwardBuffers b;
-  b.h0 = f.h0;
-  b.wZr = f.wZr;
-  b.wH = f.wH;
-  b.mask = f.mask;
-  b.hs = f.hs;
-  b.hin = f.hin;
-  b.gates = f.gates;
-  b.rh = f.rh;
+  b.saved = gpu::savedBy(f);
   b.dHs = stepsOn(device, w);
   b.dh = device.upload(w.h);
   b.dXp = device.scratch(T * B * 3 * H);
@@ -223,6 +205,7 @@ void checkMgruWindow(WindowDevice& device, const WindowCase& windowCase) {
       },
       w);
 
+  const auto shape = cpu::mgruWindowShapes({T, B, H, M});
   gpu::MgruWindowForwardBuffers f;
   f.xp = device.upload(inputs[0].second);
   f.h0 = device.upload(inputs[1].second);
@@ -230,26 +213,15 @@ void checkMgruWindow(WindowDevice& device, const WindowCase& windowCase) {
   f.vZr = device.upload(inputs[3].second);
   f.vH = device.upload(inputs[4].second);
   f.mask = maskOn(device, mask);
-  f.hs = device.scratch(T * B * H);
-  f.hin = device.scratch(T * B * H);
-  f.u = device.scratch(T * B * M);
-  f.m = device.scratch(T * B * M);
-  f.gates = device.scratch(T * B * G);
-  f.rm = device.scratch(T * B * M);
+  f.hs = device.scratch(cpu::elementCount(shape.hs));
+  f.hin = device.scratch(cpu::elementCount(shape.hin));
+  f.u = device.scratch(cpu::elementCount(shape.u));
+  f.m = device.scratch(cpu::elementCount(shape.m));
+  f.gates = device.scratch(cpu::elementCount(shape.gates));
+  f.rm = device.scratch(cpu::elementCount(shape.rm));
   gpu::mgruWindowForward({T, B, H, M}, f, device.ops());
   gpu::MgruWindowBackwardBuffers b;
-  b.xp = f.xp;
-  b.h0 = f.h0;
-  b.wMh = f.wMh;
-  b.vZr = f.vZr;
-  b.vH = f.vH;
-  b.mask = f.mask;
-  b.hs = f.hs;
-  b.hin = f.hin;
-  b.u = f.u;
-  b.m = f.m;
-  b.gates = f.gates;
-  b.rm = f.rm;
+  b.saved = gpu::savedBy(f);
   b.dHs = stepsOn(device, w);
   b.dh = device.upload(w.h);
   b.dXp = device.scratch(T * B * X);

@@ -1,0 +1,125 @@
+// The mLSTM's fused window on CUDA tensors: a LibTorch autograd Function around engine/cuda's
+// mLSTM window.
+
+#include "engine/models/cuda_fused_mlstm_window.h"
+
+#include <torch/torch.h>
+
+#include <stdexcept>
+
+#ifdef MRNN_HAVE_CUDA_KERNELS
+#include "engine/cuda/cuda_mlstm_window.h"
+#include "engine/models/cuda_window_call.h"
+#include "engine/models/window_saving.h"
+#endif
+
+namespace mrnn::engine {
+
+#ifdef MRNN_HAVE_CUDA_KERNELS
+namespace {
+
+using namespace cuda_glue;  // floats, DeviceCall, AutogradContext, ...
+
+using MlstmSaved = MlstmWindowSaved<torch::Tensor>;
+
+class CudaMlstmWindowFunction : public torch::autograd::Function<CudaMlstmWindowFunction> {
+ public:
+  static variable_list forward(AutogradContext* ctx, const torch::Tensor& xp,
+                               const torch::Tensor& h0, const torch::Tensor& c0,
+                               const torch::Tensor& wMh, const torch::Tensor& wM,
+                               const torch::Tensor& mask, bool keep, bool bfloat16) {
+    const MlstmWindowSizes sizes{xp.size(0), xp.size(1), h0.size(1), wMh.size(0)};
+    const int64_t T = sizes.T, B = sizes.B, H = sizes.H;
+    const auto options = xp.options();
+    const auto shape = mlstmWindowShapes(sizes);
+    auto hs = torch::empty({T, B, H}, options);
+    MlstmSaved saved{xp,
+                     wMh,
+                     wM,
+                     mask,
+                     torch::empty(shape.hin, options),
+                     torch::empty(shape.u, options),
+                     torch::empty(shape.m, options),
+                     torch::empty(shape.gates, options),
+                     torch::empty(shape.c, options),
+                     torch::empty(shape.tanhC, options)};
+    cuda::MlstmWindowForwardBuffers buffers;
+    buffers.xp = floats(xp);
+    buffers.h0 = floats(h0);
+    buffers.c0 = floats(c0);
+    buffers.wMh = floats(wMh);
+    buffers.wM = floats(wM);
+    buffers.mask = dataOrNull(mask);
+    buffers.hs = floats(hs);
+    buffers.c = floats(saved.c);
+    buffers.hin = floats(saved.hin);
+    buffers.u = floats(saved.u);
+    buffers.m = floats(saved.m);
+    buffers.gates = floats(saved.gates);
+    buffers.tanhC = floats(saved.tanhC);
+    DeviceCall call(xp, cuda_glue::keepPrecision(ctx, bfloat16));
+    cuda::mlstmWindowForward(sizes, buffers, call.ops);
+    if (keep) saveWindow(ctx, saved);
+    return {hs, hs.select(0, T - 1).clone(), saved.c.select(0, T).clone()};
+  }
+
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    const auto saved = savedWindow<MlstmSaved>(ctx);
+    const MlstmWindowSizes sizes{saved.xp.size(0), saved.xp.size(1), saved.hin.size(2),
+                                 saved.wMh.size(0)};
+    const int64_t T = sizes.T, B = sizes.B, H = sizes.H, M = sizes.M;
+    const auto options = saved.xp.options();
+    const torch::Tensor dHs = stepsGradient(grads[0]);
+    auto dh = carriedGradient(grads[1], B, H, options);
+    auto dc = carriedGradient(grads[2], B, H, options);
+    auto dXp = torch::empty({T, B, sizes.X()}, options);
+    auto dU = torch::empty({T, B, M}, options);
+    auto dM = torch::empty({B, M}, options);
+    auto dWmh = torch::empty({M, H}, options);
+    auto dWm = torch::empty({4 * H, M}, options);
+    cuda::MlstmWindowBackwardBuffers buffers;
+    buffers.saved = savedData(saved);
+    buffers.dHs = dataOrNull(dHs);
+    buffers.dh = floats(dh);
+    buffers.dc = floats(dc);
+    buffers.dXp = floats(dXp);
+    buffers.dU = floats(dU);
+    buffers.dM = floats(dM);
+    buffers.dWmh = floats(dWmh);
+    buffers.dWm = floats(dWm);
+    DeviceCall call(saved.xp, cuda_glue::keptPrecision(ctx));
+    cuda::mlstmWindowBackward(sizes, buffers, call.ops);
+    return {dXp,
+            dh,
+            dc,
+            dWmh,
+            dWm,
+            torch::Tensor(),
+            torch::Tensor(),
+            torch::Tensor()};  // mask, keep, bfloat16
+  }
+};
+
+}  // namespace
+
+FusedWindowResult cudaFusedMlstmWindow(const torch::Tensor& xp, const torch::Tensor& h0,
+                                       const torch::Tensor& c0, const torch::Tensor& wMh,
+                                       const torch::Tensor& wM, const torch::Tensor& mask) {
+  const bool keep = windowNeedsBackward({xp, h0, c0, wMh, wM});
+  const auto out = CudaMlstmWindowFunction::apply(
+      windowInput(xp), windowInput(h0), windowInput(c0), windowInput(wMh), windowInput(wM),
+      windowInput(windowMask(mask, h0)), keep, cuda_glue::bfloat16Now());
+  return {out[0], out[1], out[2]};
+}
+
+#else  // built without engine/cuda: no CUDA tensor is ever handed to the kernels
+
+FusedWindowResult cudaFusedMlstmWindow(const torch::Tensor&, const torch::Tensor&,
+                                       const torch::Tensor&, const torch::Tensor&,
+                                       const torch::Tensor&, const torch::Tensor&) {
+  throw std::logic_error("cudaFusedMlstmWindow: this build has no CUDA kernels (MRNN_CUDA)");
+}
+
+#endif
+
+}  // namespace mrnn::engine
