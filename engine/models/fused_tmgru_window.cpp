@@ -147,14 +147,16 @@ class TmgruWindowFunction : public torch::autograd::Function<TmgruWindowFunction
       fusedProduct(false, B, H, 2 * M, dUT, N, wMhZrD, H, true, dHinD, H);  // += du_zr W_mh_zr
       maskedAccumulate(dHinD, maskData, dhD, B * H);
     }
-    // The weights' gradients: one product over all T x B rows each (one batched product for
-    // the three blocks of V, over m_z m_r m_h side by side).
+    // The weights' gradients: one product over all T x B rows each (V_z and V_r as one batched
+    // product over m_z m_r side by side, V_h over m_h; no copy of the m buffers).
     const auto dURows = dU.view({T * B, N});
     const auto dWmhZr = dURows.narrow(1, 0, 2 * M).t().mm(saved.hin.view({T * B, H}));
     const auto dWmhH = dURows.narrow(1, 2 * M, M).t().mm(saved.rh.view({T * B, H}));
     const auto dGates = dXp.view({T * B, X}).narrow(1, N, 3 * H).view({T * B, 3, H});
-    const auto dV = dGates.permute({1, 2, 0}).bmm(
-        torch::cat({saved.mZr, saved.mH}, 2).view({T * B, 3, M}).permute({1, 0, 2}));
+    const auto dVzr = dGates.narrow(1, 0, 2).permute({1, 2, 0}).bmm(
+        saved.mZr.view({T * B, 2, M}).permute({1, 0, 2}));
+    const auto dVh = dGates.select(1, 2).t().mm(saved.mH.view({T * B, M}));
+    const auto dV = torch::cat({dVzr, dVh.unsqueeze(0)}, 0);
     return {dXp, dh, dWmhZr, dWmhH, dV, torch::Tensor()};
   }
 };
