@@ -14,6 +14,7 @@
 #include "engine/experiment/experiment_paths.h"
 #include "engine/experiment/queue_run.h"
 #include "engine/experiment/trial_executor.h"
+#include "engine/experiment/trial_executors.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_lock.h"
 #include "engine/store/text_format.h"
@@ -286,11 +287,14 @@ void recordTrialExit(const ExperimentPlan& plan, ExperimentLedger& ledger,
 
 void checkTrialsExecutor(const ExperimentPlan& plan, const ExperimentLedger& ledger,
                          const RunStore& store, ExecutorKind executor) {
+  const auto executors = allTrialExecutors(plan.folder(), plan.experiment.name);
   for (const TrialRecord& row : ledger.trials(plan.experiment.name)) {
     if (row.runId <= 0 || !store.run(row.runId)) continue;
-    const bool imported = store.origin(row.runId).has_value();
-    if (imported == (executor == ExecutorKind::Slurm)) continue;
-    const ExecutorKind other = imported ? ExecutorKind::Slurm : ExecutorKind::Local;
+    const auto trainer =
+        std::find_if(executors.begin(), executors.end(),
+                     [&](const auto& candidate) { return candidate->trained(store, row.runId); });
+    if (trainer == executors.end() || (*trainer)->kind() == executor) continue;
+    const ExecutorKind other = (*trainer)->kind();
     throw ExperimentChangedError(
         "experiment '" + plan.experiment.name + "': " + describeTrial(row) + " ran with the " +
         executorKindName(other) + " executor (run " + std::to_string(row.runId) + "), and the " +

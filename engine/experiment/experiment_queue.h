@@ -85,10 +85,9 @@ int64_t recoverTrialsFromRuns(const ExperimentPlan& plan, ExperimentLedger& ledg
 bool promoteAtRungs(const ExperimentPlan& plan, ExperimentLedger& ledger,
                     const std::vector<RunRecord>& runs);
 
-// A trial's runs belong to the executor that trained them: the Slurm executor's are imported
-// from the trials' own run folders (RunStore::origin), the local one's are not, and neither
-// can continue the other's checkpoints. Throws ExperimentChangedError naming the first trial
-// that ran on the other executor (`--replan` starts afresh).
+// A trial's runs belong to the executor that trained them (TrialExecutor::trained), and no
+// executor continues another's checkpoints. Throws ExperimentChangedError naming the first
+// trial that another executor trained (`--replan` starts afresh).
 void checkTrialsExecutor(const ExperimentPlan& plan, const ExperimentLedger& ledger,
                          const RunStore& store, ExecutorKind executor);
 

@@ -6,8 +6,13 @@
 #include "engine/experiment/experiment_paths.h"
 #include "engine/experiment/queue_run.h"
 #include "engine/runtime/machine_resources.h"
+#include "engine/store/run_store.h"
 
 namespace mrnn::engine {
+
+bool LocalExecutor::trained(const RunStore& store, int64_t runId) const {
+  return !store.origin(runId).has_value();
+}
 
 std::vector<std::string> LocalExecutor::begin(QueueRun& queue) {
   const ExperimentPlan& plan = queue.plan;

@@ -17,6 +17,8 @@ namespace mrnn::engine {
 class LocalExecutor : public TrialExecutor {
  public:
   ExecutorKind kind() const override { return ExecutorKind::Local; }
+  // Its runs are the store's own: trained here, not imported.
+  bool trained(const RunStore& store, int64_t runId) const override;
 
   std::vector<std::string> begin(QueueRun& queue) override;
   int64_t freeSlots() const override;

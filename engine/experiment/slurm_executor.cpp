@@ -12,6 +12,7 @@
 #include "engine/experiment/slurm_queue.h"
 #include "engine/io/atomic_file.h"
 #include "engine/store/run_lock.h"
+#include "engine/store/run_store.h"
 
 namespace mrnn::engine {
 namespace {
@@ -42,6 +43,10 @@ SlurmExecutor::SlurmExecutor(std::string projectFolder, std::string experiment, 
       name_(std::move(experiment)),
       jobName_(slurmJobName(name_)),
       client_(client) {}
+
+bool SlurmExecutor::trained(const RunStore& store, int64_t runId) const {
+  return store.origin(runId).has_value();
+}
 
 std::optional<std::string> SlurmExecutor::unavailable() const {
   std::string missing;

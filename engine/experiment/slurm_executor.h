@@ -30,6 +30,8 @@ class SlurmExecutor : public TrialExecutor {
   SlurmExecutor(std::string projectFolder, std::string experiment, SlurmClient& client);
 
   ExecutorKind kind() const override { return ExecutorKind::Slurm; }
+  // Its runs are imported from the trials' own run folders (RunStore::origin).
+  bool trained(const RunStore& store, int64_t runId) const override;
   std::optional<std::string> unavailable() const override;
   std::vector<std::string> describeTrials(std::vector<TrialProgress>& rows) override;
   std::optional<std::string> stopWithoutQueue() override;

@@ -11,6 +11,7 @@
 
 namespace mrnn::engine {
 
+class RunStore;
 struct QueueOptions;
 struct QueueRun;
 
@@ -38,6 +39,9 @@ class TrialExecutor {
   // jobs outlive their queue) and says what it did; nothing when it has none. Throws
   // std::runtime_error when it cannot.
   virtual std::optional<std::string> stopWithoutQueue() { return std::nullopt; }
+  // Whether it trained this run of the project's store (a trial's): no executor continues
+  // another's checkpoints, so a queue refuses trials whose runs another trained.
+  virtual bool trained(const RunStore& store, int64_t runId) const = 0;
 
   // A queue run calls the rest, in this order.
   // Once the queue holds its lock, before it reads the ledger: what an earlier queue run left
