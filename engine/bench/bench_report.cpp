@@ -143,6 +143,11 @@ void writeCurvatureCosts(std::ostream& out, const BenchReport& report) {
   for (const auto& line : lines) out << "- " << line << "\n";
 }
 
+// Each engine cell's GFLOP/s over the mLSTM's, round by round (every subject runs once a round
+// in turn, so a round's two figures were measured minutes apart at most, and the machine's
+// slower drifts cancel in their ratio), and the median of those ratios.
+void writeCellRatios(std::ostream& out, const BenchReport& report, BenchMeasure measure);
+
 }  // namespace
 
 double median(std::vector<double> values) {
@@ -296,11 +301,46 @@ std::string formatBenchReport(const BenchReport& report, const std::string& comm
       out << "\n";
     }
   }
+  writeCellRatios(out, report, BenchMeasure::Train);
+  writeCellRatios(out, report, BenchMeasure::Eval);
   writeCurvatureCosts(out, report);
   if (cuda) writeGpuTargets(out, report);
   if (!report.notes.empty()) out << "\n";
   for (const std::string& note : report.notes) out << "Note: " << note << "\n";
   return out.str();
 }
+
+namespace {
+
+void writeCellRatios(std::ostream& out, const BenchReport& report, BenchMeasure measure) {
+  const auto engineRow = [&](const BenchRow& row) {
+    return !row.peer && !row.busy && row.cell != kTorchLstm && row.measure == measure &&
+           row.flopsPerSymbol > 0 && row.precision == BenchPrecision::Fp32;
+  };
+  const BenchRow* mlstm = findRow(
+      report, measure, [&](const BenchRow& row) { return engineRow(row) && row.cell == "mlstm"; });
+  if (!mlstm) return;
+  std::ostringstream rows;
+  for (const auto& row : report.rows) {
+    if (!engineRow(row) || &row == mlstm || row.rates.size() != mlstm->rates.size()) continue;
+    std::vector<double> ratios;
+    for (size_t i = 0; i < row.rates.size(); ++i) {
+      const double reference = mlstm->rates[i] * mlstm->flopsPerSymbol;
+      if (reference > 0) ratios.push_back(row.rates[i] * row.flopsPerSymbol / reference);
+    }
+    if (ratios.empty()) continue;
+    rows << "| " << row.cell << " | " << number(median(ratios), 2) << " | "
+         << rounds(ratios, 1.0, 2) << " |\n";
+  }
+  if (rows.str().empty()) return;
+  out << "\n"
+      << (measure == BenchMeasure::Train ? "Training" : "Evaluation")
+      << " GFLOP/s over the mLSTM's, each round's own ratio (a round's subjects run back to "
+         "back) and their median:\n\n"
+      << "| cell | / mlstm | rounds |\n| --- | ---: | --- |\n"
+      << rows.str();
+}
+
+}  // namespace
 
 }  // namespace mrnn::engine

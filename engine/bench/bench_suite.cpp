@@ -10,12 +10,14 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include "engine/bench/peer_kernels.h"
 #include "engine/bench/throughput_probe.h"
 #include "engine/config/cell_type.h"
 #include "engine/config/device_name.h"
@@ -226,11 +228,17 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
                              "`sudo apt-get install python3-torch`");
     }
   }
-  // Thread counts pinned for the BLAS in every child, the peer's included.
-  std::vector<std::string> environment;
+  // Thread counts and BLAS kernels pinned in every child, the peer's included
+  // (peer_kernels.h); the peer's OpenBLAS also names the kernels it ran.
+  const std::string engineCore = openBlasCoreName();
+  std::vector<std::string> environment = sameKernelsEnvironment(engineCore);
   if (o.shape.threads > 0) {
     environment.push_back("OMP_NUM_THREADS=" + std::to_string(o.shape.threads));
   }
+  std::vector<std::string> peerEnvironment = environment;
+  peerEnvironment.push_back(peerKernelsReport());
+  std::set<std::string> peerCores;
+  bool peerMeasured = false;
 
   // The product ceiling, a child of its own each round like every subject; a program that
   // cannot measure it (a stand-in in tests) leaves it out with a note. On CUDA it is the
@@ -291,7 +299,7 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
       // Contention: processor 0 spins for the length of this measurement only.
       std::optional<BusyCore> spinner;
       if (row.busy) spinner.emplace(0);
-      const auto outcome = runChildProcess(argv, environment);
+      const auto outcome = runChildProcess(argv, row.peer ? peerEnvironment : environment);
       spinner.reset();
       const std::string what = row.subject + " " + benchMeasureName(row.measure);
       if (outcome.exitCode != 0) {
@@ -305,6 +313,11 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
         continue;
       }
       const auto result = parseProbeOutput(outcome.out);
+      if (row.peer) {
+        peerMeasured = true;
+        const std::string core = openBlasCoreNamed(outcome.err);
+        if (!core.empty()) peerCores.insert(core);
+      }
       // Each figure as it comes, so a run cut short still leaves what it measured.
       reportTo(job, started / measurements,
                what + ": " + std::to_string(static_cast<long long>(result.symbolsPerSecond)) +
@@ -319,6 +332,8 @@ BenchReport runBenchSuite(const BenchSuiteOptions& o, JobContext* job) {
       if (!result.recurrentDtype.empty()) recurrentDtypes[&row] = result.recurrentDtype;
     }
   }
+  const std::string kernels = peerKernelsNote(engineCore, peerCores, peerMeasured);
+  if (!kernels.empty()) report.notes.push_back(kernels);
   // Autocast casts cuDNN's LSTM itself: say so where a bf16 row ran at another type.
   for (const auto& [row, dtype] : recurrentDtypes) {
     if (row->precision == BenchPrecision::Bf16 && dtype != "BFloat16") {

@@ -50,7 +50,7 @@ float sumExpScalar(const float* values, int64_t n, float shift) {
 }  // namespace
 
 const KernelSet& scalarKernels() {
-  static const KernelSet set{gemvScalar, sigmoidScalar, tanhScalar, sumExpScalar};
+  static const KernelSet set{gemvScalar, sigmoidScalar, tanhScalar, sumExpScalar, nullptr, nullptr};
   return set;
 }
 

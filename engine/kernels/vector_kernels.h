@@ -30,6 +30,19 @@ KernelIsa activeKernelIsa();
 void setKernelIsa(KernelIsa isa);
 void resetKernelIsa();
 
+// C (+)= A P for a weight packed into panels (PackedWeights, packed_weights.h): C [m, n] and
+// A [m, k] row-major with leading dimensions; `panels` holds ceil(n / width) panels, panel q
+// being op(W)'s columns [q width, (q + 1) width) as k rows of `width` floats, zero past n.
+struct PanelProduct {
+  int64_t m = 0, n = 0, k = 0;
+  const float* a = nullptr;
+  int64_t lda = 0;
+  const float* panels = nullptr;
+  float* c = nullptr;
+  int64_t ldc = 0;
+  bool accumulate = false;
+};
+
 // One instruction set's kernels, single-threaded; tests call each set directly.
 struct KernelSet {
   // y = W x, or y += W x when `accumulate`. W: [rows, cols] row-major.
@@ -39,6 +52,10 @@ struct KernelSet {
   void (*tanh)(float* values, int64_t n);     // in place
   // sum_i exp(values[i] - shift)
   float (*sumExp)(const float* values, int64_t n, float shift);
+  // The packed products: the columns of a panel, and C's columns of panels [from, to).
+  // Null in the portable set, whose products go through the BLAS instead.
+  int64_t (*panelWidth)();
+  void (*panelProduct)(const PanelProduct& product, int64_t fromPanel, int64_t toPanel);
 };
 const KernelSet& kernelsFor(KernelIsa isa);
 

@@ -38,16 +38,19 @@ class GruWindowFunction : public torch::autograd::Function<GruWindowFunction> {
     float* rhD = rh.data_ptr<float>();
     float* hsD = hs.data_ptr<float>();
     const float* hPrev = h0.data_ptr<float>();
+    // The weights packed once for the window's T products (PackedWeights).
+    const PackedWeights wZrPacked(wZrD, H, true, 2 * H, H, T * B);
+    const PackedWeights wHPacked(wHD, H, true, H, H, T * B);
     for (int64_t t = 0; t < T; ++t) {
       float* hinT = hinD + t * B * H;
       maskedCopy(hPrev, maskData, hinT, B * H);
       float* gT = gD + t * B * X;
       std::copy(xpD + t * B * X, xpD + (t + 1) * B * X, gT);
-      fusedProduct(true, B, 2 * H, H, hinT, H, wZrD, H, true, gT, X);  // [z r] += hin W_zr^T
+      fusedProduct(wZrPacked, B, hinT, H, true, gT, X);  // [z r] += hin W_zr^T
       sigmoidRows(gT, X, B, 2 * H);
       float* rhT = rhD + t * B * H;
       resetRowsForward(gT + H, X, hinT, rhT, B, H);
-      fusedProduct(true, B, H, H, rhT, H, wHD, H, true, gT + 2 * H, X);  // j += (r hin) W_h^T
+      fusedProduct(wHPacked, B, rhT, H, true, gT + 2 * H, X);  // j += (r hin) W_h^T
       tanhRows(gT + 2 * H, X, B, H);
       float* h = hsD + t * B * H;
       gruRowsForward(gT, X, gT + 2 * H, X, hPrev, h, B, H);
@@ -86,6 +89,9 @@ class GruWindowFunction : public torch::autograd::Function<GruWindowFunction> {
     float* dHinD = dHin.data_ptr<float>();
     float* dhStepD = dhStep.data_ptr<float>();
     float* dhD = dh.data_ptr<float>();
+    // The weights packed once for the window's T products (PackedWeights).
+    const PackedWeights wHPacked(wHD, H, false, H, H, T * B);
+    const PackedWeights wZrPacked(wZrD, H, false, H, 2 * H, T * B);
     for (int64_t t = T - 1; t >= 0; --t) {
       const float* gT = gD + t * B * X;
       const float* hinT = hinD + t * B * H;
@@ -94,9 +100,9 @@ class GruWindowFunction : public torch::autograd::Function<GruWindowFunction> {
       addOrCopy(dhD, dOutD ? dOutD + t * B * H : nullptr, dhStepD, B * H);
       // dz, dj, and dh_{t-1} = dh (1 - z) through the update.
       gruRowsBackward(gT, X, gT + 2 * H, X, hPrev, dhStepD, dXpT, X, dXpT + 2 * H, X, dhD, B, H);
-      fusedProduct(false, B, H, H, dXpT + 2 * H, X, wHD, H, false, dRhD, H);  // d(r hin) = dj W_h
-      resetRowsBackward(gT + H, X, hinT, dRhD, dXpT + H, X, dHinD, B, H);     // dr, r d(r hin)
-      fusedProduct(false, B, H, 2 * H, dXpT, X, wZrD, H, true, dHinD, H);     // += [dz dr] W_zr
+      fusedProduct(wHPacked, B, dXpT + 2 * H, X, false, dRhD, H);          // d(r hin) = dj W_h
+      resetRowsBackward(gT + H, X, hinT, dRhD, dXpT + H, X, dHinD, B, H);  // dr, r d(r hin)
+      fusedProduct(wZrPacked, B, dXpT, X, true, dHinD, H);                 // += [dz dr] W_zr
       maskedAccumulate(dHinD, maskData, dhD, B * H);
     }
     // The weights' gradients: one product over all T x B rows each.

@@ -43,21 +43,25 @@ class MgruWindowFunction : public torch::autograd::Function<MgruWindowFunction> 
     float* rmD = rm.data_ptr<float>();
     float* hsD = hs.data_ptr<float>();
     const float* hPrev = h0.data_ptr<float>();
+    // The weights packed once for the window's T products (PackedWeights).
+    const PackedWeights wMhPacked(wMhD, H, true, M, H, T * B);
+    const PackedWeights vZrPacked(vZrD, M, true, H + M, M, T * B);
+    const PackedWeights vHPacked(vHD, M, true, H, M, T * B);
     for (int64_t t = 0; t < T; ++t) {
       float* hinT = hinD + t * B * H;
       maskedCopy(hPrev, maskData, hinT, B * H);
       float* uT = uD + t * B * M;
-      fusedProduct(true, B, M, H, hinT, H, wMhD, H, false, uT, M);  // u = hin W_mh^T
+      fusedProduct(wMhPacked, B, hinT, H, false, uT, M);  // u = hin W_mh^T
       const float* xpT = xpD + t * B * X;
       float* mT = mD + t * B * M;
       float* gT = gD + t * B * G;
       multiplyRows(xpT, X, uT, M, mT, M, B, M);
       copyRows(xpT + M, X, gT, G, B, G);
-      fusedProduct(true, B, H + M, M, mT, M, vZrD, M, true, gT, G);  // [z r] += m [V_z; V_r]^T
+      fusedProduct(vZrPacked, B, mT, M, true, gT, G);  // [z r] += m [V_z; V_r]^T
       sigmoidRows(gT, G, B, H + M);
       float* rmT = rmD + t * B * M;
       resetRowsForward(gT + H, G, mT, rmT, B, M);
-      fusedProduct(true, B, H, M, rmT, M, vHD, M, true, gT + H + M, G);  // j += (r m) V_h^T
+      fusedProduct(vHPacked, B, rmT, M, true, gT + H + M, G);  // j += (r m) V_h^T
       tanhRows(gT + H + M, G, B, H);
       float* h = hsD + t * B * H;
       gruRowsForward(gT, G, gT + H + M, G, hPrev, h, B, H);
@@ -104,6 +108,10 @@ class MgruWindowFunction : public torch::autograd::Function<MgruWindowFunction> 
     float* dHinD = dHin.data_ptr<float>();
     float* dhStepD = dhStep.data_ptr<float>();
     float* dhD = dh.data_ptr<float>();
+    // The weights packed once for the window's T products (PackedWeights).
+    const PackedWeights vHPacked(vHD, M, false, M, H, T * B);
+    const PackedWeights vZrPacked(vZrD, M, false, M, H + M, T * B);
+    const PackedWeights wMhPacked(wMhD, H, false, H, M, T * B);
     for (int64_t t = T - 1; t >= 0; --t) {
       const float* gT = gD + t * B * G;
       const float* hPrev = t > 0 ? hsD + (t - 1) * B * H : h0D;
@@ -112,14 +120,14 @@ class MgruWindowFunction : public torch::autograd::Function<MgruWindowFunction> 
       addOrCopy(dhD, dOutD ? dOutD + t * B * H : nullptr, dhStepD, B * H);
       // dz, dj, and dh_{t-1} = dh (1 - z) through the update.
       gruRowsBackward(gT, G, gT + H + M, G, hPrev, dhStepD, dGT, X, dGT + H + M, X, dhD, B, H);
-      fusedProduct(false, B, M, H, dGT + H + M, X, vHD, M, false, dMD, M);       // d(r m) = dj V_h
+      fusedProduct(vHPacked, B, dGT + H + M, X, false, dMD, M);                  // d(r m) = dj V_h
       resetRowsBackward(gT + H, G, mD + t * B * M, dMD, dGT + H, X, dMD, B, M);  // dr, r d(r m)
-      fusedProduct(false, B, M, H + M, dGT, X, vZrD, M, true, dMD, M);  // dm += [dz dr] V_zr
+      fusedProduct(vZrPacked, B, dGT, X, true, dMD, M);  // dm += [dz dr] V_zr
       const float* xpT = xpD + t * B * X;
       const float* uT = uD + t * B * M;
       float* dUT = dUD + t * B * M;
       multiplyRowsBackward(dMD, M, xpT, X, uT, M, dXpT, X, dUT, M, B, M);
-      fusedProduct(false, B, H, M, dUT, M, wMhD, H, false, dHinD, H);  // dh_in = du W_mh
+      fusedProduct(wMhPacked, B, dUT, M, false, dHinD, H);  // dh_in = du W_mh
       maskedAccumulate(dHinD, maskData, dhD, B * H);
     }
     // The weights' gradients: one product over all T x B rows each.

@@ -56,20 +56,23 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
     float* hsD = hs.data_ptr<float>();
     const auto h0c = h0.contiguous();
     const float* hPrev = h0c.data_ptr<float>();
+    // The weights packed once for the window's T products (PackedWeights).
+    const PackedWeights wMhPacked(wMhD, H, true, M, H, T * B);
+    const PackedWeights wMPacked(wMD, M, true, 4 * H, M, T * B);
     for (int64_t t = 0; t < T; ++t) {
       float* hinT = hinD + slot(t) * B * H;
       maskedCopy(hPrev, maskData, hinT, B * H);
       float* uT = uD + slot(t) * B * M;
-      fusedProduct(true, B, M, H, hinT, H, wMhD, H, false, uT, M);  // u = h W_mh^T
+      fusedProduct(wMhPacked, B, hinT, H, false, uT, M);  // u = h W_mh^T
       const float* xpT = xpD + t * B * X;
       float* mT = mD + slot(t) * B * M;
       float* gT = gD + slot(t) * B * 4 * H;
       multiplyRows(xpT, X, uT, M, mT, M, B, M);
       copyRows(xpT + M, X, gT, 4 * H, B, 4 * H);
-      fusedProduct(true, B, 4 * H, M, mT, M, wMD, M, true, gT, 4 * H);  // gates += m W_m^T
+      fusedProduct(wMPacked, B, mT, M, true, gT, 4 * H);  // gates += m W_m^T
       float* h = hsD + t * B * H;
       lstmRowsForward(gT, 4 * H, cD + cSlot(t) * B * H, cD + cSlot(t + 1) * B * H,
-                      tcD + slot(t) * B * H, h, B, H);
+                      tcD + slot(t) * B * H, h, B, H, H);
       hPrev = h;
     }
     if (keep) {
@@ -116,18 +119,21 @@ class MlstmWindowFunction : public torch::autograd::Function<MlstmWindowFunction
     float* dhStepD = dhStep.data_ptr<float>();
     float* dhData = dh.data_ptr<float>();
     float* dcData = dc.data_ptr<float>();
+    // The weights packed once for the window's T products (PackedWeights).
+    const PackedWeights wMPacked(wMD, M, false, M, 4 * H, T * B);
+    const PackedWeights wMhPacked(wMhD, H, false, H, M, T * B);
     for (int64_t t = T - 1; t >= 0; --t) {
       const float* dOut = dOutD ? dOutD + t * B * H : nullptr;
       float* dXpT = dXpD + t * B * X;  // rows of [dXm | dGates]
       addOrCopy(dhData, dOut, dhStepD, B * H);
       lstmRowsBackward(gD + t * B * 4 * H, 4 * H, cD + t * B * H, tcD + t * B * H, dhStepD, dcData,
-                       dXpT + M, X, B, H);
-      fusedProduct(false, B, M, 4 * H, dXpT + M, X, wMD, M, false, dMD, M);  // dm = dG W_m
+                       dXpT + M, X, B, H, H);
+      fusedProduct(wMPacked, B, dXpT + M, X, false, dMD, M);  // dm = dG W_m
       const float* xpT = xpD + t * B * X;
       const float* uT = uD + t * B * M;
       float* dUT = dUD + t * B * M;
       multiplyRowsBackward(dMD, M, xpT, X, uT, M, dXpT, X, dUT, M, B, M);
-      fusedProduct(false, B, H, M, dUT, M, wMhD, H, false, dHinD, H);  // dh_in = du W_mh
+      fusedProduct(wMhPacked, B, dUT, M, false, dHinD, H);  // dh_in = du W_mh
       maskedCopy(dHinD, maskData, dhData, B * H);
     }
     // The weights' gradients: one product over all T x B rows each.

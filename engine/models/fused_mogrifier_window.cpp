@@ -3,6 +3,8 @@
 #include <torch/torch.h>
 
 #include <algorithm>
+#include <array>
+#include <vector>
 
 #include "engine/kernels/vector_kernels.h"
 #include "engine/models/fused_window_kernels.h"
@@ -26,28 +28,55 @@ Window makeWindow(const torch::Tensor& xp, const torch::Tensor& wH, at::TensorLi
   return w;
 }
 
+// The round matrices packed once for the window's T steps (PackedWeights): for the forward's
+// products src M^T (`forward`) or the backward's dPre M. Round i at i - 1, as in the Window.
+struct PackedRounds {
+  std::vector<PackedWeights> full, left, right;
+};
+
+PackedRounds packRounds(const Window& w, bool forward) {
+  PackedRounds packed;
+  const int64_t k = w.rank, rowsToCome = w.T * w.B;
+  for (int64_t i = 1; i <= w.rounds; ++i) {
+    const int64_t rows = w.rows(i), cols = w.cols(i);
+    if (k == 0) {  // M [rows, cols]
+      packed.full.emplace_back(w.full[i - 1], cols, forward, forward ? rows : cols,
+                               forward ? cols : rows, rowsToCome);
+      continue;
+    }
+    // left [rows, k], right [k, cols]
+    packed.left.emplace_back(w.left[i - 1], k, forward, forward ? rows : k, forward ? k : rows,
+                             rowsToCome);
+    packed.right.emplace_back(w.right[i - 1], cols, forward, forward ? k : cols, forward ? cols : k,
+                              rowsToCome);
+  }
+  return packed;
+}
+
 // pre [B, rows] = src [B, cols] M^T; low rank through z [B, k] = src right^T, kept for the
 // left factor's gradient.
-void roundForward(const Window& w, int64_t i, const float* src, float* z, float* pre) {
+void roundForward(const Window& w, const PackedRounds& m, int64_t i, const float* src, float* z,
+                  float* pre) {
   const int64_t rows = w.rows(i), cols = w.cols(i), k = w.rank;
   if (k == 0) {
-    fusedProduct(true, w.B, rows, cols, src, cols, w.full[i - 1], cols, false, pre, rows);
+    fusedProduct(m.full[i - 1], w.B, src, cols, false, pre, rows);
     return;
   }
-  fusedProduct(true, w.B, k, cols, src, cols, w.right[i - 1], cols, false, z, k);
-  fusedProduct(true, w.B, rows, k, z, k, w.left[i - 1], k, false, pre, rows);
+  fusedProduct(m.right[i - 1], w.B, src, cols, false, z, k);
+  fusedProduct(m.left[i - 1], w.B, z, k, false, pre, rows);
 }
 
 // dSrc [B, cols] += dPre [B, rows] M; low rank through dz = dPre left, kept for the right
 // factor's gradient.
-void roundBackward(const Window& w, int64_t i, const float* dPre, float* dz, float* dSrc) {
+void roundBackward(const Window& w, const PackedRounds& m, int64_t i, const float* dPre, float* dz,
+                   float* dSrc) {
   const int64_t rows = w.rows(i), cols = w.cols(i), k = w.rank;
   if (k == 0) {
-    fusedProduct(false, w.B, cols, rows, dPre, rows, w.full[i - 1], cols, true, dSrc, cols);
+    fusedProduct(m.full[i - 1], w.B, dPre, rows, true, dSrc, cols);
     return;
   }
-  fusedProduct(false, w.B, k, rows, dPre, rows, w.left[i - 1], k, false, dz, k);
-  fusedProduct(false, w.B, cols, k, dz, k, w.right[i - 1], cols, true, dSrc, cols);
+  fusedProduct(m.left[i - 1], w.B, dPre, rows, false, dz, k);
+  fusedProduct(m.right[i - 1], w.B, dz, k, true, dSrc, cols);
 }
 
 class MogrifierWindowFunction : public torch::autograd::Function<MogrifierWindowFunction> {
@@ -90,6 +119,9 @@ class MogrifierWindowFunction : public torch::autograd::Function<MogrifierWindow
     float* tcD = tanhC.data_ptr<float>();
     float* hsD = hs.data_ptr<float>();
     const float* hPrev = h0.data_ptr<float>();
+    const PackedRounds roundsPacked = packRounds(w, true);
+    const PackedWeights wXPacked(wXD, I, true, G, I, T * B);
+    const PackedWeights wHPacked(wHD, H, true, G, H, T * B);
     for (int64_t t = 0; t < T; ++t) {
       const float* x0 = xpD + t * B * I;
       float* hin = w.at(hRD, 0, t, H);
@@ -101,7 +133,7 @@ class MogrifierWindowFunction : public torch::autograd::Function<MogrifierWindow
         const int64_t n = B * w.rows(i);
         const float* src = odd ? (zigzag ? hCur : hin) : (zigzag ? xCur : x0);
         float* s = odd ? w.at(sXD, Window::slot(i), t, I) : w.at(sHD, Window::slot(i), t, H);
-        roundForward(w, i, src, w.rank > 0 ? w.at(zD, i - 1, t, w.rank) : nullptr, s);
+        roundForward(w, roundsPacked, i, src, w.rank > 0 ? w.at(zD, i - 1, t, w.rank) : nullptr, s);
         sigmoidInPlace(s, n);
         float* out = odd ? w.at(xRD, Window::slot(i), t, I) : w.at(hRD, i / 2, t, H);
         const float* prev = odd ? xCur : hCur;  // x^{i-2} or h^{i-2}
@@ -109,11 +141,11 @@ class MogrifierWindowFunction : public torch::autograd::Function<MogrifierWindow
         (odd ? xCur : hCur) = out;
       }
       float* gT = gD + t * B * G;
-      copyRows(bD, 0, gT, G, B, G);                               // the bias in every row
-      fusedProduct(true, B, G, I, xCur, I, wXD, I, true, gT, G);  // += x W_x^T
-      fusedProduct(true, B, G, H, hCur, H, wHD, H, true, gT, G);  // += h W_h^T
+      copyRows(bD, 0, gT, G, B, G);                     // the bias in every row
+      fusedProduct(wXPacked, B, xCur, I, true, gT, G);  // += x W_x^T
+      fusedProduct(wHPacked, B, hCur, H, true, gT, G);  // += h W_h^T
       float* h = hsD + t * B * H;
-      lstmRowsForward(gT, G, cD + t * B * H, cD + (t + 1) * B * H, tcD + t * B * H, h, B, H);
+      lstmRowsForward(gT, G, cD + t * B * H, cD + (t + 1) * B * H, tcD + t * B * H, h, B, H, H);
       hPrev = h;
     }
     MogrifierWindowSaved{xp, wX,    wH, mask,  xR,           hR,      sX,    sH,
@@ -184,15 +216,20 @@ class MogrifierWindowFunction : public torch::autograd::Function<MogrifierWindow
     float* dhD = dh.data_ptr<float>();
     float* dcD = dc.data_ptr<float>();
     const bool separateSources = !zigzag && w.rounds > 0;
+    const PackedRounds roundsPacked = packRounds(w, false);
+    const PackedWeights wXPacked(wXD, I, false, I, G, T * B);
+    const PackedWeights wHPacked(wHD, H, false, H, G, T * B);
     for (int64_t t = T - 1; t >= 0; --t) {
       const float* dOut = dOutD ? dOutD + t * B * H : nullptr;
       addOrCopy(dhD, dOut, dhStepD, B * H);
       float* dGT = dGD + t * B * G;
       lstmRowsBackward(gD + t * B * G, G, cD + t * B * H, tcD + t * B * H, dhStepD, dcD, dGT, G, B,
-                       H);
-      float* dX = dXpD + t * B * I;                                // the gradient of the latest x^i
-      fusedProduct(false, B, I, G, dGT, G, wXD, I, false, dX, I);  // dG W_x
-      fusedProduct(false, B, H, G, dGT, G, wHD, H, false, dHD, H);  // dG W_h
+                       H, H);
+      float* dX = dXpD + t * B * I;  // the gradient of the latest x^i
+      const std::array<PackedProduct, 2> inputs = {
+          PackedProduct{&wXPacked, B, dGT, G, false, dX, I},    // dG W_x
+          PackedProduct{&wHPacked, B, dGT, G, false, dHD, H}};  // dG W_h
+      fusedProducts(inputs.data(), inputs.size());
       if (separateSources) {
         std::fill(dSrcXD, dSrcXD + B * I, 0.0f);
         std::fill(dSrcHD, dSrcHD + B * H, 0.0f);
@@ -215,7 +252,7 @@ class MogrifierWindowFunction : public torch::autograd::Function<MogrifierWindow
         }
         // The source's gradient: h^{i-1} or x^{i-1} is the other chain's current element.
         float* dSrc = odd ? (zigzag ? dHD : dSrcHD) : (zigzag ? dX : dSrcXD);
-        roundBackward(w, i, dPre, K > 0 ? w.at(dZD, i - 1, t, K) : nullptr, dSrc);
+        roundBackward(w, roundsPacked, i, dPre, K > 0 ? w.at(dZD, i - 1, t, K) : nullptr, dSrc);
       }
       if (separateSources) {
         for (int64_t k = 0; k < B * I; ++k) dX[k] += dSrcXD[k];

@@ -38,17 +38,20 @@ class MrnnWindowFunction : public torch::autograd::Function<MrnnWindowFunction> 
     float* mD = m.data_ptr<float>();
     float* hsD = hs.data_ptr<float>();
     const float* hPrev = h0.data_ptr<float>();
+    // The weights packed once for the window's T products (PackedWeights).
+    const PackedWeights wMhPacked(wMhD, H, true, M, H, T * B);
+    const PackedWeights wHmPacked(wHmD, M, true, H, M, T * B);
     for (int64_t t = 0; t < T; ++t) {
       float* hinT = hinD + t * B * H;
       maskedCopy(hPrev, maskData, hinT, B * H);
       float* uT = uD + t * B * M;
-      fusedProduct(true, B, M, H, hinT, H, wMhD, H, false, uT, M);  // u = h W_mh^T
+      fusedProduct(wMhPacked, B, hinT, H, false, uT, M);  // u = h W_mh^T
       const float* xpT = xpD + t * B * X;
       float* mT = mD + t * B * M;
       float* h = hsD + t * B * H;
       multiplyRows(xpT, X, uT, M, mT, M, B, M);
       copyRows(xpT + M, X, h, H, B, H);
-      fusedProduct(true, B, H, M, mT, M, wHmD, M, true, h, H);  // += m W_hm^T
+      fusedProduct(wHmPacked, B, mT, M, true, h, H);  // += m W_hm^T
       tanhInPlace(h, B * H);
       hPrev = h;
     }
@@ -81,6 +84,9 @@ class MrnnWindowFunction : public torch::autograd::Function<MrnnWindowFunction> 
     float* dMD = dM.data_ptr<float>();
     float* dHinD = dHin.data_ptr<float>();
     float* dhD = dh.data_ptr<float>();
+    // The weights packed once for the window's T products (PackedWeights).
+    const PackedWeights wHmPacked(wHmD, M, false, M, H, T * B);
+    const PackedWeights wMhPacked(wMhD, H, false, H, M, T * B);
     for (int64_t t = T - 1; t >= 0; --t) {
       const float* h = hsD + t * B * H;
       const float* dOut = dOutD ? dOutD + t * B * H : nullptr;
@@ -92,12 +98,12 @@ class MrnnWindowFunction : public torch::autograd::Function<MrnnWindowFunction> 
           dPre[k] = (dhD[at] + (dOut ? dOut[at] : 0.0f)) * (1.0f - h[at] * h[at]);
         }
       }
-      fusedProduct(false, B, M, H, dXpT + M, X, wHmD, M, false, dMD, M);  // dm = dPre W_hm
+      fusedProduct(wHmPacked, B, dXpT + M, X, false, dMD, M);  // dm = dPre W_hm
       const float* xpT = xpD + t * B * X;
       const float* uT = uD + t * B * M;
       float* dUT = dUD + t * B * M;
       multiplyRowsBackward(dMD, M, xpT, X, uT, M, dXpT, X, dUT, M, B, M);
-      fusedProduct(false, B, H, M, dUT, M, wMhD, H, false, dHinD, H);  // dh_in = du W_mh
+      fusedProduct(wMhPacked, B, dUT, M, false, dHinD, H);  // dh_in = du W_mh
       maskedCopy(dHinD, maskData, dhD, B * H);
     }
     const auto dWhm = dXp.view({T * B, X}).narrow(1, M, H).t().mm(saved.m.view({T * B, M}));

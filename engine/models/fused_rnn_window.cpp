@@ -31,12 +31,14 @@ class RnnWindowFunction : public torch::autograd::Function<RnnWindowFunction> {
     float* hinD = hin.data_ptr<float>();
     float* hsD = hs.data_ptr<float>();
     const float* hPrev = h0.data_ptr<float>();
+    // The weights packed once for the window's T products (PackedWeights).
+    const PackedWeights wPacked(wD, H, true, H, H, T * B);
     for (int64_t t = 0; t < T; ++t) {
       float* hinT = hinD + t * B * H;
       maskedCopy(hPrev, maskData, hinT, B * H);
       float* h = hsD + t * B * H;
       std::copy(xpD + t * B * H, xpD + (t + 1) * B * H, h);
-      fusedProduct(true, B, H, H, hinT, H, wD, H, true, h, H);  // += h W_hh^T
+      fusedProduct(wPacked, B, hinT, H, true, h, H);  // += h W_hh^T
       tanhInPlace(h, B * H);
       hPrev = h;
     }
@@ -59,6 +61,8 @@ class RnnWindowFunction : public torch::autograd::Function<RnnWindowFunction> {
     float* dXpD = dXp.data_ptr<float>();
     float* dHinD = dHin.data_ptr<float>();
     float* dhD = dh.data_ptr<float>();
+    // The weights packed once for the window's T products (PackedWeights).
+    const PackedWeights wPacked(wD, H, false, H, H, T * B);
     for (int64_t t = T - 1; t >= 0; --t) {
       const float* h = hsD + t * B * H;
       const float* dOut = dOutD ? dOutD + t * B * H : nullptr;
@@ -66,7 +70,7 @@ class RnnWindowFunction : public torch::autograd::Function<RnnWindowFunction> {
       for (int64_t k = 0; k < B * H; ++k) {
         dPre[k] = (dhD[k] + (dOut ? dOut[k] : 0.0f)) * (1.0f - h[k] * h[k]);
       }
-      fusedProduct(false, B, H, H, dPre, H, wD, H, false, dHinD, H);  // dh_in = dPre W_hh
+      fusedProduct(wPacked, B, dPre, H, false, dHinD, H);  // dh_in = dPre W_hh
       maskedCopy(dHinD, maskData, dhD, B * H);
     }
     const auto dW = dXp.view({T * B, H}).t().mm(saved.hin.view({T * B, H}));

@@ -2,6 +2,8 @@
 
 #include <torch/torch.h>
 
+#include <array>
+
 #include "engine/models/fused_window_kernels.h"
 #include "engine/models/window_saving.h"
 #include "engine/windows/tmgru_window_layout.h"
@@ -49,6 +51,12 @@ class TmgruWindowFunction : public torch::autograd::Function<TmgruWindowFunction
     float* mHD = mH.data_ptr<float>();
     float* hsD = hs.data_ptr<float>();
     const float* hPrev = h0.data_ptr<float>();
+    // The weights packed once for the window's T products (PackedWeights).
+    const PackedWeights wMhZrPacked(wMhZrD, H, true, 2 * M, H, T * B);
+    const PackedWeights wMhHPacked(wMhHD, H, true, M, H, T * B);
+    const PackedWeights vHPacked(vH, M, true, H, M, T * B);
+    const PackedWeights vZPacked(vZ, M, true, H, M, T * B);
+    const PackedWeights vRPacked(vR, M, true, H, M, T * B);
     for (int64_t t = 0; t < T; ++t) {
       float* hinT = hinD + t * B * H;
       maskedCopy(hPrev, maskData, hinT, B * H);
@@ -56,19 +64,21 @@ class TmgruWindowFunction : public torch::autograd::Function<TmgruWindowFunction
       float* uZrT = uZrD + t * B * 2 * M;
       float* mZrT = mZrD + t * B * 2 * M;
       float* gT = gD + t * B * 3 * H;
-      fusedProduct(true, B, 2 * M, H, hinT, H, wMhZrD, H, false, uZrT, 2 * M);  // hin W_mh_zr^T
+      fusedProduct(wMhZrPacked, B, hinT, H, false, uZrT, 2 * M);  // hin W_mh_zr^T
       multiplyRows(xpT, X, uZrT, 2 * M, mZrT, 2 * M, B, 2 * M);
       copyRows(xpT + N, X, gT, 3 * H, B, 3 * H);
-      fusedProduct(true, B, H, M, mZrT, 2 * M, vZ, M, true, gT, 3 * H);          // z += m_z V_z^T
-      fusedProduct(true, B, H, M, mZrT + M, 2 * M, vR, M, true, gT + H, 3 * H);  // r += m_r V_r^T
+      const std::array<PackedProduct, 2> zr = {
+          PackedProduct{&vZPacked, B, mZrT, 2 * M, true, gT, 3 * H},           // z += m_z V_z^T
+          PackedProduct{&vRPacked, B, mZrT + M, 2 * M, true, gT + H, 3 * H}};  // r += m_r V_r^T
+      fusedProducts(zr.data(), zr.size());
       sigmoidRows(gT, 3 * H, B, 2 * H);
       float* rhT = rhD + t * B * H;
       resetRowsForward(gT + H, 3 * H, hinT, rhT, B, H);
       float* uHT = uHD + t * B * M;
       float* mHT = mHD + t * B * M;
-      fusedProduct(true, B, M, H, rhT, H, wMhHD, H, false, uHT, M);  // (r hin) W_mh_h^T
+      fusedProduct(wMhHPacked, B, rhT, H, false, uHT, M);  // (r hin) W_mh_h^T
       multiplyRows(xpT + 2 * M, X, uHT, M, mHT, M, B, M);
-      fusedProduct(true, B, H, M, mHT, M, vH, M, true, gT + 2 * H, 3 * H);  // j += m_h V_h^T
+      fusedProduct(vHPacked, B, mHT, M, true, gT + 2 * H, 3 * H);  // j += m_h V_h^T
       tanhRows(gT + 2 * H, 3 * H, B, H);
       float* h = hsD + t * B * H;
       gruRowsForward(gT, 3 * H, gT + 2 * H, 3 * H, hPrev, h, B, H);
@@ -120,6 +130,12 @@ class TmgruWindowFunction : public torch::autograd::Function<TmgruWindowFunction
     float* dHinD = dHin.data_ptr<float>();
     float* dhStepD = dhStep.data_ptr<float>();
     float* dhD = dh.data_ptr<float>();
+    // The weights packed once for the window's T products (PackedWeights).
+    const PackedWeights wMhHPacked(wMhHD, H, false, H, M, T * B);
+    const PackedWeights vRPacked(vR, M, false, M, H, T * B);
+    const PackedWeights vHPacked(vH, M, false, M, H, T * B);
+    const PackedWeights vZPacked(vZ, M, false, M, H, T * B);
+    const PackedWeights wMhZrPacked(wMhZrD, H, false, H, 2 * M, T * B);
     for (int64_t t = T - 1; t >= 0; --t) {
       const float* gT = gD + t * B * 3 * H;
       const float* hinT = hinD + t * B * H;
@@ -135,16 +151,19 @@ class TmgruWindowFunction : public torch::autograd::Function<TmgruWindowFunction
       gruRowsBackward(gT, 3 * H, gT + 2 * H, 3 * H, hPrev, dhStepD, dGT, X, dGT + 2 * H, X, dhD, B,
                       H);
       // The candidate's path: m_h, then r * hin through W_mh_h.
-      fusedProduct(false, B, M, H, dGT + 2 * H, X, vH, M, false, dMD + 2 * M, N);  // dj V_h
+      // dj V_h, and dz V_z beside it: dz is known once the update's backward has run.
+      const std::array<PackedProduct, 2> jz = {
+          PackedProduct{&vHPacked, B, dGT + 2 * H, X, false, dMD + 2 * M, N},
+          PackedProduct{&vZPacked, B, dGT, X, false, dMD, N}};
+      fusedProducts(jz.data(), jz.size());
       multiplyRowsBackward(dMD + 2 * M, N, xpT + 2 * M, X, uHT, M, dXpT + 2 * M, X, dUT + 2 * M, N,
                            B, M);
-      fusedProduct(false, B, H, M, dUT + 2 * M, N, wMhHD, H, false, dRhD, H);  // du_h W_mh_h
-      resetRowsBackward(gT + H, 3 * H, hinT, dRhD, dGT + H, X, dHinD, B, H);   // dr, r d(r hin)
+      fusedProduct(wMhHPacked, B, dUT + 2 * M, N, false, dRhD, H);            // du_h W_mh_h
+      resetRowsBackward(gT + H, 3 * H, hinT, dRhD, dGT + H, X, dHinD, B, H);  // dr, r d(r hin)
       // The gates' paths: m_z and m_r, then hin through W_mh_zr.
-      fusedProduct(false, B, M, H, dGT, X, vZ, M, false, dMD, N);          // dz V_z
-      fusedProduct(false, B, M, H, dGT + H, X, vR, M, false, dMD + M, N);  // dr V_r
+      fusedProduct(vRPacked, B, dGT + H, X, false, dMD + M, N);  // dr V_r
       multiplyRowsBackward(dMD, N, xpT, X, uZrT, 2 * M, dXpT, X, dUT, N, B, 2 * M);
-      fusedProduct(false, B, H, 2 * M, dUT, N, wMhZrD, H, true, dHinD, H);  // += du_zr W_mh_zr
+      fusedProduct(wMhZrPacked, B, dUT, N, true, dHinD, H);  // += du_zr W_mh_zr
       maskedAccumulate(dHinD, maskData, dhD, B * H);
     }
     // The weights' gradients: one product over all T x B rows each (V_z and V_r as one batched

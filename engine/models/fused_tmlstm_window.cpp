@@ -3,6 +3,7 @@
 #include <torch/torch.h>
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "engine/models/fused_window_kernels.h"
@@ -15,6 +16,17 @@ namespace {
 
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
+
+// V's four gate blocks [H, M] each (v: [4, H, M]), packed for op(V_g) = V_g^T (`transposed`,
+// the forward's n = H, k = M) or V_g (the backward's n = M, k = H).
+std::vector<PackedWeights> gateWeights(const float* v, bool transposed, int64_t n, int64_t k,
+                                       int64_t rows) {
+  std::vector<PackedWeights> gates;
+  gates.reserve(4);
+  const int64_t M = transposed ? k : n, H = transposed ? n : k;
+  for (int64_t g = 0; g < 4; ++g) gates.emplace_back(v + g * H * M, M, transposed, n, k, rows);
+  return gates;
+}
 
 class TmlstmWindowFunction : public torch::autograd::Function<TmlstmWindowFunction> {
  public:
@@ -46,21 +58,26 @@ class TmlstmWindowFunction : public torch::autograd::Function<TmlstmWindowFuncti
     float* tcD = tanhC.data_ptr<float>();
     float* hsD = hs.data_ptr<float>();
     const float* hPrev = h0.data_ptr<float>();
+    // The weights packed once for the window's T products (PackedWeights).
+    const PackedWeights wMhPacked(wMhD, H, true, 4 * M, H, T * B);
+    const auto vPacked = gateWeights(vD, true, H, M, T * B);
     for (int64_t t = 0; t < T; ++t) {
       float* hinT = hinD + t * B * H;
       maskedCopy(hPrev, maskData, hinT, B * H);
       float* uT = uD + t * B * 4 * M;
-      fusedProduct(true, B, 4 * M, H, hinT, H, wMhD, H, false, uT, 4 * M);  // u = h W_mh^T
+      fusedProduct(wMhPacked, B, hinT, H, false, uT, 4 * M);  // u = h W_mh^T
       const float* xpT = xpD + t * B * X;
       float* mT = mD + t * B * 4 * M;
       float* gT = gD + t * B * 4 * H;
       multiplyRows(xpT, X, uT, 4 * M, mT, 4 * M, B, 4 * M);
       copyRows(xpT + 4 * M, X, gT, 4 * H, B, 4 * H);
-      for (int64_t g = 0; g < 4; ++g) {  // gate g's rows += m_g V_g^T
-        fusedProduct(true, B, H, M, mT + g * M, 4 * M, vD + g * H * M, M, true, gT + g * H, 4 * H);
+      std::array<PackedProduct, 4> perGate;  // gate g's rows += m_g V_g^T, the four together
+      for (int64_t g = 0; g < 4; ++g) {
+        perGate[g] = {&vPacked[g], B, mT + g * M, 4 * M, true, gT + g * H, 4 * H};
       }
+      fusedProducts(perGate.data(), perGate.size());
       float* h = hsD + t * B * H;
-      lstmRowsForward(gT, 4 * H, cD + t * B * H, cD + (t + 1) * B * H, tcD + t * B * H, h, B, H);
+      lstmRowsForward(gT, 4 * H, cD + t * B * H, cD + (t + 1) * B * H, tcD + t * B * H, h, B, H, H);
       hPrev = h;
     }
     saveWindow(ctx, TmlstmWindowSaved<torch::Tensor>{xp, wMh, v, mask, hin, u, m, gates, c, tanhC});
@@ -98,20 +115,24 @@ class TmlstmWindowFunction : public torch::autograd::Function<TmlstmWindowFuncti
     float* dhStepD = dhStep.data_ptr<float>();
     float* dhD = dh.data_ptr<float>();
     float* dcD = dc.data_ptr<float>();
+    // The weights packed once for the window's T products (PackedWeights).
+    const PackedWeights wMhPacked(wMhD, H, false, H, 4 * M, T * B);
+    const auto vPacked = gateWeights(vD, false, M, H, T * B);
     for (int64_t t = T - 1; t >= 0; --t) {
       float* dXpT = dXpD + t * B * X;
       addOrCopy(dhD, dOutD ? dOutD + t * B * H : nullptr, dhStepD, B * H);
       lstmRowsBackward(gD + t * B * 4 * H, 4 * H, cD + t * B * H, tcD + t * B * H, dhStepD, dcD,
-                       dXpT + 4 * M, X, B, H);
-      for (int64_t g = 0; g < 4; ++g) {  // dm_g = dG_g V_g
-        fusedProduct(false, B, M, H, dXpT + 4 * M + g * H, X, vD + g * H * M, M, false, dMD + g * M,
-                     4 * M);
+                       dXpT + 4 * M, X, B, H, H);
+      std::array<PackedProduct, 4> perGate;  // dm_g = dG_g V_g, the four together
+      for (int64_t g = 0; g < 4; ++g) {
+        perGate[g] = {&vPacked[g], B, dXpT + 4 * M + g * H, X, false, dMD + g * M, 4 * M};
       }
+      fusedProducts(perGate.data(), perGate.size());
       const float* xpT = xpD + t * B * X;
       const float* uT = uD + t * B * 4 * M;
       float* dUT = dUD + t * B * 4 * M;
       multiplyRowsBackward(dMD, 4 * M, xpT, X, uT, 4 * M, dXpT, X, dUT, 4 * M, B, 4 * M);
-      fusedProduct(false, B, H, 4 * M, dUT, 4 * M, wMhD, H, false, dHinD, H);  // du W_mh
+      fusedProduct(wMhPacked, B, dUT, 4 * M, false, dHinD, H);  // du W_mh
       maskedCopy(dHinD, maskData, dhD, B * H);
     }
     const auto rows = dXp.view({T * B, X});

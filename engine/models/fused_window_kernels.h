@@ -1,6 +1,9 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+
+#include "engine/kernels/packed_weights.h"
 
 namespace mrnn::engine {
 
@@ -9,11 +12,17 @@ namespace mrnn::engine {
 // runs a cell's whole BPTT window as one autograd node: per step only these calls, no tensor
 // and no graph node, and the recurrent weights' gradients as one large product at the end.
 
-// out[m x n] = a[m x k] op(b) (+ out when accumulate), row-major with leading dimensions:
-// through CBLAS on raw pointers where the process has it, else through LibTorch on views.
-// op(b) is b^T ([n x k]) when transposeB, else b ([k x n]).
-void fusedProduct(bool transposeB, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-                  const float* b, int64_t ldb, bool accumulate, float* out, int64_t ldc);
+// out [m, n] = a [m, k] op(W) (+ out when accumulate) for a weight packed once for the
+// window (PackedWeights: op(W) is W^T or W, [k, n]), row-major with leading dimensions:
+// through the packed panels, else through CBLAS on raw pointers, else through LibTorch on
+// views. C's columns are split over LibTorch's threads.
+void fusedProduct(const PackedWeights& w, int64_t m, const float* a, int64_t lda, bool accumulate,
+                  float* out, int64_t ldc);
+
+// Independent products (none reads what another writes) split over the threads together: the
+// true cells' per-gate products, which one by one are each too narrow to keep two threads
+// busy.
+void fusedProducts(const PackedProduct* products, std::size_t count);
 
 // The multiplicative intermediate state of the m-cells, m = (W_mx x) * (W_mh h), for B rows of
 // n: m[b] = a[b] * u[b], each with its own row stride (a is a column block of the projected
@@ -40,15 +49,18 @@ void maskedCopy(const float* src, const float* mask, float* dst, int64_t n);
 
 // The LSTM update (output gate outside) for B rows: gates holds the pre-activations
 // [i f o j] (row stride ldGates, 4H used) and is activated in place; then
-// c = f * cPrev + i * j, tanhC = tanh(c), h = o * tanhC. cPrev, c, tanhC, h: [B, H].
+// c = f * cPrev + i * j, tanhC = tanh(c), h = o * tanhC. cPrev, c, tanhC, h: B rows of H
+// (row stride ldState: H, or wider for one block of LSTMs side by side).
 void lstmRowsForward(float* gates, int64_t ldGates, const float* cPrev, float* c, float* tanhC,
-                     float* h, int64_t B, int64_t H);
+                     float* h, int64_t B, int64_t H, int64_t ldState);
 
 // Its backward for one step. dh: the gradient reaching h (already summed over its uses);
 // dc: in, the gradient reaching c from step t+1, out, the gradient reaching cPrev.
-// dGates (row stride ldD): the gradients of the pre-activations [i f o j].
+// dGates (row stride ldD): the gradients of the pre-activations [i f o j]. cPrev, tanhC, dh,
+// dc: row stride ldState.
 void lstmRowsBackward(const float* gates, int64_t ldGates, const float* cPrev, const float* tanhC,
-                      const float* dh, float* dc, float* dGates, int64_t ldD, int64_t B, int64_t H);
+                      const float* dh, float* dc, float* dGates, int64_t ldD, int64_t B, int64_t H,
+                      int64_t ldState);
 
 // dst[k] = a[k] + b[k] where b may be null (then a copy): sums a carried gradient with the
 // gradient of an output the loss read directly.

@@ -3,6 +3,7 @@
 #include <torch/torch.h>
 
 #include <stdexcept>
+#include <vector>
 
 #include "engine/models/cuda_fused_lstm_window.h"
 #include "engine/models/fused_lstm_window.h"
@@ -45,15 +46,21 @@ void MajorMinorLstmCell::resetParameters(const InitConfig& init) {
 
 torch::Tensor MajorMinorLstmCell::projectInputs(const torch::Tensor& x,
                                                 const torch::Tensor& embedding) {
-  auto major = torch::linear(x, wXMajor_, bMajor_);
-  if (minor_ == 0) return major;
+  if (minor_ == 0) return torch::linear(x, wXMajor_, bMajor_);
   const bool fromBelow = config().minorInput == MinorInput::Below;
   if (!fromBelow && !embedding.defined()) {
     throw std::invalid_argument(
         "Major-Minor LSTM: the minor LSTM reads the input embedding, "
         "but none was passed to the layer");
   }
-  return torch::cat({major, torch::linear(fromBelow ? x : embedding, wXMinor_, bMinor_)}, -1);
+  const torch::Tensor& minorIn = fromBelow ? x : embedding;
+  // Both read one tensor (the minor reading the layer below, or the first layer, whose input
+  // is the embedding): one product, without a second one and a copy of the window to join them.
+  if (minorIn.is_same(x)) {
+    return torch::linear(x, torch::cat({wXMajor_, wXMinor_}), torch::cat({bMajor_, bMinor_}));
+  }
+  return torch::cat(
+      {torch::linear(x, wXMajor_, bMajor_), torch::linear(minorIn, wXMinor_, bMinor_)}, -1);
 }
 
 // The minor rows read the layer below (fromInput) or the embedding (fromEmbedding); the
@@ -95,8 +102,9 @@ torch::Tensor MajorMinorLstmCell::recur(const torch::Tensor& xp, const torch::Te
   return state.parts[0];
 }
 
-// The two LSTMs are independent, so each runs its own fused window on its slice of the
-// projection, the state and the mask.
+// The two LSTMs are independent: on the CPU one window runs both side by side (each step's
+// products together, no copy of the projection or the states); on a GPU each runs its own
+// window on its slice of the projection, the state and the mask.
 torch::Tensor MajorMinorLstmCell::fusedWindow(const torch::Tensor& projected, CellState& state,
                                               const torch::Tensor& stateMask) {
   const auto& wMajor = wHMajor_->current();
@@ -105,12 +113,21 @@ torch::Tensor MajorMinorLstmCell::fusedWindow(const torch::Tensor& projected, Ce
   if (!onCpu && !cudaFusedWindowApplies({projected, state.parts[0], state.parts[1], wMajor})) {
     return {};
   }
+  if (onCpu) {
+    std::vector<torch::Tensor> weights{wMajor};
+    if (minor_ > 0) weights.push_back(wHMinor_->current());
+    const auto both =
+        fusedBlockLstmWindow(projected, state.parts[0], state.parts[1], weights, stateMask);
+    state.parts[0] = both.h;
+    state.parts[1] = both.c;
+    return both.hs;
+  }
   const auto part = [&](int64_t gateOffset, int64_t offset, int64_t size, const torch::Tensor& w) {
     const auto xp = projected.narrow(2, gateOffset, 4 * size);
     const auto h0 = state.parts[0].narrow(1, offset, size);
     const auto c0 = state.parts[1].narrow(1, offset, size);
     const auto mask = stateMask.defined() ? stateMask.narrow(-1, offset, size) : stateMask;
-    return onCpu ? fusedLstmWindow(xp, h0, c0, w, mask) : cudaFusedLstmWindow(xp, h0, c0, w, mask);
+    return cudaFusedLstmWindow(xp, h0, c0, w, mask);
   };
   const auto major = part(0, 0, major_, wMajor);
   if (minor_ == 0) {

@@ -10,9 +10,12 @@ namespace mrnn::engine {
 
 void keepFreedMemoryForReuse() {
 #if defined(__GLIBC__)
-  // Blocks up to 32 MB (glibc's largest mmap threshold on 64-bit) from the heap; freed heap
-  // top kept up to 1 GB before it is trimmed.
+  // No block through mmap, whatever its size (glibc's mmap threshold stops at 32 MB, and
+  // a true mLSTM's window at hidden 512 frees 52 MB blocks): the main thread's from the heap
+  // at any size, another thread's from its arena's heaps up to their 64 MB (glibc still maps
+  // a larger block there). Freed heap top kept up to 1 GB before it is trimmed.
   mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
+  mallopt(M_MMAP_MAX, 0);
   mallopt(M_TRIM_THRESHOLD, 1024 * 1024 * 1024);
 #endif
 }

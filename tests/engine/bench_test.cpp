@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "engine/bench/bench_model.h"
 #include "engine/bench/bench_report.h"
@@ -35,6 +36,13 @@
 using namespace mrnn;
 
 namespace {
+
+// Writes an executable /bin/sh script at `path` (a stand-in mrnn, Python or peer).
+std::string shellScript(const std::string& path, const std::string& body) {
+  std::ofstream(path) << "#!/bin/sh\n" << body;
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+  return path;
+}
 
 engine::BenchShape tinyShape(const std::string& cell) {
   engine::BenchShape s;
@@ -284,6 +292,32 @@ MRNN_TEST(report_gives_medians_ratios_and_gflops) {
   EXPECT(text.find("Evaluation") == std::string::npos);  // no rows, no table
 }
 
+MRNN_TEST(report_gives_each_cells_gflops_over_the_mlstms_round_by_round) {
+  // The machine drifts between rounds: the ratio within each round and its median say more
+  // than the ratio of the medians. mlstm 1 MFLOP a symbol, tmlstm 2.
+  engine::BenchReport report;
+  report.repeats = 3;
+  using engine::BenchMeasure;
+  report.rows = {
+      {"engine mlstm", "mlstm", BenchMeasure::Train, {1000, 2000, 1500}, {1, 1, 1}, 1e6, 5},
+      {"engine tmlstm", "tmlstm", BenchMeasure::Train, {450, 1000, 600}, {1, 1, 1}, 2e6, 5},
+      {"engine lstm", "lstm", BenchMeasure::Train, {1000}, {1}, 1e6, 5},  // a round missing
+      {"peer mlstm", "mlstm", BenchMeasure::Train, {900, 900, 900}, {1, 1, 1}, 1e6, 5, true},
+  };
+  const std::string text = engine::formatBenchReport(report, "mrnn bench");
+  // Rounds: 900/1000, 2000/2000, 1200/1500; median 0.90 (the medians' ratio would say 0.80).
+  EXPECT_MSG(
+      text.find("Training GFLOP/s over the mLSTM's, each round's own ratio") != std::string::npos,
+      text);
+  EXPECT_MSG(text.find("| tmlstm | 0.90 | 0.90 1.00 0.80 |") != std::string::npos, text);
+  EXPECT(text.find("| lstm |") == std::string::npos);
+  EXPECT(text.find("| mlstm | 1.00") == std::string::npos);
+  // Without an mLSTM to compare with, no such table.
+  report.rows.erase(report.rows.begin());
+  EXPECT(engine::formatBenchReport(report, "mrnn bench").find("over the mLSTM's") ==
+         std::string::npos);
+}
+
 MRNN_TEST(report_reads_each_rows_gflops_as_a_share_of_the_product_ceiling) {
   engine::BenchReport report;
   report.repeats = 3;
@@ -443,14 +477,28 @@ MRNN_TEST(suite_refuses_bf16_off_cuda) {
 
 MRNN_TEST(freed_large_blocks_stay_in_the_heap_for_the_next_window) {
 #if defined(__GLIBC__)
-  // A 30 MB block (a fused window's saved activations at hidden 512 are 1-30 MB) comes from
-  // the heap, not from a fresh mmap whose pages fault in again every window.
+  // Blocks of 30 MB (a fused window's saved activations at hidden 512 are 1-30 MB) and of
+  // 100 MB (larger than glibc's largest mmap threshold: a true mLSTM's input gradient is
+  // 52 MB) come from the heap, not from a fresh mmap whose pages fault in again every window;
+  // on a thread of its own (the workbench's trainer), up to the 64 MB a thread's heap holds.
   engine::keepFreedMemoryForReuse();
   const auto mapped = mallinfo2().hblks;
-  void* block = std::malloc(30u << 20);
-  EXPECT(block != nullptr);
-  EXPECT_EQ(mallinfo2().hblks, mapped);
-  std::free(block);
+  for (size_t megabytes : {size_t{30}, size_t{100}}) {
+    void* block = std::malloc(megabytes << 20);
+    EXPECT(block != nullptr);
+    EXPECT_MSG(mallinfo2().hblks == mapped, megabytes << " MB came through mmap");
+    std::free(block);
+  }
+  bool served = false;
+  size_t mappedThere = 0;
+  std::thread([&] {
+    void* block = std::malloc(size_t{60} << 20);
+    served = block != nullptr;
+    mappedThere = mallinfo2().hblks;
+    std::free(block);
+  }).join();
+  EXPECT(served);
+  EXPECT_EQ(mappedThere, mapped);
 #endif
 }
 
@@ -519,10 +567,7 @@ MRNN_TEST(suite_leaves_out_a_failing_subject_and_measures_the_rest) {
   const std::string dir = "/tmp/mrnn-bench-partial-" + std::to_string(::getpid());
   std::filesystem::create_directories(dir);
   const auto script = [&](const std::string& name, const std::string& body) {
-    const std::string path = dir + "/" + name;
-    std::ofstream(path) << "#!/bin/sh\n" << body;
-    std::filesystem::permissions(path, std::filesystem::perms::owner_all);
-    return path;
+    return shellScript(dir + "/" + name, body);
   };
   engine::BenchSuiteOptions options;
   options.self = script("mrnn", "echo 'CUDA out of memory' >&2\nexit 3\n");
@@ -544,6 +589,52 @@ MRNN_TEST(suite_leaves_out_a_failing_subject_and_measures_the_rest) {
   EXPECT_MSG(
       text.find("engine mlstm train failed (exit 3): CUDA out of memory") != std::string::npos,
       text);
+}
+
+MRNN_TEST(suite_gives_the_peer_the_engines_blas_kernels_and_says_which_it_ran) {
+  // A peer run as a user runs it gets OpenBLAS's own choice of kernels, generic ones
+  // (Prescott) on a CPU it does not know, where mrnn relaunches itself with better ones: the
+  // suite gives every child the engine's core and reports the one the peer's OpenBLAS named.
+  const std::string core = engine::openBlasCoreName();
+  if (core.empty()) MRNN_SKIP("LibTorch's BLAS here is not OpenBLAS");
+  const std::string dir = "/tmp/mrnn-bench-kernels-" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  const auto script = [&](const std::string& name, const std::string& body) {
+    return shellScript(dir + "/" + name, body);
+  };
+  const std::string measures =
+      "[ \"$2\" = --help ] && exit 0\n"
+      "echo 'mlstm hidden=8 batch=2 bptt=4 params=1 chars_per_s=1000'\n";
+  engine::BenchSuiteOptions options;
+  options.self = "/bin/true";
+  options.peer = "/dev/null";
+  options.cells.clear();
+  options.measures = {engine::BenchMeasure::Train};
+  options.torchLstm = false;
+  options.repeats = 1;
+  // As OpenBLAS does: with OPENBLAS_VERBOSE=2 it names the core it runs, the one it was given.
+  options.python =
+      script("python-given",
+             "[ \"$OPENBLAS_VERBOSE\" = 2 ] && echo \"Core: $OPENBLAS_CORETYPE\" >&2\n" + measures);
+  const auto same = engine::formatBenchReport(engine::runBenchSuite(options), "mrnn bench");
+  EXPECT_MSG(same.find("Note: the Python peer ran OpenBLAS " + core +
+                       " kernels, as the engine (OPENBLAS_CORETYPE=" + core +
+                       " for every subject)") != std::string::npos,
+             same);
+  // A peer whose BLAS ignores the setting: the report says the ratio compares kernels too.
+  options.python = script("python-generic", "echo 'Core: Prescott' >&2\n" + measures);
+  const auto other = engine::formatBenchReport(engine::runBenchSuite(options), "mrnn bench");
+  EXPECT_MSG(other.find("Note: the Python peer ran OpenBLAS Prescott kernels, the engine " +
+                        core) != std::string::npos,
+             other);
+  EXPECT_MSG(other.find("/ peer compares BLAS kernels as well as code") != std::string::npos,
+             other);
+  // A peer whose BLAS names no core at all.
+  options.python = script("python-silent", measures);
+  const auto silent = engine::formatBenchReport(engine::runBenchSuite(options), "mrnn bench");
+  EXPECT_MSG(silent.find("the Python peer's BLAS kernels are unknown") != std::string::npos,
+             silent);
+  std::filesystem::remove_all(dir);
 }
 
 MRNN_TEST(suite_leaves_out_a_peer_whose_python_lacks_torch) {
