@@ -42,6 +42,16 @@ struct Skipped : std::runtime_error {
   throw Failure(out.str());
 }
 
+template <class Actual, class Expected>
+void expectEqual(const Actual& actual, const Expected& expected, const char* actualText,
+                 const char* expectedText, const char* file, int line) {
+  if (actual == expected) return;
+  std::ostringstream message;
+  message << actualText << " == " << expectedText << " — got " << actual << ", expected "
+          << expected;
+  fail(file, line, message.str());
+}
+
 }  // namespace mrnn::test
 
 #define MRNN_TEST_CONCAT2(a, b) a##b
@@ -66,17 +76,11 @@ struct Skipped : std::runtime_error {
     }                                                          \
   } while (0)
 
-#define EXPECT_EQ(actual, expected)                                                        \
-  do {                                                                                     \
-    const auto& mrnn_a_ = (actual);                                                        \
-    const auto& mrnn_e_ = (expected);                                                      \
-    if (!(mrnn_a_ == mrnn_e_)) {                                                           \
-      std::ostringstream mrnn_msg_;                                                        \
-      mrnn_msg_ << #actual << " == " << #expected << " — got " << mrnn_a_ << ", expected " \
-                << mrnn_e_;                                                                \
-      ::mrnn::test::fail(__FILE__, __LINE__, mrnn_msg_.str());                             \
-    }                                                                                      \
-  } while (0)
+// One call, so that every temporary in `actual` and `expected` (a tensor whose sizes() are
+// compared, a vector returned by value and indexed) lives until the comparison has been made
+// and printed; references bound in statements of their own would outlive them.
+#define EXPECT_EQ(actual, expected) \
+  ::mrnn::test::expectEqual((actual), (expected), #actual, #expected, __FILE__, __LINE__)
 
 #define EXPECT_NEAR(actual, expected, tolerance)                                          \
   do {                                                                                    \
