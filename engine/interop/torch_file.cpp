@@ -11,6 +11,7 @@
 
 #include "engine/interop/restricted_unpickler.h"
 #include "engine/io/atomic_file.h"
+#include "engine/io/zip_directory.h"
 #include "engine/training/library_error_text.h"
 
 namespace mrnn::engine {
@@ -97,6 +98,9 @@ NamedTensors readTorchStateDict(const std::string& path) {
                          "current torch.save");
     }
     throw InteropError("'" + path + "' is not a PyTorch file (torch.save writes a zip archive)");
+  }
+  if (const std::string problem = torchArchiveFileProblem(path); !problem.empty()) {
+    throw InteropError("'" + path + "' is truncated or damaged: " + problem);
   }
   std::unique_ptr<caffe2::serialize::PyTorchStreamReader> reader;
   std::string pickle;

@@ -12,6 +12,7 @@
 #include "engine/config/model_config_writer.h"
 #include "engine/config/yaml_reader.h"
 #include "engine/io/atomic_file.h"
+#include "engine/io/zip_directory.h"
 #include "engine/training/library_error_text.h"
 
 namespace mrnn::engine {
@@ -205,8 +206,13 @@ Checkpoint Checkpoint::open(const std::string& path) {
     throw CheckpointError("checkpoint '" + path +
                           "' is corrupt: its contents do not match their checksum");
   }
+  const std::string payloadBytes = file.substr(kHeaderSize);
+  if (const std::string problem = torchArchiveProblem(payloadBytes); !problem.empty()) {
+    throw CheckpointError("checkpoint '" + path + "' cannot be read: it is corrupt (" + problem +
+                          ")");
+  }
   try {
-    std::istringstream payload(file.substr(kHeaderSize));
+    std::istringstream payload(payloadBytes);
     checkpoint.archive_.load_from(payload, torch::Device(torch::kCPU));
   } catch (const std::exception& error) {
     throw CheckpointError("checkpoint '" + path + "' cannot be read: it is corrupt (" +

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace mrnn::engine {
+
+// One file of a zip archive, as its central directory lists it.
+struct ZipEntry {
+  std::string name;
+  uint16_t method = 0;  // 0: stored, 8: deflated
+  uint64_t compressedSize = 0;
+  uint64_t size = 0;
+  uint64_t localHeaderOffset = 0;
+};
+
+// Returns `length` bytes of the archive from `offset`, or fewer where the archive ends.
+using ZipReadAt = std::function<std::string(uint64_t offset, size_t length)>;
+
+// Reads a zip archive's end record and central directory (zip64 included) and checks every
+// bound a reader relies on. Throws std::runtime_error with one sentence saying what is
+// damaged ("its zip directory end record is missing", ...), without the archive's name.
+std::vector<ZipEntry> readZipDirectory(uint64_t archiveSize, const ZipReadAt& readAt);
+
+// What is wrong with a PyTorch archive (torch.save or a LibTorch OutputArchive), as one
+// clause, or "" where its directory, its folder and its version record are sound. LibTorch
+// 1.13 leaks its zip reader when it refuses an archive while opening it, so the engine asks
+// this first and refuses the archive itself.
+std::string torchArchiveProblem(uint64_t archiveSize, const ZipReadAt& readAt);
+
+// The same for an archive held in memory, or one in a file.
+std::string torchArchiveProblem(const std::string& archive);
+std::string torchArchiveFileProblem(const std::string& path);
+
+}  // namespace mrnn::engine
