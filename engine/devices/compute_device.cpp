@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "engine/config/device_name.h"
+#include "engine/devices/cuda_kernels_built.h"
 #include "engine/runtime/machine_resources.h"
 #ifdef MRNN_HAVE_CUDA_KERNELS
 #include "engine/cuda/cuda_device_info.h"

@@ -7,6 +7,7 @@
 
 #include <stdexcept>
 
+#include "engine/devices/cuda_kernels_built.h"
 #ifdef MRNN_HAVE_CUDA_KERNELS
 #include "engine/cuda/cuda_mlstm_window.h"
 #include "engine/models/cuda_window_call.h"

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "engine/devices/cuda_kernels_built.h"
 #ifdef MRNN_HAVE_CUDA_KERNELS
 #include "engine/cuda/cuda_mogrifier_window.h"
 #include "engine/models/cuda_window_call.h"

@@ -1,5 +1,6 @@
 #include "engine/models/cuda_fused_window.h"
 
+#include "engine/devices/cuda_kernels_built.h"
 #ifdef MRNN_HAVE_CUDA_KERNELS
 #include "engine/devices/autocast_scope.h"
 #include "engine/models/cuda_window_call.h"
