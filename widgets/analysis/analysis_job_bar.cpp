@@ -43,6 +43,7 @@ bool AnalysisJobBar::run(const QString& what, Work work, std::function<void()> o
   if (isRunning()) return false;
   if (job_) job_->deleteLater();
   what_ = what;
+  note_.clear();
   auto* job = new BackgroundJob(std::move(work), this);
   job_ = job;
   connect(job, &BackgroundJob::progress, this, [this](double fraction, const QString& phase) {
@@ -56,7 +57,8 @@ bool AnalysisJobBar::run(const QString& what, Work work, std::function<void()> o
         static_cast<double>(QDateTime::currentMSecsSinceEpoch() - startedMs_) / 1000.0;
     progress_->setValue(1000);
     if (onSuccess) onSuccess();
-    end(true, tr("%1: done in %2 s").arg(what_).arg(seconds, 0, 'f', 1));
+    const QString done = tr("%1: done in %2 s").arg(what_).arg(seconds, 0, 'f', 1);
+    end(true, note_.isEmpty() ? done : tr("%1. %2").arg(done, note_));
   });
   connect(job, &BackgroundJob::cancelled, this,
           [this] { end(false, tr("%1: cancelled").arg(what_)); });

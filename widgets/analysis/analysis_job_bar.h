@@ -38,6 +38,8 @@ class AnalysisJobBar : public QWidget {
   void cancel();
   // How the last job ended, in words ("Done in 1.2 s", "Cancelled", "Failed: ...").
   QString status() const;
+  // From a job's onSuccess: a sentence the "done" status ends with (what the job changed).
+  void addNote(const QString& note) { note_ = note; }
 
   QProgressBar* progressBar() const { return progress_; }
   QPushButton* cancelButton() const { return cancel_; }
@@ -58,6 +60,7 @@ class AnalysisJobBar : public QWidget {
   QPushButton* cancel_ = nullptr;
   QPointer<BackgroundJob> job_;
   QString what_;
+  QString note_;
   qint64 startedMs_ = 0;
 };
 

@@ -33,6 +33,7 @@
 #include "widgets/export/export_bar.h"
 #include "widgets/export/figure_export.h"
 #include "widgets/gates/activation_text_view.h"
+#include "widgets/gates/example_passage.h"
 #include "widgets/gates/gate_heatmap.h"
 #include "widgets/gates/gate_histogram.h"
 #include "widgets/gates/gate_statistics_table.h"
@@ -47,6 +48,8 @@ namespace {
 // Enough to see the best units of a large layer without scrolling through all of them.
 constexpr int kTopUnits = 20;
 
+// Dialogue in quotes, for the units that track them. A model that cannot read it is shown the
+// start of its validation text instead (examplePassageFor).
 const char* const kDefaultText =
     "The old sailor looked at the sea and said \"the wind will turn before night\", then went "
     "back to his nets.\nNobody on the quay believed him, but by evening every boat was in.";
@@ -298,7 +301,12 @@ QTreeWidget* GateInspectorPanel::patternResults() const {
 
 void GateInspectorPanel::runAnalysis() {
   if (jobBar_->isRunning()) return;
-  const std::string text = textEdit_->toPlainText().toStdString();
+  // The text the job reads, which it may swap for held-out text when it is the example.
+  auto passage = std::make_shared<ExamplePassage>();
+  passage->text = textEdit_->toPlainText().toStdString();
+  std::shared_ptr<const engine::Project> project;
+  if (passage->text == kDefaultText)
+    project = std::make_shared<engine::Project>(document_.project());
   const std::array<std::string, 2> paths{chooserA_->checkpoint().toStdString(),
                                          chooserB_->checkpoint().toStdString()};
   const std::array<QString, 2> labels{chooserA_->label(), chooserB_->label()};
@@ -307,7 +315,7 @@ void GateInspectorPanel::runAnalysis() {
   const auto modelSlots = slots_;
   jobBar_->run(
       models == 2 ? tr("Recording gates of A and B") : tr("Recording gates"),
-      [text, paths, models, results, modelSlots](engine::JobContext& job) {
+      [passage, project, paths, models, results, modelSlots](engine::JobContext& job) {
         for (int m = 0; m < models; ++m) {
           const std::string name = m == 0 ? "model A" : "model B";
           const double from = static_cast<double>(m) / models;
@@ -315,10 +323,12 @@ void GateInspectorPanel::runAnalysis() {
           job.report(from, "loading " + name);
           engine::LoadedModel& loaded =
               modelSlots[static_cast<size_t>(m)]->get(paths[static_cast<size_t>(m)]);
+          if (m == 0 && project)
+            *passage = examplePassageFor(passage->text, *project, loaded.vocabulary);
           try {
             engine::JobContext part = job.part(from, from + share, name);
             (*results)[static_cast<size_t>(m)] = engine::analyzeGates(
-                *loaded.model, loaded.vocabulary, text, engine::GateOptions{}, &part);
+                *loaded.model, loaded.vocabulary, passage->text, engine::GateOptions{}, &part);
           } catch (const std::invalid_argument& error) {
             // An empty text or a symbol the model never saw: say which model and what to do.
             throw std::runtime_error(name + " cannot read the text: " + error.what() +
@@ -326,9 +336,15 @@ void GateInspectorPanel::runAnalysis() {
           }
         }
       },
-      [this, results, labels, text] {
+      [this, results, labels, passage] {
         if (!(*results)[0]) return;
-        showReportsLabelled(*(*results)[0], (*results)[1], labels[0], labels[1], text);
+        if (passage->fromValidation) {
+          textEdit_->setPlainText(QString::fromStdString(passage->text));
+          jobBar_->addNote(
+              tr("Model A cannot read every symbol of the example passage, so this is the start "
+                 "of the project's validation text."));
+        }
+        showReportsLabelled(*(*results)[0], (*results)[1], labels[0], labels[1], passage->text);
       });
 }
 

@@ -598,6 +598,34 @@ class GateInspectorTest : public QObject {
     QVERIFY(panel.report(1));  // the last results stay
   }
 
+  // The example passage has capitals, which this lower-case model never saw: it is shown the
+  // start of its own validation text instead, and told so; a text the user wrote stays theirs.
+  void exampleAModelCannotReadGivesWayToValidationText() {
+    GateInspectorPanel panel(*document_);
+    const QString example = panel.text();
+    QVERIFY(example.contains('T'));
+    panel.setCheckpoint(trained_->bestCheckpoint());
+    QSignalSpy finished(&panel, &GateInspectorPanel::analysisFinished);
+    panel.runAnalysis();
+    QVERIFY(finished.wait(kWait));
+    QVERIFY2(finished.first().first().toBool(), qPrintable(panel.jobBar()->status()));
+    const QString shown = panel.text();
+    QVERIFY(shown.size() >= 100);
+    QVERIFY(QString::fromStdString(quotedCorpus(6000)).contains(shown));
+    QCOMPARE(panel.report(0)->symbols.size(), static_cast<size_t>(shown.size()));
+    QVERIFY2(panel.jobBar()->status().contains("start of the project's validation text"),
+             qPrintable(panel.jobBar()->status()));
+
+    panel.setText(example + " ");
+    finished.clear();
+    panel.runAnalysis();
+    QVERIFY(finished.wait(kWait));
+    QCOMPARE(finished.first().first().toBool(), false);
+    QCOMPARE(panel.text(), example + " ");
+    QVERIFY2(panel.jobBar()->status().contains("cannot read the text: symbol 'T'"),
+             qPrintable(panel.jobBar()->status()));
+  }
+
   void cancelsALongRun() {
     GateInspectorPanel panel(*document_);
     panel.setText(QString::fromStdString(quotedCorpus(150000)));

@@ -1,0 +1,44 @@
+#include "widgets/gates/example_passage.h"
+
+#include <stdexcept>
+
+#include "engine/analysis/held_out_text.h"
+#include "engine/config/project_file.h"
+#include "engine/data/vocabulary.h"
+
+namespace mrnn::widgets {
+
+namespace {
+
+bool readsEverySymbol(const engine::Vocabulary& vocabulary, const std::string& text) {
+  try {
+    vocabulary.encode(text);
+    return true;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+ExamplePassage examplePassageFor(const std::string& example, const engine::Project& project,
+                                 const engine::Vocabulary& vocabulary, size_t maxSymbols) {
+  if (readsEverySymbol(vocabulary, example)) return {example, false};
+  std::string text;
+  try {
+    const engine::CorpusSplit valid = engine::heldOutSplit(project, vocabulary, "valid");
+    text = vocabulary.decode(engine::splitIds(valid, static_cast<int64_t>(maxSymbols)));
+  } catch (const std::exception&) {
+    return {example, false};  // no readable text of the project's: the analysis names the symbol
+  }
+  // Whole lines read better, as long as a good part of the passage is left.
+  const size_t lineEnd = text.rfind('\n');
+  if (lineEnd != std::string::npos && lineEnd >= text.size() / 3) text.resize(lineEnd + 1);
+  const size_t firstEnd = text.find('\n');
+  if (firstEnd != std::string::npos && firstEnd < text.size() / 3) text.erase(0, firstEnd + 1);
+  text.erase(0, text.find_first_not_of('\n'));
+  if (text.empty() || !readsEverySymbol(vocabulary, text)) return {example, false};
+  return {text, true};
+}
+
+}  // namespace mrnn::widgets

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <string>
+
+namespace mrnn::engine {
+struct Project;
+class Vocabulary;
+}  // namespace mrnn::engine
+
+namespace mrnn::widgets {
+
+// What the gates are recorded on when the user left the panel's example passage in place.
+struct ExamplePassage {
+  std::string text;
+  bool fromValidation = false;  // the example had a symbol the model never saw
+};
+
+// `example` when the model reads every symbol of it; else the start of the project's
+// validation text (up to `maxSymbols`, cut after its last line end), which the model reads by
+// construction: a model of lower-case text, or of Shakespeare (no double quotes), cannot read
+// the example. When the project has no such text, `example` again, and the analysis says
+// which symbol it cannot read. Call on the job's thread: it may read the corpus.
+ExamplePassage examplePassageFor(const std::string& example, const engine::Project& project,
+                                 const engine::Vocabulary& vocabulary, size_t maxSymbols = 320);
+
+}  // namespace mrnn::widgets
