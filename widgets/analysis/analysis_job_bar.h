@@ -38,8 +38,9 @@ class AnalysisJobBar : public QWidget {
   void cancel();
   // How the last job ended, in words ("Done in 1.2 s", "Cancelled", "Failed: ...").
   QString status() const;
-  // From a job's onSuccess: a sentence the "done" status ends with (what the job changed).
-  void addNote(const QString& note) { note_ = note; }
+  // From a job's onSuccess: a sentence the "done" status ends with (what the job changed);
+  // each run starts without one.
+  void setSuccessNote(const QString& note) { note_ = note; }
 
   QProgressBar* progressBar() const { return progress_; }
   QPushButton* cancelButton() const { return cancel_; }

@@ -37,7 +37,7 @@ ExamplePassage examplePassageFor(const std::string& example, const engine::Proje
   const size_t firstEnd = text.find('\n');
   if (firstEnd != std::string::npos && firstEnd < text.size() / 3) text.erase(0, firstEnd + 1);
   text.erase(0, text.find_first_not_of('\n'));
-  if (text.empty() || !readsEverySymbol(vocabulary, text)) return {example, false};
+  if (text.empty()) return {example, false};
   return {text, true};
 }
 

@@ -16,10 +16,10 @@ struct ExamplePassage {
 };
 
 // `example` when the model reads every symbol of it; else the start of the project's
-// validation text (up to `maxSymbols`, cut after its last line end), which the model reads by
-// construction: a model of lower-case text, or of Shakespeare (no double quotes), cannot read
-// the example. When the project has no such text, `example` again, and the analysis says
-// which symbol it cannot read. Call on the job's thread: it may read the corpus.
+// validation text (up to `maxSymbols`, in whole lines where that leaves most of it), which the
+// model reads by construction: a model of lower-case text, or of Shakespeare (no double
+// quotes), cannot read the example. When the project has no such text, `example` again, and the
+// analysis says which symbol it cannot read. Call on the job's thread: it may read the corpus.
 ExamplePassage examplePassageFor(const std::string& example, const engine::Project& project,
                                  const engine::Vocabulary& vocabulary, size_t maxSymbols = 320);
 

@@ -340,7 +340,7 @@ void GateInspectorPanel::runAnalysis() {
         if (!(*results)[0]) return;
         if (passage->fromValidation) {
           textEdit_->setPlainText(QString::fromStdString(passage->text));
-          jobBar_->addNote(
+          jobBar_->setSuccessNote(
               tr("Model A cannot read every symbol of the example passage, so this is the start "
                  "of the project's validation text."));
         }
