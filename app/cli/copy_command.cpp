@@ -11,12 +11,14 @@
 #include "analysis_device.h"
 #include "command_threads.h"
 #include "engine/analysis/loaded_model.h"
+#include "engine/config/project_store_paths.h"
 #include "engine/data/reverse_copy_task.h"
 #include "engine/io/atomic_file.h"
 #include "engine/runtime/machine_resources.h"
 #include "engine/synthetic/copy_evaluation.h"
 #include "engine/synthetic/copy_output.h"
 #include "option_values.h"
+#include "output_option.h"
 
 namespace mrnn::app {
 namespace {
@@ -64,15 +66,14 @@ engine::CopyTaskConfig projectCopy(const engine::Project& project) {
 void writeOption(const CommandLine& args, const std::string& option, const std::string& text,
                  std::ostream& err) {
   if (!args.has(option) || args.value(option).empty()) return;
-  engine::writeFileAtomically(args.value(option), text);
-  err << "wrote " << args.value(option) << "\n";
+  writeOutputOption(args, option, text, err, {args.value("checkpoint")});
 }
 
 }  // namespace
 
 int runCopyAnalysis(const CommandLine& args, std::ostream& out, std::ostream& err) {
-  const auto unknown = args.unknownOptions(
-      {"run", "checkpoint", "length", "examples", "seed", "batch", "json", "csv", "device"});
+  const auto unknown = args.unknownOptions({"run", "checkpoint", "length", "examples", "seed",
+                                            "batch", "json", "csv", "force", "device"});
   const bool jsonOut = args.has("json") && args.value("json").empty();
   const bool csvOut = args.has("csv") && args.value("csv").empty();
   if (!unknown.empty() || args.positional().size() != 3 || (jsonOut && csvOut)) {
@@ -140,7 +141,7 @@ int runCopyAnalysis(const CommandLine& args, std::ostream& out, std::ostream& er
 
 int runDataCopy(const CommandLine& args, std::ostream& out, std::ostream& err) {
   const auto unknown = args.unknownOptions({"output", "vocabulary", "length", "train-examples",
-                                            "valid-examples", "test-examples", "seed"});
+                                            "valid-examples", "test-examples", "seed", "force"});
   const size_t words = args.positional().size();
   if (!unknown.empty() || words < 2 || words > 3 || args.value("output").empty()) {
     err << kDataUsage;
@@ -166,7 +167,13 @@ int runDataCopy(const CommandLine& args, std::ostream& out, std::ostream& err) {
   if (copy.vocabulary > 10'000'000) throw UsageError("--vocabulary is at most 10000000");
   for (const int64_t count : {copy.trainExamples, copy.validExamples, copy.testExamples})
     checkSize(copy.length, count, std::to_string(count) + " examples");
-  for (const auto& path : engine::writeReverseCopyFiles(copy, args.value("output")))
+  engine::OutputRules rules;
+  rules.replaceAny = args.has("force");
+  if (words == 3) {
+    rules.guarded =
+        engine::projectStorePaths(engine::loadProject(args.positional()[2]), args.positional()[2]);
+  }
+  for (const auto& path : engine::writeReverseCopyFiles(copy, args.value("output"), rules))
     out << "wrote " << path << "\n";
   err << "vocabulary " << copy.vocabulary << " tokens + <go> + <eos>, length " << copy.length
       << ", examples " << copy.trainExamples << " / " << copy.validExamples << " / "

@@ -40,8 +40,9 @@ void printJson(std::ostream& out, const std::string& checkpoint, const std::stri
         << ", \"perplexity\": " << engine::jsonNumber(f.perplexity)
         << ", \"bits_per_word\": " << engine::jsonNumber(f.bitsPerWord)
         << ", \"word_perplexity\": " << engine::jsonNumber(f.wordPerplexity)
-        << ", \"symbols\": " << f.symbols << ", \"words\": " << f.words << "}"
-        << (i + 1 < rows.size() ? "," : "") << "\n";
+        << ", \"symbols\": " << f.symbols << ", \"words\": " << f.words
+        << ", \"read_streams\": " << f.readingStreams << "}" << (i + 1 < rows.size() ? "," : "")
+        << "\n";
   }
   out << "  ]\n}\n";
 }
@@ -77,7 +78,8 @@ int evaluateProblem(const engine::Project& project, engine::Checkpoint& checkpoi
         << ",\n  \"split\": \"" << splitName
         << "\",\n  \"loss\": " << engine::jsonNumber(figures.nats)
         << ",\n  \"error_rate\": " << engine::jsonNumber(figures.errorRate)
-        << ",\n  \"solved\": " << (engine::problemSolved(figures.errorRate) ? "true" : "false")
+        << ",\n  \"sequences\": " << figures.sequences << ",\n  \"solved\": "
+        << (engine::problemSolved(figures.errorRate, figures.sequences) ? "true" : "false")
         << "\n}\n";
     return 0;
   }
@@ -85,7 +87,7 @@ int evaluateProblem(const engine::Project& project, engine::Checkpoint& checkpoi
       << engine::syntheticTaskName(project.data.synthetic)
       << " (T = " << project.data.problem.length << ")\n"
       << "loss " << std::setprecision(4) << figures.nats << " per scored step, "
-      << engine::problemVerdict(figures.errorRate) << "\n";
+      << engine::problemVerdict(figures.errorRate, figures.sequences) << "\n";
   return 0;
 }
 
@@ -188,6 +190,10 @@ int runEval(const CommandLine& args, std::ostream& out, std::ostream& err) {
         << engine::tableFigure(f.bitsPerWord, 4) << ' ' << std::setw(13)
         << engine::tableFigure(f.wordPerplexity, 2) << "\n";
   }
+  // The road the exact figure took: a run's recorded test figure says the same.
+  const int64_t streams = rows.front().figures.readingStreams;
+  if (streams == 1) out << "static: the text read as one stream\n";
+  if (streams > 1) out << "static: " << streams << " parallel streams stitched into one\n";
   return 0;
 }
 

@@ -11,6 +11,7 @@
 
 #include <torch/cuda.h>
 
+#include "engine/config/project_store_paths.h"
 #include "engine/experiment/experiment_paths.h"
 #include "engine/experiment/experiment_queue.h"
 #include "engine/experiment/experiment_results.h"
@@ -22,6 +23,7 @@
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_lock.h"
 #include "option_values.h"
+#include "output_option.h"
 #include "stop_signals.h"
 #include "terminal_training.h"
 
@@ -219,8 +221,8 @@ int table(const CommandLine& args, const engine::ExperimentPlan& plan, std::ostr
                            : format == "json" ? engine::resultsJson(plan, rows)
                                               : engine::resultsText(plan, rows);
   if (args.has("output")) {
-    engine::writeFileAtomically(args.value("output"), text);
-    out << "wrote " << args.value("output") << "\n";
+    writeOutputOption(args, "output", text, out, {plan.experiment.file},
+                      engine::projectStorePaths(plan.base, plan.experiment.baseFile));
   } else {
     out << text;
   }
@@ -355,8 +357,8 @@ int runExperimentCommand(const CommandLine& args, std::ostream& out, std::ostrea
   const bool known =
       words.size() == 3 && std::find(verbs.begin(), verbs.end(), words[1]) != verbs.end();
   const auto unknown =
-      args.unknownOptions({"experiment", "slots", "threads", "replan", "format", "output", "trial",
-                           "executor", "run-folder", "exit-file"});
+      args.unknownOptions({"experiment", "slots", "threads", "replan", "format", "output", "force",
+                           "trial", "executor", "run-folder", "exit-file"});
   if (!known || !unknown.empty()) {
     err << experimentUsage();
     if (!unknown.empty()) err << "unknown option " << unknown.front() << "\n";

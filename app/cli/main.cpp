@@ -8,6 +8,7 @@
 #include "copy_command.h"
 #include "engine/runtime/allocation_policy.h"
 #include "engine/runtime/blas_kernels.h"
+#include "engine/store/text_format.h"
 #include "engine/training/library_error_text.h"
 #include "eval_command.h"
 #include "experiment_command.h"
@@ -15,6 +16,7 @@
 #include "model_describe_command.h"
 #include "option_values.h"
 #include "probing_command.h"
+#include "project_command.h"
 #include "runs_command.h"
 #include "sampling_command.h"
 #include "scoring_command.h"
@@ -28,6 +30,8 @@ void printUsage(std::ostream& out) {
          " - multiplicative recurrent language models\n\n"
          "usage:\n"
          "  mrnn model describe <project.yaml> [--vocab N]   layer table with parameter counts\n"
+         "  mrnn project set <project.yaml> KEY=VALUE ...   edit keys, comments and layout kept\n"
+         "  mrnn project unset <project.yaml> KEY ...\n"
          "  mrnn train <project.yaml> [--max-steps N] [--epochs N] [--threads N]\n"
          "  mrnn resume <project.yaml> [--run ID | --checkpoint PATH] [--max-steps N] [--epochs "
          "N]\n"
@@ -60,6 +64,7 @@ int main(int argc, char** argv) {
   const auto& words = args.positional();
   // Re-executing costs a second start of LibTorch (~0.7 s): only commands that compute pay it.
   const bool computes = !words.empty() && words[0] != "model" && words[0] != "runs" &&
+                        words[0] != "project" &&
                         (words[0] != "experiment" || (words.size() > 1 && words[1] == "trial")) &&
                         !args.has("version") && !args.has("help");
   if (computes) {
@@ -84,6 +89,7 @@ int main(int argc, char** argv) {
     if (words[0] == "experiment") {
       return mrnn::app::runExperimentCommand(args, std::cout, std::cerr);
     }
+    if (words[0] == "project") return mrnn::app::runProjectCommand(args, std::cout, std::cerr);
     if (words[0] == "export") return mrnn::app::runExportCommand(args, std::cout, std::cerr);
     if (words[0] == "import") return mrnn::app::runImportCommand(args, std::cout, std::cerr);
     if (words[0] == "eval") return mrnn::app::runEval(args, std::cout, std::cerr);
@@ -105,11 +111,13 @@ int main(int argc, char** argv) {
       return mrnn::app::runDataCopy(args, std::cout, std::cerr);
     }
   } catch (const mrnn::app::UsageError& error) {
-    std::cerr << "mrnn: " << error.what() << "\n";
+    std::cerr << "mrnn: " << mrnn::engine::terminalText(error.what(), true) << "\n";
     return 2;
   } catch (const std::exception& error) {
     // Commands report expected failures themselves; this keeps anything else a message.
-    std::cerr << "mrnn: " << mrnn::engine::libraryErrorText(error) << "\n";
+    // File names in a message are the user's: printed so that none can drive the terminal.
+    std::cerr << "mrnn: " << mrnn::engine::terminalText(mrnn::engine::libraryErrorText(error), true)
+              << "\n";
     return 1;
   }
   std::cerr << "mrnn: unknown command '" << words[0] << (words.size() > 1 ? " " + words[1] : "")

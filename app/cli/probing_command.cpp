@@ -6,11 +6,13 @@
 #include "analysis_device.h"
 #include "command_threads.h"
 #include "engine/analysis/loaded_model.h"
+#include "engine/config/project_store_paths.h"
 #include "engine/io/atomic_file.h"
 #include "engine/probing/gate_analysis.h"
 #include "engine/probing/hidden_state_tree.h"
 #include "engine/probing/probing_output.h"
 #include "option_values.h"
+#include "output_option.h"
 
 namespace mrnn::app {
 namespace {
@@ -37,8 +39,9 @@ engine::LoadedModel load(const CommandLine& args, const std::string& project, bo
 // To --output (atomically) or to `out`.
 void emit(const CommandLine& args, std::ostream& out, std::ostream& err, const std::string& text) {
   if (args.has("output")) {
-    engine::writeFileAtomically(args.value("output"), text);
-    err << "wrote " << args.value("output") << "\n";
+    const std::string project = args.positional()[2];
+    writeOutputOption(args, "output", text, err, {args.value("file"), args.value("checkpoint")},
+                      engine::projectStorePaths(engine::loadProject(project), project));
   } else {
     out << text;
   }
@@ -104,11 +107,12 @@ int runProbingAnalysis(const CommandLine& args, std::ostream& out, std::ostream&
   const bool gates = words.size() >= 2 && words[1] == "gates";
   const char* usage = gates ? kGatesUsage : kTreeUsage;
   const std::vector<std::string> known =
-      gates ? std::vector<std::string>{"run",  "checkpoint", "text",   "file",  "float16",
-                                       "json", "csv",        "output", "device"}
-            : std::vector<std::string>{
-                  "run",  "checkpoint", "compare",   "context", "depth", "first-k", "top-k",
-                  "mass", "all-layers", "max-nodes", "json",    "csv",   "output",  "device"};
+      gates
+          ? std::vector<std::string>{"run",  "checkpoint", "text",   "file",  "float16",
+                                     "json", "csv",        "output", "force", "device"}
+          : std::vector<std::string>{"run",     "checkpoint", "compare", "context",    "depth",
+                                     "first-k", "top-k",      "mass",    "all-layers", "max-nodes",
+                                     "json",    "csv",        "output",  "force",      "device"};
   const auto unknown = args.unknownOptions(known);
   if (!unknown.empty() || words.size() != 3 || (args.has("json") && args.has("csv"))) {
     err << usage;

@@ -11,10 +11,12 @@
 #include <utility>
 #include <vector>
 
+#include "engine/config/project_store_paths.h"
 #include "engine/io/atomic_file.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/text_format.h"
+#include "output_option.h"
 
 namespace mrnn::app {
 namespace {
@@ -59,8 +61,15 @@ std::string duration(double seconds) {
   return text;
 }
 
+// Text from the database (names, notes, paths) as a terminal may print it: a name like
+// $'\e]0;title\a' must not retitle or recolour the terminal.
+std::string shown(const std::string& text) {
+  return engine::terminalText(text);
+}
+
+// A field of `runs show`: its own line breaks kept (a reason or note may run to several).
 std::string orDash(const std::string& text) {
-  return text.empty() ? "-" : text;
+  return text.empty() ? "-" : engine::terminalText(text, true);
 }
 
 // Columns padded to their widest cell, two spaces apart; numbers right-aligned.
@@ -105,7 +114,7 @@ int listRuns(const engine::RunCatalogue& catalogue, const std::string& folder, s
   }
   std::vector<std::vector<std::string>> rows;
   for (const auto& run : runs) {
-    rows.push_back({std::to_string(run.id), run.name, run.modelType,
+    rows.push_back({std::to_string(run.id), shown(run.name), shown(run.modelType),
                     engine::groupedInteger(run.parameters), engine::runStatusName(run.status),
                     std::to_string(run.steps), bpc(run.bestValid), bpc(run.testResult),
                     duration(run.durationSeconds)});
@@ -121,7 +130,7 @@ void printIndented(const std::string& text, std::ostream& out) {
   while (start < text.size()) {
     size_t end = text.find('\n', start);
     if (end == std::string::npos) end = text.size();
-    const std::string line = text.substr(start, end - start);
+    const std::string line = shown(text.substr(start, end - start));
     out << (line.empty() ? "" : "  " + line) << "\n";
     start = end + 1;
   }
@@ -130,7 +139,7 @@ void printIndented(const std::string& text, std::ostream& out) {
 void showRun(const engine::RunCatalogue& catalogue, const engine::RunRecord& run,
              std::ostream& out) {
   const engine::RunStore& store = catalogue.store();
-  out << "run " << run.id << ": " << run.name << "\n";
+  out << "run " << run.id << ": " << shown(run.name) << "\n";
   const auto writer = catalogue.writer(run.id);
   std::vector<std::pair<std::string, std::string>> fields = {
       {"model", orDash(run.modelType)},
@@ -145,7 +154,7 @@ void showRun(const engine::RunCatalogue& catalogue, const engine::RunRecord& run
       {"best valid", run.bestValid ? bpc(run.bestValid) + " bpc" : "-"},
       {"test", run.testResult ? bpc(run.testResult) + " bpc" : "-"},
   };
-  if (writer) fields.insert(fields.begin() + 3, {"written by", writer->describe()});
+  if (writer) fields.insert(fields.begin() + 3, {"written by", shown(writer->describe())});
   for (const auto& [label, value] : fields) {
     out << "  " << label << std::string(12 - label.size(), ' ') << value << "\n";
   }
@@ -157,8 +166,9 @@ void showRun(const engine::RunCatalogue& catalogue, const engine::RunRecord& run
     out << "checkpoints:\n";
     std::vector<std::vector<std::string>> rows;
     for (const auto& checkpoint : checkpoints) {
-      rows.push_back({checkpoint.kind, std::to_string(checkpoint.step), bpc(checkpoint.validLoss),
-                      checkpoint.savedAt, checkpoint.path});
+      rows.push_back({shown(checkpoint.kind), std::to_string(checkpoint.step),
+                      bpc(checkpoint.validLoss), shown(checkpoint.savedAt),
+                      shown(checkpoint.path)});
     }
     printTable({"kind", "step", "valid bpc", "saved at", "path"}, {false, true, true, false, false},
                rows, "  ", out);
@@ -171,8 +181,8 @@ void showRun(const engine::RunCatalogue& catalogue, const engine::RunRecord& run
     out << "metrics:\n";
     std::vector<std::vector<std::string>> rows;
     for (const auto& metric : metrics) {
-      rows.push_back({metric.name, std::to_string(metric.points), std::to_string(metric.lastStep),
-                      shortNumber(metric.lastValue)});
+      rows.push_back({shown(metric.name), std::to_string(metric.points),
+                      std::to_string(metric.lastStep), shortNumber(metric.lastValue)});
     }
     printTable({"name", "points", "last step", "last value"}, {false, true, true, true}, rows, "  ",
                out);
@@ -186,9 +196,9 @@ void showRun(const engine::RunCatalogue& catalogue, const engine::RunRecord& run
   }
 }
 
-int exportRuns(const engine::RunCatalogue& catalogue, const std::string& folder,
-               const std::optional<int64_t>& runId, const std::string& format,
-               const std::string& output, std::ostream& out, std::ostream& err) {
+int exportRuns(const CommandLine& args, const engine::RunCatalogue& catalogue,
+               const std::string& folder, const std::optional<int64_t>& runId,
+               const std::string& format, std::ostream& out, std::ostream& err) {
   const engine::RunStore& store = catalogue.store();
   std::string text;
   if (runId) {
@@ -201,17 +211,25 @@ int exportRuns(const engine::RunCatalogue& catalogue, const std::string& folder,
     text = format == "csv" ? engine::RunStore::runsCsv(catalogue.runs())
                            : engine::RunStore::runsJson(catalogue.runs());
   }
-  if (output.empty()) {
+  if (!args.has("output")) {
     out << text;
     return 0;
   }
   try {
-    engine::writeFileAtomically(output, text);
+    // Any table or export `runs export` writes is its own to replace.
+    std::vector<std::string> alike = {engine::RunStore::runsCsv(catalogue.runs()),
+                                      engine::RunStore::runsJson(catalogue.runs())};
+    for (const auto& run : catalogue.runs()) {
+      // Their first lines and keys are the same for every run.
+      alike.push_back(store.exportMetricsCsv(run.id));
+      alike.push_back(store.exportMetricsJson(run.id));
+      break;
+    }
+    writeOutputOption(args, "output", text, out, {}, engine::projectStorePathsIn(folder), alike);
   } catch (const std::runtime_error& error) {
     err << "mrnn: " << error.what() << "\n";
     return 1;
   }
-  out << "wrote " << output << "\n";
   return 0;
 }
 
@@ -226,7 +244,7 @@ int nameRun(const std::string& folder, int64_t runId, const std::string& verb,
     }
     if (verb == "rename") {
       catalogue.store().renameRun(runId, text);
-      out << "run " << runId << " is now named '" << text << "'\n";
+      out << "run " << runId << " is now named '" << shown(text) << "'\n";
     } else {
       catalogue.store().setNote(runId, text);
       out << (text.empty() ? "run " + std::to_string(runId) + " has no note now\n"
@@ -256,7 +274,7 @@ int runRunsCommand(const CommandLine& args, std::ostream& out, std::ostream& err
     minWords = maxWords = 5;
   } else if (verb == "export") {
     maxWords = 4;
-    knownOptions = {"format", "output"};
+    knownOptions = {"format", "output", "force"};
   } else {
     return usageError(err, "unknown subcommand '" + verb + "'");
   }
@@ -309,7 +327,7 @@ int runRunsCommand(const CommandLine& args, std::ostream& out, std::ostream& err
       showRun(catalogue, *run, out);
       return 0;
     }
-    return exportRuns(catalogue, folder, runId, format, args.value("output"), out, err);
+    return exportRuns(args, catalogue, folder, runId, format, out, err);
   } catch (const engine::StoreError& error) {
     err << "mrnn: " << error.what() << "\n";
     return 1;

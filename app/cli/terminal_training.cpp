@@ -98,7 +98,7 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
           << valid->figures.perplexity;
       if (valid->figures.words > 0) out << ", " << valid->figures.bitsPerWord << " bits/word";
       if (valid->figures.errorRate >= 0) {
-        out << ", " << engine::problemVerdict(valid->figures.errorRate);
+        out << ", " << engine::problemVerdict(valid->figures.errorRate, valid->figures.sequences);
       }
       out << (valid->best ? "  (best)" : "");
       if (valid->seconds > 0)
@@ -117,7 +117,7 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
       }
       if (!finished->stopped) out << ", test " << finished->test << " bits/symbol";
       if (!finished->stopped && finished->testErrorRate >= 0) {
-        out << ", " << engine::problemVerdict(finished->testErrorRate);
+        out << ", " << engine::problemVerdict(finished->testErrorRate, finished->testSequences);
       }
       out << "\n";
     } else if (const auto* failed = std::get_if<engine::FailedEvent>(&*event)) {

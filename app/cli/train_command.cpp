@@ -38,7 +38,7 @@ std::string resumeCheckpoint(const CommandLine& args, const engine::Project& pro
 std::vector<std::string> rankArguments(const CommandLine& args, bool resume,
                                        const std::string& from) {
   std::vector<std::string> out{resume ? "resume" : "train", args.positional()[1]};
-  for (const char* option : {"max-steps", "epochs", "device"}) {
+  for (const char* option : {"max-steps", "max-seconds", "epochs", "device"}) {
     if (args.has(option)) {
       out.push_back(std::string("--") + option);
       out.push_back(args.value(option));
@@ -80,8 +80,8 @@ void useLocalRanksGpu(const engine::RankEnvironment& environment) {
 }  // namespace
 
 int runTrain(const CommandLine& args, bool resume, std::ostream& out, std::ostream& err) {
-  const auto unknown = args.unknownOptions(
-      {"max-steps", "epochs", "threads", "run", "checkpoint", "nproc", "timeout", "device"});
+  const auto unknown = args.unknownOptions({"max-steps", "max-seconds", "epochs", "threads", "run",
+                                            "checkpoint", "nproc", "timeout", "device"});
   if (!unknown.empty() || args.positional().size() != 2) {
     err << "usage: mrnn " << (resume ? "resume" : "train")
         << " <project.yaml> [--max-steps N] [--epochs N] [--max-seconds S] [--threads N]"

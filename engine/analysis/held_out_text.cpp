@@ -24,8 +24,8 @@ CorpusSplit heldOutSplit(const Project& dataProject, const Vocabulary& modelVoca
   if (corpus.vocabulary.fingerprint() != modelVocabulary.fingerprint()) {
     throw std::runtime_error(
         "the model was trained on another vocabulary than this project's corpus (" +
-        std::to_string(modelVocabulary.size()) + " symbols against " +
-        std::to_string(corpus.vocabulary.size()) + "): choose a text file instead");
+        vocabularyDifference(modelVocabulary, corpus.vocabulary) +
+        "; first the model's, then the corpus's): choose a text file instead");
   }
   CorpusSplit split = which == "valid" ? std::move(corpus.valid) : std::move(corpus.test);
   if (split.tokens.size() < 2) {

@@ -35,7 +35,7 @@ RaceResult train(const Project& project) {
     return result;
   }
   result.testErrorRate = outcome.testErrorRate;
-  result.solved = problemSolved(outcome.testErrorRate);
+  result.solved = problemSolved(outcome.testErrorRate, outcome.testSequences);
   return result;
 }
 

@@ -93,14 +93,14 @@ ProbeResult engineProbe(const BenchShape& shape, BenchMeasure measure, const tor
       logProbabilities.gather(2, targets.unsqueeze(2)).mean().item<double>();
     });
   } else if (measure == BenchMeasure::Score) {
-    // Long enough for the streams to enter the race (raceReadings).
+    // Long enough for the streams to be a road (chooseReading).
     result.flopsPerSymbol = forwardFlopsPerSymbol(model);
     const CorpusSplit text = randomText(
-        shape.vocab, std::max(shape.sampleLength, kRaceWindows * shape.batch * shape.bptt));
+        shape.vocab, std::max(shape.sampleLength, kStreamsMinWindows * shape.batch * shape.bptt));
     EvalOptions options;
     options.batch = shape.batch;
     options.bptt = shape.bptt;
-    // Timed once, without a warm-up reading: the copy and the race are part of the cost.
+    // Timed once, without a warm-up reading: the copy is part of the cost.
     const auto start = std::chrono::steady_clock::now();
     poll();
     symbols = evaluateStatic(model, text, options).symbols;

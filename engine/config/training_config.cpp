@@ -4,6 +4,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <sstream>
@@ -98,7 +99,12 @@ std::vector<std::string> namesOf(const std::vector<Kind>& kinds, std::string (*n
 // The fewest significant digits that read back as the same double: 0.1 stays "0.1" rather
 // than yaml-cpp's default 17 digits, and nothing is lost.
 int shortestDigits(double value) {
-  for (int digits = 1; digits < 17; ++digits) {
+  // At least the integer part's digits, so that 20 is written "20", not "2e+01".
+  int first = 1;
+  for (double magnitude = std::fabs(value); magnitude >= 10 && first < 15; magnitude /= 10) {
+    ++first;
+  }
+  for (int digits = first; digits < 17; ++digits) {
     std::ostringstream out;
     out.precision(digits);
     out << value;
@@ -158,18 +164,20 @@ HessianFreeConfig parseHessianFree(const YAML::Node& node, YamlReader& reader,
   requireAbove(reader, node, path, "lambda", h.initialLambda, 0.0);
   h.structuralDamping =
       reader.number(node, path, "structural_damping", h.structuralDamping, 0.0, 1e6);
+  // Bounds one step can meet in reasonable time: Martens runs CG to 250 iterations at most.
   h.cgMaxIterations =
-      reader.integer(node, path, "cg_max_iterations", h.cgMaxIterations, 1, 100'000);
+      reader.integer(node, path, "cg_max_iterations", h.cgMaxIterations, 1, kMaxCgIterations);
   h.cgMinIterations =
-      reader.integer(node, path, "cg_min_iterations", h.cgMinIterations, 1, 100'000);
+      reader.integer(node, path, "cg_min_iterations", h.cgMinIterations, 1, kMaxCgIterations);
   if (h.cgMinIterations > h.cgMaxIterations) {
     reader.fail(node["cg_min_iterations"] ? node["cg_min_iterations"] : node["cg_max_iterations"],
                 joinKey(path, "cg_min_iterations"),
                 "must not exceed cg_max_iterations (" + std::to_string(h.cgMaxIterations) + ")");
   }
-  h.gradientWindows = reader.integer(node, path, "gradient_windows", h.gradientWindows, 1, 1 << 20);
+  h.gradientWindows =
+      reader.integer(node, path, "gradient_windows", h.gradientWindows, 1, kMaxStepWindows);
   h.curvatureWindows =
-      reader.integer(node, path, "curvature_windows", h.curvatureWindows, 1, 1 << 20);
+      reader.integer(node, path, "curvature_windows", h.curvatureWindows, 1, kMaxStepWindows);
   if (h.curvatureWindows > h.gradientWindows) {
     reader.fail(node["curvature_windows"] ? node["curvature_windows"] : node["gradient_windows"],
                 joinKey(path, "curvature_windows"),
@@ -384,6 +392,18 @@ TrainingConfig parseTrainingSection(const YAML::Node& node, YamlReader& reader,
     }
   }
   const HessianFreeConfig& hf = c.optimizer.hessianFree;
+  // The windows of one step are held at once and read several times: their symbols bound
+  // the step's memory and its time.
+  if (c.optimizer.kind == OptimizerKind::HessianFree &&
+      hf.gradientWindows * c.batchSize > kMaxStepSymbols / c.bptt) {
+    const YAML::Node key = node["optimizer"]["gradient_windows"];
+    reader.fail(
+        key ? key : node["optimizer"], joinKey(joinKey(path, "optimizer"), "gradient_windows"),
+        "one Hessian-free step would read " + std::to_string(hf.gradientWindows) +
+            " windows of batch_size " + std::to_string(c.batchSize) + " x bptt " +
+            std::to_string(c.bptt) + " symbols, more than the " + std::to_string(kMaxStepSymbols) +
+            " a step may hold; lower gradient_windows, batch_size or bptt");
+  }
   if (c.optimizer.kind == OptimizerKind::HessianFree && hf.curvatureSequences > 0 &&
       c.batchSize % hf.curvatureSequences != 0) {
     const YAML::Node key = node["optimizer"]["curvature_sequences"];

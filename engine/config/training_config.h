@@ -21,6 +21,13 @@ constexpr int64_t kMaxRunSeconds = 1'000'000'000;   // training.max_seconds, --m
 enum class OptimizerKind { Adam, AdamW, Rmsprop, Sgd, RmspropNormalized, NtAsgd, HessianFree };
 enum class Preconditioner { None, Diagonal };
 
+// What one Hessian-free step may ask for: a step holds its windows and reads them many times
+// (the gradient, CG's curvature products, backtracking), so these bound its memory and time
+// on a workstation; the papers' settings are far inside them.
+inline constexpr int64_t kMaxCgIterations = 1000;
+inline constexpr int64_t kMaxStepWindows = 1024;
+inline constexpr int64_t kMaxStepSymbols = int64_t{1} << 24;
+
 // Hessian-free optimisation (Martens 2010) with structural damping (Martens & Sutskever 2011),
 // as Sutskever et al. 2011 train the mRNN. Defaults follow that paper where it speaks (§5.2)
 // and Martens' code where it does not; docs/training.md gives each key's source.

@@ -1,6 +1,9 @@
 #include "engine/config/yaml_reader.h"
 
+#include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 namespace mrnn::engine {
@@ -24,11 +27,48 @@ std::string formatNumber(double value) {
 }
 
 YAML::Node loadYamlText(const std::string& text, const std::string& file) {
+  YAML::Node root;
   try {
-    return YAML::Load(text);
+    root = YAML::Load(text);
   } catch (const YAML::ParserException& error) {
     throw ConfigError(file, error.mark.line + 1, error.mark.column + 1, "",
                       "YAML syntax error: " + error.msg);
+  }
+  rejectRepeatedKeys(root, file);
+  return root;
+}
+
+void rejectRepeatedKeys(const YAML::Node& root, const std::string& file) {
+  // yaml-cpp keeps both entries of a repeated key and a lookup finds the first, so a second
+  // value would vanish silently, in block and flow mappings alike. Walked with a stack and a
+  // bound: aliases can make a small text a vast (or circular) tree.
+  constexpr size_t kMaxVisits = 1'000'000;
+  std::vector<std::pair<YAML::Node, std::string>> stack;
+  stack.emplace_back(root, "");
+  for (size_t visits = 0; !stack.empty() && visits < kMaxVisits; ++visits) {
+    const YAML::Node node = stack.back().first;
+    const std::string path = stack.back().second;
+    stack.pop_back();
+    if (node.IsSequence()) {
+      for (size_t i = 0; i < node.size(); ++i) {
+        stack.emplace_back(node[i], path + "[" + std::to_string(i) + "]");
+      }
+      continue;
+    }
+    if (!node.IsMap()) continue;
+    std::map<std::string, int> seen;
+    for (const auto& entry : node) {
+      if (!entry.first.IsScalar()) continue;
+      const std::string name = entry.first.Scalar();
+      const YAML::Mark mark = entry.first.Mark();
+      const auto first = seen.emplace(name, mark.line);
+      if (!first.second) {
+        throw ConfigError(file, mark.line + 1, mark.column + 1, joinKey(path, name),
+                          "appears twice in this mapping (first at line " +
+                              std::to_string(first.first->second + 1) + "); keep one");
+      }
+      stack.emplace_back(entry.second, joinKey(path, name));
+    }
   }
 }
 
@@ -122,16 +162,18 @@ double YamlReader::number(const YAML::Node& map, const std::string& path, const 
   const std::string key = joinKey(path, name);
   const YAML::Node node = scalar(map, key, name, "a number");
   const std::string raw = node.Scalar();
-  double value = 0.0;
-  try {
-    size_t used = 0;
-    value = std::stod(raw, &used);
-    if (used != raw.size()) throw std::invalid_argument(raw);
-  } catch (const std::exception&) {
+  // strtod, not stod: a value too small for a double (1e-400) reads as the nearest one,
+  // and one too large is out of range, rather than "not a number".
+  errno = 0;
+  char* end = nullptr;
+  const double value = std::strtod(raw.c_str(), &end);
+  if (raw.empty() || std::isspace(static_cast<unsigned char>(raw[0])) ||
+      end != raw.c_str() + raw.size()) {
     fail(node, key, "expected a number, got '" + raw + "'");
   }
+  const bool overflow = errno == ERANGE && std::fabs(value) > 1.0;
   const bool aboveMax = maxInclusive ? value > max : value >= max;
-  if (!std::isfinite(value) || value < min || aboveMax) {
+  if (overflow || !std::isfinite(value) || value < min || aboveMax) {
     fail(node, key,
          raw + " is out of range; expected " + formatNumber(min) + " to " + formatNumber(max) +
              (maxInclusive ? "" : " (exclusive)"));

@@ -57,7 +57,11 @@ class YamlReader {
 
 std::string joinKey(const std::string& path, const std::string& name);
 
-// Parses YAML text; a syntax error throws ConfigError naming the file, line and column.
+// Parses YAML text; a syntax error or a key repeated in a mapping (block or flow) throws
+// ConfigError naming the file, line and column.
 YAML::Node loadYamlText(const std::string& text, const std::string& file);
+
+// Throws ConfigError at the second occurrence of any key repeated in any mapping of `root`.
+void rejectRepeatedKeys(const YAML::Node& root, const std::string& file);
 
 }  // namespace mrnn::engine

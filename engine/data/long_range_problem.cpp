@@ -183,14 +183,18 @@ ProblemSequence LongRangeProblem::sequence(ProblemSplit split, int64_t index) co
   return b.s;
 }
 
-bool problemSolved(double errorRate) {
-  return errorRate >= 0.0 && errorRate < LongRangeProblem::kSolvedBelow;
+bool problemSolved(double errorRate, int64_t sequences) {
+  return errorRate >= 0.0 && errorRate < LongRangeProblem::kSolvedBelow &&
+         sequences >= kMinJudgedSequences;
 }
 
-std::string problemVerdict(double errorRate) {
-  char text[96];
-  std::snprintf(text, sizeof text, "%.1f%% of sequences wrong: %s", 100.0 * errorRate,
-                problemSolved(errorRate) ? "solved" : "not solved (below 1% is)");
+std::string problemVerdict(double errorRate, int64_t sequences) {
+  const char* verdict = sequences < kMinJudgedSequences ? "too few to judge (at least 100 are)"
+                        : problemSolved(errorRate, sequences) ? "solved"
+                                                              : "not solved (below 1% is)";
+  char text[160];
+  std::snprintf(text, sizeof text, "%.1f%% of %lld sequence%s wrong: %s", 100.0 * errorRate,
+                static_cast<long long>(sequences), sequences == 1 ? "" : "s", verdict);
   return text;
 }
 

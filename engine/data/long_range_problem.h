@@ -73,9 +73,15 @@ class LongRangeProblem {
   int64_t window_ = 0;
 };
 
-// Whether an error rate solves the problem (below LongRangeProblem::kSolvedBelow).
-bool problemSolved(double errorRate);
-// "0.4% of sequences wrong: solved", "37.5% of sequences wrong: not solved (below 1% is)".
-std::string problemVerdict(double errorRate);
+// Held-out sequences a verdict needs: below 1% wrong means none wrong of fewer than 100, which
+// a guess gets as often as not on one or two sequences.
+inline constexpr int64_t kMinJudgedSequences = 100;
+
+// Whether an error rate over `sequences` held-out sequences solves the problem (below
+// LongRangeProblem::kSolvedBelow, over at least kMinJudgedSequences).
+bool problemSolved(double errorRate, int64_t sequences);
+// "0.4% of 1000 sequences wrong: solved", "37.5% of 1000 sequences wrong: not solved (below
+// 1% is)", "0.0% of 1 sequence wrong: too few to judge (at least 100 are needed)".
+std::string problemVerdict(double errorRate, int64_t sequences);
 
 }  // namespace mrnn::engine

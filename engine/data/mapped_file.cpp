@@ -16,7 +16,8 @@
 namespace mrnn::engine {
 
 MappedFile::MappedFile(const std::string& path) : path_(path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO is refused below instead of waiting for a writer.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
     const int error = errno;
     if (error == ENOENT) throw DataError(path + ": no such file");
@@ -25,7 +26,9 @@ MappedFile::MappedFile(const std::string& path) : path_(path) {
   struct stat info {};
   if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
     ::close(fd);
-    throw DataError(path + ": not a regular file");
+    throw DataError(path +
+                    ": not a regular file (a corpus is read from a file, not a FIFO, "
+                    "device or folder)");
   }
   size_ = static_cast<int64_t>(info.st_size);
   if (size_ > 0) {

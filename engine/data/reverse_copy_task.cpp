@@ -8,6 +8,7 @@
 #include "engine/data/id_buffer.h"
 #include "engine/data/portable_random.h"
 #include "engine/io/atomic_file.h"
+#include "engine/io/output_file.h"
 
 namespace mrnn::engine {
 namespace {
@@ -110,13 +111,15 @@ std::string ReverseCopyTask::text(CopyStream stream, int64_t count) const {
 }
 
 std::vector<std::string> writeReverseCopyFiles(const CopyTaskConfig& config,
-                                               const std::string& folder) {
+                                               const std::string& folder, OutputRules rules) {
   const ReverseCopyTask task(config);
   std::error_code error;
   std::filesystem::create_directories(folder, error);
   if (error) throw std::runtime_error("cannot create '" + folder + "': " + error.message());
   const std::filesystem::path base(folder);
-  std::vector<std::string> written;
+  std::string symbols;
+  for (int64_t id = 0; id < task.vocabulary().size(); ++id)
+    symbols += task.vocabulary().symbol(id) + '\n';
   const struct {
     const char* file;
     CopyStream stream;
@@ -124,15 +127,22 @@ std::vector<std::string> writeReverseCopyFiles(const CopyTaskConfig& config,
   } splits[] = {{"train.txt", CopyStream::Train, config.trainExamples},
                 {"valid.txt", CopyStream::Valid, config.validExamples},
                 {"test.txt", CopyStream::Test, config.testExamples}};
+  const std::string vocabularyPath = (base / "vocab.txt").string();
+  // Copy data written earlier: splits whose first line holds the marker, a vocabulary that
+  // starts with the same symbols.
+  rules.ownOutput = [&](const std::string& path) {
+    if (path == vocabularyPath) return startsLike(path, symbols);
+    const std::string head = fileHead(path, 4096);
+    return head.substr(0, head.find('\n')).find(ReverseCopyTask::kMarker) != std::string::npos;
+  };
+  for (const auto& split : splits) checkOutputPath((base / split.file).string(), rules);
+  checkOutputPath(vocabularyPath, rules);
+  std::vector<std::string> written;
   for (const auto& split : splits) {
     const std::string path = (base / split.file).string();
     writeFileAtomically(path, task.text(split.stream, split.count));
     written.push_back(path);
   }
-  std::string symbols;
-  for (int64_t id = 0; id < task.vocabulary().size(); ++id)
-    symbols += task.vocabulary().symbol(id) + '\n';
-  const std::string vocabularyPath = (base / "vocab.txt").string();
   writeFileAtomically(vocabularyPath, symbols);
   written.push_back(vocabularyPath);
   return written;

@@ -7,6 +7,7 @@
 #include "engine/config/data_config.h"
 #include "engine/data/corpus.h"
 #include "engine/data/vocabulary.h"
+#include "engine/io/output_file.h"
 
 namespace mrnn::engine {
 
@@ -64,9 +65,11 @@ class ReverseCopyTask {
 
 // Writes the three splits of `config` as train.txt, valid.txt and test.txt (ReverseCopyTask::
 // text) and the vocabulary in id order, one symbol a line, as vocab.txt, into `folder`
-// (created if missing). Returns the paths written. Throws std::runtime_error naming a path
-// that cannot be written.
+// (created if missing). Every file is checked against `rules` (engine/io/output_file.h)
+// before any is written; an existing one is replaced only when it holds copy data (or
+// `rules.replaceAny`). Returns the paths written. Throws OutputRefused, or std::runtime_error
+// naming a path that cannot be written.
 std::vector<std::string> writeReverseCopyFiles(const CopyTaskConfig& config,
-                                               const std::string& folder);
+                                               const std::string& folder, OutputRules rules = {});
 
 }  // namespace mrnn::engine

@@ -79,6 +79,28 @@ std::string printableSymbol(const std::string& symbol) {
   return "'" + escape(symbol, false) + "'";
 }
 
+std::string vocabularyDifference(const Vocabulary& first, const Vocabulary& second) {
+  if (first.level() != second.level()) {
+    return inputLevelName(first.level()) + " level against " + inputLevelName(second.level());
+  }
+  const int64_t shared = std::min(first.size(), second.size());
+  for (int64_t id = 0; id < shared; ++id) {
+    if (first.symbol(id) != second.symbol(id)) {
+      return "id " + std::to_string(id) + " is " + printableSymbol(first.symbol(id)) +
+             " in the first and " + printableSymbol(second.symbol(id)) + " in the second" +
+             (first.size() != second.size()
+                  ? "; " + std::to_string(first.size()) + " symbols against " +
+                        std::to_string(second.size())
+                  : "");
+    }
+  }
+  if (first.size() != second.size()) {
+    return std::to_string(first.size()) + " symbols against " + std::to_string(second.size()) +
+           ", the first " + std::to_string(shared) + " the same";
+  }
+  return "";
+}
+
 Vocabulary Vocabulary::bytes() {
   std::vector<std::string> symbols;
   symbols.reserve(256);

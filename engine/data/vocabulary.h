@@ -52,4 +52,9 @@ class Vocabulary {
 // A symbol quoted for messages, control bytes and spaces escaped: '\x0A', 'a'.
 std::string printableSymbol(const std::string& symbol);
 
+// How two vocabularies differ, for a message that says "another vocabulary": their levels,
+// their sizes, or the first id whose symbols differ ("id 7 is 'a' in the first and 'b' in
+// the second"). "" when they are the same.
+std::string vocabularyDifference(const Vocabulary& first, const Vocabulary& second);
+
 }  // namespace mrnn::engine

@@ -4,7 +4,9 @@
 
 #include <vector>
 
+#include "engine/config/config_error.h"
 #include "engine/config/model_config_parser.h"
+#include "engine/config/yaml_reader.h"
 #include "engine/interop/named_tensors.h"
 #include "engine/store/text_format.h"
 #include "engine/training/checkpoint.h"
@@ -80,34 +82,58 @@ std::string exportDescriptionJson(const ModelConfig& model, int64_t vocab,
          field("best_valid_bits", jsonNumber(source.bestValidBits)) + "}\n}\n";
 }
 
+namespace {
+
+// A scalar field of the description, or an InteropError naming it.
+std::string textField(const YAML::Node& node, const std::string& name, const std::string& file) {
+  if (!node.IsMap() || !node[name] || !node[name].IsScalar()) {
+    throw InteropError("'" + file + "' lacks the text field \"" + name + "\"");
+  }
+  return node[name].Scalar();
+}
+
+}  // namespace
+
 ExportedDescription readExportDescription(const std::string& json, const std::string& file) {
   YAML::Node root;
   try {
-    root = YAML::Load(json);
-  } catch (const YAML::Exception& error) {
-    throw InteropError("'" + file + "' is not a readable model description: " + error.msg);
+    root = loadYamlText(json, file);
+  } catch (const ConfigError& error) {
+    throw InteropError("'" + file + "' is not a readable model description: " + error.message() +
+                       (error.line() > 0 ? " (line " + std::to_string(error.line()) + ")" : ""));
   }
-  if (!root.IsMap() || !root["format"] || root["format"].as<std::string>() != kExportFormatTag) {
+  if (!root.IsMap() || !root["format"] || !root["format"].IsScalar() ||
+      root["format"].Scalar() != kExportFormatTag) {
     throw InteropError("'" + file + "' is not a model description written by mrnn export " +
                        "(its \"format\" is not \"" + kExportFormatTag + "\")");
   }
-  if (!root["version"] || root["version"].as<int>() != 1) {
+  if (textField(root, "version", file) != "1") {
     throw InteropError("'" + file + "' is a model description of another version; this " +
                        "build reads version 1");
   }
-  if (!root["model_yaml"] || !root["vocabulary"] || !root["vocabulary"]["level"]) {
-    throw InteropError("'" + file + "' lacks \"model_yaml\" or \"vocabulary\"");
-  }
   ExportedDescription description;
+  const std::string modelYaml = textField(root, "model_yaml", file);
+  const YAML::Node vocabulary = root["vocabulary"];
+  const std::string level = textField(vocabulary, "level", file);
+  if (level != "byte" && level != "char" && level != "word") {
+    throw InteropError("'" + file + "': vocabulary level '" + level +
+                       "' is none of byte, char, word");
+  }
   try {
-    description.model = parseModelText(root["model_yaml"].as<std::string>(), file + " model_yaml");
-    const std::string level = root["vocabulary"]["level"].as<std::string>();
+    description.model = parseModelText(modelYaml, file + " model_yaml");
     if (level == "byte") {
       description.vocabulary = Vocabulary::bytes();
     } else {
+      const YAML::Node list = vocabulary["symbols"];
+      if (!list.IsSequence()) throw InteropError("'" + file + "': vocabulary lacks \"symbols\"");
       std::vector<std::string> symbols;
-      for (const auto& symbol : root["vocabulary"]["symbols"])
-        symbols.push_back(symbol.as<std::string>());
+      for (const auto& symbol : list) {
+        if (!symbol.IsScalar()) {
+          throw InteropError("'" + file + "': vocabulary symbol " + std::to_string(symbols.size()) +
+                             " is not text");
+        }
+        symbols.push_back(symbol.Scalar());
+      }
       description.vocabulary = Vocabulary::fromSymbols(
           level == "word" ? InputLevel::Word : InputLevel::Char, std::move(symbols));
     }
@@ -115,6 +141,12 @@ ExportedDescription readExportDescription(const std::string& json, const std::st
     throw;
   } catch (const std::exception& error) {
     throw InteropError("'" + file + "': " + error.what());
+  }
+  // A level the description contradicts would turn a model of characters into one of words.
+  if (description.model.input.level != description.vocabulary.level()) {
+    throw InteropError("'" + file + "': its model reads " +
+                       inputLevelName(description.model.input.level) +
+                       " level, its vocabulary is " + level + " level");
   }
   return description;
 }

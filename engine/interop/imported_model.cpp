@@ -57,30 +57,55 @@ std::string joined(const std::vector<std::string>& names) {
 // Finds the parts by the shapes PyTorch's modules give them: the recurrent layers by their
 // weight_ih_l0, the embedding as a matrix without a bias whose width the first layer reads,
 // the decoder as a matrix of the vocabulary's rows with a bias. A mapping file overrides.
+// The mapping file: each part's name, once.
+PyTorchParts readMapping(const std::string& path) {
+  std::string text;
+  try {
+    text = readWholeFile(path);
+  } catch (const std::exception& error) {
+    throw InteropError(error.what());
+  }
+  YAML::Node mapping;
+  try {
+    mapping = YAML::Load(text);
+  } catch (const YAML::ParserException& error) {
+    throw InteropError("'" + path + "':" + std::to_string(error.mark.line + 1) + ": not YAML (" +
+                       error.msg + ")");
+  }
+  const std::string keys = "embedding, rnn, decoder_weight, decoder_bias";
+  if (!mapping.IsMap()) {
+    throw InteropError("'" + path + "' is not a mapping of the model's parts (" + keys + ")");
+  }
+  PyTorchParts parts;
+  std::set<std::string> seen;
+  for (const auto& item : mapping) {
+    const std::string at = "'" + path + "':" + std::to_string(item.first.Mark().line + 1) + ": ";
+    if (!item.first.IsScalar()) throw InteropError(at + "a key that is not a name (" + keys + ")");
+    const std::string key = item.first.Scalar();
+    if (!seen.insert(key).second) {
+      throw InteropError(at + "'" + key + "' appears twice; keep one");
+    }
+    if (!item.second.IsScalar() || item.second.Scalar().empty()) {
+      throw InteropError(at + key + ": expected the name of a tensor in the file");
+    }
+    const std::string value = item.second.Scalar();
+    if (key == "embedding")
+      parts.embedding = value;
+    else if (key == "rnn")
+      parts.rnn = value;
+    else if (key == "decoder_weight")
+      parts.decoderWeight = value;
+    else if (key == "decoder_bias")
+      parts.decoderBias = value;
+    else
+      throw InteropError(at + "unknown key '" + key + "' (" + keys + ")");
+  }
+  return parts;
+}
+
 PyTorchParts findParts(const NamedTensors& tensors, const ImportRequest& request) {
   PyTorchParts parts;
-  if (!request.mappingFile.empty()) {
-    try {
-      const YAML::Node mapping = YAML::LoadFile(request.mappingFile);
-      for (const auto& item : mapping) {
-        const auto key = item.first.as<std::string>();
-        const auto value = item.second.as<std::string>();
-        if (key == "embedding")
-          parts.embedding = value;
-        else if (key == "rnn")
-          parts.rnn = value;
-        else if (key == "decoder_weight")
-          parts.decoderWeight = value;
-        else if (key == "decoder_bias")
-          parts.decoderBias = value;
-        else
-          throw InteropError("'" + request.mappingFile + "': unknown key '" + key +
-                             "' (embedding, rnn, decoder_weight, decoder_bias)");
-      }
-    } catch (const YAML::Exception& error) {
-      throw InteropError("'" + request.mappingFile + "' is not a readable mapping: " + error.msg);
-    }
-  }
+  if (!request.mappingFile.empty()) parts = readMapping(request.mappingFile);
   if (parts.rnn.empty()) {
     for (const auto& [name, tensor] : tensors) {
       const auto at = name.rfind("weight_ih_l0");
@@ -97,6 +122,10 @@ PyTorchParts findParts(const NamedTensors& tensors, const ImportRequest& request
                          return names;
                        }()));
   }
+  if (first->dim() != 2) {
+    throw InteropError("'" + request.file + "': '" + parts.rnn + "weight_ih_l0' has shape " +
+                       shapeText(first->sizes()) + "; a recurrent layer's weights are matrices");
+  }
   std::vector<std::string> embeddings, decoders;
   for (const auto& [name, tensor] : tensors) {
     if (name.rfind(parts.rnn, 0) == 0 && !parts.rnn.empty()) continue;
@@ -106,7 +135,7 @@ PyTorchParts findParts(const NamedTensors& tensors, const ImportRequest& request
     const torch::Tensor* bias = findTensor(tensors, stem + ".bias");
     if (bias && bias->dim() == 1 && bias->size(0) == tensor.size(0))
       decoders.push_back(name);
-    else if (!bias && tensor.size(1) == first->size(1))
+    else if (!bias && first->dim() == 2 && tensor.size(1) == first->size(1))
       embeddings.push_back(name);
   }
   if (parts.embedding.empty() && embeddings.size() == 1) parts.embedding = embeddings.front();
@@ -134,6 +163,45 @@ const torch::Tensor& need(const NamedTensors& tensors, const std::string& name,
   return *tensor;
 }
 
+// A tensor of exactly `shape`, or an InteropError naming it, its shape and the one wanted.
+void expectShape(const torch::Tensor& tensor, const std::string& name,
+                 const std::vector<int64_t>& shape, const std::string& file,
+                 const std::string& because) {
+  if (tensor.sizes() == torch::IntArrayRef(shape)) return;
+  throw InteropError("'" + file + "': '" + name + "' has shape " + shapeText(tensor.sizes()) +
+                     " where " + because + " needs " + shapeText(shape));
+}
+
+// The recurrent layers' kind, from the first layer's matrices: 4H rows an LSTM, H an RNN, 3H
+// (in both) PyTorch's GRU. Every shape the mapping relies on is checked first.
+int gatesOf(const torch::Tensor& wih, const torch::Tensor& whh, const std::string& rnn,
+            const std::string& file) {
+  const std::string ih = rnn + "weight_ih_l0";
+  const std::string hh = rnn + "weight_hh_l0";
+  if (whh.dim() != 2 || wih.dim() != 2) {
+    throw InteropError("'" + file + "': '" + (whh.dim() != 2 ? hh : ih) + "' has shape " +
+                       shapeText((whh.dim() != 2 ? whh : wih).sizes()) +
+                       "; a recurrent layer's weights are matrices");
+  }
+  const int64_t hidden = whh.size(1);
+  if (hidden == 0) throw InteropError("'" + file + "': '" + hh + "' has no columns (0 units)");
+  const int64_t rows = whh.size(0);
+  const int64_t gates = rows % hidden == 0 ? rows / hidden : 0;
+  if (gates == 3 && wih.size(0) == rows) {
+    throw InteropError(
+        "'" + file +
+        "' holds a torch.nn.GRU, which applies its reset gate after the recurrent "
+        "product (r * (W_hn h + b_hn)); the workbench's GRU applies it before (W_h (r * h), "
+        "Maupomé & Meurs eq. 20), so the model cannot be imported exactly");
+  }
+  if (gates != 4 && gates != 1) {
+    throw InteropError("'" + file + "': '" + hh + "' has shape " + shapeText(whh.sizes()) +
+                       ": an LSTM of " + std::to_string(hidden) + " units has " +
+                       std::to_string(4 * hidden) + " rows, an RNN " + std::to_string(hidden));
+  }
+  return static_cast<int>(gates);
+}
+
 // PyTorch's LSTM stacks its gates i, f, g, o; the workbench's LSTM i, f, o, j (j = g).
 torch::Tensor lstmGateOrder(const torch::Tensor& stacked) {
   auto gates = stacked.chunk(4, 0);
@@ -143,15 +211,28 @@ torch::Tensor lstmGateOrder(const torch::Tensor& stacked) {
 // One torch.nn.LSTM or RNN layer as the workbench's cell of the same equations. PyTorch's two
 // biases enter the same sum, so they fold into one.
 void mapLayer(const NamedTensors& tensors, const PyTorchParts& parts, int layer, CellType type,
-              const std::string& file, ImportedModel& model, std::set<std::string>& used) {
+              int64_t inputWidth, const std::string& file, ImportedModel& model,
+              std::set<std::string>& used) {
   const std::string suffix = "_l" + std::to_string(layer);
   const auto& wih = need(tensors, parts.rnn + "weight_ih" + suffix, file);
   const auto& whh = need(tensors, parts.rnn + "weight_hh" + suffix, file);
   used.insert({parts.rnn + "weight_ih" + suffix, parts.rnn + "weight_hh" + suffix});
-  const int64_t hidden = whh.size(1);
-  torch::Tensor bias = torch::zeros({wih.size(0)});
+  const int64_t hidden = whh.dim() == 2 ? whh.size(1) : 0;
+  const int64_t gates = type == CellType::Lstm ? 4 : 1;
+  const std::string kind = type == CellType::Lstm ? "an LSTM layer" : "an RNN layer";
+  const int64_t in = layer == 0 ? inputWidth : model.model.layers.back().hiddenSize;
+  if (hidden == 0) {
+    throw InteropError("'" + file + "': '" + parts.rnn + "weight_hh" + suffix + "' has shape " +
+                       shapeText(whh.sizes()) + "; " + kind + " needs units");
+  }
+  expectShape(whh, parts.rnn + "weight_hh" + suffix, {gates * hidden, hidden}, file,
+              kind + " of " + std::to_string(hidden) + " units");
+  expectShape(wih, parts.rnn + "weight_ih" + suffix, {gates * hidden, in}, file,
+              kind + " of " + std::to_string(hidden) + " units reading " + std::to_string(in));
+  torch::Tensor bias = torch::zeros({gates * hidden});
   for (const std::string which : {"bias_ih", "bias_hh"}) {
     if (const auto* b = findTensor(tensors, parts.rnn + which + suffix)) {
+      expectShape(*b, parts.rnn + which + suffix, {gates * hidden}, file, kind);
       bias = bias + *b;
       used.insert(parts.rnn + which + suffix);
     }
@@ -198,24 +279,19 @@ ImportedModel fromPyTorch(const NamedTensors& tensors, const ImportRequest& requ
   }
   const auto& first = need(tensors, parts.rnn + "weight_ih_l0", file);
   const auto& firstHh = need(tensors, parts.rnn + "weight_hh_l0", file);
-  const int64_t gates = first.size(0) / firstHh.size(1);
-  if (gates == 3) {
-    throw InteropError(
-        "'" + file +
-        "' holds a torch.nn.GRU, which applies its reset gate after the recurrent "
-        "product (r * (W_hn h + b_hn)); the workbench's GRU applies it before (W_h (r * h), "
-        "Maupomé & Meurs eq. 20), so the model cannot be imported exactly");
-  }
-  if (gates != 4 && gates != 1) {
-    throw InteropError("'" + file + "': " + parts.rnn + "weight_ih_l0 has " +
-                       std::to_string(first.size(0)) + " rows for " +
-                       std::to_string(firstHh.size(1)) + " units: not an LSTM (4H) or RNN (H)");
-  }
+  const int gates = gatesOf(first, firstHh, parts.rnn, file);
   ImportedModel model;
   model.vocabulary = requestedVocabulary(request);
   std::set<std::string> used = {parts.embedding, parts.decoderWeight, parts.decoderBias};
   const auto& embedding = need(tensors, parts.embedding, file);
   const auto& decoder = need(tensors, parts.decoderWeight, file);
+  if (embedding.dim() != 2 || decoder.dim() != 2) {
+    const bool embeddingBad = embedding.dim() != 2;
+    throw InteropError("'" + file + "': '" +
+                       (embeddingBad ? parts.embedding : parts.decoderWeight) + "' has shape " +
+                       shapeText((embeddingBad ? embedding : decoder).sizes()) + "; the " +
+                       (embeddingBad ? "embedding" : "decoder") + " is a matrix");
+  }
   if (embedding.size(0) != model.vocabulary.size() || decoder.size(0) != model.vocabulary.size()) {
     throw InteropError(
         "the vocabulary has " + std::to_string(model.vocabulary.size()) + " symbols; '" + file +
@@ -227,12 +303,16 @@ ImportedModel fromPyTorch(const NamedTensors& tensors, const ImportRequest& requ
   model.weights.emplace_back("input.embedding", embedding);
   int layers = 0;
   while (findTensor(tensors, parts.rnn + "weight_ih_l" + std::to_string(layers))) {
-    mapLayer(tensors, parts, layers, gates == 4 ? CellType::Lstm : CellType::Rnn, file, model,
-             used);
+    mapLayer(tensors, parts, layers, gates == 4 ? CellType::Lstm : CellType::Rnn, embedding.size(1),
+             file, model, used);
     ++layers;
   }
+  const int64_t top = model.model.layers.back().hiddenSize;
+  expectShape(decoder, parts.decoderWeight, {model.vocabulary.size(), top}, file,
+              "a decoder of " + std::to_string(top) + " units");
   model.weights.emplace_back("output.W", decoder);
   if (const auto* bias = findTensor(tensors, parts.decoderBias)) {
+    expectShape(*bias, parts.decoderBias, {model.vocabulary.size()}, file, "the decoder's bias");
     model.weights.emplace_back("output.b", *bias);
   } else {
     model.weights.emplace_back("output.b", torch::zeros({decoder.size(0)}));

@@ -46,7 +46,25 @@ ExportSource sourceOf(const LoadedModel& loaded) {
   return source;
 }
 
+// Whether the first bytes of `path` (up to `limit`) hold the description's format tag.
+bool headHoldsTag(const std::string& path, size_t limit) {
+  return fileHead(path, limit).find(kExportFormatTag) != std::string::npos;
+}
+
 }  // namespace
+
+bool isExportedModelFile(const std::string& path) {
+  if (endsWith(path, ".json")) return headHoldsTag(path, 4096);
+  // A safetensors header is read whole by readers; the tag is inside it.
+  if (isSafetensorsName(path)) return headHoldsTag(path, size_t{1} << 26);
+  return std::filesystem::is_regular_file(exportDescriptionPath(path)) &&
+         headHoldsTag(exportDescriptionPath(path), 4096);
+}
+
+std::vector<std::string> exportOutputs(const std::string& output, ModelFileFormat format) {
+  if (format == ModelFileFormat::Safetensors) return {output};
+  return {output, exportDescriptionPath(output)};
+}
 
 ModelFileFormat modelFileFormatFor(const std::string& path) {
   return isSafetensorsName(path) ? ModelFileFormat::Safetensors : ModelFileFormat::Torch;
@@ -74,7 +92,9 @@ NamedTensors exportedTensors(LanguageModel& model) {
 }
 
 ExportResult exportModel(const LoadedModel& loaded, const std::string& output,
-                         ModelFileFormat format) {
+                         ModelFileFormat format, OutputRules rules) {
+  rules.inputs.push_back(loaded.checkpoint);
+  for (const std::string& file : exportOutputs(output, format)) checkOutputPath(file, rules);
   if (!loaded.project.model.predictsSymbols()) {
     throw InteropError(
         "the model predicts real numbers (output.type: linear); export writes "

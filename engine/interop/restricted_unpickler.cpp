@@ -40,12 +40,6 @@ struct Value {
   torch::Tensor tensor;                                // Tensor, Storage
 };
 
-ValuePtr make(Value::Kind kind) {
-  auto value = std::make_shared<Value>();
-  value->kind = kind;
-  return value;
-}
-
 // The storages torch.save names, and their element types.
 const std::map<std::string, torch::ScalarType>& storageTypes() {
   static const std::map<std::string, torch::ScalarType> types = {
@@ -56,6 +50,31 @@ const std::map<std::string, torch::ScalarType>& storageTypes() {
       {"torch.ByteStorage", torch::kUInt8},    {"torch.BoolStorage", torch::kBool}};
   return types;
 }
+
+// Tensors torch.save can write that a language model's weights never are: named, so that the
+// message says what the file holds rather than calling it code.
+const std::map<std::string, std::string>& unreadKinds() {
+  static const std::map<std::string, std::string> kinds = {
+      {"torch.ComplexFloatStorage", "a complex-valued tensor"},
+      {"torch.ComplexDoubleStorage", "a complex-valued tensor"},
+      {"torch.ComplexHalfStorage", "a complex-valued tensor"},
+      {"torch.QInt8Storage", "a quantized tensor"},
+      {"torch.QUInt8Storage", "a quantized tensor"},
+      {"torch.QInt32Storage", "a quantized tensor"},
+      {"torch.QUInt4x2Storage", "a quantized tensor"},
+      {"torch.QUInt2x4Storage", "a quantized tensor"},
+      {"torch._utils._rebuild_qtensor", "a quantized tensor"},
+      {"torch._utils._rebuild_sparse_tensor", "a sparse tensor"},
+      {"torch._utils._rebuild_sparse_csr_tensor", "a sparse tensor"},
+      {"torch._utils._rebuild_meta_tensor_no_storage",
+       "a tensor without data (on the meta device)"},
+      {"torch._utils._rebuild_wrapper_subclass", "a tensor of a tensor subclass"},
+      {"torch._utils._rebuild_nested_tensor", "a nested tensor"}};
+  return kinds;
+}
+
+// Views of more dimensions than this are no state dict's.
+constexpr size_t kMaxDimensions = 64;
 
 // The only callables a state dict needs (those torch.load(weights_only=True) allows for one).
 const std::set<std::string>& allowedGlobals() {
@@ -70,6 +89,17 @@ class Machine {
   Machine(const std::string& file, const std::string& pickle,
           const RestrictedUnpickler::StorageLoader& storages)
       : file_(file), data_(pickle), storages_(storages) {}
+  Machine(const Machine&) = delete;
+  Machine& operator=(const Machine&) = delete;
+
+  // Values are released one by one, never by a chain of destructors: a pickle can nest lists a
+  // hundred thousand deep (or put a list inside itself, through the memo) in a few bytes.
+  ~Machine() {
+    for (const ValuePtr& value : values_) {
+      value->items.clear();
+      value->entries.clear();
+    }
+  }
 
   ValuePtr run() {
     while (true) {
@@ -84,6 +114,13 @@ class Machine {
   }
 
  private:
+  ValuePtr make(Value::Kind kind) {
+    auto value = std::make_shared<Value>();
+    value->kind = kind;
+    values_.push_back(value);
+    return value;
+  }
+
   [[noreturn]] void fail(const std::string& why) const {
     throw InteropError("'" + file_ + "' cannot be read: " + why + " (pickle byte " +
                        std::to_string(opcodeAt_) + ")");
@@ -170,6 +207,7 @@ class Machine {
   std::vector<ValuePtr> stack_;
   std::map<uint64_t, ValuePtr> memo_;
   std::map<std::string, torch::Tensor> loadedStorages_;
+  std::vector<ValuePtr> values_;  // every value made, for ~Machine
 };
 
 void Machine::step(unsigned char op) {
@@ -299,11 +337,13 @@ void Machine::step(unsigned char op) {
     }
     case 'a': {
       auto item = pop();
+      if (top()->kind != K::List) fail("the pickle appends to something not a list");
       top()->items.push_back(item);
       break;
     }
     case 'e': {
       auto items = popToMark();
+      if (top()->kind != K::List) fail("the pickle appends to something not a list");
       auto& list = top()->items;
       list.insert(list.end(), items.begin(), items.end());
       break;
@@ -322,6 +362,10 @@ void Machine::step(unsigned char op) {
     case 'c': {  // GLOBAL
       std::string module = line();
       std::string name = module + "." + line();
+      if (const auto kind = unreadKinds().find(name); kind != unreadKinds().end()) {
+        fail("it holds " + kind->second + " (" + name +
+             "); only real-valued float, integer and bool tensors are read");
+      }
       if (!allowedGlobals().count(name) && !storageTypes().count(name)) {
         fail("it names " + name + ", which is code, not data; only tensors and dictionaries " +
              "are read (as torch.load(weights_only=True) does)");
@@ -365,23 +409,39 @@ ValuePtr Machine::reduce(const ValuePtr& callable, const ValuePtr& args) {
       fail("a tensor's description is malformed");
     }
     std::vector<int64_t> sizes, strides;
-    for (const auto& s : a[2]->items) sizes.push_back(s->integer);
-    for (const auto& s : a[3]->items) strides.push_back(s->integer);
+    for (const auto& s : a[2]->items) {
+      if (s->kind != Value::Kind::Int) fail("a tensor's size is not an integer");
+      sizes.push_back(s->integer);
+    }
+    for (const auto& s : a[3]->items) {
+      if (s->kind != Value::Kind::Int) fail("a tensor's stride is not an integer");
+      strides.push_back(s->integer);
+    }
     if (sizes.size() != strides.size())
       fail("a tensor has " + std::to_string(sizes.size()) + " sizes and " +
            std::to_string(strides.size()) + " strides");
+    if (sizes.size() > kMaxDimensions) {
+      fail("a tensor has " + std::to_string(sizes.size()) + " dimensions");
+    }
     const torch::Tensor& storage = a[0]->tensor;
-    int64_t last = a[1]->integer;
-    bool empty = false;
+    const int64_t offset = a[1]->integer;
+    int64_t last = offset;
+    int64_t elements = 1;
+    bool overflow = false;
     for (size_t d = 0; d < sizes.size(); ++d) {
       if (sizes[d] < 0 || strides[d] < 0) fail("a tensor has a negative size or stride");
-      if (sizes[d] == 0)
-        empty = true;
-      else
-        last += (sizes[d] - 1) * strides[d];
+      int64_t span = 0;
+      overflow = overflow || __builtin_mul_overflow(sizes[d], elements, &elements) ||
+                 (sizes[d] > 0 && (__builtin_mul_overflow(sizes[d] - 1, strides[d], &span) ||
+                                   __builtin_add_overflow(last, span, &last)));
     }
-    if (a[1]->integer < 0 || (!empty && last >= storage.numel())) {
+    if (offset < 0 || overflow || (elements > 0 && last >= storage.numel())) {
       fail("a tensor reaches past the end of its storage");
+    }
+    // Each element its own: an expanded view would be copied into more memory than the file.
+    if (elements > storage.numel()) {
+      fail("a tensor of " + std::to_string(elements) + " elements views a storage of " +
+           std::to_string(storage.numel()) + "; overlapping (expanded) tensors are not read");
     }
     auto result = make(Value::Kind::Tensor);
     result->tensor = storage.as_strided(sizes, strides, a[1]->integer).contiguous().clone();
@@ -402,6 +462,9 @@ ValuePtr Machine::persistentLoad(const ValuePtr& id) {
   }
   const auto type = storageTypes().find(p[1]->text);
   if (type == storageTypes().end()) fail("it holds a storage of type " + p[1]->text);
+  if (p[4]->integer < 0) {
+    fail("a storage declares " + std::to_string(p[4]->integer) + " elements");
+  }
   const std::string& key = p[2]->text;
   auto found = loadedStorages_.find(key);
   if (found == loadedStorages_.end()) {

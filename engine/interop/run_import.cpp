@@ -65,8 +65,16 @@ std::unique_ptr<LanguageModel> buildModel(const ImportedModel& imported, const s
 
 ImportedRun importAsRun(const std::string& projectFile, const ImportedModel& imported,
                         const std::string& sourceFile, const std::string& name) {
-  auto model = buildModel(imported, sourceFile);
   Project project = loadProject(projectFile);
+  // The run reads the project's text: a model of another level could read none of it.
+  const InputLevel level = imported.model.input.level;
+  if (project.hasData && level != project.model.input.level) {
+    throw InteropError("'" + sourceFile + "' is a " + inputLevelName(level) +
+                       "-level model, and the project reads its data at " +
+                       inputLevelName(project.model.input.level) +
+                       " level (model.input.level); import it into a project of its level");
+  }
+  auto model = buildModel(imported, sourceFile);
   project.model = imported.model;
   const std::string source = std::filesystem::absolute(sourceFile).lexically_normal().string();
 

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <utility>
 
+#include "engine/config/config_error.h"
+#include "engine/config/yaml_reader.h"
 #include "engine/io/atomic_file.h"
 #include "engine/store/text_format.h"
 
@@ -47,28 +49,39 @@ torch::Tensor readTensor(const std::string& path, const std::string& name, const
       entry["data_offsets"].size() != 2) {
     bad(path, "tensor '" + name + "' lacks dtype, shape or data_offsets");
   }
-  const auto dtypeText = entry["dtype"].as<std::string>();
+  if (!entry["dtype"].IsScalar()) bad(path, "tensor '" + name + "' has a dtype that is not text");
+  const std::string dtypeText = entry["dtype"].Scalar();
   const auto found = std::find_if(dtypes().begin(), dtypes().end(),
                                   [&](const auto& d) { return d.first == dtypeText; });
   if (found == dtypes().end()) bad(path, "tensor '" + name + "' has dtype " + dtypeText);
   std::vector<int64_t> shape;
   int64_t numel = 1;
+  // Whole numbers only: yaml-cpp would read "1.5" or "1e3" as something else.
+  const auto whole = [&](const YAML::Node& node, const char* what) -> uint64_t {
+    const std::string text = node.IsScalar() ? node.Scalar() : std::string();
+    if (text.empty() || text.size() > 19 ||
+        text.find_first_not_of("0123456789") != std::string::npos) {
+      bad(path, "tensor '" + name + "' has a " + what + " that is not a whole number");
+    }
+    return std::stoull(text);
+  };
   for (const auto& size : entry["shape"]) {
-    const auto n = size.as<int64_t>();
+    const auto n = static_cast<int64_t>(whole(size, "size"));
     if (n < 0 || (n > 0 && numel > (int64_t{1} << 40) / n)) {
       bad(path, "tensor '" + name + "' has an impossible shape");
     }
     shape.push_back(n);
     numel *= n;
   }
-  const auto begin = entry["data_offsets"][0].as<uint64_t>();
-  const auto end = entry["data_offsets"][1].as<uint64_t>();
+  const uint64_t begin = whole(entry["data_offsets"][0], "data offset");
+  const uint64_t end = whole(entry["data_offsets"][1], "data offset");
   const auto bytes = static_cast<uint64_t>(numel) * c10::elementSize(found->second);
   if (end < begin || end - begin != bytes) {
     bad(path, "tensor '" + name + "' has " + std::to_string(end - begin) + " bytes for shape " +
                   shapeText(shape) + " of " + dtypeText);
   }
-  if (dataStart + end > file.size()) {
+  // Compared without adding: offsets near 2^64 would wrap past the end.
+  if (dataStart > file.size() || end > file.size() - dataStart) {
     bad(path, "the file is truncated: tensor '" + name + "' ends at byte " +
                   std::to_string(dataStart + end) + " of " + std::to_string(file.size()));
   }
@@ -107,6 +120,11 @@ Header readHeader(const std::string& path) {
     header.json = YAML::Load(text);
   } catch (const YAML::Exception& error) {
     bad(path, "its header is not valid JSON (" + error.msg + ")");
+  }
+  try {
+    rejectRepeatedKeys(header.json, path);
+  } catch (const ConfigError& error) {
+    bad(path, "its header names '" + error.key() + "' twice");
   }
   if (!header.json.IsMap()) bad(path, "its header is not a JSON object");
   return header;
@@ -167,7 +185,7 @@ SafetensorsContent readSafetensors(const std::string& path) {
   const Header header = readHeader(path);
   std::string file;
   try {
-    file = readWholeFile(path);
+    file = readWholeFile(path, UINT64_MAX);  // its size was checked against its header
   } catch (const std::exception& error) {
     throw InteropError(error.what());
   }
@@ -176,7 +194,8 @@ SafetensorsContent readSafetensors(const std::string& path) {
   try {
     std::vector<std::pair<uint64_t, uint64_t>> ranges;
     for (const auto& item : header.json) {
-      const auto name = item.first.as<std::string>();
+      if (!item.first.IsScalar()) bad(path, "its header names a tensor by something not text");
+      const std::string name = item.first.Scalar();
       if (name == "__metadata__") continue;
       content.tensors.emplace_back(name,
                                    readTensor(path, name, item.second, file, 8 + header.size));

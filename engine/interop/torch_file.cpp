@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 
 #include "engine/interop/restricted_unpickler.h"
@@ -27,20 +28,53 @@ std::string firstBytes(const std::string& path, size_t n) {
 
 // The record's bytes as a tensor of `dtype`, checked against the element count the pickle
 // gives (a shrunken or foreign file must not be read past its end).
+// The archive's records by name inside its folder ("data/0"), with the sizes its directory
+// declares, so that a record is measured before it is inflated.
+using RecordSizes = std::map<std::string, uint64_t>;
+
+RecordSizes recordSizes(const std::string& path) {
+  std::vector<ZipEntry> entries;
+  try {
+    entries = readZipFileDirectory(path);
+  } catch (const std::exception& error) {
+    throw InteropError("'" + path + "' is truncated or damaged: " + error.what());
+  }
+  RecordSizes sizes;
+  for (const ZipEntry& entry : entries) {
+    const size_t slash = entry.name.find('/');
+    if (slash != std::string::npos) sizes[entry.name.substr(slash + 1)] = entry.size;
+  }
+  return sizes;
+}
+
 torch::Tensor storageTensor(caffe2::serialize::PyTorchStreamReader& reader, const std::string& path,
-                            const std::string& key, torch::ScalarType dtype, int64_t numel) {
+                            const RecordSizes& sizes, const std::string& key,
+                            torch::ScalarType dtype, int64_t numel) {
   const std::string record = "data/" + key;
-  if (!reader.hasRecord(record)) {
+  const auto declared = sizes.find(record);
+  if (declared == sizes.end() || !reader.hasRecord(record)) {
     throw InteropError("'" + path + "' lacks the storage '" + record + "' its pickle refers to");
   }
+  const auto element = static_cast<uint64_t>(c10::elementSize(dtype));
+  const auto wanted = static_cast<uint64_t>(numel);
+  if (numel < 0 || declared->second / element < wanted) {
+    throw InteropError("'" + path + "': storage '" + record + "' holds " +
+                       std::to_string(declared->second) + " bytes, fewer than its " +
+                       std::to_string(numel) + " elements need");
+  }
+  // Never inflated past what the pickle declares: a small archive may claim gigabytes.
+  if (declared->second > wanted * element) {
+    throw InteropError("'" + path + "': storage '" + record + "' holds " +
+                       std::to_string(declared->second) + " bytes, more than its " +
+                       std::to_string(numel) + " elements need");
+  }
   auto [data, size] = reader.getRecord(record);
-  const auto element = static_cast<int64_t>(c10::elementSize(dtype));
-  if (numel < 0 || static_cast<int64_t>(size) < numel * element) {
-    throw InteropError("'" + path + "': storage '" + record + "' holds " + std::to_string(size) +
-                       " bytes, fewer than the " + std::to_string(numel) + " elements it should");
+  if (size < wanted * element) {
+    throw InteropError("'" + path + "': storage '" + record +
+                       "' is shorter than its directory says");
   }
   auto tensor = torch::empty({numel}, torch::TensorOptions().dtype(dtype));
-  std::memcpy(tensor.data_ptr(), data.get(), static_cast<size_t>(numel * element));
+  std::memcpy(tensor.data_ptr(), data.get(), static_cast<size_t>(wanted * element));
   return tensor;
 }
 
@@ -99,9 +133,10 @@ NamedTensors readTorchStateDict(const std::string& path) {
     }
     throw InteropError("'" + path + "' is not a PyTorch file (torch.save writes a zip archive)");
   }
-  if (const std::string problem = torchArchiveFileProblem(path); !problem.empty()) {
-    throw InteropError("'" + path + "' is truncated or damaged: " + problem);
-  }
+  const std::string problem =
+      torchArchiveFileProblem(path, caffe2::serialize::kMaxSupportedFileFormatVersion);
+  if (!problem.empty()) throw InteropError("'" + path + "' is truncated or damaged: " + problem);
+  const RecordSizes sizes = recordSizes(path);
   std::unique_ptr<caffe2::serialize::PyTorchStreamReader> reader;
   std::string pickle;
   try {
@@ -120,7 +155,7 @@ NamedTensors readTorchStateDict(const std::string& path) {
   RestrictedUnpickler unpickler(
       path, [&](const std::string& key, torch::ScalarType dtype, int64_t numel) {
         try {
-          return storageTensor(*reader, path, key, dtype, numel);
+          return storageTensor(*reader, path, sizes, key, dtype, numel);
         } catch (const InteropError&) {
           throw;
         } catch (const std::exception& error) {

@@ -189,7 +189,8 @@ std::vector<ZipEntry> readZipDirectory(uint64_t archiveSize, const ZipReadAt& re
   return entries;
 }
 
-std::string torchArchiveProblem(uint64_t archiveSize, const ZipReadAt& readAt) {
+std::string torchArchiveProblem(uint64_t archiveSize, const ZipReadAt& readAt,
+                                uint64_t maxVersion) {
   try {
     const std::vector<ZipEntry> entries = readZipDirectory(archiveSize, readAt);
     if (entries.empty()) return "its zip archive holds no files";
@@ -208,6 +209,13 @@ std::string torchArchiveProblem(uint64_t archiveSize, const ZipReadAt& readAt) {
       if (digit == text.end() || !std::isdigit(static_cast<unsigned char>(*digit))) {
         return "its version record is not a number";
       }
+      const std::string digits(digit, std::find_if_not(digit, text.end(), [](unsigned char c) {
+                                 return std::isdigit(c);
+                               }));
+      if (digits.size() > 18 || std::stoull(digits) > maxVersion) {
+        return "it is format version " + digits + ", newer than the " + std::to_string(maxVersion) +
+               " this build reads (written by a newer PyTorch?)";
+      }
     }
     return {};
   } catch (const std::runtime_error& error) {
@@ -215,25 +223,50 @@ std::string torchArchiveProblem(uint64_t archiveSize, const ZipReadAt& readAt) {
   }
 }
 
-std::string torchArchiveProblem(const std::string& archive) {
-  return torchArchiveProblem(archive.size(), [&](uint64_t offset, size_t length) {
-    if (offset >= archive.size()) return std::string();
-    return archive.substr(static_cast<size_t>(offset), length);
-  });
+std::string torchArchiveProblem(const std::string& archive, uint64_t maxVersion) {
+  return torchArchiveProblem(
+      archive.size(),
+      [&](uint64_t offset, size_t length) {
+        if (offset >= archive.size()) return std::string();
+        return archive.substr(static_cast<size_t>(offset), length);
+      },
+      maxVersion);
 }
 
-std::string torchArchiveFileProblem(const std::string& path) {
-  std::ifstream file(path, std::ios::binary | std::ios::ate);
-  if (!file) return "it cannot be opened";
-  const auto size = static_cast<uint64_t>(file.tellg());
-  return torchArchiveProblem(size, [&](uint64_t offset, size_t length) {
+namespace {
+
+// A file's size and a reader of its bytes, for the functions above.
+struct FileBytes {
+  explicit FileBytes(const std::string& path) : file(path, std::ios::binary | std::ios::ate) {
+    if (file) size = static_cast<uint64_t>(file.tellg());
+  }
+  std::string operator()(uint64_t offset, size_t length) {
     std::string bytes(length, '\0');
     file.clear();
     file.seekg(static_cast<std::streamoff>(offset));
     file.read(bytes.data(), static_cast<std::streamsize>(length));
     bytes.resize(static_cast<size_t>(std::max<std::streamsize>(file.gcount(), 0)));
     return bytes;
-  });
+  }
+  std::ifstream file;
+  uint64_t size = 0;
+};
+
+}  // namespace
+
+std::string torchArchiveFileProblem(const std::string& path, uint64_t maxVersion) {
+  FileBytes bytes(path);
+  if (!bytes.file) return "it cannot be opened";
+  return torchArchiveProblem(
+      bytes.size, [&](uint64_t offset, size_t length) { return bytes(offset, length); },
+      maxVersion);
+}
+
+std::vector<ZipEntry> readZipFileDirectory(const std::string& path) {
+  FileBytes bytes(path);
+  if (!bytes.file) throw std::runtime_error("it cannot be opened");
+  return readZipDirectory(bytes.size,
+                          [&](uint64_t offset, size_t length) { return bytes(offset, length); });
 }
 
 }  // namespace mrnn::engine

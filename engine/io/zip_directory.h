@@ -24,14 +24,20 @@ using ZipReadAt = std::function<std::string(uint64_t offset, size_t length)>;
 // damaged ("its zip directory end record is missing", ...), without the archive's name.
 std::vector<ZipEntry> readZipDirectory(uint64_t archiveSize, const ZipReadAt& readAt);
 
+// readZipDirectory on a file; throws std::runtime_error (one sentence, without the name) when
+// it cannot be read or is damaged.
+std::vector<ZipEntry> readZipFileDirectory(const std::string& path);
+
 // What is wrong with a PyTorch archive (torch.save or a LibTorch OutputArchive), as one
-// clause, or "" where its directory, its folder and its version record are sound. LibTorch
-// 1.13 leaks its zip reader when it refuses an archive while opening it, so the engine asks
-// this first and refuses the archive itself.
-std::string torchArchiveProblem(uint64_t archiveSize, const ZipReadAt& readAt);
+// clause, or "" where its directory, its folder and its version record are sound (a version
+// above `maxVersion`, when given, is a problem: the archive is newer than this LibTorch reads).
+// LibTorch 1.13 leaks its zip reader when it refuses an archive while opening it, so the
+// engine asks this first and refuses the archive itself.
+std::string torchArchiveProblem(uint64_t archiveSize, const ZipReadAt& readAt,
+                                uint64_t maxVersion = UINT64_MAX);
 
 // The same for an archive held in memory, or one in a file.
-std::string torchArchiveProblem(const std::string& archive);
-std::string torchArchiveFileProblem(const std::string& path);
+std::string torchArchiveProblem(const std::string& archive, uint64_t maxVersion = UINT64_MAX);
+std::string torchArchiveFileProblem(const std::string& path, uint64_t maxVersion = UINT64_MAX);
 
 }  // namespace mrnn::engine

@@ -48,6 +48,24 @@ void HessianFreeRule::moveTo(const torch::Tensor& step) {
 }
 
 UpdateResult HessianFreeRule::update(Objective& objective, double /*learningRate*/) {
+  // A stop inside the step (its gradient, a CG iteration, backtracking, the line search)
+  // abandons it: the weights, λ and CG's warm start go back to what they were before it.
+  const torch::Tensor warmStart = warmStart_.defined() ? warmStart_.clone() : torch::Tensor();
+  const double lambda = lambda_;
+  const int64_t cgIterations = totalCgIterations_;
+  try {
+    return step(objective);
+  } catch (const UpdateInterrupted&) {
+    if (!origin_.empty()) moveTo({});
+    origin_.clear();
+    warmStart_ = warmStart;
+    lambda_ = lambda;
+    totalCgIterations_ = cgIterations;
+    throw;
+  }
+}
+
+UpdateResult HessianFreeRule::step(Objective& objective) {
   UpdateResult result;
   result.loss = objective.lossAndGradient();
   const torch::Tensor gradient = flatGradient(parameters_);

@@ -42,6 +42,7 @@ class HessianFreeRule : public UpdateRule {
  private:
   // Sets the parameters to θ + step (θ as the update found them), or back to θ.
   void moveTo(const torch::Tensor& step);
+  UpdateResult step(Objective& objective);
 
   HessianFreeConfig config_;
   std::vector<torch::Tensor> parameters_;

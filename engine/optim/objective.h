@@ -2,9 +2,18 @@
 
 #include <torch/types.h>
 
+#include <stdexcept>
 #include <vector>
 
 namespace mrnn::engine {
+
+// Thrown from inside an objective's evaluation when the run it serves was asked to stop: the
+// update it was part of is abandoned, and the rule puts the parameters and its own state back
+// as they were before it, so that the run stops at its last whole step.
+class UpdateInterrupted : public std::runtime_error {
+ public:
+  UpdateInterrupted() : std::runtime_error("the update was interrupted by a request to stop") {}
+};
 
 // The data an update's objective is measured on: all of it (the gradient's share), or the
 // subset the curvature is estimated on (Hessian-free's curvature share; for first-order

@@ -45,6 +45,8 @@ inline constexpr const char* kValidErrorRate = "valid/error_rate";
 inline constexpr const char* kTestErrorRate = "test/error_rate";
 inline constexpr const char* kTestBits = "test/bpc";
 inline constexpr const char* kTestBitsPerWord = "test/bpw";
+// The test figure's road: 1, read as one stream; B, B parallel streams stitched into one.
+inline constexpr const char* kTestReadingStreams = "test/read_streams";
 
 // Data parallel: rank r's symbols per second on its own streams.
 inline std::string rankSymbolsPerSecond(int rank) {

@@ -55,6 +55,42 @@ std::string csvField(const std::string& text) {
   return quoted;
 }
 
+std::string terminalText(const std::string& text, bool keepLineBreaks) {
+  std::string out;
+  out.reserve(text.size());
+  const auto escaped = [&out](unsigned char byte) {
+    char code[8];
+    std::snprintf(code, sizeof code, "\\x%02X", byte);
+    out += code;
+  };
+  for (size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte >= 0x80) {
+      const size_t length = utf8SequenceLength(text, i);
+      // U+0080..U+009F (C2 80..C2 9F) are the C1 controls: CSI, OSC, ...
+      const bool control =
+          length == 2 && byte == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0;
+      if (length == 0 || control) {
+        for (size_t k = 0; k < std::max<size_t>(length, 1); ++k) {
+          escaped(static_cast<unsigned char>(text[i + k]));
+        }
+        i += std::max<size_t>(length, 1);
+      } else {
+        out.append(text, i, length);
+        i += length;
+      }
+      continue;
+    }
+    if ((byte < 0x20 && !(keepLineBreaks && byte == '\n')) || byte == 0x7F) {
+      escaped(byte);
+    } else {
+      out += static_cast<char>(byte);
+    }
+    ++i;
+  }
+  return out;
+}
+
 std::string jsonString(const std::string& text) {
   std::string out = "\"";
   out.reserve(text.size() + 2);

@@ -16,6 +16,12 @@ std::string csvField(const std::string& text);
 // are not valid UTF-8 become U+FFFD, so the output is always valid JSON.
 std::string jsonString(const std::string& text);
 
+// Text a user or a file supplied (a run's name, a note, a file name), safe to print on a
+// terminal: control characters (C0, DEL, C1: escape sequences that would retitle or recolour
+// the terminal) and bytes that are not UTF-8 become \xNN; a backslash stays as it is.
+// `keepLineBreaks` leaves '\n' alone, for text printed line by line.
+std::string terminalText(const std::string& text, bool keepLineBreaks = false);
+
 // The shortest decimal text that reads back as exactly `value` (locale-independent);
 // "nan", "inf" or "-inf" when not finite.
 std::string formatDouble(double value);

@@ -1,5 +1,6 @@
 #include "engine/training/checkpoint.h"
 
+#include <caffe2/serialize/versions.h>
 #include <torch/torch.h>
 #include <yaml-cpp/yaml.h>
 
@@ -176,7 +177,8 @@ Checkpoint Checkpoint::open(const std::string& path) {
   checkpoint.path_ = path;
   std::string file;
   try {
-    file = readWholeFile(path);
+    // A checkpoint is as large as its model: the file's own size is the bound.
+    file = readWholeFile(path, UINT64_MAX);
   } catch (const std::exception& error) {
     throw CheckpointError("cannot read checkpoint: " + libraryErrorText(error));
   }
@@ -207,7 +209,9 @@ Checkpoint Checkpoint::open(const std::string& path) {
                           "' is corrupt: its contents do not match their checksum");
   }
   const std::string payloadBytes = file.substr(kHeaderSize);
-  if (const std::string problem = torchArchiveProblem(payloadBytes); !problem.empty()) {
+  const std::string problem =
+      torchArchiveProblem(payloadBytes, caffe2::serialize::kMaxSupportedFileFormatVersion);
+  if (!problem.empty()) {
     throw CheckpointError("checkpoint '" + path + "' cannot be read: it is corrupt (" + problem +
                           ")");
   }
@@ -310,9 +314,9 @@ void Checkpoint::checkCompatible(const ModelConfig& model, const Vocabulary& voc
   }
   const Vocabulary stored = this->vocabulary();
   if (stored.fingerprint() != vocabulary.fingerprint()) {
-    throw CheckpointError("checkpoint '" + path_ + "' was trained with another vocabulary (" +
-                          std::to_string(stored.size()) + " symbols; this corpus has " +
-                          std::to_string(vocabulary.size()) + ")");
+    throw CheckpointError(
+        "checkpoint '" + path_ + "' was trained with another vocabulary than this corpus's (" +
+        vocabularyDifference(stored, vocabulary) + "; first the checkpoint's, then the corpus's)");
   }
 }
 

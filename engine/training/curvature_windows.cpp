@@ -87,10 +87,11 @@ ModelState copyState(const ModelState& state) {
 }  // namespace
 
 CurvatureWindows::CurvatureWindows(LanguageModel& model, std::vector<CurvatureWindow> windows,
-                                   double count)
+                                   double count, std::function<void()> poll)
     : model_(model),
       windows_(std::move(windows)),
       count_(count > 0 ? count : 1.0),
+      poll_(std::move(poll)),
       symbols_(model.config().predictsSymbols()) {
   for (size_t i = 0; i < model.layerCount(); ++i)
     tanhLayers_.push_back(model.layer(i).tanhOutput());
@@ -117,6 +118,7 @@ void CurvatureWindows::linearise(const std::vector<torch::Tensor>& parameters) {
   versions_ = versions;
   torch::AutoGradMode gradients(true);  // CG may call in from a no-grad scope
   for (auto& window : windows_) {
+    poll();
     Linearised out;
     out.outputs = forward(window, window.masks, &out.hidden);
     linearised_.push_back(std::move(out));
@@ -133,6 +135,7 @@ torch::Tensor CurvatureWindows::product(const std::vector<torch::Tensor>& parame
   {
     TangentScope scope(model_, parameters, v);
     for (auto& window : windows_) {
+      poll();
       std::vector<torch::Tensor> hidden;
       outputTangents.push_back(scope.tangent(forward(window, window.masks, &hidden)));
       std::vector<torch::Tensor> tangents;
@@ -180,6 +183,7 @@ torch::Tensor CurvatureWindows::squaredGradients(const std::vector<torch::Tensor
     const auto index = torch::tensor({row}, torch::kLong).to(windows_.front().inputs.device());
     torch::Tensor gradient;
     for (auto& window : windows_) {
+      poll();
       const auto rows = [&](const torch::Tensor& t) {
         return t.defined() ? t.index_select(1, index) : torch::Tensor();
       };
@@ -202,6 +206,7 @@ double CurvatureWindows::loss() {
   torch::NoGradGuard noGrad;
   double total = 0.0;
   for (auto& window : windows_) {
+    poll();
     total += maskedLoss(forward(window, window.masks, nullptr), window).item<double>();
   }
   return total / count_;

@@ -2,6 +2,7 @@
 
 #include <torch/types.h>
 
+#include <functional>
 #include <vector>
 
 #include "engine/models/language_model.h"
@@ -42,8 +43,10 @@ struct CurvatureWindow {
 // cells, whose output is not one tanh, D = ½‖Δh‖² (D'' = I). docs/training.md says why.
 class CurvatureWindows {
  public:
-  // `count`: N, the curvature share's counted targets over every rank.
-  CurvatureWindows(LanguageModel& model, std::vector<CurvatureWindow> windows, double count);
+  // `count`: N, the curvature share's counted targets over every rank. `poll` is called
+  // between windows (it may throw to abandon the computation: a stop request).
+  CurvatureWindows(LanguageModel& model, std::vector<CurvatureWindow> windows, double count,
+                   std::function<void()> poll = {});
 
   // (G + structural S) v over this rank's streams (the caller sums over ranks); v flat over
   // `parameters` (the model's, in order).
@@ -68,9 +71,14 @@ class CurvatureWindows {
   torch::Tensor forward(CurvatureWindow& window, WindowMasks& masks,
                         std::vector<torch::Tensor>* hidden);
 
+  void poll() const {
+    if (poll_) poll_();
+  }
+
   LanguageModel& model_;
   std::vector<CurvatureWindow> windows_;
   double count_;
+  std::function<void()> poll_;
   bool symbols_;  // the model predicts symbols (log-probabilities), not real numbers
   std::vector<Linearised> linearised_;
   std::vector<int64_t> versions_;  // the weights' versions the kept graph was made at

@@ -66,17 +66,18 @@ bool singleStreamApplies(const LanguageModel& model, const EvalOptions& options)
 }
 
 // The split read once as one stream on the frozen copy, summed at each temperature; null when
-// the copy does not apply or the streams won the race. The model is in eval mode meanwhile.
+// the copy does not apply or the streams are chosen. The model is in eval mode meanwhile.
 std::optional<SingleStreamTotals> readAsSingleStream(
     LanguageModel& model, const TokenStream& tokens, const TokenStream& mask,
     const EvalOptions& options, const std::vector<double>& temperatures, JobContext* job) {
   if (!singleStreamApplies(model, options)) return std::nullopt;
-  EvalModeGuard evalMode(model);
-  SingleStreamModel frozen(model);
-  if (options.reading == HeldOutReading::Fastest &&
-      raceReadings(model, frozen, tokens, options.batch, options.bptt) == HeldOutReading::Streams) {
+  if (options.reading == HeldOutReading::Chosen &&
+      chooseReading(model, tokens.size() - 1, options.batch, options.bptt) ==
+          HeldOutReading::Streams) {
     return std::nullopt;
   }
+  EvalModeGuard evalMode(model);
+  SingleStreamModel frozen(model);
   SingleStreamScoring scoring;
   scoring.temperatures = temperatures;
   scoring.window = options.bptt;
@@ -160,7 +161,10 @@ LossFigures evaluateStatic(LanguageModel& model, const CorpusSplit& split,
   const TokenStream mask = limitedMask(split, options.maxSymbols);
   if (const auto single =
           readAsSingleStream(model, tokens, mask, options, {options.temperature}, job)) {
-    return figuresOf(split, single->nats.front(), single->counted, single->positions);
+    LossFigures figures =
+        figuresOf(split, single->nats.front(), single->counted, single->positions);
+    figures.readingStreams = 1;
+    return figures;
   }
   const bool mc = options.mcSamples > 0;
   const bool wasTraining = model.is_training();
@@ -205,7 +209,9 @@ LossFigures evaluateStatic(LanguageModel& model, const CorpusSplit& split,
     throw;
   }
   model.train(wasTraining);
-  return figuresOf(split, totals.nats, totals.counted, totals.positions);
+  LossFigures figures = figuresOf(split, totals.nats, totals.counted, totals.positions);
+  figures.readingStreams = options.batch;
+  return figures;
 }
 
 LossFigures evaluateDynamic(LanguageModel& model, const CorpusSplit& split,
@@ -312,8 +318,7 @@ std::pair<double, LossFigures> tuneTemperature(LanguageModel& model, const Corpu
     }
     return best;
   }
-  // The single stream does not apply, or the streams won its race: not raced again for each
-  // temperature.
+  // The single stream does not apply, or the streams are chosen: for every temperature.
   EvalOptions at = options;
   at.reading = HeldOutReading::Streams;
   for (size_t k = 0; k < temperatures.size(); ++k) {

@@ -31,12 +31,11 @@ struct EvalOptions {
   // Data parallel (evaluateStatic): each window's streams are split over the ranks, and every
   // rank returns the same figures (splitAcrossRanks). Null: this process scores them all.
   Collective* collective = nullptr;
-  // How the exact figure is read on the CPU (held_out_reading.h). Fastest: the frozen single
-  // stream for one stream (batch 1), otherwise whichever of the two wins a short race on the
-  // text. The single stream applies to float32 CPU models with a distribution over symbols,
-  // without MC dropout, on one process, and with per-window draws only at batch 1; elsewhere
-  // (and on a GPU) the streams read.
-  HeldOutReading reading = HeldOutReading::Fastest;
+  // How the exact figure is read on the CPU (held_out_reading.h). Chosen: from the model and
+  // the text alone (chooseReading). The single stream applies to float32 CPU models with a
+  // distribution over symbols, without MC dropout, on one process, and with per-window draws
+  // only at batch 1; elsewhere (and on a GPU) the streams read.
+  HeldOutReading reading = HeldOutReading::Chosen;
 };
 
 // Every evaluation reports to `job` (may be null) and stops with JobCancelledError when it

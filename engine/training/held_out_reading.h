@@ -11,21 +11,22 @@ namespace mrnn::engine {
 // The two roads to the exact one-stream figure of a held-out text on the CPU: the frozen
 // single-stream copy reading it once (scoreSingleStream), or B parallel streams through
 // LanguageModel::forward, re-read until each starts where its predecessor ended
-// (scoreAsOneStream). Streams win when the model forgets its start within a few windows and
-// its products are large enough that B streams share each weight read; otherwise the
-// single stream does.
-enum class HeldOutReading { Fastest, SingleStream, Streams };
+// (scoreAsOneStream). They agree to float rounding on a model that forgets its start, but a
+// model whose state amplifies rounding (an mRNN on a long text) gives figures that differ in
+// the fourth decimal, so the road is chosen from the model and the text alone, never from
+// timings: the same checkpoint and text give the same figure on a busy or an idle machine.
+enum class HeldOutReading { Chosen, SingleStream, Streams };
 
-// Texts with fewer windows than this per stream are read as one stream without a race.
-constexpr int64_t kRaceWindows = 32;
+// Texts with fewer windows than this per stream are read as one stream.
+constexpr int64_t kStreamsMinWindows = 32;
+// The weights one symbol reads (recurrent layers and output, in bytes) from which B streams,
+// sharing each weight read, repay their re-reading; below it a single stream reads them from
+// cache.
+constexpr int64_t kStreamsFromWeightBytes = int64_t{8} << 20;
 
-// Races the two on the text itself, on the model in hand: times the single stream over two
-// windows and one window of `batch` parallel streams, and reads one stretch of the text from
-// two different states to see whether the model forgets within a few windows. Streams only
-// when they are faster with a margin for their re-reading. The race costs a few windows of
-// the single stream; texts too short to repay it are read as one stream. `frozen` must be a
-// current copy of `model` (model in eval mode, no gradients).
-HeldOutReading raceReadings(LanguageModel& model, SingleStreamModel& frozen,
-                            const TokenStream& tokens, int64_t batch, int64_t bptt);
+// The road for a text of `positions` targets read in `batch` streams of `bptt`: Streams for
+// large models on long texts, the single stream otherwise.
+HeldOutReading chooseReading(const LanguageModel& model, int64_t positions, int64_t batch,
+                             int64_t bptt);
 
 }  // namespace mrnn::engine

@@ -20,6 +20,10 @@ struct LossFigures {
   // problem's criterion (it is solved below 1%), and, for the addition problem, the mean
   // squared error in `nats`' place. -1 for corpora.
   double errorRate = -1.0;
+  int64_t sequences = 0;  // the held-out sequences errorRate is over
+  // The road an exact held-out figure took (held_out_reading.h): 1, the text read as one
+  // stream; B > 1, B parallel streams stitched into one; 0 when not said.
+  int64_t readingStreams = 0;
 };
 
 inline LossFigures lossFigures(double nats, int64_t symbols, int64_t words) {

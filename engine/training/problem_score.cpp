@@ -60,6 +60,7 @@ LossFigures scoreProblem(LanguageModel& model, const LongRangeProblem& problem, 
   LossFigures figures =
       lossFigures(lossSum / std::max(1.0, counted), static_cast<int64_t>(counted), 0);
   figures.errorRate = static_cast<double>(wrong) / static_cast<double>(std::max<int64_t>(1, total));
+  figures.sequences = total;
   return figures;
 }
 

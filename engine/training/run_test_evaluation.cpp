@@ -24,6 +24,11 @@ void recordTestResult(RunStore& store, int64_t runId, const LossFigures& figures
     points.push_back({metric::kTestBitsPerWord, step, epoch, wallSeconds, figures.bitsPerWord});
   if (figures.errorRate >= 0)
     points.push_back({metric::kTestErrorRate, step, epoch, wallSeconds, figures.errorRate});
+  // Which road the figure took (held_out_reading.h): 1 stream, or B stitched.
+  if (figures.readingStreams > 0) {
+    points.push_back({metric::kTestReadingStreams, step, epoch, wallSeconds,
+                      static_cast<double>(figures.readingStreams)});
+  }
   store.appendMetrics(runId, points);
 }
 

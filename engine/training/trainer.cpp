@@ -24,6 +24,7 @@
 #include "engine/optim/update_rule_factory.h"
 #include "engine/runtime/job_context.h"
 #include "engine/runtime/machine_resources.h"
+#include "engine/store/imported_run.h"
 #include "engine/store/metric_names.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_eta.h"
@@ -33,6 +34,7 @@
 #include "engine/training/collective.h"
 #include "engine/training/data_parallel.h"
 #include "engine/training/evaluator.h"
+#include "engine/training/generator_states.h"
 #include "engine/training/gradient_buckets.h"
 #include "engine/training/held_out_note.h"
 #include "engine/training/library_error_text.h"
@@ -287,7 +289,14 @@ void Session::setUp(const std::string& resumeFrom) {
       throw std::runtime_error("checkpoint '" + resumeFrom + "' belongs to run " +
                                std::to_string(s.runId) + ", which is not in " + store_->path());
     }
-    // Before anything of the run is read or written: one writer per run.
+    // Before anything of the run is read, written or locked: an imported run holds weights,
+    // not a training run's state (its data position, optimiser) to go on from.
+    if (isImportedRun(*record)) {
+      throw std::runtime_error("run " + std::to_string(s.runId) + " (" + record->name +
+                               ") was imported: it has weights but no training state to "
+                               "resume from; train a new run to train further");
+    }
+    // One writer per run.
     lock_ = catalogue_->lockForWriting(s.runId);
     continueFrom(checkpoint);
     outcome_.runId = s.runId;
@@ -435,6 +444,9 @@ std::vector<ObjectiveWindow> Session::takeWindows() {
 }
 
 bool Session::trainStep() {
+  // What a step interrupted by a stop gives back: the data's position and the masks' draw.
+  const std::string batcherBefore = batcher_->saveState();
+  const GeneratorStates generatorsBefore = generatorStatesOn(device_);
   std::vector<ObjectiveWindow> windows = takeWindows();
   if (windows.empty()) return false;
   const auto started = Clock::now();
@@ -447,8 +459,21 @@ bool Session::trainStep() {
   options.shape = rule_->shape();
   options.bf16 = training_.bf16;
   options.buckets = buckets_.get();
+  // One process stops inside a long step (a Hessian-free step over many windows); ranks end
+  // the step together and agree after it.
+  if (!ranked_) options.interrupted = [this] { return control_.stopRequested(); };
   WindowObjective objective(*model_, collective_, state_, std::move(windows), options);
-  UpdateResult result = rule_->update(objective, rate);
+  UpdateResult result;
+  try {
+    result = rule_->update(objective, rate);
+  } catch (const UpdateInterrupted&) {
+    // The step is abandoned whole: the run stops after its last whole step, and a resume
+    // takes the same windows and masks again.
+    batcher_->restoreState(batcherBefore);
+    restoreGeneratorStatesOn(device_, generatorsBefore);
+    log("stopped inside step " + std::to_string(step_ + 1) + "; it will be taken again on resume");
+    return false;
+  }
   state_ = objective.endState();
 
   std::vector<double> rankSeconds;
@@ -650,18 +675,20 @@ void Session::finish() {
   EvalOptions options;
   options.batch = project_.evaluation.batchSize;
   options.bptt = project_.evaluation.bptt;
-  options.maxSymbols = training_.validationSymbols;
+  // The whole test split (validation_symbols shortens validations only): the figure `mrnn eval
+  // --split test` gives for the same checkpoint.
   options.device = device_;
   options.collective = &collective_;
   JobContext job = evaluationJob("testing");
   const LossFigures test = data_->evaluate(TrainingData::HeldOut::Test, *model_, options, &job);
   outcome_.test = test.bitsPerSymbol;
   outcome_.testErrorRate = test.errorRate;
+  outcome_.testSequences = test.sequences;
   flushMetrics();  // the test points come after the training's
   if (writer_) recordTestResult(*store_, outcome_.runId, test, step_, epochNow(), wallSeconds_);
   log("test: " + std::to_string(test.bitsPerSymbol) + " bits/symbol" +
       (test.words > 0 ? ", " + std::to_string(test.bitsPerWord) + " bits/word" : "") +
-      (test.errorRate >= 0 ? ", " + problemVerdict(test.errorRate) : ""));
+      (test.errorRate >= 0 ? ", " + problemVerdict(test.errorRate, test.sequences) : ""));
 }
 
 int64_t Session::largestHiddenSize() const {
@@ -731,7 +758,7 @@ TrainingOutcome Session::run(const std::string& resumeFrom) {
     outcome_.steps = step_;
     outcome_.bestValid = bestValid_;
     publish_(FinishedEvent{step_, outcome_.stopped, bestValid_, outcome_.test, wallSeconds_,
-                           outcome_.testErrorRate});
+                           outcome_.testErrorRate, outcome_.testSequences});
   } catch (const std::exception& error) {
     outcome_.failed = true;
     outcome_.reason = dynamic_cast<const c10::OutOfMemoryError*>(&error) ? outOfMemoryReason()

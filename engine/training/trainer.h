@@ -24,6 +24,7 @@ struct TrainingOutcome {
   double bestValid = 0.0;       // bits per symbol
   double test = 0.0;            // bits per symbol
   double testErrorRate = -1.0;  // a long-range problem's (FinishedEvent::testErrorRate)
+  int64_t testSequences = 0;
   std::string latestCheckpoint;
   std::string bestCheckpoint;
 };

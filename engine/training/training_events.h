@@ -81,6 +81,7 @@ struct FinishedEvent {
   // A long-range problem: the share of test sequences got wrong (solved below 0.01); -1
   // for corpora or when not evaluated.
   double testErrorRate = -1.0;
+  int64_t testSequences = 0;  // the sequences testErrorRate is over
 };
 
 struct FailedEvent {

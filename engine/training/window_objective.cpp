@@ -109,10 +109,15 @@ torch::Tensor WindowObjective::windowLoss(size_t w, ModelState& state) {
   return sum / gradientCount_;
 }
 
+void WindowObjective::poll() const {
+  if (options_.interrupted && options_.interrupted()) throw UpdateInterrupted();
+}
+
 void WindowObjective::ensureFirstPass() {
   if (firstPassDone_) return;
   torch::NoGradGuard noGrad;
   for (size_t w = 0; w < windows_.size(); ++w) {
+    poll();
     ModelState state = startOf(w);
     windowLoss(w, state);
     recordEnd(w, state);
@@ -143,6 +148,7 @@ double WindowObjective::loss(DataShare share) {
   torch::NoGradGuard noGrad;
   double total = 0.0;
   for (size_t w = 0; w < windows_.size(); ++w) {
+    poll();
     ModelState state = startOf(w);
     total += windowLoss(w, state).item<double>();
   }
@@ -156,6 +162,7 @@ double WindowObjective::lossAndGradient() {
   const bool bucketed = options_.buckets != nullptr && windows_.size() == 1;
   double total = 0.0;
   for (size_t w = 0; w < windows_.size(); ++w) {
+    poll();
     ModelState state = startOf(w);
     const auto loss = windowLoss(w, state);
     recordEnd(w, state);
@@ -214,7 +221,8 @@ CurvatureWindows& WindowObjective::curvature() {
     window.masks = local.masks.streams(curvatureRows_);
     windows.push_back(std::move(window));
   }
-  curvature_ = std::make_unique<CurvatureWindows>(model_, std::move(windows), curvatureCount_);
+  curvature_ = std::make_unique<CurvatureWindows>(model_, std::move(windows), curvatureCount_,
+                                                  [this] { poll(); });
   return *curvature_;
 }
 

@@ -2,6 +2,7 @@
 
 #include <torch/types.h>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -36,6 +37,10 @@ struct ObjectiveOptions {
   // Data parallel, one window: its gradient is summed over the ranks in buckets while the
   // backward pass runs. Null: summed after it (or nothing to sum, one process).
   GradientBuckets* buckets = nullptr;
+  // Asked between windows: true abandons the update (UpdateInterrupted, engine/optim/
+  // objective.h), so that a stop is honoured within one window's time even in a long
+  // Hessian-free step. Unset: never (ranks end a step together, then agree to stop).
+  std::function<bool()> interrupted;
 };
 
 // The objective of one update over the trainer's windows: the mean loss (stepLoss: negative
@@ -79,6 +84,8 @@ class WindowObjective : public Objective {
   torch::Tensor windowLoss(size_t w, ModelState& state);
   // Runs every window without a gradient once, when no pass has run yet (fixes the starts).
   void ensureFirstPass();
+  // Throws UpdateInterrupted when options_.interrupted says so.
+  void poll() const;
   void recordEnd(size_t w, const ModelState& state);
   CurvatureWindows& curvature();
   double sumOverRanks(double value);

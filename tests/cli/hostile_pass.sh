@@ -84,7 +84,7 @@ done
 good=$work/checkpoints/run-1/latest.pt
 [ -f "$good" ] || fail "no checkpoint to damage"
 damaged=0
-while [ "$(date +%s)" -lt $((deadline - budget / 3)) ]; do
+while [ "$(date +%s)" -lt $((deadline - budget / 2)) ]; do
   bad=$work/damaged.pt
   cp "$good" "$bad"
   size=$(stat -c %s "$bad")
@@ -104,7 +104,47 @@ while [ "$(date +%s)" -lt $((deadline - budget / 3)) ]; do
   damaged=$((damaged + 1))
 done
 
-# 3. Queues killed at random moments, then run to the end: every trial finishes once.
+# 3. Exports aimed at what the project keeps, links, devices and FIFOs, and imports of damaged
+# model files: every one refused in words or done; nothing the project keeps changes.
+kept=("$work/runs.sqlite" "$work/checkpoints/run-1/latest.pt" "$work/project.yaml"
+  "$work/corpus.txt")
+sums() { sha256sum "${kept[@]}" 2>/dev/null; }
+before=$(sums)
+printf 'a user file\n' >"$work/target.txt"
+ln -sf "$work/target.txt" "$work/link.pt"
+rm -f "$work/fifo.pt" && mkfifo "$work/fifo.pt"
+outputs=("${kept[@]}" "$work/link.pt" "$work/fifo.pt" /dev/null "$work/checkpoints/x.pt"
+  "$work/experiments/grid.yaml" "$work/new.pt" "$work/new.safetensors" "$work/nowhere/x.pt")
+exports=0
+for output in "${outputs[@]}"; do
+  judge "export to $output" 60 "$mrnn" export "$work/project.yaml" --output "$output"
+  judge "runs export to $output" 60 "$mrnn" runs export "$work" --format csv --output "$output"
+  exports=$((exports + 2))
+done
+[ "$(sums)" = "$before" ] || fail "an export changed a file the project keeps"
+[ -L "$work/link.pt" ] && [ -p "$work/fifo.pt" ] && [ "$(cat "$work/target.txt")" = "a user file" ] ||
+  fail "an export replaced a link, a FIFO or a link's target"
+imports=0
+kept=("$work/checkpoints/run-1/latest.pt" "$work/project.yaml" "$work/corpus.txt")  # runs join
+before=$(sums)
+"$mrnn" export "$work/project.yaml" --output "$work/good.pt" >/dev/null 2>&1 || fail "export"
+while [ "$(date +%s)" -lt $((deadline - budget / 4)) ]; do
+  cp "$work/good.pt" "$work/bad.pt"
+  size=$(stat -c %s "$work/bad.pt")
+  at=$(((RANDOM * 32768 + RANDOM) % size))
+  case $((RANDOM % 3)) in
+    0) truncate -s "$at" "$work/bad.pt" ;;
+    1) printf '\xff\x00\x13\x37' | dd of="$work/bad.pt" bs=1 seek="$at" conv=notrunc status=none ;;
+    2) rm -f "$work/bad.pt.json" ;;
+  esac
+  cp "$work/good.pt.json" "$work/bad.pt.json" 2>/dev/null
+  judge "import of damaged model $imports" 60 "$mrnn" import "$work/bad.pt" \
+    --project "$work/project.yaml" --corpus "$work/corpus.txt"
+  imports=$((imports + 1))
+done
+[ "$(sums)" = "$before" ] || fail "an import changed a file the project keeps"
+
+# 4. Queues killed at random moments, then run to the end: every trial finishes once.
 rm -rf "$work/runs.sqlite"* "$work/checkpoints" "$work/experiment-logs"
 valid_experiment >"$experiment"
 kills=0
@@ -137,6 +177,7 @@ finished=$("$mrnn" runs list "$work" | grep -Ec "^ *[0-9]+ .* finished +30 ")
 [ "$finished" -eq 4 ] || fail "$finished of 4 runs finished at step 30"
 
 echo "hostile pass: $mutations experiment mutations, $damaged damaged checkpoints (each resumed" \
-  "and evaluated), $kills queues killed; $accepted commands accepted, $refused refused in" \
-  "words, 0 crashes, every trial finished once"
+  "and evaluated), $exports exports at kept files, links and devices, $imports damaged imports," \
+  "$kills queues killed; $accepted commands accepted, $refused refused in words, 0 crashes," \
+  "every trial finished once"
 echo "PASS (hostile)"

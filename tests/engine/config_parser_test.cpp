@@ -396,3 +396,44 @@ MRNN_TEST(training_device_names_a_gpu_by_number) {
   const auto e = errorOf(project(kLstm, "training:\n  device: cpu\n  bf16: true\n"));
   EXPECT_MSG(std::string(e.what()).find("bf16") != std::string::npos, e.what());
 }
+
+// The defect: `optimizer: {type: adam, lr: 0.01, lr: 5}` was accepted and the first won.
+MRNN_TEST(a_key_repeated_inside_a_flow_mapping_is_an_error) {
+  auto e = errorOf(project(kLstm, "training:\n  optimizer: {type: adam, lr: 0.01, lr: 5}\n"));
+  EXPECT_EQ(e.key(), std::string("training.optimizer.lr"));
+  EXPECT_EQ(e.line(), 10);
+  EXPECT(std::string(e.what()).find("twice") != std::string::npos);
+  e = errorOf(project("    - {type: lstm, hidden_size: 8, hidden_size: 9}\n"));
+  EXPECT_EQ(e.key(), std::string("model.layers[0].hidden_size"));
+}
+
+// The defect: `lambda: 1e-308` was "expected a number"; it is one, below a double's normal
+// range.
+MRNN_TEST(numbers_beyond_a_doubles_range_are_named_as_numbers) {
+  const std::string hf = "training:\n  optimizer: {type: hessian_free, lambda: ";
+  const auto tiny = engine::parseProject(project(kLstm, hf + "1e-308}\n"), "p.yaml");
+  EXPECT(tiny.training.optimizer.hessianFree.initialLambda > 0.0);
+  auto e = errorOf(project(kLstm, hf + "1e-400}\n"));
+  EXPECT_MSG(std::string(e.what()).find("must be above 0") != std::string::npos, e.what());
+  e = errorOf(project(kLstm, hf + "1e400}\n"));
+  EXPECT_MSG(std::string(e.what()).find("out of range") != std::string::npos, e.what());
+  EXPECT(std::string(e.what()).find("expected a number") == std::string::npos);
+}
+
+// The defect: gradient_windows: 1048576 was accepted and a step ignored SIGTERM for minutes.
+MRNN_TEST(a_hessian_free_step_asks_for_what_one_step_can_do) {
+  const std::string hf = "training:\n  optimizer: {type: hessian_free, gradient_windows: ";
+  auto e = errorOf(project(kLstm, hf + "1048576}\n"));
+  EXPECT_EQ(e.key(), std::string("training.optimizer.gradient_windows"));
+  EXPECT_MSG(std::string(e.what()).find("1 to 1024") != std::string::npos, e.what());
+  e = errorOf(project(kLstm,
+                      "training:\n  batch_size: 1024\n  bptt: 1000\n"
+                      "  optimizer: {type: hessian_free, gradient_windows: 100}\n"));
+  EXPECT_EQ(e.key(), std::string("training.optimizer.gradient_windows"));
+  EXPECT_MSG(std::string(e.what()).find("one Hessian-free step would read") != std::string::npos,
+             e.what());
+  e = errorOf(project(kLstm,
+                      "training:\n  optimizer: {type: hessian_free, "
+                      "cg_max_iterations: 100000}\n"));
+  EXPECT_EQ(e.key(), std::string("training.optimizer.cg_max_iterations"));
+}

@@ -4,7 +4,10 @@
 
 #include <torch/torch.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "engine/optim/hessian_free_rule.h"
 #include "engine/store/metric_names.h"
@@ -252,4 +255,67 @@ MRNN_TEST(every_cell_trains_by_hessian_free) {
     EXPECT_MSG(outcome.finished, name << ": " << outcome.reason);
     EXPECT_MSG(std::isfinite(outcome.test) && outcome.test > 0.0, name);
   }
+}
+
+// The defect: a Hessian-free step over many windows ignored SIGTERM for minutes. A stop inside
+// a step (its gradient, CG, backtracking) is honoured within a window's time, the step is
+// abandoned whole (weights, λ, warm start, the data's position and the masks' draw), and the
+// resumed run is the uninterrupted one.
+MRNN_TEST(a_stop_inside_a_hessian_free_step_is_honoured_and_the_step_taken_again) {
+  ScratchProject whole("hf-stop-whole");
+  ScratchProject split("hf-stop-split");
+  const auto longSteps = [](const ScratchProject& scratch) {
+    auto project = hessianFreeProject(scratch, 2);
+    scratch.project(100000);  // a corpus of more than a step's 600 windows
+    project.training.optimizer.hessianFree.gradientWindows = 600;
+    project.training.checkpointEvery = 0;
+    project.training.validateEvery = 0;
+    return project;
+  };
+  const auto reference = trainToEnd(longSteps(whole));
+  EXPECT_MSG(reference.finished, reference.reason);
+
+  engine::RunControl control;
+  std::atomic<bool> firstStepDone{false};
+  std::atomic<double> stepSeconds{0.0};
+  engine::Trainer trainer(longSteps(split), [&](engine::TrainingEvent event) {
+    if (const auto* step = std::get_if<engine::StepEvent>(&event); step && step->step == 1) {
+      stepSeconds = step->wallSeconds;
+      firstStepDone = true;
+    }
+  });
+  std::chrono::steady_clock::time_point requested;
+  const auto began = std::chrono::steady_clock::now();
+  std::thread stopper([&] {
+    while (!firstStepDone) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    // Half a step into step 2.
+    std::this_thread::sleep_for(std::chrono::duration<double>(stepSeconds / 2));
+    requested = std::chrono::steady_clock::now();
+    control.requestStop();
+  });
+  const auto outcome = trainer.run(control, "", {});
+  const double latency =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - requested).count();
+  stopper.join();
+  const double sinceStart = std::chrono::duration<double>(requested - began).count();
+  EXPECT_MSG(outcome.stopped, "steps " << outcome.steps << ", a step " << stepSeconds
+                                       << " s, the stop requested after " << sinceStart << " s; "
+                                       << outcome.reason);
+  EXPECT_EQ(outcome.steps, int64_t{1});
+  // Within a second, the final checkpoint's writing included (the test's machine is shared).
+  EXPECT_MSG(latency < 1.5, "the stop took " << latency << " s");
+
+  const auto project = longSteps(split);
+  const auto resumed =
+      trainToEnd(project, outcome.latestCheckpoint, engine::lengthOf(project.training));
+  EXPECT_MSG(resumed.finished, resumed.reason);
+  EXPECT_EQ(resumed.steps, int64_t{2});
+  const std::string differing =
+      firstDifferentWeight(project, reference.latestCheckpoint, resumed.latestCheckpoint);
+  EXPECT_MSG(differing.empty(), differing << " differs from the run that was not stopped");
+  const auto a = ruleOf(project, reference.latestCheckpoint);
+  const auto b = ruleOf(project, resumed.latestCheckpoint);
+  EXPECT_EQ(a.lambda(), b.lambda());
+  EXPECT(torch::equal(a.warmStart(), b.warmStart()));
+  EXPECT_EQ(a.totalCgIterations(), b.totalCgIterations());
 }

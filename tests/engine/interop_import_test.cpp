@@ -182,7 +182,11 @@ MRNN_TEST(a_pytorch_model_in_safetensors_imports_as_from_torch_save) {
     const torch::Tensor* other = engine::findTensor(fromSafetensors.weights, name);
     EXPECT_MSG(other && torch::equal(*other, tensor), name);
   }
-  const std::string project = projectFile(scratch);
+  // A word-level model joins a word-level project.
+  engine::Project words = scratch.project(200);
+  words.model.input.level = engine::InputLevel::Word;
+  engine::saveProject(words, scratch.file("project.yaml"));
+  const std::string project = scratch.file("project.yaml");
   const auto run = engine::importAsRun(project, fromSafetensors, request.file, "lm");
   EXPECT_EQ(engine::loadModelForAnalysis(project, run.runId).model->layerCount(), size_t{1});
 }

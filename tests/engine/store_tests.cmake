@@ -9,7 +9,8 @@ mrnn_add_engine_test(engine_store_test LABELS unit
     store_import_test.cpp
     runs_command_test.cpp
     ${PROJECT_SOURCE_DIR}/app/cli/runs_command.cpp
-    ${PROJECT_SOURCE_DIR}/app/cli/command_line.cpp)
+    ${PROJECT_SOURCE_DIR}/app/cli/command_line.cpp
+    ${PROJECT_SOURCE_DIR}/app/cli/output_option.cpp)
 # The fixtures also talk to SQLite directly, to look beneath the store's API.
 find_package(SQLite3 REQUIRED)
 target_link_libraries(engine_store_test PRIVATE mrnn::engine_store SQLite::SQLite3)

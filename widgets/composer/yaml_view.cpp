@@ -25,7 +25,7 @@ namespace {
 constexpr int kMergeBase = 0x594d0000;  // "YM": merge keys of YAML editing sessions
 
 QString documentText(const ProjectDocument& document) {
-  return QString::fromStdString(engine::projectToYaml(document.project()));
+  return QString::fromStdString(document.text());
 }
 
 }  // namespace
@@ -88,10 +88,10 @@ bool YamlView::eventFilter(QObject* watched, QEvent* event) {
       ++session_;
     } else if (event->type() == QEvent::FocusOut) {
       debounce_->stop();
-      // Leaving the editor ends the edit: apply the draft, then show the canonical text.
+      // Leaving the editor ends the edit: apply the draft, then show the document's text.
       if (!draft_ || applyNow()) {
-        const QString canonical = documentText(document_);
-        if (editor_->toPlainText() != canonical) setText(canonical);
+        const QString text = documentText(document_);
+        if (editor_->toPlainText() != text) setText(text);
       }
     }
   }
@@ -141,8 +141,9 @@ bool YamlView::applyNow() {
   clearError();
   draft_ = false;
   parsed.folder = document_.project().folder;  // not part of the text
+  parsed.runName = document_.project().runName;
   applying_ = true;
-  document_.edit(parsed, tr("Edit YAML"), kMergeBase + (session_ & 0xffff));
+  document_.editText(text, parsed, tr("Edit YAML"), kMergeBase + (session_ & 0xffff));
   applying_ = false;
   return true;
 }

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "engine/config/config_error.h"
+#include "engine/config/project_text.h"
 #include "engine/io/atomic_file.h"
 #include "widgets/native_path.h"
 
@@ -286,7 +287,14 @@ std::string ExperimentFile::compose(const std::vector<AxisRow>& axes,
   YAML::Emitter out;
   out.SetIndent(2);
   out << root;
-  return leadingComments(text_) + out.c_str() + "\n";
+  const std::string rewritten = std::string(out.c_str()) + "\n";
+  try {
+    // Only the text of what changed: the researcher's comments and layout stay.
+    return engine::editYamlTextToMatch(text_, rewritten);
+  } catch (const std::exception&) {
+    // A shape the editor cannot place an edit in: the file anew, its first comments kept.
+    return leadingComments(text_) + rewritten;
+  }
 }
 
 void ExperimentFile::save(const std::string& text) {

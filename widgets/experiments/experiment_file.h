@@ -40,8 +40,8 @@ struct SearchRow {
 
 // An experiment file (experiments/NAME.yaml) as the panel edits it: the axes, search, seeds
 // and slots are replaced from the editor's rows; everything else the file holds (description,
-// base, set, references, a halving's keep) is kept as written. The YAML is rewritten whole,
-// so comments inside it are not kept; a comment block at the top of the file is.
+// base, set, references, a halving's keep) is kept as written. Only the text of what changed
+// is rewritten, so comments and layout stay (engine/config/project_text.h).
 class ExperimentFile {
  public:
   // Reads `path`. False, with `problem` in words, when it cannot be read or is not YAML;

@@ -17,6 +17,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include "engine/io/output_file.h"
+
 namespace mrnn::widgets {
 
 namespace {
@@ -58,6 +60,16 @@ QString temporaryBeside(const QString& path) {
   return name;
 }
 
+// The file dialog asked before replacing a file; links, devices and a project's own files
+// (its run database, checkpoints, project and experiment files) are never replaced.
+void checkDestination(const QString& path) {
+  try {
+    engine::checkOutputPath(QFile::encodeName(path).toStdString(), engine::OutputRules());
+  } catch (const engine::OutputRefused& error) {
+    throw std::runtime_error(error.what());
+  }
+}
+
 void replace(const QString& temporary, const QString& path) {
   // The temporary was made private (0600); the figure gets what any new file gets (0666
   // less the umask), as the CSV beside it does.
@@ -90,6 +102,7 @@ void saveFigure(const QString& path, const QSize& size,
                 const std::function<void(QPaintDevice& device, const QSize& size)>& paint) {
   const Format format = formatOf(path);
   if (size.isEmpty()) fail(path, QStringLiteral("the figure has no size"));
+  checkDestination(path);
   const QString temporary = temporaryBeside(path);
   bool ok = true;
   try {
@@ -165,6 +178,7 @@ void saveWidget(const QString& path, QWidget* widget) {
 }
 
 void saveText(const QString& path, const QByteArray& data) {
+  checkDestination(path);
   QSaveFile file(path);
   if (!file.open(QIODevice::WriteOnly)) fail(path, file.errorString());
   if (file.write(data) != data.size()) {

@@ -6,6 +6,10 @@
 #include <QFileInfo>
 #include <QUndoStack>
 
+#include "engine/config/config_error.h"
+#include "engine/config/project_text.h"
+#include "engine/io/atomic_file.h"
+#include "engine/io/output_file.h"
 #include "widgets/project/project_edit_command.h"
 
 namespace mrnn::widgets {
@@ -35,6 +39,7 @@ void rebaseData(engine::Project& project, const QString& from, const QString& to
 
 ProjectDocument::ProjectDocument(QObject* parent) : QObject(parent), undo_(new QUndoStack(this)) {
   project_.name = "Untitled";
+  text_ = engine::projectToYaml(project_);
   connect(undo_, &QUndoStack::cleanChanged, this,
           [this](bool clean) { emit modifiedChanged(!clean); });
 }
@@ -66,10 +71,17 @@ void ProjectDocument::setCorpusVocabulary(int64_t size) {
 }
 
 void ProjectDocument::load(const QString& path) {
-  engine::Project loaded = engine::loadProject(toNativePath(path));
+  std::string text;
+  try {
+    text = engine::readWholeFile(toNativePath(path));
+  } catch (const std::exception& error) {
+    throw engine::ConfigError(toNativePath(path), 0, 0, "", error.what());
+  }
+  engine::Project loaded = engine::parseProject(text, toNativePath(path));
   loaded.folder = toNativePath(QFileInfo(path).absolutePath());
   path_ = QFileInfo(path).absoluteFilePath();
   project_ = std::move(loaded);
+  text_ = std::move(text);
   corpusVocabulary_ = 0;
   undo_->clear();
   emit pathChanged(path_);
@@ -78,10 +90,19 @@ void ProjectDocument::load(const QString& path) {
 }
 
 void ProjectDocument::loadTemplate(const QString& templatePath) {
-  engine::Project loaded = engine::loadProject(toNativePath(templatePath));
+  const std::string file = toNativePath(templatePath);
+  std::string text;
+  try {
+    text = engine::readWholeFile(file);
+  } catch (const std::exception& error) {
+    throw engine::ConfigError(file, 0, 0, "", error.what());
+  }
+  engine::Project loaded = engine::parseProject(text, file);
   rebaseData(loaded, QFileInfo(templatePath).absolutePath(), QString());
   loaded.folder.clear();
   path_.clear();
+  // The template's comments come along; only its data paths change.
+  text_ = engine::editProjectText(text, loaded).text;
   project_ = std::move(loaded);
   corpusVocabulary_ = 0;
   undo_->clear();
@@ -94,7 +115,7 @@ void ProjectDocument::loadTemplate(const QString& templatePath) {
 
 void ProjectDocument::save() {
   if (path_.isEmpty()) throw std::runtime_error("the project has no file yet: use Save As");
-  engine::saveProject(project_, toNativePath(path_));
+  engine::rewriteDocument(toNativePath(path_), text_);
   undo_->setClean();
 }
 
@@ -106,8 +127,10 @@ void ProjectDocument::saveAs(const QString& path) {
   if (oldFolder != newFolder)
     rebaseData(copy, oldFolder.isEmpty() ? newFolder : oldFolder, newFolder);
   copy.folder = toNativePath(newFolder);
-  engine::saveProject(copy, toNativePath(absolute));
+  std::string text = engine::editProjectText(text_, copy).text;
+  engine::rewriteDocument(toNativePath(absolute), text);
   project_ = std::move(copy);
+  text_ = std::move(text);
   path_ = absolute;
   undo_->setClean();
   emit pathChanged(path_);
@@ -116,7 +139,15 @@ void ProjectDocument::saveAs(const QString& path) {
 
 void ProjectDocument::edit(const engine::Project& after, const QString& label, int mergeKey) {
   if (engine::projectToYaml(after) == engine::projectToYaml(project_)) return;
-  undo_->push(new ProjectEditCommand(*this, project_, after, label, mergeKey));
+  undo_->push(new ProjectEditCommand(*this, {project_, text_},
+                                     {after, engine::editProjectText(text_, after).text}, label,
+                                     mergeKey));
+}
+
+void ProjectDocument::editText(const std::string& text, const engine::Project& parsed,
+                               const QString& label, int mergeKey) {
+  if (text == text_) return;
+  undo_->push(new ProjectEditCommand(*this, {project_, text_}, {parsed, text}, label, mergeKey));
 }
 
 void ProjectDocument::editModel(const engine::ModelConfig& model, const QString& label,
@@ -126,8 +157,9 @@ void ProjectDocument::editModel(const engine::ModelConfig& model, const QString&
   edit(after, label, mergeKey);
 }
 
-void ProjectDocument::apply(const engine::Project& project) {
+void ProjectDocument::apply(const engine::Project& project, const std::string& text) {
   project_ = project;
+  text_ = text;
   emit projectChanged();
 }
 

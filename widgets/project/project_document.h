@@ -3,6 +3,8 @@
 #include <QObject>
 #include <QString>
 
+#include <string>
+
 #include "engine/config/project_file.h"
 
 class QUndoStack;
@@ -20,6 +22,9 @@ class ProjectDocument : public QObject {
   explicit ProjectDocument(QObject* parent = nullptr);
 
   const engine::Project& project() const { return project_; }
+  // The project as the file's text: what Save writes. Edits change only the text of the keys
+  // they change, so the owner's comments, order and layout stay (engine/config/project_text.h).
+  const std::string& text() const { return text_; }
   // The project.yaml path; empty while untitled.
   QString path() const { return path_; }
   // The folder that holds the run database and checkpoints; empty while untitled.
@@ -53,6 +58,10 @@ class ProjectDocument : public QObject {
   // in a spin box); mergeKey 0 never merges. Nothing happens when `after` equals the current
   // project.
   void edit(const engine::Project& after, const QString& label, int mergeKey = 0);
+  // An edit of the text itself (the YAML view): `text` is kept as typed, `parsed` is what it
+  // says. Merges like edit().
+  void editText(const std::string& text, const engine::Project& parsed, const QString& label,
+                int mergeKey = 0);
   void editModel(const engine::ModelConfig& model, const QString& label, int mergeKey = 0);
 
  signals:
@@ -65,9 +74,10 @@ class ProjectDocument : public QObject {
 
  private:
   friend class ProjectEditCommand;
-  void apply(const engine::Project& project);
+  void apply(const engine::Project& project, const std::string& text);
 
   engine::Project project_;
+  std::string text_;
   QString path_;
   QUndoStack* undo_;
   int64_t corpusVocabulary_ = 0;

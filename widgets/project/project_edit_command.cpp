@@ -4,8 +4,8 @@
 
 namespace mrnn::widgets {
 
-ProjectEditCommand::ProjectEditCommand(ProjectDocument& document, engine::Project before,
-                                       engine::Project after, const QString& label, int mergeKey)
+ProjectEditCommand::ProjectEditCommand(ProjectDocument& document, ProjectState before,
+                                       ProjectState after, const QString& label, int mergeKey)
     : QUndoCommand(label),
       document_(document),
       before_(std::move(before)),
@@ -13,11 +13,11 @@ ProjectEditCommand::ProjectEditCommand(ProjectDocument& document, engine::Projec
       mergeKey_(mergeKey) {}
 
 void ProjectEditCommand::undo() {
-  document_.apply(before_);
+  document_.apply(before_.project, before_.text);
 }
 
 void ProjectEditCommand::redo() {
-  document_.apply(after_);
+  document_.apply(after_.project, after_.text);
 }
 
 bool ProjectEditCommand::mergeWith(const QUndoCommand* other) {

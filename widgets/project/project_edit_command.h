@@ -2,17 +2,26 @@
 
 #include <QUndoCommand>
 
+#include <string>
+
 #include "engine/config/project_file.h"
 
 namespace mrnn::widgets {
 
 class ProjectDocument;
 
-// One edit of a project: the whole project before and after (projects are small, and a
-// snapshot makes every edit undoable the same way, whichever panel made it).
+// A project and its file's text at one moment.
+struct ProjectState {
+  engine::Project project;
+  std::string text;
+};
+
+// One edit of a project: the whole project and its text before and after (projects are small,
+// and a snapshot makes every edit undoable the same way, whichever panel made it; undo gives
+// back the very bytes the file had).
 class ProjectEditCommand : public QUndoCommand {
  public:
-  ProjectEditCommand(ProjectDocument& document, engine::Project before, engine::Project after,
+  ProjectEditCommand(ProjectDocument& document, ProjectState before, ProjectState after,
                      const QString& label, int mergeKey);
 
   void undo() override;
@@ -22,8 +31,8 @@ class ProjectEditCommand : public QUndoCommand {
 
  private:
   ProjectDocument& document_;
-  engine::Project before_;
-  engine::Project after_;
+  ProjectState before_;
+  ProjectState after_;
   int mergeKey_;
 };
 

@@ -25,6 +25,7 @@
 // LibTorch declares members named `slots`, which Qt's keyword macro would rewrite.
 #pragma push_macro("slots")
 #undef slots
+#include "engine/config/project_file.h"
 #include "engine/interop/imported_model.h"
 #include "engine/interop/run_import.h"
 #pragma pop_macro("slots")
@@ -122,6 +123,13 @@ ImportModelDialog::ImportModelDialog(const QString& projectFile, QWidget* parent
   layout->addWidget(busy_);
   layout->addWidget(buttons_);
   setMinimumWidth(560);
+  // The project's own level first: a model imported into it must read its text.
+  try {
+    setLevel(QString::fromStdString(
+        engine::inputLevelName(engine::loadProject(toNativePath(projectFile)).model.input.level)));
+  } catch (const std::exception&) {
+    // An unreadable project says so when the import starts.
+  }
   updateForm();
   file_->setFocus();
 }

@@ -27,6 +27,7 @@
 
 #include "engine/analysis/analysis_job.h"
 #include "engine/io/atomic_file.h"
+#include "engine/io/output_file.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
@@ -588,7 +589,7 @@ void RunsPanel::deleteSelected() {
 bool RunsPanel::exportCsvTo(const QString& path) {
   try {
     // What the table shows, hyperparameters included (`mrnn runs export` has the configs).
-    engine::writeFileAtomically(toNativePath(path), model_->toCsv());
+    engine::writeOutputFile(toNativePath(path), model_->toCsv(), engine::OutputRules());
   } catch (const std::exception& error) {
     banner_->showMessage(RunBanner::Kind::Failure, tr("The runs were not exported"),
                          QString::fromUtf8(error.what()));

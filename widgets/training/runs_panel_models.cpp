@@ -17,6 +17,7 @@
 #pragma push_macro("slots")
 #undef slots
 #include "engine/analysis/loaded_model.h"
+#include "engine/config/project_store_paths.h"
 #include "engine/interop/model_export.h"
 #pragma pop_macro("slots")
 
@@ -115,11 +116,19 @@ bool RunsPanel::exportModelTo(qint64 runId, const QString& path) {
   const std::string project = toNativePath(document_.path());
   const std::string output = toNativePath(path);
   auto result = std::make_shared<engine::ExportResult>();
+  // The file dialog asked before an existing file is replaced; the description beside it, the
+  // project's own files and anything but a regular file never are.
+  const bool confirmed = QFileInfo::exists(path);
   // Reading a large checkpoint and writing its weights take seconds.
   modelExport_ = new BackgroundJob(
-      [project, runId, checkpoint, output, result](engine::JobContext&) {
+      [project, runId, checkpoint, output, result, confirmed](engine::JobContext&) {
         const engine::LoadedModel loaded = engine::loadModelForAnalysis(project, runId, checkpoint);
-        *result = engine::exportModel(loaded, output, engine::modelFileFormatFor(output));
+        engine::OutputRules rules;
+        rules.guarded = engine::projectStorePaths(loaded.project, project);
+        rules.ownOutput = [output, confirmed](const std::string& file) {
+          return (confirmed && file == output) || engine::isExportedModelFile(file);
+        };
+        *result = engine::exportModel(loaded, output, engine::modelFileFormatFor(output), rules);
       },
       this);
   const auto end = [this] {

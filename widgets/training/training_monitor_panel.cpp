@@ -474,8 +474,8 @@ void TrainingMonitorPanel::onValidation(const engine::ValidationEvent& event) {
     line += tr(", %1 bits/word").arg(formatLoss(event.figures.bitsPerWord));
   }
   if (event.figures.errorRate >= 0) {  // a long-range problem: its criterion
-    line += QStringLiteral(", ") +
-            QString::fromStdString(engine::problemVerdict(event.figures.errorRate));
+    line += QStringLiteral(", ") + QString::fromStdString(engine::problemVerdict(
+                                       event.figures.errorRate, event.figures.sequences));
   }
   if (event.best) line += tr("  (best so far)");
   if (event.seconds > 0)
@@ -523,7 +523,8 @@ void TrainingMonitorPanel::onFinished(const engine::FinishedEvent& event) {
   }
   if (!event.stopped && event.testErrorRate >= 0) {
     figures << tr("on test, %1")
-                   .arg(QString::fromStdString(engine::problemVerdict(event.testErrorRate)));
+                   .arg(QString::fromStdString(
+                       engine::problemVerdict(event.testErrorRate, event.testSequences)));
   }
   if (!figures.isEmpty()) {
     QString joined = figures.join(QStringLiteral(", "));

@@ -29,8 +29,9 @@ void loadQuick(ProjectDocument& document) {
   document.setCorpusVocabulary(96);
 }
 
+// The project as its file's text, the owner's comments and layout included.
 QString documentYaml(const ProjectDocument& document) {
-  return QString::fromStdString(mrnn::engine::projectToYaml(document.project()));
+  return QString::fromStdString(document.text());
 }
 
 // 1-based number of the first line of `text` that contains `needle`.
@@ -159,7 +160,9 @@ void YamlViewTest::invalidTextIsLocatedAndChangesNothing() {
   // Settings that clash only with each other are taken, as the composer's checkbox takes
   // them: the composer names the problem and the model cannot train until it is fixed.
   text = before;
-  text.replace(QStringLiteral("tie_embeddings: false"), QStringLiteral("tie_embeddings: true"));
+  QVERIFY(text.contains(QStringLiteral("    type: softmax\n")));
+  text.replace(QStringLiteral("    type: softmax\n"),
+               QStringLiteral("    type: softmax\n    tie_embeddings: true\n"));
   typeText(view.editor(), text);
   QVERIFY(view.applyNow());
   QVERIFY(!view.hasError());

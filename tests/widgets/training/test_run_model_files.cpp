@@ -273,8 +273,9 @@ void RunModelFilesTest::importRefusesAVocabularyOfTheWrongSizeAndWritesNothing()
   QVERIFY2(dialog.errorText().contains(QStringLiteral("does not carry its vocabulary")),
            qPrintable(dialog.errorText()));
 
+  // Three characters, for the project's own (character) level, against five rows.
   const QString symbols = scratch_ + QStringLiteral("/three.txt");
-  writeText(symbols, "the\ncat\nsat\n");
+  writeText(symbols, "a\nb\nc\n");
   dialog.setVocabulary(ImportModelDialog::VocabularySource::SymbolFile, symbols);
   QVERIFY(dialog.startImport());
   QTRY_VERIFY_WITH_TIMEOUT(!dialog.isImporting(), 60000);
@@ -302,13 +303,12 @@ void RunModelFilesTest::importOfAPyTorchModelWithItsVocabularyAddsARun() {
   const QString plain = scratch_ + QStringLiteral("/lm.pt");
   writePyTorchLanguageModel(plain, 4);
   const QString corpus = scratch_ + QStringLiteral("/train.txt");
-  writeText(corpus, "the cat sat\n");  // the, cat, sat, <eos>
+  writeText(corpus, "ab c");  // a, b, space, c: the project's own (character) level
   ImportModelDialog dialog(project_->projectFile());
   QSignalSpy imported(&dialog, &ImportModelDialog::imported);
   dialog.show();
   dialog.setModelFile(plain);
   dialog.setVocabulary(ImportModelDialog::VocabularySource::Corpus, corpus);
-  dialog.setLevel(QStringLiteral("word"));
   QVERIFY(dialog.startImport());
   QVERIFY(imported.wait(60000));
   QVERIFY2(dialog.errorText().isEmpty(), qPrintable(dialog.errorText()));

@@ -1,0 +1,17 @@
+#pragma once
+
+#include <torch/types.h>
+
+namespace mrnn::engine {
+
+// The random generators' states on the CPU and, for a GPU device, on it: dropout masks are
+// drawn from them, so a step abandoned by a stop is taken again with the same masks.
+struct GeneratorStates {
+  torch::Tensor cpu;
+  torch::Tensor gpu;
+};
+
+GeneratorStates generatorStatesOn(const torch::Device& device);
+void restoreGeneratorStatesOn(const torch::Device& device, const GeneratorStates& states);
+
+}  // namespace mrnn::engine

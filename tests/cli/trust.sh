@@ -1,0 +1,208 @@
+#!/bin/bash
+# What a user keeps is never destroyed, and no file given to `mrnn` can make it hang or crash.
+# One case a run: exports and other outputs never replace a project's files, a link's target,
+# a device or a FIFO; project files edited from the command line keep their comments; readers
+# refuse devices and FIFOs at once; names reach the terminal escaped; a Hessian-free step
+# honours SIGTERM; a run's recorded test figure is eval's.
+# usage: trust.sh <mrnn> <tiny project folder> <projects folder> <case>
+set -u
+mrnn=$1
+source_project=$2
+projects=$3
+case=$4
+source "$(dirname "${BASH_SOURCE[0]}")/cli_test_lib.sh"
+make_work_folder
+cp "$source_project/project.yaml" "$source_project/corpus.txt" "$work/"
+project=$work/project.yaml
+
+# Runs `mrnn "$@"`, expecting it refused (exit 1 or 2) in words containing $expected, within
+# 10 seconds.
+refused() {
+  local expected=$1
+  shift
+  timeout -s KILL 10 "$mrnn" "$@" >"$work/out.txt" 2>&1
+  local status=$?
+  cat "$work/out.txt"
+  [ "$status" -eq 1 ] || [ "$status" -eq 2 ] || fail "'mrnn $*' ended with $status, not refused"
+  grep -q -- "$expected" "$work/out.txt" || fail "'mrnn $*' did not say '$expected'"
+}
+
+train_tiny() {
+  "$mrnn" train "$project" >"$work/train.out" 2>&1 || { cat "$work/train.out"; fail "train"; }
+}
+
+digest() {
+  sha256sum "$1" | cut -d' ' -f1
+}
+
+# A PyTorch LSTM language model (torch.save of an Embedding(5, 3), LSTM(3, 2), Linear(2, 5)),
+# with the five characters of $work/chars.txt for its vocabulary.
+write_pytorch_lm() {
+  printf 'a\nb\nc\nd\ne\n' >"$work/chars.txt"
+  cp "$(dirname "${BASH_SOURCE[0]}")/../engine/interop_files/lstm_state_dict.pt" "$work/lm.pt"
+}
+
+case $case in
+  export-outputs)
+    # The defect: --output <project>/runs.sqlite, a checkpoint, project.yaml, /dev/null, a link
+    # or a FIFO were all overwritten (or replaced), exit 0.
+    train_tiny
+    runs=$(digest "$work/runs.sqlite")
+    best=$(digest "$work/checkpoints/run-1/best.pt")
+    yaml=$(digest "$project")
+    refused "run database" export "$project" --output "$work/runs.sqlite"
+    refused "checkpoints folder" export "$project" --output "$work/checkpoints/run-1/best.pt"
+    refused "being read" export "$work/checkpoints/run-1/best.pt" \
+      --output "$work/checkpoints/run-1/best.pt"
+    refused "checkpoints folder" export "$project" --output "$work/checkpoints/run-1/copy.pt"
+    refused "being read" export "$project" --output "$project"
+    cp "$project" "$work/other.yaml"
+    refused "YAML file" export "$project" --output "$work/other.yaml"
+    refused "part of the project" export "$project" --output "$work/corpus.txt"
+    refused "not a regular file" export "$project" --output /dev/null
+    printf 'keep me\n' >"$work/target.txt"
+    ln -s "$work/target.txt" "$work/link.pt"
+    refused "symbolic link" export "$project" --output "$work/link.pt"
+    [ -L "$work/link.pt" ] || fail "the link was replaced"
+    mkfifo "$work/fifo.pt"
+    refused "not a regular file" export "$project" --output "$work/fifo.pt"
+    [ -p "$work/fifo.pt" ] || fail "the FIFO was replaced"
+    [ ! -e "$work/fifo.pt.json" ] && [ ! -e "$work/link.pt.json" ] || fail "a description was left"
+    printf 'my own notes\n' >"$work/notes.pt"
+    refused "--force" export "$project" --output "$work/notes.pt"
+    [ "$(cat "$work/notes.pt")" = "my own notes" ] || fail "the user's file was replaced"
+    [ "$(cat "$work/target.txt")" = "keep me" ] || fail "the link's target was written"
+    [ "$(digest "$work/runs.sqlite")" = "$runs" ] || fail "the run database changed"
+    [ "$(digest "$work/checkpoints/run-1/best.pt")" = "$best" ] || fail "the checkpoint changed"
+    [ "$(digest "$project")" = "$yaml" ] || fail "the project file changed"
+    # What an export may do: a new file, its own file again, another with --force.
+    "$mrnn" export "$project" --output "$work/model.pt" || fail "export to a new file"
+    "$mrnn" export "$project" --output "$work/model.pt" || fail "export over its own file"
+    "$mrnn" export "$project" --output "$work/notes.pt" --force || fail "export --force"
+    "$mrnn" export "$project" --output "$work/model.safetensors" || fail "safetensors"
+    "$mrnn" export "$project" --output "$work/model.safetensors" || fail "safetensors again"
+    ;;
+  other-outputs)
+    # The same rule for every command that writes a file a user names.
+    train_tiny
+    runs=$(digest "$work/runs.sqlite")
+    refused "run database" runs export "$work" --format csv --output "$work/runs.sqlite"
+    printf 'not a table\n' >"$work/mine.csv"
+    refused "--force" runs export "$work" --format csv --output "$work/mine.csv"
+    "$mrnn" runs export "$work" --format csv --output "$work/runs.csv" || fail "runs export"
+    "$mrnn" runs export "$work" --format csv --output "$work/runs.csv" || fail "runs export again"
+    [ "$(digest "$work/runs.sqlite")" = "$runs" ] || fail "the run database changed"
+    printf 'the corpus of another project\n' >"$work/train.txt"
+    refused "--force" data copy --output "$work" --train-examples 5 --valid-examples 5 \
+      --test-examples 5 --length 4
+    grep -q "another project" "$work/train.txt" || fail "data copy replaced a user's file"
+    mkdir "$work/copy"
+    "$mrnn" data copy --output "$work/copy" --train-examples 5 --valid-examples 5 \
+      --test-examples 5 --length 4 >/dev/null || fail "data copy into a new folder"
+    "$mrnn" data copy --output "$work/copy" --train-examples 6 --valid-examples 5 \
+      --test-examples 5 --length 4 >/dev/null || fail "data copy over its own files"
+    ;;
+  project-set)
+    # The defect: saving from the workbench erased the project's comments. The same editor,
+    # from the command line: only the edited values change.
+    recipe=$projects/sutskever-mrnn-vs-rnn/project.yaml
+    cp "$recipe" "$work/recipe.yaml"
+    ln -s "$work/recipe.yaml" "$work/linked.yaml"
+    "$mrnn" project set "$work/linked.yaml" training.optimizer.lr=0.003 'model.layers[0].hidden_size=400' ||
+      fail "project set"
+    [ -L "$work/linked.yaml" ] || fail "the link was replaced by a file"
+    diff "$recipe" "$work/recipe.yaml" >"$work/diff.txt"
+    cat "$work/diff.txt"
+    [ "$(grep -c '^[<>]' "$work/diff.txt")" -eq 4 ] || fail "more than the two values changed"
+    grep -q "^>     lr: 0.003$" "$work/diff.txt" || fail "lr not written as typed"
+    before=$(digest "$work/recipe.yaml")
+    refused "does not apply to optimizer type 'adam'" project set "$work/recipe.yaml" \
+      training.optimizer.lambda=10
+    refused "nothing was written" project set "$work/recipe.yaml" model.layers[5].hidden_size=8
+    [ "$(digest "$work/recipe.yaml")" = "$before" ] || fail "a refused set changed the file"
+    "$mrnn" project unset "$work/recipe.yaml" training.schedule.floor || fail "project unset"
+    ! grep -q "floor:" "$work/recipe.yaml" || fail "floor is still set"
+    ;;
+  readers)
+    # The defects: --vocabulary /dev/zero grew to 22.7 GB; --corpus <fifo> hung.
+    write_pytorch_lm
+    mkfifo "$work/fifo.txt"
+    refused "a device" import "$work/lm.pt" --project "$project" --vocabulary /dev/zero
+    refused "a FIFO" import "$work/lm.pt" --project "$project" --corpus "$work/fifo.txt"
+    refused "a device" import "$work/lm.pt" --project "$project" --corpus /dev/zero
+    sed -i 's|train: corpus.txt|train: fifo.txt|' "$project"
+    refused "not a regular file" train "$project"
+    ;;
+  import-level)
+    # The defect: import defaulted to word level in a character project (the import dialog
+    # too); an empty --name silently took the default.
+    write_pytorch_lm
+    refused "needs a name" import "$work/lm.pt" --project "$project" --vocabulary "$work/chars.txt" \
+      --name ""
+    "$mrnn" import "$work/lm.pt" --project "$project" --vocabulary "$work/chars.txt" \
+      >"$work/import.out" 2>&1 || { cat "$work/import.out"; fail "import"; }
+    "$mrnn" runs show "$work" 1 | grep -q "level: char" || fail "the run is not character level"
+    refused "word-level model" import "$work/lm.pt" --project "$project" \
+      --vocabulary "$work/chars.txt" --level word
+    refused "no training state" resume "$project" --run 1
+    [ ! -e "$work/checkpoints/run-1/writer.lock" ] || fail "a refused resume left writer.lock"
+    ;;
+  terminal)
+    # The defect: a name like $'\e]0;title\a' retitled the terminal through `runs list`.
+    train_tiny
+    "$mrnn" runs rename "$work" 1 $'\e]0;pwned\a\e[31mred' >"$work/rename.out" || fail "rename"
+    "$mrnn" runs note "$work" 1 $'note\e[2J' >/dev/null || fail "note"
+    "$mrnn" runs list "$work" >"$work/list.out"
+    "$mrnn" runs show "$work" 1 >>"$work/list.out"
+    cat "$work/rename.out" >>"$work/list.out"
+    if grep -q $'\e' "$work/list.out"; then fail "an escape byte reached the terminal"; fi
+    grep -q 'x1B]0;pwned' "$work/list.out" || fail "the name is not shown escaped"
+    ;;
+  options)
+    # The defect: --max-seconds was in the usage and refused as "unknown option".
+    "$mrnn" train "$project" --max-seconds 2 >"$work/train.out" 2>&1 ||
+      { cat "$work/train.out"; fail "--max-seconds refused"; }
+    ;;
+  hf-sigterm)
+    # The defect: a Hessian-free step over many windows ignored SIGTERM for minutes.
+    head -c 200000 /dev/urandom | base64 >"$work/corpus.txt"
+    sed -i 's|optimizer: {type: adam, lr: 0.01}|optimizer: {type: hessian_free, gradient_windows: 1024, curvature_windows: 64}|' \
+      "$project"
+    sed -i 's|max_steps: 20|max_steps: 3|; s|hidden_size: 16|hidden_size: 160|' "$project"
+    "$mrnn" train "$project" >"$work/train.out" 2>&1 &
+    trainer=$!
+    for _ in $(seq 1 600); do
+      grep -q "training " "$work/train.out" && break
+      sleep 0.1
+    done
+    sleep 2
+    start=$(date +%s%N)
+    kill -TERM "$trainer"
+    wait "$trainer"
+    status=$?
+    took=$((($(date +%s%N) - start) / 1000000))
+    cat "$work/train.out"
+    echo "stopped ${took} ms after SIGTERM"
+    [ "$status" -eq 0 ] || fail "exit status $status after SIGTERM"
+    [ "$took" -lt 1000 ] || fail "SIGTERM took ${took} ms"
+    grep -q "^stopped at step" "$work/train.out" || fail "not stopped"
+    ;;
+  eval-figure)
+    # The defect: a run's recorded test figure and `mrnn eval` on the same checkpoint differed.
+    train_tiny
+    recorded=$("$mrnn" runs export "$work" --format json | python3 -c \
+      'import json, sys; print("%.9f" % json.load(sys.stdin)[0]["test_result"])')
+    for load in idle busy; do
+      if [ "$load" = busy ]; then
+        (while :; do :; done) &
+        (while :; do :; done) &
+      fi
+      evaluated=$("$mrnn" eval "$project" --run 1 --split test --json | python3 -c \
+        'import json, sys; print("%.9f" % json.load(sys.stdin)["results"][0]["bits_per_symbol"])')
+      echo "$load: recorded $recorded, eval $evaluated"
+      [ "$recorded" = "$evaluated" ] || fail "eval on a $load machine gives $evaluated, not $recorded"
+    done
+    ;;
+  *) fail "unknown case" ;;
+esac
+echo "PASS ($case)"
