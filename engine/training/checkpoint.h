@@ -58,6 +58,13 @@ class Checkpoint {
  public:
   static constexpr int64_t kFormatVersion = 1;
 
+  // Moved, never copied: its archive cannot be copied (clang refuses a defaulted copy of it
+  // inside std::optional).
+  Checkpoint(Checkpoint&&) = default;
+  Checkpoint& operator=(Checkpoint&&) = default;
+  Checkpoint(const Checkpoint&) = delete;
+  Checkpoint& operator=(const Checkpoint&) = delete;
+
   // Throws std::runtime_error naming the path when it cannot be written (full disk,
   // unwritable folder); an existing file at `path` is then left as it was.
   static void save(const std::string& path, const TrainingSnapshot& snapshot, LanguageModel& model,
@@ -80,6 +87,7 @@ class Checkpoint {
   bool loadState(ModelState& state, const LanguageModel& model);
 
  private:
+  Checkpoint() = default;  // open() fills one
   std::string path_;
   TrainingSnapshot snapshot_;
   torch::serialize::InputArchive archive_;
