@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <new>
 #include <optional>
 #include <thread>
 
@@ -761,8 +762,12 @@ TrainingOutcome Session::run(const std::string& resumeFrom) {
                            outcome_.testErrorRate, outcome_.testSequences});
   } catch (const std::exception& error) {
     outcome_.failed = true;
-    outcome_.reason = dynamic_cast<const c10::OutOfMemoryError*>(&error) ? outOfMemoryReason()
-                                                                         : libraryErrorText(error);
+    // LibTorch's CPU allocator fails with a c10::Error of its own ("can't allocate memory").
+    const bool outOfMemory =
+        dynamic_cast<const c10::OutOfMemoryError*>(&error) != nullptr ||
+        dynamic_cast<const std::bad_alloc*>(&error) != nullptr ||
+        std::string(error.what()).find("can't allocate memory") != std::string::npos;
+    outcome_.reason = outOfMemory ? outOfMemoryReason() : libraryErrorText(error);
     outcome_.steps = step_;
     if (store_ && outcome_.runId > 0) {
       try {

@@ -437,3 +437,20 @@ MRNN_TEST(a_hessian_free_step_asks_for_what_one_step_can_do) {
                       "cg_max_iterations: 100000}\n"));
   EXPECT_EQ(e.key(), std::string("training.optimizer.cg_max_iterations"));
 }
+
+// The defect: a problem of length 16,777,216 was accepted and failed in LibTorch's allocator
+// ("[enforce fail at alloc_cpu.cpp:75] ... can't allocate memory").
+MRNN_TEST(a_long_range_problem_asks_for_what_memory_holds) {
+  const std::string word =
+      "name: p\nmodel:\n  input: {level: word, embedding_size: 8}\n"
+      "  layers:\n    - {type: rnn, hidden_size: 8}\n";
+  auto e =
+      errorOf(word + "data:\n  synthetic: temporal_order_2bit\n  problem: {length: 16777216}\n");
+  EXPECT_EQ(e.key(), std::string("data.problem.length"));
+  EXPECT_MSG(std::string(e.what()).find("out of range") != std::string::npos, e.what());
+  e = errorOf(word +
+              "data:\n  synthetic: temporal_order_2bit\n  problem: {length: 100000, valid: 10, "
+              "test: 1000}\n");
+  EXPECT_EQ(e.key(), std::string("data.problem.test"));
+  EXPECT_MSG(std::string(e.what()).find("symbols held at once") != std::string::npos, e.what());
+}
