@@ -74,7 +74,10 @@ torch::Tensor storageTensor(caffe2::serialize::PyTorchStreamReader& reader, cons
                        "' is shorter than its directory says");
   }
   auto tensor = torch::empty({numel}, torch::TensorOptions().dtype(dtype));
-  std::memcpy(tensor.data_ptr(), data.get(), static_cast<size_t>(wanted * element));
+  // An empty storage has no data pointer to copy into (memcpy's null is undefined even for 0).
+  if (wanted > 0) {
+    std::memcpy(tensor.data_ptr(), data.get(), static_cast<size_t>(wanted * element));
+  }
   return tensor;
 }
 
