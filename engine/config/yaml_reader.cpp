@@ -41,7 +41,8 @@ YAML::Node loadYamlText(const std::string& text, const std::string& file) {
 void rejectRepeatedKeys(const YAML::Node& root, const std::string& file) {
   // yaml-cpp keeps both entries of a repeated key and a lookup finds the first, so a second
   // value would vanish silently, in block and flow mappings alike. Walked with a stack and a
-  // bound: aliases can make a small text a vast (or circular) tree.
+  // bound: aliases can make a small text a vast (or circular) tree. Keys that are not names
+  // are refused here too.
   constexpr size_t kMaxVisits = 1'000'000;
   std::vector<std::pair<YAML::Node, std::string>> stack;
   stack.emplace_back(root, "");
@@ -58,9 +59,14 @@ void rejectRepeatedKeys(const YAML::Node& root, const std::string& file) {
     if (!node.IsMap()) continue;
     std::map<std::string, int> seen;
     for (const auto& entry : node) {
-      if (!entry.first.IsScalar()) continue;
-      const std::string name = entry.first.Scalar();
       const YAML::Mark mark = entry.first.Mark();
+      // Every reader takes a key as a name: a list or a mapping as a key is none.
+      if (!entry.first.IsScalar()) {
+        throw ConfigError(file, mark.is_null() ? 0 : mark.line + 1,
+                          mark.is_null() ? 0 : mark.column + 1, path,
+                          "a key here is a list or a mapping; keys are names");
+      }
+      const std::string name = entry.first.Scalar();
       const auto first = seen.emplace(name, mark.line);
       if (!first.second) {
         throw ConfigError(file, mark.line + 1, mark.column + 1, joinKey(path, name),

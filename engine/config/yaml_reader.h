@@ -61,7 +61,8 @@ std::string joinKey(const std::string& path, const std::string& name);
 // ConfigError naming the file, line and column.
 YAML::Node loadYamlText(const std::string& text, const std::string& file);
 
-// Throws ConfigError at the second occurrence of any key repeated in any mapping of `root`.
+// Throws ConfigError at the second occurrence of any key repeated in any mapping of `root`,
+// and at a key that is a list or a mapping.
 void rejectRepeatedKeys(const YAML::Node& root, const std::string& file);
 
 }  // namespace mrnn::engine
