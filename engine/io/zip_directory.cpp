@@ -216,6 +216,10 @@ std::string torchArchiveProblem(uint64_t archiveSize, const ZipReadAt& readAt,
         return "it is format version " + digits + ", newer than the " + std::to_string(maxVersion) +
                " this build reads (written by a newer PyTorch?)";
       }
+      // Version 1 is the first any PyTorch wrote; LibTorch refuses a 0, leaking its reader.
+      if (std::stoull(digits) < 1) {
+        return "it is format version " + digits + ", which no PyTorch writes";
+      }
     }
     return {};
   } catch (const std::runtime_error& error) {
