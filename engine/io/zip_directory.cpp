@@ -194,6 +194,14 @@ std::string torchArchiveProblem(uint64_t archiveSize, const ZipReadAt& readAt,
   try {
     const std::vector<ZipEntry> entries = readZipDirectory(archiveSize, readAt);
     if (entries.empty()) return "its zip archive holds no files";
+    // Stored or deflated, as every PyTorch writes: LibTorch refuses other methods only when it
+    // reads the file, leaking its reader.
+    for (const ZipEntry& entry : entries) {
+      if (entry.method != 0 && entry.method != 8) {
+        return "its file '" + entry.name + "' uses compression method " +
+               std::to_string(entry.method) + ", which no PyTorch writes";
+      }
+    }
     const std::string& first = entries.front().name;
     const size_t slash = first.find('/');
     if (slash == std::string::npos) return "its first file '" + first + "' is not in a folder";
