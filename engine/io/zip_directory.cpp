@@ -129,6 +129,7 @@ ZipEntry readEntry(const std::string& directory, size_t& at, uint64_t archiveSiz
   if (little(directory, at + 8, 2) & kMaskedDirectoryFlag)
     damaged("its zip directory is encrypted");
   ZipEntry entry;
+  entry.flags = static_cast<uint16_t>(little(directory, at + 8, 2));
   entry.method = static_cast<uint16_t>(little(directory, at + 10, 2));
   entry.compressedSize = little(directory, at + 20, 4);
   entry.size = little(directory, at + 24, 4);
@@ -200,6 +201,9 @@ std::string torchArchiveProblem(uint64_t archiveSize, const ZipReadAt& readAt,
       if (entry.method != 0 && entry.method != 8) {
         return "its file '" + entry.name + "' uses compression method " +
                std::to_string(entry.method) + ", which no PyTorch writes";
+      }
+      if ((entry.flags & (0x01 | 0x20 | 0x40)) != 0) {
+        return "its file '" + entry.name + "' is encrypted or patched, which no PyTorch writes";
       }
     }
     const std::string& first = entries.front().name;

@@ -11,6 +11,7 @@ namespace mrnn::engine {
 struct ZipEntry {
   std::string name;
   uint16_t method = 0;  // 0: stored, 8: deflated
+  uint16_t flags = 0;   // the general purpose bits: 1 encrypted, 0x20 patched, 0x40 strong
   uint64_t compressedSize = 0;
   uint64_t size = 0;
   uint64_t localHeaderOffset = 0;
