@@ -24,6 +24,17 @@ YamlEdit editAt(const DiffState& state) {
   return edit;
 }
 
+// The removal of the entry `step` under the current path.
+void removeAt(const YamlKeyStep& step, DiffState& state) {
+  state.path.push_back(step);
+  state.order.emplace_back();
+  YamlEdit edit = editAt(state);
+  edit.remove = true;
+  state.removals.push_back(edit);
+  state.path.pop_back();
+  state.order.pop_back();
+}
+
 void differ(const YAML::Node& from, const YAML::Node& to, DiffState& state) {
   if (from.IsMap() && to.IsMap()) {
     std::vector<std::string> before;
@@ -46,14 +57,7 @@ void differ(const YAML::Node& from, const YAML::Node& to, DiffState& state) {
     }
     for (const auto& entry : from) {
       const std::string key = entry.first.Scalar();
-      if (to[key]) continue;
-      state.path.push_back({key, -1});
-      state.order.emplace_back();
-      YamlEdit edit = editAt(state);
-      edit.remove = true;
-      state.removals.push_back(edit);
-      state.path.pop_back();
-      state.order.pop_back();
+      if (!to[key]) removeAt({key, -1}, state);
     }
     return;
   }
@@ -73,13 +77,7 @@ void differ(const YAML::Node& from, const YAML::Node& to, DiffState& state) {
       state.order.pop_back();
     }
     for (size_t i = from.size(); i > to.size(); --i) {
-      state.path.push_back({"", static_cast<int64_t>(i - 1)});
-      state.order.emplace_back();
-      YamlEdit edit = editAt(state);
-      edit.remove = true;
-      state.removals.push_back(edit);
-      state.path.pop_back();
-      state.order.pop_back();
+      removeAt({"", static_cast<int64_t>(i - 1)}, state);
     }
     return;
   }

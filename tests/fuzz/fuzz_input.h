@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -17,7 +18,7 @@ namespace mrnn::fuzz {
 // .safetensors), and its path.
 inline std::string asFile(const uint8_t* data, size_t size, const std::string& name) {
   const std::string folder = "/tmp/mrnn-fuzz-" + std::to_string(::getpid());
-  static const bool made = [&] { return ::system(("mkdir -p " + folder).c_str()) == 0; }();
+  static const bool made = std::filesystem::create_directories(folder);
   (void)made;
   const std::string path = folder + "/" + name;
   std::ofstream(path, std::ios::binary | std::ios::trunc)
