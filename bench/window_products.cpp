@@ -1,7 +1,8 @@
-// The fused windows' per-step products on their own (docs/performance.md, "Every cell at
-// hidden 512, both kernel sets"): each shape through the BLAS with its columns split over the
-// threads, and through weights packed once (the windows' road), alternating, best of rounds,
-// in GFLOP/s beside the machine's 2048^3 product on the same BLAS and threads.
+// The fused windows' per-step products on their own (docs/performance-history.md, "Every cell
+// at hidden 512, both kernel sets: what packed weights changed"): each shape through the BLAS
+// with its columns split over the threads, and through weights packed once (the windows'
+// road), alternating, best of rounds, in GFLOP/s beside the machine's 2048^3 product on the
+// same BLAS and threads.
 // usage: mrnn-bench-products [--threads N] [--rows B] [--rounds R]
 
 #include <torch/torch.h>

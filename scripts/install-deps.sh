@@ -9,12 +9,13 @@
 # tests/cli/experiment_slurm.sh itself, for the experiments' Slurm executor
 # (docs/distributed.md). libhwy-dev is Google Highway, the vector kernels' one source
 # (engine/kernels; without it configure with -DMRNN_HIGHWAY=OFF for portable loops only).
+# zlib1g-dev inflates the deflated files of PyTorch archives (engine/io/zip_records.h).
 # clang-format checks that the code keeps .clang-format's layout (CTest's format_check).
 set -euo pipefail
 
 packages=(
   cmake ninja-build g++ pkg-config
-  libtorch-dev libopenblas0-openmp libyaml-cpp-dev libsqlite3-dev libhwy-dev
+  libtorch-dev libopenblas0-openmp libyaml-cpp-dev libsqlite3-dev zlib1g-dev libhwy-dev
   qt6-base-dev libqt6svg6 qt6-svg-dev libqcustomplot-dev libgl-dev
   xvfb xauth fortunes unzip clang-format
   libgloo-dev python3-torch

@@ -5,11 +5,13 @@
 #include <vector>
 
 #include "engine/analysis/loaded_model.h"
+#include "engine/analysis/model_placement.h"
 #include "engine/config/project_store_paths.h"
 #include "engine/interop/imported_model.h"
 #include "engine/interop/model_export.h"
 #include "engine/interop/run_import.h"
 #include "engine/io/output_file.h"
+#include "engine/models/language_model.h"
 #include "engine/store/text_format.h"
 #include "option_values.h"
 

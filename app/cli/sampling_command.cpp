@@ -12,6 +12,8 @@
 #include "analysis_device.h"
 #include "command_threads.h"
 #include "engine/analysis/loaded_model.h"
+#include "engine/analysis/model_placement.h"
+#include "engine/models/language_model.h"
 #include "engine/runtime/machine_resources.h"
 #include "engine/sampling/sampler.h"
 #include "option_values.h"

@@ -26,6 +26,7 @@ const char* const kPages[][2] = {
     {"Model YAML", "model-config.md"},
     {"The cells and their equations", "cells.md"},
     {"Performance", "performance.md"},
+    {"Performance history", "performance-history.md"},
     {"Architecture (for developers)", "architecture.md"},
 };
 

@@ -4,6 +4,9 @@
 
 #include <filesystem>
 
+#include "engine/analysis/model_placement.h"
+#include "engine/models/language_model.h"
+
 #include "engine/store/run_catalogue.h"
 #include "engine/training/checkpoint.h"
 
@@ -43,6 +46,18 @@ LoadedModel fromCheckpoint(Project project, const std::string& path, const torch
 
 }  // namespace
 
+LoadedModel::LoadedModel() = default;
+LoadedModel::~LoadedModel() = default;
+LoadedModel::LoadedModel(LoadedModel&&) noexcept = default;
+LoadedModel& LoadedModel::operator=(LoadedModel&&) noexcept = default;
+
+size_t LoadedModel::layerCount() const {
+  return model ? model->layerCount() : 0;
+}
+int64_t LoadedModel::parameterCount() const {
+  return model ? model->parameterCount() : 0;
+}
+
 void placeForAnalysis(LanguageModel& model, const torch::Device& device) {
   model.to(device);
   model.eval();
@@ -54,6 +69,15 @@ LoadedModel loadModelForAnalysis(const std::string& projectFile, int64_t runId,
   const std::string path =
       checkpoint.empty() ? RunCatalogue(project.folder).checkpointToAnalyse(runId) : checkpoint;
   return fromCheckpoint(std::move(project), path, device);
+}
+
+LoadedModel loadModelForAnalysis(const std::string& projectFile, int64_t runId,
+                                 const std::string& checkpoint) {
+  return loadModelForAnalysis(projectFile, runId, checkpoint, torch::kCPU);
+}
+
+LoadedModel loadModelFromCheckpoint(const std::string& path) {
+  return loadModelFromCheckpoint(path, torch::kCPU);
 }
 
 LoadedModel loadModelFromCheckpoint(const std::string& path, const torch::Device& device) {

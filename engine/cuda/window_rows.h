@@ -3,7 +3,7 @@
 // The element-wise steps of the CUDA fused windows, one struct each: its buffers, its
 // count() of elements, and at(i), the arithmetic for element i. The CUDA kernels run at(i)
 // for every i on the device (cuda_window_ops.cu); the tests run the very same at(i) in a
-// host loop (tests/engine/host_window_ops.h), so the windows' arithmetic and indexing are
+// host loop (tests/engine/cuda/host_window_ops.h), so the windows' arithmetic and indexing are
 // checked on any machine, against the CPU fused windows. Plain C++ with no CUDA header:
 // nvcc sees __host__ __device__ on every at(). Each mirrors the CPU row function of the same
 // name (engine/models/fused_window_kernels.h). Row strides are in floats; B rows.

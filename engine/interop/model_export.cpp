@@ -6,10 +6,12 @@
 #include <map>
 
 #include "engine/interop/exported_model_description.h"
+#include "engine/interop/exported_tensors.h"
 #include "engine/interop/model_file_kind.h"
 #include "engine/interop/safetensors_file.h"
 #include "engine/interop/torch_file.h"
 #include "engine/io/atomic_file.h"
+#include "engine/models/language_model.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/training/checkpoint.h"
 

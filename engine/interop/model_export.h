@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "engine/analysis/loaded_model.h"
-#include "engine/interop/named_tensors.h"
 #include "engine/io/output_file.h"
 
 namespace mrnn::engine {
@@ -13,12 +12,6 @@ enum class ModelFileFormat { Torch, Safetensors };
 
 // The format a file's name asks for: ".safetensors" is safetensors, anything else PyTorch's.
 ModelFileFormat modelFileFormatFor(const std::string& path);
-
-// The model's weights as PyTorch reads them: every parameter by its engine name with the
-// module prefix ("input.embedding", "layer1.W_x", "output.W"; docs/cells.md), float32 on the
-// CPU, weight normalisation folded in (a normalised weight is written as g * v / ||v|| under
-// its own name, without "<name>_g"): the eval form, which is all a reader needs.
-NamedTensors exportedTensors(LanguageModel& model);
 
 struct ExportResult {
   std::string file;

@@ -7,6 +7,7 @@
 
 #include "engine/config/model_names.h"
 #include "engine/config/project_file.h"
+#include "engine/interop/imported_model.h"
 #include "engine/models/language_model.h"
 #include "engine/store/imported_run.h"
 #include "engine/store/run_catalogue.h"
@@ -91,8 +92,8 @@ ImportedRun importAsRun(const std::string& projectFile, const ImportedModel& imp
   record.reason = kImportedReasonPrefix + source;
   const int64_t runId = store.createRun(record);
 
-  ImportedRun result{runId, record.name, RunPaths::latest(project.folder, runId),
-                     record.parameters};
+  ImportedRun result{runId, record.name, RunPaths::latest(project.folder, runId), record.parameters,
+                     imported.description};
   try {
     std::filesystem::create_directories(RunPaths::checkpointFolder(project.folder, runId));
     TrainingSnapshot snapshot;
@@ -114,6 +115,11 @@ ImportedRun importAsRun(const std::string& projectFile, const ImportedModel& imp
     throw InteropError("cannot import '" + sourceFile + "': " + libraryErrorText(error));
   }
   return result;
+}
+
+ImportedRun importModelFile(const ImportRequest& request, const std::string& projectFile,
+                            const std::string& name) {
+  return importAsRun(projectFile, readModelFile(request), request.file, name);
 }
 
 }  // namespace mrnn::engine

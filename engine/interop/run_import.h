@@ -3,15 +3,18 @@
 #include <cstdint>
 #include <string>
 
-#include "engine/interop/imported_model.h"
+#include "engine/interop/import_request.h"
 
 namespace mrnn::engine {
+
+struct ImportedModel;  // engine/interop/imported_model.h
 
 struct ImportedRun {
   int64_t runId = 0;
   std::string name;
   std::string checkpoint;
   int64_t parameters = 0;
+  std::string description;  // the model read, for notes ("PyTorch LSTM, 2 layers of 200, ...")
 };
 
 // Makes `model` a finished run of the project in `projectFile`: a checkpoint the sampler and
@@ -21,5 +24,9 @@ struct ImportedRun {
 // InteropError.
 ImportedRun importAsRun(const std::string& projectFile, const ImportedModel& model,
                         const std::string& sourceFile, const std::string& name = "");
+
+// readModelFile (imported_model.h), then importAsRun: the workbench's import in one call.
+ImportedRun importModelFile(const ImportRequest& request, const std::string& projectFile,
+                            const std::string& name = "");
 
 }  // namespace mrnn::engine

@@ -13,6 +13,7 @@
 #include "engine/interop/restricted_unpickler.h"
 #include "engine/io/atomic_file.h"
 #include "engine/io/zip_directory.h"
+#include "engine/io/zip_records.h"
 #include "engine/training/library_error_text.h"
 
 namespace mrnn::engine {
@@ -26,58 +27,83 @@ std::string firstBytes(const std::string& path, size_t n) {
   return bytes;
 }
 
-// The record's bytes as a tensor of `dtype`, checked against the element count the pickle
-// gives (a shrunken or foreign file must not be read past its end).
-// The archive's records by name inside its folder ("data/0"), with the sizes its directory
-// declares, so that a record is measured before it is inflated.
-using RecordSizes = std::map<std::string, uint64_t>;
+// A pickle holds names and shapes, never weights: a state dict of 100,000 tensors pickles to
+// a few megabytes. A larger one is a damaged or hostile file, not a model.
+constexpr uint64_t kMaxPickleBytes = uint64_t{64} << 20;
 
-RecordSizes recordSizes(const std::string& path) {
-  std::vector<ZipEntry> entries;
-  try {
-    entries = readZipFileDirectory(path);
-  } catch (const std::exception& error) {
-    throw InteropError("'" + path + "' is truncated or damaged: " + error.what());
+// The archive's records by name inside its folder ("data.pkl", "data/0"), read by the
+// engine's own zip reader (LibTorch's leaks on many damaged archives it refuses).
+class TorchArchive {
+ public:
+  explicit TorchArchive(const std::string& path) : path_(path), zip_(open(path)) {
+    if (zip_.entries().empty()) {
+      throw InteropError("'" + path + "' is truncated or damaged: its zip archive holds no files");
+    }
+    const std::string& first = zip_.entries().front().name;
+    const std::string folder = first.substr(0, first.find('/') + 1);
+    for (const ZipEntry& entry : zip_.entries()) {
+      if (entry.name.size() > folder.size() && entry.name.compare(0, folder.size(), folder) == 0) {
+        records_.emplace(entry.name.substr(folder.size()), &entry);  // the first of a name wins
+      }
+    }
   }
-  RecordSizes sizes;
-  for (const ZipEntry& entry : entries) {
-    const size_t slash = entry.name.find('/');
-    if (slash != std::string::npos) sizes[entry.name.substr(slash + 1)] = entry.size;
-  }
-  return sizes;
-}
 
-torch::Tensor storageTensor(caffe2::serialize::PyTorchStreamReader& reader, const std::string& path,
-                            const RecordSizes& sizes, const std::string& key,
+  TorchArchive(const TorchArchive&) = delete;
+  TorchArchive& operator=(const TorchArchive&) = delete;
+
+  const ZipEntry* find(const std::string& record) const {
+    const auto it = records_.find(record);
+    return it == records_.end() ? nullptr : it->second;
+  }
+
+  std::string read(const ZipEntry& entry, uint64_t maxBytes) {
+    try {
+      return zip_.read(entry, maxBytes);
+    } catch (const std::runtime_error& error) {
+      throw InteropError("'" + path_ + "' is truncated or damaged: " + error.what());
+    }
+  }
+
+ private:
+  static ZipRecords open(const std::string& path) {
+    try {
+      return ZipRecords::inFile(path);
+    } catch (const std::runtime_error& error) {
+      throw InteropError("'" + path + "' is truncated or damaged: " + error.what());
+    }
+  }
+
+  std::string path_;
+  ZipRecords zip_;
+  std::map<std::string, const ZipEntry*> records_;
+};
+
+// The storage's bytes as a tensor of `dtype`, checked against the element count the pickle
+// gives: a shrunken or foreign file is not read past its end, nor a small archive inflated to
+// the gigabytes it may claim.
+torch::Tensor storageTensor(TorchArchive& archive, const std::string& path, const std::string& key,
                             torch::ScalarType dtype, int64_t numel) {
   const std::string record = "data/" + key;
-  const auto declared = sizes.find(record);
-  if (declared == sizes.end() || !reader.hasRecord(record)) {
+  const ZipEntry* entry = archive.find(record);
+  if (entry == nullptr) {
     throw InteropError("'" + path + "' lacks the storage '" + record + "' its pickle refers to");
   }
   const auto element = static_cast<uint64_t>(c10::elementSize(dtype));
   const auto wanted = static_cast<uint64_t>(numel);
-  if (numel < 0 || declared->second / element < wanted) {
+  if (numel < 0 || entry->size / element < wanted) {
     throw InteropError("'" + path + "': storage '" + record + "' holds " +
-                       std::to_string(declared->second) + " bytes, fewer than its " +
+                       std::to_string(entry->size) + " bytes, fewer than its " +
                        std::to_string(numel) + " elements need");
   }
-  // Never inflated past what the pickle declares: a small archive may claim gigabytes.
-  if (declared->second > wanted * element) {
+  if (entry->size > wanted * element) {
     throw InteropError("'" + path + "': storage '" + record + "' holds " +
-                       std::to_string(declared->second) + " bytes, more than its " +
+                       std::to_string(entry->size) + " bytes, more than its " +
                        std::to_string(numel) + " elements need");
   }
-  auto [data, size] = reader.getRecord(record);
-  if (size < wanted * element) {
-    throw InteropError("'" + path + "': storage '" + record +
-                       "' is shorter than its directory says");
-  }
+  const std::string bytes = archive.read(*entry, wanted * element);
   auto tensor = torch::empty({numel}, torch::TensorOptions().dtype(dtype));
   // An empty storage has no data pointer to copy into (memcpy's null is undefined even for 0).
-  if (wanted > 0) {
-    std::memcpy(tensor.data_ptr(), data.get(), static_cast<size_t>(wanted * element));
-  }
+  if (wanted > 0) std::memcpy(tensor.data_ptr(), bytes.data(), bytes.size());
   return tensor;
 }
 
@@ -139,26 +165,17 @@ NamedTensors readTorchStateDict(const std::string& path) {
   const std::string problem =
       torchArchiveFileProblem(path, caffe2::serialize::kMaxSupportedFileFormatVersion);
   if (!problem.empty()) throw InteropError("'" + path + "' is truncated or damaged: " + problem);
-  const RecordSizes sizes = recordSizes(path);
-  std::unique_ptr<caffe2::serialize::PyTorchStreamReader> reader;
-  std::string pickle;
-  try {
-    reader = std::make_unique<caffe2::serialize::PyTorchStreamReader>(path);
-    if (!reader->hasRecord("data.pkl")) {
-      throw InteropError("'" + path + "' is a zip archive without data.pkl: not a torch.save " +
-                         "file (a TorchScript or other archive?)");
-    }
-    auto [data, size] = reader->getRecord("data.pkl");
-    pickle.assign(static_cast<const char*>(data.get()), size);
-  } catch (const InteropError&) {
-    throw;
-  } catch (const std::exception& error) {
-    throw InteropError("'" + path + "' is truncated or damaged: " + libraryErrorText(error));
+  TorchArchive archive(path);
+  const ZipEntry* pickleEntry = archive.find("data.pkl");
+  if (pickleEntry == nullptr) {
+    throw InteropError("'" + path + "' is a zip archive without data.pkl: not a torch.save " +
+                       "file (a TorchScript or other archive?)");
   }
+  const std::string pickle = archive.read(*pickleEntry, kMaxPickleBytes);
   RestrictedUnpickler unpickler(
       path, [&](const std::string& key, torch::ScalarType dtype, int64_t numel) {
         try {
-          return storageTensor(*reader, path, sizes, key, dtype, numel);
+          return storageTensor(archive, path, key, dtype, numel);
         } catch (const InteropError&) {
           throw;
         } catch (const std::exception& error) {

@@ -131,6 +131,7 @@ ZipEntry readEntry(const std::string& directory, size_t& at, uint64_t archiveSiz
   ZipEntry entry;
   entry.flags = static_cast<uint16_t>(little(directory, at + 8, 2));
   entry.method = static_cast<uint16_t>(little(directory, at + 10, 2));
+  entry.crc32 = static_cast<uint32_t>(little(directory, at + 16, 4));
   entry.compressedSize = little(directory, at + 20, 4);
   entry.size = little(directory, at + 24, 4);
   entry.localHeaderOffset = little(directory, at + 42, 4);
@@ -156,6 +157,14 @@ ZipEntry readEntry(const std::string& directory, size_t& at, uint64_t archiveSiz
 
 // The bytes of a stored entry, after checking its local header.
 std::string storedContents(uint64_t archiveSize, const ZipReadAt& readAt, const ZipEntry& entry) {
+  const uint64_t dataAt = zipEntryDataOffset(archiveSize, readAt, entry);
+  if (entry.method != 0) return {};
+  return readExactly(readAt, dataAt, static_cast<size_t>(entry.compressedSize), "version record");
+}
+
+}  // namespace
+
+uint64_t zipEntryDataOffset(uint64_t archiveSize, const ZipReadAt& readAt, const ZipEntry& entry) {
   const std::string header =
       readExactly(readAt, entry.localHeaderOffset, kLocalHeaderSize, "local header");
   if (little(header, 0, 4) != kLocalSignature) {
@@ -166,11 +175,8 @@ std::string storedContents(uint64_t archiveSize, const ZipReadAt& readAt, const 
   if (dataAt > archiveSize || archiveSize - dataAt < entry.compressedSize) {
     damaged("its entry '" + entry.name + "' lies beyond the end of the file");
   }
-  if (entry.method != 0) return {};
-  return readExactly(readAt, dataAt, static_cast<size_t>(entry.compressedSize), "version record");
+  return dataAt;
 }
-
-}  // namespace
 
 std::vector<ZipEntry> readZipDirectory(uint64_t archiveSize, const ZipReadAt& readAt) {
   const DirectoryExtent extent = readExtent(archiveSize, readAt);

@@ -12,6 +12,7 @@ struct ZipEntry {
   std::string name;
   uint16_t method = 0;  // 0: stored, 8: deflated
   uint16_t flags = 0;   // the general purpose bits: 1 encrypted, 0x20 patched, 0x40 strong
+  uint32_t crc32 = 0;   // of the uncompressed contents
   uint64_t compressedSize = 0;
   uint64_t size = 0;
   uint64_t localHeaderOffset = 0;
@@ -24,6 +25,10 @@ using ZipReadAt = std::function<std::string(uint64_t offset, size_t length)>;
 // bound a reader relies on. Throws std::runtime_error with one sentence saying what is
 // damaged ("its zip directory end record is missing", ...), without the archive's name.
 std::vector<ZipEntry> readZipDirectory(uint64_t archiveSize, const ZipReadAt& readAt);
+
+// Where `entry`'s data start, after its local header (checked: its signature, and that the
+// data fit in the archive). Throws std::runtime_error as readZipDirectory does.
+uint64_t zipEntryDataOffset(uint64_t archiveSize, const ZipReadAt& readAt, const ZipEntry& entry);
 
 // readZipDirectory on a file; throws std::runtime_error (one sentence, without the name) when
 // it cannot be read or is damaged.

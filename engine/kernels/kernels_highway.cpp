@@ -2,8 +2,9 @@
 // for every target Highway knows on this architecture (x86: AVX-512 as "AVX3", AVX2, SSE4,
 // SSSE3; Arm: SVE2, SVE, NEON; and a portable fallback), and HWY_DYNAMIC_DISPATCH picks the
 // best one the CPU runs. They replaced hand-written AVX2 and AVX-512 files, at least as fast
-// here (docs/performance.md, "Vector kernels"); the algorithms are theirs: four rows per pass
-// in gemv, the Cephes exp behind sigmoid, tanh and the sum of exp. Built with MRNN_HIGHWAY.
+// here (docs/performance-history.md, "Vector kernels"); the algorithms are theirs: four rows
+// per pass in gemv, the Cephes exp behind sigmoid, tanh and the sum of exp. Built with
+// MRNN_HIGHWAY.
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "engine/kernels/kernels_highway.cpp"

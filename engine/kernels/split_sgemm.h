@@ -25,10 +25,10 @@ struct SgemmCall {
 // products are short and wide (32 rows), where OpenBLAS's own threading synchronises its
 // threads inside each product; split by columns, the threads only meet at the end, which is
 // 1.2-1.6x faster on two cores and degrades far less when another program takes a core
-// (docs/performance.md). Where splitting does not apply (one thread, a BLAS other than
-// OpenBLAS's OpenMP build, already inside a parallel region, too little work) the calls run
-// one after the other through rawSgemm(). Returns false, doing nothing, when rawSgemm() has
-// no CBLAS; the caller then uses LibTorch.
+// (docs/performance-history.md, "what packed weights changed"). Where splitting does not apply (one
+// thread, a BLAS other than OpenBLAS's OpenMP build, already inside a parallel region, too little
+// work) the calls run one after the other through rawSgemm(). Returns false, doing nothing, when
+// rawSgemm() has no CBLAS; the caller then uses LibTorch.
 bool splitSgemm(const SgemmCall* calls, std::size_t count, int threads);
 
 // Whether splitSgemm() splits products at all in this process (OpenBLAS built with OpenMP,

@@ -17,7 +17,7 @@ namespace mrnn::engine {
 // chosen at run time, so one binary runs anywhere and uses AVX-512 where the CPU has it. The
 // vectorised exp behind sigmoid, tanh and the log-softmax is a Cephes-style polynomial,
 // within a few float ulps of std::exp. Hand-written AVX2 and AVX-512 sets came first and were
-// replaced, being no faster (docs/performance.md, "Vector kernels").
+// replaced, being no faster (docs/performance-history.md, "Vector kernels").
 enum class KernelIsa { Scalar, Highway };
 
 const char* kernelIsaName(KernelIsa isa);

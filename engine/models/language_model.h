@@ -11,6 +11,7 @@
 #include "engine/models/output_head.h"
 #include "engine/models/probe_recorder.h"
 #include "engine/models/recurrent_cell.h"
+#include "engine/models/unit_clamp.h"
 #include "engine/models/window_masks.h"
 
 namespace mrnn::engine {
@@ -25,14 +26,6 @@ struct ModelState {
   ModelState rows(const torch::Tensor& index) const;
   // The states' batch rows one after another (all states of the same model).
   static ModelState concatenated(const std::vector<ModelState>& states);
-};
-
-// Holds hidden unit `unit` of layer `layer` (0-based) at `value` at every step, in the output
-// the next layer reads and in the state carried to the next step (sentiment-neuron style).
-struct UnitClamp {
-  size_t layer = 0;
-  int64_t unit = 0;
-  double value = 0.0;
 };
 
 // What an update's objective asks of a forward pass besides the log-probabilities: the

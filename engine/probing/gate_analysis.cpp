@@ -7,6 +7,7 @@
 
 #include "engine/analysis/model_device.h"
 #include "engine/models/eval_mode_guard.h"
+#include "engine/models/language_model.h"
 #include "engine/probing/half_float.h"
 #include "engine/runtime/job_context.h"
 

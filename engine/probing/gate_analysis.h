@@ -4,10 +4,11 @@
 #include <string>
 
 #include "engine/data/vocabulary.h"
-#include "engine/models/language_model.h"
 #include "engine/probing/gate_report.h"
 
 namespace mrnn::engine {
+
+class LanguageModel;  // engine/models/language_model.h
 
 // Progress in [0, 1] and a phase; an AnalysisJob passes JobContext::report, which throws to
 // cancel.

@@ -9,6 +9,7 @@
 
 #include "engine/analysis/model_device.h"
 #include "engine/models/eval_mode_guard.h"
+#include "engine/models/language_model.h"
 #include "engine/runtime/job_context.h"
 
 namespace mrnn::engine {

@@ -3,11 +3,12 @@
 #include <string>
 
 #include "engine/data/vocabulary.h"
-#include "engine/models/language_model.h"
 #include "engine/probing/gate_analysis.h"
 #include "engine/probing/tree_result.h"
 
 namespace mrnn::engine {
+
+class LanguageModel;  // engine/models/language_model.h
 
 // Grows the tree of possible futures from `context`: depth 1 takes every symbol (up to
 // firstLevelCap, most probable first), deeper levels the top-k children of each node or as

@@ -9,9 +9,11 @@
 
 #include "engine/analysis/model_device.h"
 #include "engine/inference/single_stream_model.h"
+#include "engine/models/language_model.h"
 #include "engine/runtime/job_context.h"
 #include "engine/sampling/beam_search.h"
 #include "engine/sampling/completion_builder.h"
+#include "engine/sampling/sampling_start.h"
 #include "engine/sampling/symbol_chooser.h"
 
 namespace mrnn::engine {

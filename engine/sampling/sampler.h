@@ -6,10 +6,8 @@
 #include <vector>
 
 #include "engine/data/vocabulary.h"
-#include "engine/models/language_model.h"
 #include "engine/sampling/completion.h"
 #include "engine/sampling/sampling_options.h"
-#include "engine/sampling/sampling_start.h"
 
 namespace mrnn::engine {
 
@@ -19,8 +17,10 @@ namespace mrnn::engine {
 using SymbolCallback = std::function<void(size_t completion, const GeneratedSymbol& symbol)>;
 
 class JobContext;
+class LanguageModel;
 class SingleStreamModel;
 class GenerationTap;
+struct SamplingStart;
 
 // Generates text from a language model: sampling (temperature, top-k, top-p, greedy) or beam
 // search, streaming each symbol with its alternatives. The prime is read once per call and

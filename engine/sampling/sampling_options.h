@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/models/language_model.h"
+#include "engine/models/unit_clamp.h"
 
 namespace mrnn::engine {
 

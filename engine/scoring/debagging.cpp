@@ -12,6 +12,8 @@
 #include "engine/analysis/analysis_job.h"
 #include "engine/analysis/model_device.h"
 #include "engine/models/eval_mode_guard.h"
+#include "engine/models/language_model.h"
+#include "engine/scoring/model_stream.h"
 #include "engine/scoring/text_score.h"
 
 namespace mrnn::engine {

@@ -12,6 +12,9 @@
 
 #include "engine/analysis/analysis_job.h"
 #include "engine/analysis/model_device.h"
+#include "engine/models/eval_mode_guard.h"
+#include "engine/models/language_model.h"
+#include "engine/training/evaluator.h"
 
 namespace mrnn::engine {
 namespace {
@@ -101,6 +104,7 @@ MaskingCurve featureMasking(LanguageModel& model, const CorpusSplit& split,
   }
   if (options.runs <= 0) throw std::invalid_argument("the number of masking runs must be positive");
   const std::vector<double> levels = maskingLevels(options.pMax, options.pStep);
+  EvalModeGuard evalMode(model);  // dropout off: the masks are the only perturbation
   MaskReset reset(model);
   model.clearOutputMasks();
 
@@ -118,7 +122,10 @@ MaskingCurve featureMasking(LanguageModel& model, const CorpusSplit& split,
     const int64_t runs = p == 0.0 ? 1 : options.runs;
     std::vector<double> losses;
     for (int64_t run = 0; run < runs; ++run) {
-      EvalOptions eval = options.eval;
+      EvalOptions eval;
+      eval.batch = options.eval.batch;
+      eval.bptt = options.eval.bptt;
+      eval.maxSymbols = options.eval.maxSymbols;
       eval.device = device;
       std::vector<std::pair<size_t, WindowMaskDrawer>> drawers;
       for (size_t l = 0; l < model.layerCount(); ++l) {

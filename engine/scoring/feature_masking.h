@@ -6,12 +6,11 @@
 #include <vector>
 
 #include "engine/data/corpus.h"
-#include "engine/models/language_model.h"
-#include "engine/training/evaluator.h"
 
 namespace mrnn::engine {
 
 class JobContext;
+class LanguageModel;  // engine/models/language_model.h
 
 // How the masks are drawn. Shuang §V-C masks "as in the forward propagation of the model
 // with dropout in training"; their models (AWD-LSTM) drop an LSTM layer's outputs with one
@@ -23,6 +22,14 @@ enum class MaskDraw {
   Fixed,      // one mask [H] for the whole evaluation (an ablation: the same units stay off)
 };
 
+// How each evaluation under masks reads the text (as EvalOptions does; the device is the
+// model's).
+struct MaskingEvaluation {
+  int64_t batch = 1;
+  int64_t bptt = 100;
+  int64_t maxSymbols = 0;  // > 0: score only the first N symbols
+};
+
 struct MaskingOptions {
   std::optional<size_t> layer;  // 0-based; none: every layer masked at once
   double pMax = 0.5;
@@ -30,9 +37,8 @@ struct MaskingOptions {
   int64_t runs = 5;  // evaluations per P, each with its own masks (P = 0 is evaluated once)
   uint64_t seed = 1;
   MaskDraw draw = MaskDraw::PerWindow;
-  bool rescale = true;  // kept features times 1 / (1 - P), as dropout in training
-  EvalOptions eval;     // how each evaluation runs (batch, bptt, max symbols; its device is
-                        // the model's, whatever eval.device says)
+  bool rescale = true;     // kept features times 1 / (1 - P), as dropout in training
+  MaskingEvaluation eval;  // how each evaluation reads the text
 };
 
 // Shuang et al. §V-C, Fig. 5: the evaluation when each output feature of a layer is zeroed
@@ -78,9 +84,9 @@ class WindowMaskDrawer {
   std::mt19937_64 generator_;
 };
 
-// Evaluates `split` under the masks. The model's output masks are cleared afterwards (also
-// when cancelled). Throws std::invalid_argument for a layer out of range, a step <= 0 or
-// pMax outside [0, 1].
+// Evaluates `split` under the masks, the model in eval mode. Its mode is restored and its
+// output masks cleared afterwards (also when cancelled). Throws std::invalid_argument for a layer
+// out of range, a step <= 0 or pMax outside [0, 1].
 MaskingCurve featureMasking(LanguageModel& model, const CorpusSplit& split,
                             const MaskingOptions& options, JobContext* job = nullptr);
 

@@ -1,5 +1,6 @@
 #include "engine/scoring/scoring_output.h"
 
+#include "engine/models/language_model.h"
 #include "engine/scoring/text_score_writer.h"
 #include "engine/store/text_format.h"
 

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "engine/analysis/analysis_job.h"
+#include "engine/models/language_model.h"
 #include "engine/scoring/text_score.h"
 
 namespace mrnn::engine {

@@ -5,9 +5,10 @@
 #include <vector>
 
 #include "engine/data/vocabulary.h"
-#include "engine/models/language_model.h"
 
 namespace mrnn::engine {
+
+class LanguageModel;  // engine/models/language_model.h
 
 class JobContext;
 

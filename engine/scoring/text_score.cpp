@@ -10,7 +10,9 @@
 #include "engine/analysis/model_device.h"
 #include "engine/inference/single_stream_model.h"
 #include "engine/models/eval_mode_guard.h"
+#include "engine/models/language_model.h"
 #include "engine/runtime/job_context.h"
+#include "engine/scoring/model_stream.h"
 
 namespace mrnn::engine {
 

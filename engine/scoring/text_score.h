@@ -6,9 +6,10 @@
 #include <vector>
 
 #include "engine/data/vocabulary.h"
-#include "engine/models/language_model.h"
 
 namespace mrnn::engine {
+
+class LanguageModel;  // engine/models/language_model.h
 
 class JobContext;
 
@@ -77,11 +78,5 @@ TextScore scoreSymbols(LanguageModel& model, const Vocabulary& vocabulary,
 std::vector<double> symbolLosses(LanguageModel& model, const std::vector<int64_t>& ids,
                                  JobContext* job = nullptr, int64_t window = 256, double from = 0.0,
                                  double to = 1.0);
-
-// Runs `ids` through the model from `state`, returning the log-probabilities [T, V] (float64,
-// on the model's device) of the symbol after each (batch 1). The model is used in eval mode;
-// the caller restores it.
-torch::Tensor runStream(LanguageModel& model, const std::vector<int64_t>& ids, ModelState& state,
-                        JobContext* job, int64_t window, double from, double to);
 
 }  // namespace mrnn::engine

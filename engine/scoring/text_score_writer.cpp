@@ -3,6 +3,7 @@
 #include <iomanip>
 
 #include "engine/data/vocabulary.h"
+#include "engine/models/language_model.h"
 #include "engine/scoring/scoring_output.h"
 #include "engine/store/text_format.h"
 

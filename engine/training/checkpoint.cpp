@@ -13,7 +13,9 @@
 #include "engine/config/model_config_writer.h"
 #include "engine/config/yaml_reader.h"
 #include "engine/io/atomic_file.h"
+#include "engine/io/script_declarations.h"
 #include "engine/io/zip_directory.h"
+#include "engine/store/text_format.h"
 #include "engine/training/library_error_text.h"
 
 namespace mrnn::engine {
@@ -215,6 +217,12 @@ Checkpoint Checkpoint::open(const std::string& path) {
     throw CheckpointError("checkpoint '" + path + "' cannot be read: it is corrupt (" + problem +
                           ")");
   }
+  // LibTorch compiles the archive's source and runs a __setstate__ in it: declarations only.
+  const std::string codeProblem = scriptDeclarationsProblem(payloadBytes);
+  if (!codeProblem.empty()) {
+    throw CheckpointError("checkpoint '" + path + "' cannot be read: " + codeProblem +
+                          "; it was not written by the workbench");
+  }
   try {
     std::istringstream payload(payloadBytes);
     checkpoint.archive_.load_from(payload, torch::Device(torch::kCPU));
@@ -258,11 +266,17 @@ Checkpoint Checkpoint::open(const std::string& path) {
     throw CheckpointError("checkpoint '" + path + "' is incomplete: " + libraryErrorText(error));
   }
   upgradeLegacyMrnnBias(s, path);
+  checkpoint.vocabulary();  // a damaged vocabulary is refused here, naming the file
   return checkpoint;
 }
 
 Vocabulary Checkpoint::vocabulary() const {
-  return Vocabulary::deserialize(snapshot_.vocabulary);
+  try {
+    return Vocabulary::deserialize(snapshot_.vocabulary);
+  } catch (const std::exception& error) {
+    throw CheckpointError("checkpoint '" + path_ + "' is damaged: its vocabulary cannot be read (" +
+                          terminalText(error.what()) + ")");
+  }
 }
 
 namespace {

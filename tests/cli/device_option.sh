@@ -45,7 +45,7 @@ diff "$work/default.out" "$work/cpu.out" || fail "--device cpu printed something
 run cuda --device cuda
 cat "$work/cuda.out" | head -5
 if [ "$status" -eq 0 ]; then
-  # This build and machine have a GPU: the command ran there (tests/engine/cuda_analysis_test
+  # This build and machine have a GPU: the command ran there (tests/engine/cuda/cuda_analysis_test
   # compares the numbers with the CPU's).
   echo "note: this machine has CUDA; --device cuda ran"
 else

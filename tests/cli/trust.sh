@@ -39,7 +39,7 @@ digest() {
 # with the five characters of $work/chars.txt for its vocabulary.
 write_pytorch_lm() {
   printf 'a\nb\nc\nd\ne\n' >"$work/chars.txt"
-  cp "$(dirname "${BASH_SOURCE[0]}")/../engine/interop_files/lstm_state_dict.pt" "$work/lm.pt"
+  cp "$(dirname "${BASH_SOURCE[0]}")/../engine/interop/interop_files/lstm_state_dict.pt" "$work/lm.pt"
 }
 
 case $case in

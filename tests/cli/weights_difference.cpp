@@ -7,6 +7,8 @@
 #include <iostream>
 
 #include "engine/analysis/loaded_model.h"
+#include "engine/analysis/model_placement.h"
+#include "engine/models/language_model.h"
 
 int main(int argc, char** argv) {
   if (argc != 3) {

@@ -3,12 +3,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-// LibTorch declares members named `slots`, which Qt's keyword macro (from the precompiled
-// header) would rewrite.
-#pragma push_macro("slots")
-#undef slots
 #include "engine/analysis/loaded_model.h"
-#pragma pop_macro("slots")
 
 namespace mrnn::widgets {
 

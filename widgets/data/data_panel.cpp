@@ -36,6 +36,8 @@
 #include "widgets/panel_shortcut.h"
 #include "widgets/project/project_document.h"
 
+#include "widgets/display_format.h"
+
 namespace mrnn::widgets {
 namespace {
 
@@ -45,10 +47,6 @@ constexpr int kMergeTestFraction = 0x44410002;
 constexpr int kMergeMaxSymbols = 0x44410003;
 constexpr int kMergeMinCount = 0x44410004;
 constexpr int kScanDelayMs = 250;  // settle typing before reading a corpus again
-
-QString formatCount(qint64 value) {
-  return QLocale(QLocale::English, QLocale::UnitedStates).toString(value);
-}
 
 QString formatBytes(qint64 bytes) {
   if (bytes < 1000) return QStringLiteral("%1 B").arg(bytes);

@@ -23,7 +23,7 @@ namespace {
 
 constexpr int kTextIntervalMs = 250;  // progress text refreshes at most this often
 
-QString megabytes(qint64 bytes) {
+QString transferText(qint64 bytes) {
   if (bytes < 1000 * 1000)
     return QStringLiteral("%1 kB").arg(static_cast<double>(bytes) / 1e3, 0, 'f', 0);
   const double mb = static_cast<double>(bytes) / 1e6;
@@ -221,7 +221,7 @@ void DatasetsDialog::fillList() {
     item->setToolTip(NameColumn, info.description);
     item->setText(LevelColumn, levelName(info.level));
     const qint64 size = info.downloadSize();
-    item->setText(SizeColumn, size > 0 ? megabytes(size) : tr("unknown"));
+    item->setText(SizeColumn, size > 0 ? transferText(size) : tr("unknown"));
     item->setTextAlignment(SizeColumn, Qt::AlignRight | Qt::AlignVCenter);
     bool archiveChecked = true;
     for (const DatasetDownload& download : info.downloads)
@@ -283,7 +283,7 @@ void DatasetsDialog::refreshStates() {
     if (isDownloaded(*info, folder)) {
       item->setText(StateColumn, tr("downloaded"));
     } else if (partial > 0) {
-      item->setText(StateColumn, tr("partial, %1").arg(megabytes(partial)));
+      item->setText(StateColumn, tr("partial, %1").arg(transferText(partial)));
     } else {
       item->setText(StateColumn, QStringLiteral("–"));
     }
@@ -370,8 +370,8 @@ void DatasetsDialog::onProgress(qint64 received, qint64 total) {
   }
   if (textTimer_.isValid() && textTimer_.elapsed() < kTextIntervalMs && received != total) return;
   textTimer_.start();
-  QString text =
-      total > 0 ? tr("%1 of %2").arg(megabytes(received), megabytes(total)) : megabytes(received);
+  QString text = total > 0 ? tr("%1 of %2").arg(transferText(received), transferText(total))
+                           : transferText(received);
   const double seconds = static_cast<double>(speedTimer_.elapsed()) / 1000.0;
   if (seconds > 0.5 && received > speedStart_) {
     const double speed = static_cast<double>(received - speedStart_) / seconds;  // bytes/s

@@ -7,16 +7,14 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
+#include "widgets/display_format.h"
+
 namespace mrnn::widgets {
 namespace {
 
 constexpr int kPlotPage = 0;
 constexpr int kMessagePage = 1;
 const QColor kBarColor(52, 101, 164);
-
-QString formatCount(qint64 value) {
-  return QLocale(QLocale::English, QLocale::UnitedStates).toString(value);
-}
 
 }  // namespace
 

@@ -14,15 +14,12 @@
 #include "widgets/plot_legend.h"
 #include "widgets/series_style.h"
 
+#include "widgets/experiments/configuration_text.h"
+
 namespace mrnn::widgets {
 namespace {
 
-constexpr double kHoverPixels = 8.0;
-
-QString settingValue(const engine::ConfigurationResult& row, size_t axis) {
-  return axis < row.settings.size() ? QString::fromStdString(row.settings[axis].value).trimmed()
-                                    : QString();
-}
+constexpr double kPointHoverPixels = 8.0;
 
 QString emptyCaption() {
   return MetricAxisPlot::tr("No results yet: each configuration appears when its trials are done");
@@ -96,7 +93,7 @@ bool MetricAxisPlot::isNumericAxis(const engine::ExperimentAxis& axis,
   }
   for (const auto& row : rows) {
     bool number = false;
-    settingValue(row, static_cast<size_t>(index)).toDouble(&number);
+    settingText(row, static_cast<size_t>(index)).toDouble(&number);
     if (!number) return false;
   }
   return true;
@@ -125,7 +122,7 @@ void MetricAxisPlot::setResults(const std::vector<engine::ExperimentAxis>& axes,
       if (!categories.contains(text)) categories.append(text);
     }
     for (const auto& row : rows) {
-      const QString text = settingValue(row, a);
+      const QString text = settingText(row, a);
       if (!categories.contains(text)) categories.append(text);
     }
   }
@@ -144,7 +141,7 @@ void MetricAxisPlot::setResults(const std::vector<engine::ExperimentAxis>& axes,
   double lowY = lowX, highY = -lowX;
   for (const auto& row : rows) {
     if (!haveAxis) break;
-    const QString value = settingValue(row, a);
+    const QString value = settingText(row, a);
     const double x =
         categorical_ ? static_cast<double>(categories.indexOf(value)) : value.toDouble();
     QStringList others;
@@ -275,7 +272,7 @@ void MetricAxisPlot::setResults(const std::vector<engine::ExperimentAxis>& axes,
 void MetricAxisPlot::hover(QMouseEvent* event) {
   qint64 found = -1;
   QString text;
-  double best = kHoverPixels;
+  double best = kPointHoverPixels;
   for (const Point& point : points_) {
     const double distance = std::hypot(xAxis->coordToPixel(point.x) - event->position().x(),
                                        yAxis->coordToPixel(point.y) - event->position().y());

@@ -15,10 +15,12 @@
 #include "engine/experiment/experiment_spec.h"
 #include "widgets/experiments/metric_axis_plot.h"
 
+#include "widgets/experiments/configuration_text.h"
+
 namespace mrnn::widgets {
 namespace {
 
-constexpr double kHoverPixels = 5.0;
+constexpr double kLineHoverPixels = 5.0;
 constexpr int kMargin = 12;
 
 // Viridis, stopped short of its palest yellow, which would vanish on white.
@@ -34,11 +36,6 @@ QColor viridis(double t) {
   return QColor::fromRgbF(static_cast<float>(a.redF() + f * (b.redF() - a.redF())),
                           static_cast<float>(a.greenF() + f * (b.greenF() - a.greenF())),
                           static_cast<float>(a.blueF() + f * (b.blueF() - a.blueF())));
-}
-
-QString settingValue(const engine::ConfigurationResult& row, size_t axis) {
-  return axis < row.settings.size() ? QString::fromStdString(row.settings[axis].value).trimmed()
-                                    : QString();
 }
 
 QString tickText(double value) {
@@ -93,7 +90,7 @@ void ParallelCoordinatesView::setResults(const std::vector<engine::ExperimentAxi
       if (!axis.categorical) values.push_back(text.toDouble());
     }
     for (const auto* row : measured) {
-      const QString text = settingValue(*row, i);
+      const QString text = settingText(*row, i);
       if (axis.categorical && !axis.categories.contains(text)) axis.categories.append(text);
       if (!axis.categorical) values.push_back(text.toDouble());
     }
@@ -140,7 +137,7 @@ void ParallelCoordinatesView::setResults(const std::vector<engine::ExperimentAxi
                     .arg(figures[r], 0, 'f', 4);
     for (size_t i = 0; i + 1 < axes_.size(); ++i) {
       const Axis& axis = axes_[i];
-      const QString text = settingValue(*measured[r], i);
+      const QString text = settingText(*measured[r], i);
       line.positions.push_back(
           axis.categorical ? position(axis, static_cast<double>(axis.categories.indexOf(text)))
                            : position(axis, text.toDouble()));
@@ -202,7 +199,7 @@ QPointF ParallelCoordinatesView::pointOf(const Line& line, size_t axis, const QR
 int ParallelCoordinatesView::lineAt(const QPointF& pixel) const {
   const QRectF area = plotArea(size());
   int found = -1;
-  double best = kHoverPixels;
+  double best = kLineHoverPixels;
   for (size_t l = 0; l < lines_.size(); ++l) {
     for (size_t i = 0; i + 1 < axes_.size(); ++i) {
       const double distance =

@@ -19,13 +19,9 @@
 #include <algorithm>
 #include <stdexcept>
 
-// LibTorch names a member slots(), which Qt's macro would rewrite.
-#pragma push_macro("slots")
-#undef slots
 #include "engine/analysis/analysis_job.h"
 #include "engine/analysis/loaded_model.h"
 #include "engine/probing/gate_analysis.h"
-#pragma pop_macro("slots")
 #include "engine/probing/probing_output.h"
 #include "widgets/analysis/analysis_job_bar.h"
 #include "widgets/analysis/model_slot.h"

@@ -23,17 +23,12 @@
 #include <stdexcept>
 #include <string>
 
-// LibTorch names a member slots(), which Qt's macro would rewrite.
-#pragma push_macro("slots")
-#undef slots
 #include "engine/analysis/analysis_job.h"
 #include "engine/analysis/held_out_text.h"
 #include "engine/analysis/loaded_model.h"
-#include "engine/models/eval_mode_guard.h"
+#include "engine/config/project_file.h"
 #include "engine/scoring/feature_masking.h"
 #include "engine/scoring/scoring_output.h"
-#pragma pop_macro("slots")
-#include "engine/config/project_file.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
 #include "engine/store/text_format.h"
@@ -434,7 +429,7 @@ void MaskingPanel::runAnalysis() {
       models.push_back(&role.slot->get(role.checkpoint));
       job.report(0.0, "reading the text");
     }
-    state->layersA = models.front()->model->layerCount();
+    state->layersA = models.front()->layerCount();
     // The text once per vocabulary: two models trained on the same corpus share it.
     std::vector<engine::CorpusSplit> splits;
     std::vector<size_t> splitOf;  // per model, its text in `splits`
@@ -452,13 +447,12 @@ void MaskingPanel::runAnalysis() {
     size_t total = 0;
     for (size_t m = 0; m < models.size(); ++m) {
       selections.push_back(
-          selectionsFor(inputs->layerChoice, models[m]->model->layerCount(), roles[m].tag));
+          selectionsFor(inputs->layerChoice, models[m]->layerCount(), roles[m].tag));
       total += selections.back().size();
     }
     size_t done = 0;
     for (size_t m = 0; m < models.size(); ++m) {
       engine::LoadedModel& loaded = *models[m];
-      engine::EvalModeGuard evalMode(*loaded.model);
       engine::MaskingOptions options;
       options.pMax = inputs->pMax;
       options.pStep = inputs->pStep;

@@ -9,15 +9,11 @@
 #include <iterator>
 #include <thread>
 
-// LibTorch declares members named `slots`, which Qt's keyword macro would rewrite.
-#pragma push_macro("slots")
-#undef slots
 #include "engine/analysis/loaded_model.h"
 #include "engine/devices/torch_threads.h"
 #include "engine/sampling/sampler.h"
 #include "engine/sampling/sampling_options.h"
 #include "engine/store/run_catalogue.h"
-#pragma pop_macro("slots")
 
 #include "engine/config/cell_type.h"
 
@@ -55,7 +51,7 @@ SamplerModelInfo describe(const engine::LoadedModel& loaded) {
     info.layers.append(
         {QString::fromStdString(engine::cellTypeName(layer.type)), layer.hiddenSize});
   }
-  for (const auto& parameter : loaded.model->parameters()) info.parameters += parameter.numel();
+  info.parameters = loaded.parameterCount();
   return info;
 }
 

@@ -1,10 +1,6 @@
 #include "widgets/sampler/sampling_options_form.h"
 
-// LibTorch declares members named `slots`, which Qt's keyword macro would rewrite.
-#pragma push_macro("slots")
-#undef slots
 #include "engine/sampling/sampling_options.h"
-#pragma pop_macro("slots")
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>

@@ -4,12 +4,8 @@
 
 #include <cmath>
 
-// LibTorch names a member slots(), which Qt's macro would rewrite.
-#pragma push_macro("slots")
-#undef slots
 #include "engine/scoring/surprisal_recovery.h"
 #include "widgets/display_format.h"
-#pragma pop_macro("slots")
 #include "widgets/surprisal/recovery_plot.h"
 
 namespace mrnn::widgets {

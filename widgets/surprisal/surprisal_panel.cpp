@@ -23,16 +23,12 @@
 #include <string>
 #include <vector>
 
-// LibTorch names a member slots(), which Qt's macro would rewrite.
-#pragma push_macro("slots")
-#undef slots
 #include "engine/analysis/analysis_job.h"
 #include "engine/analysis/held_out_text.h"
 #include "engine/analysis/loaded_model.h"
 #include "engine/scoring/scoring_output.h"
 #include "engine/scoring/surprisal_recovery.h"
 #include "engine/scoring/text_score.h"
-#pragma pop_macro("slots")
 #include "widgets/analysis/analysis_job_bar.h"
 #include "widgets/analysis/model_slot.h"
 #include "widgets/checkpoints/checkpoint_chooser.h"
@@ -42,6 +38,8 @@
 #include "widgets/surprisal/recovery_plot.h"
 #include "widgets/surprisal/recovery_table.h"
 #include "widgets/surprisal/surprisal_text_view.h"
+
+#include "widgets/display_format.h"
 
 namespace mrnn::widgets {
 namespace {
@@ -70,10 +68,6 @@ struct ModelInput {
   std::string checkpoint;
   std::string label;
 };
-
-QString count(qint64 n) {
-  return QLocale(QLocale::English).toString(n);
-}
 
 // The engine numbers the models it compares; the user knows them by their labels.
 std::string withLabels(const std::string& message, const std::vector<ModelInput>& models) {
@@ -136,7 +130,7 @@ SurprisalPanel::SurprisalPanel(ProjectDocument& document, QWidget* parent)
   maxSymbols_->setToolTip(
       tr("Score the first this many symbols of the split or file (0: all of them). The "
          "coloured text shows at most the first %1.")
-          .arg(count(kMaxColouredSymbols)));
+          .arg(formatCount(kMaxColouredSymbols)));
   filePath_ = new QLineEdit(this);
   filePath_->setObjectName(QStringLiteral("textFilePath"));
   filePath_->setPlaceholderText(tr("a text file to score"));
@@ -452,7 +446,7 @@ void SurprisalPanel::runAnalysis() {
     wordLevel_ = result->wordLevel;
     scoreNote_ = result->symbols > kMaxColouredSymbols
                      ? tr("the first %1 of %2 symbols")
-                           .arg(count(kMaxColouredSymbols), count(result->symbols))
+                           .arg(formatCount(kMaxColouredSymbols), formatCount(result->symbols))
                      : QString();
     showScore(result->score);
     scoreNote_.clear();

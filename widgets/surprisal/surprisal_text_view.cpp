@@ -18,14 +18,12 @@
 #include <algorithm>
 #include <cmath>
 
-// LibTorch names a member slots(), which Qt's macro would rewrite.
-#pragma push_macro("slots")
-#undef slots
 #include "engine/scoring/text_score.h"
-#pragma pop_macro("slots")
 #include "widgets/surprisal/surprisal_legend.h"
 #include "widgets/text_character_geometry.h"
 #include "widgets/visible_symbol.h"
+
+#include "widgets/display_format.h"
 
 namespace mrnn::widgets {
 namespace {
@@ -37,10 +35,6 @@ const QChar kTabMark(0x21E5);        // ⇥
 const QChar kLineBreakMark(0x21B5);  // ↵
 // After a · or ⇥: lets lines wrap there, as they would at the space itself.
 const QChar kBreakOpportunity(0x200B);
-
-QString count(qint64 n) {
-  return QLocale(QLocale::English).toString(n);
-}
 
 // A lone byte of a multi-byte character (byte-level models) has no glyph of its own.
 bool isLoneHighByte(const std::string& text) {
@@ -146,8 +140,8 @@ QString SurprisalTextView::summary() const {
   if (!score_) return {};
   const auto& s = *score_;
   QString text = tr("%1 symbols (%2 predicted): <b>%3 bits per symbol</b>, %4 bits in all")
-                     .arg(count(static_cast<qint64>(s.symbols.size())))
-                     .arg(count(s.predictedSymbols))
+                     .arg(formatCount(static_cast<qint64>(s.symbols.size())))
+                     .arg(formatCount(s.predictedSymbols))
                      .arg(s.bitsPerSymbol, 0, 'f', 3)
                      .arg(QLocale(QLocale::English).toString(s.totalBits, 'f', 1));
   if (!note_.isEmpty()) text += QStringLiteral(" · ") + note_.toHtmlEscaped();
@@ -248,15 +242,15 @@ QString SurprisalTextView::toolTipFor(int index) const {
   if (!score_ || index < 0 || index >= symbolCount()) return {};
   const auto& s = score_->symbols[static_cast<size_t>(index)];
   QString tip = tr("<b>%1</b>&nbsp;&nbsp;symbol %2 of %3")
-                    .arg(nameOf(s.text), count(index + 1),
-                         count(static_cast<qint64>(score_->symbols.size())));
+                    .arg(nameOf(s.text), formatCount(index + 1),
+                         formatCount(static_cast<qint64>(score_->symbols.size())));
   if (!s.predicted) {
     return tip + tr("<br>Not predicted: nothing came before the text's first symbol.");
   }
   tip += tr("<br>p = %1 &middot; %2 bits &middot; rank %3")
              .arg(probabilityText(s.probability))
              .arg(s.bits, 0, 'f', 2)
-             .arg(count(s.rank));
+             .arg(formatCount(s.rank));
   if (s.rank == 1) tip += tr(" (the model's top choice)");
   if (s.alternatives.empty()) return tip;
   tip += tr("<br>The model's top %1:").arg(s.alternatives.size());

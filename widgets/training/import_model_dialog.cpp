@@ -22,13 +22,8 @@
 #include <algorithm>
 #include <memory>
 
-// LibTorch declares members named `slots`, which Qt's keyword macro would rewrite.
-#pragma push_macro("slots")
-#undef slots
 #include "engine/config/project_file.h"
-#include "engine/interop/imported_model.h"
 #include "engine/interop/run_import.h"
-#pragma pop_macro("slots")
 
 #include "widgets/monospace_font.h"
 #include "widgets/native_path.h"
@@ -385,9 +380,8 @@ bool ImportModelDialog::startImport() {
   // Reading a state dict of a large model and writing its checkpoint take seconds.
   job_ = new BackgroundJob(
       [request, project, name, outcome](engine::JobContext&) {
-        const engine::ImportedModel model = engine::readModelFile(request);
-        outcome->run = engine::importAsRun(project, model, request.file, name);
-        outcome->description = model.description;
+        outcome->run = engine::importModelFile(request, project, name);
+        outcome->description = outcome->run.description;
       },
       this);
   const QString file = fromNativePath(request.file);

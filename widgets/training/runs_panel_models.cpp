@@ -13,13 +13,9 @@
 #include <QTableView>
 #include <memory>
 
-// LibTorch declares members named `slots`, which Qt's keyword macro would rewrite.
-#pragma push_macro("slots")
-#undef slots
 #include "engine/analysis/loaded_model.h"
 #include "engine/config/project_store_paths.h"
 #include "engine/interop/model_export.h"
-#pragma pop_macro("slots")
 
 #include "engine/store/run_catalogue.h"
 #include "widgets/display_format.h"

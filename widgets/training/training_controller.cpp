@@ -8,15 +8,11 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "engine/devices/gpu_inventory.h"
 #include "engine/training/training_run.h"
 #include "widgets/mrnn_program.h"
 #include "widgets/project/project_document.h"
 #include "widgets/training/rank_process_run.h"
-
-#pragma push_macro("slots")
-#undef slots
-#include <torch/cuda.h>
-#pragma pop_macro("slots")
 
 namespace mrnn::widgets {
 
@@ -53,7 +49,7 @@ qint64 TrainingController::launcherProcess() const {
 }
 
 int TrainingController::visibleGpus() {
-  return torch::cuda::is_available() ? static_cast<int>(torch::cuda::device_count()) : 0;
+  return static_cast<int>(engine::listComputeDevices().gpus.size());
 }
 
 bool TrainingController::start() {

@@ -20,13 +20,9 @@
 #include <algorithm>
 #include <stdexcept>
 
-// LibTorch names a member slots(), which Qt's macro would rewrite.
-#pragma push_macro("slots")
-#undef slots
 #include "engine/analysis/analysis_job.h"
 #include "engine/analysis/loaded_model.h"
 #include "engine/probing/hidden_state_tree.h"
-#pragma pop_macro("slots")
 #include "widgets/analysis/analysis_job_bar.h"
 #include "widgets/analysis/model_slot.h"
 #include "widgets/checkpoints/checkpoint_chooser.h"

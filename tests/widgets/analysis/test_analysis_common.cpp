@@ -14,13 +14,9 @@
 #include <atomic>
 #include <stdexcept>
 
-// LibTorch names a member slots(), which Qt's macro would rewrite.
-#pragma push_macro("slots")
-#undef slots
 #include "engine/analysis/analysis_job.h"
 #include "engine/analysis/held_out_text.h"
 #include "engine/analysis/loaded_model.h"
-#pragma pop_macro("slots")
 #include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
 #include "file_head.h"

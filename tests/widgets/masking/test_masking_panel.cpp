@@ -14,18 +14,14 @@
 #include <cmath>
 #include <memory>
 
-// LibTorch names a member slots(), which Qt's macro would rewrite.
-#pragma push_macro("slots")
-#undef slots
 #include "engine/analysis/held_out_text.h"
 #include "engine/analysis/loaded_model.h"
 #include "engine/config/project_file.h"
 #include "engine/scoring/feature_masking.h"
-#include "engine/training/evaluator.h"
 #include "engine/training/run_control.h"
 #include "engine/training/trainer.h"
-#pragma pop_macro("slots")
 #include "file_head.h"
+#include "model_files.h"
 #include "trained_project.h"
 #include "widgets/analysis/analysis_job_bar.h"
 #include "widgets/checkpoints/checkpoint_chooser.h"
@@ -60,19 +56,6 @@ std::vector<engine::MaskingCurve> curvesA() {
 std::vector<engine::MaskingCurve> curvesB() {
   return {curve(0, {0.9, 1.1, 1.3}, {0.0, 0.01, 0.03}),
           curve(std::nullopt, {0.9, 1.25, 1.7}, {0.0, 0.02, 0.06})};
-}
-
-// The loss evaluateStatic gives on the project's validation split, as the panel's job sets
-// it up: the model project's evaluation batch and window, the first `symbols` symbols.
-double staticLoss(const QString& checkpoint, const engine::Project& dataProject, int64_t symbols) {
-  auto loaded = engine::loadModelFromCheckpoint(checkpoint.toStdString());
-  const auto split = engine::heldOutSplit(dataProject, loaded.vocabulary, "valid");
-  engine::EvalOptions options;
-  options.batch = loaded.project.evaluation.batchSize;
-  options.bptt = loaded.project.evaluation.bptt;
-  options.maxSymbols = symbols;
-  torch::NoGradGuard noGrad;
-  return engine::evaluateStatic(*loaded.model, split, options).nats;
 }
 
 // tinyProjectYaml with two mLSTM layers of `hidden` units, or one LSTM layer.
@@ -297,8 +280,10 @@ class MaskingPanelTest : public QObject {
     QCOMPARE(series[0].p, levels);
     QCOMPARE(series[0].meanNats.size(), size_t(3));
     QCOMPARE(series[0].stdNats[0], 0.0);
-    const double bestLoss = staticLoss(trained_->bestCheckpoint(), document.project(), 400);
-    const double latestLoss = staticLoss(trained_->latestCheckpoint(), document.project(), 400);
+    const double bestLoss = test::staticValidationLoss(trained_->bestCheckpoint().toStdString(),
+                                                       document.project(), 400);
+    const double latestLoss = test::staticValidationLoss(trained_->latestCheckpoint().toStdString(),
+                                                         document.project(), 400);
     QVERIFY2(std::abs(series[0].meanNats[0] - bestLoss) < 1e-6,
              qPrintable(QString("%1 vs %2").arg(series[0].meanNats[0]).arg(bestLoss)));
     QVERIFY(std::abs(series[1].meanNats[0] - latestLoss) < 1e-6);

@@ -10,11 +10,7 @@
 
 #include <memory>
 
-// LibTorch declares members named `slots`, which Qt's keyword macro would rewrite.
-#pragma push_macro("slots")
-#undef slots
 #include "engine/sampling/sampling_options.h"
-#pragma pop_macro("slots")
 #include "trained_project.h"
 #include "widgets/project/project_document.h"
 #include "widgets/sampler/alternatives_menu.h"

@@ -14,13 +14,9 @@
 #include <cmath>
 #include <fstream>
 
-// LibTorch names a member slots(), which Qt's macro would rewrite.
-#pragma push_macro("slots")
-#undef slots
 #include "engine/analysis/loaded_model.h"
 #include "engine/scoring/surprisal_recovery.h"
 #include "engine/scoring/text_score.h"
-#pragma pop_macro("slots")
 #include "file_head.h"
 #include "trained_project.h"
 #include "widgets/analysis/analysis_job_bar.h"

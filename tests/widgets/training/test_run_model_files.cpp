@@ -2,14 +2,7 @@
 // trained in the test: what each writes, what the table shows, and that a refused import
 // writes nothing.
 
-// LibTorch declares members named `slots`, which Qt's keyword macro would rewrite.
-#pragma push_macro("slots")
-#undef slots
-#include <torch/types.h>
-
-#include "engine/interop/safetensors_file.h"
-#include "engine/interop/torch_file.h"
-#pragma pop_macro("slots")
+#include "model_files.h"
 
 #include <QAbstractButton>
 #include <QDir>
@@ -47,21 +40,6 @@ using mrnn::widgets::RunsPanel;
 using mrnn::widgets::RunsTableModel;
 
 namespace {
-
-// A language model as PyTorch's word language model example saves it: an embedding of
-// `vocabulary` rows, a one-layer torch.nn.LSTM of 3 units, a linear decoder.
-void writePyTorchLanguageModel(const QString& path, int64_t vocabulary) {
-  const int64_t embedding = 4;
-  const int64_t hidden = 3;
-  mrnn::engine::writeTorchStateDict(path.toStdString(),
-                                    {{"encoder.weight", torch::randn({vocabulary, embedding})},
-                                     {"rnn.weight_ih_l0", torch::randn({4 * hidden, embedding})},
-                                     {"rnn.weight_hh_l0", torch::randn({4 * hidden, hidden})},
-                                     {"rnn.bias_ih_l0", torch::randn({4 * hidden})},
-                                     {"rnn.bias_hh_l0", torch::randn({4 * hidden})},
-                                     {"decoder.weight", torch::randn({vocabulary, hidden})},
-                                     {"decoder.bias", torch::randn({vocabulary})}});
-}
 
 void writeText(const QString& path, const QByteArray& text) {
   QFile file(path);
@@ -214,7 +192,7 @@ void RunModelFilesTest::exportWritesSafetensorsWithTheDescriptionInside() {
   QCOMPARE(mrnn::engine::modelFileKind(path.toStdString()), ModelFileKind::Exported);
   // Safetensors from elsewhere carry no description; a header that is not one cannot tell.
   const QString plain = scratch_ + QStringLiteral("/plain.safetensors");
-  mrnn::engine::writeSafetensors(plain.toStdString(), {{{"w", torch::ones({2})}}, {}});
+  mrnn::test::writeForeignSafetensors(plain.toStdString());
   QCOMPARE(mrnn::engine::modelFileKind(plain.toStdString()), ModelFileKind::PyTorch);
   const QString broken = scratch_ + QStringLiteral("/broken.safetensors");
   writeText(broken, QByteArray("not a safetensors file at all"));
@@ -225,7 +203,7 @@ void RunModelFilesTest::theDialogTellsAFileThatCarriesItsVocabulary() {
   const QString exported = scratch_ + QStringLiteral("/exported.pt");
   QVERIFY(exportTrainedRun(exported));
   const QString plain = scratch_ + QStringLiteral("/lm.pt");
-  writePyTorchLanguageModel(plain, 5);
+  mrnn::test::writePyTorchLanguageModel(plain.toStdString(), 5);
   ImportModelDialog dialog(project_->projectFile());
   dialog.show();
   auto* box = dialog.findChild<QGroupBox*>(QStringLiteral("importVocabularyBox"));
@@ -263,7 +241,7 @@ void RunModelFilesTest::importRefusesAMissingFileAndWritesNothing() {
 void RunModelFilesTest::importRefusesAVocabularyOfTheWrongSizeAndWritesNothing() {
   const ProjectState before = stateOf(project_->folder());
   const QString plain = scratch_ + QStringLiteral("/lm.pt");
-  writePyTorchLanguageModel(plain, 5);
+  mrnn::test::writePyTorchLanguageModel(plain.toStdString(), 5);
   ImportModelDialog dialog(project_->projectFile());
   QSignalSpy imported(&dialog, &ImportModelDialog::imported);
   dialog.show();
@@ -301,7 +279,7 @@ void RunModelFilesTest::importRefusesAVocabularyOfTheWrongSizeAndWritesNothing()
 
 void RunModelFilesTest::importOfAPyTorchModelWithItsVocabularyAddsARun() {
   const QString plain = scratch_ + QStringLiteral("/lm.pt");
-  writePyTorchLanguageModel(plain, 4);
+  mrnn::test::writePyTorchLanguageModel(plain.toStdString(), 4);
   const QString corpus = scratch_ + QStringLiteral("/train.txt");
   writeText(corpus, "ab c");  // a, b, space, c: the project's own (character) level
   ImportModelDialog dialog(project_->projectFile());

@@ -17,6 +17,7 @@
 #include "engine/interop/run_import.h"
 #include "engine/interop/torch_file.h"
 #include "engine/io/atomic_file.h"
+#include "engine/models/language_model.h"
 #include "engine/store/run_catalogue.h"
 #include "test_harness.h"
 #include "training_fixtures.h"

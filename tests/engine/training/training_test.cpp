@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include <caffe2/serialize/inline_container.h>
 #include <torch/torch.h>
 
 #include "engine/data/corpus.h"
@@ -525,6 +526,98 @@ MRNN_TEST(a_damaged_payload_with_a_matching_checksum_is_refused_in_one_line) {
   const auto resumed = trainToEnd(project, scratch.file("damaged.pt"));
   EXPECT(resumed.failed);
   EXPECT_MSG(resumed.reason.find("frame #") == std::string::npos, resumed.reason);
+}
+
+namespace {
+
+// `bytes` (a checkpoint) with its archive written again by LibTorch's own writer, the file
+// `name` inside it replaced by `contents`, and its header's size and checksum made right: a
+// file made to pass every check but the one under test.
+std::string withArchiveFile(const std::string& bytes, const std::string& name,
+                            const std::string& contents) {
+  const size_t header = 32;  // tag, format version, payload size, FNV-1a of the payload
+  std::istringstream payload(bytes.substr(header));
+  caffe2::serialize::PyTorchStreamReader reader(&payload);
+  std::string archive;
+  {
+    caffe2::serialize::PyTorchStreamWriter writer([&](const void* data, size_t size) {
+      archive.append(static_cast<const char*>(data), size);
+      return size;
+    });
+    for (const std::string& record : reader.getAllRecords()) {
+      if (record == ".data/version" || record == "version") continue;  // the writer adds it
+      if (record == name) {
+        writer.writeRecord(record, contents.data(), contents.size());
+      } else {
+        auto [data, size] = reader.getRecord(record);
+        writer.writeRecord(record, data.get(), size);
+      }
+    }
+    writer.writeEndOfFile();
+  }
+  std::string file = bytes.substr(0, header) + archive;
+  uint64_t hash = 14695981039346656037ull;
+  for (size_t i = header; i < file.size(); ++i) {
+    hash ^= static_cast<unsigned char>(file[i]);
+    hash *= 1099511628211ull;
+  }
+  for (int i = 0; i < 8; ++i) {
+    file[16 + i] = static_cast<char>((archive.size() >> (8 * i)) & 0xff);
+    file[24 + i] = static_cast<char>((hash >> (8 * i)) & 0xff);
+  }
+  return file;
+}
+
+}  // namespace
+
+// LibTorch compiles a checkpoint archive's TorchScript source when it loads it, and runs a
+// __setstate__ it finds there: a file whose source holds a method is refused before LibTorch
+// reads it; the workbench's own archives (attributes only) open as ever.
+MRNN_TEST(a_checkpoint_whose_archive_holds_code_is_refused_before_libtorch_reads_it) {
+  ScratchProject scratch("script-code");
+  auto project = scratch.project();
+  const std::string bytes = oneStepCheckpointBytes(project);
+  scratch.write("rewritten.pt",
+                withArchiveFile(bytes, "constants.pkl", std::string("\x80\x02).", 4)));
+  engine::Checkpoint::open(scratch.file("rewritten.pt"));  // the writer's round trip is sound
+
+  std::istringstream payload(bytes.substr(32));
+  caffe2::serialize::PyTorchStreamReader reader(&payload);
+  auto [data, size] = reader.getRecord("code/__torch__.py");
+  const std::string source(static_cast<const char*>(data.get()), size);
+  EXPECT(source.find("class Module(Module):") != std::string::npos);
+  const std::string method = source +
+                             "  def __setstate__(self, state: int) -> None:\n"
+                             "    return None\n";
+  scratch.write("code.pt", withArchiveFile(bytes, "code/__torch__.py", method));
+  EXPECT_THROWS_WITH(engine::CheckpointError, engine::Checkpoint::open(scratch.file("code.pt")),
+                     "code.pt", "holds code at line", "not written by the workbench");
+  const std::string decorated = source + "  @torch.jit.export\n";
+  scratch.write("decorated.pt", withArchiveFile(bytes, "code/__torch__.py", decorated));
+  EXPECT_THROWS_WITH(engine::CheckpointError,
+                     engine::Checkpoint::open(scratch.file("decorated.pt")), "decorated.pt",
+                     "holds code at line");
+}
+
+// Found by fuzzing: a checkpoint whose vocabulary text is damaged (its archive and checksum
+// sound) gave LibTorch-free std::invalid_argument from Checkpoint::vocabulary(), which callers
+// catching CheckpointError did not expect. It is refused when the checkpoint opens, naming it.
+MRNN_TEST(a_checkpoint_with_a_damaged_vocabulary_is_refused_when_it_opens) {
+  ScratchProject scratch("damaged-vocabulary");
+  auto project = scratch.project();
+  const std::string bytes = oneStepCheckpointBytes(project);
+  std::istringstream payload(bytes.substr(32));
+  caffe2::serialize::PyTorchStreamReader reader(&payload);
+  auto [data, size] = reader.getRecord("data.pkl");
+  std::string pickle(static_cast<const char*>(data.get()), size);
+  const size_t level = pickle.find("mrnn-vocabulary 1 char ");
+  EXPECT(level != std::string::npos);
+  if (level == std::string::npos) return;
+  pickle[level + 18] = '\x01';  // "char" becomes "\x01har": no level
+  scratch.write("vocabulary.pt", withArchiveFile(bytes, "data.pkl", pickle));
+  EXPECT_THROWS_WITH(engine::CheckpointError,
+                     engine::Checkpoint::open(scratch.file("vocabulary.pt")), "vocabulary.pt",
+                     "its vocabulary cannot be read", "unknown level");
 }
 
 MRNN_TEST(checkpoint_of_another_format_version_is_refused) {

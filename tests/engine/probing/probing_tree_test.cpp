@@ -10,6 +10,7 @@
 #include <chrono>
 #include <map>
 
+#include "engine/models/language_model.h"
 #include "engine/probing/hidden_state_tree.h"
 #include "engine/probing/probing_jobs.h"
 #include "engine/probing/probing_output.h"

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/models/language_model.h"
 #include "engine/probing/gate_analysis.h"
 #include "engine/probing/half_float.h"
 #include "engine/probing/probing_output.h"

@@ -10,7 +10,9 @@
 
 #include "engine/analysis/held_out_text.h"
 #include "engine/analysis/loaded_model.h"
+#include "engine/analysis/model_placement.h"
 #include "engine/config/project_file.h"
+#include "engine/models/language_model.h"
 #include "engine/store/metric_names.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"

@@ -9,6 +9,7 @@
 #include "engine/interop/torch_file.h"
 #include "engine/io/atomic_file.h"
 #include "engine/io/zip_directory.h"
+#include "engine/io/zip_records.h"
 #include "test_harness.h"
 #include "training_fixtures.h"
 
@@ -148,4 +149,57 @@ MRNN_TEST(a_cut_export_is_refused_before_libtorch_reads_it) {
   engine::writeFileAtomically(scratch.file("cut.pt"), whole.substr(0, whole.size() - 10));
   EXPECT_THROWS_WITH(engine::InteropError, engine::readTorchStateDict(scratch.file("cut.pt")),
                      "cut.pt", "truncated or damaged", "end record is missing");
+}
+
+// torch.save files are read by the engine's own zip reader, never LibTorch's (which leaks on
+// many damaged archives it refuses): stored and deflated files alike, every record checked.
+MRNN_TEST(a_deflated_copy_of_a_pytorch_file_reads_as_the_stored_one) {
+  const std::string deflated = std::string(MRNN_INTEROP_FILES) + "/lstm_state_dict_deflated.pt";
+  engine::ZipRecords zip = engine::ZipRecords::inFile(deflated);
+  EXPECT_EQ(zip.entries().front().method, uint16_t{8});
+  const engine::NamedTensors stored = engine::readTorchStateDict(kPytorchFile);
+  const engine::NamedTensors inflated = engine::readTorchStateDict(deflated);
+  EXPECT_EQ(stored.size(), inflated.size());
+  for (size_t i = 0; i < stored.size() && i < inflated.size(); ++i) {
+    EXPECT_EQ(stored[i].first, inflated[i].first);
+    EXPECT(torch::equal(stored[i].second, inflated[i].second));
+  }
+}
+
+MRNN_TEST(the_zip_reader_checks_each_file_against_its_checksum_and_size) {
+  test::ScratchProject scratch("zip_records");
+  engine::ZipRecords sound = engine::ZipRecords::inFile(kPytorchFile);
+  const engine::ZipEntry* pickle = sound.find("lstm_state_dict/data.pkl");
+  EXPECT(pickle != nullptr);
+  if (pickle == nullptr) return;
+  EXPECT_EQ(sound.read(*pickle, 1 << 20).size(), size_t{735});
+  EXPECT_THROWS_WITH(std::runtime_error, sound.read(*pickle, 700), "data.pkl",
+                     "holds 735 bytes, more than the 700 expected");
+
+  // One byte of the pickle changed: its CRC-32 no longer matches, in words naming the file.
+  std::string flipped = engine::readWholeFile(kPytorchFile);
+  const size_t proto = flipped.find("\x80\x02");
+  EXPECT(proto != std::string::npos);
+  flipped[proto + 5] = static_cast<char>(flipped[proto + 5] ^ 0x20);
+  engine::writeFileAtomically(scratch.file("flipped.pt"), flipped);
+  engine::ZipRecords damaged = engine::ZipRecords::inFile(scratch.file("flipped.pt"));
+  EXPECT_THROWS_WITH(std::runtime_error,
+                     damaged.read(*damaged.find("lstm_state_dict/data.pkl"), 1 << 20), "data.pkl",
+                     "do not match their checksum");
+  EXPECT_THROWS_WITH(engine::InteropError, engine::readTorchStateDict(scratch.file("flipped.pt")),
+                     "flipped.pt", "truncated or damaged", "checksum");
+
+  // A deflated record whose directory claims more bytes than it inflates to (and the reverse).
+  const std::string deflated =
+      engine::readWholeFile(std::string(MRNN_INTEROP_FILES) + "/lstm_state_dict_deflated.pt");
+  const size_t directory = deflated.find(std::string("PK\x01\x02", 4));
+  for (const uint64_t claimed : {uint64_t{736}, uint64_t{734}}) {
+    std::string lying = deflated;
+    putLittle(lying, directory + 24, claimed, 4);
+    engine::writeFileAtomically(scratch.file("lying.pt"), lying);
+    engine::ZipRecords zip = engine::ZipRecords::inFile(scratch.file("lying.pt"));
+    EXPECT_THROWS_WITH(std::runtime_error, zip.read(zip.entries().front(), 1 << 20),
+                       std::string("data.pkl"),
+                       "do not inflate to the " + std::to_string(claimed) + " bytes");
+  }
 }

@@ -13,9 +13,11 @@
 
 #include "engine/analysis/loaded_model.h"
 #include "engine/analysis/model_device.h"
+#include "engine/analysis/model_placement.h"
 #include "engine/data/corpus.h"
 #include "engine/devices/compute_device.h"
 #include "engine/inference/single_stream_model.h"
+#include "engine/models/language_model.h"
 #include "engine/probing/gate_analysis.h"
 #include "engine/probing/hidden_state_tree.h"
 #include "engine/sampling/sampler.h"

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "engine/models/language_model.h"
 #include "engine/scoring/debagging.h"
 #include "engine/scoring/scoring_output.h"
 #include "scoring_fixtures.h"

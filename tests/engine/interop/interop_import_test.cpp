@@ -6,13 +6,16 @@
 #include <filesystem>
 
 #include "engine/analysis/loaded_model.h"
+#include "engine/analysis/model_placement.h"
 #include "engine/config/project_file.h"
+#include "engine/interop/exported_tensors.h"
 #include "engine/interop/import_vocabulary.h"
 #include "engine/interop/imported_model.h"
 #include "engine/interop/model_export.h"
 #include "engine/interop/run_import.h"
 #include "engine/interop/safetensors_file.h"
 #include "engine/interop/torch_file.h"
+#include "engine/models/language_model.h"
 #include "engine/store/run_catalogue.h"
 #include "test_harness.h"
 #include "training_fixtures.h"

@@ -7,6 +7,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "engine/models/language_model.h"
 #include "engine/scoring/scoring_output.h"
 #include "engine/scoring/surprisal_recovery.h"
 #include "engine/scoring/text_score.h"

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "engine/models/language_model.h"
 #include "engine/scoring/scoring_output.h"
 #include "engine/scoring/text_score.h"
 #include "engine/store/text_format.h"
