@@ -1,8 +1,11 @@
 #include "engine/io/zip_directory.h"
 
+#include "engine/io/zip_records.h"
+
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <set>
 #include <stdexcept>
 
 namespace mrnn::engine {
@@ -155,11 +158,23 @@ ZipEntry readEntry(const std::string& directory, size_t& at, uint64_t archiveSiz
   return entry;
 }
 
-// The bytes of a stored entry, after checking its local header.
-std::string storedContents(uint64_t archiveSize, const ZipReadAt& readAt, const ZipEntry& entry) {
-  const uint64_t dataAt = zipEntryDataOffset(archiveSize, readAt, entry);
-  if (entry.method != 0) return {};
-  return readExactly(readAt, dataAt, static_cast<size_t>(entry.compressedSize), "version record");
+// A version record holds a number and a line break; anything long is not one.
+constexpr uint64_t kLongestVersionRecord = 64;
+
+bool sameIgnoringCase(const std::string& a, const std::string& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::vector<const ZipEntry*> entriesNamed(const std::vector<ZipEntry>& entries,
+                                          const std::string& name) {
+  std::vector<const ZipEntry*> found;
+  for (const ZipEntry& entry : entries) {
+    if (sameIgnoringCase(entry.name, name)) found.push_back(&entry);
+  }
+  return found;
 }
 
 }  // namespace
@@ -212,32 +227,42 @@ std::string torchArchiveProblem(uint64_t archiveSize, const ZipReadAt& readAt,
         return "its file '" + entry.name + "' is encrypted or patched, which no PyTorch writes";
       }
     }
+    std::set<std::string> names;
+    for (const ZipEntry& entry : entries) {
+      // LibTorch looks names up as C strings: a NUL inside one makes it look for another.
+      if (entry.name.find('\0') != std::string::npos) return "a file's name holds a NUL byte";
+      // ... and regardless of case, so two files of one name leave it to chance which is read.
+      std::string lower = entry.name;
+      for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (!names.insert(lower).second) return "it holds two files named '" + entry.name + "'";
+    }
     const std::string& first = entries.front().name;
     const size_t slash = first.find('/');
     if (slash == std::string::npos) return "its first file '" + first + "' is not in a folder";
     const std::string folder = first.substr(0, slash + 1);
-    auto version = std::find_if(entries.begin(), entries.end(), [&](const ZipEntry& entry) {
-      return entry.name == folder + ".data/version" || entry.name == folder + "version";
-    });
-    if (version == entries.end()) return "it has no version record";
-    const std::string text = storedContents(archiveSize, readAt, *version);
-    if (version->method == 0) {
-      const auto digit = std::find_if_not(text.begin(), text.end(),
-                                          [](unsigned char c) { return std::isspace(c); });
-      if (digit == text.end() || !std::isdigit(static_cast<unsigned char>(*digit))) {
-        return "its version record is not a number";
-      }
-      const std::string digits(digit, std::find_if_not(digit, text.end(), [](unsigned char c) {
-                                 return std::isdigit(c);
-                               }));
-      if (digits.size() > 18 || std::stoull(digits) > maxVersion) {
-        return "it is format version " + digits + ", newer than the " + std::to_string(maxVersion) +
-               " this build reads (written by a newer PyTorch?)";
-      }
-      // Version 1 is the first any PyTorch wrote; LibTorch refuses a 0, leaking its reader.
-      if (std::stoull(digits) < 1) {
-        return "it is format version " + digits + ", which no PyTorch writes";
-      }
+    // The record LibTorch's reader reads (its zip library matches names regardless of case,
+    // ".data/version" first), which must read and parse as it will, else the reader leaks.
+    std::vector<const ZipEntry*> version = entriesNamed(entries, folder + ".data/version");
+    if (version.empty()) version = entriesNamed(entries, folder + "version");
+    if (version.empty()) return "it has no version record";
+    if (version.size() > 1) return "it has " + std::to_string(version.size()) + " version records";
+    ZipRecords zip(archiveSize, readAt);
+    const std::string text = zip.read(*version.front(), kLongestVersionRecord);
+    const auto digit =
+        std::find_if_not(text.begin(), text.end(), [](unsigned char c) { return std::isspace(c); });
+    if (digit == text.end() || !std::isdigit(static_cast<unsigned char>(*digit))) {
+      return "its version record is not a number";
+    }
+    const std::string digits(digit, std::find_if_not(digit, text.end(), [](unsigned char c) {
+                               return std::isdigit(c);
+                             }));
+    if (digits.size() > 18 || std::stoull(digits) > maxVersion) {
+      return "it is format version " + digits + ", newer than the " + std::to_string(maxVersion) +
+             " this build reads (written by a newer PyTorch?)";
+    }
+    // Version 1 is the first any PyTorch wrote; LibTorch refuses a 0, leaking its reader.
+    if (std::stoull(digits) < 1) {
+      return "it is format version " + digits + ", which no PyTorch writes";
     }
     return {};
   } catch (const std::runtime_error& error) {

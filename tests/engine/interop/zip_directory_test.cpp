@@ -33,6 +33,16 @@ void putLittle(std::string& bytes, size_t at, uint64_t value, int width) {
   for (int i = 0; i < width; ++i) bytes[at + i] = static_cast<char>((value >> (8 * i)) & 0xff);
 }
 
+// CRC-32 (zip's), bit by bit: an independent check of the reader's.
+uint32_t crc32Of(const std::string& bytes) {
+  uint32_t crc = 0xffffffffu;
+  for (const char c : bytes) {
+    crc ^= static_cast<unsigned char>(c);
+    for (int bit = 0; bit < 8; ++bit) crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+  }
+  return ~crc;
+}
+
 }  // namespace
 
 MRNN_TEST(a_file_pytorch_wrote_lists_its_files_and_passes) {
@@ -135,11 +145,35 @@ MRNN_TEST(an_archive_without_a_version_record_or_a_folder_is_refused) {
                         (static_cast<unsigned char>(wordy[local + 28]) |
                          static_cast<unsigned char>(wordy[local + 29]) << 8);
     wordy[data] = 'v';
+    // Its CRC-32 no longer matches: the reader says so first.
+    EXPECT_MSG(engine::torchArchiveProblem(wordy).find("checksum") != std::string::npos,
+               engine::torchArchiveProblem(wordy));
+    // With the directory's CRC-32 made right, the text itself is refused.
+    const size_t length = static_cast<unsigned char>(wordy[versionHeader + 24]);
+    putLittle(wordy, versionHeader + 16, crc32Of(wordy.substr(data, length)), 4);
     EXPECT_EQ(engine::torchArchiveProblem(wordy),
               std::string("its version record is not a number"));
   }
   EXPECT_EQ(engine::torchArchiveProblem(std::string("PK\x05\x06", 4) + std::string(18, '\0')),
             std::string("its zip archive holds no files"));
+}
+
+// Found by fuzzing: LibTorch's zip library finds files by name regardless of case, so of two
+// files whose names differ only so, which one it reads is left to its sort; the check read the
+// other, passed, and LibTorch's reader then failed and leaked. Such archives are refused.
+MRNN_TEST(two_files_of_one_name_in_any_case_are_refused) {
+  const std::string file = engine::readWholeFile(kPytorchFile);
+  const size_t directory = file.find(std::string("PK\x01\x02", 4));
+  const size_t name = file.find("lstm_state_dict/data/1", directory);
+  EXPECT(name != std::string::npos);
+  if (name == std::string::npos) return;
+  std::string same = file;  // the directory names data/1 "DATA/0"
+  same.replace(name, 22, "lstm_state_dict/DATA/0");
+  EXPECT_EQ(engine::torchArchiveProblem(same),
+            std::string("it holds two files named 'lstm_state_dict/DATA/0'"));
+  std::string nul = file;  // a NUL inside a name
+  nul[name + 16] = '\0';
+  EXPECT_EQ(engine::torchArchiveProblem(nul), std::string("a file's name holds a NUL byte"));
 }
 
 MRNN_TEST(a_cut_export_is_refused_before_libtorch_reads_it) {
