@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <stdexcept>
 
@@ -280,40 +281,29 @@ std::string torchArchiveProblem(const std::string& archive, uint64_t maxVersion)
       maxVersion);
 }
 
-namespace {
-
-// A file's size and a reader of its bytes, for the functions above.
-struct FileBytes {
-  explicit FileBytes(const std::string& path) : file(path, std::ios::binary | std::ios::ate) {
-    if (file) size = static_cast<uint64_t>(file.tellg());
-  }
-  std::string operator()(uint64_t offset, size_t length) {
+ZipFile openZipFile(const std::string& path) {
+  auto file = std::make_shared<std::ifstream>(path, std::ios::binary | std::ios::ate);
+  if (!*file) throw std::runtime_error("it cannot be opened");
+  ZipFile zip;
+  zip.size = static_cast<uint64_t>(file->tellg());
+  zip.readAt = [file](uint64_t offset, size_t length) {
     std::string bytes(length, '\0');
-    file.clear();
-    file.seekg(static_cast<std::streamoff>(offset));
-    file.read(bytes.data(), static_cast<std::streamsize>(length));
-    bytes.resize(static_cast<size_t>(std::max<std::streamsize>(file.gcount(), 0)));
+    file->clear();
+    file->seekg(static_cast<std::streamoff>(offset));
+    file->read(bytes.data(), static_cast<std::streamsize>(length));
+    bytes.resize(static_cast<size_t>(std::max<std::streamsize>(file->gcount(), 0)));
     return bytes;
-  }
-  std::ifstream file;
-  uint64_t size = 0;
-};
-
-}  // namespace
-
-std::string torchArchiveFileProblem(const std::string& path, uint64_t maxVersion) {
-  FileBytes bytes(path);
-  if (!bytes.file) return "it cannot be opened";
-  return torchArchiveProblem(
-      bytes.size, [&](uint64_t offset, size_t length) { return bytes(offset, length); },
-      maxVersion);
+  };
+  return zip;
 }
 
-std::vector<ZipEntry> readZipFileDirectory(const std::string& path) {
-  FileBytes bytes(path);
-  if (!bytes.file) throw std::runtime_error("it cannot be opened");
-  return readZipDirectory(bytes.size,
-                          [&](uint64_t offset, size_t length) { return bytes(offset, length); });
+std::string torchArchiveFileProblem(const std::string& path, uint64_t maxVersion) {
+  try {
+    const ZipFile zip = openZipFile(path);
+    return torchArchiveProblem(zip.size, zip.readAt, maxVersion);
+  } catch (const std::runtime_error& error) {
+    return error.what();
+  }
 }
 
 }  // namespace mrnn::engine

@@ -30,9 +30,13 @@ std::vector<ZipEntry> readZipDirectory(uint64_t archiveSize, const ZipReadAt& re
 // data fit in the archive). Throws std::runtime_error as readZipDirectory does.
 uint64_t zipEntryDataOffset(uint64_t archiveSize, const ZipReadAt& readAt, const ZipEntry& entry);
 
-// readZipDirectory on a file; throws std::runtime_error (one sentence, without the name) when
-// it cannot be read or is damaged.
-std::vector<ZipEntry> readZipFileDirectory(const std::string& path);
+// A zip archive in a file: its size and a reader of its bytes (kept open while a copy of
+// `readAt` lives). Throws std::runtime_error("it cannot be opened").
+struct ZipFile {
+  uint64_t size = 0;
+  ZipReadAt readAt;
+};
+ZipFile openZipFile(const std::string& path);
 
 // What is wrong with a PyTorch archive (torch.save or a LibTorch OutputArchive), as one
 // clause, or "" where its directory, its folder and its version record are sound (a version

@@ -79,17 +79,8 @@ ZipRecords::ZipRecords(uint64_t size, ZipReadAt readAt)
     : size_(size), readAt_(std::move(readAt)), entries_(readZipDirectory(size_, readAt_)) {}
 
 ZipRecords ZipRecords::inFile(const std::string& path) {
-  auto file = std::make_shared<std::ifstream>(path, std::ios::binary | std::ios::ate);
-  if (!*file) throw std::runtime_error("it cannot be opened");
-  const auto size = static_cast<uint64_t>(file->tellg());
-  return ZipRecords(size, [file](uint64_t offset, size_t length) {
-    std::string bytes(length, '\0');
-    file->clear();
-    file->seekg(static_cast<std::streamoff>(offset));
-    file->read(bytes.data(), static_cast<std::streamsize>(length));
-    bytes.resize(static_cast<size_t>(std::max<std::streamsize>(file->gcount(), 0)));
-    return bytes;
-  });
+  ZipFile file = openZipFile(path);
+  return ZipRecords(file.size, std::move(file.readAt));
 }
 
 ZipRecords ZipRecords::inMemory(const std::string& bytes) {
