@@ -26,7 +26,7 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 if [[ ${#targets[@]} -eq 0 ]]; then
-  targets=(torch_file checkpoint unpickler zip_directory safetensors project_yaml experiment_yaml
+  targets=(torch_file checkpoint script_pickle unpickler zip_directory safetensors project_yaml experiment_yaml
            run_store mapping_file export_description vocabulary corpus)
 fi
 

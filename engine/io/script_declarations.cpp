@@ -81,9 +81,11 @@ std::string scriptDeclarationsProblem(const std::string& archive) {
   try {
     ZipRecords zip = ZipRecords::inMemory(archive);
     for (const ZipEntry& entry : zip.entries()) {
-      const size_t code = entry.name.find("/code/");
-      if (code == std::string::npos || entry.name.size() < 3 ||
-          entry.name.compare(entry.name.size() - 3, 3, ".py") != 0) {
+      // LibTorch's zip library finds "code/__torch__.py" under any case of those letters.
+      std::string name = entry.name;
+      for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (name.find("/code/") == std::string::npos || name.size() < 3 ||
+          name.compare(name.size() - 3, 3, ".py") != 0) {
         continue;
       }
       std::istringstream source(zip.read(entry, kMaxSourceBytes));

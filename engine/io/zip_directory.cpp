@@ -138,6 +138,7 @@ ZipEntry readEntry(const std::string& directory, size_t& at, uint64_t archiveSiz
   entry.crc32 = static_cast<uint32_t>(little(directory, at + 16, 4));
   entry.compressedSize = little(directory, at + 20, 4);
   entry.size = little(directory, at + 24, 4);
+  entry.externalAttributes = static_cast<uint32_t>(little(directory, at + 38, 4));
   entry.localHeaderOffset = little(directory, at + 42, 4);
   entry.name = directory.substr(at + kDirectoryHeaderSize, nameLength);
   const bool sizeUnknown = entry.size == kSize32Unknown;
@@ -158,6 +159,8 @@ ZipEntry readEntry(const std::string& directory, size_t& at, uint64_t archiveSiz
   at += headerSize;
   return entry;
 }
+
+constexpr uint32_t kFolderAttribute = 0x10;
 
 // A version record holds a number and a line break; anything long is not one.
 constexpr uint64_t kLongestVersionRecord = 64;
@@ -226,6 +229,12 @@ std::string torchArchiveProblem(uint64_t archiveSize, const ZipReadAt& readAt,
       }
       if ((entry.flags & (0x01 | 0x20 | 0x40)) != 0) {
         return "its file '" + entry.name + "' is encrypted or patched, which no PyTorch writes";
+      }
+      // LibTorch's zip library takes an entry with the folder attribute for a folder and
+      // "reads" nothing into the buffer it made for the file's contents.
+      if ((entry.externalAttributes & kFolderAttribute) != 0 &&
+          (entry.name.empty() || entry.name.back() != '/')) {
+        return "its file '" + entry.name + "' is marked as a folder, which no PyTorch writes";
       }
     }
     std::set<std::string> names;

@@ -12,7 +12,8 @@ struct ZipEntry {
   std::string name;
   uint16_t method = 0;  // 0: stored, 8: deflated
   uint16_t flags = 0;   // the general purpose bits: 1 encrypted, 0x20 patched, 0x40 strong
-  uint32_t crc32 = 0;   // of the uncompressed contents
+  uint32_t externalAttributes = 0;  // the low byte's 0x10: MS-DOS's "this is a folder"
+  uint32_t crc32 = 0;               // of the uncompressed contents
   uint64_t compressedSize = 0;
   uint64_t size = 0;
   uint64_t localHeaderOffset = 0;

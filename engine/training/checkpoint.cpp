@@ -1,5 +1,6 @@
 #include "engine/training/checkpoint.h"
 
+#include <ATen/Context.h>
 #include <caffe2/serialize/versions.h>
 #include <torch/torch.h>
 #include <yaml-cpp/yaml.h>
@@ -14,6 +15,7 @@
 #include "engine/config/yaml_reader.h"
 #include "engine/io/atomic_file.h"
 #include "engine/io/script_declarations.h"
+#include "engine/io/script_pickles.h"
 #include "engine/io/zip_directory.h"
 #include "engine/store/text_format.h"
 #include "engine/training/library_error_text.h"
@@ -108,6 +110,26 @@ void upgradeLegacyMrnnBias(TrainingSnapshot& s, const std::string& path) {
   } catch (const std::exception& error) {
     throw CheckpointError("checkpoint '" + path + "' holds a model section that cannot be read: " +
                           libraryErrorText(error));
+  }
+}
+
+// Generator states are bytes, one row a rank; the CPU generator's of the size it keeps.
+// Checked here, so that a damaged one is refused naming the file rather than failing inside
+// LibTorch when a resumed run restores it.
+void checkGeneratorStates(const TrainingSnapshot& s, const std::string& path) {
+  const int64_t cpuBytes = at::detail::getDefaultCPUGenerator().get_state().numel();
+  const auto sound = [](const torch::Tensor& state, int64_t dims, int64_t rowBytes) {
+    if (!state.defined()) return true;
+    if (state.scalar_type() != torch::kUInt8 || state.dim() != dims || state.numel() == 0) {
+      return false;
+    }
+    return rowBytes == 0 || state.size(dims - 1) == rowBytes;
+  };
+  if (!sound(s.rngState, 1, cpuBytes) || !sound(s.rankRngStates, 2, cpuBytes) ||
+      !sound(s.gpuRngState, 1, 0) || !sound(s.rankGpuRngStates, 2, 0)) {
+    throw CheckpointError("checkpoint '" + path +
+                          "' is damaged: its random-number generator state is not one this "
+                          "workbench writes");
   }
 }
 
@@ -223,6 +245,12 @@ Checkpoint Checkpoint::open(const std::string& path) {
     throw CheckpointError("checkpoint '" + path + "' cannot be read: " + codeProblem +
                           "; it was not written by the workbench");
   }
+  // ... and trusts every length, storage size and tensor view its pickles declare.
+  const std::string pickleProblem = scriptPicklesProblem(payloadBytes);
+  if (!pickleProblem.empty()) {
+    throw CheckpointError("checkpoint '" + path + "' cannot be read: it is corrupt (" +
+                          pickleProblem + ")");
+  }
   try {
     std::istringstream payload(payloadBytes);
     checkpoint.archive_.load_from(payload, torch::Device(torch::kCPU));
@@ -265,6 +293,7 @@ Checkpoint Checkpoint::open(const std::string& path) {
   } catch (const std::exception& error) {
     throw CheckpointError("checkpoint '" + path + "' is incomplete: " + libraryErrorText(error));
   }
+  checkGeneratorStates(s, path);
   upgradeLegacyMrnnBias(s, path);
   checkpoint.vocabulary();  // a damaged vocabulary is refused here, naming the file
   return checkpoint;
@@ -369,19 +398,27 @@ bool Checkpoint::loadRule(UpdateRule& rule) {
 bool Checkpoint::loadState(ModelState& state, const LanguageModel& model) {
   c10::IValue layers;
   if (!archive_.try_read("state_layers", layers)) return false;
-  if (layers.toInt() != static_cast<int64_t>(model.layerCount()) ||
+  if (!layers.isInt() || layers.toInt() != static_cast<int64_t>(model.layerCount()) ||
       state.layers.size() != model.layerCount()) {
     throw CheckpointError("checkpoint '" + path_ + "': its recurrent state has " +
-                          std::to_string(layers.toInt()) + " layers; the model has " +
-                          std::to_string(model.layerCount()));
+                          (layers.isInt() ? std::to_string(layers.toInt()) : "no number of") +
+                          " layers; the model has " + std::to_string(model.layerCount()));
   }
-  for (size_t l = 0; l < state.layers.size(); ++l) {
-    for (size_t p = 0; p < state.layers[l].parts.size(); ++p) {
-      torch::Tensor part;
-      archive_.read(stateKey(l, p), part);
-      if (part.sizes() != state.layers[l].parts[p].sizes()) return false;  // other batch size
-      state.layers[l].parts[p] = part.to(state.layers[l].parts[p].device());
+  try {
+    for (size_t l = 0; l < state.layers.size(); ++l) {
+      for (size_t p = 0; p < state.layers[l].parts.size(); ++p) {
+        torch::Tensor part;
+        archive_.read(stateKey(l, p), part);
+        const torch::Tensor& fresh = state.layers[l].parts[p];
+        if (part.sizes() != fresh.sizes()) return false;  // another batch size
+        state.layers[l].parts[p] = part.to(fresh.device(), fresh.scalar_type());
+      }
     }
+  } catch (const CheckpointError&) {
+    throw;
+  } catch (const std::exception& error) {
+    throw CheckpointError("checkpoint '" + path_ + "': its recurrent state cannot be read (" +
+                          libraryErrorText(error) + ")");
   }
   return true;
 }

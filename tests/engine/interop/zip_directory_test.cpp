@@ -237,3 +237,24 @@ MRNN_TEST(the_zip_reader_checks_each_file_against_its_checksum_and_size) {
                        "do not inflate to the " + std::to_string(claimed) + " bytes");
   }
 }
+
+// Found by fuzzing: an entry whose MS-DOS attributes say "folder" is one LibTorch's zip library
+// does not read, leaving the buffer it made for the contents as it was (the version record then
+// "read" as whatever bytes were there). No PyTorch marks a file so; such archives are refused.
+MRNN_TEST(a_file_marked_as_a_folder_is_refused) {
+  const std::string whole = outputArchiveBytes();
+  std::string marked = whole;
+  size_t versionHeader = std::string::npos;
+  for (size_t at = marked.find(std::string("PK\x01\x02", 4)); at != std::string::npos;
+       at = marked.find(std::string("PK\x01\x02", 4), at + 1)) {
+    const size_t nameLength = static_cast<unsigned char>(marked[at + 28]);
+    if (marked.compare(at + 46 + nameLength - 8, 8, "/version") == 0) versionHeader = at;
+  }
+  EXPECT(versionHeader != std::string::npos);
+  if (versionHeader == std::string::npos) return;
+  putLittle(marked, versionHeader + 38, 0xff, 4);
+  const std::string problem = engine::torchArchiveProblem(marked);
+  EXPECT_MSG(problem.find("/version' is marked as a folder") != std::string::npos, problem);
+  // A folder entry proper (a name ending in '/') is no file anyone reads: it stays allowed.
+  EXPECT_EQ(engine::torchArchiveProblem(whole), std::string());
+}

@@ -150,10 +150,10 @@ MRNN_TEST(a_damaged_payload_with_a_matching_checksum_is_refused_in_one_line) {
 namespace {
 
 // `bytes` (a checkpoint) with its archive written again by LibTorch's own writer, the file
-// `name` inside it replaced by `contents`, and its header's size and checksum made right: a
-// file made to pass every check but the one under test.
+// `name` inside it replaced by `contents` (and named `newName`, where one is given), and its
+// header's size and checksum made right: a file made to pass every check but the one under test.
 std::string withArchiveFile(const std::string& bytes, const std::string& name,
-                            const std::string& contents) {
+                            const std::string& contents, const std::string& newName = "") {
   std::istringstream payload(bytes.substr(kHeader));
   caffe2::serialize::PyTorchStreamReader reader(&payload);
   std::string archive;
@@ -165,7 +165,7 @@ std::string withArchiveFile(const std::string& bytes, const std::string& name,
     for (const std::string& record : reader.getAllRecords()) {
       if (record == ".data/version" || record == "version") continue;  // the writer adds it
       if (record == name) {
-        writer.writeRecord(record, contents.data(), contents.size());
+        writer.writeRecord(newName.empty() ? record : newName, contents.data(), contents.size());
       } else {
         auto [data, size] = reader.getRecord(record);
         writer.writeRecord(record, data.get(), size);
@@ -207,6 +207,100 @@ MRNN_TEST(a_checkpoint_whose_archive_holds_code_is_refused_before_libtorch_reads
                      "holds code at line");
 }
 
+// LibTorch's zip library finds "code/__torch__.py" under any case: the source check does too.
+MRNN_TEST(code_under_another_case_of_its_name_is_refused_as_well) {
+  ScratchProject scratch("script-code-case");
+  auto project = scratch.project();
+  const std::string bytes = oneStepCheckpointBytes(project);
+  std::istringstream payload(bytes.substr(kHeader));
+  caffe2::serialize::PyTorchStreamReader reader(&payload);
+  auto [data, size] = reader.getRecord("code/__torch__.py");
+  const std::string method = std::string(static_cast<const char*>(data.get()), size) +
+                             "  def __setstate__(self, state: int) -> None:\n"
+                             "    return None\n";
+  scratch.write("shouting.pt",
+                withArchiveFile(bytes, "code/__torch__.py", method, "CODE/__torch__.PY"));
+  EXPECT_THROWS_WITH(engine::CheckpointError, engine::Checkpoint::open(scratch.file("shouting.pt")),
+                     "shouting.pt", "CODE/__torch__.PY", "holds code at line");
+}
+
+namespace {
+
+// The checkpoint's data.pkl with the first `from` replaced by `to`, the rest as it was.
+std::string withPickleEdit(const std::string& bytes, const std::string& from,
+                           const std::string& to) {
+  std::istringstream payload(bytes.substr(kHeader));
+  caffe2::serialize::PyTorchStreamReader reader(&payload);
+  auto [data, size] = reader.getRecord("data.pkl");
+  std::string pickle(static_cast<const char*>(data.get()), size);
+  const size_t at = pickle.find(from);
+  EXPECT_MSG(at != std::string::npos, "the pickle has no such bytes");
+  if (at != std::string::npos) pickle.replace(at, from.size(), to);
+  return withArchiveFile(bytes, "data.pkl", pickle);
+}
+
+// The first storage of a checkpoint's data.pkl: its persistent id from the device string
+// ("cpu", then that string's memo) to its element count, and what follows (TUPLE, BINPERSID,
+// BINPUT and the memo's number), as bytes of the pickle.
+struct FirstStorage {
+  std::string id;
+  std::string following;
+};
+FirstStorage firstStorage(const std::string& bytes) {
+  std::istringstream payload(bytes.substr(kHeader));
+  caffe2::serialize::PyTorchStreamReader reader(&payload);
+  auto [data, size] = reader.getRecord("data.pkl");
+  const std::string pickle(static_cast<const char*>(data.get()), size);
+  const size_t device = pickle.find(std::string("X\x03\0\0\0cpuq", 9));
+  EXPECT(device != std::string::npos);
+  const size_t count = device + 10;  // past the memo's number
+  const size_t countLength = pickle[count] == 'K' ? 2 : pickle[count] == 'M' ? 3 : 5;
+  const size_t end = count + countLength;
+  EXPECT_EQ(pickle.substr(end, 3), std::string("tQq"));
+  return {pickle.substr(device, end - device), pickle.substr(end, 4)};
+}
+
+}  // namespace
+
+// Found by fuzzing: LibTorch's unpickler believes the lengths, storage sizes and tensor views a
+// checkpoint's pickle declares: a string of gigabytes is reserved before it is read (4 GB for a
+// 66 KB file), and a storage or a view larger than the bytes behind it reads past them. Each is
+// refused, naming the pickle and what it declares, before LibTorch reads the archive.
+MRNN_TEST(a_pickle_declaring_a_string_longer_than_itself_is_refused) {
+  ScratchProject scratch("pickle-string");
+  auto project = scratch.project();
+  const std::string bytes = oneStepCheckpointBytes(project);
+  scratch.write("string.pt", withPickleEdit(bytes, std::string("X\x05\0\0\0magic", 10),
+                                            std::string("X\xf0\xff\xff\xffmagic", 10)));
+  EXPECT_THROWS_WITH(engine::CheckpointError, engine::Checkpoint::open(scratch.file("string.pt")),
+                     "string.pt", "archive/data.pkl", "declares a string of 4294967280 bytes");
+}
+
+MRNN_TEST(a_storage_declaring_more_than_its_record_holds_is_refused) {
+  ScratchProject scratch("pickle-storage");
+  auto project = scratch.project();
+  const std::string bytes = oneStepCheckpointBytes(project);
+  const FirstStorage storage = firstStorage(bytes);
+  const std::string larger = storage.id.substr(0, 10) + "J\xff\xff\xff\x0f";  // BININT
+  scratch.write("storage.pt", withPickleEdit(bytes, storage.id, larger));
+  EXPECT_THROWS_WITH(engine::CheckpointError, engine::Checkpoint::open(scratch.file("storage.pt")),
+                     "storage.pt", "declares 268435455 elements of storage");
+}
+
+MRNN_TEST(a_tensor_viewing_past_its_storage_is_refused) {
+  ScratchProject scratch("pickle-view");
+  auto project = scratch.project();
+  const std::string bytes = oneStepCheckpointBytes(project);
+  const FirstStorage storage = firstStorage(bytes);
+  // The first tensor's storage offset, 0 (BININT1), moved a million elements out (BININT).
+  const std::string view = storage.id + storage.following + std::string("K\0", 2);
+  scratch.write(
+      "view.pt",
+      withPickleEdit(bytes, view, storage.id + storage.following + std::string("J\0\0\x10\0", 5)));
+  EXPECT_THROWS_WITH(engine::CheckpointError, engine::Checkpoint::open(scratch.file("view.pt")),
+                     "view.pt", "views elements past the end of its storage");
+}
+
 // Found by fuzzing: a checkpoint whose vocabulary text is damaged (its archive and checksum
 // sound) gave LibTorch-free std::invalid_argument from Checkpoint::vocabulary(), which callers
 // catching CheckpointError did not expect. It is refused when the checkpoint opens, naming it.
@@ -226,6 +320,40 @@ MRNN_TEST(a_checkpoint_with_a_damaged_vocabulary_is_refused_when_it_opens) {
   EXPECT_THROWS_WITH(engine::CheckpointError,
                      engine::Checkpoint::open(scratch.file("vocabulary.pt")), "vocabulary.pt",
                      "its vocabulary cannot be read", "unknown level");
+}
+
+// A checkpoint's recurrent state and generator states are read when a run resumes: damaged
+// ones (a layer count that is no number, a generator state of floats) are refused as the
+// checkpoint's fault, never as LibTorch's text from deep inside the resume.
+MRNN_TEST(damaged_recurrent_or_generator_state_is_refused_naming_the_checkpoint) {
+  ScratchProject scratch("state-kinds");
+  auto project = scratch.project();
+  project.training.maxSteps = 1;
+  const auto outcome = trainToEnd(project);
+  const std::string bytes = engine::readWholeFile(outcome.latestCheckpoint, UINT64_MAX);
+  const std::string layers = "X\x0c" + std::string(3, '\0') + "state_layers";
+  const size_t at = bytes.find(layers);
+  EXPECT(at != std::string::npos);
+  if (at == std::string::npos) return;
+  // "state_layers", its memo (BINPUT n), then the count (BININT1 1) made a string.
+  const std::string count = bytes.substr(at, layers.size() + 4);
+  scratch.write("layers.pt", withPickleEdit(bytes, count,
+                                            count.substr(0, layers.size() + 2) + "X\x01" +
+                                                std::string(3, '\0') + "a"));
+  auto checkpoint = engine::Checkpoint::open(scratch.file("layers.pt"));
+  engine::LanguageModel model(project.model, checkpoint.vocabulary().size());
+  checkpoint.loadModel(model);
+  engine::ModelState state = model.initialState(project.training.batchSize);
+  EXPECT_THROWS_WITH(engine::CheckpointError, checkpoint.loadState(state, model), "layers.pt",
+                     "recurrent state has no number of layers");
+
+  auto sound = engine::Checkpoint::open(outcome.latestCheckpoint);
+  engine::TrainingSnapshot snapshot = sound.snapshot();
+  snapshot.rngState = torch::zeros({8}, torch::kFloat32);
+  engine::Checkpoint::save(scratch.file("generator.pt"), snapshot, model, nullptr, nullptr);
+  EXPECT_THROWS_WITH(engine::CheckpointError,
+                     engine::Checkpoint::open(scratch.file("generator.pt")), "generator.pt",
+                     "random-number generator state");
 }
 
 MRNN_TEST(checkpoint_of_another_format_version_is_refused) {
