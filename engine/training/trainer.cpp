@@ -15,6 +15,7 @@
 #include <optional>
 #include <thread>
 
+#include "engine/config/model_changes.h"
 #include "engine/config/model_names.h"
 #include "engine/config/parameter_count.h"
 #include "engine/data/stream_batcher.h"
@@ -387,8 +388,9 @@ void Session::adoptRunSettings(const std::string& resumeFrom) {
   if (modelSectionYaml(project_.model) != s.modelYaml) {
     modelNote_ = "run " + std::to_string(s.runId) + " continues as the " +
                  modelTypeSummary(recorded_->model) +
-                 " it started as; the project's model has changed since (now " +
-                 modelTypeSummary(project_.model) + "), and a new run trains that";
+                 " it started as; the project's model has changed since (" +
+                 modelChangeSummary(s.modelYaml, modelSectionYaml(project_.model)) +
+                 "), and a new run trains that";
     project_.model = recorded_->model;
   }
 }

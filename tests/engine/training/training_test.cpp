@@ -492,9 +492,10 @@ MRNN_TEST(a_resumed_run_continues_as_the_model_it_started_as) {
   for (const auto& line : lines) {
     said = said || (line.find("run " + std::to_string(first.runId) + " continues as the ") !=
                         std::string::npos &&
-                    line.find("the project's model has changed since") != std::string::npos);
+                    line.find("the project's model has changed since (layers[1] added)") !=
+                        std::string::npos);
   }
-  EXPECT_MSG(said, "no log line says the run keeps its model");
+  EXPECT_MSG(said, "no log line says the run keeps its model, naming the change");
 }
 
 // A resume given a length (`mrnn resume --max-steps`, `--epochs`, the training panel's) trains
