@@ -18,6 +18,7 @@
 #include "app/gui/template_catalog.h"
 #include "engine/runtime/allocation_policy.h"
 #include "engine/runtime/blas_kernels.h"
+#include "widgets/wheel_guard.h"
 
 namespace {
 
@@ -35,6 +36,7 @@ int main(int argc, char* argv[]) {
   mrnn::engine::relaunchWithBetterBlasKernels(argv);
   mrnn::engine::keepFreedMemoryForReuse();
   QApplication app(argc, argv);
+  mrnn::widgets::WheelGuard::installOnApplication();  // the wheel scrolls forms, not fields
   QCoreApplication::setOrganizationName(QStringLiteral("mRNN Workbench"));
   QCoreApplication::setApplicationName(QStringLiteral("mrnn-workbench"));
   QApplication::setWindowIcon(QIcon(QStringLiteral(":/mrnn/mrnn-workbench.svg")));

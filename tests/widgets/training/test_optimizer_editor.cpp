@@ -5,8 +5,12 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLineEdit>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QUndoStack>
+#include <QVBoxLayout>
+#include <QWheelEvent>
 #include <QtTest>
 #include <limits>
 
@@ -17,6 +21,7 @@
 #include "widgets/training/hessian_free_step_view.h"
 #include "widgets/training/optimizer_editor.h"
 #include "widgets/training/run_settings_editor.h"
+#include "widgets/wheel_guard.h"
 
 using mrnn::engine::OptimizerKind;
 using mrnn::widgets::HessianFreeStepView;
@@ -34,6 +39,7 @@ class OptimizerEditorTest : public QObject {
   void editsAreUndoableAndRefusedValuesGoBack();
   void aHessianFreeStepIsSummedUpUnderTheFigures();
   void theRunsLengthAndShapeAreAFormInStepWithTheYaml();
+  void theWheelScrollsTheFormRatherThanChangingAField();
 };
 
 namespace {
@@ -196,6 +202,55 @@ void OptimizerEditorTest::theRunsLengthAndShapeAreAFormInStepWithTheYaml() {
   edited.training.batchSize = 12;
   document.edit(edited, QStringLiteral("Typed in the YAML"));
   QCOMPARE(qobject_cast<QSpinBox*>(editor.field("batch_size"))->value(), 12);
+}
+
+// Scrolling the settings with the mouse wheel once turned "Linear decay" into "On a validation
+// plateau" unnoticed: a field takes the wheel only when it has the focus; otherwise the form
+// scrolls.
+void OptimizerEditorTest::theWheelScrollsTheFormRatherThanChangingAField() {
+  mrnn::widgets::WheelGuard::installOnApplication();
+  TrainingTestProject project;
+  ProjectDocument document;
+  QCOMPARE(project.loadInto(document), QString());
+  QScrollArea area;
+  auto* forms = new QWidget;
+  auto* layout = new QVBoxLayout(forms);
+  auto* settings = new RunSettingsEditor(document);
+  layout->addWidget(settings);
+  layout->addWidget(new OptimizerEditor(document));
+  area.setWidget(forms);
+  area.setWidgetResizable(true);
+  area.resize(360, 140);  // far shorter than the forms: the area scrolls
+  area.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&area));
+  auto* schedule = qobject_cast<QComboBox*>(settings->field("schedule"));
+  auto* batch = qobject_cast<QSpinBox*>(settings->field("batch_size"));
+  QVERIFY(schedule && batch);
+  QCOMPARE(schedule->focusPolicy(), Qt::StrongFocus);  // the wheel never gives it the focus
+  QCOMPARE(batch->focusPolicy(), Qt::StrongFocus);
+  const auto scheduleBefore = document.project().training.schedule.kind;
+  const int64_t batchBefore = document.project().training.batchSize;
+  const int scrolledBefore = area.verticalScrollBar()->value();
+  const auto wheel = [](QWidget* target) {
+    const QPointF at(target->width() / 2.0, target->height() / 2.0);
+    QWheelEvent event(at, target->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(target, &event);
+  };
+  wheel(schedule);
+  wheel(batch->findChild<QLineEdit*>());  // what lies under the mouse in a spin box
+  QCOMPARE(document.project().training.schedule.kind, scheduleBefore);
+  QCOMPARE(document.project().training.batchSize, batchBefore);
+  QCOMPARE(batch->value(), static_cast<int>(batchBefore));
+  QVERIFY2(area.verticalScrollBar()->value() > scrolledBefore, "the form did not scroll");
+
+  // Focused (clicked or tabbed into), the field takes the wheel as ever.
+  area.activateWindow();
+  QVERIFY(QTest::qWaitForWindowActive(&area));
+  batch->setFocus(Qt::TabFocusReason);
+  QVERIFY(batch->hasFocus());
+  wheel(batch);  // (a test's wheel event goes to no parent: the spin box itself here)
+  QCOMPARE(batch->value(), static_cast<int>(batchBefore) - 1);
 }
 
 QTEST_MAIN(OptimizerEditorTest)
