@@ -326,25 +326,35 @@ void TrainingCharts::appendPoint(RunGraphs& run, Series series, const CurvePoint
   run.graphs[static_cast<size_t>(series)]->addData(keyOf(point), point.value);
 }
 
+template <class Value>
+void TrainingCharts::fillGraph(QCPGraph* graph, const Curve& curve, Value value) const {
+  QVector<double> keys;
+  QVector<double> values;
+  keys.reserve(curve.size());
+  values.reserve(curve.size());
+  for (const CurvePoint& point : curve) {
+    keys.append(keyOf(point));
+    values.append(value(point.value));
+  }
+  graph->setData(keys, values);
+}
+
+void TrainingCharts::refillSmoothedLoss(RunGraphs& run) {
+  const Curve& train = run.curves.curve(RunMetric::TrainLoss);
+  run.ema = EmaSmoother(EmaSmoother::weightFor(smoothing_, train.size()));
+  fillGraph(run.graphs[static_cast<size_t>(Series::LossSmoothed)], train,
+            [this, &run](double nats) { return lossValue(run.ema.add(nats)); });
+}
+
 void TrainingCharts::refill(RunGraphs& run) {
   const auto fill = [this](QCPGraph* graph, const Curve& curve, auto value) {
-    QVector<double> keys;
-    QVector<double> values;
-    keys.reserve(curve.size());
-    values.reserve(curve.size());
-    for (const CurvePoint& point : curve) {
-      keys.append(keyOf(point));
-      values.append(value(point.value));
-    }
-    graph->setData(keys, values);
+    fillGraph(graph, curve, value);
   };
   const auto same = [](double v) { return v; };
   const auto loss = [this](double nats) { return lossValue(nats); };
-  run.ema = EmaSmoother(smoothing_);
-  const Curve& train = run.curves.curve(RunMetric::TrainLoss);
-  fill(run.graphs[static_cast<size_t>(Series::LossRaw)], train, loss);
-  fill(run.graphs[static_cast<size_t>(Series::LossSmoothed)], train,
-       [&run, &loss](double nats) { return loss(run.ema.add(nats)); });
+  fill(run.graphs[static_cast<size_t>(Series::LossRaw)], run.curves.curve(RunMetric::TrainLoss),
+       loss);
+  refillSmoothedLoss(run);
   fill(run.graphs[static_cast<size_t>(Series::Validation)],
        run.curves.curve(unit_ == Unit::BitsPerSymbol ? RunMetric::ValidBits
                                                      : RunMetric::ValidPerplexity),
@@ -420,7 +430,13 @@ void TrainingCharts::addStep(const engine::StepEvent& event) {
                       static_cast<double>(event.symbols)};
   };
   appendPoint(live_, Series::LossRaw, at(lossValue(event.loss)));
-  appendPoint(live_, Series::LossSmoothed, at(lossValue(live_.ema.add(event.loss))));
+  // While the run is short its smoothing grows with it: the smoothed curve is drawn again.
+  if (EmaSmoother::weightFor(smoothing_, live_.curves.curve(RunMetric::TrainLoss).size()) !=
+      live_.ema.weight()) {
+    refillSmoothedLoss(live_);
+  } else {
+    appendPoint(live_, Series::LossSmoothed, at(lossValue(live_.ema.add(event.loss))));
+  }
   if (event.update.empty()) {
     appendPoint(live_, Series::LearningRate, at(event.learningRate));
   } else {

@@ -150,6 +150,10 @@ class TrainingCharts : public QWidget {
   void colourGraphs(RunGraphs& run, bool live);
   void removeGraphs(RunGraphs& run);
   void refill(RunGraphs& run);
+  // The smoothed loss drawn again, at the smoothing its curve's length allows.
+  void refillSmoothedLoss(RunGraphs& run);
+  template <class Value>
+  void fillGraph(QCPGraph* graph, const Curve& curve, Value value) const;
   void refillAll();
   void appendPoint(RunGraphs& run, Series series, const CurvePoint& point);
   double keyOf(const CurvePoint& point) const;

@@ -286,7 +286,8 @@ QWidget* TrainingMonitorPanel::buildToolBar() {
   smoothing_->setValue(charts_->smoothing());
   smoothing_->setToolTip(
       tr("Weight of the exponential moving average drawn over the raw "
-         "training loss (0: none); the raw loss stays visible"));
+         "training loss (0: none); the raw loss stays visible. A short run is smoothed "
+         "less: the average never spans more than a fifth of its steps"));
   smoothingLabel->setBuddy(smoothing_);
   connect(smoothing_, qOverload<double>(&QDoubleSpinBox::valueChanged), charts_,
           &TrainingCharts::setSmoothing);

@@ -89,6 +89,7 @@ class TrainingChartsTest : public QObject {
   void axisLabelsDifferAndFitAndForgetRunsGone();
   void aRunKeepsItsColourWhateverIsShownBesideIt();
   void legendEntriesReadWhole();
+  void aShortRunIsNotFlattenedIntoItsFirstSteps();
 
  private:
   std::unique_ptr<TrainingCharts> charts_;
@@ -389,6 +390,37 @@ void TrainingChartsTest::legendEntriesReadWhole() {
                             .arg(entry->rect().width())
                             .arg(text)));
   }
+}
+
+// Smoothed at 0.9, a 20-step run whose loss fell from 6 to 3.6 bits read about 4.4 at its
+// end: its first steps' losses weighed on it. The smoothing window spans at most a fifth of a
+// curve; a long run is smoothed as asked.
+void TrainingChartsTest::aShortRunIsNotFlattenedIntoItsFirstSteps() {
+  QCOMPARE(charts_->smoothing(), 0.9);
+  QCOMPARE(mrnn::widgets::EmaSmoother::weightFor(0.9, 1000), 0.9);
+  QVERIFY(mrnn::widgets::EmaSmoother::weightFor(0.9, 20) < 0.75);
+  QCOMPARE(mrnn::widgets::EmaSmoother::weightFor(0.9, 3), 0.0);
+  charts_->startLive(QStringLiteral("Run 9"));
+  double lastBits = 0.0;
+  for (int step = 1; step <= 20; ++step) {
+    mrnn::engine::StepEvent event;
+    event.step = step;
+    event.wallSeconds = step;
+    lastBits = 6.0 - 2.4 * (step - 1) / 19.0;
+    event.loss = lastBits * std::log(2.0);
+    charts_->addStep(event);
+  }
+  const QCPGraph* smoothed = charts_->liveGraph(Series::LossSmoothed);
+  QCOMPARE(smoothed->dataCount(), 20);
+  const double end = (smoothed->data()->constEnd() - 1)->value;
+  QVERIFY2(
+      end - lastBits < 0.4,
+      qPrintable(QStringLiteral("smoothed %1 where the run stands at %2").arg(end).arg(lastBits)));
+  // Drawn again as the run grew, it is what a finished run of those steps shows.
+  const double live = end;
+  charts_->setSmoothing(0.5);
+  charts_->setSmoothing(0.9);
+  QCOMPARE((charts_->liveGraph(Series::LossSmoothed)->data()->constEnd() - 1)->value, live);
 }
 
 QTEST_MAIN(TrainingChartsTest)
