@@ -4,6 +4,7 @@
 #include <string>
 
 #include "bench_command.h"
+#include "command_help.h"
 #include "command_line.h"
 #include "copy_command.h"
 #include "engine/runtime/allocation_policy.h"
@@ -53,6 +54,7 @@ void printUsage(std::ostream& out) {
          "  mrnn data copy [<project.yaml>] --output DIR   reverse copy splits as text files\n"
          "  mrnn bench [--cells mlstm,lstm] [--hidden N] [--repeats N] ...   "
          "(docs/performance.md)\n"
+         "  mrnn <command> --help   the command's options, their defaults and an example\n"
          "  mrnn --help | --version\n";
 }
 
@@ -75,9 +77,21 @@ int main(int argc, char** argv) {
     std::cout << "mrnn " MRNN_VERSION "\n";
     return 0;
   }
-  if (args.has("help") || words.empty()) {
-    printUsage(words.empty() && !args.has("help") ? std::cerr : std::cout);
-    return words.empty() && !args.has("help") ? 2 : 0;
+  // `mrnn <command> --help`: that command's own help; a command it does not know is a usage
+  // error, as it would be without --help.
+  if (args.has("help") && !words.empty()) {
+    const std::string help = mrnn::app::commandHelp(words);
+    if (help.empty()) {
+      std::cerr << "mrnn: unknown command '" << words[0] << "'\n";
+      printUsage(std::cerr);
+      return 2;
+    }
+    std::cout << help;
+    return 0;
+  }
+  if (words.empty()) {
+    printUsage(args.has("help") ? std::cout : std::cerr);
+    return args.has("help") ? 0 : 2;
   }
   try {
     if (words.size() >= 2 && words[0] == "model" && words[1] == "describe") {

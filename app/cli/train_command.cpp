@@ -101,12 +101,12 @@ int runTrain(const CommandLine& args, bool resume, std::ostream& out, std::ostre
   }
   if (args.has("epochs"))
     length.epochs = boundedInteger(args, "epochs", 1, 1, engine::kMaxRunEpochs);
-  if (!resume) engine::applyRunLength(project.training, length);
-  if (args.has("threads")) project.training.threads = static_cast<int>(threadsOption(args));
   if (args.has("max-seconds")) {
-    project.training.maxSeconds =
+    length.maxSeconds =
         static_cast<double>(boundedInteger(args, "max-seconds", 1, 1, engine::kMaxRunSeconds));
   }
+  if (!resume) engine::applyRunLength(project.training, length);
+  if (args.has("threads")) project.training.threads = static_cast<int>(threadsOption(args));
   if (args.has("device")) project.training.device = deviceOption(args);
   const int timeout = static_cast<int>(boundedInteger(args, "timeout", 60, 1, kMaxRankTimeout));
   const std::string from = resume ? resumeCheckpoint(args, project) : "";

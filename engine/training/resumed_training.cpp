@@ -46,6 +46,7 @@ RunLength lengthOf(const TrainingConfig& training) {
   RunLength length;
   length.epochs = training.epochs;
   if (training.maxSteps > 0) length.maxSteps = training.maxSteps;
+  if (training.maxSeconds > 0) length.maxSeconds = training.maxSeconds;
   return length;
 }
 
@@ -55,6 +56,7 @@ void applyRunLength(TrainingConfig& training, const RunLength& length) {
     if (!length.maxSteps) training.maxSteps = 0;
   }
   if (length.maxSteps) training.maxSteps = *length.maxSteps;
+  if (length.maxSeconds) training.maxSeconds = *length.maxSeconds;
 }
 
 TrainingConfig resumedTraining(const TrainingConfig& current, const TrainingConfig& started,

@@ -12,11 +12,12 @@ namespace mrnn::engine {
 class RunCatalogue;
 struct TrainingSnapshot;  // checkpoint.h: kept out of the widgets' view of trainer.h (Qt's slots)
 
-// How long a run trains, when a command or a panel says so (`--max-steps`, `--epochs`, the
-// training panel's fields). Unset fields leave the settings' own.
+// How long a run trains, when a command or a panel says so (`--max-steps`, `--epochs`,
+// `--max-seconds`, the training panel's fields). Unset fields leave the settings' own.
 struct RunLength {
   std::optional<int64_t> epochs;
   std::optional<int64_t> maxSteps;
+  std::optional<double> maxSeconds;  // the run's training time in all, resumes included
 };
 
 // The length `training` states, as a RunLength that gives it to any other settings.

@@ -181,7 +181,7 @@ MRNN_TEST(a_resumed_run_shows_no_test_figure_of_its_earlier_end) {
       testWhileResumed = engine::RunCatalogue(project.folder).run(first.runId)->testResult;
     }
   });
-  const auto resumed = trainer.run(control, first.latestCheckpoint, engine::RunLength{{}, 4});
+  const auto resumed = trainer.run(control, first.latestCheckpoint, engine::RunLength{{}, 4, {}});
   EXPECT_MSG(resumed.finished, resumed.reason);
   EXPECT(!testWhileResumed.has_value());
   EXPECT(engine::RunCatalogue(project.folder).run(first.runId)->testResult.has_value());

@@ -529,6 +529,18 @@ MRNN_TEST(a_resume_given_a_length_trains_to_it) {
   engine::applyRunLength(training, same);
   EXPECT(training.maxSteps == project.training.maxSteps &&
          training.epochs == project.training.epochs);
+
+  // A time budget is a length too (`mrnn resume --max-seconds`, the panel's Time budget): a
+  // resume given one keeps to it, where the run's own budget once stayed.
+  engine::RunLength budget;
+  budget.maxSeconds = 90.0;
+  engine::TrainingConfig started = project.training;
+  started.maxSeconds = 0.0;
+  EXPECT_EQ(engine::resumedTraining(project.training, started, budget, nullptr).maxSeconds, 90.0);
+  EXPECT_EQ(engine::resumedTraining(project.training, started, {}, nullptr).maxSeconds, 0.0);
+  engine::TrainingConfig timed = project.training;
+  timed.maxSeconds = 30.0;
+  EXPECT_EQ(engine::lengthOf(timed).maxSeconds.value_or(0.0), 30.0);
 }
 
 // Where a resumed run trains is the caller's (a GPU run continues on a laptop); nothing else.
@@ -575,7 +587,9 @@ MRNN_TEST(checkpoints_keep_every_generator_state) {
     return torch::randint(0, 256, shape, torch::kUInt8);
   };
   snapshot.gpuRngState = bytes(1, {16});
-  snapshot.rankRngStates = bytes(2, {2, 40});
+  // A rank's CPU generator state is as long as this process's (a damaged one is refused).
+  const int64_t cpuBytes = snapshot.rngState.numel();
+  snapshot.rankRngStates = bytes(2, {2, cpuBytes});
   snapshot.rankGpuRngStates = bytes(3, {2, 16});
   const std::string path = scratch.file("generators.pt");
   engine::Checkpoint::save(path, snapshot, model, nullptr, nullptr);
