@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 
@@ -152,20 +153,50 @@ int64_t Vocabulary::eosId() const {
   return eos_;
 }
 
+namespace {
+
+// "symbol 'Z' at byte 0 is not in the vocabulary", or for several "symbols '"' at byte 42,
+// '(' at byte 77 and 'Z' at byte 90 are not in the vocabulary" (the first eight, then a count).
+std::string missingSymbolsText(const std::vector<std::pair<std::string, size_t>>& missing,
+                               const std::function<bool(const std::string&)>& knowsLowercase) {
+  constexpr size_t kNamed = 8;
+  std::string text = missing.size() == 1 ? "symbol " : "symbols ";
+  const size_t named = std::min(missing.size(), kNamed);
+  for (size_t i = 0; i < named; ++i) {
+    if (i > 0) text += i + 1 == named && missing.size() <= kNamed ? " and " : ", ";
+    text += printableSymbol(missing[i].first) + " at byte " + std::to_string(missing[i].second);
+  }
+  if (missing.size() > kNamed) {
+    text += " and " + std::to_string(missing.size() - kNamed) + " others";
+  }
+  text += missing.size() == 1 ? " is not in the vocabulary" : " are not in the vocabulary";
+  // PTB and text8 models know only lowercase: say so where the lowercase letters are known.
+  const bool lowercaseModel = std::all_of(missing.begin(), missing.end(), [&](const auto& entry) {
+    const std::string& symbol = entry.first;
+    return symbol.size() == 1 && symbol[0] >= 'A' && symbol[0] <= 'Z' &&
+           knowsLowercase(std::string(1, static_cast<char>(symbol[0] - 'A' + 'a')));
+  });
+  if (lowercaseModel) {
+    text += missing.size() == 1 ? " (its lowercase is: the model was trained on lowercased text)"
+                                : " (their lowercase is: the model was trained on lowercased text)";
+  }
+  return text;
+}
+
+}  // namespace
+
 std::vector<int64_t> Vocabulary::encode(const std::string& text) const {
   std::vector<int64_t> ids;
+  // Every symbol the vocabulary lacks, named at once (not one a try), in order of appearance.
+  std::vector<std::pair<std::string, size_t>> missing;
   auto lookup = [&](const std::string& symbol, size_t offset) {
     int64_t id = find(symbol);
     if (id < 0) id = unk_;
     if (id < 0) {
-      std::string hint;
-      // PTB and text8 models know only lowercase: say so where the lowercase letter is known.
-      if (symbol.size() == 1 && symbol[0] >= 'A' && symbol[0] <= 'Z' &&
-          find(std::string(1, static_cast<char>(symbol[0] - 'A' + 'a'))) >= 0) {
-        hint = " (its lowercase is: the model was trained on lowercased text)";
-      }
-      throw std::invalid_argument("symbol " + printableSymbol(symbol) + " at byte " +
-                                  std::to_string(offset) + " is not in the vocabulary" + hint);
+      const bool named = std::any_of(missing.begin(), missing.end(),
+                                     [&](const auto& entry) { return entry.first == symbol; });
+      if (!named) missing.emplace_back(symbol, offset);
+      return;
     }
     ids.push_back(id);
   };
@@ -197,6 +228,10 @@ std::vector<int64_t> Vocabulary::encode(const std::string& text) const {
                static_cast<size_t>(start - begin));
       }
     }
+  }
+  if (!missing.empty()) {
+    throw std::invalid_argument(
+        missingSymbolsText(missing, [this](const std::string& lower) { return find(lower) >= 0; }));
   }
   return ids;
 }

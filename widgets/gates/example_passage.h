@@ -13,6 +13,7 @@ namespace mrnn::widgets {
 struct ExamplePassage {
   std::string text;
   bool fromValidation = false;  // the example had a symbol the model never saw
+  std::string split;            // "valid" or "test": the start of that split was asked for
 };
 
 // `example` when the model reads every symbol of it; else the start of the project's
@@ -22,5 +23,11 @@ struct ExamplePassage {
 // analysis says which symbol it cannot read. Call on the job's thread: it may read the corpus.
 ExamplePassage examplePassageFor(const std::string& example, const engine::Project& project,
                                  const engine::Vocabulary& vocabulary, size_t maxSymbols = 320);
+
+// The start of the project's held-out split `split` ("valid" or "test"), up to `maxSymbols`, in
+// whole lines as above. Throws std::runtime_error saying why there is none (no data section, a
+// corpus gone). Call on the job's thread.
+ExamplePassage heldOutPassage(const engine::Project& project, const engine::Vocabulary& vocabulary,
+                              const std::string& split, size_t maxSymbols = 320);
 
 }  // namespace mrnn::widgets

@@ -78,6 +78,17 @@ void GateInspectorPanel::buildLayout() {
          "run, selecting part of it marks a pattern for the unit search."));
   textEdit_->setMaximumHeight(fontMetrics().lineSpacing() * 5 + 12);
 
+  source_ = new QComboBox(this);
+  source_->setObjectName(QStringLiteral("gateTextSource"));
+  source_->addItem(tr("Text below"), QString());
+  source_->addItem(tr("Start of the validation split"), QStringLiteral("valid"));
+  source_->addItem(tr("Start of the test split"), QStringLiteral("test"));
+  source_->setToolTip(
+      tr("What the models read: the text below, or the first lines of one of the project's "
+         "held-out splits (text every model of the project can read)"));
+  connect(source_, qOverload<int>(&QComboBox::currentIndexChanged), this,
+          [this] { textEdit_->setReadOnly(!source_->currentData().toString().isEmpty()); });
+
   runButton_ = new QPushButton(tr("Record gates"), this);
   runButton_->setObjectName(QStringLiteral("runGatesButton"));
   runButton_->setToolTip(
@@ -159,6 +170,7 @@ void GateInspectorPanel::buildLayout() {
   inputs->addWidget(new QLabel(tr("Text"), this), 1, 0, Qt::AlignTop);
   inputs->addWidget(textEdit_, 1, 1, 1, 3);
   auto* runRow = new QHBoxLayout;
+  runRow->addWidget(source_);
   runRow->addWidget(runButton_);
   runRow->addWidget(jobBar_, 1);
   inputs->addLayout(runRow, 2, 1, 1, 3);
@@ -300,8 +312,9 @@ void GateInspectorPanel::runAnalysis() {
   // The text the job reads, which it may swap for held-out text when it is the example.
   auto passage = std::make_shared<ExamplePassage>();
   passage->text = textEdit_->toPlainText().toStdString();
+  passage->split = source_->currentData().toString().toStdString();
   std::shared_ptr<const engine::Project> project;
-  if (passage->text == kDefaultText)
+  if (passage->text == kDefaultText || !passage->split.empty())
     project = std::make_shared<engine::Project>(document_.project());
   const std::array<std::string, 2> paths{chooserA_->checkpoint().toStdString(),
                                          chooserB_->checkpoint().toStdString()};
@@ -319,8 +332,11 @@ void GateInspectorPanel::runAnalysis() {
           job.report(from, "loading " + name);
           engine::LoadedModel& loaded =
               modelSlots[static_cast<size_t>(m)]->get(paths[static_cast<size_t>(m)]);
-          if (m == 0 && project)
-            *passage = examplePassageFor(passage->text, *project, loaded.vocabulary);
+          if (m == 0 && project) {
+            *passage = passage->split.empty()
+                           ? examplePassageFor(passage->text, *project, loaded.vocabulary)
+                           : heldOutPassage(*project, loaded.vocabulary, passage->split);
+          }
           try {
             engine::JobContext part = job.part(from, from + share, name);
             (*results)[static_cast<size_t>(m)] = engine::analyzeGates(
@@ -334,11 +350,14 @@ void GateInspectorPanel::runAnalysis() {
       },
       [this, results, labels, passage] {
         if (!(*results)[0]) return;
-        if (passage->fromValidation) {
+        if (passage->fromValidation || !passage->split.empty()) {
           textEdit_->setPlainText(QString::fromStdString(passage->text));
           jobBar_->setSuccessNote(
-              tr("Model A cannot read every symbol of the example passage, so this is the start "
-                 "of the project's validation text."));
+              passage->fromValidation
+                  ? tr("Model A cannot read every symbol of the example passage, so this is the "
+                       "start of the project's validation text.")
+                  : tr("The start of the project's %1 split.")
+                        .arg(passage->split == "test" ? tr("test") : tr("validation")));
         }
         showReportsLabelled(*(*results)[0], (*results)[1], labels[0], labels[1], passage->text);
       });
@@ -384,7 +403,16 @@ void GateInspectorPanel::showReportsLabelled(const engine::GateReport& a,
   statisticsCaption_->setText(caption);
 
   patternFinder_->findButton()->setEnabled(true);
-  patternFinder_->clearResults(tr("Choose a pattern and press Find units."));
+  // Text without quotes (Shakespeare's, most corpora's) gives "inside quotes" nothing to find.
+  const std::vector<double> quoted = insideQuotes(reports_[0]->symbols);
+  const bool quotes = std::any_of(quoted.begin(), quoted.end(), [](double v) { return v > 0; });
+  if (!quotes && patternFinder_->pattern() == PatternFinderView::Pattern::InsideQuotes) {
+    patternFinder_->setPattern(PatternFinderView::Pattern::AfterSpace);
+  }
+  patternFinder_->clearResults(quotes ? tr("Choose a pattern and press Find units.")
+                                      : tr("The text has no quotes: choose a pattern (after a "
+                                           "space looks for units that mark word starts) and "
+                                           "press Find units."));
   fillLayers();
   updateProbeViews();
   heatmapExport_->setAvailable(true);

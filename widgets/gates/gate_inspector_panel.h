@@ -96,6 +96,8 @@ class GateInspectorPanel : public QWidget {
   CheckpointChooser* modelChooser() const { return chooserA_; }
   CheckpointChooser* comparisonChooser() const { return chooserB_; }
   QPlainTextEdit* textEdit() const { return textEdit_; }
+  // What the models read: the text box, or the start of a held-out split.
+  QComboBox* textSource() const { return source_; }
   QPushButton* runButton() const { return runButton_; }
   QComboBox* layerCombo() const { return layerCombo_; }
   QComboBox* probeCombo() const { return probeCombo_; }
@@ -145,6 +147,7 @@ class GateInspectorPanel : public QWidget {
   CheckpointChooser* chooserA_ = nullptr;
   CheckpointChooser* chooserB_ = nullptr;
   QPlainTextEdit* textEdit_ = nullptr;
+  QComboBox* source_ = nullptr;
   QPushButton* runButton_ = nullptr;
   AnalysisJobBar* jobBar_ = nullptr;
   QComboBox* layerCombo_ = nullptr;

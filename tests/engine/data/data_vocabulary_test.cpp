@@ -48,6 +48,13 @@ MRNN_TEST(char_vocabulary_encodes_code_points) {
   }
   EXPECT(!lowercaseKnown.empty() && lowercaseKnown.find("lowercase") == std::string::npos);
   EXPECT_THROWS_WITH(std::invalid_argument, chars.encode("a\xff"), "invalid UTF-8", "byte 1");
+  // Every symbol the model cannot read is named at once, each once, where it first stands; a
+  // user fixing one at a time met the next only on the next try.
+  EXPECT_THROWS_WITH(std::invalid_argument, chars.encode("a \"b\" (c)"),
+                     "symbols '\"' at byte 2, 'b' at byte 3, '(' at byte 6, 'c' at byte 7 and ')' "
+                     "at byte 8 are not in the vocabulary");
+  EXPECT_THROWS_WITH(std::invalid_argument, chars.encode("ABCDEFGHIJ"), "'H' at byte 7",
+                     "and 2 others are not in the vocabulary");
   // With <unk>, unknown characters map to it.
   const Vocabulary withUnk = Vocabulary::fromSymbols(InputLevel::Char, {"<unk>", "a"});
   EXPECT(withUnk.encode("ab") == (std::vector<int64_t>{1, 0}));

@@ -593,9 +593,43 @@ class GateInspectorTest : public QObject {
     panel.runAnalysis();
     QVERIFY(finished.wait(kWait));
     QCOMPARE(finished.first().first().toBool(), false);
-    QVERIFY2(failed.first().first().toString().contains("model A cannot read the text: symbol 'T'"),
+    // Every symbol it cannot read, named at once (one a try, a user once met them one by one).
+    QVERIFY2(failed.first().first().toString().contains(
+                 "model A cannot read the text: symbols 'T' at byte 0 and 'C' at byte 4 are not "
+                 "in the vocabulary"),
              qPrintable(failed.first().first().toString()));
     QVERIFY(panel.report(1));  // the last results stay
+  }
+
+  // The models can read the start of a held-out split of their project, as Surprisal's can;
+  // text without quotes turns the unit search from "inside quotes" to "after a space".
+  void aHeldOutSplitIsReadAndTextWithoutQuotesSearchesWordStarts() {
+    GateInspectorPanel panel(*document_);
+    panel.setCheckpoint(trained_->bestCheckpoint());
+    panel.textSource()->setCurrentIndex(panel.textSource()->findData(QStringLiteral("test")));
+    QVERIFY(panel.textEdit()->isReadOnly());
+    QSignalSpy finished(&panel, &GateInspectorPanel::analysisFinished);
+    panel.runAnalysis();
+    QVERIFY(finished.wait(kWait));
+    QVERIFY2(finished.first().first().toBool(), qPrintable(panel.jobBar()->status()));
+    const QString shown = panel.text();
+    QVERIFY(shown.size() >= 100);
+    QVERIFY(QString::fromStdString(quotedCorpus(6000)).contains(shown));
+    QCOMPARE(panel.report(0)->symbols.size(), static_cast<size_t>(shown.size()));
+    QVERIFY2(panel.jobBar()->status().contains("start of the project's test split"),
+             qPrintable(panel.jobBar()->status()));
+
+    panel.textSource()->setCurrentIndex(0);
+    QVERIFY(!panel.textEdit()->isReadOnly());
+    panel.setPattern(Pattern::InsideQuotes);
+    panel.setText("the dog sat on the mat\nand the bird sang");
+    finished.clear();
+    panel.runAnalysis();
+    QVERIFY(finished.wait(kWait));
+    QVERIFY2(finished.first().first().toBool(), qPrintable(panel.jobBar()->status()));
+    QCOMPARE(panel.patternFinder()->pattern(), Pattern::AfterSpace);
+    QVERIFY2(panel.patternFinder()->note().contains("no quotes"),
+             qPrintable(panel.patternFinder()->note()));
   }
 
   // The example passage has capitals, which this lower-case model never saw: it is shown the
@@ -622,7 +656,7 @@ class GateInspectorTest : public QObject {
     QVERIFY(finished.wait(kWait));
     QCOMPARE(finished.first().first().toBool(), false);
     QCOMPARE(panel.text(), example + " ");
-    QVERIFY2(panel.jobBar()->status().contains("cannot read the text: symbol 'T'"),
+    QVERIFY2(panel.jobBar()->status().contains("cannot read the text: symbols 'T' at byte 0"),
              qPrintable(panel.jobBar()->status()));
   }
 
