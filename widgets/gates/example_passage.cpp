@@ -21,6 +21,12 @@ bool readsEverySymbol(const engine::Vocabulary& vocabulary, const std::string& t
 
 }  // namespace
 
+const char* examplePassage() {
+  return "The old sailor looked at the sea and said \"the wind will turn before night\", then "
+         "went back to his nets.\nNobody on the quay believed him, but by evening every boat "
+         "was in.";
+}
+
 ExamplePassage heldOutPassage(const engine::Project& project, const engine::Vocabulary& vocabulary,
                               const std::string& split, size_t maxSymbols) {
   std::string text;

@@ -9,6 +9,10 @@ class Vocabulary;
 
 namespace mrnn::widgets {
 
+// The passage the gate inspector offers first: dialogue in quotes, for the units that track
+// them. A model that cannot read it is shown the start of its validation text instead.
+const char* examplePassage();
+
 // What the gates are recorded on when the user left the panel's example passage in place.
 struct ExamplePassage {
   std::string text;

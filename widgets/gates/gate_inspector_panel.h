@@ -115,7 +115,10 @@ class GateInspectorPanel : public QWidget {
   void analysisFinished(bool ok);
 
  private:
-  void buildLayout();
+  void buildLayout();  // gate_inspector_layout.cpp
+  void createControls();
+  void arrangeControls();
+  void connectControls();
   void showReportsLabelled(const engine::GateReport& a, const std::optional<engine::GateReport>& b,
                            const QString& labelA, const QString& labelB, const std::string& text);
   const engine::ProbeTrace* trace(int model, int layer, const QString& probe) const;
