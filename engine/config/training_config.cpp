@@ -502,6 +502,10 @@ double baseLearningRate(const OptimizerConfig& config) {
                                                          : config.learningRate;
 }
 
+bool hasLearningRate(const OptimizerConfig& config) {
+  return config.kind != OptimizerKind::HessianFree;
+}
+
 bool operator==(const HessianFreeConfig& a, const HessianFreeConfig& b) {
   return a.initialLambda == b.initialLambda && a.structuralDamping == b.structuralDamping &&
          a.cgMaxIterations == b.cgMaxIterations && a.cgMinIterations == b.cgMinIterations &&

@@ -122,6 +122,8 @@ std::string scheduleKindName(ScheduleKind kind);
 // rate), learningRate for the others. Equal to learningRate for every parsed config; this
 // also holds for configs built in code.
 double baseLearningRate(const OptimizerConfig& config);
+// False for Hessian-free, whose step is set by its damping λ and CG, not by a learning rate.
+bool hasLearningRate(const OptimizerConfig& config);
 
 // Field-by-field equality (round-trip checks, "has the config changed" on resume).
 bool operator==(const HessianFreeConfig& a, const HessianFreeConfig& b);

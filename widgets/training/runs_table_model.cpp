@@ -63,6 +63,7 @@ RunsTableModel::Row RunsTableModel::makeRow(const engine::RunRecord& record) {
     row.optimizer =
         QString::fromStdString(engine::optimizerKindName(project.training.optimizer.kind));
     row.learningRate = engine::baseLearningRate(project.training.optimizer);
+    row.hasLearningRate = engine::hasLearningRate(project.training.optimizer);
     row.batch = project.training.batchSize;
     row.bptt = project.training.bptt;
     QStringList sizes;
@@ -135,7 +136,8 @@ QVariant RunsTableModel::display(const Row& row, int column) const {
     case Optimizer:
       return row.configRead ? row.optimizer : unknown;
     case LearningRate:
-      return row.configRead ? formatValue(row.learningRate) : unknown;
+      if (!row.configRead) return unknown;
+      return row.hasLearningRate ? formatValue(row.learningRate) : QStringLiteral("—");
     case Batch:
       return row.configRead ? QString::number(row.batch) : unknown;
     case Bptt:
@@ -187,7 +189,7 @@ QVariant RunsTableModel::sortValue(const Row& row, int column) const {
     case Parameters:
       return static_cast<qlonglong>(r.parameters);
     case LearningRate:
-      return row.configRead ? row.learningRate : kAbsent;
+      return row.configRead && row.hasLearningRate ? row.learningRate : kAbsent;
     case Batch:
       return static_cast<qlonglong>(row.batch);
     case Bptt:
@@ -236,6 +238,9 @@ QVariant RunsTableModel::toolTip(const Row& row, int column) const {
     case Bptt:
     case Hidden:
       if (!row.configRead) return tr("The run's config could not be read: %1").arg(row.configError);
+      if (column == LearningRate && !row.hasLearningRate) {
+        return tr("Hessian-free has no learning rate: its damping λ and CG set each step");
+      }
       return QVariant();
     case Started:
       return QString::fromStdString(r.startedAt);
@@ -305,7 +310,7 @@ std::string RunsTableModel::toCsv() const {
     out += std::to_string(r.id) + "," + engine::csvField(r.name) + "," +
            engine::csvField(r.modelType) + "," + std::to_string(r.parameters) + "," +
            config(row.optimizer.toStdString()) + "," +
-           config(engine::formatDouble(row.learningRate)) + "," +
+           config(row.hasLearningRate ? engine::formatDouble(row.learningRate) : "") + "," +
            config(std::to_string(row.batch)) + "," + config(std::to_string(row.bptt)) + "," +
            config(row.hidden.toStdString()) + "," + engine::csvNumber(r.bestValid) + "," +
            engine::csvNumber(r.testResult) + "," + std::to_string(r.steps) + "," +

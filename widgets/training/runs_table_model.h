@@ -78,6 +78,7 @@ class RunsTableModel : public QAbstractTableModel {
     QString configError;
     QString optimizer;
     double learningRate = 0.0;
+    bool hasLearningRate = true;  // false for Hessian-free
     qint64 batch = 0;
     qint64 bptt = 0;
     QString hidden;

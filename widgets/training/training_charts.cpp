@@ -229,6 +229,16 @@ TrainingCharts::Chart TrainingCharts::chartOf(Series series) const {
 void TrainingCharts::updateHessianFreeCharts() {
   bool any = live_.curves.hessianFree();
   for (const auto& overlay : overlays_) any = any || overlay->curves.hessianFree();
+  // The rate chart says what it draws: a learning rate, Hessian-free's λ (dotted), or both.
+  auto* title =
+      qobject_cast<QCPTextElement*>(plot(Chart::LearningRate)->plotLayout()->element(0, 0));
+  const bool both = mixesUpdateRules();
+  if (title) {
+    title->setText(!any   ? tr("Learning rate")
+                   : both ? tr("Learning rate · Hessian-free λ (dotted)")
+                          : tr("Hessian-free λ (damping)"));
+  }
+  plot(Chart::LearningRate)->yAxis->setLabel(!any ? tr("rate") : both ? tr("rate · λ") : tr("λ"));
   if (any == hessianFreeShown_) return;
   hessianFreeShown_ = any;
   const std::array<Chart, 4> small = {Chart::LearningRate, Chart::GradientNorm, Chart::Throughput,
@@ -239,9 +249,6 @@ void TrainingCharts::updateHessianFreeCharts() {
     grid_->addWidget(plot(small[static_cast<size_t>(i)]), 1, i * 12 / count, 1, 12 / count);
   }
   plot(Chart::CgIterations)->setVisible(any);
-  auto* title =
-      qobject_cast<QCPTextElement*>(plot(Chart::LearningRate)->plotLayout()->element(0, 0));
-  if (title) title->setText(any ? tr("Learning rate · Hessian-free λ") : tr("Learning rate"));
 }
 
 void TrainingCharts::createGraphs(RunGraphs& run, bool live) {
@@ -439,6 +446,8 @@ void TrainingCharts::addStep(const engine::StepEvent& event) {
   }
   if (event.update.empty()) {
     appendPoint(live_, Series::LearningRate, at(event.learningRate));
+    // A first-order run's first step beside Hessian-free overlays: the rate chart shows both.
+    if (live_.curves.curve(RunMetric::TrainLoss).size() == 1) updateHessianFreeCharts();
   } else {
     updateHessianFreeCharts();
     for (const auto& [series, metric] : {std::pair{Series::Lambda, RunMetric::Lambda},

@@ -92,6 +92,7 @@ class RunsPanelTest : public QObject {
   void init();
   void cleanup();
   void tableShowsTheStoresRuns();
+  void aHessianFreeRunShowsNoLearningRate();
   void sortingByBestValidPutsTheBestFirst();
   void filterMatchesAnyColumn();
   void headersReadWholeAndTheFooterCountsWhatIsShown();
@@ -181,6 +182,28 @@ void RunsPanelTest::tableShowsTheStoresRuns() {
            QStringLiteral("the training loss became NaN at step 7"));
   QCOMPARE(text(model->rowOfRun(2), RunsTableModel::Hidden), QStringLiteral("512"));
   QCOMPARE(text(model->rowOfRun(4), RunsTableModel::Status), QStringLiteral("Stopped"));
+}
+
+// Hessian-free has no learning rate (its λ and CG set each step): its row once read "0.001",
+// the learning rate left in its config from another optimiser.
+void RunsPanelTest::aHessianFreeRunShowsNoLearningRate() {
+  mrnn::engine::Project project = document_->project();
+  project.training.optimizer.kind = mrnn::engine::OptimizerKind::HessianFree;
+  project.training.optimizer.learningRate = 0.001;
+  RunRecord run;
+  run.id = 9;
+  run.name = "hf";
+  run.configYaml = mrnn::engine::projectToYaml(project);
+  RunsTableModel model;
+  model.setRuns({run});
+  QCOMPARE(model.index(0, RunsTableModel::Optimizer).data().toString(),
+           QStringLiteral("hessian_free"));
+  QCOMPARE(model.index(0, RunsTableModel::LearningRate).data().toString(), QStringLiteral("—"));
+  QVERIFY(model.index(0, RunsTableModel::LearningRate)
+              .data(Qt::ToolTipRole)
+              .toString()
+              .contains(QStringLiteral("no learning rate")));
+  QVERIFY(model.toCsv().find(",hessian_free,,") != std::string::npos);
 }
 
 void RunsPanelTest::sortingByBestValidPutsTheBestFirst() {

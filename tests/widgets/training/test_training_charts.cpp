@@ -245,6 +245,20 @@ void TrainingChartsTest::hessianFreeRunsShowTheirCgChartAndLambda() {
   QCOMPARE(charts_->overlayGraph(0, Series::LearningRate)->dataCount(), 200);
   QCOMPARE(charts_->overlayGraph(1, Series::Lambda)->parentPlot(),
            charts_->plot(Chart::LearningRate));
+  // The chart says what it draws: both, λ dotted; Hessian-free alone, λ only.
+  const auto rateTitle = [this] {
+    auto* title = qobject_cast<QCPTextElement*>(
+        charts_->plot(Chart::LearningRate)->plotLayout()->element(0, 0));
+    return title ? title->text() : QString();
+  };
+  QCOMPARE(rateTitle(), QStringLiteral("Learning rate · Hessian-free λ (dotted)"));
+  QCOMPARE(charts_->plot(Chart::LearningRate)->yAxis->label(), QStringLiteral("rate · λ"));
+  charts_->setOverlays({makeHessianFreeRun(2, QStringLiteral("Run 2 · HF"), 12, 50000)});
+  QCOMPARE(rateTitle(), QStringLiteral("Hessian-free λ (damping)"));
+  QCOMPARE(charts_->plot(Chart::LearningRate)->yAxis->label(), QStringLiteral("λ"));
+  charts_->setOverlays({makeRun(1, QStringLiteral("Run 1 · Adam"), 200, 4.0),
+                        makeHessianFreeRun(2, QStringLiteral("Run 2 · HF"), 12, 50000)});
+  charts_->replot();
   // The read-out gives the iterations run and kept and ρ (−∞ where the loss rose).
   charts_->showReadout(Chart::CgIterations, 3);
   const QString text = charts_->readoutText(Chart::CgIterations);
@@ -257,6 +271,8 @@ void TrainingChartsTest::hessianFreeRunsShowTheirCgChartAndLambda() {
   // Back to first-order runs alone: the chart goes.
   charts_->setOverlays({makeRun(1, QStringLiteral("Run 1"), 20, 4.0)});
   QVERIFY(charts_->plot(Chart::CgIterations)->isHidden());
+  QCOMPARE(rateTitle(), QStringLiteral("Learning rate"));
+  QCOMPARE(charts_->plot(Chart::LearningRate)->yAxis->label(), QStringLiteral("rate"));
 }
 
 void TrainingChartsTest::theSymbolsAxisLinesRunsUpByWhatTheyRead() {
