@@ -72,6 +72,9 @@ RunsPanel::RunsPanel(ProjectDocument& document, QWidget* parent)
   view_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
   view_->setAlternatingRowColors(true);
   view_->setWordWrap(false);
+  // Trial names differ at their end ("lstm-vs-mlstm #3: type=mlstm, seed 2"): a narrow column
+  // keeps both ends.
+  view_->setTextElideMode(Qt::ElideMiddle);
   view_->verticalHeader()->setVisible(false);
   view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 8);
   view_->horizontalHeader()->setHighlightSections(false);

@@ -205,12 +205,11 @@ QVariant RunsTableModel::sortValue(const Row& row, int column) const {
     case Duration:
       return r.durationSeconds;
     case Started:
-      return QString::fromStdString(r.startedAt);
+      return QString::fromStdString(r.startedAt);  // ISO 8601 sorts as text
     case Name:
-      return tr("Double-click to rename the run");
+      return QString::fromStdString(r.name).toLower();
     case Note:
-      return r.note.empty() ? tr("Double-click to write a note on the run")
-                            : QString::fromStdString(r.note);  // ISO 8601 sorts as text
+      return QString::fromStdString(r.note).toLower();
     default:
       return display(row, column);
   }
@@ -244,6 +243,11 @@ QVariant RunsTableModel::toolTip(const Row& row, int column) const {
       return QVariant();
     case Started:
       return QString::fromStdString(r.startedAt);
+    case Name:
+      return tr("%1\nDouble-click to rename the run").arg(QString::fromStdString(r.name));
+    case Note:
+      return r.note.empty() ? tr("Double-click to write a note on the run")
+                            : QString::fromStdString(r.note);
     default:
       return QVariant();
   }

@@ -93,6 +93,7 @@ class RunsPanelTest : public QObject {
   void cleanup();
   void tableShowsTheStoresRuns();
   void aHessianFreeRunShowsNoLearningRate();
+  void longTrialNamesKeepTheirDistinguishingEnd();
   void sortingByBestValidPutsTheBestFirst();
   void filterMatchesAnyColumn();
   void headersReadWholeAndTheFooterCountsWhatIsShown();
@@ -204,6 +205,29 @@ void RunsPanelTest::aHessianFreeRunShowsNoLearningRate() {
               .toString()
               .contains(QStringLiteral("no learning rate")));
   QVERIFY(model.toCsv().find(",hessian_free,,") != std::string::npos);
+}
+
+// Trial names were cut to "lstm-vs-mlst…" at 1280 px, hiding the part that tells trials apart:
+// the table elides in the middle, and the name's tooltip gives it whole.
+void RunsPanelTest::longTrialNamesKeepTheirDistinguishingEnd() {
+  QCOMPARE(panel_->view()->textElideMode(), Qt::ElideMiddle);
+  RunRecord run;
+  run.id = 5;
+  run.name = "lstm-vs-mlstm #3: type=mlstm, seed 2";
+  RunsTableModel model;
+  model.setRuns({run});
+  QVERIFY(model.index(0, RunsTableModel::Name)
+              .data(Qt::ToolTipRole)
+              .toString()
+              .startsWith(QStringLiteral("lstm-vs-mlstm #3: type=mlstm, seed 2\n")));
+  // Sorting by name sorts by the names (it once sorted by a tooltip, the same for every run).
+  panel_->view()->sortByColumn(RunsTableModel::Name, Qt::AscendingOrder);
+  QStringList names;
+  for (int r = 0; r < panel_->view()->model()->rowCount(); ++r) {
+    names << panel_->view()->model()->index(r, RunsTableModel::Name).data().toString();
+  }
+  QCOMPARE(names, (QStringList{QStringLiteral("baseline"), QStringLiteral("bigger lr"),
+                               QStringLiteral("diverged"), QStringLiteral("wider")}));
 }
 
 void RunsPanelTest::sortingByBestValidPutsTheBestFirst() {
