@@ -16,6 +16,7 @@ namespace mrnn::widgets {
 namespace {
 constexpr int kPathRole = Qt::UserRole + 1;
 constexpr int kShortRole = Qt::UserRole + 2;
+constexpr int kRunRole = Qt::UserRole + 3;
 }  // namespace
 
 CheckpointChooser::CheckpointChooser(ProjectDocument& document, QWidget* parent)
@@ -66,6 +67,10 @@ QString CheckpointChooser::label() const {
   return combo_->currentData(kShortRole).toString();
 }
 
+qint64 CheckpointChooser::runId() const {
+  return combo_->currentData(kRunRole).toLongLong();
+}
+
 int CheckpointChooser::count() const {
   return combo_->count();
 }
@@ -102,6 +107,7 @@ void CheckpointChooser::refresh() {
       combo_->addItem(entry.label());
       const int row = combo_->count() - 1;
       combo_->setItemData(row, QFileInfo(entry.path).absoluteFilePath(), kPathRole);
+      combo_->setItemData(row, entry.runId, kRunRole);
       combo_->setItemData(
           row,
           tr("Run %1 · %2 · %3")

@@ -27,6 +27,8 @@ class CheckpointChooser : public QWidget {
   QString checkpoint() const;
   // A short name for legends and column titles: "Run 3 · mlstm · best", or the file name.
   QString label() const;
+  // The run of the selected checkpoint; 0 for a file that is none of the project's runs.
+  qint64 runId() const;
   // Selects `path`, adding it as a file entry when it is not one of the runs'; the chooser
   // keeps it from now on, as it keeps a pick from the list.
   void setCheckpoint(const QString& path);

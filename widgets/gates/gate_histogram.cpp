@@ -5,20 +5,22 @@
 #include <limits>
 
 #include "engine/probing/gate_report.h"
+#include "widgets/run_colours.h"
 
 namespace mrnn::widgets {
 
 namespace {
 
-const QColor kColourA(33, 102, 172);
-const QColor kColourB(230, 85, 13);
-
-QCPBars* makeBars(QCustomPlot* plot, const QColor& colour) {
-  auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
+void paintBars(QCPBars* bars, const QColor& colour) {
   QColor fill = colour;
   fill.setAlpha(110);
   bars->setBrush(fill);
   bars->setPen(QPen(colour, 1.0));
+}
+
+QCPBars* makeBars(QCustomPlot* plot, const QColor& colour) {
+  auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
+  paintBars(bars, colour);
   bars->setWidthType(QCPBars::wtPlotCoords);
   return bars;
 }
@@ -34,13 +36,18 @@ GateHistogram::GateHistogram(QWidget* parent) : QCustomPlot(parent) {
   titleFont.setBold(true);
   title_ = new QCPTextElement(this, QString(), titleFont);
   plotLayout()->addElement(0, 0, title_);
-  barsA_ = makeBars(this, kColourA);
-  barsB_ = makeBars(this, kColourB);
+  barsA_ = makeBars(this, modelColour(0, 0));
+  barsB_ = makeBars(this, modelColour(0, 1));
   xAxis->setLabel(tr("value"));
   yAxis->setLabel(tr("share of values"));
   legend->setVisible(false);
   axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignHCenter);
   clearHistogram(tr("Run the analysis to see the distribution of a probe"));
+}
+
+void GateHistogram::setColours(const QColor& a, const QColor& b) {
+  paintBars(barsA_, a);
+  paintBars(barsB_, b);
 }
 
 std::vector<int64_t> GateHistogram::binCounts(const std::vector<float>& values, double lower,

@@ -29,6 +29,8 @@ class GateHistogram : public QCustomPlot {
   void setTraces(const engine::ProbeTrace* a, const engine::ProbeTrace* b, const QString& labelA,
                  const QString& labelB, const QString& title);
   void clearHistogram(const QString& message);
+  // Models A's and B's colours: their runs' (run_colours.h).
+  void setColours(const QColor& a, const QColor& b);
 
   // Values per bin of model 0 (A) or 1 (B); empty when that model is not shown.
   const std::vector<int64_t>& counts(int model) const;

@@ -35,6 +35,7 @@
 #include "widgets/gates/gate_statistics_table.h"
 #include "widgets/gates/probe_description.h"
 #include "widgets/project/project_document.h"
+#include "widgets/run_colours.h"
 #include "widgets/visible_symbol.h"
 
 namespace mrnn::widgets {
@@ -97,6 +98,7 @@ void GateInspectorPanel::runAnalysis() {
   const std::array<std::string, 2> paths{chooserA_->checkpoint().toStdString(),
                                          chooserB_->checkpoint().toStdString()};
   const std::array<QString, 2> labels{chooserA_->label(), chooserB_->label()};
+  runIds_ = {chooserA_->runId(), chooserB_->runId()};
   const int models = paths[1].empty() ? 1 : 2;
   auto results = std::make_shared<std::array<std::optional<engine::GateReport>, 2>>();
   const auto modelSlots = slots_;
@@ -325,6 +327,8 @@ void GateInspectorPanel::updateProbeViews() {
       heatmaps_[m]->clearMap(tr("%1 has no probe %2 in layer %3").arg(who, probe).arg(layer));
     }
   }
+  const QVector<QColor> colours = modelColours({runIds_[0], runIds_[1]});
+  histogram_->setColours(colours[0], colours[1]);
   histogram_->setTraces(traces[0], traces[1], tr("A: %1").arg(labels_[0]),
                         tr("B: %1").arg(labels_[1]),
                         tr("layer %1 / %2 (%3)").arg(layer).arg(probe, probeDescription(probe)));

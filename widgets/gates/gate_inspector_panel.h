@@ -151,6 +151,7 @@ class GateInspectorPanel : public QWidget {
   CheckpointChooser* chooserB_ = nullptr;
   QPlainTextEdit* textEdit_ = nullptr;
   QComboBox* source_ = nullptr;
+  std::array<qint64, 2> runIds_{0, 0};  // the runs recorded, for their colours
   QPushButton* runButton_ = nullptr;
   AnalysisJobBar* jobBar_ = nullptr;
   QComboBox* layerCombo_ = nullptr;

@@ -6,6 +6,7 @@
 
 #include "engine/scoring/surprisal_recovery.h"
 #include "widgets/display_format.h"
+#include "widgets/run_colours.h"
 
 namespace mrnn::widgets {
 namespace {
@@ -17,13 +18,6 @@ const std::array<QCPScatterStyle::ScatterShape, 4> kShapes = {
     QCPScatterStyle::ssDiamond};
 
 }  // namespace
-
-QColor RecoveryPlot::modelColour(int model) {
-  // Tableau's blue, orange, green, red: distinct also in greyscale print.
-  static const std::array<QColor, 4> colours = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e),
-                                                QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28)};
-  return colours[static_cast<size_t>(model) % colours.size()];
-}
 
 RecoveryPlot::RecoveryPlot(QWidget* parent) : QCustomPlot(parent) {
   setObjectName(QStringLiteral("recoveryPlot"));
@@ -66,7 +60,8 @@ QCPGraph* RecoveryPlot::overallLine(int model) const {
   return model >= 0 && model < models_ ? graph(2 * model + 1) : nullptr;
 }
 
-void RecoveryPlot::showRecovery(const engine::RecoveryTable& table, const QStringList& labels) {
+void RecoveryPlot::showRecovery(const engine::RecoveryTable& table, const QStringList& labels,
+                                const QVector<QColor>& colours) {
   clearGraphs();
   const auto k = static_cast<int>(table.offsets);
   models_ = static_cast<int>(table.overallMean.size());
@@ -79,7 +74,7 @@ void RecoveryPlot::showRecovery(const engine::RecoveryTable& table, const QStrin
 
   double top = 0.0;
   for (int m = 0; m < models_; ++m) {
-    const QColor colour = modelColour(m);
+    const QColor colour = colours.value(m, modelColour(0, m));
     const auto row = static_cast<size_t>(m);
     QVector<double> x{0.0};
     QVector<double> y{natsToBits(table.surprisingMean[row])};

@@ -18,7 +18,9 @@ class RecoveryPlot : public QCustomPlot {
  public:
   explicit RecoveryPlot(QWidget* parent = nullptr);
 
-  void showRecovery(const engine::RecoveryTable& table, const QStringList& labels);
+  // `colours` gives each model's (its run's: run_colours.h); missing ones are a slot's own.
+  void showRecovery(const engine::RecoveryTable& table, const QStringList& labels,
+                    const QVector<QColor>& colours = {});
   void clearRecovery();
 
   int modelCount() const { return models_; }
@@ -27,9 +29,6 @@ class RecoveryPlot : public QCustomPlot {
   QCPGraph* curve(int model) const;
   QCPGraph* overallLine(int model) const;
   QCPTextElement* title() const { return title_; }
-
-  // The colour of model m's curve (the table beside the plot uses it too).
-  static QColor modelColour(int model);
 
  private:
   QCPTextElement* title_ = nullptr;

@@ -6,6 +6,7 @@
 
 #include "engine/scoring/surprisal_recovery.h"
 #include "widgets/display_format.h"
+#include "widgets/run_colours.h"
 #include "widgets/surprisal/recovery_plot.h"
 
 namespace mrnn::widgets {
@@ -39,7 +40,8 @@ void RecoveryTable::clearRecovery() {
   setColumnCount(0);
 }
 
-void RecoveryTable::showRecovery(const engine::RecoveryTable& table, const QStringList& labels) {
+void RecoveryTable::showRecovery(const engine::RecoveryTable& table, const QStringList& labels,
+                                 const QVector<QColor>& colours) {
   clear();
   const auto k = static_cast<int>(table.offsets);
   const auto models = static_cast<int>(table.overallMean.size());
@@ -78,7 +80,7 @@ void RecoveryTable::showRecovery(const engine::RecoveryTable& table, const QStri
   setVerticalHeaderLabels(rows);
   for (int m = 0; m < models; ++m) {
     // The row label in the curve's colour ties the numbers to the plot.
-    verticalHeaderItem(m)->setForeground(RecoveryPlot::modelColour(m));
+    verticalHeaderItem(m)->setForeground(colours.value(m, modelColour(0, m)));
   }
   const QString countTip = tr("How many positions this column averages");
   setItem(models, 0, cell(QString::number(table.positions), countTip));

@@ -18,7 +18,9 @@ class RecoveryTable : public QTableWidget {
  public:
   explicit RecoveryTable(QWidget* parent = nullptr);
 
-  void showRecovery(const engine::RecoveryTable& table, const QStringList& labels);
+  // Each model's row label in its curve's colour (`colours`, as the plot's).
+  void showRecovery(const engine::RecoveryTable& table, const QStringList& labels,
+                    const QVector<QColor>& colours = {});
   void clearRecovery();
 };
 

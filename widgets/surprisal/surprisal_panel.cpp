@@ -35,6 +35,7 @@
 #include "widgets/export/export_bar.h"
 #include "widgets/export/figure_export.h"
 #include "widgets/project/project_document.h"
+#include "widgets/run_colours.h"
 #include "widgets/surprisal/recovery_plot.h"
 #include "widgets/surprisal/recovery_table.h"
 #include "widgets/surprisal/surprisal_text_view.h"
@@ -340,11 +341,12 @@ void SurprisalPanel::showScore(const engine::TextScore& score) {
   textExport_->setAvailable(true);
 }
 
-void SurprisalPanel::showRecovery(const engine::RecoveryTable& table, const QStringList& labels) {
+void SurprisalPanel::showRecovery(const engine::RecoveryTable& table, const QStringList& labels,
+                                  const QVector<QColor>& colours) {
   recovery_ = std::make_unique<engine::RecoveryTable>(table);
   recoveryLabels_ = labels;
-  plot_->showRecovery(table, labels);
-  table_->showRecovery(table, labels);
+  plot_->showRecovery(table, labels, colours);
+  table_->showRecovery(table, labels, colours);
   recoveryExport_->setAvailable(true);
 }
 
@@ -369,10 +371,12 @@ void SurprisalPanel::runAnalysis() {
   // Everything the job needs is copied here: it must not touch the widgets or the document.
   std::vector<ModelInput> models;
   QStringList labels;
+  QVector<qint64> runs;  // for each model its run's colour, as every view draws it
   for (int i = 0; i < 3; ++i) {
     const QString path = choosers_[i]->checkpoint();
     if (i > 0 && path.isEmpty()) continue;
     models.push_back({models_[i].get(), path.toStdString(), choosers_[i]->label().toStdString()});
+    runs << choosers_[i]->runId();
     labels << choosers_[i]->label();
   }
   engine::Project project = document_.project();
@@ -442,7 +446,7 @@ void SurprisalPanel::runAnalysis() {
         engine::scoreSymbols(*a.model, a.vocabulary, shown, &job, 256, kAlternatives, 0.85, 1.0);
   };
 
-  auto done = [this, result, labels] {
+  auto done = [this, result, labels, colours = modelColours(runs)] {
     wordLevel_ = result->wordLevel;
     scoreNote_ = result->symbols > kMaxColouredSymbols
                      ? tr("the first %1 of %2 symbols")
@@ -450,7 +454,7 @@ void SurprisalPanel::runAnalysis() {
                      : QString();
     showScore(result->score);
     scoreNote_.clear();
-    showRecovery(result->recovery, labels);
+    showRecovery(result->recovery, labels, colours);
   };
   jobBar_->run(tr("Surprisal"), std::move(work), std::move(done));
 }

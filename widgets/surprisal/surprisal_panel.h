@@ -60,7 +60,8 @@ class SurprisalPanel : public QWidget {
 
   // Show results (runAnalysis() ends with these; tests feed hand-built ones).
   void showScore(const engine::TextScore& score);
-  void showRecovery(const engine::RecoveryTable& table, const QStringList& labels);
+  void showRecovery(const engine::RecoveryTable& table, const QStringList& labels,
+                    const QVector<QColor>& colours = {});
 
   AnalysisJobBar* jobBar() const { return jobBar_; }
   SurprisalTextView* textView() const { return textView_; }

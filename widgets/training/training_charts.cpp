@@ -11,6 +11,7 @@
 
 #include "widgets/display_format.h"
 #include "widgets/plot_legend.h"
+#include "widgets/run_colours.h"
 #include "widgets/training/rank_graphs.h"
 
 namespace mrnn::widgets {
@@ -151,13 +152,7 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent) {
 TrainingCharts::~TrainingCharts() = default;
 
 QColor TrainingCharts::runColor(int index) {
-  // Tableau 10: distinct at a glance and readable when printed.
-  static const std::array<QColor, 10> palette = {
-      QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
-      QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
-      QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f), QColor(0xbc, 0xbd, 0x22),
-      QColor(0x17, 0xbe, 0xcf)};
-  return palette[static_cast<size_t>(index) % palette.size()];
+  return runColour(index + 1);  // colourIndexOf's inverse: one colour per run in every view
 }
 
 void TrainingCharts::setUpPlot(QCustomPlot* target, const QString& title, const QString& yLabel) {

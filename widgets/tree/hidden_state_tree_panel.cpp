@@ -28,6 +28,7 @@
 #include "widgets/checkpoints/checkpoint_chooser.h"
 #include "widgets/export/export_bar.h"
 #include "widgets/export/figure_export.h"
+#include "widgets/run_colours.h"
 #include "widgets/tree/spread_plot.h"
 #include "widgets/tree/tree_canvas.h"
 
@@ -55,9 +56,8 @@ struct Grown {
 
 }  // namespace
 
-QColor HiddenStateTreePanel::modelColour(int model) {
-  // Blue and orange: told apart also with the common colour-vision deficiencies.
-  return model == 0 ? QColor(31, 119, 180) : QColor(217, 95, 2);
+QColor HiddenStateTreePanel::modelColour(int model) const {
+  return modelColours({runIds_[0], runIds_[1]})[model == 0 ? 0 : 1];
 }
 
 HiddenStateTreePanel::HiddenStateTreePanel(ProjectDocument& document, QWidget* parent)
@@ -298,6 +298,8 @@ void HiddenStateTreePanel::runAnalysis() {
   const std::string paths[2] = {modelA_->checkpoint().toStdString(),
                                 modelB_->checkpoint().toStdString()};
   const QString labels[2] = {modelA_->label(), modelB_->label()};
+  runIds_[0] = modelA_->runId();
+  runIds_[1] = modelB_->runId();
   const QString context = context_->text();
   engine::TreeOptions options;
   options.depth = depth_->value();
@@ -369,6 +371,7 @@ void HiddenStateTreePanel::display(const QString& context,
       continue;
     }
     const engine::LabelledTree& labelled = trees_[static_cast<size_t>(model)];
+    canvases_[model]->setColour(modelColour(model));
     canvases_[model]->setTree(context, labelled.tree);
     // A new tree is read from its root: bring it into view, a third of the way down.
     QScrollArea* scroll = scrolls_[model];

@@ -72,8 +72,8 @@ class HiddenStateTreePanel : public QWidget {
   // Both trees whole (not only the part scrolled into view), side by side, into `path`.
   void saveTreeFigure(const QString& path) const;
 
-  // The colours of model A and B (canvas, curves, labels).
-  static QColor modelColour(int model);
+  // The colours of model A and B (canvas, curves, labels): their runs' (run_colours.h).
+  QColor modelColour(int model) const;
 
  public slots:
   void refreshCheckpoints();
@@ -92,6 +92,7 @@ class HiddenStateTreePanel : public QWidget {
   ProjectDocument& document_;
   CheckpointChooser* modelA_ = nullptr;
   CheckpointChooser* modelB_ = nullptr;
+  qint64 runIds_[2] = {0, 0};  // the runs of the trees shown
   QLineEdit* context_ = nullptr;
   QSpinBox* depth_ = nullptr;
   QSpinBox* branching_ = nullptr;

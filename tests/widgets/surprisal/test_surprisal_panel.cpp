@@ -23,6 +23,7 @@
 #include "widgets/checkpoints/checkpoint_chooser.h"
 #include "widgets/export/export_bar.h"
 #include "widgets/project/project_document.h"
+#include "widgets/run_colours.h"
 #include "widgets/surprisal/recovery_plot.h"
 #include "widgets/surprisal/recovery_table.h"
 #include "widgets/surprisal/surprisal_legend.h"
@@ -374,6 +375,13 @@ class SurprisalPanelTest : public QObject {
     QCOMPARE(panel.recovery()->positions, static_cast<int64_t>(text.size() - 1));
     QCOMPARE(panel.recoveryLabels().size(), 2);
     QVERIFY(panel.recoveryLabels()[0].startsWith("Run 1"));
+    // Each model in its run's colour, the monitor's (run 3 once was green there and orange
+    // here); the same run's second checkpoint in a darker shade of it.
+    QCOMPARE(panel.recoveryPlot()->curve(0)->pen().color(), mrnn::widgets::runColour(1));
+    QCOMPARE(panel.recoveryPlot()->curve(1)->pen().color(),
+             mrnn::widgets::runColour(1).darker(150));
+    QCOMPARE(panel.recoveryTable()->verticalHeaderItem(0)->foreground().color(),
+             mrnn::widgets::runColour(1));
 
     // The coloured text is engine::scoreText's, symbol for symbol.
     const engine::LoadedModel loaded =

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "engine/store/metric_names.h"
+#include "widgets/run_colours.h"
 #include "widgets/training/run_curves.h"
 #include "widgets/training/training_charts.h"
 
@@ -382,6 +383,8 @@ void TrainingChartsTest::aRunKeepsItsColourWhateverIsShownBesideIt() {
   charts_->startLive(QStringLiteral("Run 7"));
   charts_->setLiveRunId(7);
   QCOMPARE(charts_->liveGraph(Series::LossSmoothed)->pen().color(), seven);
+  // ... the colour every other view gives run 7 (Surprisal, the gates, the tree).
+  QCOMPARE(seven, mrnn::widgets::runColour(7));
 }
 
 void TrainingChartsTest::legendEntriesReadWhole() {

@@ -264,7 +264,7 @@ class HiddenStateTreeTest : public QObject {
     QCOMPARE(euclidean->valueAxis(), spread->plot()->yAxis);
     QCOMPARE(cosine->valueAxis(), spread->plot()->yAxis2);
     QCOMPARE(cosine->pen().style(), Qt::DashLine);
-    QCOMPARE(euclidean->pen().color(), HiddenStateTreePanel::modelColour(0));
+    QCOMPARE(euclidean->pen().color(), panel.modelColour(0));
     QCOMPARE(spread->plot()->legend->itemCount(), 1);
     QCOMPARE(euclidean->name(), QString("mLSTM"));
 
@@ -276,7 +276,7 @@ class HiddenStateTreeTest : public QObject {
       QCOMPARE(table->item(0, column)->text(), first[column]);
       QCOMPARE(table->item(1, column)->text(), second[column]);
     }
-    QCOMPARE(table->item(0, 0)->foreground().color(), HiddenStateTreePanel::modelColour(0));
+    QCOMPARE(table->item(0, 0)->foreground().color(), panel.modelColour(0));
     QVERIFY(panel.treeExportBar()->figureButton()->isEnabled());
     QVERIFY(panel.treeLabel(0)->text().contains("mLSTM"));
     QVERIFY(panel.treeLabel(0)->text().contains("4 nodes"));
@@ -371,7 +371,7 @@ class HiddenStateTreeTest : public QObject {
     QCOMPARE(spread->modelCount(), 2);
     QCOMPARE(spread->euclideanGraph(1)->data()->at(0)->value, 10.0);  // distances doubled
     QCOMPARE(spread->cosineGraph(1)->data()->at(0)->value, 1.0);      // cosines not
-    QCOMPARE(spread->euclideanGraph(1)->pen().color(), HiddenStateTreePanel::modelColour(1));
+    QCOMPARE(spread->euclideanGraph(1)->pen().color(), panel.modelColour(1));
     QCPLegend* legend = spread->plot()->legend;
     QCOMPARE(legend->itemCount(), 2);
     QCOMPARE(legend->itemWithPlottable(spread->euclideanGraph(0))->plottable()->name(),
