@@ -31,6 +31,7 @@ std::string meanStd(const SeedSummary& summary, int digits = 4) {
 SeedSummary summarise(const std::vector<double>& values) {
   SeedSummary summary;
   summary.count = static_cast<int64_t>(values.size());
+  summary.values = values;
   if (values.empty()) return summary;
   double sum = 0.0;
   for (const double v : values) sum += v;
@@ -178,6 +179,7 @@ std::vector<ConfigurationResult> experimentResults(const ExperimentPlan& plan,
     int64_t running = 0;
     int64_t failed = 0;
     int64_t changed = 0;
+    int64_t deleted = 0;  // trials whose run is gone from the store
     std::string failure;
     std::string cut;
     for (const TrialPlan& planned : plan.trials) {
@@ -196,6 +198,13 @@ std::vector<ConfigurationResult> experimentResults(const ExperimentPlan& plan,
         ++changed;
         continue;
       }
+      const auto run = byId.find(trial.runId);
+      // Done, its run deleted since (by hand, by another tool): no result, not done.
+      if ((trial.status == TrialStatus::Done || trial.status == TrialStatus::Cut) &&
+          (trial.runId <= 0 || run == byId.end())) {
+        ++deleted;
+        continue;
+      }
       if (trial.status == TrialStatus::Done) ++result.done;
       if (trial.status == TrialStatus::Running) ++running;
       if (trial.status == TrialStatus::Failed) {
@@ -203,7 +212,6 @@ std::vector<ConfigurationResult> experimentResults(const ExperimentPlan& plan,
         failure = trial.reason;
       }
       if (trial.status == TrialStatus::Cut) cut = trial.reason;
-      const auto run = byId.find(trial.runId);
       if (trial.runId <= 0 || run == byId.end()) continue;
       result.runIds.push_back(trial.runId);
       // Figures of trials that are done only: a running trial's best so far is not a result.
@@ -223,8 +231,9 @@ std::vector<ConfigurationResult> experimentResults(const ExperimentPlan& plan,
       result.state = "failed: " + failure;
     } else if (result.done == result.seeds) {
       result.state = "done";
-    } else if (running > 0 || result.done > 0) {
+    } else if (running > 0 || result.done > 0 || deleted > 0) {
       result.state = std::to_string(result.done) + " of " + std::to_string(result.seeds) + " done";
+      if (deleted > 0) result.state += " (" + std::to_string(deleted) + " run(s) deleted)";
     } else if (changed > 0) {
       result.state = "ran before the file changed; `experiment run --replan` trains it afresh";
     } else {
@@ -250,6 +259,7 @@ std::optional<SeedSummary> measuredFigure(const ConfigurationResult& result,
   SeedSummary perplexity = bitsFigure;
   perplexity.mean = std::pow(2.0, bitsFigure.mean);
   perplexity.stddev = perplexity.mean * std::log(2.0) * bitsFigure.stddev;
+  for (double& value : perplexity.values) value = std::pow(2.0, value);
   return perplexity;
 }
 

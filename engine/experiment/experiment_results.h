@@ -52,7 +52,8 @@ int64_t recordedMaxSteps(const RunRecord& run);
 struct SeedSummary {
   int64_t count = 0;
   double mean = 0.0;
-  double stddev = 0.0;  // 0 with one seed
+  double stddev = 0.0;         // 0 with one seed
+  std::vector<double> values;  // each seed's, in the trials' order
 };
 
 struct ReferenceFigure {

@@ -145,6 +145,34 @@ std::optional<TrialRecord> ExperimentLedger::trial(const std::string& experiment
   return readTrial(query);
 }
 
+std::vector<TrialRecord> ExperimentLedger::trialsOfRun(int64_t runId) const {
+  std::vector<TrialRecord> out;
+  if (!hasTable_ || runId <= 0) return out;
+  SqliteStatement query(db_, path_, "cannot read the run's trials",
+                        (std::string("SELECT ") + kColumns +
+                         " FROM experiment_trials WHERE run_id = ?1 ORDER BY experiment, trial")
+                            .c_str());
+  query.bind(1, runId);
+  while (query.step()) out.push_back(readTrial(query));
+  return out;
+}
+
+void ExperimentLedger::forgetRun(int64_t runId, const std::string& reason) {
+  if (!hasTable_ || runId <= 0) return;
+  const std::string action =
+      "cannot return run " + std::to_string(runId) + "'s trials to the queue";
+  SqliteTransaction transaction(db_, path_, action);
+  SqliteStatement statement(db_, path_, action,
+                            "UPDATE experiment_trials SET status = ?2, run_id = 0, reason = ?3, "
+                            "updated_at = ?4 WHERE run_id = ?1");
+  statement.bind(1, runId)
+      .bind(2, trialStatusName(TrialStatus::Queued))
+      .bind(3, reason)
+      .bind(4, utcTimestamp());
+  statement.run();
+  transaction.commit();
+}
+
 void ExperimentLedger::put(const TrialRecord& trial) {
   const std::string action = "cannot record trial " + std::to_string(trial.trial);
   SqliteTransaction transaction(db_, path_, action);

@@ -50,6 +50,12 @@ class ExperimentLedger {
   // The experiment's trials in index order.
   std::vector<TrialRecord> trials(const std::string& experiment) const;
   std::optional<TrialRecord> trial(const std::string& experiment, int64_t index) const;
+  // The trials, of any experiment, whose run is `runId`.
+  std::vector<TrialRecord> trialsOfRun(int64_t runId) const;
+  // Run `runId` was deleted: its trials have no result now and wait in the queue again
+  // (Queued, no run, `reason` saying why), so that results count what exists and the next
+  // queue run trains them afresh.
+  void forgetRun(int64_t runId, const std::string& reason);
   // Inserts the trial, or replaces the row of the same experiment and index.
   void put(const TrialRecord& trial);
   void setStatus(const std::string& experiment, int64_t index, TrialStatus status,

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "engine/store/experiment_ledger.h"
 #include "engine/store/run_paths.h"
 
 namespace mrnn::engine {
@@ -83,6 +84,11 @@ void RunCatalogue::deleteRun(int64_t runId) {
   // Holding the lock while deleting keeps a resume from starting on a half-deleted run.
   RunLock lock = lockForWriting(runId);
   store_->deleteRun(runId);
+  // A trial of an experiment whose run this was has no result now: it waits to train again.
+  const bool trial =
+      !ExperimentLedger(folder_, ExperimentLedger::Access::ReadOnly).trialsOfRun(runId).empty();
+  if (trial)
+    ExperimentLedger(folder_).forgetRun(runId, "its run " + std::to_string(runId) + " was deleted");
   lock.release();
   std::error_code error;
   fs::remove_all(RunPaths::checkpointFolder(folder_, runId), error);

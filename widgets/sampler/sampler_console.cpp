@@ -260,6 +260,7 @@ void SamplerConsole::followSelection() {
       modelSummary_->setText(tr("no model loaded"));
       modelSummary_->setToolTip(QString());
       form_->setModelInfo(SamplerModelInfo());
+      status_->setText(tr("No model loaded"));
       updateButtons();
     }
     return;
@@ -284,6 +285,11 @@ void SamplerConsole::loadSelected() {
 }
 
 void SamplerConsole::onModelLoaded(const SamplerModelInfo& info) {
+  // A load that finished after its project closed (or another file was chosen) is stale.
+  if (QFileInfo(info.checkpoint).absoluteFilePath() != QFileInfo(loadedPath_).absoluteFilePath()) {
+    if (loadedPath_.isEmpty()) controller_->unloadModel();
+    return;
+  }
   modelSummary_->setText(info.summary());
   modelSummary_->setToolTip(info.checkpoint);
   form_->setModelInfo(info);

@@ -28,6 +28,8 @@
 #include "engine/analysis/analysis_job.h"
 #include "engine/io/atomic_file.h"
 #include "engine/io/output_file.h"
+#include "engine/store/experiment_ledger.h"
+#include "engine/store/imported_run.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
@@ -168,7 +170,11 @@ RunsPanel::RunsPanel(ProjectDocument& document, QWidget* parent)
   connect(refreshTimer_, &QTimer::timeout, this, &RunsPanel::refresh);
   connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
           &RunsPanel::onSelectionChanged);
-  connect(&document_, &ProjectDocument::pathChanged, this, &RunsPanel::refresh);
+  connect(&document_, &ProjectDocument::pathChanged, this, [this] {
+    banner_->hide();  // what it said was of the last project's runs
+    bannerRun_ = 0;
+    refresh();
+  });
   refresh();
   // Sensible first widths; the user's later changes stay.
   const QList<QPair<int, int>> widths = {
@@ -335,6 +341,7 @@ void RunsPanel::nameRun(qint64 runId, int column, const QString& text) {
                                    engine::RunCatalogue::Access::ReadWrite);
     if (column == RunsTableModel::Name) {
       catalogue.store().renameRun(runId, text.toStdString());
+      if (runId == bannerRun_) banner_->hide();  // it named the run by its old name
       emit statusMessage(tr("Run %1 is now named %2").arg(runId).arg(text));
     } else {
       catalogue.store().setNote(runId, text.toStdString());
@@ -394,7 +401,15 @@ void RunsPanel::updateActions() {
   const QList<qint64> ids = selectedRunIds();
   const bool database = !databasePath().isEmpty() && model_->rowCount() > 0;
   diff_->setEnabled(ids.size() == 2);
-  resume_->setEnabled(ids.size() == 1 && !trainingActive_);
+  // An imported run has weights but no training state: resuming it can only fail.
+  const int selectedRow = ids.size() == 1 ? model_->rowOfRun(ids.first()) : -1;
+  const bool imported = selectedRow >= 0 && engine::isImportedRun(model_->run(selectedRow));
+  resume_->setEnabled(ids.size() == 1 && !trainingActive_ && !imported);
+  resume_->setToolTip(imported ? tr("Run %1 was imported: it has weights but no training state "
+                                    "(optimiser, data position) to resume from. Train a new run "
+                                    "to train further.")
+                                     .arg(ids.first())
+                               : resume_->statusTip());
   evaluate_->setEnabled(ids.size() == 1 && !isEvaluating());
   delete_->setEnabled(!ids.isEmpty() && !isEvaluating());
   export_->setEnabled(database);
@@ -520,6 +535,27 @@ void RunsPanel::cancelEvaluation() {
   if (evaluation_) evaluation_->cancel();
 }
 
+QString RunsPanel::trialsNote(const QList<qint64>& ids) const {
+  QString note;
+  try {
+    const engine::ExperimentLedger ledger(toNativePath(document_.folder()),
+                                          engine::ExperimentLedger::Access::ReadOnly);
+    for (const qint64 id : ids) {
+      for (const engine::TrialRecord& trial : ledger.trialsOfRun(id)) {
+        note +=
+            tr("Run %1 is trial #%2 (%3) of experiment '%4': its result leaves the "
+               "experiment, which trains the trial again the next time it runs.\n\n")
+                .arg(id)
+                .arg(trial.trial + 1)
+                .arg(QString::fromStdString(trial.label), QString::fromStdString(trial.experiment));
+      }
+    }
+  } catch (const std::exception&) {
+    // No experiment table to read: no run is a trial.
+  }
+  return note;
+}
+
 void RunsPanel::deleteSelected() {
   const QList<qint64> ids = selectedRunIds();
   if (ids.isEmpty() || isEvaluating()) return;
@@ -558,9 +594,9 @@ void RunsPanel::deleteSelected() {
   QMessageBox box(QMessageBox::Warning, tr("Delete runs"), question,
                   QMessageBox::Yes | QMessageBox::No, this);
   box.setObjectName(QStringLiteral("deleteRunsConfirmation"));
-  box.setInformativeText(
-      tr("Their metrics leave the database and their checkpoint folders "
-         "(checkpoints/run-<id>) are removed. This cannot be undone."));
+  box.setInformativeText(trialsNote(ids) +
+                         tr("Their metrics leave the database and their checkpoint folders "
+                            "(checkpoints/run-<id>) are removed. This cannot be undone."));
   box.setDefaultButton(QMessageBox::No);
   box.button(QMessageBox::Yes)->setText(tr("Delete"));
   box.button(QMessageBox::No)->setText(tr("Keep"));

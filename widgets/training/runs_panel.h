@@ -63,6 +63,9 @@ class RunsPanel : public QWidget {
   // Selected runs, in table order.
   QList<qint64> selectedRunIds() const;
   void selectRuns(const QList<qint64>& runIds);
+  // Lists, selects and announces a run the import dialog recorded.
+  void showImportedRun(qint64 runId, const QString& name, const QString& file,
+                       const QString& description);
   // Writes RunStore::exportRunsCsv() to `path` atomically; false (with a notice) on failure.
   bool exportCsvTo(const QString& path);
   bool isEvaluating() const;
@@ -106,11 +109,10 @@ class RunsPanel : public QWidget {
   // Export Model's state and tooltip: why it is off, or which checkpoint it writes.
   void updateExportModelAction(const QList<qint64>& ids);
   void showContextMenu(const QPoint& at);
-  // Lists, selects and announces a run the import dialog recorded.
-  void showImportedRun(qint64 runId, const QString& name, const QString& file,
-                       const QString& description);
   // "3 runs, 2 finished", and how many the filter shows.
   void updateFooter();
+  // What deleting the runs `ids` does to experiments they are trials of ("" when none is).
+  QString trialsNote(const QList<qint64>& ids) const;
   // Writes a name or note typed in the table to the run store.
   void nameRun(qint64 runId, int column, const QString& text);
   void onSelectionChanged();
@@ -126,6 +128,7 @@ class RunsPanel : public QWidget {
   QLabel* emptyLabel_ = nullptr;
   QLineEdit* filter_ = nullptr;
   RunBanner* banner_ = nullptr;
+  qint64 bannerRun_ = 0;  // the run the banner names by its name, if any
   QLabel* footer_ = nullptr;
   int finished_ = 0;  // runs finished, of all listed
   QProgressBar* progress_ = nullptr;

@@ -187,6 +187,7 @@ void RunsPanel::showImportedRun(qint64 runId, const QString& name, const QString
   const int shown = model_->rowOfRun(runId);
   if (shown >= 0) view_->scrollTo(proxy_->mapFromSource(model_->index(shown, 0)));
   const QString title = tr("run %1 · %2").arg(runId).arg(name);
+  bannerRun_ = runId;
   banner_->showMessage(RunBanner::Kind::Success, tr("Imported %1").arg(title),
                        tr("%1 (%2). It opens in the sampler and the analysis views; it has no "
                           "curves, as it was not trained here.")

@@ -332,6 +332,10 @@ QString TrainingMonitorPanel::runLabel(qint64 runId) const {
   return runId > 0 ? tr("run %1 · %2").arg(runId).arg(name) : tr("this run · %1").arg(name);
 }
 
+QString TrainingMonitorPanel::runReadout() const {
+  return runValue_->fullText();
+}
+
 int TrainingMonitorPanel::processCount() const {
   return processes_->value();
 }
@@ -413,6 +417,7 @@ void TrainingMonitorPanel::startFromCheckpoint(qint64 runId, const QString& chec
   if (!ensureSaved()) return;
   if (!controller_->resume(checkpoint)) return;
   liveRunId_ = runId;
+  liveRunName_ = storedRunName(runId);  // this project's run of that id, by its name now
   beginLiveRun(runLabel(runId));
   loadCurves({runId}, true);
 }
@@ -556,6 +561,14 @@ void TrainingMonitorPanel::onFailed(const QString& reason) {
   banner_->showMessage(RunBanner::Kind::Failure, title, reason);
   appendLog(title + QStringLiteral(": ") + reason);
   const QString summary = title + QStringLiteral(": ") + reason;
+  if (!haveStep_) {
+    // A run that never took a step leaves nothing to read out: the figures say "-", not its
+    // name and 0% while other runs train.
+    liveRunId_ = 0;
+    liveRunName_.clear();
+    progress_->setValue(0);
+    updateStats();
+  }
   emit statusMessage(summary);
   lastStatus_ = summary;
   if (!wasRunning) return;

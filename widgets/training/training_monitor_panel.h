@@ -95,6 +95,8 @@ class TrainingMonitorPanel : public QWidget {
   RunSettingsEditor* runSettingsEditor() const { return runSettings_; }
   QAction* optimizerAction() const { return optimizerAction_; }
   QString logText() const;
+  // The figures strip's run: "run 3 · mlstm 64", or "-".
+  QString runReadout() const;
   // Rows the tool bars take: a panel too narrow for one row wraps them (ToolBarRows).
   int toolBarRows() const;
 

@@ -78,6 +78,7 @@ void TrainingMonitorPanel::openProject() {
     notes_.clear();
     log_->clear();
     liveRunId_ = 0;
+    liveRunName_.clear();  // run ids are the project's: another project's run 1 is another run
     haveStep_ = false;
     haveBest_ = false;
     lastStep_ = engine::StepEvent();

@@ -252,6 +252,51 @@ MRNN_TEST(a_trial_child_continues_its_run_or_knows_it_is_done) {
   EXPECT(engine::decideTrialStart(folder.path(), trial).resumeFrom.empty());
 }
 
+// Deleting a trial's run (the Runs panel's Delete) left the experiment claiming it: "Seeds 2/2",
+// one value without its spread, "4 of 4 done". The trial waits in the queue again, and the
+// results count what exists; each seed's figure is kept for the plots' per-seed points.
+MRNN_TEST(a_trial_whose_run_is_deleted_waits_again_and_the_results_count_what_exists) {
+  ScratchFolder folder;
+  const auto plan = planIn(folder, R"(experiment:
+  axes:
+    - key: training.optimizer.lr
+      values: [0.001, 0.002]
+  seeds: [1, 2]
+)");
+  ExperimentLedger ledger(folder.path());
+  engine::syncLedger(plan, ledger, false);
+  engine::RunCatalogue catalogue(folder.path(), engine::RunCatalogue::Access::ReadWrite);
+  const double valid[4] = {2.0, 2.2, 1.0, 1.4};
+  int64_t runs[4] = {0, 0, 0, 0};
+  for (int64_t t = 0; t < 4; ++t) {
+    runs[t] = addRun(catalogue, engine::RunStatus::Finished, valid[t], 40, valid[t] + 0.1);
+    ledger.setRun("e", t, runs[t]);
+    ledger.setStatus("e", t, TrialStatus::Done);
+  }
+  auto rows = engine::experimentResults(plan, ledger.trials("e"), catalogue.runs());
+  EXPECT_EQ(rows[1].state, std::string("done"));
+  EXPECT(rows[0].validBpc.values == (std::vector<double>{2.0, 2.2}));
+
+  EXPECT_EQ(ledger.trialsOfRun(runs[3]).size(), size_t{1});
+  catalogue.deleteRun(runs[3]);
+  const auto trial = ledger.trial("e", 3);
+  EXPECT(trial && trial->status == TrialStatus::Queued && trial->runId == 0);
+  EXPECT_MSG(trial && trial->reason.find("was deleted") != std::string::npos,
+             (trial ? trial->reason : std::string("no trial")));
+  EXPECT(ledger.trialsOfRun(runs[3]).empty());
+  rows = engine::experimentResults(plan, ledger.trials("e"), catalogue.runs());
+  EXPECT_EQ(rows[1].done, int64_t{1});
+  EXPECT_EQ(rows[1].validBpc.count, int64_t{1});
+  EXPECT_EQ(rows[1].state, std::string("1 of 2 done"));
+
+  // A run gone by other means (its row removed by hand): its done trial counts no result.
+  engine::RunStore(engine::RunPaths::database(folder.path())).deleteRun(runs[2]);
+  rows = engine::experimentResults(plan, ledger.trials("e"), catalogue.runs());
+  EXPECT_EQ(rows[1].done, int64_t{0});
+  EXPECT_EQ(rows[1].validBpc.count, int64_t{0});
+  EXPECT_MSG(rows[1].state.find("1 run(s) deleted") != std::string::npos, rows[1].state);
+}
+
 MRNN_TEST(results_give_mean_and_spread_over_seeds_with_references) {
   ScratchFolder folder;
   const auto plan = planIn(folder, R"(experiment:

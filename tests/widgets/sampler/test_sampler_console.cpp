@@ -432,6 +432,9 @@ void SamplerConsoleTest::openingAProjectWithoutRunsLetsTheModelGo() {
   auto* combo = console_->findChild<QComboBox*>(QStringLiteral("checkpointCombo"));
   QCOMPARE(combo->count(), 0);
   QVERIFY(!console_->controller()->hasModel());
+  // The status no longer names the last project's model ("Loaded run 1: best.pt" once stood
+  // beside "no model loaded").
+  QVERIFY2(!console_->status().contains(QStringLiteral("Loaded")), qPrintable(console_->status()));
   console_->generate();
   QVERIFY2(console_->message().startsWith(QStringLiteral("No checkpoint yet")),
            qPrintable(console_->message()));

@@ -16,6 +16,7 @@
 #include <cmath>
 
 #include "engine/config/project_file.h"
+#include "engine/store/experiment_ledger.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
@@ -54,11 +55,12 @@ std::string configYaml(const ProjectDocument& document, int64_t hidden, double l
 
 // Answers the next modal message box with the button whose text is `button`, and keeps
 // its text for the test to read.
-void answerNextMessageBox(const QString& button, QString* text) {
-  QTimer::singleShot(0, [button, text] {
+void answerNextMessageBox(const QString& button, QString* text, QString* informative = nullptr) {
+  QTimer::singleShot(0, [button, text, informative] {
     auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
     if (!box) return;
     *text = box->text();
+    if (informative) *informative = box->informativeText();
     for (QAbstractButton* candidate : box->buttons()) {
       if (candidate->text() == button) candidate->click();
     }
@@ -94,6 +96,8 @@ class RunsPanelTest : public QObject {
   void tableShowsTheStoresRuns();
   void aHessianFreeRunShowsNoLearningRate();
   void longTrialNamesKeepTheirDistinguishingEnd();
+  void anImportedRunCannotBeResumedAndItsBannerFollowsARename();
+  void deletingATrialsRunSaysSoAndQueuesTheTrialAgain();
   void sortingByBestValidPutsTheBestFirst();
   void filterMatchesAnyColumn();
   void headersReadWholeAndTheFooterCountsWhatIsShown();
@@ -228,6 +232,48 @@ void RunsPanelTest::longTrialNamesKeepTheirDistinguishingEnd() {
   }
   QCOMPARE(names, (QStringList{QStringLiteral("baseline"), QStringLiteral("bigger lr"),
                                QStringLiteral("diverged"), QStringLiteral("wider")}));
+}
+
+// Resuming an imported run can only fail ("it has weights but no training state"): Resume is
+// off for it, its tooltip saying why. The banner that named it by its old name goes when it is
+// renamed, and a banner about one project's runs goes when another project opens.
+void RunsPanelTest::anImportedRunCannotBeResumedAndItsBannerFollowsARename() {
+  qint64 imported = 0;
+  {
+    RunStore store(database_.toStdString());
+    RunRecord run;
+    run.name = "imported lstm";
+    run.modelType = "lstm";
+    run.configYaml = configYaml(*document_, 16, 0.002);
+    imported = store.createRun(run);
+    store.setStatus(imported, RunStatus::Finished, "imported from /models/lm.pt");
+  }
+  panel_->refresh();
+  panel_->selectRuns({imported});
+  QVERIFY(!panel_->resumeAction()->isEnabled());
+  QVERIFY2(panel_->resumeAction()->toolTip().contains(QStringLiteral("was imported")),
+           qPrintable(panel_->resumeAction()->toolTip()));
+  panel_->selectRuns({4});
+  QVERIFY(panel_->resumeAction()->isEnabled());
+
+  panel_->showImportedRun(imported, QStringLiteral("imported lstm"),
+                          QStringLiteral("/models/lm.pt"), QStringLiteral("an LSTM"));
+  QVERIFY(!panel_->banner()->isHidden());
+  QAbstractItemModel* shown = panel_->view()->model();
+  QModelIndex name;
+  for (int r = 0; r < shown->rowCount(); ++r) {
+    const QModelIndex at = shown->index(r, RunsTableModel::Name);
+    if (at.data(RunsTableModel::RunIdRole).toLongLong() == imported) name = at;
+  }
+  QVERIFY(name.isValid());
+  QVERIFY(shown->setData(name, QStringLiteral("lm from the lab"), Qt::EditRole));
+  QVERIFY(panel_->banner()->isHidden());
+
+  panel_->showImportedRun(imported, QStringLiteral("lm from the lab"),
+                          QStringLiteral("/models/lm.pt"), QStringLiteral("an LSTM"));
+  TrainingTestProject other;
+  QCOMPARE(other.loadInto(*document_), QString());
+  QVERIFY(panel_->banner()->isHidden());
 }
 
 void RunsPanelTest::sortingByBestValidPutsTheBestFirst() {
@@ -400,6 +446,35 @@ void RunsPanelTest::deleteAsksAndRemoves() {
   QVERIFY(!RunStore(database_.toStdString()).run(3).has_value());
   QVERIFY(!QFileInfo::exists(checkpoints));
   QVERIFY(RunStore(database_.toStdString()).run(1).has_value());
+}
+
+// Deleting a trial's run said nothing of its experiment, which went on claiming it. The dialog
+// says which trial of which experiment the run is, and the trial waits to train again.
+void RunsPanelTest::deletingATrialsRunSaysSoAndQueuesTheTrialAgain() {
+  {
+    mrnn::engine::ExperimentLedger ledger(project_->folder().toStdString());
+    mrnn::engine::TrialRecord trial;
+    trial.experiment = "lstm-vs-mlstm";
+    trial.trial = 2;
+    trial.label = "type=mlstm";
+    trial.status = mrnn::engine::TrialStatus::Done;
+    trial.runId = 2;
+    ledger.put(trial);
+  }
+  panel_->selectRuns({2});
+  QString question;
+  QString informative;
+  answerNextMessageBox(QStringLiteral("Delete"), &question, &informative);
+  panel_->deleteSelected();
+  QVERIFY2(informative.contains(
+               QStringLiteral("Run 2 is trial #3 (type=mlstm) of experiment 'lstm-vs-mlstm'")),
+           qPrintable(informative));
+  const mrnn::engine::ExperimentLedger after(project_->folder().toStdString(),
+                                             mrnn::engine::ExperimentLedger::Access::ReadOnly);
+  const auto trial = after.trial("lstm-vs-mlstm", 2);
+  QVERIFY(trial.has_value());
+  QCOMPARE(trial->status, mrnn::engine::TrialStatus::Queued);
+  QCOMPARE(trial->runId, int64_t{0});
 }
 
 void RunsPanelTest::exportWritesTheStoresCsv() {

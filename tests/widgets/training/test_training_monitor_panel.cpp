@@ -3,6 +3,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QMessageBox>
 #include <QSignalSpy>
 #include <QtTest>
@@ -80,6 +81,7 @@ class TrainingMonitorPanelTest : public QObject {
   void followsARunAnotherProcessWrites();
   void aDeletedSelectionGivesWayToTheRunTraining();
   void openingAnotherProjectClearsTheLastOnesPicture();
+  void anotherProjectsRunNeverNamesThisOnesRun();
   void everyControlIsReachableInANarrowPanel();
   void aFailuresDetailIsBehindALink();
   void deviceChoiceListsTheCpuAndSaysWhyNoGpu();
@@ -528,6 +530,56 @@ void TrainingMonitorPanelTest::openingAnotherProjectClearsTheLastOnesPicture() {
   const QCPRange empty = monitor.charts()->plot(TrainingCharts::Chart::Loss)->xAxis->range();
   QVERIFY2(empty != trainedRange && empty.upper <= 1.0,
            qPrintable(QStringLiteral("%1..%2").arg(empty.lower).arg(empty.upper)));
+}
+
+// Run ids are a project's own: after run 1 of one project trained here, the other project's
+// run 1 (an imported model) was resumed and read out as "run 1 · <the first project's run>",
+// and the failed run's name and 0% stayed in the figures. A run is named as its project names
+// it, and a run that never stepped leaves the figures at "-".
+void TrainingMonitorPanelTest::anotherProjectsRunNeverNamesThisOnesRun() {
+  ProjectDocument opened;
+  TrainingMonitorPanel monitor(opened);
+  QSignalSpy loaded(&monitor, &TrainingMonitorPanel::overlaysLoaded);
+  QCOMPARE(project_->loadInto(opened), QString());
+  QVERIFY(loaded.count() > 0 || loaded.wait(10000));
+  {
+    mrnn::engine::RunStore store(
+        mrnn::engine::RunPaths::database(project_->folder().toStdString()));
+    if (!store.run(1)) {
+      mrnn::engine::RunRecord run;
+      run.name = "first project's run";
+      store.createRun(run);
+    }
+  }
+  Q_EMIT monitor.controller()->runIdentified(1);
+  const QString first = monitor.runReadout();
+  QVERIFY2(first.startsWith(QStringLiteral("run 1 · ")), qPrintable(first));
+
+  TrainingTestProject other;
+  {
+    mrnn::engine::RunStore store(mrnn::engine::RunPaths::database(other.folder().toStdString()));
+    mrnn::engine::RunRecord run;
+    run.name = "imported lstm";
+    QCOMPARE(store.createRun(run), int64_t{1});
+    store.setStatus(1, mrnn::engine::RunStatus::Finished, "imported from /models/lm.pt");
+  }
+  loaded.clear();
+  QCOMPARE(other.loadInto(opened), QString());
+  QVERIFY(loaded.count() > 0 || loaded.wait(10000));
+  QCOMPARE(monitor.runReadout(), QStringLiteral("-"));
+
+  // Its "checkpoint" is no checkpoint: the run fails before a step.
+  const QString bogus = other.folder() + QStringLiteral("/bogus.pt");
+  QFile file(bogus);
+  QVERIFY(file.open(QIODevice::WriteOnly));
+  file.write("not a checkpoint");
+  file.close();
+  QSignalSpy failed(monitor.controller(), &TrainingController::failed);
+  monitor.startFromCheckpoint(1, bogus);
+  QCOMPARE(monitor.runReadout(), QStringLiteral("run 1 · imported lstm"));
+  QVERIFY(failed.count() > 0 || failed.wait(20000));
+  QCOMPARE(monitor.runReadout(), QStringLiteral("-"));
+  QVERIFY2(!monitor.banner()->text().contains(first.mid(8)), qPrintable(monitor.banner()->text()));
 }
 
 void TrainingMonitorPanelTest::everyControlIsReachableInANarrowPanel() {
