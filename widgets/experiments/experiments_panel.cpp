@@ -92,7 +92,11 @@ ExperimentsPanel::ExperimentsPanel(ProjectDocument& document, QWidget* parent)
   problem_->setWordWrap(true);
   problem_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   problem_->setStyleSheet(QStringLiteral("color: #b00020;"));
-  problem_->hide();
+  // Two lines are kept for it whether or not there is a problem: a message that came and went
+  // moved everything below it, and a click meant for the trials landed elsewhere. A longer
+  // message is whole in its tooltip.
+  problem_->setFixedHeight(2 * problem_->fontMetrics().lineSpacing() + 2);
+  problem_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
   locked_ = new QLabel(
       tr("The queue is running: the experiment is not edited meanwhile (its trials would no "
          "longer match). Stop it to change the axes; Launch then goes on."),
@@ -372,7 +376,6 @@ void ExperimentsPanel::check(const std::string& text, bool fromDisk) {
 
 void ExperimentsPanel::showProblem(const QString& text) {
   problem_->setText(text);
-  problem_->setVisible(!text.isEmpty());
   problem_->setToolTip(text);
 }
 

@@ -105,6 +105,7 @@ void MetricAxisPlot::setResults(const std::vector<engine::ExperimentAxis>& axes,
   clearPlottables();
   series_.clear();
   errorBars_.clear();
+  seedPoints_.clear();
   reference_ = nullptr;
   points_.clear();
   hovered_ = -1;
@@ -133,6 +134,7 @@ void MetricAxisPlot::setResults(const std::vector<engine::ExperimentAxis>& axes,
     double spread = 0.0;
     qint64 configuration = 0;
     QString text;
+    std::vector<double> seeds;  // each seed's figure
   };
   std::vector<QString> groups;
   std::map<QString, std::vector<Entry>> byGroup;
@@ -167,7 +169,8 @@ void MetricAxisPlot::setResults(const std::vector<engine::ExperimentAxis>& axes,
                              .arg(figure->mean, 0, 'f', 4)
                              .arg(figure->stddev, 0, 'f', 4)
                              .arg(figure->count);
-    byGroup[group].push_back({x, figure->mean, figure->stddev, row.configuration, text});
+    byGroup[group].push_back(
+        {x, figure->mean, figure->stddev, row.configuration, text, figure->values});
     lowX = std::min(lowX, x);
     highX = std::max(highX, x);
     lowY = std::min(lowY, figure->mean - figure->stddev);
@@ -185,21 +188,35 @@ void MetricAxisPlot::setResults(const std::vector<engine::ExperimentAxis>& axes,
         categorical_ && groups.size() > 1
             ? -width / 2.0 + width * static_cast<double>(g) / static_cast<double>(groups.size() - 1)
             : 0.0;
-    QVector<double> keys, values, spreads;
+    QVector<double> keys, values, spreads, seedKeys, seedValues;
     for (const Entry& entry : entries) {
       keys.append(entry.x + offset);
       values.append(entry.mean);
       spreads.append(entry.spread);
       points_.push_back({entry.x + offset, entry.mean, entry.configuration, entry.text});
+      // Each seed's figure beside its mean (at a category, a step to the right of it).
+      for (const double seed : entry.seeds) {
+        seedKeys.append(entry.x + offset + (categorical_ ? 0.06 : 0.0));
+        seedValues.append(seed);
+      }
     }
     const QColor colour = seriesColour(g);
     auto* graph = addGraph();
     graph->setName(groups[g]);
-    // A series is joined whatever the axis, so that it can be followed; between categories
-    // (cell types), which have no order, the line is dashed, not read as a trend.
-    graph->setPen(QPen(colour, 1.5, categorical_ ? Qt::DashLine : Qt::SolidLine));
+    // Along a numeric axis a series is joined, to be followed as a trend; categories (cell
+    // types) have no order, so their points stand alone.
+    graph->setPen(QPen(colour, 1.5));
+    graph->setLineStyle(categorical_ ? QCPGraph::lsNone : QCPGraph::lsLine);
     graph->setScatterStyle(QCPScatterStyle(seriesShape(g), colour, colour, 7));
     graph->setData(keys, values, true);
+    if (seedValues.size() > keys.size()) {
+      auto* seeds = addGraph();
+      seeds->removeFromLegend();
+      seeds->setLineStyle(QCPGraph::lsNone);
+      seeds->setScatterStyle(QCPScatterStyle(seriesShape(g), QPen(colour, 1.0), Qt::NoBrush, 4));
+      seeds->setData(seedKeys, seedValues);
+      seedPoints_.push_back(seeds);
+    }
     auto* bars = new QCPErrorBars(xAxis, yAxis);
     bars->setDataPlottable(graph);
     bars->setData(spreads);

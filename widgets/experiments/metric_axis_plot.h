@@ -34,6 +34,8 @@ class MetricAxisPlot : public QCustomPlot {
 
   const std::vector<QCPGraph*>& series() const { return series_; }
   const std::vector<QCPErrorBars*>& errorBars() const { return errorBars_; }
+  // Each seed's figure beside its configuration's mean, a graph per series with several seeds.
+  const std::vector<QCPGraph*>& seedPoints() const { return seedPoints_; }
   // The reference figures' crosses; nullptr when no reference names the metric.
   QCPGraph* referenceGraph() const { return reference_; }
   // Configurations plotted (those with the metric measured).
@@ -64,6 +66,7 @@ class MetricAxisPlot : public QCustomPlot {
   QCPTextElement* title_ = nullptr;
   std::vector<QCPGraph*> series_;
   std::vector<QCPErrorBars*> errorBars_;
+  std::vector<QCPGraph*> seedPoints_;
   QCPGraph* reference_ = nullptr;
   std::vector<Point> points_;
   bool categorical_ = false;

@@ -2,8 +2,10 @@
 
 #include <QColor>
 
+#include <algorithm>
 #include <limits>
 
+#include "engine/experiment/welch_test.h"
 #include "widgets/display_format.h"
 
 namespace mrnn::widgets {
@@ -95,6 +97,46 @@ QVariant ResultsTableModel::sortValue(const engine::ConfigurationResult& row, in
   return QString::fromStdString(row.state);
 }
 
+QString ResultsTableModel::seedsText(const engine::SeedSummary& summary) {
+  QString text = tr("Bits per symbol over the seeds done: n = %1").arg(summary.count);
+  if (summary.count == 0) return text;
+  const auto [low, high] = std::minmax_element(summary.values.begin(), summary.values.end());
+  text += tr(", mean %1").arg(summary.mean, 0, 'f', 4);
+  if (summary.count > 1) {
+    text += tr(", std %1, min %2, max %3")
+                .arg(summary.stddev, 0, 'f', 4)
+                .arg(*low, 0, 'f', 4)
+                .arg(*high, 0, 'f', 4);
+  }
+  QStringList seeds;
+  for (const double value : summary.values) seeds << QString::number(value, 'f', 4);
+  return text + tr("\nEach seed: %1").arg(seeds.join(QStringLiteral(", ")));
+}
+
+QString ResultsTableModel::comparisonText(const engine::ConfigurationResult& a,
+                                          const engine::ConfigurationResult& b,
+                                          const std::string& metric) {
+  const auto x = engine::measuredFigure(a, metric);
+  const auto y = engine::measuredFigure(b, metric);
+  const QString names = tr("#%1 against #%2").arg(a.configuration + 1).arg(b.configuration + 1);
+  if (!x || !y) return tr("%1: not both measured yet").arg(names);
+  const auto test = engine::welchTest(x->values, y->values);
+  if (!test) {
+    return tr("%1: %2 against %3 (Welch's t-test needs two seeds or more of each, with some "
+              "spread)")
+        .arg(names)
+        .arg(x->mean, 0, 'f', 4)
+        .arg(y->mean, 0, 'f', 4);
+  }
+  return tr("%1: difference %2, Welch's t = %3 on %4 degrees of freedom, p = %5")
+      .arg(names)
+      .arg(x->mean - y->mean, 0, 'f', 4)
+      .arg(test->t, 0, 'f', 2)
+      .arg(test->degreesOfFreedom, 0, 'f', 1)
+      .arg(test->p < 1e-4 ? QStringLiteral("%1").arg(test->p, 0, 'e', 1)
+                          : QString::number(test->p, 'f', 4));
+}
+
 QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rowCount()) return {};
   const engine::ConfigurationResult& row = rows_[static_cast<size_t>(index.row())];
@@ -141,7 +183,7 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
         return lines.join(QLatin1Char('\n'));
       }
       if (column == validColumn() || column == testColumn()) {
-        return tr("Bits per symbol, mean ± standard deviation over the seeds done");
+        return seedsText(column == validColumn() ? row.validBpc : row.testBpc);
       }
       if (column == stateColumn() || (column >= 1 && column <= axisCount())) {
         return display(row, column);

@@ -50,6 +50,12 @@ class ResultsTableModel : public QAbstractTableModel {
 
   // "1.2345 ± 0.0123" (4 decimals; the spread only with more than one seed), "-" for none.
   static QString meanStd(const engine::SeedSummary& summary);
+  // "n = 3, mean 1.2345, std 0.0123, min 1.2200, max 1.2500" and each seed's figure.
+  static QString seedsText(const engine::SeedSummary& summary);
+  // Two configurations compared on `metric` ("valid_bpc"): the difference of their means and
+  // Welch's t-test over their seeds ("... p = 0.0080").
+  static QString comparisonText(const engine::ConfigurationResult& a,
+                                const engine::ConfigurationResult& b, const std::string& metric);
   // "test bpc 1.11 (Maupomé & Meurs, Table 1)" for each reference, joined by "; ".
   static QString referencesText(const engine::ConfigurationResult& result);
 

@@ -91,8 +91,19 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent) {
   controls->addStretch(1);
   controls->addWidget(export_);
 
+  // Two configurations selected: their difference and Welch's t-test over the seeds. The line
+  // is always there (a hint when fewer or more are selected), so the layout never jumps.
+  comparison_ = new QLabel(this);
+  comparison_->setObjectName(QStringLiteral("configurationComparison"));
+  comparison_->setWordWrap(true);
+  comparison_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  auto* tableSide = new QWidget(this);
+  auto* tableLayout = new QVBoxLayout(tableSide);
+  tableLayout->setContentsMargins(0, 0, 0, 0);
+  tableLayout->addWidget(table_, 1);
+  tableLayout->addWidget(comparison_);
   auto* splitter = new QSplitter(Qt::Horizontal, this);
-  splitter->addWidget(table_);
+  splitter->addWidget(tableSide);
   splitter->addWidget(figures_);
   // The table has many columns; the figures scale to what is left.
   splitter->setStretchFactor(0, 3);
@@ -168,6 +179,27 @@ void ResultsView::setResults(const engine::ExperimentPlan& plan,
 void ResultsView::redraw() {
   plot_->setResults(plan_.experiment.axes, rows_, metric(), axis());
   parallel_->setResults(plan_.experiment.axes, rows_, metric());
+  updateComparison();
+}
+
+QString ResultsView::comparison() const {
+  return comparison_->text();
+}
+
+void ResultsView::updateComparison() {
+  std::vector<const engine::ConfigurationResult*> chosen;
+  for (const QModelIndex& index : table_->selectionModel()->selectedRows()) {
+    const qint64 configuration = index.data(ResultsTableModel::ConfigurationRole).toLongLong();
+    for (const auto& row : rows_) {
+      if (row.configuration == configuration) chosen.push_back(&row);
+    }
+  }
+  std::sort(chosen.begin(), chosen.end(),
+            [](const auto* a, const auto* b) { return a->configuration < b->configuration; });
+  comparison_->setText(chosen.size() == 2
+                           ? ResultsTableModel::comparisonText(*chosen[0], *chosen[1], metric())
+                           : tr("Select two configurations to compare their seeds (Welch's "
+                                "t-test)."));
 }
 
 void ResultsView::updateButtons() {
@@ -175,6 +207,7 @@ void ResultsView::updateButtons() {
   for (const auto& row : rows_) anyRun = anyRun || !row.runIds.empty();
   show_->setEnabled(!selectedRunIds().isEmpty());
   export_->setAvailable(!rows_.empty() && anyRun);
+  updateComparison();
 }
 
 void ResultsView::setMetric(const std::string& metric) {

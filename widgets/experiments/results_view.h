@@ -13,6 +13,7 @@
 #include "engine/experiment/experiment_spec.h"
 
 class QComboBox;
+class QLabel;
 class QSortFilterProxyModel;
 class QTabWidget;
 class QTableView;
@@ -62,6 +63,8 @@ class ResultsView : public QWidget {
   ParallelCoordinatesView* parallel() const { return parallel_; }
   QTabWidget* figures() const { return figures_; }
   QComboBox* metricChooser() const { return metric_; }
+  // Two selected configurations compared (Welch's t-test), or a hint.
+  QString comparison() const;
   QComboBox* axisChooser() const { return axis_; }
   QToolButton* showButton() const { return show_; }
   ExportBar* exportBar() const { return export_; }
@@ -71,6 +74,7 @@ class ResultsView : public QWidget {
 
  private:
   void redraw();
+  void updateComparison();
   void updateButtons();
 
   engine::ExperimentPlan plan_;
@@ -82,6 +86,7 @@ class ResultsView : public QWidget {
   ParallelCoordinatesView* parallel_ = nullptr;
   QTabWidget* figures_ = nullptr;
   QComboBox* metric_ = nullptr;
+  QLabel* comparison_ = nullptr;
   QComboBox* axis_ = nullptr;
   QToolButton* show_ = nullptr;
   ExportBar* export_ = nullptr;

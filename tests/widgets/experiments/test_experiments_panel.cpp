@@ -117,7 +117,7 @@ void ExperimentsPanelTest::opensTheProjectsExperimentAndPlansIt() {
   QCOMPARE(panel.experimentChooser()->currentText(), QStringLiteral("grid"));
   QCOMPARE(panel.experimentFile(), project.experimentFile());
   QVERIFY2(panel.plan().has_value(), qPrintable(panel.problemLabel()->text()));
-  QVERIFY(panel.problemLabel()->isHidden());
+  QVERIFY(panel.problemLabel()->text().isEmpty());
   QCOMPARE(panel.plan()->trials.size(), size_t{4});
   // The editor shows the file's axes as written.
   const std::vector<AxisRow> axes = panel.axesEditor()->axes();
@@ -246,10 +246,17 @@ void ExperimentsPanelTest::aBadValueIsShownAndLaunchWaits() {
   std::string valid = readText(project.experimentFile());
   AxesEditor* editor = panel.axesEditor();
 
-  // A learning rate the project refuses: the trial's own message, at the axis.
+  // A learning rate the project refuses: the trial's own message, at the axis. Nothing below
+  // it moves as it comes and goes (typed seeds once went into the Key cell instead).
+  panel.resize(1280, 720);
+  panel.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&panel));
+  const int seedsAt = editor->seedsEdit()->mapTo(&panel, QPoint(0, 0)).y();
   editor->setCell(1, AxesEditor::ValuesColumn, QStringLiteral("0.001, -5"));
   QVERIFY(!panel.plan().has_value());
-  QVERIFY(!panel.problemLabel()->isHidden());
+  QVERIFY(!panel.problemLabel()->text().isEmpty());
+  QCoreApplication::processEvents();
+  QCOMPARE(editor->seedsEdit()->mapTo(&panel, QPoint(0, 0)).y(), seedsAt);
   QVERIFY2(panel.problemLabel()->text().startsWith(QStringLiteral("Axis 2 (lr)")),
            qPrintable(panel.problemLabel()->text()));
   QVERIFY2(panel.problemLabel()->text().contains(QStringLiteral("lr")),
@@ -281,7 +288,9 @@ void ExperimentsPanelTest::aBadValueIsShownAndLaunchWaits() {
   // Fixed: planned again, the marks gone, Launch back.
   editor->setCell(0, AxesEditor::ValuesColumn, QStringLiteral("lstm, gru"));
   QVERIFY2(panel.plan().has_value(), qPrintable(panel.problemLabel()->text()));
-  QVERIFY(panel.problemLabel()->isHidden());
+  QVERIFY(panel.problemLabel()->text().isEmpty());
+  QCoreApplication::processEvents();
+  QCOMPARE(editor->seedsEdit()->mapTo(&panel, QPoint(0, 0)).y(), seedsAt);
   QVERIFY(panel.launchButton()->isEnabled());
   QVERIFY(editor->table()->item(0, AxesEditor::ValuesColumn)->background().color() !=
           QColor(255, 214, 214));
@@ -366,6 +375,18 @@ void ExperimentsPanelTest::resultsTableSortsAndShowsRunsInTheMonitor() {
     QCOMPARE(model->index(row, model->seedsColumn()).data().toString(), QStringLiteral("2/2"));
     QCOMPARE(model->index(row, model->stateColumn()).data().toString(), QStringLiteral("done"));
   }
+  // Seeds as a group: n, mean, std, min and max in the cell's tooltip, each seed's figure; two
+  // configurations selected compare by Welch's t-test over their seeds.
+  const QString seeds = model->index(0, model->validColumn()).data(Qt::ToolTipRole).toString();
+  QVERIFY2(seeds.contains(QStringLiteral("n = 2, mean 2.0750, std 0.0354, min 2.0500, max 2.1000")),
+           qPrintable(seeds));
+  QVERIFY(results->comparison().startsWith(QStringLiteral("Select two configurations")));
+  results->selectConfigurations({0, 1});
+  QVERIFY2(results->comparison().contains(
+               QStringLiteral("#1 against #2: difference -0.1000, Welch's t = -2.83 on 2.0 "
+                              "degrees of freedom, p = 0.1056")),
+           qPrintable(results->comparison()));
+  results->selectConfigurations({});
   // The reference stands beside the mlstm rows only.
   QCOMPARE(model->index(0, model->referenceColumn()).data().toString(), QStringLiteral("-"));
   QCOMPARE(model->index(2, model->referenceColumn()).data().toString(),
@@ -440,9 +461,11 @@ void ExperimentsPanelTest::metricPlotHasAPointWithErrorBarsPerConfiguration() {
   const double spread = 0.05 / std::sqrt(2.0);
   for (size_t s = 0; s < plot->series().size(); ++s) {
     QCOMPARE(plot->series()[s]->dataCount(), 2);
-    // A series is joined, dashed: cell types have no order to read a trend in.
-    QCOMPARE(plot->series()[s]->lineStyle(), QCPGraph::lsLine);
-    QCOMPARE(plot->series()[s]->pen().style(), Qt::DashLine);
+    // Categories stand alone (lstm and mlstm have no order to read a trend in), each seed's
+    // figure beside its mean; they were joined by a dashed line once.
+    QCOMPARE(plot->series()[s]->lineStyle(), QCPGraph::lsNone);
+    QCOMPARE(plot->seedPoints()[s]->dataCount(), 4);  // two configurations of two seeds
+    QCOMPARE(plot->seedPoints()[s]->lineStyle(), QCPGraph::lsNone);
     QCPErrorBars* bars = plot->errorBars()[s];
     QCOMPARE(bars->dataCount(), 2);
     for (int i = 0; i < 2; ++i) {
@@ -460,6 +483,7 @@ void ExperimentsPanelTest::metricPlotHasAPointWithErrorBarsPerConfiguration() {
   QCOMPARE(plot->series().size(), size_t{2});
   QCOMPARE(plot->series()[0]->lineStyle(), QCPGraph::lsLine);
   QCOMPARE(plot->series()[0]->pen().style(), Qt::SolidLine);
+  QCOMPARE(plot->seedPoints().size(), size_t{2});
   QCOMPARE(plot->series()[0]->data()->at(0)->key, 0.001);
   QCOMPARE(plot->series()[0]->data()->at(1)->key, 0.003);
   QVERIFY(std::abs(plot->series()[0]->data()->at(1)->value - (2.0 + 0.1 + 0.075)) < 1e-12);
