@@ -106,8 +106,8 @@ QWidget* ComposerPanel::buildCanvasPane() {
 
   auto* header = new QWidget;
   header->setObjectName(QStringLiteral("composerHeader"));
-  // Two rows: the total and Match parameters, then the validity chip; one row is too narrow
-  // beside the palette and inspector on a laptop-sized window.
+  // Two rows: the total alone (it was cut to "Total 431,489 paramet" beside the button at
+  // 960 pixels), then the validity chip and Match parameters.
   auto* headerRows = new QVBoxLayout(header);
   headerRows->setContentsMargins(12, 8, 12, 4);
   headerRows->setSpacing(4);
@@ -129,10 +129,10 @@ QWidget* ComposerPanel::buildCanvasPane() {
   matchButton_->setToolButtonStyle(Qt::ToolButtonTextOnly);
   headerLayout->addWidget(totalLabel_);
   headerLayout->addStretch(1);
-  headerLayout->addWidget(matchButton_);
   auto* validityRow = new QHBoxLayout;
   validityRow->addWidget(validity_);
   validityRow->addStretch(1);
+  validityRow->addWidget(matchButton_);
   headerRows->addLayout(validityRow);
   layout->addWidget(header);
 

@@ -188,6 +188,8 @@ AxesEditor::AxesEditor(QWidget* parent) : QWidget(parent) {
          "validate_every; the last is normally max_steps)"));
   seeds_ = new QLineEdit(this);
   seeds_->setObjectName(QStringLiteral("experimentSeeds"));
+  // Room for a few seeds whatever the pane's width ("1, 2, 3" once read "2, 3").
+  seeds_->setMinimumWidth(seeds_->fontMetrics().horizontalAdvance(QStringLiteral("1, 2, 3, 4  ")));
   seeds_->setPlaceholderText(tr("1"));
   seeds_->setToolTip(
       tr("Each configuration trains once per seed; the results give mean ± "

@@ -109,6 +109,7 @@ ExperimentsPanel::ExperimentsPanel(ProjectDocument& document, QWidget* parent)
   planSummary_ = new QLabel(this);
   planSummary_->setObjectName(QStringLiteral("experimentPlanSummary"));
   planSummary_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  planSummary_->setWordWrap(true);  // a narrow pane wraps the summary rather than cutting it
   showTrials_ = toolButton(this, QStringLiteral("showTrialsInMonitor"), tr("Show in monitor"),
                            QStyle::SP_FileDialogContentsView,
                            tr("Overlay the selected trials' runs in the training monitor"));

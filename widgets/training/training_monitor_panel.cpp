@@ -44,6 +44,7 @@
 #include "widgets/export/export_bar.h"
 #include "widgets/monospace_font.h"
 #include "widgets/project/project_document.h"
+#include "widgets/scroll_width_follower.h"
 #include "widgets/tool_bar_rows.h"
 #include "widgets/training/background_job.h"
 #include "widgets/training/device_choice_box.h"
@@ -107,7 +108,7 @@ TrainingMonitorPanel::TrainingMonitorPanel(ProjectDocument& document, QWidget* p
   settings->setWidget(forms);
   settings->setWidgetResizable(true);
   settings->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  settings->setMinimumWidth(forms->minimumSizeHint().width() + 24);
+  new ScrollWidthFollower(settings);  // wide enough for the form, whichever optimiser
   settings->hide();
   auto* beside = new QSplitter(Qt::Horizontal, this);
   beside->addWidget(charts_);

@@ -5,6 +5,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QMessageBox>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QtTest>
 #include <cmath>
@@ -82,6 +83,7 @@ class TrainingMonitorPanelTest : public QObject {
   void aDeletedSelectionGivesWayToTheRunTraining();
   void openingAnotherProjectClearsTheLastOnesPicture();
   void anotherProjectsRunNeverNamesThisOnesRun();
+  void theSettingsPaneIsAsWideAsItsFormForHessianFree();
   void everyControlIsReachableInANarrowPanel();
   void aFailuresDetailIsBehindALink();
   void deviceChoiceListsTheCpuAndSaysWhyNoGpu();
@@ -580,6 +582,27 @@ void TrainingMonitorPanelTest::anotherProjectsRunNeverNamesThisOnesRun() {
   QVERIFY(failed.count() > 0 || failed.wait(20000));
   QCOMPARE(monitor.runReadout(), QStringLiteral("-"));
   QVERIFY2(!monitor.banner()->text().contains(first.mid(8)), qPrintable(monitor.banner()->text()));
+}
+
+// Switched to Hessian-free, the settings form grows (its keys, its note): the pane once kept
+// the width of the Adam form it was built with, and cut the fields' right edges at 1280 px.
+void TrainingMonitorPanelTest::theSettingsPaneIsAsWideAsItsFormForHessianFree() {
+  TrainingMonitorPanel panel(*document_);
+  panel.resize(1280, 600);
+  panel.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&panel));
+  panel.optimizerAction()->setChecked(true);
+  auto* pane = panel.findChild<QScrollArea*>(QStringLiteral("optimizerPane"));
+  QVERIFY(pane && pane->widget());
+  mrnn::engine::Project hf = document_->project();
+  hf.training.optimizer.kind = mrnn::engine::OptimizerKind::HessianFree;
+  hf.training.schedule.kind = mrnn::engine::ScheduleKind::Constant;
+  document_->edit(hf, QStringLiteral("Hessian-free"));
+  QTRY_VERIFY2(pane->viewport()->width() >= pane->widget()->minimumSizeHint().width(),
+               qPrintable(QStringLiteral("viewport %1, form %2")
+                              .arg(pane->viewport()->width())
+                              .arg(pane->widget()->minimumSizeHint().width())));
+  document_->undoStack()->undo();
 }
 
 void TrainingMonitorPanelTest::everyControlIsReachableInANarrowPanel() {
