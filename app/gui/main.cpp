@@ -14,6 +14,7 @@
 #include <QTimer>
 
 #include "app/gui/main_window.h"
+#include "app/gui/project_files.h"
 #include "app/gui/screenshot_showcase.h"
 #include "app/gui/template_catalog.h"
 #include "engine/runtime/allocation_policy.h"
@@ -73,15 +74,26 @@ int main(int argc, char* argv[]) {
   const QString userProjects =
       QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
           .filePath(QStringLiteral("projects"));
-  const QString project = positional.isEmpty()
-                              ? mrnn::app::TemplateCatalog::standard().defaultProject(userProjects)
-                              : positional.first();
   const bool screenshotMode = parser.isSet(screenshot);
+  // The project on the command line, else the last one opened (as an editor reopens its last
+  // folder), else the default project; a screenshot never reads the user's settings.
+  QString project =
+      mrnn::app::ProjectFiles::projectAtLaunch(positional, QString(), !screenshotMode);
+  if (project.isEmpty()) {
+    project = mrnn::app::TemplateCatalog::standard().defaultProject(userProjects);
+  }
 
   // Screenshots ignore (and leave alone) the user's saved geometry and recent files.
   mrnn::app::MainWindow window(!screenshotMode);
   bool loaded = false;
   if (!project.isEmpty()) loaded = window.openProject(project);
+  // A last project that no longer opens (damaged since): the default one, the reason said.
+  if (!loaded && positional.isEmpty() && !screenshotMode) {
+    const QString why = window.statusText();
+    loaded =
+        window.openProject(mrnn::app::TemplateCatalog::standard().defaultProject(userProjects));
+    if (loaded) window.showStatus(QObject::tr("Could not reopen %1").arg(why));
+  }
   if (parser.isSet(panel) && !window.raisePanel(parser.value(panel))) {
     std::fprintf(stderr, "mrnn-workbench: no panel named %s (panels: %s)\n",
                  qPrintable(parser.value(panel)), qPrintable(window.panelNames().join(", ")));

@@ -48,6 +48,8 @@ class MainWindow : public QMainWindow {
   bool openProject(const QString& path);
   // What the status bar says about the project (or the failed load).
   QString statusText() const;
+  // Says `text` in the status bar (and keeps it for statusText()).
+  void showStatus(const QString& text);
   // Raises the dock whose objectName is `name` ("training", "runs", "experiments", "sampler",
   // "data", "yaml", "summary", ...); false when there is none.
   bool raisePanel(const QString& name);
@@ -102,7 +104,6 @@ class MainWindow : public QMainWindow {
                         Qt::DockWidgetArea area);
   void projectChanged();
   void updateTitle();
-  void showStatus(const QString& text);
   void showAbout();
   // Help > Documentation, or (shortcuts) Help > Keyboard Shortcuts.
   void showHelp(bool shortcuts);

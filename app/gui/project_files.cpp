@@ -135,6 +135,21 @@ bool ProjectFiles::maybeSave() {
   return true;
 }
 
+QString ProjectFiles::lastProject() {
+  const QStringList recent = workbenchSettings().value(kRecentKey).toStringList();
+  for (const QString& path : recent) {
+    if (QFileInfo(path).isFile()) return path;
+  }
+  return QString();
+}
+
+QString ProjectFiles::projectAtLaunch(const QStringList& arguments, const QString& fallback,
+                                      bool useSettings) {
+  if (!arguments.isEmpty()) return arguments.first();
+  const QString last = useSettings ? lastProject() : QString();
+  return last.isEmpty() ? fallback : last;
+}
+
 void ProjectFiles::attachRecentMenu(QMenu* menu) {
   recentMenu_ = menu;
   rebuildRecentMenu();

@@ -34,6 +34,13 @@ class ProjectFiles : public QObject {
   // Asks to save unsaved changes; false when the user cancels.
   bool maybeSave();
 
+  // The most recent project that is still a file, from the settings; empty when none is.
+  static QString lastProject();
+  // What the workbench opens at launch: the project named on the command line, else (with
+  // the settings in use) the last project, else `fallback` (the default project).
+  static QString projectAtLaunch(const QStringList& arguments, const QString& fallback,
+                                 bool useSettings);
+
   void attachRecentMenu(QMenu* menu);
   QStringList recent() const { return recent_; }
   QString lastError() const { return lastError_; }

@@ -16,6 +16,7 @@
 #include <QShortcut>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -24,7 +25,9 @@
 
 #include "app/gui/help_dialog.h"
 #include "app/gui/main_window.h"
+#include "app/gui/project_files.h"
 #include "app/gui/template_catalog.h"
+#include "app/gui/workbench_settings.h"
 #include "engine/experiment/experiment_plan.h"
 #include "engine/experiment/experiment_results.h"
 #include "engine/store/experiment_ledger.h"
@@ -57,6 +60,38 @@ class EndToEndTest : public QObject {
   Q_OBJECT
 
  private slots:
+  // The workbench reopens the last project at launch (the first of the recent projects that
+  // is still a file), unless the command line names one; with none, the default project.
+  void theLastProjectIsReopenedAtLaunch() {
+    QStandardPaths::setTestModeEnabled(true);  // the settings of ~/.qttest, not the user's
+    QTemporaryDir folder;
+    const QString kept = folder.filePath(QStringLiteral("kept.yaml"));
+    QFile file(kept);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("name: kept\n");
+    file.close();
+    {
+      QSettings settings = mrnn::app::workbenchSettings();
+      settings.setValue(QStringLiteral("recentProjects"),
+                        QStringList{folder.filePath(QStringLiteral("gone.yaml")), kept});
+    }
+    QCOMPARE(mrnn::app::ProjectFiles::lastProject(), kept);
+    QCOMPARE(mrnn::app::ProjectFiles::projectAtLaunch({}, QStringLiteral("default.yaml"), true),
+             kept);
+    QCOMPARE(mrnn::app::ProjectFiles::projectAtLaunch({QStringLiteral("named.yaml")},
+                                                      QStringLiteral("default.yaml"), true),
+             QStringLiteral("named.yaml"));
+    // A screenshot reads no settings.
+    QCOMPARE(mrnn::app::ProjectFiles::projectAtLaunch({}, QStringLiteral("default.yaml"), false),
+             QStringLiteral("default.yaml"));
+    {
+      QSettings settings = mrnn::app::workbenchSettings();
+      settings.remove(QStringLiteral("recentProjects"));
+    }
+    QCOMPARE(mrnn::app::ProjectFiles::lastProject(), QString());
+    QStandardPaths::setTestModeEnabled(false);
+  }
+
   void helpShowsTheDocumentationAndEveryKey() {
     mrnn::app::MainWindow window(false);
     mrnn::app::HelpDialog help(mrnn::app::HelpDialog::standardDocsFolder(), &window);
