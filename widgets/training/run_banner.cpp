@@ -17,7 +17,13 @@ RunBanner::RunBanner(QWidget* parent) : QFrame(parent) {
   label_->setWordWrap(true);
   label_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
   label_->setTextFormat(Qt::RichText);
-  connect(label_, &QLabel::linkActivated, this, &RunBanner::showDetails);
+  connect(label_, &QLabel::linkActivated, this, [this](const QString& link) {
+    if (link == QStringLiteral("action")) {
+      triggerAction();
+    } else {
+      showDetails();
+    }
+  });
   close_ = new QToolButton(this);
   close_->setObjectName(QStringLiteral("runBannerClose"));
   close_->setAutoRaise(true);
@@ -37,6 +43,8 @@ void RunBanner::showMessage(Kind kind, const QString& title, const QString& deta
   kind_ = kind;
   title_ = title;
   detail_ = detail;
+  actionText_.clear();
+  action_ = nullptr;
   QString background;
   QString border;
   QStyle::StandardPixmap pixmap = QStyle::SP_MessageBoxInformation;
@@ -59,8 +67,14 @@ void RunBanner::showMessage(Kind kind, const QString& title, const QString& deta
                                "border-radius: 3px; } QLabel { color: #202020; }")
                     .arg(background, border));
   icon_->setPixmap(style()->standardIcon(pixmap).pixmap(18, 18));
-  QString html = QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped());
-  const bool failure = kind == Kind::Failure;
+  render();
+  show();
+}
+
+void RunBanner::render() {
+  QString html = QStringLiteral("<b>%1</b>").arg(title_.toHtmlEscaped());
+  const bool failure = kind_ == Kind::Failure;
+  const QString& detail = detail_;
   // A failure's reason: its first line in words, the rest behind "Details".
   const QString trimmed = detail.trimmed();
   const qsizetype lineEnd = trimmed.indexOf(QLatin1Char('\n'));
@@ -73,8 +87,20 @@ void RunBanner::showMessage(Kind kind, const QString& title, const QString& deta
             shown.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral(" · "));
   }
   if (hasDetails_) html += QStringLiteral(" <a href=\"details\">%1</a>").arg(tr("Details…"));
+  if (action_) {
+    html += QStringLiteral(" <a href=\"action\">%1</a>").arg(actionText_.toHtmlEscaped());
+  }
   label_->setText(html);
-  show();
+}
+
+void RunBanner::setAction(const QString& text, std::function<void()> action) {
+  actionText_ = text;
+  action_ = std::move(action);
+  render();
+}
+
+void RunBanner::triggerAction() {
+  if (action_) action_();
 }
 
 QString RunBanner::shownText() const {

@@ -2,6 +2,7 @@
 
 #include <QFrame>
 #include <QString>
+#include <functional>
 
 class QLabel;
 class QToolButton;
@@ -30,6 +31,11 @@ class RunBanner : public QFrame {
   // Whether a "Details" link holds more than is shown; showDetails() opens it.
   bool hasDetails() const { return hasDetails_; }
   void showDetails();
+  // A link after the message ("Compare the settings…") that runs `action`; the next message
+  // drops it.
+  void setAction(const QString& text, std::function<void()> action);
+  bool hasAction() const { return static_cast<bool>(action_); }
+  void triggerAction();
 
  private:
   QLabel* icon_ = nullptr;
@@ -39,6 +45,9 @@ class RunBanner : public QFrame {
   QString title_;
   QString detail_;
   bool hasDetails_ = false;
+  QString actionText_;
+  std::function<void()> action_;
+  void render();
 };
 
 }  // namespace mrnn::widgets

@@ -33,6 +33,7 @@
 #include "engine/analysis/analysis_job.h"
 #include "engine/config/device_name.h"
 #include "engine/config/model_names.h"
+#include "engine/config/project_file.h"
 #include "engine/data/long_range_problem.h"
 #include "engine/runtime/machine_resources.h"
 #include "engine/store/run_catalogue.h"
@@ -47,6 +48,7 @@
 #include "widgets/scroll_width_follower.h"
 #include "widgets/tool_bar_rows.h"
 #include "widgets/training/background_job.h"
+#include "widgets/training/config_diff_dialog.h"
 #include "widgets/training/device_choice_box.h"
 #include "widgets/training/hessian_free_step_view.h"
 #include "widgets/training/optimizer_editor.h"
@@ -424,8 +426,36 @@ void TrainingMonitorPanel::startFromCheckpoint(qint64 runId, const QString& chec
 }
 
 void TrainingMonitorPanel::showNote(const QString& message) {
-  notes_ << (message.startsWith(QStringLiteral("note: ")) ? message.mid(6) : message);
+  const QString note = message.startsWith(QStringLiteral("note: ")) ? message.mid(6) : message;
+  notes_ << note;
   banner_->showMessage(RunBanner::Kind::Information, tr("Note"), notes_.join(QLatin1Char('\n')));
+  // A resume that keeps the run's own settings (or model) where the project now says others:
+  // the two side by side, a click away.
+  const bool kept = note.contains(QStringLiteral("continues with the settings it started")) ||
+                    note.contains(QStringLiteral("has changed since"));
+  if (kept && liveRunId_ > 0) {
+    const qint64 runId = liveRunId_;
+    banner_->setAction(tr("Compare its settings with the project's…"),
+                       [this, runId] { compareWithProject(runId); });
+  }
+}
+
+void TrainingMonitorPanel::compareWithProject(qint64 runId) {
+  std::string stored;
+  try {
+    const auto run = engine::RunCatalogue(toNativePath(document_.folder())).run(runId);
+    if (run) stored = run->configYaml;
+  } catch (const std::exception& error) {
+    appendLog(tr("could not read run %1's settings: %2").arg(runId).arg(error.what()));
+    return;
+  }
+  auto* dialog = new ConfigDiffDialog(
+      tr("run %1 (its own settings)").arg(runId), QString::fromStdString(stored),
+      tr("the project now"), QString::fromStdString(engine::projectToYaml(document_.project())),
+      this);
+  dialog->setObjectName(QStringLiteral("resumeSettingsDiff"));
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->show();
 }
 
 void TrainingMonitorPanel::beginLiveRun(const QString& label) {

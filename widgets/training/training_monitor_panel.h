@@ -152,6 +152,8 @@ class TrainingMonitorPanel : public QWidget {
   void chooseDevice(const QString& device);
   void applyProcessCount();
   QString runLabel(qint64 runId) const;
+  // Run `runId`'s stored settings beside the project's, in a diff window.
+  void compareWithProject(qint64 runId);
   QString databasePath() const;
   // The name run `runId` records in the store; empty when it cannot be read.
   QString storedRunName(qint64 runId) const;

@@ -5,6 +5,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QScrollArea>
 #include <QSignalSpy>
 #include <QtTest>
@@ -12,6 +13,7 @@
 
 #include <QStandardItemModel>
 #include <QUndoStack>
+#include "engine/config/project_file.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_lock.h"
 #include "engine/store/run_paths.h"
@@ -22,6 +24,7 @@
 #include "widgets/project/project_document.h"
 
 #include "engine/devices/gpu_inventory.h"
+#include "widgets/training/config_diff_dialog.h"
 #include "widgets/training/device_choice_box.h"
 #include "widgets/training/run_banner.h"
 #include "widgets/training/run_store_watcher.h"
@@ -29,6 +32,8 @@
 #include "widgets/training/training_controller.h"
 #include "widgets/training/training_monitor_panel.h"
 
+using mrnn::widgets::ConfigDiffDialog;
+using mrnn::widgets::ConfigDiffDialog;
 using mrnn::widgets::DeviceChoiceBox;
 using mrnn::widgets::ProjectDocument;
 using mrnn::widgets::RunBanner;
@@ -84,6 +89,7 @@ class TrainingMonitorPanelTest : public QObject {
   void openingAnotherProjectClearsTheLastOnesPicture();
   void anotherProjectsRunNeverNamesThisOnesRun();
   void theSettingsPaneIsAsWideAsItsFormForHessianFree();
+  void aResumeNoteOpensTheSettingsSideBySide();
   void everyControlIsReachableInANarrowPanel();
   void aFailuresDetailIsBehindALink();
   void deviceChoiceListsTheCpuAndSaysWhyNoGpu();
@@ -603,6 +609,41 @@ void TrainingMonitorPanelTest::theSettingsPaneIsAsWideAsItsFormForHessianFree() 
                               .arg(pane->viewport()->width())
                               .arg(pane->widget()->minimumSizeHint().width())));
   document_->undoStack()->undo();
+}
+
+// A resume keeps the run's own settings where the project now says others: its note offers
+// the two side by side (the run's stored settings, the project's now).
+void TrainingMonitorPanelTest::aResumeNoteOpensTheSettingsSideBySide() {
+  ProjectDocument opened;
+  TrainingMonitorPanel monitor(opened);
+  QCOMPARE(project_->loadInto(opened), QString());
+  qint64 runId = 0;
+  {
+    mrnn::engine::Project earlier = opened.project();
+    earlier.training.batchSize = 3;
+    mrnn::engine::RunStore store(
+        mrnn::engine::RunPaths::database(project_->folder().toStdString()));
+    mrnn::engine::RunRecord run;
+    run.name = "earlier";
+    run.configYaml = mrnn::engine::projectToYaml(earlier);
+    runId = store.createRun(run);
+  }
+  Q_EMIT monitor.controller()->runIdentified(runId);
+  Q_EMIT monitor.controller()->noteReceived(
+      QStringLiteral("note: run %1 continues with the settings it started with, though the "
+                     "project now sets batch_size 4 (the run's: 3); a new run trains with them")
+          .arg(runId));
+  QVERIFY(monitor.banner()->hasAction());
+  QVERIFY(monitor.banner()->shownText().contains(QStringLiteral("Compare its settings")));
+  monitor.banner()->triggerAction();
+  auto* dialog = monitor.findChild<ConfigDiffDialog*>(QStringLiteral("resumeSettingsDiff"));
+  QVERIFY(dialog != nullptr);
+  QVERIFY(dialog->removedCount() > 0 && dialog->addedCount() > 0);
+  QVERIFY2(dialog->view()->toPlainText().contains(QStringLiteral("batch_size: 3")),
+           qPrintable(dialog->view()->toPlainText()));
+  // Another message drops the link: it belonged to that note.
+  Q_EMIT monitor.controller()->failed(QStringLiteral("the corpus is empty"));
+  QVERIFY(!monitor.banner()->hasAction());
 }
 
 void TrainingMonitorPanelTest::everyControlIsReachableInANarrowPanel() {
