@@ -33,7 +33,6 @@
 #include "widgets/training/training_monitor_panel.h"
 
 using mrnn::widgets::ConfigDiffDialog;
-using mrnn::widgets::ConfigDiffDialog;
 using mrnn::widgets::DeviceChoiceBox;
 using mrnn::widgets::ProjectDocument;
 using mrnn::widgets::RunBanner;
