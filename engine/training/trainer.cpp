@@ -385,12 +385,12 @@ void Session::adoptRunSettings(const std::string& resumeFrom) {
   project_.training = resumedTraining(project_.training, started, length_, &differences);
   settingsNote_ = keptSettingsNote(s.runId, differences);
   // The model too is the run's own: a layer added in the composer since is a new run's.
-  if (modelSectionYaml(project_.model) != s.modelYaml) {
+  const std::string projectModel = modelSectionYaml(project_.model);
+  if (projectModel != s.modelYaml) {
     modelNote_ = "run " + std::to_string(s.runId) + " continues as the " +
                  modelTypeSummary(recorded_->model) +
                  " it started as; the project's model has changed since (" +
-                 modelChangeSummary(s.modelYaml, modelSectionYaml(project_.model)) +
-                 "), and a new run trains that";
+                 modelChangeSummary(s.modelYaml, projectModel) + "), and a new run trains that";
     project_.model = recorded_->model;
   }
 }
