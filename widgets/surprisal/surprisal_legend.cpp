@@ -4,6 +4,8 @@
 #include <QLinearGradient>
 #include <QPainter>
 
+#include <cstdlib>
+
 namespace mrnn::widgets {
 namespace {
 
@@ -22,20 +24,43 @@ SurprisalLegend::SurprisalLegend(QWidget* parent) : QWidget(parent) {
 
 void SurprisalLegend::setColourBy(ColourBy colourBy) {
   colourBy_ = colourBy;
-  setToolTip(colourBy == ColourBy::Bits
-                 ? tr("Background: the symbol's surprisal, -log2 p, in bits (white: the model "
-                      "was certain; deep red: 8 bits or more, p <= 1/256)")
-                 : tr("Background: where the symbol ranked among the model's predictions, as "
-                      "GLTR shows it: its top choice, in its top 10, in its top 100, or below"));
+  switch (colourBy) {
+    case ColourBy::Bits:
+      setToolTip(
+          tr("Background: the symbol's surprisal, -log2 p, in bits (white: the model "
+             "was certain; deep red: 8 bits or more, p <= 1/256)"));
+      break;
+    case ColourBy::Rank:
+      setToolTip(
+          tr("Background: where the symbol ranked among the model's predictions, as "
+             "GLTR shows it: its top choice, in its top 10, in its top 100, or below"));
+      break;
+    case ColourBy::Difference:
+      setToolTip(
+          tr("Background: model A's surprisal minus model B's, in bits. Blue: A "
+             "expected the symbol more than B did; red: A was more surprised; white: "
+             "they agree. Saturates at 4 bits either way."));
+      break;
+  }
   updateGeometry();
   update();
 }
 
+QString SurprisalLegend::tickLabel(int tick) const {
+  if (colourBy_ == ColourBy::Bits) {
+    return tick == 8 ? QStringLiteral("8+ bits") : QString::number(tick);
+  }
+  if (tick == 0) return QStringLiteral("0");
+  const QString sign = tick < 0 ? QStringLiteral("\u2212") : QStringLiteral("+");
+  return sign + QString::number(std::abs(tick)) + (tick == 4 ? QStringLiteral(" bits") : QString());
+}
+
 QSize SurprisalLegend::sizeHint() const {
   const QFontMetrics metrics(font());
-  if (colourBy_ == ColourBy::Bits) {
-    return {kBarWidth + metrics.horizontalAdvance(QStringLiteral("8+ bits")) + 8,
-            kBarHeight + metrics.height() + 4};
+  if (colourBy_ != ColourBy::Rank) {
+    return {
+        kBarWidth + metrics.horizontalAdvance(tickLabel(colourBy_ == ColourBy::Bits ? 8 : 4)) + 8,
+        kBarHeight + metrics.height() + 4};
   }
   int width = 0;
   for (int b = 0; b < SurprisalScale::kBuckets; ++b) {
@@ -49,25 +74,30 @@ void SurprisalLegend::paintEvent(QPaintEvent*) {
   painter.setRenderHint(QPainter::Antialiasing, false);
   const QFontMetrics metrics(font());
   painter.setPen(palette().color(QPalette::WindowText));
-  if (colourBy_ == ColourBy::Bits) {
+  if (colourBy_ != ColourBy::Rank) {
     // The bar is drawn one pixel column at a time from the scale itself, so it cannot
     // disagree with the text's colours.
+    const bool bits = colourBy_ == ColourBy::Bits;
+    const int low = bits ? 0 : -4;
+    const int high = bits ? 8 : 4;
     const QRect bar(4, 2, kBarWidth - 8, kBarHeight);
     for (int x = 0; x < bar.width(); ++x) {
-      const double bits = SurprisalScale::kMaxBits * x / (bar.width() - 1);
-      painter.fillRect(QRect(bar.left() + x, bar.top(), 1, bar.height()),
-                       SurprisalScale::bitsColour(bits));
+      const double value = low + (high - low) * static_cast<double>(x) / (bar.width() - 1);
+      painter.fillRect(
+          QRect(bar.left() + x, bar.top(), 1, bar.height()),
+          bits ? SurprisalScale::bitsColour(value) : SurprisalScale::differenceColour(value));
     }
     painter.setPen(QColor(0x80, 0x80, 0x80));
     painter.drawRect(bar.adjusted(0, 0, -1, -1));
     painter.setPen(palette().color(QPalette::WindowText));
     const int y = bar.bottom() + 1 + metrics.ascent();
-    for (int bits = 0; bits <= 8; bits += 2) {
-      const int x = bar.left() + bits * (bar.width() - 1) / 8;
-      const QString label = bits == 8 ? QStringLiteral("8+ bits") : QString::number(bits);
-      const int w = metrics.horizontalAdvance(label);
-      painter.drawText(
-          bits == 8 ? x - metrics.horizontalAdvance(QStringLiteral("8")) / 2 : x - w / 2, y, label);
+    for (int tick = low; tick <= high; tick += 2) {
+      const int x = bar.left() + (tick - low) * (bar.width() - 1) / (high - low);
+      const QString label = tickLabel(tick);
+      // The last label's unit runs on to the right of its tick.
+      const QString centred =
+          tick == high ? tickLabel(tick).section(QLatin1Char(' '), 0, 0) : label;
+      painter.drawText(x - metrics.horizontalAdvance(centred) / 2, y, label);
     }
     return;
   }

@@ -6,8 +6,8 @@
 
 namespace mrnn::widgets {
 
-// The key to the surprisal view's colours: the bits scale from 0 to 8+ with ticks, or the
-// four rank buckets as swatches.
+// The key to the surprisal view's colours: the bits scale from 0 to 8+ with ticks, the four
+// rank buckets as swatches, or the A − B scale from −4 to +4 bits.
 class SurprisalLegend : public QWidget {
   Q_OBJECT
 
@@ -23,6 +23,8 @@ class SurprisalLegend : public QWidget {
   void paintEvent(QPaintEvent* event) override;
 
  private:
+  QString tickLabel(int tick) const;
+
   ColourBy colourBy_ = ColourBy::Bits;
 };
 

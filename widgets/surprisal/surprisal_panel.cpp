@@ -27,6 +27,7 @@
 #include "engine/analysis/held_out_text.h"
 #include "engine/analysis/loaded_model.h"
 #include "engine/scoring/scoring_output.h"
+#include "engine/scoring/surprisal_difference.h"
 #include "engine/scoring/surprisal_recovery.h"
 #include "engine/scoring/text_score.h"
 #include "widgets/analysis/analysis_job_bar.h"
@@ -38,6 +39,7 @@
 #include "widgets/run_colours.h"
 #include "widgets/surprisal/recovery_plot.h"
 #include "widgets/surprisal/recovery_table.h"
+#include "widgets/surprisal/surprisal_difference_list.h"
 #include "widgets/surprisal/surprisal_text_view.h"
 
 #include "widgets/display_format.h"
@@ -58,6 +60,8 @@ constexpr int64_t kAlternatives = 5;
 // What the job hands back to the GUI thread.
 struct SurprisalResult {
   engine::TextScore score;
+  engine::TextScore scoreB;  // the second chosen model's, when there is one
+  bool compared = false;
   engine::RecoveryTable recovery;
   bool wordLevel = false;
   int64_t symbols = 0;  // in the whole text the recovery ran on
@@ -102,14 +106,14 @@ SurprisalPanel::SurprisalPanel(ProjectDocument& document, QWidget* parent)
       tr("The model whose surprisal colours the text; also the first "
          "curve of the recovery plot"));
   choosers_[1]->setToolTip(
-      tr("Optional: a second model for the recovery plot (it must share "
-         "model A's vocabulary)"));
+      tr("Optional: a second model for the recovery plot and for the text coloured by "
+         "A \u2212 B surprisal (it must share model A's vocabulary)"));
   choosers_[2]->setToolTip(tr("Optional: a third model for the recovery plot"));
   auto* modelsBox = new QGroupBox(tr("Models"), this);
   auto* modelsForm = new QFormLayout(modelsBox);
   modelsForm->addRow(tr("Model A:"), choosers_[0]);
-  modelsForm->addRow(tr("Model 2:"), choosers_[1]);
-  modelsForm->addRow(tr("Model 3:"), choosers_[2]);
+  modelsForm->addRow(tr("Model B:"), choosers_[1]);
+  modelsForm->addRow(tr("Model C:"), choosers_[2]);
 
   // Text.
   source_ = new QComboBox(this);
@@ -215,10 +219,29 @@ SurprisalPanel::SurprisalPanel(ProjectDocument& document, QWidget* parent)
       [this](const QString& path) { saveWidget(path, textView_); }, [this] { return scoreCsv(); },
       this);
   textExport_->setObjectName(QStringLiteral("textExportBar"));
+  differenceList_ = new SurprisalDifferenceList(this);
+  connect(differenceList_, &SurprisalDifferenceList::symbolChosen, textView_,
+          &SurprisalTextView::revealSymbol);
+  differenceBox_ = new QWidget(this);
+  differenceBox_->setObjectName(QStringLiteral("surprisalDifferenceBox"));
+  auto* differenceLayout = new QVBoxLayout(differenceBox_);
+  differenceLayout->setContentsMargins(0, 0, 0, 0);
+  auto* differenceTitle = new QLabel(tr("<b>Largest differences, A \u2212 B</b>"), differenceBox_);
+  differenceTitle->setToolTip(differenceList_->toolTip());
+  differenceLayout->addWidget(differenceTitle);
+  differenceLayout->addWidget(differenceList_, 1);
+  differenceBox_->setVisible(false);
+  textSplitter_ = new QSplitter(Qt::Horizontal, this);
+  auto* textSplitter = textSplitter_;
+  textSplitter->addWidget(textView_);
+  textSplitter->addWidget(differenceBox_);
+  textSplitter->setStretchFactor(0, 3);
+  textSplitter->setStretchFactor(1, 2);
+  textSplitter->setChildrenCollapsible(false);
   auto* textSection = new QWidget(this);
   auto* textSectionLayout = new QVBoxLayout(textSection);
   textSectionLayout->setContentsMargins(0, 0, 0, 0);
-  textSectionLayout->addWidget(textView_, 1);
+  textSectionLayout->addWidget(textSplitter, 1);
   textSectionLayout->addWidget(textExport_, 0, Qt::AlignRight);
 
   plot_ = new RecoveryPlot(this);
@@ -338,7 +361,24 @@ void SurprisalPanel::browseTextFile() {
 
 void SurprisalPanel::showScore(const engine::TextScore& score) {
   textView_->showScore(score, wordLevel_, scoreNote_);
+  differenceList_->clearDifference();
+  differenceBox_->setVisible(false);
   textExport_->setAvailable(true);
+}
+
+void SurprisalPanel::showComparison(const engine::TextScore& scoreB, const QString& nameA,
+                                    const QString& nameB) {
+  textView_->showComparison(scoreB, nameA, nameB);
+  if (!textView_->difference()) return;
+  differenceList_->showDifference(*textView_->score(), *textView_->difference(), nameA, nameB,
+                                  wordLevel_);
+  differenceBox_->setVisible(true);
+  // A box first shown after the splitter was laid out gets no width of its own.
+  const QList<int> sizes = textSplitter_->sizes();
+  if (sizes.size() == 2 && sizes[1] < differenceList_->minimumSizeHint().width()) {
+    const int total = sizes[0] + sizes[1];
+    textSplitter_->setSizes({total * 3 / 5, total - total * 3 / 5});
+  }
 }
 
 void SurprisalPanel::showRecovery(const engine::RecoveryTable& table, const QStringList& labels,
@@ -353,7 +393,11 @@ void SurprisalPanel::showRecovery(const engine::RecoveryTable& table, const QStr
 QByteArray SurprisalPanel::scoreCsv() const {
   if (!score()) return {};
   std::ostringstream out;
-  engine::writeTextScoreCsv(out, *score());
+  if (const auto* b = textView_->comparisonScore()) {
+    engine::writeSurprisalDifferenceCsv(out, *score(), *b);
+  } else {
+    engine::writeTextScoreCsv(out, *score());
+  }
   return QByteArray::fromStdString(out.str());
 }
 
@@ -431,19 +475,28 @@ void SurprisalPanel::runAnalysis() {
       languageModels.push_back(model->model.get());
       vocabularies.push_back(&model->vocabulary);
     }
-    engine::JobContext recoveryPart = job.part(0.0, 0.85);
+    const bool compare = loaded.size() > 1;
+    const double recoveryEnd = compare ? 0.7 : 0.85;
+    engine::JobContext recoveryPart = job.part(0.0, recoveryEnd);
     try {
       result->recovery =
           engine::surprisalRecovery(languageModels, vocabularies, ids, options, &recoveryPart);
     } catch (const std::invalid_argument& error) {
       throw std::invalid_argument(withLabels(error.what(), models));
     }
-    // Then model A's colours and alternatives on the text's start (still cancellable).
+    // Then model A's colours and alternatives on the text's start (still cancellable), and
+    // the second model's bits on the same symbols for A − B.
     const std::vector<int64_t> shown(
         ids.begin(), ids.begin() + std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(ids.size()),
                                                             kMaxColouredSymbols));
-    result->score =
-        engine::scoreSymbols(*a.model, a.vocabulary, shown, &job, 256, kAlternatives, 0.85, 1.0);
+    const double scoreEnd = compare ? 0.85 : 1.0;
+    result->score = engine::scoreSymbols(*a.model, a.vocabulary, shown, &job, 256, kAlternatives,
+                                         recoveryEnd, scoreEnd);
+    if (compare) {
+      const engine::LoadedModel& b = *loaded[1];
+      result->scoreB = engine::scoreSymbols(*b.model, b.vocabulary, shown, &job, 256, 0, 0.85, 1.0);
+      result->compared = true;
+    }
   };
 
   auto done = [this, result, labels, colours = modelColours(runs)] {
@@ -453,6 +506,7 @@ void SurprisalPanel::runAnalysis() {
                            .arg(formatCount(kMaxColouredSymbols), formatCount(result->symbols))
                      : QString();
     showScore(result->score);
+    if (result->compared) showComparison(result->scoreB, labels.value(0), labels.value(1));
     scoreNote_.clear();
     showRecovery(result->recovery, labels, colours);
   };

@@ -11,6 +11,7 @@ class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
+class QSplitter;
 class QToolButton;
 
 namespace mrnn::engine {
@@ -27,11 +28,13 @@ class ModelSlot;
 class ProjectDocument;
 class RecoveryPlot;
 class RecoveryTable;
+class SurprisalDifferenceList;
 class SurprisalTextView;
 
 // The Surprisal view: a text coloured by model A's per-symbol surprisal, with the top
 // alternatives on hover (GLTR), and Krause et al.'s Fig. 3, the mean loss on the most
 // surprising symbols and at +1..+K after them, for up to three models on the same text.
+// With a second model, the text also colours by A − B and lists the largest differences.
 // The text is typed below, a held-out split of the project's corpus, or a file. Both
 // analyses run as one engine job (progress, Cancel); the figures and numbers export.
 class SurprisalPanel : public QWidget {
@@ -52,7 +55,7 @@ class SurprisalPanel : public QWidget {
   int textSource() const;
   void setTextFile(const QString& path);
   void setCheckpoint(const QString& path);
-  // slot 1 = "model 2", slot 2 = "model 3"; an empty path selects none.
+  // slot 1 = model B, slot 2 = model C; an empty path selects none.
   void setComparisonCheckpoint(int slot, const QString& path);
   void setMaxSymbols(int symbols);
   void setTopFraction(double fraction);  // in (0, 1]
@@ -60,11 +63,15 @@ class SurprisalPanel : public QWidget {
 
   // Show results (runAnalysis() ends with these; tests feed hand-built ones).
   void showScore(const engine::TextScore& score);
+  // Model B's score of the text showScore showed: the A − B colours and the list.
+  void showComparison(const engine::TextScore& scoreB, const QString& nameA, const QString& nameB);
   void showRecovery(const engine::RecoveryTable& table, const QStringList& labels,
                     const QVector<QColor>& colours = {});
 
   AnalysisJobBar* jobBar() const { return jobBar_; }
   SurprisalTextView* textView() const { return textView_; }
+  SurprisalDifferenceList* differenceList() const { return differenceList_; }
+  QWidget* differenceBox() const { return differenceBox_; }
   RecoveryPlot* recoveryPlot() const { return plot_; }
   RecoveryTable* recoveryTable() const { return table_; }
   ExportBar* textExport() const { return textExport_; }
@@ -104,6 +111,9 @@ class SurprisalPanel : public QWidget {
   QPushButton* run_ = nullptr;
   AnalysisJobBar* jobBar_ = nullptr;
   SurprisalTextView* textView_ = nullptr;
+  SurprisalDifferenceList* differenceList_ = nullptr;
+  QWidget* differenceBox_ = nullptr;
+  QSplitter* textSplitter_ = nullptr;
   RecoveryPlot* plot_ = nullptr;
   RecoveryTable* table_ = nullptr;
   ExportBar* textExport_ = nullptr;

@@ -12,6 +12,11 @@ namespace {
 constexpr std::array<QRgb, 9> kReds = {0xffffff, 0xfee0d2, 0xfcbba1, 0xfc9272, 0xfb6a4a,
                                        0xef3b2c, 0xcb181d, 0xa50f15, 0x67000d};
 
+// ColorBrewer RdBu (9 classes) from its blue end to its red end, its middle class replaced
+// by white so that no difference leaves the text unmarked.
+constexpr std::array<QRgb, 9> kBlueToRed = {0x2166ac, 0x4393c3, 0x92c5de, 0xd1e5f0, 0xffffff,
+                                            0xfddbc7, 0xf4a582, 0xd6604d, 0xb2182b};
+
 // WCAG relative luminance: dark text reads better above 0.179, white below.
 double luminance(const QColor& colour) {
   const auto linear = [](double c) {
@@ -34,6 +39,18 @@ QColor SurprisalScale::bitsColour(double bits) {
   const double t = x - static_cast<double>(low);
   const QColor a(kReds[low]);
   const QColor b(kReds[low + 1]);
+  return QColor(mix(a.red(), b.red(), t), mix(a.green(), b.green(), t), mix(a.blue(), b.blue(), t));
+}
+
+QColor SurprisalScale::differenceColour(double bits) {
+  if (std::isnan(bits)) return QColor(kBlueToRed[4]);
+  // Four classes each way over kMaxDifferenceBits: one class per bit.
+  const double x = std::clamp(bits, -kMaxDifferenceBits, kMaxDifferenceBits) + kMaxDifferenceBits;
+  const auto low = static_cast<size_t>(std::floor(x));
+  if (low + 1 >= kBlueToRed.size()) return QColor(kBlueToRed.back());
+  const double t = x - static_cast<double>(low);
+  const QColor a(kBlueToRed[low]);
+  const QColor b(kBlueToRed[low + 1]);
   return QColor(mix(a.red(), b.red(), t), mix(a.green(), b.green(), t), mix(a.blue(), b.blue(), t));
 }
 

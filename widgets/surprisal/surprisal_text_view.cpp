@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/scoring/surprisal_difference.h"
 #include "engine/scoring/text_score.h"
 #include "widgets/surprisal/surprisal_legend.h"
 #include "widgets/text_character_geometry.h"
@@ -72,12 +73,15 @@ SurprisalTextView::SurprisalTextView(QWidget* parent)
   summary_->setText(tr("Run the analysis to see the text coloured by surprisal."));
 
   colourByCombo_->setObjectName(QStringLiteral("colourByCombo"));
+  colourByCombo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   colourByCombo_->addItem(tr("bits"), static_cast<int>(ColourBy::Bits));
   colourByCombo_->addItem(tr("rank"), static_cast<int>(ColourBy::Rank));
   colourByCombo_->setToolTip(
       tr("bits: the background grows redder with the symbol's surprisal, -log2 p.\n"
-         "rank: GLTR's buckets, where the symbol ranked among the model's predictions."));
+         "rank: GLTR's buckets, where the symbol ranked among the model's predictions.\n"
+         "A \u2212 B: model A's bits minus model B's (choose a second model to compare)."));
   connect(colourByCombo_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int row) {
+    if (row < 0) return;
     setColourBy(static_cast<ColourBy>(colourByCombo_->itemData(row).toInt()));
   });
   auto* colourLabel = new QLabel(tr("Colour by:"), this);
@@ -113,14 +117,55 @@ SurprisalTextView::~SurprisalTextView() = default;
 void SurprisalTextView::showScore(const engine::TextScore& score, bool wordLevel,
                                   const QString& note) {
   score_ = std::make_unique<engine::TextScore>(score);
+  scoreB_.reset();
+  difference_.reset();
+  updateColourChoices();
   wordLevel_ = wordLevel;
   note_ = note;
   summary_->setText(summary());
   render();
 }
 
+void SurprisalTextView::showComparison(const engine::TextScore& scoreB, const QString& nameA,
+                                       const QString& nameB) {
+  if (!score_) return;
+  auto difference = std::make_unique<engine::SurprisalDifference>(
+      engine::surprisalDifference(*score_, scoreB, 50));
+  scoreB_ = std::make_unique<engine::TextScore>(scoreB);
+  difference_ = std::move(difference);
+  nameA_ = nameA;
+  nameB_ = nameB;
+  updateColourChoices();
+  summary_->setText(summary());
+  if (colourBy_ == ColourBy::Difference) render();
+}
+
+void SurprisalTextView::updateColourChoices() {
+  const int row = colourByCombo_->findData(static_cast<int>(ColourBy::Difference));
+  if (difference_ && row < 0) {
+    colourByCombo_->addItem(tr("A \u2212 B"), static_cast<int>(ColourBy::Difference));
+  } else if (!difference_ && row >= 0) {
+    // Back to bits first, so the combo never shows a colouring that is gone.
+    if (colourBy_ == ColourBy::Difference) setColourBy(ColourBy::Bits);
+    colourByCombo_->removeItem(row);
+  }
+}
+
+void SurprisalTextView::revealSymbol(int index) {
+  if (index < 0 || index >= symbolCount()) return;
+  const Span& span = spans_[static_cast<size_t>(index)];
+  QTextCursor cursor(text_->document());
+  cursor.setPosition(span.begin);
+  cursor.setPosition(span.end, QTextCursor::KeepAnchor);
+  text_->setTextCursor(cursor);
+  text_->ensureCursorVisible();
+}
+
 void SurprisalTextView::clear() {
   score_.reset();
+  scoreB_.reset();
+  difference_.reset();
+  updateColourChoices();
   note_.clear();
   spans_.clear();
   text_->clear();
@@ -128,6 +173,7 @@ void SurprisalTextView::clear() {
 }
 
 void SurprisalTextView::setColourBy(ColourBy colourBy) {
+  if (colourBy == ColourBy::Difference && !difference_) return;  // nothing to compare yet
   legend_->setColourBy(colourBy);
   const int row = colourByCombo_->findData(static_cast<int>(colourBy));
   if (colourByCombo_->currentIndex() != row) colourByCombo_->setCurrentIndex(row);
@@ -144,6 +190,15 @@ QString SurprisalTextView::summary() const {
                      .arg(formatCount(s.predictedSymbols))
                      .arg(s.bitsPerSymbol, 0, 'f', 3)
                      .arg(QLocale(QLocale::English).toString(s.totalBits, 'f', 1));
+  if (difference_) {
+    const double mean = difference_->meanDifference;
+    text += tr(" · A \u2212 B: <b>%1%2 bits per symbol</b> (B: %3)")
+                .arg(mean > 0   ? QStringLiteral("+")
+                     : mean < 0 ? QStringLiteral("\u2212")
+                                : QString())
+                .arg(std::abs(mean), 0, 'f', 3)
+                .arg(nameB_.toHtmlEscaped());
+  }
   if (!note_.isEmpty()) text += QStringLiteral(" · ") + note_.toHtmlEscaped();
   return text;
 }
@@ -151,8 +206,17 @@ QString SurprisalTextView::summary() const {
 QColor SurprisalTextView::backgroundFor(int index) const {
   const auto& symbol = score_->symbols[static_cast<size_t>(index)];
   if (!symbol.predicted) return SurprisalScale::unpredictedColour();
-  return colourBy_ == ColourBy::Bits ? SurprisalScale::bitsColour(symbol.bits)
-                                     : SurprisalScale::rankColour(symbol.rank);
+  switch (colourBy_) {
+    case ColourBy::Bits:
+      return SurprisalScale::bitsColour(symbol.bits);
+    case ColourBy::Rank:
+      return SurprisalScale::rankColour(symbol.rank);
+    case ColourBy::Difference:
+      break;
+  }
+  return difference_
+             ? SurprisalScale::differenceColour(difference_->difference[static_cast<size_t>(index)])
+             : SurprisalScale::bitsColour(symbol.bits);
 }
 
 void SurprisalTextView::render() {
@@ -252,6 +316,19 @@ QString SurprisalTextView::toolTipFor(int index) const {
              .arg(s.bits, 0, 'f', 2)
              .arg(formatCount(s.rank));
   if (s.rank == 1) tip += tr(" (the model's top choice)");
+  if (scoreB_) {
+    const double b = scoreB_->symbols[static_cast<size_t>(index)].bits;
+    const double d = s.bits - b;
+    tip += tr("<br>A (%1): %2 bits &middot; B (%3): %4 bits &middot; A &minus; B: %5%6")
+               .arg(nameA_.toHtmlEscaped())
+               .arg(s.bits, 0, 'f', 2)
+               .arg(nameB_.toHtmlEscaped())
+               .arg(b, 0, 'f', 2)
+               .arg(d > 0   ? QStringLiteral("+")
+                    : d < 0 ? QStringLiteral("&minus;")
+                            : QString())
+               .arg(std::abs(d), 0, 'f', 2);
+  }
   if (s.alternatives.empty()) return tip;
   tip += tr("<br>The model's top %1:").arg(s.alternatives.size());
   tip += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"1\">");

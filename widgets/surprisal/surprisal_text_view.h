@@ -14,8 +14,9 @@ class QLabel;
 class QTextEdit;
 
 namespace mrnn::engine {
+struct SurprisalDifference;
 struct TextScore;
-}
+}  // namespace mrnn::engine
 
 namespace mrnn::widgets {
 
@@ -39,6 +40,14 @@ class SurprisalTextView : public QWidget {
   void clear();
   // The score shown; null before the first.
   const engine::TextScore* score() const { return score_.get(); }
+
+  // Model B's score of the same symbols (showScore drops it): adds "A − B" to the colours.
+  // Throws std::invalid_argument when B scored other symbols.
+  void showComparison(const engine::TextScore& scoreB, const QString& nameA, const QString& nameB);
+  const engine::TextScore* comparisonScore() const { return scoreB_.get(); }
+  const engine::SurprisalDifference* difference() const { return difference_.get(); }
+  // Selects symbol `index` in the text and scrolls it into view.
+  void revealSymbol(int index);
 
   void setColourBy(ColourBy colourBy);
   ColourBy colourBy() const { return colourBy_; }
@@ -71,9 +80,14 @@ class SurprisalTextView : public QWidget {
   };
 
   void render();
+  void updateColourChoices();
   QColor backgroundFor(int index) const;
 
   std::unique_ptr<engine::TextScore> score_;
+  std::unique_ptr<engine::TextScore> scoreB_;
+  std::unique_ptr<engine::SurprisalDifference> difference_;
+  QString nameA_;
+  QString nameB_;
   bool wordLevel_ = false;
   QString note_;
   ColourBy colourBy_ = ColourBy::Bits;

@@ -10,6 +10,7 @@
 
 #include "engine/models/language_model.h"
 #include "engine/scoring/scoring_output.h"
+#include "engine/scoring/surprisal_difference.h"
 #include "engine/scoring/text_score.h"
 #include "engine/store/text_format.h"
 #include "scoring_fixtures.h"
@@ -206,4 +207,45 @@ MRNN_TEST(score_symbols_equals_score_text_and_checks_ids) {
                      "alternatives");
   const auto single = engine::scoreSymbols(*model, vocabulary, {1});
   EXPECT_EQ(single.predictedSymbols, int64_t{0});
+}
+
+MRNN_TEST(surprisal_difference_is_a_minus_b_with_the_largest_first) {
+  const auto vocabulary = letters();
+  auto uniform = fixedDistributionModel(vocabulary, std::vector<float>(5, 0.0f));
+  auto bigram = bigramModel(vocabulary, kCycle, 3.0);
+  const auto ids = vocabulary.encode("abcab dab");
+  const auto a = engine::scoreSymbols(*uniform, vocabulary, ids);
+  const auto b = engine::scoreSymbols(*bigram, vocabulary, ids);
+  const auto d = engine::surprisalDifference(a, b, 3);
+  EXPECT_EQ(d.difference.size(), ids.size());
+  EXPECT_NEAR(d.difference[0], 0.0, 0.0);  // nothing predicted the first symbol
+  double sum = 0.0;
+  for (size_t i = 1; i < ids.size(); ++i) {
+    EXPECT_NEAR(d.difference[i], a.symbols[i].bits - b.symbols[i].bits, 1e-12);
+    sum += d.difference[i];
+  }
+  EXPECT_NEAR(d.meanDifference, sum / static_cast<double>(ids.size() - 1), 1e-12);
+  EXPECT_NEAR(d.meanDifference, a.bitsPerSymbol - b.bitsPerSymbol, 1e-9);
+  EXPECT_EQ(d.largest.size(), size_t{3});
+  for (size_t k = 1; k < d.largest.size(); ++k) {
+    EXPECT(std::abs(d.largest[k - 1].difference()) >= std::abs(d.largest[k].difference()));
+  }
+  // No symbol left out differs more than the last one listed.
+  for (size_t i = 1; i < ids.size(); ++i) {
+    EXPECT(std::abs(d.difference[i]) <= std::abs(d.largest.front().difference()) + 1e-12);
+  }
+  const auto self = engine::surprisalDifference(a, a);
+  EXPECT_NEAR(self.meanDifference, 0.0, 0.0);
+
+  std::ostringstream csv;
+  engine::writeSurprisalDifferenceCsv(csv, a, b);
+  EXPECT(csv.str().rfind("position,id,symbol,bits_a,bits_b,difference\n0,", 0) == 0);
+  EXPECT(csv.str().find("\n0,1,a,,,\n") != std::string::npos);
+
+  const auto other = engine::scoreSymbols(*bigram, vocabulary, vocabulary.encode("abcab dac"));
+  EXPECT_THROWS_WITH(std::invalid_argument, engine::surprisalDifference(a, other), "symbol 9",
+                     "not made on the same text");
+  const auto shorter = engine::scoreSymbols(*bigram, vocabulary, vocabulary.encode("abcab"));
+  EXPECT_THROWS_WITH(std::invalid_argument, engine::surprisalDifference(a, shorter),
+                     "9 and 5 symbols");
 }

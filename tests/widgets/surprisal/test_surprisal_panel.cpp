@@ -15,6 +15,7 @@
 #include <fstream>
 
 #include "engine/analysis/loaded_model.h"
+#include "engine/scoring/surprisal_difference.h"
 #include "engine/scoring/surprisal_recovery.h"
 #include "engine/scoring/text_score.h"
 #include "file_head.h"
@@ -26,6 +27,7 @@
 #include "widgets/run_colours.h"
 #include "widgets/surprisal/recovery_plot.h"
 #include "widgets/surprisal/recovery_table.h"
+#include "widgets/surprisal/surprisal_difference_list.h"
 #include "widgets/surprisal/surprisal_legend.h"
 #include "widgets/surprisal/surprisal_panel.h"
 #include "widgets/surprisal/surprisal_scale.h"
@@ -170,6 +172,90 @@ class SurprisalPanelTest : public QObject {
     view.setColourBy(ColourBy::Bits);
     QCOMPARE(view.colourByCombo()->currentIndex(), 0);
     QCOMPARE(view.backgroundAt(3), QColor(0x67, 0x00, 0x0d));
+  }
+
+  void differenceScaleDiverges() {
+    QCOMPARE(SurprisalScale::differenceColour(0.0), QColor(Qt::white));
+    QCOMPARE(SurprisalScale::differenceColour(-4.0), QColor(0x21, 0x66, 0xac));
+    QCOMPARE(SurprisalScale::differenceColour(-40.0), QColor(0x21, 0x66, 0xac));
+    QCOMPARE(SurprisalScale::differenceColour(4.0), QColor(0xb2, 0x18, 0x2b));
+    QCOMPARE(SurprisalScale::differenceColour(1.0), QColor(0xfd, 0xdb, 0xc7));
+    QCOMPARE(SurprisalScale::differenceColour(-1.0), QColor(0xd1, 0xe5, 0xf0));
+    // Blue one way, red the other.
+    const QColor better = SurprisalScale::differenceColour(-2.5);
+    const QColor worse = SurprisalScale::differenceColour(2.5);
+    QVERIFY(better.blue() > better.red() && worse.red() > worse.blue());
+  }
+
+  // GLTR's and LSTMVis' comparison: two models' surprisal on the same text, A − B.
+  void comparisonColoursByDifferenceAndListsTheLargest() {
+    ProjectDocument untitled;
+    SurprisalPanel panel(untitled);
+    panel.resize(1200, 800);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    engine::TextScore a = handBuiltScore();
+    engine::TextScore b = handBuiltScore();
+    b.symbols[1].bits = 2.0;  // A better by 2 bits
+    b.symbols[3].bits = 5.0;  // A worse by 3 bits
+    b.symbols[4].bits = 3.5;  // A better by 0.5
+    panel.showScore(a);
+    auto* combo = panel.textView()->colourByCombo();
+    QCOMPARE(combo->count(), 2);  // bits and rank: nothing to compare yet
+    QVERIFY(!panel.differenceBox()->isVisible());
+    panel.showComparison(b, "run 1", "run 2");
+    QCOMPARE(combo->count(), 3);
+    QVERIFY(panel.differenceBox()->isVisible());
+    QVERIFY2(panel.textView()->summary().contains("A \u2212 B: <b>+0.125 bits per symbol"),
+             qPrintable(panel.textView()->summary()));
+
+    combo->setCurrentIndex(2);
+    QCOMPARE(panel.textView()->colourBy(), ColourBy::Difference);
+    QCOMPARE(panel.textView()->legend()->colourBy(), ColourBy::Difference);
+    QCOMPARE(panel.textView()->backgroundAt(0), SurprisalScale::unpredictedColour());
+    QCOMPARE(panel.textView()->backgroundAt(1), SurprisalScale::differenceColour(-2.0));
+    QCOMPARE(panel.textView()->backgroundAt(2), QColor(Qt::white));  // they agree
+    QCOMPARE(panel.textView()->backgroundAt(3), SurprisalScale::differenceColour(3.0));
+    const QString tip = panel.textView()->toolTipFor(3);
+    QVERIFY2(tip.contains("A (run 1): 8.00 bits") && tip.contains("B (run 2): 5.00 bits") &&
+                 tip.contains("&minus; B: +3.00"),
+             qPrintable(tip));
+
+    // The list: largest |A − B| first, each choosing its symbol in the text.
+    auto* list = panel.differenceList();
+    QCOMPARE(list->rowCount(), 4);
+    QCOMPARE(list->symbolOfRow(0), 3);
+    QCOMPARE(list->symbolOfRow(1), 1);
+    QCOMPARE(list->symbolOfRow(2), 4);
+    QCOMPARE(list->item(0, 3)->text(), QString("+3.00"));
+    QCOMPARE(list->item(1, 3)->text(), QString("\u22122.00"));
+    QCOMPARE(list->item(0, 3)->background().color(), SurprisalScale::differenceColour(3.0));
+    QVERIFY2(list->item(0, 0)->text().contains("\u2039c\u203a"),
+             qPrintable(list->item(0, 0)->text()));
+    list->setCurrentCell(1, 0);
+    QCOMPARE(panel.textView()->textEdit()->textCursor().selectedText(), QString("b"));
+    list->setCurrentCell(0, 0);
+    QCOMPARE(panel.textView()->textEdit()->textCursor().selectedText(), QString("c"));
+
+    // The text's export carries both models' bits.
+    QTemporaryDir dir;
+    QCOMPARE(panel.textExport()->saveCsvTo(dir.filePath("ab.csv")), QString());
+    const QByteArray csv = test::fileHead(dir.filePath("ab.csv"), 4096);
+    QVERIFY2(csv.startsWith("position,id,symbol,bits_a,bits_b,difference\n"), csv.constData());
+    QVERIFY2(csv.contains("\n3,3,c,8,5,3\n"), csv.constData());
+
+    // A new score without a second model: back to bits, the list gone.
+    panel.showScore(a);
+    QCOMPARE(combo->count(), 2);
+    QCOMPARE(panel.textView()->colourBy(), ColourBy::Bits);
+    QCOMPARE(panel.textView()->backgroundAt(3), QColor(0x67, 0x00, 0x0d));
+    QVERIFY(!panel.differenceBox()->isVisible());
+    QVERIFY(!panel.textView()->difference());
+    // A score of other symbols is refused, never drawn against the wrong text.
+    engine::TextScore other = handBuiltScore();
+    other.symbols[2].id = 5;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, panel.showComparison(other, "x", "y"));
+    QCOMPARE(combo->count(), 2);
   }
 
   void tooltipListsProbabilityRankAndAlternatives() {
@@ -402,6 +488,20 @@ class SurprisalPanelTest : public QObject {
     QVERIFY(std::abs(panel.recovery()->overallMean[0] - direct.bitsPerSymbol * kLn2) < 1e-9);
     QCOMPARE(panel.textView()->symbolCount(), static_cast<int>(text.size()));
     QVERIFY(panel.textExport()->csvButton()->isEnabled());
+
+    // Model B's bits on the same symbols, as scoreText gives them: A − B symbol by symbol.
+    const engine::LoadedModel latest =
+        engine::loadModelFromCheckpoint(trained_->latestCheckpoint().toStdString());
+    const engine::TextScore directB =
+        engine::scoreText(*latest.model, latest.vocabulary, text, "", nullptr, 256, 0);
+    const engine::SurprisalDifference* difference = panel.textView()->difference();
+    QVERIFY(difference);
+    QCOMPARE(difference->difference.size(), direct.symbols.size());
+    for (size_t i = 1; i < direct.symbols.size(); ++i) {
+      QVERIFY(std::abs(difference->difference[i] -
+                       (direct.symbols[i].bits - directB.symbols[i].bits)) < 1e-9);
+    }
+    QVERIFY(panel.differenceBox()->isVisible());
   }
 
   // What a user sees after comparing a model with a less trained one of the same corpus
@@ -425,6 +525,12 @@ class SurprisalPanelTest : public QObject {
     // The less trained model is more surprised everywhere.
     QVERIFY(panel.recovery()->overallMean[1] > panel.recovery()->overallMean[0]);
     QCOMPARE(panel.recoveryPlot()->curve(1)->name(), QString("best.pt"));
+    // The better model is less surprised on most symbols: A − B is negative on the whole.
+    QVERIFY(panel.textView()->difference()->meanDifference < 0.0);
+    // The list gets room beside the text, though it was hidden when the panel was laid out.
+    QVERIFY(panel.differenceList()->width() >= panel.differenceList()->minimumSizeHint().width());
+    panel.textView()->setColourBy(ColourBy::Difference);
+    panel.differenceList()->setCurrentCell(0, 0);
     QVERIFY(panel.grab().save(QStringLiteral("/tmp/surprisal.png")));
   }
 
