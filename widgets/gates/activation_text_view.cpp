@@ -202,6 +202,7 @@ void ActivationTextView::selectSteps(const StepRange& steps) {
   cursor.setPosition(spans_[static_cast<size_t>(steps.first)].begin);
   cursor.setPosition(spans_[static_cast<size_t>(steps.end - 1)].end, QTextCursor::KeepAnchor);
   setTextCursor(cursor);
+  ensureCursorVisible();
 }
 
 bool ActivationTextView::viewportEvent(QEvent* event) {

@@ -6,6 +6,7 @@
 #include <QMouseEvent>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -15,9 +16,6 @@
 namespace mrnn::widgets {
 
 namespace {
-
-// Up to this many steps the time axis names each step by its symbol.
-constexpr int kSymbolTicks = 60;
 
 QString tickSymbol(const std::string& symbol) {
   if (symbol == "<eos>") return QString(QChar(0x21B5));
@@ -42,7 +40,7 @@ GateHeatmap::GateHeatmap(QWidget* parent) : QWidget(parent) {
   plot_->setWhatsThis(
       tr("Each cell is one unit's value at one step of the text. Hover to read a value, click "
          "to colour the text by that unit, drag or scroll to move along the text, double-click "
-         "to see all of it."));
+         "to see all of it, Shift+drag to select steps and rank the units that follow them."));
   plot_->plotLayout()->insertRow(0);
   QFont titleFont = font();
   titleFont.setBold(true);
@@ -80,6 +78,12 @@ GateHeatmap::GateHeatmap(QWidget* parent) : QWidget(parent) {
     rect->setVisible(false);
     rect->setSelectable(false);
   }
+  brush_ = new QCPItemRect(plot_);
+  brush_->setObjectName(QStringLiteral("heatmapBrush"));
+  brush_->setPen(QPen(QColor(20, 20, 20), 1.5, Qt::DashLine));
+  brush_->setBrush(QColor(255, 255, 255, 70));
+  brush_->setVisible(false);
+  brush_->setSelectable(false);
 
   readout_ = new QLabel(this);
   readout_->setObjectName(QStringLiteral("heatmapReadout"));
@@ -95,6 +99,10 @@ GateHeatmap::GateHeatmap(QWidget* parent) : QWidget(parent) {
   connect(plot_, &QCustomPlot::mousePress, this, &GateHeatmap::mousePressed);
   connect(plot_, &QCustomPlot::mouseRelease, this, &GateHeatmap::mouseReleased);
   connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] { showWholeText(); });
+  // Symbols along the time axis wherever the zoom and the map's width leave room for them.
+  connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+          [this] { updateTimeTicks(); });
+  connect(plot_, &QCustomPlot::afterLayout, this, [this] { updateTimeTicks(); });
   clearMap(tr("Run the analysis to see the probes"));
 }
 
@@ -132,7 +140,9 @@ void GateHeatmap::setTrace(const engine::ProbeTrace& trace, const std::vector<st
   // A whole title, not a rotated letter: probes are named "i", "f", "o"...
   colourScale_->axis()->setLabel(tr("%1 value").arg(probe_));
   plot_->yAxis->setRange(-0.5, units_ - 0.5);
-  setTimeTicks();
+  buildSymbolTicker();
+  brushed_ = {-1, -1};
+  brush_->setVisible(false);
   if (selectedUnit_ >= units_) selectedUnit_ = -1;
   setSelectedUnit(selectedUnit_);
   showWholeText();
@@ -149,8 +159,14 @@ void GateHeatmap::clearMap(const QString& message) {
   colourScale_->setVisible(false);
   selection_->setVisible(false);
   halo_->setVisible(false);
+  brush_->setVisible(false);
+  brushed_ = {-1, -1};
+  symbolTicker_.reset();
+  symbolTicks_ = false;
   title_->setText(message);
   plot_->xAxis->setTicker(integerTicker());
+  plot_->xAxis->setTickLabelRotation(0.0);
+  plot_->xAxis->setLabel(tr("time step"));
   plot_->xAxis->setRange(0, 1);
   plot_->yAxis->setRange(0, 1);
   plot_->replot();
@@ -207,12 +223,35 @@ void GateHeatmap::setSelectedUnit(int unit) {
   plot_->replot();
 }
 
+void GateHeatmap::setBrushedSteps(const StepRange& steps) {
+  const StepRange clipped{std::max<int64_t>(steps.first, 0), std::min<int64_t>(steps.end, steps_)};
+  brushed_ = hasTrace() && !clipped.empty() ? clipped : StepRange{-1, -1};
+  brush_->setVisible(brushed_.first >= 0);
+  if (brushed_.first >= 0) {
+    brush_->topLeft->setCoords(static_cast<double>(brushed_.first) - 0.5, units_ - 0.5);
+    brush_->bottomRight->setCoords(static_cast<double>(brushed_.end) - 0.5, -0.5);
+  }
+  plot_->replot();
+}
+
+int GateHeatmap::stepAtPixel(double x) const {
+  const auto step = static_cast<int>(std::lround(plot_->xAxis->pixelToCoord(x)));
+  return std::clamp(step, 0, std::max(steps_ - 1, 0));
+}
+
 bool GateHeatmap::eventFilter(QObject* watched, QEvent* event) {
   if (watched == plot_ && event->type() == QEvent::Leave) resetReadout();
   return QWidget::eventFilter(watched, event);
 }
 
 void GateHeatmap::mouseMoved(QMouseEvent* event) {
+  if (brushAnchor_ >= 0) {
+    const int step = stepAtPixel(event->position().x());
+    const StepRange range{std::min(brushAnchor_, step), std::max(brushAnchor_, step) + 1};
+    setBrushedSteps(range);
+    readout_->setText(tr("steps %1 to %2 selected").arg(range.first).arg(range.end - 1));
+    return;
+  }
   int step = 0;
   int unit = 0;
   if (cellAt(event->position(), &step, &unit)) {
@@ -224,9 +263,23 @@ void GateHeatmap::mouseMoved(QMouseEvent* event) {
 
 void GateHeatmap::mousePressed(QMouseEvent* event) {
   pressedAt_ = event->position();
+  int step = 0;
+  if (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier) &&
+      cellAt(event->position(), &step, nullptr)) {
+    // A brush, not a pan: the axis rect handles the press after this signal.
+    brushAnchor_ = step;
+    plot_->setInteraction(QCP::iRangeDrag, false);
+    setBrushedSteps({step, step + 1});
+  }
 }
 
 void GateHeatmap::mouseReleased(QMouseEvent* event) {
+  if (brushAnchor_ >= 0) {
+    brushAnchor_ = -1;
+    plot_->setInteraction(QCP::iRangeDrag, true);
+    if (brushed_.first >= 0) emit stepsBrushed(brushed_.first, brushed_.end);
+    return;
+  }
   // A click, not the end of a drag along the text.
   if ((event->position() - pressedAt_).manhattanLength() > 4.0) return;
   if (event->button() != Qt::LeftButton) return;
@@ -243,32 +296,47 @@ void GateHeatmap::showWholeText() {
   plot_->replot();
 }
 
-void GateHeatmap::setTimeTicks() {
-  if (steps_ > 0 && steps_ <= kSymbolTicks) {
-    // A short text reads along the axis, symbol by symbol.
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    bool words = false;
-    for (int t = 0; t < steps_; ++t) {
-      const std::string symbol =
-          static_cast<size_t>(t) < symbols_.size() ? symbols_[static_cast<size_t>(t)] : "";
-      const QString shown = tickSymbol(symbol);
-      words = words || shown.size() > 2;
-      ticker->addTick(t, shown);
-    }
-    plot_->xAxis->setTicker(ticker);
-    plot_->xAxis->setTickLabelRotation(words ? -60.0 : 0.0);
+void GateHeatmap::buildSymbolTicker() {
+  symbolTicker_.reset(new QCPAxisTickerText);
+  wordTicks_ = false;
+  for (int t = 0; t < steps_; ++t) {
+    const std::string symbol =
+        static_cast<size_t>(t) < symbols_.size() ? symbols_[static_cast<size_t>(t)] : "";
+    const QString shown = tickSymbol(symbol);
+    wordTicks_ = wordTicks_ || shown.size() > 2;
+    symbolTicker_->addTick(t, shown);
+  }
+  updateTimeTicks(true);
+}
+
+void GateHeatmap::updateTimeTicks(bool force) {
+  if (!hasTrace() || !symbolTicker_) return;
+  // Room for a label per step: a character's width unrotated, a line's height for words
+  // (drawn at -60 degrees).
+  const QFontMetrics metrics(plot_->xAxis->tickLabelFont());
+  const double needed =
+      wordTicks_ ? metrics.height() * 1.1 : metrics.horizontalAdvance(QLatin1Char('W')) + 2.0;
+  const double visible = std::max(plot_->xAxis->range().size(), 1.0);
+  const bool symbols = plot_->axisRect()->width() / visible >= needed;
+  if (!force && symbols == symbolTicks_) return;
+  symbolTicks_ = symbols;
+  if (symbols) {
+    plot_->xAxis->setTicker(symbolTicker_);
+    plot_->xAxis->setTickLabelRotation(wordTicks_ ? -60.0 : 0.0);
     plot_->xAxis->setLabel(tr("symbol (time step)"));
   } else {
     plot_->xAxis->setTicker(integerTicker());
     plot_->xAxis->setTickLabelRotation(0.0);
-    plot_->xAxis->setLabel(tr("time step"));
+    plot_->xAxis->setLabel(tr("time step (zoom in to read the symbols)"));
   }
+  // Called from a range change or a layout pass: the next replot draws the new ticks.
+  plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void GateHeatmap::resetReadout() {
   readout_->setText(hasTrace()
-                        ? tr("Hover over the map to read a value; click a cell to colour the text "
-                             "by its unit.")
+                        ? tr("Hover to read a value; click a cell to colour the text by its unit; "
+                             "Shift+drag to select steps and rank the units that follow them.")
                         : QString());
 }
 

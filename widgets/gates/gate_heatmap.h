@@ -7,9 +7,11 @@
 #include <vector>
 
 #include "widgets/gates/activation_colour_scale.h"
+#include "widgets/gates/unit_pattern.h"
 
 class QCPColorMap;
 class QCPColorScale;
+class QCPAxisTickerText;
 class QCPItemRect;
 class QCPTextElement;
 class QCustomPlot;
@@ -27,6 +29,8 @@ namespace mrnn::widgets {
 // symmetric around 0), a colour scale beside it. Hovering reads the cell out below the map
 // ("step 12 'e' · unit 5 · f = 0.873"); clicking a cell selects its unit, which is outlined.
 // Dragging and the wheel pan and zoom along time (long texts); a double click shows it all.
+// The time axis names each step by its symbol wherever the zoom leaves room for them (LSTMVis'
+// text under the map), and Shift+drag brushes a range of steps (stepsBrushed).
 class GateHeatmap : public QWidget {
   Q_OBJECT
 
@@ -53,6 +57,12 @@ class GateHeatmap : public QWidget {
   // The centre of a cell in plot() widget coordinates (after the plot was laid out).
   QPointF cellCentre(int step, int unit) const;
 
+  // Marks steps [first, end) across every unit (empty: none), as a brush leaves them.
+  void setBrushedSteps(const StepRange& steps);
+  StepRange brushedSteps() const { return brushed_; }
+  // True when the time axis names the visible steps by their symbols.
+  bool showsSymbolTicks() const { return symbolTicks_; }
+
   // Outlines the row of `unit` (-1: none).
   void setSelectedUnit(int unit);
   int selectedUnit() const { return selectedUnit_; }
@@ -64,6 +74,8 @@ class GateHeatmap : public QWidget {
 
  signals:
   void unitClicked(int unit, int step);
+  // A Shift+drag brushed steps [first, end).
+  void stepsBrushed(qint64 first, qint64 end);
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -73,7 +85,10 @@ class GateHeatmap : public QWidget {
   void mousePressed(QMouseEvent* event);
   void mouseReleased(QMouseEvent* event);
   void showWholeText();
-  void setTimeTicks();
+  void buildSymbolTicker();
+  // Symbol labels or step numbers, whichever fits; `force` sets the ticker even if unchanged.
+  void updateTimeTicks(bool force = false);
+  int stepAtPixel(double x) const;
   void resetReadout();
 
   QCustomPlot* plot_ = nullptr;
@@ -82,6 +97,8 @@ class GateHeatmap : public QWidget {
   QCPTextElement* title_ = nullptr;
   QCPItemRect* selection_ = nullptr;  // black inside a white halo: visible on any colour
   QCPItemRect* halo_ = nullptr;
+  QCPItemRect* brush_ = nullptr;  // the brushed steps, across every unit
+  QSharedPointer<QCPAxisTickerText> symbolTicker_;
   QLabel* readout_ = nullptr;
   ActivationColourScale scale_;
   std::vector<std::string> symbols_;
@@ -90,6 +107,10 @@ class GateHeatmap : public QWidget {
   int units_ = 0;
   int selectedUnit_ = -1;
   QPointF pressedAt_;
+  StepRange brushed_{-1, -1};
+  int brushAnchor_ = -1;  // the step a Shift+drag started at; -1 when not brushing
+  bool symbolTicks_ = false;
+  bool wordTicks_ = false;
 };
 
 }  // namespace mrnn::widgets

@@ -235,6 +235,8 @@ void GateInspectorPanel::connectControls() {
               setShownModel(m);
               selectUnit(unit);
             });
+    connect(heatmaps_[static_cast<size_t>(m)], &GateHeatmap::stepsBrushed, this,
+            [this, m](qint64 first, qint64 end) { stepsBrushed(m, first, end); });
   }
   connect(statisticsTable_, &QTableWidget::cellClicked, this, [this](int row) {
     int layer = 0;

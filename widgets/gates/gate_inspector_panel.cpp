@@ -327,6 +327,7 @@ void GateInspectorPanel::updateProbeViews() {
       heatmaps_[m]->clearMap(tr("%1 has no probe %2 in layer %3").arg(who, probe).arg(layer));
     }
   }
+  showBrushes();
   const QVector<QColor> colours = modelColours({runIds_[0], runIds_[1]});
   histogram_->setColours(colours[0], colours[1]);
   histogram_->setTraces(traces[0], traces[1], tr("A: %1").arg(labels_[0]),
@@ -453,9 +454,31 @@ void GateInspectorPanel::textBoxSelectionChanged() {
   useSelection({begin, end});
 }
 
+void GateInspectorPanel::stepsBrushed(int model, qint64 first, qint64 end) {
+  if (!report(model)) return;
+  const StepRange bytes = bytesOfSteps(located_[static_cast<size_t>(model)], {first, end});
+  if (bytes.first < 0 || bytes.empty()) return;
+  useSelection(bytes);
+  if (textModel_ >= 0) {
+    textView_->selectSteps(
+        stepsInBytes(located_[static_cast<size_t>(textModel_)], bytes.first, bytes.end));
+  }
+  findUnits();
+}
+
+void GateInspectorPanel::showBrushes() {
+  for (size_t m = 0; m < 2; ++m) {
+    const bool placed = selectionBytes_.first >= 0 && report(static_cast<int>(m));
+    heatmaps_[m]->setBrushedSteps(
+        placed ? stepsInBytes(located_[m], selectionBytes_.first, selectionBytes_.end)
+               : StepRange{-1, -1});
+  }
+}
+
 void GateInspectorPanel::useSelection(const StepRange& bytes) {
   if (bytes.first < 0 || bytes.empty()) return;
   selectionBytes_ = bytes;
+  showBrushes();
   const auto pattern = patternFinder_->pattern();
   if (pattern != PatternFinderView::Pattern::Selection &&
       pattern != PatternFinderView::Pattern::SelectionEverywhere) {

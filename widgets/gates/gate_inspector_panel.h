@@ -39,7 +39,9 @@ class ProjectDocument;
 // a hover read-out, the text coloured by a chosen unit (Karpathy et al.), the distribution of
 // the probe's values and the mean/variance/saturation table of every probe (Melis et al.
 // §4.4), and a search for the units that follow a pattern in the text (inside quotes, after a
-// space, a selection). Heatmap, statistics and coloured text each export figure and CSV.
+// space, a selection; a range brushed on a map selects its text and ranks the units that
+// follow it, LSTMVis' select-and-match). Heatmap, statistics and coloured text each export figure
+// and CSV.
 class GateInspectorPanel : public QWidget {
   Q_OBJECT
 
@@ -132,6 +134,10 @@ class GateInspectorPanel : public QWidget {
   void textBoxSelectionChanged();
   void viewSelectionChanged(qint64 first, qint64 end);
   void useSelection(const StepRange& bytes);
+  // A Shift+drag over model `model`'s map: select the steps' text and rank the units.
+  void stepsBrushed(int model, qint64 first, qint64 end);
+  // Marks the selection's steps on each model's map.
+  void showBrushes();
   // The 0/1 pattern over model `model`'s steps; empty with `why` set when there is none.
   std::vector<double> patternFor(int model, QString* why) const;
   void saveHeatmapFigure(const QString& path) const;

@@ -112,6 +112,13 @@ void moveMouse(QWidget* widget, const QPointF& position) {
   QCoreApplication::sendEvent(widget, &event);
 }
 
+// A move with the left button held and Shift down (a brush in progress).
+void dragMouse(QWidget* widget, const QPointF& position) {
+  QMouseEvent event(QEvent::MouseMove, position, widget->mapToGlobal(position), Qt::NoButton,
+                    Qt::LeftButton, Qt::ShiftModifier);
+  QCoreApplication::sendEvent(widget, &event);
+}
+
 // The lexicon text with some words quoted, so that '"' is in the model's vocabulary.
 std::string quotedCorpus(int symbols) {
   std::string text = test::lexiconText(symbols);
@@ -256,6 +263,83 @@ class GateInspectorTest : public QObject {
     QCOMPARE(panel.selectedUnit(), 2);
     QCOMPARE(heatmap->selectedUnit(), 2);
     QCOMPARE(panel.textView()->description(), QString("layer1/f unit 2"));
+  }
+
+  // LSTMVis' select-and-match: Shift+drag over the map selects the steps' text and ranks the
+  // units that follow the selection; a selection in the text is marked on the maps.
+  void brushingTheMapSelectsTheTextAndRanksItsUnits() {
+    GateInspectorPanel panel(*document_);
+    panel.resize(1200, 900);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.showReports(quoteReport(), comparisonReport());
+    panel.selectProbe(1, "f");
+    GateHeatmap* heatmap = panel.heatmap();
+    heatmap->plot()->replot();
+    const QCPRange before = heatmap->plot()->xAxis->range();
+    QWidget* plot = heatmap->plot();
+    QTest::mousePress(plot, Qt::LeftButton, Qt::ShiftModifier, heatmap->cellCentre(2, 0).toPoint());
+    dragMouse(plot, heatmap->cellCentre(3, 1));
+    QCOMPARE(heatmap->readout()->text(), QString("steps 2 to 3 selected"));
+    QTest::mouseRelease(plot, Qt::LeftButton, Qt::ShiftModifier,
+                        heatmap->cellCentre(3, 1).toPoint());
+    QCOMPARE(heatmap->brushedSteps(), (StepRange{2, 4}));
+    // A brush, not a pan, and not a click on a unit.
+    QCOMPARE(heatmap->plot()->xAxis->range().lower, before.lower);
+    QCOMPARE(heatmap->plot()->xAxis->range().upper, before.upper);
+    QCOMPARE(panel.textView()->selectedSteps(), (StepRange{2, 4}));
+    QCOMPARE(panel.textView()->textCursor().selectedText(), QString("bc"));
+    QCOMPARE(panel.patternSelection(), (StepRange{2, 4}));
+    QCOMPARE(panel.patternFinder()->pattern(), Pattern::Selection);
+    // The units ranked by how well they follow the brushed steps: unit 2 exactly.
+    QTreeWidget* list = panel.patternResults();
+    QVERIFY(list->topLevelItemCount() > 0);
+    QCOMPARE(list->topLevelItem(0)->text(1), QString("2"));
+    QCOMPARE(list->topLevelItem(0)->text(2), QString("1.000"));
+    // Model B's map marks the same text.
+    QCOMPARE(panel.comparisonHeatmap()->brushedSteps(), (StepRange{2, 4}));
+
+    // The other way: selecting text marks the maps, and the mark stays across probes.
+    panel.textView()->selectSteps({4, 6});
+    QCOMPARE(heatmap->brushedSteps(), (StepRange{4, 6}));
+    panel.selectProbe(1, "h");
+    QCOMPARE(heatmap->brushedSteps(), (StepRange{4, 6}));
+    // New reports forget the old selection.
+    panel.showReports(quoteReport());
+    QCOMPARE(heatmap->brushedSteps(), (StepRange{-1, -1}));
+  }
+
+  // The text under the map: symbols along the time axis wherever they fit, step numbers
+  // where they do not (a long text seen whole), symbols again when zoomed in.
+  void timeAxisNamesTheSymbolsWhereTheyFit() {
+    GateHeatmap heatmap;
+    heatmap.resize(800, 400);
+    heatmap.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&heatmap));
+    engine::GateReport report = quoteReport();
+    heatmap.setTrace(report.traces[0], report.symbols,
+                     ActivationColourScale::forTraces({&report.traces[0]}), "six steps");
+    heatmap.plot()->replot();
+    QVERIFY(heatmap.showsSymbolTicks());
+    QCOMPARE(heatmap.plot()->xAxis->label(), QString("symbol (time step)"));
+
+    std::vector<std::string> symbols;
+    std::vector<float> column;
+    for (int t = 0; t < 3000; ++t) {
+      symbols.push_back(std::string(1, static_cast<char>('a' + t % 26)));
+      column.push_back(static_cast<float>(t % 7) / 7.0f);
+    }
+    const engine::ProbeTrace longTrace = makeTrace("f", true, {column});
+    heatmap.setTrace(longTrace, symbols, ActivationColourScale::forTraces({&longTrace}), "long");
+    heatmap.plot()->replot();
+    QVERIFY(!heatmap.showsSymbolTicks());
+    QVERIFY(heatmap.plot()->xAxis->label().contains("zoom in"));
+    heatmap.plot()->xAxis->setRange(99.5, 119.5);  // 20 steps in the map's width
+    heatmap.plot()->replot();
+    QVERIFY(heatmap.showsSymbolTicks());
+    auto* ticker = dynamic_cast<QCPAxisTickerText*>(heatmap.plot()->xAxis->ticker().data());
+    QVERIFY(ticker);
+    QCOMPARE(ticker->ticks().value(100), QString("w"));  // 100 % 26 = 22: 'w'
   }
 
   void textIsColouredByTheUnit() {
