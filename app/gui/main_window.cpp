@@ -289,10 +289,12 @@ void MainWindow::connectPanels() {
   });
   connect(runs_, &widgets::RunsPanel::overlayRunsChanged, monitor_,
           &widgets::TrainingMonitorPanel::setOverlayRuns);
-  // An experiment's trials are runs: "Show in monitor" overlays them like selected runs.
+  // An experiment's trials are runs: "Show in monitor" overlays them like selected runs, a
+  // configuration's seeds as one mean with its band, as the results table counts them.
   connect(experiments_, &widgets::ExperimentsPanel::showRunsRequested, this,
           [this](const QList<qint64>& runIds) {
             if (runIds.isEmpty()) return;
+            monitor_->setGroupSeeds(true);
             monitor_->setOverlayRuns(runIds);
             docks_[QStringLiteral("training")]->raise();
           });

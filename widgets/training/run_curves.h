@@ -76,6 +76,17 @@ class RunCurves {
   // Whether the run took Hessian-free steps.
   bool hessianFree() const { return !curve(RunMetric::CgIterations).isEmpty(); }
 
+  // The mean of runs of one configuration over their seeds (seed_group_curves.h): the ids of
+  // its runs, and per metric the standard deviation over them at each of its points.
+  bool isSeedGroup() const { return members_.size() > 1; }
+  const QVector<qint64>& members() const { return members_; }
+  const Curve& spread(RunMetric metric) const { return spreads_[static_cast<size_t>(metric)]; }
+  void setGroupCurve(RunMetric metric, const Curve& mean, const Curve& spread) {
+    curves_[static_cast<size_t>(metric)] = mean;
+    spreads_[static_cast<size_t>(metric)] = spread;
+  }
+  void setMembers(const QVector<qint64>& members) { members_ = members; }
+
  private:
   void append(RunMetric metric, const CurvePoint& point) {
     curves_[static_cast<size_t>(metric)].append(point);
@@ -84,6 +95,8 @@ class RunCurves {
   qint64 runId_ = 0;
   QString label_;
   std::array<Curve, kRunMetricCount> curves_;
+  std::array<Curve, kRunMetricCount> spreads_;  // a seed group's only
+  QVector<qint64> members_;
   QVector<Curve> ranks_;
   double lastWallSeconds_ = 0.0;
   double lastSymbols_ = 0.0;

@@ -13,6 +13,7 @@
 #include "widgets/plot_legend.h"
 #include "widgets/run_colours.h"
 #include "widgets/training/rank_graphs.h"
+#include "widgets/training/seed_band.h"
 
 namespace mrnn::widgets {
 namespace {
@@ -247,6 +248,7 @@ void TrainingCharts::updateHessianFreeCharts() {
 }
 
 void TrainingCharts::createGraphs(RunGraphs& run, bool live) {
+  createBands(run);
   for (int s = 0; s < kSeriesCount; ++s) {
     const auto series = static_cast<Series>(s);
     QCPGraph* graph = plot(chartOf(series))->addGraph();
@@ -285,6 +287,9 @@ void TrainingCharts::colourGraphs(RunGraphs& run, bool live) {
           QCPScatterStyle(QCPScatterStyle::ssCircle, color, QColor(Qt::white), live ? 6 : 5));
     }
   }
+  for (SeedBand* band : {run.lossBand.get(), run.validationBand.get()}) {
+    if (band) band->setColour(color);
+  }
 }
 
 int TrainingCharts::colourIndexOf(qint64 runId) {
@@ -304,6 +309,8 @@ void TrainingCharts::removeGraphs(RunGraphs& run) {
     if (graph) graph->parentPlot()->removeGraph(graph);
     graph = nullptr;
   }
+  run.lossBand.reset();
+  run.validationBand.reset();
 }
 
 double TrainingCharts::keyOf(const CurvePoint& point) const {
@@ -372,6 +379,7 @@ void TrainingCharts::refill(RunGraphs& run) {
        run.curves.curve(RunMetric::CgIterations), same);
   fill(run.graphs[static_cast<size_t>(Series::KeptIterate)],
        run.curves.curve(RunMetric::KeptIterate), same);
+  refillBands(run);
   if (&run == &live_) {
     liveRanks_->refill(run.curves.rankThroughput(),
                        [this](const CurvePoint& point) { return keyOf(point); });
@@ -730,54 +738,6 @@ TrainingCharts::RunGraphs* TrainingCharts::runAt(int index) {
 
 const TrainingCharts::RunGraphs* TrainingCharts::runAt(int index) const {
   return const_cast<TrainingCharts*>(this)->runAt(index);
-}
-
-void TrainingCharts::setRunVisible(int index, bool visible) {
-  RunGraphs* run = runAt(index);
-  if (!run) return;
-  run->visible = visible;
-  for (QCPGraph* graph : run->graphs) graph->setVisible(visible);
-  if (index == 0) liveRanks_->setVisible(visible);
-  QCPGraph* named = run->graphs[static_cast<size_t>(Series::LossSmoothed)];
-  if (QCPAbstractLegendItem* item = plot(Chart::Loss)->legend->itemWithPlottable(named)) {
-    item->setTextColor(visible ? QColor(0x20, 0x20, 0x20) : QColor(0xa8, 0xa8, 0xa8));
-  }
-  emit changed();
-}
-
-bool TrainingCharts::isRunVisible(int index) const {
-  const RunGraphs* run = runAt(index);
-  return run && run->visible;
-}
-
-void TrainingCharts::onLegendClick(QCPGraph* graph) {
-  for (int index = 0; index <= overlayCount(); ++index) {
-    const RunGraphs* run = runAt(index);
-    if (run->graphs[static_cast<size_t>(Series::LossSmoothed)] != graph) continue;
-    setRunVisible(index, !run->visible);
-    // The axes fit what is shown now, unless the user has zoomed in on something.
-    replot();
-    return;
-  }
-}
-
-void TrainingCharts::layOutLegend() {
-  // As many entries a row as the chart's width has room for, at the widest entry's width:
-  // no run's name is cut short by its neighbour.
-  QCustomPlot* loss = plot(Chart::Loss);
-  QCPLegend* legend = loss->legend;
-  const QFontMetrics metrics(legend->font());
-  int widest = 0;
-  for (int i = 0; i < legend->itemCount(); ++i) {
-    if (auto* entry = qobject_cast<QCPPlottableLegendItem*>(legend->item(i))) {
-      widest = std::max(widest, metrics.horizontalAdvance(entry->plottable()->name()));
-    }
-  }
-  const QMargins margins = legend->itemCount() > 0 ? legend->item(0)->margins() : QMargins();
-  const int entryWidth = widest + legend->iconSize().width() + legend->iconTextPadding() +
-                         margins.left() + margins.right() + legend->columnSpacing();
-  const int columns = std::clamp(loss->width() / std::max(entryWidth, 1), 1, 5);
-  if (legend->wrap() != columns) legend->setWrap(columns);
 }
 
 bool TrainingCharts::eventFilter(QObject* watched, QEvent* event) {

@@ -20,6 +20,7 @@ class QCPRange;
 namespace mrnn::widgets {
 
 class RankGraphs;
+class SeedBand;
 
 // The monitor's charts (training loss raw and smoothed, validation, learning rate, gradient
 // norm, throughput, and for Hessian-free runs λ beside the learning rate and a chart of CG
@@ -30,7 +31,8 @@ class RankGraphs;
 // following the data as it grows. The legend, above the loss curves rather than over them,
 // hides and shows a run when its entry is clicked; moving the mouse over a chart reads every
 // shown run's value at that x (ChartReadout). A live run on several processes also draws
-// each rank's throughput (RankGraphs).
+// each rank's throughput (RankGraphs). An overlay that is a seed group (seed_group_curves.h)
+// draws its mean with a ± one standard deviation band on the loss and validation charts.
 class TrainingCharts : public QWidget {
   Q_OBJECT
 
@@ -77,7 +79,7 @@ class TrainingCharts : public QWidget {
   // Whether the runs drawn include Hessian-free runs and first-order ones.
   bool mixesUpdateRules() const;
 
-  // Other runs drawn beside the live one (replacing any before).
+  // Other runs drawn beside the live one (replacing any before); seed groups among them.
   void setOverlays(const QVector<RunCurves>& runs);
   int overlayCount() const { return static_cast<int>(overlays_.size()); }
 
@@ -100,6 +102,8 @@ class TrainingCharts : public QWidget {
   QCustomPlot* plot(Chart chart) const { return plots_[static_cast<size_t>(chart)]; }
   QCPGraph* liveGraph(Series series) const;
   QCPGraph* overlayGraph(int overlay, Series series) const;
+  // A seed group's band on the loss (smoothed) or validation chart; null for a single run.
+  const SeedBand* overlayBand(int overlay, Chart chart) const;
   // The live run's throughput line for `rank`; null when it has no such rank.
   QCPGraph* liveRankGraph(int rank) const;
   int liveRankCount() const;
@@ -141,6 +145,9 @@ class TrainingCharts : public QWidget {
     EmaSmoother ema;
     int colorIndex = 0;
     bool visible = true;
+    // A seed group's ± std bands (training_charts_seeds.cpp).
+    std::unique_ptr<SeedBand> lossBand;
+    std::unique_ptr<SeedBand> validationBand;
   };
 
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -150,6 +157,9 @@ class TrainingCharts : public QWidget {
   void colourGraphs(RunGraphs& run, bool live);
   void removeGraphs(RunGraphs& run);
   void refill(RunGraphs& run);
+  // A seed group's bands: created before its lines (drawn under them), filled from its spread.
+  void createBands(RunGraphs& run);
+  void refillBands(RunGraphs& run);
   // The smoothed loss drawn again, at the smoothing its curve's length allows.
   void refillSmoothedLoss(RunGraphs& run);
   template <class Value>

@@ -48,6 +48,15 @@ QByteArray TrainingCharts::toCsv() const {
     for (const Column& column : columns) {
       rows(column.name, run->curves.curve(column.metric), column.convert);
     }
+    // A seed group's standard deviation over its runs, per metric, in its mean's units.
+    if (run->curves.isSeedGroup()) {
+      for (const Column& column : columns) {
+        const bool loss = column.metric == RunMetric::TrainLoss;
+        rows(
+            QByteArray(column.name) + "_std", run->curves.spread(column.metric),
+            loss ? +[](double nats) { return natsToBits(nats); } : +[](double v) { return v; });
+      }
+    }
     const QVector<Curve>& ranks = run->curves.rankThroughput();
     for (int rank = 0; rank < ranks.size(); ++rank) {
       rows("rank" + QByteArray::number(rank) + "_symbols_per_second", ranks[rank],

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "widgets/training/rank_graphs.h"
+#include "widgets/training/seed_band.h"
 #include "widgets/training/training_charts.h"
 
 namespace mrnn::widgets {
@@ -109,6 +110,17 @@ void TrainingCharts::showReadout(Chart chart, double key) {
     };
     QString text;
     if (value) text = QStringLiteral("%1   %2").arg(run->curves.label(), readoutValue(*value));
+    // A seed group: its spread beside its mean.
+    const SeedBand* band = chart == Chart::Loss         ? run->lossBand.get()
+                           : chart == Chart::Validation ? run->validationBand.get()
+                                                        : nullptr;
+    if (value && band) {
+      if (const auto upper = valueNear(band->upper(), key, tolerance)) {
+        if (const auto lower = valueNear(band->lower(), key, tolerance)) {
+          text += QStringLiteral(" ± %1").arg(readoutValue((*upper - *lower) / 2.0));
+        }
+      }
+    }
     if (chart == Chart::LearningRate && !value) {
       if (const auto lambda = read(Series::Lambda)) {
         text = tr("%1   λ %2").arg(run->curves.label(), readoutValue(*lambda));

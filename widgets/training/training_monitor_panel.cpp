@@ -280,6 +280,20 @@ QWidget* TrainingMonitorPanel::buildToolBar() {
   logScale_->setToolTip(tr("Logarithmic y axes: late, small improvements stay visible"));
   connect(logScale_, &QCheckBox::toggled, charts_, &TrainingCharts::setLogScale);
 
+  groupSeeds_ = new QCheckBox(tr("Seeds as &groups"), bar);
+  groupSeeds_->setObjectName(QStringLiteral("groupSeedsCheck"));
+  groupSeeds_->setToolTip(
+      tr("Draw the runs of one configuration trained with different seeds as their mean with "
+         "a band of ± one standard deviation (the readout gives both); off, each run on its "
+         "own"));
+  connect(groupSeeds_, &QCheckBox::toggled, this, [this] {
+    if (!overlayIds_.isEmpty()) {
+      const bool following = followingProject_;
+      setOverlayRuns(overlayIds_);
+      followingProject_ = following;
+    }
+  });
+
   auto* smoothingLabel = new QLabel(tr("  Smoothing "), bar);
   smoothing_ = new QDoubleSpinBox(bar);
   smoothing_->setObjectName(QStringLiteral("smoothingSpin"));
@@ -301,6 +315,7 @@ QWidget* TrainingMonitorPanel::buildToolBar() {
   bar->addWidget(unit_);
   bar->addWidget(new QLabel(QStringLiteral("  "), bar));
   bar->addWidget(logScale_);
+  bar->addWidget(groupSeeds_);
   bar->addWidget(smoothingLabel);
   bar->addWidget(smoothing_);
   bar->addSeparator();

@@ -82,6 +82,11 @@ class TrainingMonitorPanel : public QWidget {
   // picked runs since deleted leave the picture, and with none left it follows the project.
   void followStore();
   QList<qint64> overlayRuns() const { return overlayIds_; }
+  // Runs of one configuration trained with different seeds drawn as one mean line with a
+  // ± std band (engine::groupBySeed), or each on its own; the overlays are read again.
+  void setGroupSeeds(bool grouped);
+  bool groupsSeeds() const;
+  QCheckBox* groupSeedsCheck() const { return groupSeeds_; }
 
   TrainingController* controller() const { return controller_; }
   TrainingCharts* charts() const { return charts_; }
@@ -177,6 +182,7 @@ class TrainingMonitorPanel : public QWidget {
   QComboBox* xAxis_ = nullptr;
   QComboBox* unit_ = nullptr;
   QCheckBox* logScale_ = nullptr;
+  QCheckBox* groupSeeds_ = nullptr;
   QDoubleSpinBox* smoothing_ = nullptr;
   DeviceChoiceBox* device_ = nullptr;
   ProcessCountBox* processes_ = nullptr;

@@ -3,11 +3,13 @@
 // runs record. The rest of the panel is in training_monitor_panel.cpp.
 #include <QComboBox>
 #include <QFileInfo>
+#include <QHash>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <exception>
 
 #include "engine/analysis/analysis_job.h"
+#include "engine/config/seed_groups.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
@@ -18,6 +20,7 @@
 #include "widgets/training/rank_throughput_view.h"
 #include "widgets/training/run_banner.h"
 #include "widgets/training/run_curves.h"
+#include "widgets/training/seed_group_curves.h"
 #include "widgets/training/training_charts.h"
 #include "widgets/training/training_monitor_panel.h"
 
@@ -50,6 +53,14 @@ void TrainingMonitorPanel::setOverlayRuns(const QList<qint64>& runIds) {
     if (!(liveShown && id == liveRunId_) && !shown.contains(id)) shown.append(id);
   }
   loadCurves(shown, false);
+}
+
+void TrainingMonitorPanel::setGroupSeeds(bool grouped) {
+  groupSeeds_->setChecked(grouped);  // its toggled() reads the overlays again
+}
+
+bool TrainingMonitorPanel::groupsSeeds() const {
+  return groupSeeds_->isChecked();
 }
 
 void TrainingMonitorPanel::showProjectRuns() {
@@ -140,9 +151,12 @@ void TrainingMonitorPanel::loadCurves(const QList<qint64>& runIds, bool history)
   // The store is opened on the worker thread: one RunStore per thread.
   auto result = std::make_shared<QVector<RunCurves>>();
   const std::string path = toNativePath(database);
+  const bool grouped = !history && groupsSeeds();
   auto* job = new BackgroundJob(
-      [result, path, runIds](engine::JobContext& context) {
+      [result, path, runIds, grouped](engine::JobContext& context) {
         engine::RunStore store(path, engine::RunStore::Access::ReadOnly);
+        std::vector<std::pair<int64_t, std::string>> configs;
+        QHash<qint64, RunCurves> curves;
         for (int i = 0; i < runIds.size(); ++i) {
           context.report(static_cast<double>(i) / runIds.size(), "reading curves");
           const auto record = store.run(runIds[i]);
@@ -150,7 +164,19 @@ void TrainingMonitorPanel::loadCurves(const QList<qint64>& runIds, bool history)
           const QString label = QStringLiteral("run %1 · %2")
                                     .arg(runIds[i])
                                     .arg(QString::fromStdString(record->name));
-          result->append(RunCurves::fromStore(store, runIds[i], label));
+          curves.insert(runIds[i], RunCurves::fromStore(store, runIds[i], label));
+          configs.emplace_back(runIds[i], record->configYaml);
+        }
+        // One entry per configuration when seeds are grouped, else one per run.
+        if (!grouped) {
+          for (const auto& config : configs) result->append(curves.value(config.first));
+          return;
+        }
+        for (const auto& group : engine::groupBySeed(configs)) {
+          QVector<RunCurves> members;
+          for (const int64_t id : group) members.append(curves.value(id));
+          result->append(members.size() > 1 ? seedGroupCurves(members, seedGroupLabel(members))
+                                            : members.first());
         }
       },
       this);

@@ -9,6 +9,8 @@
 #include "engine/store/metric_names.h"
 #include "widgets/run_colours.h"
 #include "widgets/training/run_curves.h"
+#include "widgets/training/seed_band.h"
+#include "widgets/training/seed_group_curves.h"
 #include "widgets/training/training_charts.h"
 
 using mrnn::widgets::RunCurves;
@@ -91,6 +93,7 @@ class TrainingChartsTest : public QObject {
   void aRunKeepsItsColourWhateverIsShownBesideIt();
   void legendEntriesReadWhole();
   void aShortRunIsNotFlattenedIntoItsFirstSteps();
+  void seedsOfOneConfigurationDrawAMeanWithABand();
 
  private:
   std::unique_ptr<TrainingCharts> charts_;
@@ -440,6 +443,71 @@ void TrainingChartsTest::aShortRunIsNotFlattenedIntoItsFirstSteps() {
   charts_->setSmoothing(0.5);
   charts_->setSmoothing(0.9);
   QCOMPARE((charts_->liveGraph(Series::LossSmoothed)->data()->constEnd() - 1)->value, live);
+}
+
+// W&B's run grouping: three seeds of one configuration as their mean and a ± std band.
+void TrainingChartsTest::seedsOfOneConfigurationDrawAMeanWithABand() {
+  using mrnn::widgets::RunMetric;
+  const QVector<RunCurves> seeds = {
+      makeRun(5, QStringLiteral("run 5 · grid #1: cell=lstm, seed 1"), 100, 4.0),
+      makeRun(6, QStringLiteral("run 6 · grid #2: cell=lstm, seed 2"), 100, 3.0),
+      makeRun(7, QStringLiteral("run 7 · grid #3: cell=lstm, seed 3"), 60, 3.5)};
+  const QString label = mrnn::widgets::seedGroupLabel(seeds);
+  QCOMPARE(label, QStringLiteral("mean ± std of 3 runs · grid: cell=lstm"));
+  const RunCurves group = mrnn::widgets::seedGroupCurves(seeds, label);
+  QVERIFY(group.isSeedGroup());
+  QCOMPARE(group.runId(), qint64{5});
+  QCOMPARE(group.members(), (QVector<qint64>{5, 6, 7}));
+  // Only the steps every seed reached: run 7 stopped at 60.
+  QCOMPARE(group.curve(RunMetric::TrainLoss).size(), 60);
+  QCOMPARE(group.curve(RunMetric::ValidBits).size(), 6);
+  // At step 40 the losses are start / 2: 2.0, 1.5 and 1.75 nats; mean 1.75, sample std 0.25.
+  const auto& loss = group.curve(RunMetric::TrainLoss);
+  const auto& spread = group.spread(RunMetric::TrainLoss);
+  QCOMPARE(loss[39].step, 40.0);
+  QVERIFY(std::fabs(loss[39].value - 1.75) < 1e-12);
+  QVERIFY(std::fabs(spread[39].value - 0.25) < 1e-12);
+  QVERIFY(std::fabs(loss[39].wallSeconds - 4.0) < 1e-12);
+
+  charts_->setOverlays({group, makeRun(8, QStringLiteral("Run 8 · mlstm"), 100, 3.0)});
+  charts_->setSmoothing(0.0);
+  charts_->replot();
+  const auto* band = charts_->overlayBand(0, Chart::Validation);
+  QVERIFY(band);
+  QVERIFY(!charts_->overlayBand(1, Chart::Validation));  // a single run has none
+  QVERIFY(!charts_->overlayBand(0, Chart::Throughput));
+  // The band spans mean ± std at each validation, around the mean line.
+  const auto& valid = group.curve(RunMetric::ValidBits);
+  const auto& validSpread = group.spread(RunMetric::ValidBits);
+  QCOMPARE(band->upper()->dataCount(), 6);
+  for (int i = 0; i < 6; ++i) {
+    QVERIFY(std::fabs(band->upper()->data()->at(i)->value -
+                      (valid[i].value + validSpread[i].value)) < 1e-12);
+    QVERIFY(std::fabs(band->lower()->data()->at(i)->value -
+                      (valid[i].value - validSpread[i].value)) < 1e-12);
+  }
+  QVERIFY(validSpread[0].value > 0.0);
+  // The loss band, unsmoothed here, is the loss in bits ± its std in bits.
+  const auto* lossBand = charts_->overlayBand(0, Chart::Loss);
+  QVERIFY(std::fabs(lossBand->upper()->data()->at(39)->value - 2.0 / std::log(2.0)) < 1e-9);
+  QVERIFY(std::fabs(lossBand->lower()->data()->at(39)->value - 1.5 / std::log(2.0)) < 1e-9);
+  // The band is out of the legend: one entry per group or run.
+  QCOMPARE(charts_->plot(Chart::Loss)->legend->itemCount(), 2);
+  // The read-out gives the spread beside the mean.
+  charts_->showReadout(Chart::Loss, 40);
+  const QString text = charts_->readoutText(Chart::Loss);
+  QVERIFY2(text.contains(QStringLiteral("%1 ± %2")
+                             .arg(QString::number(1.75 / std::log(2.0), 'g', 4))
+                             .arg(QString::number(0.25 / std::log(2.0), 'g', 4))),
+           qPrintable(text));
+  // So does the CSV, as *_std rows of the group.
+  const QByteArray csv = charts_->toCsv();
+  QVERIFY(csv.contains("5,mean ± std of 3 runs · grid: cell=lstm,valid_bits_per_symbol_std,10,"));
+  // Hiding the group hides its band.
+  charts_->setRunVisible(1, false);
+  QVERIFY(!band->upper()->visible() && !band->lower()->visible());
+  charts_->setRunVisible(1, true);
+  QVERIFY(band->upper()->visible());
 }
 
 QTEST_MAIN(TrainingChartsTest)
