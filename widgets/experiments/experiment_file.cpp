@@ -116,6 +116,8 @@ QString fieldName(const QString& field) {
   if (field == QLatin1String("seeds")) return tr("Seeds");
   if (field == QLatin1String("slots")) return tr("Slots");
   if (field == QLatin1String("threads")) return tr("Threads");
+  if (field.startsWith(QLatin1String("set."))) return tr("Fixed setting %1").arg(field.mid(4));
+  if (field == QLatin1String("set")) return tr("Fixed settings");
   return field;
 }
 
@@ -201,8 +203,28 @@ SearchRow ExperimentFile::search() const {
   return row;
 }
 
-std::string ExperimentFile::compose(const std::vector<AxisRow>& axes,
-                                    const SearchRow& search) const {
+std::vector<FixedSetting> ExperimentFile::fixedSettings() const {
+  std::vector<FixedSetting> rows;
+  if (!loaded_) return rows;
+  const YAML::Node root = YAML::Load(text_);
+  const YAML::Node experiment = root.IsMap() ? root["experiment"] : YAML::Node();
+  const YAML::Node set = experiment && experiment.IsMap() ? experiment["set"] : YAML::Node();
+  if (!set || !set.IsMap()) return rows;
+  for (const auto& entry : set) {
+    const QString key = scalarOf(entry.first);
+    if (entry.second.IsScalar()) {
+      rows.push_back({key, scalarOf(entry.second)});
+    } else {
+      YAML::Emitter out;
+      out << YAML::Flow << entry.second;
+      rows.push_back({key, QString::fromUtf8(out.c_str()).trimmed()});
+    }
+  }
+  return rows;
+}
+
+std::string ExperimentFile::compose(const std::vector<AxisRow>& axes, const SearchRow& search,
+                                    const std::vector<FixedSetting>& fixed) const {
   const std::string file = toNativePath(path_);
   YAML::Node root;
   try {
@@ -273,6 +295,29 @@ std::string ExperimentFile::compose(const std::vector<AxisRow>& axes,
     }
     experiment["search"] = node;
   }
+  // The fixed settings, in the rows' order; values are YAML (a number, a word, a flow list).
+  YAML::Node set(YAML::NodeType::Map);
+  for (const FixedSetting& row : fixed) {
+    const std::string key = trimmed(row.key);
+    if (key.empty()) continue;
+    const std::string at = "experiment.set." + key;
+    if (set[key]) throw engine::ConfigError(file, 0, 0, at, "the key is set twice");
+    YAML::Node value;
+    try {
+      value = row.value.trimmed().isEmpty() ? YAML::Node() : YAML::Load(trimmed(row.value));
+    } catch (const YAML::Exception& error) {
+      throw engine::ConfigError(
+          file, 0, 0, at, "'" + trimmed(row.value) + "' is not a YAML value (" + error.msg + ")");
+    }
+    if (!value || value.IsNull()) throw engine::ConfigError(file, 0, 0, at, "give it a value");
+    if (!value.IsScalar()) value.SetStyle(YAML::EmitterStyle::Flow);
+    set[key] = value;
+  }
+  if (set.size() == 0) {
+    experiment.remove("set");
+  } else {
+    experiment["set"] = set;
+  }
   if (search.seeds.trimmed().isEmpty()) {
     experiment.remove("seeds");
   } else {
@@ -340,7 +385,7 @@ bool ExperimentFile::isValidName(const QString& name) {
 std::pair<int, QString> ExperimentFile::locate(const std::string& key) {
   static const QRegularExpression axis(QStringLiteral(R"(^experiment\.axes\[(\d+)\](?:\.(\w+))?)"));
   static const QRegularExpression other(
-      QStringLiteral(R"(^experiment\.(search(?:\.\w+)?|seeds|slots|threads))"));
+      QStringLiteral(R"(^experiment\.(search(?:\.\w+)?|seeds|slots|threads|set(?:\..+)?))"));
   const QString text = QString::fromStdString(key);
   if (const auto match = axis.match(text); match.hasMatch()) {
     return {match.captured(1).toInt(), match.captured(2)};

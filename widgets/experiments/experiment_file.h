@@ -38,10 +38,20 @@ struct SearchRow {
   QString trialSlots;  // `slots:` (a Qt keyword as a name)
 };
 
-// An experiment file (experiments/NAME.yaml) as the panel edits it: the axes, search, seeds
-// and slots are replaced from the editor's rows; everything else the file holds (description,
-// base, set, references, a halving's keep) is kept as written. Only the text of what changed
-// is rewritten, so comments and layout stay (engine/config/project_text.h).
+// One fixed override of the `set:` block: a key path of the project and its value as YAML
+// text ("2000", "[64, 64]", "adam").
+struct FixedSetting {
+  QString key;
+  QString value;
+  bool operator==(const FixedSetting& other) const {
+    return key == other.key && value == other.value;
+  }
+};
+
+// An experiment file (experiments/NAME.yaml) as the panel edits it: the axes, search, seeds,
+// slots and fixed settings (`set:`) are replaced from the editor's rows; everything else the
+// file holds (description, base, references, a halving's keep) is kept as written. Only the text of
+// what changed is rewritten, so comments and layout stay (engine/config/project_text.h).
 class ExperimentFile {
  public:
   // Reads `path`. False, with `problem` in words, when it cannot be read or is not YAML;
@@ -54,10 +64,14 @@ class ExperimentFile {
 
   std::vector<AxisRow> axes() const;
   SearchRow search() const;
+  // The `set:` block in the file's order.
+  std::vector<FixedSetting> fixedSettings() const;
 
-  // The file's text with `axes` and `search` in place of its own. Throws engine::ConfigError
-  // (keyed like the engine's, "experiment.axes[1].values") for a field that is not YAML.
-  std::string compose(const std::vector<AxisRow>& axes, const SearchRow& search) const;
+  // The file's text with `axes`, `search` and `fixed` in place of its own (rows with an
+  // empty key are left out). Throws engine::ConfigError (keyed like the engine's,
+  // "experiment.axes[1].values", "experiment.set.training.bptt") for a field that is not YAML.
+  std::string compose(const std::vector<AxisRow>& axes, const SearchRow& search,
+                      const std::vector<FixedSetting>& fixed) const;
   // Writes `text` atomically (engine writeFileAtomically); throws std::runtime_error.
   void save(const std::string& text);
 
@@ -77,7 +91,8 @@ class ExperimentFile {
                           const QString& unsavedFile = QString());
   // The axis (0-based) and the field ("values", "count", "key", ...) a ConfigError key names;
   // an empty field for the axis as a whole; axis -1 for the search fields ("search.kind",
-  // "seeds", "slots", ...); axis -1 and an empty field when the key names neither.
+  // "seeds", "slots", ...) and the fixed settings ("set.training.bptt"); axis -1 and an
+  // empty field when the key names none of them.
   static std::pair<int, QString> locate(const std::string& key);
 
  private:

@@ -30,6 +30,7 @@
 #include "engine/io/atomic_file.h"
 #include "widgets/display_format.h"
 #include "widgets/experiments/axes_editor.h"
+#include "widgets/experiments/fixed_settings_editor.h"
 #include "widgets/experiments/queue_launcher.h"
 #include "widgets/experiments/results_view.h"
 #include "widgets/experiments/trials_table.h"
@@ -87,6 +88,7 @@ ExperimentsPanel::ExperimentsPanel(ProjectDocument& document, QWidget* parent)
   queueState_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
   editor_ = new AxesEditor(this);
+  fixed_ = new FixedSettingsEditor(this);
   problem_ = new QLabel(this);
   problem_->setObjectName(QStringLiteral("experimentProblem"));
   problem_->setWordWrap(true);
@@ -132,6 +134,7 @@ ExperimentsPanel::ExperimentsPanel(ProjectDocument& document, QWidget* parent)
   auto* setupLayout = new QVBoxLayout(setup);
   setupLayout->setContentsMargins(0, 0, 4, 0);
   setupLayout->addWidget(editor_, 1);
+  setupLayout->addWidget(fixed_);
   setupLayout->addWidget(problem_);
   setupLayout->addWidget(locked_);
   auto* trialsBox = new QWidget(this);
@@ -166,6 +169,7 @@ ExperimentsPanel::ExperimentsPanel(ProjectDocument& document, QWidget* parent)
   poll_->setInterval(kPollIntervalMs);
   connect(poll_, &QTimer::timeout, this, &ExperimentsPanel::refreshStatus);
   connect(editor_, &AxesEditor::edited, this, &ExperimentsPanel::applyEdits);
+  connect(fixed_, &FixedSettingsEditor::edited, this, &ExperimentsPanel::applyEdits);
   connect(chooser_, &QComboBox::activated, this, &ExperimentsPanel::chooserActivated);
   connect(new_, &QToolButton::clicked, this, &ExperimentsPanel::newExperimentAsked);
   connect(launch_, &QToolButton::clicked, this, &ExperimentsPanel::launchAsked);
@@ -220,6 +224,7 @@ void ExperimentsPanel::projectPathChanged() {
   snapshot_ = ExperimentSnapshot();
   snapshotSignature_.clear();
   editor_->setRows({}, SearchRow{});
+  fixed_->setRows({});
   trials_->setRowCount(0);
   results_->clear();
   planSummary_->clear();
@@ -269,6 +274,7 @@ bool ExperimentsPanel::openExperiment(const QString& given) {
     chooser_->setCurrentIndex(chooser_->findData(path));
   }
   editor_->setRows(file_.axes(), file_.search());
+  fixed_->setRows(file_.fixedSettings());
   trials_->setRowCount(0);
   results_->clear();
   if (!loaded) {
@@ -325,11 +331,10 @@ void ExperimentsPanel::applyEdits() {
   editPending_ = true;  // until the edit is checked and written
   std::string text;
   try {
-    text = file_.compose(editor_->axes(), editor_->search());
+    text = file_.compose(editor_->axes(), editor_->search(), fixed_->rows());
   } catch (const engine::ConfigError& error) {
-    const auto [axis, field] = ExperimentFile::locate(error.key());
     const QString message = ExperimentFile::describe(error, editor_->axes(), file_.path());
-    editor_->markProblem(axis, field, message);
+    markProblem(error, message);
     plan_.reset();
     trials_->setRowCount(0);
     planSummary_->setText(tr("No trials until the problem is fixed"));
@@ -339,6 +344,25 @@ void ExperimentsPanel::applyEdits() {
     return;
   }
   check(text, false);
+}
+
+void ExperimentsPanel::markProblem(const engine::ConfigError& error, const QString& message) {
+  const auto [axis, field] = ExperimentFile::locate(error.key());
+  editor_->clearProblem();
+  fixed_->clearProblem();
+  if (field.startsWith(QLatin1String("set."))) {
+    fixed_->markProblem(field.mid(4), message);
+    return;
+  }
+  // A fixed value the base project rejects names the project's own key.
+  const QString key = QString::fromStdString(error.key());
+  for (const FixedSetting& row : fixed_->rows()) {
+    if (axis < 0 && field.isEmpty() && row.key.trimmed() == key) {
+      fixed_->markProblem(key, message);
+      return;
+    }
+  }
+  editor_->markProblem(axis, field, message);
 }
 
 void ExperimentsPanel::check(const std::string& text, bool fromDisk) {
@@ -354,13 +378,13 @@ void ExperimentsPanel::check(const std::string& text, bool fromDisk) {
     editPending_ = false;
     plan_ = std::move(plan);
     editor_->clearProblem();
+    fixed_->clearProblem();
     showProblem(QString());
     showPlan();
   } catch (const engine::ConfigError& error) {
-    const auto [axis, field] = ExperimentFile::locate(error.key());
     const QString message =
         ExperimentFile::describe(error, editor_->axes(), fromDisk ? QString() : file_.path());
-    editor_->markProblem(axis, field, message);
+    markProblem(error, message);
     plan_.reset();
     trials_->setRowCount(0);
     planSummary_->setText(tr("No trials until the problem is fixed"));
@@ -468,6 +492,7 @@ void ExperimentsPanel::updateControls() {
   stop_->setEnabled(running && snapshot_.queueLocal && !stopping_);
   new_->setEnabled(!document_.isUntitled());
   editor_->setEditable(!running && file_.isLoaded());
+  fixed_->setEditable(!running && file_.isLoaded());
   locked_->setVisible(running);
 }
 

@@ -23,6 +23,7 @@ class QToolButton;
 namespace mrnn::widgets {
 
 class AxesEditor;
+class FixedSettingsEditor;
 class ProjectDocument;
 class ResultsView;
 class TrialsTable;
@@ -62,6 +63,7 @@ class ExperimentsPanel : public QWidget {
 
   QComboBox* experimentChooser() const { return chooser_; }
   AxesEditor* axesEditor() const { return editor_; }
+  FixedSettingsEditor* fixedSettingsEditor() const { return fixed_; }
   TrialsTable* trialsTable() const { return trials_; }
   ResultsView* resultsView() const { return results_; }
   QTabWidget* tabs() const { return tabs_; }
@@ -102,6 +104,8 @@ class ExperimentsPanel : public QWidget {
   // Checks `text` (the file's, or an edit's), plans it and shows the plan or the problem;
   // writes the edit when it plans and differs from the file.
   void check(const std::string& text, bool fromDisk);
+  // Marks the field a problem names: an axis, a search field or a fixed setting.
+  void markProblem(const engine::ConfigError& error, const QString& message);
   void showProblem(const QString& text);
   void showPlan();
   void updateControls();
@@ -138,6 +142,7 @@ class ExperimentsPanel : public QWidget {
   QLabel* planSummary_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   AxesEditor* editor_ = nullptr;
+  FixedSettingsEditor* fixed_ = nullptr;
   TrialsTable* trials_ = nullptr;
   ResultsView* results_ = nullptr;
   QTimer* poll_ = nullptr;

@@ -31,6 +31,7 @@
 #include "widgets/experiments/axes_editor.h"
 #include "widgets/experiments/experiment_file.h"
 #include "widgets/experiments/experiments_panel.h"
+#include "widgets/experiments/fixed_settings_editor.h"
 #include "widgets/experiments/metric_axis_plot.h"
 #include "widgets/experiments/parallel_coordinates_view.h"
 #include "widgets/experiments/results_table_model.h"
@@ -94,6 +95,7 @@ class ExperimentsPanelTest : public QObject {
   void opensTheProjectsExperimentAndPlansIt();
   void editingAnAxisReplansAndWritesTheFile();
   void switchingAKindConvertsTheValues();
+  void fixedSettingsAreEditedInThePanel();
   void theKeyCompleterReadsWhole();
   void aBadValueIsShownAndLaunchWaits();
   void newExperimentWritesAStarterFile();
@@ -234,6 +236,65 @@ void ExperimentsPanelTest::switchingAKindConvertsTheValues() {
   QCOMPARE(back.axes[1].values.size(), size_t{3});
   // Six significant digits, as the engine writes range points.
   QVERIFY(std::abs(std::stod(back.axes[1].values[1]) - std::sqrt(0.001 * 0.003)) < 1e-8);
+}
+
+// The `set:` block: a shorter run for every trial without touching the project.
+void ExperimentsPanelTest::fixedSettingsAreEditedInThePanel() {
+  test::ExperimentTestProject project;
+  ProjectDocument document;
+  document.load(project.projectFile());
+  const std::string projectBefore = readText(project.projectFile());
+  ExperimentsPanel panel(document);
+  FixedSettingsEditor* fixed = panel.fixedSettingsEditor();
+  QCOMPARE(fixed->table()->rowCount(), 0);
+  fixed->addSetting();
+  QCOMPARE(fixed->table()->rowCount(), 1);
+  QVERIFY(readText(project.experimentFile()).find("set:") == std::string::npos);  // no key yet
+  fixed->setCell(0, FixedSettingsEditor::ValueColumn, QStringLiteral("12"));
+  fixed->setCell(0, FixedSettingsEditor::KeyColumn, QStringLiteral("training.max_steps"));
+  QVERIFY2(panel.plan().has_value(), qPrintable(panel.problemLabel()->text()));
+  for (const auto& trial : panel.plan()->trials)
+    QCOMPARE(trial.project.training.maxSteps, int64_t{12});
+  engine::Experiment read = engine::loadExperiment(project.experimentFile().toStdString());
+  QCOMPARE(read.set.size(), size_t{1});
+  QCOMPARE(read.set[0].first, std::string("training.max_steps"));
+  QCOMPARE(read.set[0].second, std::string("12"));
+  // The file keeps its comment and the project is untouched.
+  QVERIFY(readText(project.experimentFile()).rfind("# The panel keeps this comment.\n", 0) == 0);
+  QCOMPARE(readText(project.projectFile()), projectBefore);
+
+  // A second setting with a list value, then a value the project refuses: marked, not written.
+  fixed->addSetting();
+  fixed->setCell(1, FixedSettingsEditor::KeyColumn, QStringLiteral("training.bptt"));
+  fixed->setCell(1, FixedSettingsEditor::ValueColumn, QStringLiteral("10"));
+  QVERIFY2(panel.plan().has_value(), qPrintable(panel.problemLabel()->text()));
+  QCOMPARE(panel.plan()->trials.front().project.training.bptt, int64_t{10});
+  fixed->setCell(1, FixedSettingsEditor::ValueColumn, QStringLiteral("-3"));
+  QVERIFY(!panel.plan().has_value());
+  QVERIFY2(panel.problemLabel()->text().contains(QStringLiteral("bptt")),
+           qPrintable(panel.problemLabel()->text()));
+  QVERIFY(fixed->isMarked(1));
+  QVERIFY(!fixed->isMarked(0));
+  QCOMPARE(engine::loadExperiment(project.experimentFile().toStdString()).set.size(), size_t{2});
+  // Not YAML at all: named as the fixed setting.
+  fixed->setCell(1, FixedSettingsEditor::ValueColumn, QStringLiteral("[1, 2"));
+  QVERIFY2(panel.problemLabel()->text().contains(QStringLiteral("Fixed setting training.bptt")),
+           qPrintable(panel.problemLabel()->text()));
+  QVERIFY(fixed->isMarked(1));
+  // Removing it fixes the plan; the panel reads the block back when the file is opened again.
+  fixed->table()->setCurrentCell(1, 0);
+  fixed->removeButton()->click();
+  QVERIFY2(panel.plan().has_value(), qPrintable(panel.problemLabel()->text()));
+  QVERIFY(!fixed->isMarked(0));
+  ExperimentsPanel again(document);
+  QCOMPARE(
+      again.fixedSettingsEditor()->rows(),
+      (std::vector<FixedSetting>{{QStringLiteral("training.max_steps"), QStringLiteral("12")}}));
+  // Removing the last one removes the block.
+  fixed->table()->setCurrentCell(0, 0);
+  fixed->removeButton()->click();
+  QVERIFY(readText(project.experimentFile()).find("set:") == std::string::npos);
+  QVERIFY(engine::loadExperiment(project.experimentFile().toStdString()).set.empty());
 }
 
 void ExperimentsPanelTest::aBadValueIsShownAndLaunchWaits() {
