@@ -31,8 +31,8 @@ const char* kImportUsage =
     "usage: mrnn import FILE --project <project.yaml> [--vocabulary SYMBOLS | --corpus TEXT]\n"
     "                   [--level word|char|byte] [--mapping MAP.yaml] [--name NAME]\n"
     "  --level: the project's (model.input.level) unless given\n"
-    "  FILE: a torch.save'd state dict or .safetensors of an embedding, a torch.nn.LSTM or RNN\n"
-    "  and a linear decoder (or a file mrnn export wrote, which carries its vocabulary);\n"
+    "  FILE: a torch.save'd state dict or .safetensors of an embedding, a torch.nn.LSTM, GRU\n"
+    "  or RNN and a linear decoder (or a file mrnn export wrote, which carries its vocabulary);\n"
     "  SYMBOLS: one symbol a line, id = line; TEXT: the training corpus, ids in order of first\n"
     "  appearance (word level: each line's words, then <eos>); MAP.yaml: embedding, rnn,\n"
     "  decoder_weight, decoder_bias naming the state dict's parts\n";

@@ -46,6 +46,10 @@ struct LayerConfig {
   // mRNN only: a bias b_h inside Sutskever's eq. 8, which the paper's form has not (eq. 3,
   // the tensor RNN it factorises, has one). Checkpoints from before this key had it.
   bool bias = false;
+  // GRU only: PyTorch's (cuDNN's) candidate, j = tanh(U_h x + b_h + r * (W_h h + b_hh)), the
+  // reset gate applied after the recurrent product, which has a bias of its own; false is
+  // Maupomé & Meurs eq. 20, j = tanh(U_h x + W_h (r * h) + b_h).
+  bool resetAfter = false;
 
   // Resolved sizes (the defaults above applied).
   int64_t intermediateSize() const { return mSize > 0 ? mSize : hiddenSize; }

@@ -57,6 +57,7 @@ LayerConfig parseLayer(const YAML::Node& node, YamlReader& reader, const std::st
                               kMaxWidth);
   layer.zigzag = reader.boolean(node, path, "zigzag", true);
   layer.bias = reader.boolean(node, path, "bias", false);
+  layer.resetAfter = reader.boolean(node, path, "reset_after", false);
   layer.majorShare = reader.number(node, path, "major_share", layer.majorShare, 0.0, 1.0);
   if (node["major_share"] && layer.majorShare <= 0.0) {
     reader.fail(node["major_share"], joinKey(path, "major_share"),
@@ -76,6 +77,7 @@ std::vector<std::string> layerKeysFor(CellType type) {
   if (type == CellType::Mrnn) keys.insert(keys.end(), {"factor_size", "bias"});
   if (hasIntermediateState(type) && type != CellType::Mrnn) keys.push_back("m_size");
   if (isLstmFamily(type)) keys.push_back("output_gate");
+  if (type == CellType::Gru) keys.push_back("reset_after");
   if (type == CellType::Mogrifier) keys.insert(keys.end(), {"rounds", "rank", "zigzag"});
   if (type == CellType::Mmlstm) keys.insert(keys.end(), {"major_share", "minor_input"});
   return keys;

@@ -19,6 +19,9 @@ void emitLayer(YAML::Emitter& out, const LayerConfig& layer) {
     out << YAML::Key << "output_gate" << YAML::Value
         << (layer.outputGate == OutputGate::Inside ? "inside" : "outside");
   }
+  if (layer.type == CellType::Gru && layer.resetAfter) {
+    out << YAML::Key << "reset_after" << YAML::Value << true;
+  }
   if (layer.type == CellType::Mogrifier) {
     out << YAML::Key << "rounds" << YAML::Value << layer.rounds;
     out << YAML::Key << "rank" << YAML::Value << layer.rank;

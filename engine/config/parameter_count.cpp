@@ -99,7 +99,7 @@ int64_t cellParameterCount(const LayerConfig& layer, int64_t input, int64_t embe
       inputSide = 4 * m * input + 4 * h * input + 4 * h;
       break;
     case CellType::Gru:
-      inputSide = 3 * h * input + 3 * h;
+      inputSide = 3 * h * input + 3 * h + (layer.resetAfter ? h : 0);  // + b_hh
       break;
     case CellType::Mgru:
       inputSide = m * input + (2 * h + m) * input + (2 * h + m);
@@ -138,7 +138,7 @@ std::string cellParameterFormula(CellType type) {
     case CellType::Tmlstm:
       return "4MI + 4HI + 4MH + 4HM + 4H";
     case CellType::Gru:
-      return "3HI + 3H^2 + 3H";
+      return "3HI + 3H^2 + 3H   (+ H with reset_after: true)";
     case CellType::Mgru:
       return "MI + (2H+M)I + MH + (2H+M)M + (2H+M)";
     case CellType::Tmgru:
@@ -185,6 +185,7 @@ ModelSummary summarizeModel(const ModelConfig& config, int64_t vocab) {
       detail << " major=" << layer.majorSize() << " minor=" << layer.minorSize();
     }
     if (isLstmFamily(layer.type) && layer.outputGate == OutputGate::Inside) detail << " o-inside";
+    if (layer.type == CellType::Gru && layer.resetAfter) detail << " reset-after";
     if (layer.weightNorm) detail << " WN";
     if (layer.weightDrop > 0) detail << " wdrop=" << layer.weightDrop;
     summary.rows.push_back({"layer " + std::to_string(i + 1), cellTypeName(layer.type),

@@ -11,6 +11,8 @@ FrozenGruCell::FrozenGruCell(const LayerConfig& config, int64_t inputSize, Froze
   const int64_t h = config.hiddenSize;
   wZr_ = weights.take("W_zr", 2 * h, h);
   wH_ = weights.take("W_h", h, h);
+  resetAfter_ = config.resetAfter;
+  if (resetAfter_) bHh_ = weights.takeVector("b_hh", h);
   rh_.resize(h);
 }
 
@@ -21,9 +23,17 @@ void FrozenGruCell::step(float* xp, float* h, float*, const GemvOptions& run) {
   const float* z = xp;
   const float* r = xp + n;
   float* rh = rh_.data();
-  for (int64_t k = 0; k < n; ++k) rh[k] = r[k] * h[k];
   float* j = xp + 2 * n;
-  gemv(wH_.data(), n, n, rh, j, /*accumulate=*/true, run);
+  if (resetAfter_) {
+    // rh holds W_h h + b_hh, which the reset gate scales.
+    const float* b = bHh_.data();
+    for (int64_t k = 0; k < n; ++k) rh[k] = b[k];
+    gemv(wH_.data(), n, n, h, rh, /*accumulate=*/true, run);
+    for (int64_t k = 0; k < n; ++k) j[k] += r[k] * rh[k];
+  } else {
+    for (int64_t k = 0; k < n; ++k) rh[k] = r[k] * h[k];
+    gemv(wH_.data(), n, n, rh, j, /*accumulate=*/true, run);
+  }
   tanhInPlace(j, n);
   gruFinish(z, j, h, n);
 }

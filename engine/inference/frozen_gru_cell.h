@@ -5,8 +5,8 @@
 
 namespace mrnn::engine {
 
-// The frozen GruCell (gru_cell.h): z, r = s(xp_zr + W_zr h); j = tanh(xp_j + W_h (r * h)), then
-// gruFinish().
+// The frozen GruCell (gru_cell.h): z, r = s(xp_zr + W_zr h); j = tanh(xp_j + W_h (r * h)), or
+// with reset_after j = tanh(xp_j + r * (W_h h + b_hh)); then gruFinish().
 class FrozenGruCell : public FrozenCell {
  public:
   FrozenGruCell(const LayerConfig& config, int64_t inputSize, FrozenWeights& weights);
@@ -16,6 +16,8 @@ class FrozenGruCell : public FrozenCell {
 
  private:
   FrozenMatrix wZr_, wH_;
+  bool resetAfter_ = false;
+  AlignedFloats bHh_;  // reset_after only
   AlignedFloats rh_;
 };
 

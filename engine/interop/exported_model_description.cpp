@@ -35,7 +35,8 @@ std::string layerJson(const LayerConfig& layer) {
       field("minor_size", std::to_string(layer.minorSize())),
       field("minor_input",
             jsonString(layer.minorInput == MinorInput::Below ? "below" : "embedding")),
-      field("bias", flag(layer.bias))};
+      field("bias", flag(layer.bias)),
+      field("reset_after", flag(layer.resetAfter))};
   std::string text = "{";
   for (size_t i = 0; i < fields.size(); ++i) text += (i ? ", " : "") + fields[i];
   return text + "}";

@@ -186,20 +186,31 @@ int gatesOf(const torch::Tensor& wih, const torch::Tensor& whh, const std::strin
   const int64_t hidden = whh.size(1);
   if (hidden == 0) throw InteropError("'" + file + "': '" + hh + "' has no columns (0 units)");
   const int64_t rows = whh.size(0);
-  const int64_t gates = rows % hidden == 0 ? rows / hidden : 0;
-  if (gates == 3 && wih.size(0) == rows) {
-    throw InteropError(
-        "'" + file +
-        "' holds a torch.nn.GRU, which applies its reset gate after the recurrent "
-        "product (r * (W_hn h + b_hn)); the workbench's GRU applies it before (W_h (r * h), "
-        "Maupomé & Meurs eq. 20), so the model cannot be imported exactly");
-  }
-  if (gates != 4 && gates != 1) {
+  int64_t gates = rows % hidden == 0 ? rows / hidden : 0;
+  if (gates == 3 && wih.size(0) != rows) gates = 0;  // a GRU is one when both matrices say so
+  if (gates != 4 && gates != 3 && gates != 1) {
     throw InteropError("'" + file + "': '" + hh + "' has shape " + shapeText(whh.sizes()) +
                        ": an LSTM of " + std::to_string(hidden) + " units has " +
-                       std::to_string(4 * hidden) + " rows, an RNN " + std::to_string(hidden));
+                       std::to_string(4 * hidden) + " rows, a GRU " + std::to_string(3 * hidden) +
+                       ", an RNN " + std::to_string(hidden));
   }
   return static_cast<int>(gates);
+}
+
+CellType cellOfGates(int gates) {
+  return gates == 4 ? CellType::Lstm : gates == 3 ? CellType::Gru : CellType::Rnn;
+}
+
+const char* kindOfGates(int gates) {
+  return gates == 4 ? "LSTM" : gates == 3 ? "GRU" : "RNN";
+}
+
+// PyTorch's GRU stacks r, z, n and keeps h' = (1 - z) n + z h; the workbench's GRU (in its
+// reset_after form) stacks z, r, j with h' = (1 - z) h + z j. So the workbench's z is
+// PyTorch's 1 - z = s(-(...)): its rows and bias enter negated.
+torch::Tensor gruGateOrder(const torch::Tensor& stacked) {
+  auto gates = stacked.chunk(3, 0);
+  return torch::cat({-gates[1], gates[0], gates[2]}, 0);
 }
 
 // PyTorch's LSTM stacks its gates i, f, g, o; the workbench's LSTM i, f, o, j (j = g).
@@ -208,8 +219,9 @@ torch::Tensor lstmGateOrder(const torch::Tensor& stacked) {
   return torch::cat({gates[0], gates[1], gates[3], gates[2]}, 0);
 }
 
-// One torch.nn.LSTM or RNN layer as the workbench's cell of the same equations. PyTorch's two
-// biases enter the same sum, so they fold into one.
+// One torch.nn.LSTM, GRU or RNN layer as the workbench's cell of the same equations.
+// PyTorch's two biases enter the same sum, so they fold into one, except the GRU's b_hn,
+// which the reset gate scales: it becomes the reset_after GRU's b_hh.
 void mapLayer(const NamedTensors& tensors, const PyTorchParts& parts, int layer, CellType type,
               int64_t inputWidth, const std::string& file, ImportedModel& model,
               std::set<std::string>& used) {
@@ -218,8 +230,10 @@ void mapLayer(const NamedTensors& tensors, const PyTorchParts& parts, int layer,
   const auto& whh = need(tensors, parts.rnn + "weight_hh" + suffix, file);
   used.insert({parts.rnn + "weight_ih" + suffix, parts.rnn + "weight_hh" + suffix});
   const int64_t hidden = whh.dim() == 2 ? whh.size(1) : 0;
-  const int64_t gates = type == CellType::Lstm ? 4 : 1;
-  const std::string kind = type == CellType::Lstm ? "an LSTM layer" : "an RNN layer";
+  const int64_t gates = type == CellType::Lstm ? 4 : type == CellType::Gru ? 3 : 1;
+  const std::string kind = type == CellType::Lstm  ? "an LSTM layer"
+                           : type == CellType::Gru ? "a GRU layer"
+                                                   : "an RNN layer";
   const int64_t in = layer == 0 ? inputWidth : model.model.layers.back().hiddenSize;
   if (hidden == 0) {
     throw InteropError("'" + file + "': '" + parts.rnn + "weight_hh" + suffix + "' has shape " +
@@ -230,26 +244,44 @@ void mapLayer(const NamedTensors& tensors, const PyTorchParts& parts, int layer,
   expectShape(wih, parts.rnn + "weight_ih" + suffix, {gates * hidden, in}, file,
               kind + " of " + std::to_string(hidden) + " units reading " + std::to_string(in));
   torch::Tensor bias = torch::zeros({gates * hidden});
+  torch::Tensor recurrentBias = torch::zeros({gates * hidden});
   for (const std::string which : {"bias_ih", "bias_hh"}) {
     if (const auto* b = findTensor(tensors, parts.rnn + which + suffix)) {
       expectShape(*b, parts.rnn + which + suffix, {gates * hidden}, file, kind);
-      bias = bias + *b;
+      if (which == "bias_hh" && type == CellType::Gru) {
+        recurrentBias = *b;
+      } else {
+        bias = bias + *b;
+      }
       used.insert(parts.rnn + which + suffix);
     }
   }
   const std::string prefix = "layer" + std::to_string(layer + 1) + ".";
+  LayerConfig config;
+  config.type = type;
+  config.hiddenSize = hidden;
   if (type == CellType::Lstm) {
     model.weights.emplace_back(prefix + "W_x", lstmGateOrder(wih));
     model.weights.emplace_back(prefix + "b", lstmGateOrder(bias));
     model.weights.emplace_back(prefix + "W_h", lstmGateOrder(whh).reshape({4, hidden, hidden}));
+  } else if (type == CellType::Gru) {
+    // r's and z's recurrent biases join their input biases; n's stays inside the product.
+    const auto rz = recurrentBias.narrow(0, 0, 2 * hidden);
+    const auto foldedBias =
+        torch::cat({bias.narrow(0, 0, 2 * hidden) + rz, bias.narrow(0, 2 * hidden, hidden)});
+    model.weights.emplace_back(prefix + "W_x", gruGateOrder(wih));
+    model.weights.emplace_back(prefix + "b", gruGateOrder(foldedBias));
+    model.weights.emplace_back(
+        prefix + "W_zr", gruGateOrder(whh).narrow(0, 0, 2 * hidden).reshape({2, hidden, hidden}));
+    model.weights.emplace_back(prefix + "W_h",
+                               whh.narrow(0, 2 * hidden, hidden).reshape({1, hidden, hidden}));
+    model.weights.emplace_back(prefix + "b_hh", recurrentBias.narrow(0, 2 * hidden, hidden));
+    config.resetAfter = true;
   } else {
     model.weights.emplace_back(prefix + "W_hx", wih);
     model.weights.emplace_back(prefix + "b", bias);
     model.weights.emplace_back(prefix + "W_hh", whh.reshape({1, hidden, hidden}));
   }
-  LayerConfig config;
-  config.type = type;
-  config.hiddenSize = hidden;
   model.model.layers.push_back(config);
 }
 
@@ -303,8 +335,7 @@ ImportedModel fromPyTorch(const NamedTensors& tensors, const ImportRequest& requ
   model.weights.emplace_back("input.embedding", embedding);
   int layers = 0;
   while (findTensor(tensors, parts.rnn + "weight_ih_l" + std::to_string(layers))) {
-    mapLayer(tensors, parts, layers, gates == 4 ? CellType::Lstm : CellType::Rnn, embedding.size(1),
-             file, model, used);
+    mapLayer(tensors, parts, layers, cellOfGates(gates), embedding.size(1), file, model, used);
     ++layers;
   }
   const int64_t top = model.model.layers.back().hiddenSize;
@@ -323,10 +354,10 @@ ImportedModel fromPyTorch(const NamedTensors& tensors, const ImportRequest& requ
   }
   if (!unplaced.empty()) {
     throw InteropError("'" + file + "': cannot place " + joined(unplaced) + " in an embedding, " +
-                       (gates == 4 ? "LSTM" : "RNN") + " and decoder model");
+                       kindOfGates(gates) + " and decoder model");
   }
-  model.description = std::string("PyTorch ") + (gates == 4 ? "LSTM" : "RNN") + ", " +
-                      std::to_string(layers) + (layers == 1 ? " layer" : " layers") + " of " +
+  model.description = std::string("PyTorch ") + kindOfGates(gates) + ", " + std::to_string(layers) +
+                      (layers == 1 ? " layer" : " layers") + " of " +
                       std::to_string(firstHh.size(1)) + ", embedding " +
                       std::to_string(embedding.size(1)) + ", vocabulary " +
                       groupedInteger(model.vocabulary.size());

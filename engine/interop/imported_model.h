@@ -20,7 +20,8 @@ struct ImportedModel {
 };
 
 // Reads the model in `request.file`: a file written by `mrnn export` comes back exactly; any
-// other is read as a PyTorch language model (embedding, torch.nn.LSTM or RNN, linear decoder).
+// other is read as a PyTorch language model (embedding, torch.nn.LSTM, GRU or RNN, linear
+// decoder).
 // Throws InteropError naming the file and every key it cannot place, a shape that does not
 // fit, a non-finite weight or a vocabulary of another size.
 ImportedModel readModelFile(const ImportRequest& request);

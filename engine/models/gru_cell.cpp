@@ -15,6 +15,7 @@ GruCell::GruCell(const LayerConfig& config, int64_t inputSize, int64_t embedding
   b_ = addVector("b", 3 * h);
   wZr_ = addRecurrentWeight("W_zr", 2, h, h);
   wH_ = addRecurrentWeight("W_h", 1, h, h);
+  if (config.resetAfter) bHh_ = addVector("b_hh", h);
 }
 
 std::vector<std::string> GruCell::probeNames() const {
@@ -39,12 +40,16 @@ torch::Tensor GruCell::recur(const torch::Tensor& xp, const torch::Tensor& hIn, 
   const auto zr = torch::sigmoid(torch::addmm(xp.narrow(1, 0, 2 * h), hIn, wZr_->current().t()));
   const auto z = zr.narrow(1, 0, h);
   const auto r = zr.narrow(1, h, h);
-  const auto j = torch::tanh(torch::addmm(xp.narrow(1, 2 * h, h), r * hIn, wH_->current().t()));
+  const auto j =
+      config().resetAfter
+          ? torch::tanh(xp.narrow(1, 2 * h, h) + r * torch::addmm(bHh_, hIn, wH_->current().t()))
+          : torch::tanh(torch::addmm(xp.narrow(1, 2 * h, h), r * hIn, wH_->current().t()));
   return gruUpdate(z, r, j, state, probes);
 }
 
 torch::Tensor GruCell::fusedWindow(const torch::Tensor& projected, CellState& state,
                                    const torch::Tensor& stateMask) {
+  if (config().resetAfter) return {};  // the fused windows hold eq. 20's form only
   const auto& wZr = wZr_->current();
   const auto& wH = wH_->current();
   FusedWindowResult out;

@@ -7,6 +7,8 @@ namespace mrnn::engine {
 // GRU (Maupome & Meurs eqs. 18-21):
 //   z = s(U_z x + W_z h), r = s(U_r x + W_r h), j = tanh(U_h x + W_h (r * h)),
 //   h = (1 - z) * h_prev + z * j.
+// With reset_after (PyTorch's and cuDNN's form): j = tanh(U_h x + r * (W_h h + b_hh)), which
+// trains on the generic step loop (no fused window).
 class GruCell : public RecurrentCell {
  public:
   GruCell(const LayerConfig& config, int64_t inputSize, int64_t embeddingSize);
@@ -28,6 +30,7 @@ class GruCell : public RecurrentCell {
   torch::Tensor wX_, b_;
   RecurrentWeight* wZr_;
   RecurrentWeight* wH_;
+  torch::Tensor bHh_;  // reset_after only
 };
 
 }  // namespace mrnn::engine

@@ -23,7 +23,7 @@ State = Tuple[torch.Tensor, ...]
 # The layer keys each cell reads (for printing a model).
 _LSTM_KEYS = ("output_gate",)
 _USED = {
-    "mrnn": ("m_size", "bias"), "lstm": _LSTM_KEYS, "mlstm": ("m_size",) + _LSTM_KEYS,
+    "mrnn": ("m_size", "bias"), "gru": ("reset_after",), "lstm": _LSTM_KEYS, "mlstm": ("m_size",) + _LSTM_KEYS,
     "tmlstm": ("m_size",) + _LSTM_KEYS, "mgru": ("m_size",), "tmgru": ("m_size",),
     "mogrifier": ("rounds", "rank", "zigzag") + _LSTM_KEYS,
     "mmlstm": ("major_size", "minor_size", "minor_input") + _LSTM_KEYS, "milstm": _LSTM_KEYS,
@@ -62,7 +62,7 @@ class Cell(nn.Module):
     def extra_repr(self) -> str:
         keys = ", ".join(f"{k}={self.spec[k]}" for k in ("m_size", "output_gate", "rounds", "rank",
                                                           "zigzag", "major_size", "minor_size",
-                                                          "minor_input", "bias")
+                                                          "minor_input", "bias", "reset_after")
                          if k in self.spec and k in _USED.get(self.spec["type"], ()))
         return f"input={self.input_size}, hidden={self.hidden_size}" + (", " + keys if keys else "")
 
@@ -206,22 +206,29 @@ class GruCell(Cell):
     """GRU (Maupome & Meurs eqs. 18-21):
     z = s(U_z x + W_z h + b_z);  r = s(U_r x + W_r h + b_r);
     j = tanh(U_h x + W_h (r * h) + b_h);  h_t = (1 - z) * h + z * j.
-    W_x [3H, I] stacks U_z, U_r, U_h; W_zr [2, H, H] stacks W_z, W_r."""
+    W_x [3H, I] stacks U_z, U_r, U_h; W_zr [2, H, H] stacks W_z, W_r.
+    With reset_after (PyTorch's and cuDNN's form): j = tanh(U_h x + b_h + r * (W_h h + b_hh))."""
 
     def __init__(self, spec, input_size, embedding_size):
         super().__init__(spec, input_size, embedding_size)
         H, I = self.hidden_size, input_size
+        self.reset_after = bool(spec.get("reset_after", False))
         self._parameter("W_x", 3 * H, I)
         self._parameter("b", 3 * H)
         self._parameter("W_zr", 2, H, H)
         self._parameter("W_h", 1, H, H)
+        if self.reset_after:
+            self._parameter("b_hh", H)
 
     def step(self, x, e, state):
         (h,) = state
         ux_z, ux_r, ux_h = _linear(x, self.W_x, self.b).chunk(3, dim=-1)
         z = torch.sigmoid(ux_z + _linear(h, self.W_zr[0]))
         r = torch.sigmoid(ux_r + _linear(h, self.W_zr[1]))
-        j = torch.tanh(ux_h + _linear(r * h, self.W_h))
+        if self.reset_after:
+            j = torch.tanh(ux_h + r * _linear(h, self.W_h, self.b_hh))
+        else:
+            j = torch.tanh(ux_h + _linear(r * h, self.W_h))
         h = gru_update(z, h, j)
         return h, (h,)
 

@@ -42,6 +42,7 @@ model_section() {
     mlstm) layers="{type: mlstm, hidden_size: 16, m_size: 12, output_gate: inside}" ;;
     tmlstm) layers="{type: tmlstm, hidden_size: 16, m_size: 8}" ;;
     gru) layers="{type: gru, hidden_size: 16}" ;;
+    gru-reset-after) layers="{type: gru, hidden_size: 16, reset_after: true}" ;;
     mgru) layers="{type: mgru, hidden_size: 16, m_size: 12}" ;;
     tmgru) layers="{type: tmgru, hidden_size: 16, m_size: 12}" ;;
     mogrifier) layers="{type: mogrifier, hidden_size: 16, rounds: 3, rank: 4}" ;;

@@ -52,10 +52,8 @@ case $case in
     printf 'embedding: emb_table.weight\ndecoder_weight: head.weight\n' >map.yaml
     import_and_compare --vocabulary lm/vocab.txt --mapping map.yaml
     ;;
-  gru)
-    make_model --kind gru
-    refused "applies its reset gate after the recurrent product" --vocabulary lm/vocab.txt
-    ;;
+  gru) make_model --kind gru && import_and_compare --vocabulary lm/vocab.txt ;;
+  gru_two_layers) make_model --kind gru --layers 2 && import_and_compare --corpus lm/corpus.txt ;;
   wrong_vocabulary)
     make_model --kind lstm
     refused "the vocabulary has 21 symbols" --corpus corpus.txt --level char

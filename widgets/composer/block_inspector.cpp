@@ -277,6 +277,10 @@ QWidget* BlockInspector::buildLayerPage() {
   zigzag_ = makeCheck(QStringLiteral("zigzag"), tr("zigzag"),
                       tr("Off: every Q reads the original h and every R the original x (the "
                          "ablation of Melis §4.1)"));
+  resetAfter_ = makeCheck(QStringLiteral("resetAfter"), tr("reset gate after the product"),
+                          tr("PyTorch's and cuDNN's GRU: j = tanh(U_h x + b_h + r ⊙ (W_h h + "
+                             "b_hh)); off, Maupomé & Meurs eq. 20: tanh(U_h x + W_h (r ⊙ h) + "
+                             "b_h). An imported torch.nn.GRU has it on"));
   majorShare_ = new QDoubleSpinBox;
   majorShare_->setObjectName(QStringLiteral("majorShare"));
   majorShare_->setRange(0.01, 1.0);
@@ -297,6 +301,7 @@ QWidget* BlockInspector::buildLayerPage() {
   layerForm_->addRow(tr("Rounds"), rounds_);
   layerForm_->addRow(tr("Rank"), rank_);
   layerForm_->addRow(QString(), zigzag_);
+  layerForm_->addRow(QString(), resetAfter_);
   layerForm_->addRow(tr("Major share"), majorShare_);
   layerForm_->addRow(tr("Minor input"), minorInput_);
   layerForm_->addRow(tr("Weight drop"), weightDrop_);
@@ -386,6 +391,10 @@ QWidget* BlockInspector::buildLayerPage() {
   });
   connect(zigzag_, &QCheckBox::toggled, this, [this](bool on) {
     editLayer(Zigzag, tr("zigzag"), [on](engine::LayerConfig& layer) { layer.zigzag = on; });
+  });
+  connect(resetAfter_, &QCheckBox::toggled, this, [this](bool on) {
+    editLayer(ResetAfterField, tr("reset gate"),
+              [on](engine::LayerConfig& layer) { layer.resetAfter = on; });
   });
   connect(majorShare_, &QDoubleSpinBox::valueChanged, this, [this](double value) {
     editLayer(MajorShare, tr("major share"),
@@ -574,6 +583,7 @@ void BlockInspector::refreshLayer(const engine::ModelConfig& model, size_t index
   display(rounds_, layer.rounds);
   display(rank_, layer.rank);
   display(zigzag_, layer.zigzag);
+  display(resetAfter_, layer.resetAfter);
   display(majorShare_, layer.majorShare);
   display(minorInput_, layer.minorInput == engine::MinorInput::Below ? 1 : 0);
   display(weightDrop_, layer.weightDrop);
@@ -596,6 +606,7 @@ void BlockInspector::refreshLayer(const engine::ModelConfig& model, size_t index
   layerForm_->setRowVisible(rounds_, mogrifier);
   layerForm_->setRowVisible(rank_, mogrifier);
   layerForm_->setRowVisible(zigzag_, mogrifier);
+  layerForm_->setRowVisible(resetAfter_, type == engine::CellType::Gru);
   const bool majorMinor = type == engine::CellType::Mmlstm;
   layerForm_->setRowVisible(majorShare_, majorMinor);
   layerForm_->setRowVisible(minorInput_, majorMinor);

@@ -42,6 +42,7 @@ class BlockInspector : public QWidget {
     Rounds,
     Rank,
     Zigzag,
+    ResetAfterField,
     MajorShare,
     MinorInputField,
     WeightDrop,
@@ -114,6 +115,7 @@ class BlockInspector : public QWidget {
   QSpinBox* rounds_ = nullptr;
   QSpinBox* rank_ = nullptr;
   QCheckBox* zigzag_ = nullptr;
+  QCheckBox* resetAfter_ = nullptr;
   QDoubleSpinBox* majorShare_ = nullptr;
   QComboBox* minorInput_ = nullptr;
   QDoubleSpinBox* weightDrop_ = nullptr;

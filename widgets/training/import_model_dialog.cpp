@@ -68,7 +68,7 @@ QString problemInWords(const QString& message) {
       message.contains(QStringLiteral("cannot place"))) {
     return ImportModelDialog::tr(
         "The file is not a language model the workbench can read: it reads an embedding, a "
-        "torch.nn.LSTM or RNN and a linear decoder. Details say what the file holds.");
+        "torch.nn.LSTM, GRU or RNN and a linear decoder. Details say what the file holds.");
   }
   if (message.contains(QStringLiteral("NaN or infinity"))) {
     return ImportModelDialog::tr(
@@ -309,7 +309,7 @@ void ImportModelDialog::updateForm() {
       break;
     case engine::ModelFileKind::PyTorch:
       fileNote_->setText(
-          tr("Read as a PyTorch language model (an embedding, a torch.nn.LSTM "
+          tr("Read as a PyTorch language model (an embedding, a torch.nn.LSTM, GRU "
              "or RNN, a linear decoder), which needs its vocabulary below."));
       break;
     case engine::ModelFileKind::Unknown:

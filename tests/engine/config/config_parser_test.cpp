@@ -110,6 +110,21 @@ MRNN_TEST(key_that_does_not_apply_to_the_cell) {
   EXPECT(std::string(e.what()).find("does not apply to cell type 'lstm'") != std::string::npos);
 }
 
+MRNN_TEST(reset_after_is_the_grus_alone_and_round_trips) {
+  const auto parsed = engine::parseProject(
+      project("    - type: gru\n      hidden_size: 8\n      reset_after: true\n"));
+  EXPECT(parsed.model.layers[0].resetAfter);
+  EXPECT(engine::parseProject(engine::projectToYaml(parsed)).model.layers[0].resetAfter);
+  // Off is the default and is not written.
+  const auto plain = engine::parseProject(project("    - type: gru\n      hidden_size: 8\n"));
+  EXPECT(!plain.model.layers[0].resetAfter);
+  EXPECT(engine::projectToYaml(plain).find("reset_after") == std::string::npos);
+  const auto e =
+      errorOf(project("    - type: lstm\n      hidden_size: 8\n      reset_after: true\n"));
+  EXPECT_EQ(e.key(), std::string("model.layers[0].reset_after"));
+  EXPECT(std::string(e.what()).find("does not apply to cell type 'lstm'") != std::string::npos);
+}
+
 MRNN_TEST(misspelt_layer_key) {
   const auto e = errorOf(project("    - type: mlstm\n      hiden_size: 32\n"));
   EXPECT_EQ(e.key(), std::string("model.layers[0].hiden_size"));

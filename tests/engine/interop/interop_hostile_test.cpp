@@ -206,8 +206,11 @@ MRNN_TEST(state_dicts_of_impossible_shapes_are_refused_naming_the_tensor) {
   // A GRU is one when both matrices say so.
   EXPECT_THROWS_WITH(
       InteropError,
-      engine::readModelFile(lm(torch::ones({24, 3}), torch::ones({24, 8}), torch::ones({5, 8}))),
-      "torch.nn.GRU");
+      engine::readModelFile(lm(torch::ones({32, 3}), torch::ones({24, 8}), torch::ones({5, 8}))),
+      "'rnn.weight_hh_l0' has shape [24, 8]", "a GRU 24");
+  const auto gru =
+      engine::readModelFile(lm(torch::ones({24, 3}), torch::ones({24, 8}), torch::ones({5, 8})));
+  EXPECT(gru.model.layers[0].type == engine::CellType::Gru && gru.model.layers[0].resetAfter);
 }
 
 // The defect: a mapping file with a key twice took the last; a value that was a list gave

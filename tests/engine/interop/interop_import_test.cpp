@@ -168,6 +168,56 @@ MRNN_TEST(a_pytorch_lstm_needs_a_vocabulary_of_its_size) {
                       bias.slice(0, 0, 4)));
 }
 
+// PyTorch's GRU applies its reset gate after the recurrent product (the cuDNN form); it
+// imports as the zoo's gru with reset_after, and the imported model reads a text as the
+// torch::nn::GRU it came from does: in double precision to 1e-7 nats, the rounding of the two
+// biases folded into one in float32 (the precision weights are stored in).
+MRNN_TEST(a_pytorch_gru_imports_exactly_as_reset_after) {
+  test::ScratchProject scratch("interop_pytorch_gru");
+  scratch.write("five.txt", "the\ncat\n\\n\n<unk>\n<eos>\n");
+  torch::manual_seed(3);
+  torch::nn::Embedding encoder(5, 4);
+  torch::nn::GRU rnn(torch::nn::GRUOptions(4, 6).num_layers(2));
+  torch::nn::Linear decoder(6, 5);
+  engine::NamedTensors state = {{"encoder.weight", encoder->weight.detach()},
+                                {"decoder.weight", decoder->weight.detach()},
+                                {"decoder.bias", decoder->bias.detach()}};
+  for (const auto& p : rnn->named_parameters())
+    state.emplace_back("rnn." + p.key(), p.value().detach());
+  engine::writeTorchStateDict(scratch.file("gru.pt"), state);
+  engine::ImportRequest request;
+  request.file = scratch.file("gru.pt");
+  request.vocabularyFile = scratch.file("five.txt");
+  const auto imported = engine::readModelFile(request);
+  EXPECT_EQ(imported.model.layers.size(), size_t{2});
+  for (const auto& layer : imported.model.layers) {
+    EXPECT(layer.type == engine::CellType::Gru);
+    EXPECT(layer.resetAfter);
+  }
+  EXPECT(imported.description.find("PyTorch GRU, 2 layers of 6") != std::string::npos);
+
+  engine::Project words = scratch.project(200);
+  words.model.input.level = engine::InputLevel::Word;
+  engine::saveProject(words, scratch.file("project.yaml"));
+  const auto run = engine::importAsRun(scratch.file("project.yaml"), imported, request.file, "gru");
+  engine::LoadedModel loaded =
+      engine::loadModelForAnalysis(scratch.file("project.yaml"), run.runId);
+  EXPECT(loaded.project.model.layers[0].resetAfter);  // the run's settings say so too
+  loaded.model->to(torch::kFloat64);
+  encoder->to(torch::kFloat64);
+  rnn->to(torch::kFloat64);
+  decoder->to(torch::kFloat64);
+  torch::NoGradGuard noGrad;
+  const auto tokens = torch::tensor({0, 1, 4, 2, 3, 3, 1, 0, 4, 2}, torch::kLong).reshape({10, 1});
+  const auto expected = torch::log_softmax(decoder(std::get<0>(rnn(encoder(tokens)))), -1);
+  engine::ModelState modelState = loaded.model->initialState(1);
+  for (auto& part : modelState.layers) {
+    for (auto& tensor : part.parts) tensor = tensor.to(torch::kFloat64);
+  }
+  const auto got = loaded.model->forward(tokens, modelState);
+  EXPECT_NEAR((got - expected).abs().max().item<double>(), 0.0, 1e-7);
+}
+
 MRNN_TEST(a_pytorch_model_in_safetensors_imports_as_from_torch_save) {
   test::ScratchProject scratch("interop_pytorch_safetensors");
   scratch.write("five.txt", "the\ncat\n\\n\n<unk>\n<eos>\n");

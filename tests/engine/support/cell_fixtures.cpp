@@ -53,6 +53,9 @@ std::vector<CellCase> allCellCases() {
   below.majorShare = 0.6;
   below.minorInput = engine::MinorInput::Below;
   cases.push_back({"mmlstm minor fed from below (MMLM-2)", below});
+  LayerConfig resetAfter = make(CellType::Gru);
+  resetAfter.resetAfter = true;
+  cases.push_back({"gru reset after (PyTorch's form)", resetAfter});
   return cases;
 }
 

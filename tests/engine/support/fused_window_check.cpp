@@ -135,7 +135,7 @@ std::string expectedFusedNode(const engine::LayerConfig& layer) {
     case CellType::Tmlstm:
       return outside ? "TmlstmWindowFunction" : "";
     case CellType::Gru:
-      return "GruWindowFunction";
+      return layer.resetAfter ? "" : "GruWindowFunction";  // PyTorch's form: the loop
     case CellType::Mgru:
       return "MgruWindowFunction";
     case CellType::Tmgru:

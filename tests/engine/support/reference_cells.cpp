@@ -113,8 +113,13 @@ RefResult gru(const LayerConfig& layer, const Weights& w, const Vec& x, const Re
                             matVec(gateRows(w, "W_zr", 0, h), s.h), bias(w, "b", 0, h)));  // eq. 20
   const Vec r = sigmoid(add(matVec(gateRows(w, "W_x", 1, h), x),
                             matVec(gateRows(w, "W_zr", 1, h), s.h), bias(w, "b", h, h)));  // eq. 21
-  const Vec hHat = add(matVec(gateRows(w, "W_x", 2, h), x), matVec(get(w, "W_h"), mul(r, s.h)),
-                       bias(w, "b", 2 * h, h));  // eq. 19
+  // eq. 19, or PyTorch's form with reset_after: U_h x + b_h + r * (W_h h + b_hh).
+  const Vec hHat = layer.resetAfter
+                       ? add(matVec(gateRows(w, "W_x", 2, h), x),
+                             mul(r, add(matVec(get(w, "W_h"), s.h), get(w, "b_hh").values)),
+                             bias(w, "b", 2 * h, h))
+                       : add(matVec(gateRows(w, "W_x", 2, h), x),
+                             matVec(get(w, "W_h"), mul(r, s.h)), bias(w, "b", 2 * h, h));
   const Vec j = tanhOf(hHat);
   RefResult out;
   out.state.h = interpolate(z, s.h, j);  // eq. 18
