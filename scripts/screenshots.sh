@@ -9,7 +9,10 @@
 # and analysis views have real models to show and compare (the analysis views compare the
 # newest mLSTM with the newest LSTM; the size plot shows all four runs), and runs a small
 # experiment (an LSTM against an mLSTM at 100,000 parameters, two seeds) for the Experiments
-# panel. Then it opens the workbench once per panel.
+# panel. Then it opens the workbench once per panel, and once per view (a state of a panel:
+# seeds as groups in the monitor, a range brushed on the gates' map, the surprisal's A - B,
+# two runs' settings compared), into workbench-<view>.png. PANELS="gates tree" and
+# VIEWS="seeds" (either may be empty) picture only those.
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -78,10 +81,16 @@ mkdir -p docs/screenshots
 for size in 1600x1000 1280x720; do
   suffix=""
   [[ "${size}" == "1600x1000" ]] || suffix="-${size}"
-  for panel in training runs experiments sampler data summary gates tree surprisal masking sizes; do
+  for panel in ${PANELS-training runs experiments sampler data summary gates tree surprisal masking sizes}; do
     out="docs/screenshots/workbench-${panel}${suffix}.png"
     xvfb-run -a -s "-screen 0 ${size}x24" \
       "${gui}" "${project}" --panel "${panel}" --screenshot "${out}" --size "${size}"
+    echo "wrote ${out}"
+  done
+  for view in ${VIEWS-seeds brushed difference compare}; do
+    out="docs/screenshots/workbench-${view}${suffix}.png"
+    xvfb-run -a -s "-screen 0 ${size}x24" \
+      "${gui}" "${project}" --view "${view}" --screenshot "${out}" --size "${size}"
     echo "wrote ${out}"
   done
 done

@@ -484,7 +484,8 @@ std::vector<CommandHelp> interopHelps() {
        "usage: mrnn import FILE --project <project.yaml>\n"
        "                   [--vocabulary SYMBOLS | --corpus TEXT]\n"
        "                   [--level word|char|byte] [--mapping MAP.yaml] [--name NAME]\n",
-       "Adds a PyTorch language model (an embedding, LSTM, GRU or RNN layers and a linear decoder) to a "
+       "Adds a PyTorch language model (an embedding, LSTM, GRU or RNN layers and a linear decoder) "
+       "to a "
        "project as a finished run; a file mrnn export wrote carries its vocabulary, others need "
        "--vocabulary or --corpus.",
        {{"project", "<project.yaml>", "the project the run joins; required"},

@@ -68,6 +68,13 @@ int main(int argc, char* argv[]) {
                      "data, yaml, summary, gates, tree, surprisal, masking, sizes)."),
       QStringLiteral("name"));
   parser.addOption(panel);
+  const QCommandLineOption view(
+      QStringLiteral("view"),
+      QStringLiteral("With --screenshot, one state of a panel: seeds (the monitor's seeds as "
+                     "groups), brushed (a range brushed on the gates' map), difference (the "
+                     "surprisal's A - B colours), compare (two runs' settings side by side)."),
+      QStringLiteral("name"));
+  parser.addOption(view);
   parser.process(app);
 
   const QStringList positional = parser.positionalArguments();
@@ -94,9 +101,19 @@ int main(int argc, char* argv[]) {
         window.openProject(mrnn::app::TemplateCatalog::standard().defaultProject(userProjects));
     if (loaded) window.showStatus(QObject::tr("Could not reopen %1").arg(why));
   }
-  if (parser.isSet(panel) && !window.raisePanel(parser.value(panel))) {
-    std::fprintf(stderr, "mrnn-workbench: no panel named %s (panels: %s)\n",
-                 qPrintable(parser.value(panel)), qPrintable(window.panelNames().join(", ")));
+  QString panelName = parser.value(panel);
+  if (parser.isSet(view)) {
+    if (!mrnn::app::showcaseViews().contains(parser.value(view))) {
+      std::fprintf(stderr, "mrnn-workbench: no view named %s (views: %s)\n",
+                   qPrintable(parser.value(view)),
+                   qPrintable(mrnn::app::showcaseViews().join(", ")));
+      return 2;
+    }
+    if (panelName.isEmpty()) panelName = mrnn::app::showcaseViewPanel(parser.value(view));
+  }
+  if (!panelName.isEmpty() && !window.raisePanel(panelName)) {
+    std::fprintf(stderr, "mrnn-workbench: no panel named %s (panels: %s)\n", qPrintable(panelName),
+                 qPrintable(window.panelNames().join(", ")));
     return 2;
   }
 
@@ -115,7 +132,7 @@ int main(int argc, char* argv[]) {
     window.resize(width, height);
     window.show();
     QWidget* pictured = &window;
-    if (loaded) pictured = mrnn::app::prepareShowcase(window, parser.value(panel));
+    if (loaded) pictured = mrnn::app::prepareShowcase(window, panelName, parser.value(view));
     settle();
     const QString file = parser.value(screenshot);
     if (!pictured->grab().save(file, "PNG")) {

@@ -11,12 +11,16 @@
 #include <QFile>
 #include <QTimer>
 
+#include <qcustomplot.h>
+
 #include "app/gui/main_window.h"
 #include "engine/store/run_catalogue.h"
 #include "widgets/analysis/analysis_job_bar.h"
 #include "widgets/checkpoints/checkpoint_list.h"
 #include "widgets/data/data_panel.h"
 #include "widgets/experiments/experiments_panel.h"
+#include "widgets/gates/activation_text_view.h"
+#include "widgets/gates/gate_heatmap.h"
 #include "widgets/gates/gate_inspector_panel.h"
 #include "widgets/gates/pattern_finder_view.h"
 #include "widgets/masking/masking_panel.h"
@@ -26,7 +30,12 @@
 #include "widgets/sampler/sampler_console.h"
 #include "widgets/sampler/sampling_controller.h"
 #include "widgets/sampler/sampling_options_form.h"
+#include "widgets/surprisal/surprisal_difference_list.h"
 #include "widgets/surprisal/surprisal_panel.h"
+#include "widgets/surprisal/surprisal_scale.h"
+#include "widgets/surprisal/surprisal_text_view.h"
+#include "widgets/training/config_diff_dialog.h"
+#include "widgets/training/runs_panel.h"
 #include "widgets/training/training_charts.h"
 #include "widgets/training/training_monitor_panel.h"
 #include "widgets/tree/hidden_state_tree_panel.h"
@@ -90,7 +99,57 @@ QWidget* showcaseExperiments(MainWindow& window) {
   return &window;
 }
 
-QWidget* showcaseAnalysis(MainWindow& window, const QString& panel) {
+// A range of the gates' text brushed on the map (its symbols readable along the time axis,
+// the units that follow it ranked), as after a Shift+drag.
+void brushGates(widgets::GateInspectorPanel* view) {
+  view->selectProbe(1, QStringLiteral("c"));
+  const int steps = view->heatmap()->steps();
+  if (steps < 8) return;
+  // The first quotation: from the first '"' to the next.
+  const auto& symbols = view->report(0)->symbols;
+  int open = -1;
+  int close = -1;
+  for (int t = 0; t < steps; ++t) {
+    if (symbols[static_cast<size_t>(t)] != "\"") continue;
+    if (open < 0) {
+      open = t;
+    } else {
+      close = t;
+      break;
+    }
+  }
+  if (open < 0 || close < 0) return;
+  view->textView()->selectSteps({open + 1, close});
+  view->setPattern(widgets::PatternFinderView::Pattern::Selection);
+  view->findUnits();
+  const auto& found = view->patternFinder()->results();
+  if (!found.empty()) view->selectUnit(static_cast<int>(found.front().unit.unit));
+  for (widgets::GateHeatmap* map : {view->heatmap(), view->comparisonHeatmap()}) {
+    map->plot()->xAxis->setRange(-0.5, std::min(steps, close + 8) - 0.5);
+    map->plot()->replot();
+  }
+}
+
+// Two runs of the project compared key by key (Runs > Compare).
+QWidget* showcaseComparison(MainWindow& window) {
+  const QString folder = window.document().folder();
+  const auto runs = engine::RunCatalogue(widgets::toNativePath(folder)).runs();
+  if (runs.size() < 2) return &window;
+  // The newest run against the first one with other settings.
+  const auto& newest = runs.back();
+  for (auto run = runs.rbegin() + 1; run != runs.rend(); ++run) {
+    if (run->configYaml == newest.configYaml) continue;
+    window.runsPanel()->selectRuns({run->id, newest.id});
+    window.runsPanel()->diffSelected();
+    break;
+  }
+  QWidget* dialog = window.runsPanel()->findChild<widgets::ConfigDiffDialog*>();
+  if (!dialog) return &window;
+  dialog->resize(std::min(window.width(), 1200), std::min(window.height(), 760));
+  return dialog;
+}
+
+QWidget* showcaseAnalysis(MainWindow& window, const QString& panel, const QString& state) {
   const auto [model, comparison] = showcaseCheckpoints(window.document().folder());
   if (panel == QLatin1String("sizes")) {
     window.sizeValidationPanel()->refresh();
@@ -107,6 +166,7 @@ QWidget* showcaseAnalysis(MainWindow& window, const QString& panel) {
     view->findUnits();
     const auto& found = view->patternFinder()->results();
     if (!found.empty()) view->selectUnit(static_cast<int>(found.front().unit.unit));
+    if (state == QLatin1String("brushed")) brushGates(view);
   } else if (panel == QLatin1String("tree")) {
     auto* view = window.treePanel();
     view->setCheckpoint(model);
@@ -121,6 +181,10 @@ QWidget* showcaseAnalysis(MainWindow& window, const QString& panel) {
     view->setComparisonCheckpoint(1, comparison);
     view->setTextSource(widgets::SurprisalPanel::ValidationSplit);
     runAndWait(view);
+    if (state == QLatin1String("difference") && view->textView()->difference()) {
+      view->textView()->setColourBy(widgets::ColourBy::Difference);
+      view->differenceList()->setCurrentCell(0, 0);
+    }
   } else if (panel == QLatin1String("masking")) {
     auto* view = window.maskingPanel();
     view->setCheckpoint(model);
@@ -140,7 +204,20 @@ QWidget* showcaseAnalysis(MainWindow& window, const QString& panel) {
 
 }  // namespace
 
-QWidget* prepareShowcase(MainWindow& window, const QString& panel) {
+QString showcaseViewPanel(const QString& view) {
+  if (view == QLatin1String("seeds")) return QStringLiteral("training");
+  if (view == QLatin1String("brushed")) return QStringLiteral("gates");
+  if (view == QLatin1String("difference")) return QStringLiteral("surprisal");
+  if (view == QLatin1String("compare")) return QStringLiteral("runs");
+  return {};
+}
+
+QStringList showcaseViews() {
+  return {QStringLiteral("seeds"), QStringLiteral("brushed"), QStringLiteral("difference"),
+          QStringLiteral("compare")};
+}
+
+QWidget* prepareShowcase(MainWindow& window, const QString& panel, const QString& view) {
   waitFor([&window] { return !window.dataPanel()->isScanning(); }, 30'000);
   const QString folder = window.document().folder();
   if (folder.isEmpty() || !engine::RunCatalogue::exists(widgets::toNativePath(folder))) {
@@ -148,11 +225,20 @@ QWidget* prepareShowcase(MainWindow& window, const QString& panel) {
   }
   // The monitor shows the project's runs by itself, as a user opening it sees them.
   waitFor([&window] { return window.trainingMonitor()->charts()->overlayCount() > 0; }, 10'000);
+  if (view == QLatin1String("seeds")) {
+    // The experiment's runs, its seeds as one mean and band per configuration.
+    widgets::TrainingMonitorPanel* monitor = window.trainingMonitor();
+    const int before = monitor->charts()->overlayCount();
+    monitor->setGroupSeeds(true);
+    waitFor([monitor, before] { return monitor->charts()->overlayCount() != before; }, 10'000);
+    return &window;
+  }
+  if (view == QLatin1String("compare")) return showcaseComparison(window);
   if (panel == QLatin1String("experiments")) return showcaseExperiments(window);
   if (!panel.isEmpty() && panel != QLatin1String("training") && panel != QLatin1String("runs") &&
       panel != QLatin1String("sampler") && panel != QLatin1String("data") &&
       panel != QLatin1String("summary") && panel != QLatin1String("yaml")) {
-    return showcaseAnalysis(window, panel);
+    return showcaseAnalysis(window, panel, view);
   }
 
   widgets::SamplerConsole* sampler = window.samplerConsole();

@@ -257,6 +257,13 @@ class EndToEndTest : public QObject {
     QTest::mouseClick(results->showButton(), Qt::LeftButton);
     QCOMPARE(window.trainingMonitor()->overlayRuns(), ids);
     QTRY_VERIFY(window.trainingMonitor()->isVisible());
+    // The configuration's two seeds as one mean with its band (the results' own grouping).
+    QVERIFY(window.trainingMonitor()->groupsSeeds());
+    QTRY_COMPARE(window.trainingMonitor()->charts()->overlayCount(), 1);
+    QVERIFY(window.trainingMonitor()->charts()->overlayBand(
+        0, mrnn::widgets::TrainingCharts::Chart::Validation));
+    // Each on its own when asked.
+    window.trainingMonitor()->setGroupSeeds(false);
     QTRY_COMPARE(window.trainingMonitor()->charts()->overlayCount(), 2);
   }
 

@@ -36,11 +36,11 @@ FixedSettingsEditor::FixedSettingsEditor(QWidget* parent) : QWidget(parent) {
   table_->horizontalHeader()->setSectionResizeMode(ValueColumn, QHeaderView::Stretch);
   table_->horizontalHeader()->resizeSection(
       KeyColumn, fontMetrics().horizontalAdvance(QStringLiteral("training.validate_every")) + 14);
-  // Three rows show without scrolling; a long block scrolls.
+  // Two rows show without scrolling, three at most: the axes above keep the room.
   table_->setMinimumHeight(table_->horizontalHeader()->sizeHint().height() +
-                           3 * table_->verticalHeader()->defaultSectionSize() + 4);
+                           2 * table_->verticalHeader()->defaultSectionSize() + 4);
   table_->setMaximumHeight(table_->horizontalHeader()->sizeHint().height() +
-                           5 * table_->verticalHeader()->defaultSectionSize() + 4);
+                           3 * table_->verticalHeader()->defaultSectionSize() + 4);
 
   add_ = new QToolButton(this);
   add_->setObjectName(QStringLiteral("addFixedSetting"));

@@ -35,6 +35,7 @@ MetricAxisPlot::MetricAxisPlot(QWidget* parent) : QCustomPlot(parent) {
   QFont titleFont = font();
   titleFont.setPointSizeF(titleFont.pointSizeF() * 0.95);
   title_ = new QCPTextElement(this, emptyCaption(), titleFont);
+  caption_ = emptyCaption();
   plotLayout()->addElement(0, 0, title_);
   QFont legendFont = font();
   legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
@@ -70,7 +71,38 @@ void MetricAxisPlot::setLegendShown(bool shown) {
 }
 
 QString MetricAxisPlot::caption() const {
+  return caption_;
+}
+
+QString MetricAxisPlot::shownCaption() const {
   return title_->text();
+}
+
+void MetricAxisPlot::setCaption(const QString& caption) {
+  caption_ = caption;
+  // Greedy word wrap to the plot's width: a narrow pane shows the whole caption in lines
+  // rather than its middle cut off at both ends.
+  const QFontMetrics metrics(title_->font());
+  const int room = std::max(width() - 16, 80);
+  QStringList lines;
+  QString line;
+  for (const QString& word : caption.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+    const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+    if (!line.isEmpty() && metrics.horizontalAdvance(longer) > room) {
+      lines << line;
+      line = word;
+    } else {
+      line = longer;
+    }
+  }
+  if (!line.isEmpty()) lines << line;
+  const QString wrapped = lines.join(QLatin1Char('\n'));
+  if (title_->text() != wrapped) title_->setText(wrapped);
+}
+
+void MetricAxisPlot::resizeEvent(QResizeEvent* event) {
+  QCustomPlot::resizeEvent(event);
+  if (!caption_.isEmpty()) setCaption(caption_);
 }
 
 QString MetricAxisPlot::metricLabel(const std::string& metric) {
@@ -277,10 +309,10 @@ void MetricAxisPlot::setResults(const std::vector<engine::ExperimentAxis>& axes,
   }
 
   if (points_.empty()) {
-    title_->setText(haveAxis ? emptyCaption() : tr("The experiment has no axis to plot against"));
+    setCaption(haveAxis ? emptyCaption() : tr("The experiment has no axis to plot against"));
   } else {
-    title_->setText(tr("%1 against %2: mean ± standard deviation over seeds")
-                        .arg(metricLabel(metric), QString::fromStdString(axes[a].label)));
+    setCaption(tr("%1 against %2: mean ± standard deviation over seeds")
+                   .arg(metricLabel(metric), QString::fromStdString(axes[a].label)));
   }
   setLegendShown(series_.size() > 1 || reference_ != nullptr);
   replot();

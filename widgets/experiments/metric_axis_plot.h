@@ -42,6 +42,8 @@ class MetricAxisPlot : public QCustomPlot {
   int pointCount() const { return static_cast<int>(points_.size()); }
   bool isCategorical() const { return categorical_; }
   QString caption() const;
+  // The caption as drawn: broken into lines where the plot is narrower than it.
+  QString shownCaption() const;
 
   // "validation bits per symbol", "test perplexity", ...
   static QString metricLabel(const std::string& metric);
@@ -62,8 +64,11 @@ class MetricAxisPlot : public QCustomPlot {
   };
   void hover(QMouseEvent* event);
   void setLegendShown(bool shown);
+  void setCaption(const QString& caption);
+  void resizeEvent(QResizeEvent* event) override;
 
   QCPTextElement* title_ = nullptr;
+  QString caption_;
   std::vector<QCPGraph*> series_;
   std::vector<QCPErrorBars*> errorBars_;
   std::vector<QCPGraph*> seedPoints_;

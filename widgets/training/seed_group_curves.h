@@ -14,7 +14,7 @@ namespace mrnn::widgets {
 // The group takes its first run's id (its colour); members() lists them all.
 RunCurves seedGroupCurves(const QVector<RunCurves>& runs, const QString& label);
 
-// The label of a group: "mean ± std of 3 runs · exp #1: cell=lstm" from its runs' labels
+// The label of a group: "exp: cell=lstm · mean ± std of 3 runs" from its runs' labels
 // ("run 4 · exp #1: cell=lstm, seed 1"), the run number and the seed dropped.
 QString seedGroupLabel(const QVector<RunCurves>& runs);
 

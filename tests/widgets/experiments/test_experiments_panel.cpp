@@ -549,6 +549,27 @@ void ExperimentsPanelTest::metricPlotHasAPointWithErrorBarsPerConfiguration() {
   QCOMPARE(plot->series()[0]->data()->at(1)->key, 0.003);
   QVERIFY(std::abs(plot->series()[0]->data()->at(1)->value - (2.0 + 0.1 + 0.075)) < 1e-12);
 
+  // A narrow pane (the panel at 960 px) breaks the caption into lines rather than cutting it
+  // at both ends; a wide one keeps one line.
+  panel.tabs()->setCurrentIndex(1);
+  panel.resize(1800, 900);
+  panel.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&panel));
+  QTRY_VERIFY2(!plot->shownCaption().contains(QLatin1Char('\n')),
+               qPrintable(plot->shownCaption() + " at " + QString::number(plot->width())));
+  panel.resize(700, 700);
+  QTRY_VERIFY2(plot->shownCaption().contains(QLatin1Char('\n')),
+               qPrintable(plot->shownCaption() + " at " + QString::number(plot->width())));
+  QCOMPARE(QString(plot->shownCaption()).replace(QLatin1Char('\n'), QLatin1Char(' ')),
+           plot->caption());
+  QFont captionFont = plot->font();  // the caption's: 0.95 of the plot's
+  captionFont.setPointSizeF(captionFont.pointSizeF() * 0.95);
+  const QFontMetrics captionMetrics(captionFont);
+  for (const QString& line : plot->shownCaption().split(QLatin1Char('\n'))) {
+    QVERIFY2(captionMetrics.horizontalAdvance(line) <= plot->width(), qPrintable(line));
+  }
+  panel.hide();
+
   // Perplexity: 2^bits.
   results->setMetric("valid_perplexity");
   QVERIFY(std::abs(plot->series()[0]->data()->at(0)->value - std::pow(2.0, 2.075)) < 1e-9);

@@ -453,7 +453,7 @@ void TrainingChartsTest::seedsOfOneConfigurationDrawAMeanWithABand() {
       makeRun(6, QStringLiteral("run 6 · grid #2: cell=lstm, seed 2"), 100, 3.0),
       makeRun(7, QStringLiteral("run 7 · grid #3: cell=lstm, seed 3"), 60, 3.5)};
   const QString label = mrnn::widgets::seedGroupLabel(seeds);
-  QCOMPARE(label, QStringLiteral("mean ± std of 3 runs · grid: cell=lstm"));
+  QCOMPARE(label, QStringLiteral("grid: cell=lstm · mean ± std of 3 runs"));
   const RunCurves group = mrnn::widgets::seedGroupCurves(seeds, label);
   QVERIFY(group.isSeedGroup());
   QCOMPARE(group.runId(), qint64{5});
@@ -502,7 +502,7 @@ void TrainingChartsTest::seedsOfOneConfigurationDrawAMeanWithABand() {
            qPrintable(text));
   // So does the CSV, as *_std rows of the group.
   const QByteArray csv = charts_->toCsv();
-  QVERIFY(csv.contains("5,mean ± std of 3 runs · grid: cell=lstm,valid_bits_per_symbol_std,10,"));
+  QVERIFY(csv.contains("5,grid: cell=lstm · mean ± std of 3 runs,valid_bits_per_symbol_std,10,"));
   // Hiding the group hides its band.
   charts_->setRunVisible(1, false);
   QVERIFY(!band->upper()->visible() && !band->lower()->visible());

@@ -805,7 +805,7 @@ void TrainingMonitorPanelTest::seedsAsGroupsDrawOneMeanPerConfiguration() {
   QVERIFY(std::fabs(band->upper()->data()->at(0)->value - 3.4) < 1e-12);
   QVERIFY(std::fabs(band->lower()->data()->at(0)->value - 3.0) < 1e-12);
   QCOMPARE(monitor.charts()->overlayGraph(0, Series::LossSmoothed)->name(),
-           QStringLiteral("mean ± std of 3 runs · grid"));
+           QStringLiteral("grid · mean ± std of 3 runs"));
   // The selection is still the four runs: off again, four lines.
   QCOMPARE(monitor.overlayRuns(), (QList<qint64>{1, 2, 3, 4}));
   monitor.setGroupSeeds(false);
