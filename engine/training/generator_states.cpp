@@ -3,6 +3,8 @@
 #include <ATen/Context.h>
 #include <ATen/core/Generator.h>
 
+#include "engine/training/data_parallel.h"
+
 namespace mrnn::engine {
 
 GeneratorStates generatorStatesOn(const torch::Device& device) {
@@ -19,6 +21,14 @@ void restoreGeneratorStatesOn(const torch::Device& device, const GeneratorStates
     at::Generator gpu = at::globalContext().defaultGenerator(device);
     gpu.set_state(states.gpu);
   }
+}
+
+GeneratorStates gatherRankGenerators(const torch::Device& device, Collective& collective) {
+  const GeneratorStates mine = generatorStatesOn(device);
+  GeneratorStates all;
+  all.cpu = gatherGeneratorStates(mine.cpu, collective);
+  if (!device.is_cpu()) all.gpu = gatherGeneratorStates(mine.gpu, collective);
+  return all;
 }
 
 }  // namespace mrnn::engine

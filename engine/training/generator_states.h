@@ -14,4 +14,9 @@ struct GeneratorStates {
 GeneratorStates generatorStatesOn(const torch::Device& device);
 void restoreGeneratorStatesOn(const torch::Device& device, const GeneratorStates& states);
 
+class Collective;
+// Every rank's generators, [ranks, bytes] each (the GPU's undefined on a CPU device): a
+// checkpoint keeps them so that each rank resumes its own masks. Every rank must call it.
+GeneratorStates gatherRankGenerators(const torch::Device& device, Collective& collective);
+
 }  // namespace mrnn::engine

@@ -1,0 +1,171 @@
+#include "engine/training/run_journal.h"
+
+#include <torch/torch.h>
+
+#include <filesystem>
+#include <stdexcept>
+
+#include "engine/config/model_names.h"
+#include "engine/config/project_file.h"
+#include "engine/store/imported_run.h"
+#include "engine/store/metric_names.h"
+#include "engine/store/run_catalogue.h"
+#include "engine/store/text_format.h"
+#include "engine/training/checkpoint.h"
+#include "engine/training/collective.h"
+#include "engine/training/metrics.h"
+#include "engine/training/resumed_training.h"
+#include "engine/training/run_test_evaluation.h"
+#include "engine/training/training_events.h"
+
+namespace mrnn::engine {
+
+RunJournal::RunJournal(const std::string& projectFolder, bool writes)
+    : folder_(projectFolder), writes_(writes) {}
+
+void RunJournal::open() {
+  if (!writes_ || catalogue_) return;
+  catalogue_ = std::make_unique<RunCatalogue>(folder_, RunCatalogue::Access::ReadWrite);
+  store_ = &catalogue_->store();
+}
+
+RunJournal::~RunJournal() = default;
+
+void RunJournal::shareRunId(Collective& collective) {
+  auto id = torch::full({1}, static_cast<double>(runId_), torch::kDouble);
+  collective.broadcast(id, 0);
+  runId_ = static_cast<int64_t>(id.item<double>());
+}
+
+std::string RunJournal::projectId() const {
+  return catalogue_ ? catalogue_->projectId() : std::string();
+}
+
+void RunJournal::create(const Project& project, int64_t parameters) {
+  open();
+  if (!store_) return;
+  RunRecord record;
+  record.name = project.runName.empty() ? defaultRunName(project.model) : project.runName;
+  record.modelType = modelTypeSummary(project.model);
+  record.parameters = parameters;
+  record.configYaml = projectToYaml(project);
+  record.startedAt = utcTimestamp();
+  runId_ = store_->createRun(record);
+  lock_ = catalogue_->lockForWriting(runId_);
+}
+
+RunRecord RunJournal::reopen(const TrainingSnapshot& snapshot, const std::string& path) {
+  open();
+  if (!store_) return {};
+  checkCheckpointBelongs(snapshot, path, *catalogue_);
+  const auto record = store_->run(snapshot.runId);
+  if (!record) {
+    throw std::runtime_error("checkpoint '" + path + "' belongs to run " +
+                             std::to_string(snapshot.runId) + ", which is not in " +
+                             store_->path());
+  }
+  // Before anything of the run is read, written or locked: an imported run holds weights,
+  // not a training run's state (its data position, optimiser) to go on from.
+  if (isImportedRun(*record)) {
+    throw std::runtime_error("run " + std::to_string(snapshot.runId) + " (" + record->name +
+                             ") was imported: it has weights but no training state to "
+                             "resume from; train a new run to train further");
+  }
+  lock_ = catalogue_->lockForWriting(snapshot.runId);  // one writer per run
+  return *record;
+}
+
+void RunJournal::rewindTo(int64_t step, const RunRecord& record) {
+  if (!store_) return;
+  runId_ = record.id;
+  store_->deleteMetricsAfter(runId_, step);
+  if (record.testResult) store_->clearTestResult(runId_);
+}
+
+void RunJournal::recordSettings(const std::string& configYaml, const RunRecord& record) {
+  if (store_ && record.configYaml != configYaml) store_->setConfig(runId_, configYaml);
+}
+
+void RunJournal::setStatus(RunStatus status, const std::string& reason) {
+  if (store_) store_->setStatus(runId_, status, reason);
+}
+
+void RunJournal::recordStep(const StepEvent& event, bool usesLearningRate) {
+  const auto add = [this, &event](const std::string& name, double value) {
+    metric({name, event.step, event.epoch, event.wallSeconds, value});
+  };
+  add(metric::kTrainLoss, event.loss);
+  add(metric::kTrainBits, event.bitsPerSymbol);
+  if (usesLearningRate) add(metric::kLearningRate, event.learningRate);
+  add(metric::kGradientNorm, event.gradientNorm);
+  add(metric::kSymbolsPerSecond, event.symbolsPerSecond);
+  add(metric::kSymbols, static_cast<double>(event.symbols));
+  for (const auto& figure : event.update) add(figure.name, figure.value);
+  for (size_t r = 0; r < event.rankSymbolsPerSecond.size(); ++r) {
+    add(metric::rankSymbolsPerSecond(static_cast<int>(r)), event.rankSymbolsPerSecond[r]);
+  }
+}
+
+void RunJournal::recordValidation(const LossFigures& figures, int64_t step, double epoch,
+                                  double wallSeconds) {
+  const auto add = [&](const std::string& name, double value) {
+    metric({name, step, epoch, wallSeconds, value});
+  };
+  add(metric::kValidLoss, figures.nats);
+  add(metric::kValidBits, figures.bitsPerSymbol);
+  add(metric::kValidPerplexity, figures.perplexity);
+  if (figures.words > 0) add(metric::kValidBitsPerWord, figures.bitsPerWord);
+  if (figures.errorRate >= 0) add(metric::kValidErrorRate, figures.errorRate);
+  flush();
+}
+
+void RunJournal::metric(const MetricPoint& point) {
+  if (!store_) return;
+  pending_.push_back(point);
+  if (pending_.size() >= 100) flush();
+}
+
+void RunJournal::flush() {
+  if (!store_ || pending_.empty()) return;
+  store_->appendMetrics(runId_, pending_);
+  pending_.clear();
+}
+
+void RunJournal::setBestValid(double bitsPerSymbol) {
+  if (store_) store_->setBestValid(runId_, bitsPerSymbol);
+}
+
+void RunJournal::updateProgress(int64_t step, double wallSeconds) {
+  if (store_) store_->updateProgress(runId_, step, wallSeconds);
+}
+
+void RunJournal::recordCheckpoint(const std::string& kind, const std::string& path, int64_t step,
+                                  double bestValid) {
+  if (!store_) return;
+  // Readers resolve the recorded path against the project folder from any working
+  // directory (a project named by a relative path gives relative checkpoint paths).
+  std::error_code error;
+  const auto relative = std::filesystem::relative(path, folder_, error);
+  const std::string recorded = error || relative.empty() ? std::filesystem::absolute(path).string()
+                                                         : relative.generic_string();
+  store_->recordCheckpoint(
+      runId_, {kind, recorded, step,
+               bestValid > 0 ? std::optional<double>(bestValid) : std::nullopt, utcTimestamp()});
+}
+
+void RunJournal::recordTest(const LossFigures& figures, int64_t step, double epoch,
+                            double wallSeconds) {
+  if (store_) recordTestResult(*store_, runId_, figures, step, epoch, wallSeconds);
+}
+
+void RunJournal::fail(const std::string& reason) noexcept {
+  if (!store_ || runId_ <= 0) return;
+  try {
+    flush();
+    store_->setStatus(runId_, RunStatus::Failed, reason);
+  } catch (const std::exception&) {
+    // The database itself may be what failed; the failure's event still says why.
+  }
+}
+
+}  // namespace mrnn::engine

@@ -1,0 +1,88 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/store/run_lock.h"
+#include "engine/store/run_store.h"
+
+namespace mrnn::engine {
+
+class Collective;
+class RunCatalogue;
+struct LossFigures;
+struct Project;
+struct StepEvent;
+struct TrainingSnapshot;
+
+// A training run's record in its project's store, as the loop keeps it: the run (created, or
+// reopened for a resume, with this process as its one writer), its status, its metrics
+// (buffered and written a hundred at a time), best validation, checkpoints, progress and test
+// figure. Rank 0 (or the only process) keeps the record; every other rank's journal writes
+// nothing, so the loop calls it the same way on every rank. The store is opened (made, for a
+// project's first run) only when the run is created or reopened: a run refused before that
+// leaves the project's folder as it was.
+class RunJournal {
+ public:
+  RunJournal(const std::string& projectFolder, bool writes);
+  ~RunJournal();
+  RunJournal(const RunJournal&) = delete;
+  RunJournal& operator=(const RunJournal&) = delete;
+
+  bool writes() const { return writes_; }
+  // 0 until the run is created, or a resumed run has been continued (rewindTo): a resume
+  // refused before that leaves the run's record as it was.
+  int64_t runId() const { return runId_; }
+  // Rank 0 made or opened the run: every rank learns its id (and rank 0 that all are here).
+  // Every rank must call it.
+  void shareRunId(Collective& collective);
+  // The store's project id (checkpoints carry it); empty on a rank that writes nothing.
+  std::string projectId() const;
+
+  // A new run of `project`, its model of `parameters`.
+  void create(const Project& project, int64_t parameters);
+  // The run `snapshot` (the checkpoint at `path`) was written for, checked to be this
+  // project's and not an imported run, then locked. Throws naming what is wrong.
+  RunRecord reopen(const TrainingSnapshot& snapshot, const std::string& path);
+  // A resume of `record`'s run from `step`: the run is this journal's from here; the steps
+  // after `step` are trained again (their points go), and the test figure the run ended with
+  // no longer describes it.
+  void rewindTo(int64_t step, const RunRecord& record);
+  // The settings the run trains with from here (a new length, another device), when they
+  // differ from `record`'s.
+  void recordSettings(const std::string& configYaml, const RunRecord& record);
+
+  void setStatus(RunStatus status, const std::string& reason = "");
+  // A training step's figures as the store names them (train/loss, train/bpc, the learning
+  // rate where the rule has one, the gradient norm, symbols/s, symbols read, the update's own
+  // figures, each rank's symbols/s).
+  void recordStep(const StepEvent& event, bool usesLearningRate);
+  // A validation's figures, written at once.
+  void recordValidation(const LossFigures& figures, int64_t step, double epoch, double wallSeconds);
+  void metric(const MetricPoint& point);
+  void flush();
+  void setBestValid(double bitsPerSymbol);
+  void updateProgress(int64_t step, double wallSeconds);
+  // The checkpoint of `kind` at `path` (stored relative to the project's folder).
+  void recordCheckpoint(const std::string& kind, const std::string& path, int64_t step,
+                        double bestValid);
+  void recordTest(const LossFigures& figures, int64_t step, double epoch, double wallSeconds);
+  // The run failed for `reason`: what is pending and the status, as far as the store takes
+  // them (the store may be what failed). Never throws.
+  void fail(const std::string& reason) noexcept;
+
+ private:
+  void open();
+
+  std::string folder_;
+  bool writes_ = false;
+  std::unique_ptr<RunCatalogue> catalogue_;
+  RunStore* store_ = nullptr;
+  RunLock lock_;  // this process is the run's one writer while it is held
+  std::vector<MetricPoint> pending_;
+  int64_t runId_ = 0;
+};
+
+}  // namespace mrnn::engine

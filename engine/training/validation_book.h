@@ -1,0 +1,51 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mrnn::engine {
+
+// A run's validations as its loop keeps them: the best figure and the validations since it
+// improved (early stopping), the training bits since the last validation (for the note that
+// a run is no better than a uniform guess, said once a run), and this session's time in
+// steps and in validations (the share the monitor shows).
+class ValidationBook {
+ public:
+  // What one validation means for the run.
+  struct Entry {
+    bool best = false;                // the best so far: the run keeps this model
+    bool stop = false;                // `patience` validations without improvement: early stopping
+    std::optional<std::string> note;  // worse than a uniform guess (once a run)
+  };
+
+  // `patience` 0: no early stopping. `vocabulary`: the symbols a uniform guess chooses among.
+  ValidationBook(int64_t patience, int64_t vocabulary)
+      : patience_(patience), vocabulary_(vocabulary) {}
+
+  // A resumed run's best and validations since it improved.
+  void restore(double best, int64_t badValidations);
+  // A training step of `bits` per symbol that took `seconds`.
+  void addStep(double bits, double seconds);
+  Entry record(double bitsPerSymbol);
+  // The validation's time; returns the validations' share of this session's time.
+  double addValidationSeconds(double seconds);
+
+  double best() const { return best_; }
+  int64_t badValidations() const { return bad_; }
+  bool stopped() const { return stopped_; }
+
+ private:
+  int64_t patience_ = 0;
+  int64_t vocabulary_ = 0;
+  double best_ = 0.0;
+  int64_t bad_ = 0;
+  bool stopped_ = false;
+  double bitsSince_ = 0.0;
+  int64_t stepsSince_ = 0;
+  bool saidUniform_ = false;
+  double stepSeconds_ = 0.0;
+  double validSeconds_ = 0.0;
+};
+
+}  // namespace mrnn::engine
