@@ -135,13 +135,18 @@ QWidget* showcaseComparison(MainWindow& window) {
   const QString folder = window.document().folder();
   const auto runs = engine::RunCatalogue(widgets::toNativePath(folder)).runs();
   if (runs.size() < 2) return &window;
-  // The newest run against the first one with other settings.
+  // The newest run against the newest of another model type (else of other settings).
   const auto& newest = runs.back();
-  for (auto run = runs.rbegin() + 1; run != runs.rend(); ++run) {
-    if (run->configYaml == newest.configYaml) continue;
-    window.runsPanel()->selectRuns({run->id, newest.id});
+  const engine::RunRecord* other = nullptr;
+  for (auto run = runs.rbegin() + 1; run != runs.rend() && !other; ++run) {
+    if (run->modelType != newest.modelType) other = &*run;
+  }
+  for (auto run = runs.rbegin() + 1; run != runs.rend() && !other; ++run) {
+    if (run->configYaml != newest.configYaml) other = &*run;
+  }
+  if (other) {
+    window.runsPanel()->selectRuns({other->id, newest.id});
     window.runsPanel()->diffSelected();
-    break;
   }
   QWidget* dialog = window.runsPanel()->findChild<widgets::ConfigDiffDialog*>();
   if (!dialog) return &window;

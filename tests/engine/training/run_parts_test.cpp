@@ -1,0 +1,84 @@
+// The trainer's parts on their own: the validation book's verdicts, and the run's journal,
+// which opens the store only when the run is created (a start refused before that leaves the
+// project's folder as it was) and writes nothing on a rank other than 0.
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "engine/store/run_catalogue.h"
+#include "engine/store/run_paths.h"
+#include "engine/training/run_journal.h"
+#include "engine/training/training_events.h"
+#include "engine/training/validation_book.h"
+#include "test_harness.h"
+#include "training_fixtures.h"
+
+using namespace mrnn;
+
+MRNN_TEST(the_validation_book_keeps_the_best_and_stops_after_its_patience) {
+  engine::ValidationBook book(2, 65);
+  book.addStep(3.0, 1.0);
+  auto entry = book.record(4.0);
+  EXPECT(entry.best && !entry.stop && !entry.note);
+  EXPECT_NEAR(book.addValidationSeconds(1.0), 0.5, 1e-12);  // one second of two
+  entry = book.record(4.5);
+  EXPECT(!entry.best && !entry.stop);
+  entry = book.record(3.9);  // better: the count starts again
+  EXPECT(entry.best && book.badValidations() == 0);
+  book.record(4.0);
+  entry = book.record(4.1);
+  EXPECT(entry.stop && book.stopped());
+  EXPECT_NEAR(book.best(), 3.9, 0.0);
+  // Worse than a uniform guess over 65 symbols (6.02 bits) while training read 3: said once.
+  engine::ValidationBook once(0, 65);
+  once.addStep(3.0, 1.0);
+  EXPECT(once.record(12.0).note.has_value());
+  once.addStep(3.0, 1.0);
+  EXPECT(!once.record(12.0).note.has_value());
+  // A resumed run's figures.
+  engine::ValidationBook resumed(3, 65);
+  resumed.restore(2.5, 2);
+  EXPECT(resumed.record(2.6).stop);
+}
+
+MRNN_TEST(the_journal_opens_the_store_only_for_the_run_and_only_on_rank_0) {
+  test::ScratchProject scratch("run_journal");
+  const std::string folder = scratch.folder().string();
+  const std::string database = engine::RunPaths::database(folder);
+  {
+    engine::RunJournal journal(folder, true);
+    journal.setStatus(engine::RunStatus::Running);  // no run yet: nothing to write
+    journal.fail("refused before the run was made");
+    EXPECT(!std::filesystem::exists(database));
+  }
+  {
+    engine::RunJournal silent(folder, false);
+    silent.create(scratch.project(10), 100);
+    silent.metric({"train/loss", 1, 0.0, 0.1, 2.0});
+    silent.flush();
+    EXPECT(!silent.writes());
+    EXPECT_EQ(silent.runId(), int64_t{0});
+    EXPECT(!std::filesystem::exists(database));
+  }
+  engine::RunJournal journal(folder, true);
+  journal.create(scratch.project(10), 100);
+  EXPECT(journal.runId() > 0);
+  engine::StepEvent step;
+  step.step = 1;
+  step.loss = 2.0;
+  step.bitsPerSymbol = 2.0 / std::log(2.0);
+  step.learningRate = 0.01;
+  journal.recordStep(step, false);  // a rule without a learning rate records none
+  journal.flush();
+  journal.fail("the training loss became NaN at step 2");
+  const engine::RunCatalogue catalogue(folder);
+  const auto run = catalogue.run(journal.runId());
+  EXPECT(run.has_value());
+  if (!run) return;
+  EXPECT(run->status == engine::RunStatus::Failed);
+  EXPECT(run->reason.find("NaN at step 2") != std::string::npos);
+  const auto names = catalogue.store().metricNames(journal.runId());
+  EXPECT(std::find(names.begin(), names.end(), "train/loss") != names.end());
+  EXPECT(std::find(names.begin(), names.end(), "lr") == names.end());
+}
