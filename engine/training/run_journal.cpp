@@ -10,6 +10,7 @@
 #include "engine/store/imported_run.h"
 #include "engine/store/metric_names.h"
 #include "engine/store/run_catalogue.h"
+#include "engine/store/run_paths.h"
 #include "engine/store/text_format.h"
 #include "engine/training/checkpoint.h"
 #include "engine/training/collective.h"
@@ -84,6 +85,12 @@ void RunJournal::rewindTo(int64_t step, const RunRecord& record) {
 
 void RunJournal::recordSettings(const std::string& configYaml, const RunRecord& record) {
   if (store_ && record.configYaml != configYaml) store_->setConfig(runId_, configYaml);
+}
+
+void RunJournal::startRunning() {
+  if (!store_) return;
+  std::filesystem::create_directories(RunPaths::checkpointFolder(folder_, runId_));
+  store_->setStatus(runId_, RunStatus::Running);
 }
 
 void RunJournal::setStatus(RunStatus status, const std::string& reason) {

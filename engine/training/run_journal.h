@@ -55,6 +55,8 @@ class RunJournal {
   void recordSettings(const std::string& configYaml, const RunRecord& record);
 
   void setStatus(RunStatus status, const std::string& reason = "");
+  // The run trains from here: its checkpoint folder exists and its status says Running.
+  void startRunning();
   // A training step's figures as the store names them (train/loss, train/bpc, the learning
   // rate where the rule has one, the gradient norm, symbols/s, symbols read, the update's own
   // figures, each rank's symbols/s).

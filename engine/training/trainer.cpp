@@ -6,7 +6,6 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <filesystem>
 #include <memory>
 #include <optional>
 
@@ -34,6 +33,7 @@
 #include "engine/training/resumed_training.h"
 #include "engine/training/run_counters.h"
 #include "engine/training/run_journal.h"
+#include "engine/training/step_report.h"
 #include "engine/training/training_data.h"
 #include "engine/training/training_failures.h"
 #include "engine/training/training_parts.h"
@@ -70,8 +70,7 @@ class Session {
   void openRun(const std::string& resumeFrom);
   bool trainStep();  // false: the run is over (or stopping)
   // The step's event and metrics.
-  void report(const UpdateResult& result, double rate, int64_t symbols, double seconds,
-              const std::vector<double>& rankSeconds);
+  void report(const UpdateResult& result, double rate, const StepTiming& timing);
   void validate();
   void saveCheckpoint(const std::string& kind);
   void finish();
@@ -123,11 +122,7 @@ void Session::setUp(const std::string& resumeFrom) {
   outcome_.runId = journal_.runId();
   outcome_.latestCheckpoint = RunPaths::latest(project_.folder, outcome_.runId);
   outcome_.bestCheckpoint = RunPaths::best(project_.folder, outcome_.runId);
-  if (journal_.writes()) {
-    std::filesystem::create_directories(
-        RunPaths::checkpointFolder(project_.folder, outcome_.runId));
-  }
-  journal_.setStatus(RunStatus::Running);
+  journal_.startRunning();
   publish_(StartedEvent{outcome_.runId, counters_.step, !resumeFrom.empty(),
                         RunPaths::checkpointFolder(project_.folder, outcome_.runId)});
   log("training " + parts_.description(project_, collective_));
@@ -202,35 +197,17 @@ bool Session::trainStep() {
   const double seconds = ranked_ ? *std::max_element(rankSeconds.begin(), rankSeconds.end())
                                  : std::chrono::duration<double>(Clock::now() - started).count();
   counters_.wallSeconds += seconds;
-  report(result, rate, symbols, seconds, rankSeconds);
+  report(result, rate, {symbols, seconds, rankSeconds, training().batchSize, parts_.shard.count});
   return true;
 }
 
-void Session::report(const UpdateResult& result, double rate, int64_t symbols, double seconds,
-                     const std::vector<double>& rankSeconds) {
-  StepEvent event;
-  event.step = counters_.step;
-  event.epoch = parts_.epochNow();
-  event.loss = result.loss;
-  event.bitsPerSymbol = result.loss / std::log(2.0);
-  event.learningRate = rate;
-  event.gradientNorm = result.gradientNorm;
-  event.symbolsPerSecond = static_cast<double>(symbols) / std::max(seconds, 1e-9);
-  event.symbols = counters_.symbols;
-  event.etaSeconds =
+void Session::report(const UpdateResult& result, double rate, const StepTiming& timing) {
+  const double eta =
       runEtaSeconds(static_cast<double>(counters_.step), static_cast<double>(parts_.totalSteps),
                     counters_.wallSeconds, training().maxSeconds);
-  event.wallSeconds = counters_.wallSeconds;
-  const int64_t streamSymbols =
-      symbols / std::max<int64_t>(1, training().batchSize) * parts_.shard.count;
-  for (size_t r = 0; r < rankSeconds.size(); ++r) {
-    // Each rank's own rate: its streams over its own work, the wait for the others excluded.
-    event.rankSymbolsPerSecond.push_back(static_cast<double>(streamSymbols) /
-                                         std::max(rankSeconds[r], 1e-9));
-  }
-  event.update = result.figures;
+  const StepEvent event = stepEvent(result, rate, counters_, parts_.epochNow(), timing, eta);
   publish_(event);
-  book_.addStep(event.bitsPerSymbol, seconds);
+  book_.addStep(event.bitsPerSymbol, timing.seconds);
   journal_.recordStep(event, parts_.rule->usesLearningRate());
 }
 
@@ -243,13 +220,7 @@ void Session::validate() {
       parts_.evaluate(TrainingData::HeldOut::Valid, training().batchSize, training().bptt,
                       training().validationSymbols, collective_, job);
   const double bpc = figures.bitsPerSymbol;
-  if (!std::isfinite(bpc)) {
-    // Never a "best" checkpoint: the run ends with the last good one as it is.
-    throw std::runtime_error("validation at step " + std::to_string(counters_.step) + " gave " +
-                             (std::isnan(bpc) ? "NaN" : "an infinite loss") +
-                             "; nothing was saved from this step, so the last good checkpoint "
-                             "is intact");
-  }
+  requireFiniteValidation(bpc, counters_.step);
   const ValidationBook::Entry entry = book_.record(bpc);
   if (entry.best) {
     journal_.setBestValid(bpc);
@@ -312,12 +283,10 @@ void Session::finish() {
 }
 
 void Session::end() {
-  const int64_t step = counters_.step;
   outcome_.stopped = stopNow() && !done() && !book_.stopped();
-  if (!outcome_.stopped &&
-      (training().validateEvery <= 0 || step % training().validateEvery != 0)) {
-    validate();
-  }
+  // A run that ends between validations is validated at its last step.
+  const int64_t every = training().validateEvery;
+  if (!outcome_.stopped && (every <= 0 || counters_.step % every != 0)) validate();
   saveCheckpoint("latest");
   journal_.updateProgress(counters_.step, counters_.wallSeconds);
   if (outcome_.stopped) {

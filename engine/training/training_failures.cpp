@@ -33,6 +33,14 @@ void requireSoundUpdate(const UpdateResult& result, int64_t step, double rate,
   }
 }
 
+void requireFiniteValidation(double bitsPerSymbol, int64_t step) {
+  if (std::isfinite(bitsPerSymbol)) return;
+  throw std::runtime_error("validation at step " + std::to_string(step) + " gave " +
+                           (std::isnan(bitsPerSymbol) ? "NaN" : "an infinite loss") +
+                           "; nothing was saved from this step, so the last good checkpoint "
+                           "is intact");
+}
+
 std::string trainingFailureText(const std::exception& error, const torch::Device& device,
                                 int64_t step, const std::string& sizeText) {
   // LibTorch's CPU allocator fails with a c10::Error of its own ("can't allocate memory").

@@ -18,6 +18,10 @@ namespace mrnn::engine {
 void requireSoundUpdate(const UpdateResult& result, int64_t step, double rate,
                         bool usesLearningRate);
 
+// Throws for a validation figure that is not finite (never a "best" checkpoint: the run ends
+// with its last good one as it is), naming the step.
+void requireFiniteValidation(double bitsPerSymbol, int64_t step);
+
 // Why the run failed: an allocator's failure (LibTorch's own text is a page of allocator
 // figures) as the device, the step and the size that did not fit (`sizeText`) with what to
 // lower; any other error as libraryErrorText gives it.
