@@ -8,34 +8,46 @@
 namespace mrnn::engine {
 namespace {
 
-// A model section is a few levels deep; anything deeper is not one.
+// A model section is a few levels deep and a few thousand values at most (a hundred layers of
+// a dozen keys); anything deeper or larger is not one. The bound on values also stops aliases
+// that make a few hundred bytes of text a tree of billions of nodes.
 constexpr int kMaxDepth = 16;
+constexpr size_t kMaxValues = 10000;
 
 using Leaves = std::vector<std::pair<std::string, std::string>>;
 
 // Every value of `node` under its key path ("layers[0].hidden_size"), in document order; a
 // whole sequence entry or map that one side lacks is found through its children's paths.
-void collect(const YAML::Node& node, const std::string& path, int depth, Leaves& leaves) {
-  if (depth > kMaxDepth) return;
+// False once the section proves larger than any model section (`visits` counts the nodes).
+bool collect(const YAML::Node& node, const std::string& path, int depth, Leaves& leaves,
+             size_t& visits) {
+  if (++visits > kMaxValues) return false;
+  if (depth > kMaxDepth) return true;
   if (node.IsMap()) {
     for (const auto& entry : node) {
       const std::string key = entry.first.as<std::string>("?");
-      collect(entry.second, path.empty() ? key : path + "." + key, depth + 1, leaves);
+      if (!collect(entry.second, path.empty() ? key : path + "." + key, depth + 1, leaves,
+                   visits)) {
+        return false;
+      }
     }
   } else if (node.IsSequence()) {
     for (size_t i = 0; i < node.size(); ++i) {
-      collect(node[i], path + "[" + std::to_string(i) + "]", depth + 1, leaves);
+      if (!collect(node[i], path + "[" + std::to_string(i) + "]", depth + 1, leaves, visits)) {
+        return false;
+      }
     }
   } else {
     leaves.emplace_back(path, node.IsScalar() ? node.Scalar() : std::string("nothing"));
   }
+  return true;
 }
 
-// False where the text is no YAML.
+// False where the text is no YAML, or no model section's size.
 bool leavesOf(const std::string& text, Leaves& leaves) {
   try {
-    collect(YAML::Load(text), "", 0, leaves);
-    return true;
+    size_t visits = 0;
+    return collect(YAML::Load(text), "", 0, leaves, visits);
   } catch (const YAML::Exception&) {
     return false;
   }
