@@ -1,5 +1,7 @@
 #include "engine/interop/restricted_unpickler.h"
 
+#include "engine/io/pickle_cursor.h"
+
 #include <torch/torch.h>
 
 #include <cstdint>
@@ -88,7 +90,7 @@ class Machine {
  public:
   Machine(const std::string& file, const std::string& pickle,
           const RestrictedUnpickler::StorageLoader& storages)
-      : file_(file), data_(pickle), storages_(storages) {}
+      : file_(file), cursor_(pickle), storages_(storages) {}
   Machine(const Machine&) = delete;
   Machine& operator=(const Machine&) = delete;
 
@@ -102,12 +104,10 @@ class Machine {
   }
 
   ValuePtr run() {
-    while (true) {
-      if (pos_ >= data_.size()) fail("the pickle ends before its STOP");
-      opcodeAt_ = pos_;
-      const auto op = static_cast<unsigned char>(data_[pos_++]);
-      if (op == '.') break;
-      step(op);
+    try {
+      for (unsigned char op = cursor_.opcode(); op != '.'; op = cursor_.opcode()) step(op);
+    } catch (const PickleCutOff& cut) {
+      fail(cut.beforeStop ? "the pickle ends before its STOP" : "the pickle is truncated");
     }
     if (stack_.size() != 1) fail("the pickle leaves " + std::to_string(stack_.size()) + " values");
     return stack_.back();
@@ -123,28 +123,12 @@ class Machine {
 
   [[noreturn]] void fail(const std::string& why) const {
     throw InteropError("'" + file_ + "' cannot be read: " + why + " (pickle byte " +
-                       std::to_string(opcodeAt_) + ")");
+                       std::to_string(cursor_.opcodeAt()) + ")");
   }
 
-  const char* take(size_t n) {
-    if (data_.size() - pos_ < n) fail("the pickle is truncated");
-    const char* at = data_.data() + pos_;
-    pos_ += n;
-    return at;
-  }
-  uint64_t unsignedLe(size_t n) {
-    const auto* bytes = reinterpret_cast<const unsigned char*>(take(n));
-    uint64_t value = 0;
-    for (size_t i = 0; i < n; ++i) value |= static_cast<uint64_t>(bytes[i]) << (8 * i);
-    return value;
-  }
-  std::string line() {
-    const size_t end = data_.find('\n', pos_);
-    if (end == std::string::npos) fail("the pickle is truncated");
-    std::string text = data_.substr(pos_, end - pos_);
-    pos_ = end + 1;
-    return text;
-  }
+  const char* take(size_t n) { return cursor_.take(n); }
+  uint64_t unsignedLe(size_t n) { return cursor_.unsignedLe(n); }
+  std::string line() { return cursor_.line(); }
 
   ValuePtr pop() {
     if (stack_.empty() || stack_.back()->kind == Value::Kind::Mark)
@@ -200,10 +184,8 @@ class Machine {
   ValuePtr persistentLoad(const ValuePtr& id);
 
   std::string file_;
-  const std::string& data_;
+  PickleCursor cursor_;
   const RestrictedUnpickler::StorageLoader& storages_;
-  size_t pos_ = 0;
-  size_t opcodeAt_ = 0;
   std::vector<ValuePtr> stack_;
   std::map<uint64_t, ValuePtr> memo_;
   std::map<std::string, torch::Tensor> loadedStorages_;

@@ -1,5 +1,7 @@
 #include "engine/io/script_pickles.h"
 
+#include "engine/io/pickle_cursor.h"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -79,42 +81,24 @@ class PickleWalk {
  public:
   PickleWalk(const std::string& pickle, const std::string& storageFolder,
              const ArchiveRecordSize& recordSize)
-      : data_(pickle), storageFolder_(storageFolder), recordSize_(recordSize) {}
+      : cursor_(pickle), storageFolder_(storageFolder), recordSize_(recordSize) {}
 
   void run() {
-    while (true) {
-      if (pos_ >= data_.size()) fail("ends before its STOP");
-      opcodeAt_ = pos_;
-      const auto op = static_cast<unsigned char>(data_[pos_++]);
-      if (op == '.') break;
-      step(op);
+    try {
+      for (unsigned char op = cursor_.opcode(); op != '.'; op = cursor_.opcode()) step(op);
+    } catch (const PickleCutOff& cut) {
+      fail(cut.beforeStop ? "ends before its STOP" : "is cut off");
     }
     if (stack_.size() != 1) fail("ends with " + std::to_string(stack_.size()) + " values");
   }
-  size_t opcodeAt() const { return opcodeAt_; }
+  size_t opcodeAt() const { return cursor_.opcodeAt(); }
 
  private:
   [[noreturn]] void fail(const std::string& why) const { throw Refusal{why}; }
 
-  const char* take(size_t n) {
-    if (data_.size() - pos_ < n) fail("is cut off");
-    const char* at = data_.data() + pos_;
-    pos_ += n;
-    return at;
-  }
-  uint64_t unsignedLe(size_t n) {
-    const auto* bytes = reinterpret_cast<const unsigned char*>(take(n));
-    uint64_t value = 0;
-    for (size_t i = 0; i < n; ++i) value |= static_cast<uint64_t>(bytes[i]) << (8 * i);
-    return value;
-  }
-  std::string line() {
-    const size_t end = data_.find('\n', pos_);
-    if (end == std::string::npos) fail("is cut off");
-    std::string text = data_.substr(pos_, end - pos_);
-    pos_ = end + 1;
-    return text;
-  }
+  const char* take(size_t n) { return cursor_.take(n); }
+  uint64_t unsignedLe(size_t n) { return cursor_.unsignedLe(n); }
+  std::string line() { return cursor_.line(); }
 
   ItemPtr make(Item::Kind kind, int64_t integer = 0) {
     auto item = std::make_shared<Item>();
@@ -173,11 +157,9 @@ class PickleWalk {
   void rebuildTensor(const Item& args);
   void fill(Item::Kind kind);
 
-  const std::string& data_;
+  PickleCursor cursor_;
   const std::string& storageFolder_;
   const ArchiveRecordSize& recordSize_;
-  size_t pos_ = 0;
-  size_t opcodeAt_ = 0;
   std::vector<ItemPtr> stack_;
   std::vector<size_t> marks_;
   std::vector<ItemPtr> memo_;
@@ -207,9 +189,9 @@ void PickleWalk::step(unsigned char op) {
       return number(op);
     case 'X': {  // BINUNICODE: LibTorch reserves the declared length before reading
       const uint64_t length = unsignedLe(4);
-      if (length > data_.size() - pos_) {
+      if (length > cursor_.remaining()) {
         fail("declares a string of " + std::to_string(length) + " bytes where " +
-             std::to_string(data_.size() - pos_) + " remain");
+             std::to_string(cursor_.remaining()) + " remain");
       }
       ItemPtr text = make(Item::Kind::String);
       text->text.assign(take(length), length);

@@ -30,28 +30,28 @@ int mix(int a, int b, double t) {
   return static_cast<int>(std::lround(a + (b - a) * t));
 }
 
+// The colour at `x` (0 .. classes - 1) along a scale of classes, mixed between the two
+// classes it lies between.
+QColor alongClasses(const std::array<QRgb, 9>& classes, double x) {
+  const auto low = static_cast<size_t>(std::floor(x));
+  if (low + 1 >= classes.size()) return QColor(classes.back());
+  const double t = x - static_cast<double>(low);
+  const QColor a(classes[low]);
+  const QColor b(classes[low + 1]);
+  return QColor(mix(a.red(), b.red(), t), mix(a.green(), b.green(), t), mix(a.blue(), b.blue(), t));
+}
+
 }  // namespace
 
 QColor SurprisalScale::bitsColour(double bits) {
-  const double x = std::isfinite(bits) ? std::clamp(bits, 0.0, kMaxBits) : kMaxBits;
-  const auto low = static_cast<size_t>(std::floor(x));
-  if (low + 1 >= kReds.size()) return QColor(kReds.back());
-  const double t = x - static_cast<double>(low);
-  const QColor a(kReds[low]);
-  const QColor b(kReds[low + 1]);
-  return QColor(mix(a.red(), b.red(), t), mix(a.green(), b.green(), t), mix(a.blue(), b.blue(), t));
+  return alongClasses(kReds, std::isfinite(bits) ? std::clamp(bits, 0.0, kMaxBits) : kMaxBits);
 }
 
 QColor SurprisalScale::differenceColour(double bits) {
   if (std::isnan(bits)) return QColor(kBlueToRed[4]);
   // Four classes each way over kMaxDifferenceBits: one class per bit.
-  const double x = std::clamp(bits, -kMaxDifferenceBits, kMaxDifferenceBits) + kMaxDifferenceBits;
-  const auto low = static_cast<size_t>(std::floor(x));
-  if (low + 1 >= kBlueToRed.size()) return QColor(kBlueToRed.back());
-  const double t = x - static_cast<double>(low);
-  const QColor a(kBlueToRed[low]);
-  const QColor b(kBlueToRed[low + 1]);
-  return QColor(mix(a.red(), b.red(), t), mix(a.green(), b.green(), t), mix(a.blue(), b.blue(), t));
+  return alongClasses(
+      kBlueToRed, std::clamp(bits, -kMaxDifferenceBits, kMaxDifferenceBits) + kMaxDifferenceBits);
 }
 
 int SurprisalScale::rankBucket(int64_t rank) {
