@@ -132,7 +132,7 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent) {
   placeholder_->setPositionAlignment(Qt::AlignCenter);
   placeholder_->setFont(chartFont(9));
   placeholder_->setColor(QColor(0x90, 0x90, 0x90));
-  placeholder_->setText(tr("No training data yet: press Start (F5)"));
+  setWaitingText(QString());
 
   for (size_t i = 0; i < plots_.size(); ++i) {
     readouts_[i] = std::make_unique<ChartReadout>(plots_[i]);
@@ -627,6 +627,15 @@ bool TrainingCharts::hasData() const {
   bool any = !live_.curves.isEmpty();
   for (const auto& overlay : overlays_) any = any || !overlay->curves.isEmpty();
   return any;
+}
+
+void TrainingCharts::setWaitingText(const QString& text) {
+  placeholder_->setText(text.isEmpty() ? tr("No training data yet: press Start (F5)") : text);
+  emit changed();
+}
+
+QString TrainingCharts::placeholderText() const {
+  return placeholder_->visible() ? placeholder_->text() : QString();
 }
 
 void TrainingCharts::updatePlaceholder() {

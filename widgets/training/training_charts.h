@@ -76,6 +76,11 @@ class TrainingCharts : public QWidget {
   const RunCurves& liveCurves() const { return live_.curves; }
   // Whether any run, live or overlaid, has a point to draw.
   bool hasData() const;
+  // What the empty charts say: `text`, or (empty) that there is no data yet and Start makes
+  // some. A run starting says so until its first step.
+  void setWaitingText(const QString& text);
+  // The empty charts' text, when it is shown (empty while there is data).
+  QString placeholderText() const;
   // Whether the runs drawn include Hessian-free runs and first-order ones.
   bool mixesUpdateRules() const;
 

@@ -481,6 +481,9 @@ void TrainingMonitorPanel::beginLiveRun(const QString& label) {
   banner_->hide();
   notes_.clear();
   charts_->startLive(label);
+  // Reading the corpus and building the model take a while: the charts say it is under way,
+  // not that Start is still to be pressed.
+  charts_->setWaitingText(tr("%1 is starting: its first step appears here").arg(label));
   rankView_->clear();
   hessianFreeView_->clear();
   progress_->setValue(0);
@@ -549,6 +552,7 @@ void TrainingMonitorPanel::onCheckpoint(const engine::CheckpointEvent& event) {
 
 void TrainingMonitorPanel::onFinished(const engine::FinishedEvent& event) {
   runActive_ = false;
+  charts_->setWaitingText(QString());
   if (controller_->runId() > 0) {
     liveRunId_ = controller_->runId();
     charts_->setLiveLabel(runLabel(liveRunId_));
@@ -600,6 +604,7 @@ void TrainingMonitorPanel::onFinished(const engine::FinishedEvent& event) {
 void TrainingMonitorPanel::onFailed(const QString& reason) {
   const bool wasRunning = runActive_;
   runActive_ = false;
+  charts_->setWaitingText(QString());
   if (controller_->runId() > 0) liveRunId_ = controller_->runId();
   const QString title =
       wasRunning ? (liveRunId_ > 0 ? tr("Run %1 failed").arg(liveRunId_) : tr("Training failed"))

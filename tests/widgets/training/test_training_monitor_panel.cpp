@@ -140,7 +140,11 @@ void TrainingMonitorPanelTest::runPlotsEveryStepAndEndsWithANotice() {
   panel_->startAction()->trigger();
   QVERIFY(panel_->controller()->isRunning());
   QVERIFY(!panel_->startAction()->isEnabled());
+  // Until its first step the charts say the run is starting (they once said "press Start").
+  QVERIFY2(panel_->charts()->placeholderText().contains(QStringLiteral("is starting")),
+           qPrintable(panel_->charts()->placeholderText()));
   QVERIFY(ended.wait(60000));
+  QCOMPARE(panel_->charts()->placeholderText(), QString());  // the curves are there
   QVERIFY(pauseEnabledWhileRunning);
   QCOMPARE(ended.at(0).at(0).toBool(), true);
   QVERIFY(panel_->startAction()->isEnabled());
@@ -310,6 +314,9 @@ void TrainingMonitorPanelTest::failingRunShowsTheReasonInTheBanner() {
   QVERIFY2(panel.banner()->text().contains(QStringLiteral("no-such-corpus.txt")),
            qPrintable(panel.banner()->text()));
   QVERIFY(panel.startAction()->isEnabled());
+  // Nothing is starting any more: the empty charts say how to start.
+  QVERIFY2(panel.charts()->placeholderText().contains(QStringLiteral("press Start")),
+           qPrintable(panel.charts()->placeholderText()));
 }
 
 // Resumed after the project's learning rate was edited, a run keeps its own and says so where
