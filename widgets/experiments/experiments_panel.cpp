@@ -356,13 +356,15 @@ void ExperimentsPanel::markProblem(const engine::ConfigError& error, const QStri
   }
   // A fixed value the base project rejects names the project's own key.
   const QString key = QString::fromStdString(error.key());
-  for (const FixedSetting& row : fixed_->rows()) {
-    if (axis < 0 && field.isEmpty() && row.key.trimmed() == key) {
-      fixed_->markProblem(key, message);
-      return;
-    }
+  const auto rows = fixed_->rows();
+  const bool fixedKey = std::any_of(rows.begin(), rows.end(), [&key](const FixedSetting& row) {
+    return row.key.trimmed() == key;
+  });
+  if (axis < 0 && field.isEmpty() && fixedKey) {
+    fixed_->markProblem(key, message);
+  } else {
+    editor_->markProblem(axis, field, message);
   }
-  editor_->markProblem(axis, field, message);
 }
 
 void ExperimentsPanel::check(const std::string& text, bool fromDisk) {
