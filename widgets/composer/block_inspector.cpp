@@ -610,7 +610,7 @@ void BlockInspector::refreshLayer(const engine::ModelConfig& model, size_t index
   const bool majorMinor = type == engine::CellType::Mmlstm;
   layerForm_->setRowVisible(majorShare_, majorMinor);
   layerForm_->setRowVisible(minorInput_, majorMinor);
-  layerEquations_->setText(cellEquations(type));
+  layerEquations_->setText(layerEquations(layer));
   formula_->setText(
       tr("Parameters: %1").arg(QString::fromStdString(engine::cellParameterFormula(type))));
 }

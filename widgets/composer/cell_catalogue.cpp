@@ -102,6 +102,15 @@ QString cellEquations(CellType type) {
   return cellInfo(type).equations;
 }
 
+QString layerEquations(const engine::LayerConfig& layer) {
+  QString text = cellEquations(layer.type);
+  if (layer.type == CellType::Gru && layer.resetAfter) {
+    text.replace(QStringLiteral("j = tanh(U_h x + W_h(r ⊙ hₜ₋₁) + b_h)"),
+                 QStringLiteral("j = tanh(U_h x + b_h + r ⊙ (W_h hₜ₋₁ + b_hh))"));
+  }
+  return text;
+}
+
 QString cellSummary(CellType type) {
   const QString text = description(type);
   const qsizetype open = text.lastIndexOf(QStringLiteral(" ("));

@@ -21,6 +21,8 @@ struct CellInfo {
 const CellInfo& cellInfo(engine::CellType type);
 QString cellDisplayName(engine::CellType type);
 QString cellEquations(engine::CellType type);
+// The equations of one layer as configured: a GRU with reset_after reads PyTorch's candidate.
+QString layerEquations(const engine::LayerConfig& layer);
 // The engine's one-line description split in two: "Multiplicative LSTM, shared m" and
 // "Krause et al. 2016, eqs. 17-21".
 QString cellSummary(engine::CellType type);

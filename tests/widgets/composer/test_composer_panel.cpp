@@ -345,6 +345,15 @@ void ComposerPanelTest::inspectorShowsOnlyApplicableSettingsAndEquations() {
   QVERIFY(!mSize->isVisible());
   QVERIFY(!rounds->isVisible());
   QVERIFY(equations->text().contains(QStringLiteral("hₜ = (1 − z) ⊙ hₜ₋₁ + z ⊙ j")));
+  // PyTorch's form, one click: its candidate in the equations (they once kept eq. 20's).
+  auto* resetAfter = inspector->findChild<QCheckBox*>(QStringLiteral("resetAfter"));
+  QVERIFY(resetAfter->isVisible() && !resetAfter->isChecked());
+  resetAfter->click();
+  QVERIFY(document.project().model.layers[1].resetAfter);
+  QVERIFY2(equations->text().contains(QStringLiteral("r ⊙ (W_h hₜ₋₁ + b_hh)")),
+           qPrintable(equations->text()));
+  resetAfter->click();
+  QVERIFY(equations->text().contains(QStringLiteral("W_h(r ⊙ hₜ₋₁)")));
   QVERIFY(inspector->findChild<QLabel*>(QStringLiteral("parameterFormula"))
               ->text()
               .contains(QStringLiteral("3HI + 3H^2 + 3H")));
