@@ -106,7 +106,8 @@ QString layerEquations(const engine::LayerConfig& layer) {
   QString text = cellEquations(layer.type);
   if (layer.type == CellType::Gru && layer.resetAfter) {
     text.replace(QStringLiteral("j = tanh(U_h x + W_h(r ⊙ hₜ₋₁) + b_h)"),
-                 QStringLiteral("j = tanh(U_h x + b_h + r ⊙ (W_h hₜ₋₁ + b_hh))"));
+                 // Two lines: the inspector keeps its equations narrow.
+                 QStringLiteral("j = tanh(U_h x + b_h\n         + r ⊙ (W_h hₜ₋₁ + b_hh))"));
   }
   return text;
 }
