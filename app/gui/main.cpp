@@ -2,6 +2,7 @@
 // user's copy of the quick-mlstm template (made on first launch).
 
 #include <cstdio>
+#include <exception>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -13,10 +14,12 @@
 #include <QStandardPaths>
 #include <QTimer>
 
+#include "app/gui/experiment_figure.h"
 #include "app/gui/main_window.h"
 #include "app/gui/project_files.h"
 #include "app/gui/screenshot_showcase.h"
 #include "app/gui/template_catalog.h"
+#include "engine/experiment/experiment_spec.h"
 #include "engine/runtime/allocation_policy.h"
 #include "engine/runtime/blas_kernels.h"
 #include "widgets/wheel_guard.h"
@@ -75,17 +78,47 @@ int main(int argc, char* argv[]) {
                      "surprisal's A - B colours), compare (two runs' settings side by side)."),
       QStringLiteral("name"));
   parser.addOption(view);
+  const QCommandLineOption figure(
+      QStringLiteral("figure"),
+      QStringLiteral("With --experiment: save the Experiments panel's figure of that experiment "
+                     "(PNG, SVG or PDF by the suffix) and exit."),
+      QStringLiteral("file"));
+  parser.addOption(figure);
+  const QCommandLineOption experiment(
+      QStringLiteral("experiment"),
+      QStringLiteral("The experiment file for --figure; its base project is opened."),
+      QStringLiteral("experiment.yaml"));
+  parser.addOption(experiment);
+  const QCommandLineOption metric(
+      QStringLiteral("metric"),
+      QStringLiteral("With --figure, the metric shown (test_bpc, test_perplexity, ...)."),
+      QStringLiteral("name"));
+  parser.addOption(metric);
   parser.process(app);
+  if (parser.isSet(figure) != parser.isSet(experiment)) {
+    std::fprintf(stderr, "mrnn-workbench: --figure and --experiment go together\n");
+    return 2;
+  }
 
   const QStringList positional = parser.positionalArguments();
   const QString userProjects =
       QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
           .filePath(QStringLiteral("projects"));
-  const bool screenshotMode = parser.isSet(screenshot);
+  const bool figureMode = parser.isSet(figure);
+  const bool screenshotMode = parser.isSet(screenshot) || figureMode;
   // The project on the command line, else the last one opened (as an editor reopens its last
   // folder), else the default project; a screenshot never reads the user's settings.
   QString project =
       mrnn::app::ProjectFiles::projectAtLaunch(positional, QString(), !screenshotMode);
+  if (figureMode) {
+    try {
+      project = QString::fromStdString(
+          mrnn::engine::loadExperiment(parser.value(experiment).toStdString()).baseFile);
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "mrnn-workbench: %s\n", error.what());
+      return 1;
+    }
+  }
   if (project.isEmpty()) {
     project = mrnn::app::TemplateCatalog::standard().defaultProject(userProjects);
   }
@@ -117,6 +150,17 @@ int main(int argc, char* argv[]) {
     return 2;
   }
 
+  if (figureMode) {
+    if (!loaded) {
+      std::fprintf(stderr, "mrnn-workbench: %s\n", qPrintable(window.statusText()));
+      return 1;
+    }
+    window.resize(1280, 820);
+    window.show();
+    settle();
+    return mrnn::app::saveExperimentFigure(window, parser.value(experiment), parser.value(metric),
+                                           parser.value(figure));
+  }
   if (screenshotMode) {
     if (!loaded) {
       std::fprintf(stderr, "mrnn-workbench: %s\n", qPrintable(window.statusText()));

@@ -13,6 +13,7 @@
 #include "engine/config/parameter_count.h"
 #include "engine/config/parameter_matching.h"
 #include "engine/data/corpus.h"
+#include "engine/experiment/claim_results.h"
 #include "engine/experiment/yaml_path.h"
 #include "engine/io/atomic_file.h"
 #include "engine/store/text_format.h"
@@ -303,6 +304,7 @@ ExperimentPlan planExperiment(const Experiment& experiment, const VocabularySize
       if (watch.progress) watch.progress(static_cast<int64_t>(plan.trials.size()), total);
     }
   }
+  checkClaims(plan);
   return plan;
 }
 

@@ -6,8 +6,9 @@
 #include <map>
 #include <sstream>
 
+#include "engine/experiment/claim_results.h"
 #include "engine/experiment/experiment_paths.h"
-#include "engine/io/trimmed.h"
+#include "engine/experiment/setting_selector.h"
 #include "engine/store/run_eta.h"
 #include "engine/store/run_lock.h"
 #include "engine/store/text_format.h"
@@ -42,31 +43,6 @@ SeedSummary summarise(const std::vector<double>& values) {
     summary.stddev = std::sqrt(squares / static_cast<double>(values.size() - 1));
   }
   return summary;
-}
-
-bool sameValue(const std::string& a, const std::string& b) {
-  if (trimmed(a) == trimmed(b)) return true;
-  try {
-    size_t usedA = 0;
-    size_t usedB = 0;
-    const double x = std::stod(trimmed(a), &usedA);
-    const double y = std::stod(trimmed(b), &usedB);
-    return usedA == trimmed(a).size() && usedB == trimmed(b).size() && x == y;
-  } catch (const std::exception&) {
-    return false;
-  }
-}
-
-bool referenceApplies(const ExperimentReference& reference,
-                      const std::vector<AxisSetting>& settings) {
-  for (const auto& [key, value] : reference.when) {
-    bool matched = false;
-    for (const AxisSetting& setting : settings) {
-      if (setting.key == key) matched = sameValue(setting.value, value);
-    }
-    if (!matched) return false;
-  }
-  return true;
 }
 
 // Columns padded to their widest cell; the first row is the header, underlined.
@@ -240,7 +216,7 @@ std::vector<ConfigurationResult> experimentResults(const ExperimentPlan& plan,
       result.state = "queued";
     }
     for (const ExperimentReference& reference : plan.experiment.references) {
-      if (referenceApplies(reference, result.settings)) {
+      if (settingsMatch(reference.when, result.settings)) {
         result.references.push_back({reference.metric, reference.value, reference.source});
       }
     }
@@ -289,7 +265,8 @@ std::string resultsText(const ExperimentPlan& plan, const std::vector<Configurat
   }
   return "experiment '" + plan.experiment.name + "' (" +
          searchKindName(plan.experiment.search.kind) + ", " + std::to_string(plan.trials.size()) +
-         " trials): bits per symbol, mean ± std over seeds\n" + table(cells);
+         " trials): bits per symbol, mean ± std over seeds\n" + table(cells) +
+         claimsText(claimResults(plan, rows));
 }
 
 std::string resultsCsv(const ExperimentPlan& plan, const std::vector<ConfigurationResult>& rows) {
@@ -362,7 +339,7 @@ std::string resultsJson(const ExperimentPlan& plan, const std::vector<Configurat
     for (size_t r = 0; r < row.runIds.size(); ++r) out << (r > 0 ? ", " : "") << row.runIds[r];
     out << "]}";
   }
-  out << "\n]}\n";
+  out << "\n], \"claims\": " << claimsJson(claimResults(plan, rows)) << "}\n";
   return out.str();
 }
 

@@ -241,6 +241,47 @@ ExperimentReference parseReference(const YAML::Node& node, YamlReader& reader,
   return reference;
 }
 
+// A claim's side: a non-empty mapping of key paths to values.
+std::map<std::string, std::string> parseClaimSide(const YAML::Node& node, YamlReader& reader,
+                                                  const std::string& path,
+                                                  const std::string& side) {
+  const YAML::Node selector = node[side];
+  if (!selector) {
+    reader.fail(node, path + "." + side,
+                "missing; the setting (key path: value) of the configuration that is " + side);
+  }
+  if (!selector.IsMap() || selector.size() == 0) {
+    reader.fail(selector, path + "." + side, "expected a mapping of key paths to values");
+  }
+  std::map<std::string, std::string> values;
+  for (const auto& entry : selector) {
+    const std::string key = entry.first.as<std::string>();
+    checkKeyPath(reader, entry.first, path + "." + side + "." + key, key);
+    values[key] = yamlText(entry.second);
+  }
+  return values;
+}
+
+ExperimentClaim parseClaim(const YAML::Node& node, YamlReader& reader, const std::string& path) {
+  reader.expectMap(node, path, {"better", "worse", "metric", "source"});
+  ExperimentClaim claim;
+  claim.better = parseClaimSide(node, reader, path, "better");
+  claim.worse = parseClaimSide(node, reader, path, "worse");
+  claim.betterAt = locate(node["better"], path + ".better");
+  claim.worseAt = locate(node["worse"], path + ".worse");
+  if (claim.better == claim.worse) {
+    reader.fail(node["worse"], path + ".worse", "selects the same setting as 'better'");
+  }
+  if (!node["metric"])
+    reader.fail(node, path + ".metric", "missing; which measure the claim is on");
+  claim.metric = reader.choice(node, path, "metric", "", experimentMetricNames());
+  claim.source = reader.text(node, path, "source", "");
+  if (claim.source.empty()) {
+    reader.fail(node, path + ".source", "missing; say where the claim comes from (paper, table)");
+  }
+  return claim;
+}
+
 // Options the Slurm executor sets itself: an extra argument may not repeat them.
 bool ownSbatchOption(const std::string& argument) {
   for (const char* option : {"--array", "--output", "--error", "--job-name", "--parsable",
@@ -395,7 +436,7 @@ Experiment parseExperiment(const std::string& text, const std::string& file) {
     const std::string path = "experiment";
     reader.expectMap(node, path,
                      {"name", "description", "base", "set", "axes", "search", "seeds", "slots",
-                      "threads", "references", "executor", "slurm"});
+                      "threads", "references", "claims", "executor", "slurm"});
     Experiment experiment;
     experiment.file = file;
     const std::string stem = std::filesystem::path(file).stem().string();
@@ -461,6 +502,12 @@ Experiment parseExperiment(const std::string& text, const std::string& file) {
       for (size_t i = 0; i < references.size(); ++i) {
         experiment.references.push_back(
             parseReference(references[i], reader, indexed(path + ".references", i)));
+      }
+    }
+    if (const YAML::Node claims = node["claims"]) {
+      if (!claims.IsSequence()) reader.fail(claims, path + ".claims", "expected a list of claims");
+      for (size_t i = 0; i < claims.size(); ++i) {
+        experiment.claims.push_back(parseClaim(claims[i], reader, indexed(path + ".claims", i)));
       }
     }
     std::vector<std::string> executors;

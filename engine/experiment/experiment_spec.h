@@ -61,6 +61,17 @@ struct ExperimentReference {
   std::string source;  // "Maupomé & Meurs, Table 1"
 };
 
+// A paper's ordering to test on the measured figures: the configuration `better` selects
+// reaches a lower `metric` than the one `worse` selects (every metric here is a loss).
+struct ExperimentClaim {
+  std::map<std::string, std::string> better;  // key path -> value (YAML text)
+  std::map<std::string, std::string> worse;
+  std::string metric;
+  std::string source;  // "Krause et al., Table 2: 1.59 against 1.64"
+  SpecLocation betterAt;  // each side in the file, for messages
+  SpecLocation worseAt;
+};
+
 // Where the trials run: child processes of the queue on this machine, or a Slurm job array
 // (docs/distributed.md). Each kind is a TrialExecutor (trial_executors.h makes them).
 enum class ExecutorKind { Local, Slurm };
@@ -105,6 +116,7 @@ struct Experiment {
   int64_t slotCount = 0;  // YAML `slots`; 0: chosen from the machine
   int64_t threads = 0;    // per trial; 0: cores / slots
   std::vector<ExperimentReference> references;
+  std::vector<ExperimentClaim> claims;
   ExecutorKind executor = ExecutorKind::Local;  // `executor:`; `--executor` overrides it
   SlurmSettings slurm;
 };

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <map>
 
+#include "engine/experiment/claim_results.h"
 #include "widgets/experiments/metric_axis_plot.h"
 #include "widgets/experiments/parallel_coordinates_view.h"
 #include "widgets/experiments/results_table_model.h"
@@ -102,6 +103,12 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent) {
   tableLayout->setContentsMargins(0, 0, 0, 0);
   tableLayout->addWidget(table_, 1);
   tableLayout->addWidget(comparison_);
+  claims_ = new QLabel(this);
+  claims_->setObjectName(QStringLiteral("experimentClaims"));
+  claims_->setWordWrap(true);
+  claims_->setTextFormat(Qt::RichText);
+  claims_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  tableLayout->addWidget(claims_);
   auto* splitter = new QSplitter(Qt::Horizontal, this);
   splitter->addWidget(tableSide);
   splitter->addWidget(figures_);
@@ -172,8 +179,45 @@ void ResultsView::setResults(const engine::ExperimentPlan& plan,
     }
     axis_->setCurrentIndex(again >= 0 ? again : (labels.isEmpty() ? -1 : start));
   }
+  updateClaims();
   redraw();
   updateButtons();
+}
+
+QString ResultsView::claims() const {
+  return claims_->text();
+}
+
+// Each claim of the file on one line: a mark, the ordering, the verdict, both sides' seeds and
+// the one-sided p; the source in its tooltip. Hidden when the file states none.
+void ResultsView::updateClaims() {
+  const auto results = engine::claimResults(plan_, rows_);
+  QStringList lines;
+  QStringList sources;
+  for (const engine::ClaimResult& claim : results) {
+    using Verdict = engine::ClaimResult::Verdict;
+    const QString mark = claim.verdict == Verdict::Holds            ? QStringLiteral("\u2714")
+                         : claim.verdict == Verdict::Reversed       ? QStringLiteral("\u2718")
+                         : claim.verdict == Verdict::NotSignificant ? QStringLiteral("~")
+                                                                    : QStringLiteral("\u2026");
+    QString figures;
+    if (claim.better.count > 0 && claim.worse.count > 0) {
+      figures =
+          tr(": %1 against %2").arg(claim.better.mean, 0, 'f', 4).arg(claim.worse.mean, 0, 'f', 4);
+      if (claim.test) figures += tr(", p = %1").arg(claim.oneSidedP, 0, 'g', 2);
+    }
+    lines.append(tr("%1 <b>%2</b> below <b>%3</b> (%4): %5%6")
+                     .arg(mark, QString::fromStdString(claim.betterLabel).toHtmlEscaped(),
+                          QString::fromStdString(claim.worseLabel).toHtmlEscaped(),
+                          QString::fromStdString(claim.claim.metric),
+                          QString::fromStdString(claim.verdictText()), figures));
+    sources.append(QString::fromStdString(claim.claim.source));
+  }
+  claims_->setVisible(!lines.isEmpty());
+  claims_->setText(lines.isEmpty() ? QString()
+                                   : tr("Claims (one-sided Welch's t-test over the seeds):<br>") +
+                                         lines.join(QStringLiteral("<br>")));
+  claims_->setToolTip(sources.join(QLatin1Char('\n')));
 }
 
 void ResultsView::redraw() {

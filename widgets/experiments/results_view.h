@@ -65,6 +65,8 @@ class ResultsView : public QWidget {
   QComboBox* metricChooser() const { return metric_; }
   // Two selected configurations compared (Welch's t-test), or a hint.
   QString comparison() const;
+  // The experiment file's claims tested on the seeds (rich text), or "" when it has none.
+  QString claims() const;
   QComboBox* axisChooser() const { return axis_; }
   QToolButton* showButton() const { return show_; }
   ExportBar* exportBar() const { return export_; }
@@ -75,6 +77,7 @@ class ResultsView : public QWidget {
  private:
   void redraw();
   void updateComparison();
+  void updateClaims();
   void updateButtons();
 
   engine::ExperimentPlan plan_;
@@ -87,6 +90,7 @@ class ResultsView : public QWidget {
   QTabWidget* figures_ = nullptr;
   QComboBox* metric_ = nullptr;
   QLabel* comparison_ = nullptr;
+  QLabel* claims_ = nullptr;
   QComboBox* axis_ = nullptr;
   QToolButton* show_ = nullptr;
   ExportBar* export_ = nullptr;

@@ -101,6 +101,7 @@ class ExperimentsPanelTest : public QObject {
   void newExperimentWritesAStarterFile();
   void anotherProjectListsItsOwnExperiments();
   void resultsTableSortsAndShowsRunsInTheMonitor();
+  void claimsAreTestedBesideTheTable();
   void metricPlotHasAPointWithErrorBarsPerConfiguration();
   void parallelCoordinatesHasALinePerConfiguration();
   void resultsExportAsCsv();
@@ -496,6 +497,50 @@ void ExperimentsPanelTest::theKeyCompleterReadsWhole() {
       line->fontMetrics().horizontalAdvance(QStringLiteral("model.init.recurrent_scale"));
   QVERIFY2(line->completer()->popup()->minimumWidth() > longest,
            qPrintable(QString::number(line->completer()->popup()->minimumWidth())));
+}
+
+// The file's claims, each side one configuration, tested on the seeds under the table: the
+// lstm at lr 0.001 (test 2.25, 2.30) below the mlstm at 0.001 (2.45, 2.50) holds, t = -5.66 on
+// 2 degrees of freedom, one-sided p = 0.015; the other claim is the wrong way round.
+void ExperimentsPanelTest::claimsAreTestedBesideTheTable() {
+  test::ExperimentTestProject project(40, "[1, 2]");
+  QFile file(project.experimentFile());
+  QVERIFY(file.open(QIODevice::Append));
+  // Block style: a key path's "[0]" would open a list inside a {...} mapping.
+  const auto claim = [](const char* better, const char* worse, const char* lr, const char* table) {
+    return QStringLiteral(
+               "    - better:\n"
+               "        model.layers[0].type: %1\n"
+               "        training.optimizer.lr: %3\n"
+               "      worse:\n"
+               "        model.layers[0].type: %2\n"
+               "        training.optimizer.lr: %3\n"
+               "      metric: test_bpc\n"
+               "      source: \"made up, %4\"\n")
+        .arg(QLatin1String(better), QLatin1String(worse), QLatin1String(lr), QLatin1String(table))
+        .toUtf8();
+  };
+  file.write("  claims:\n" + claim("lstm", "mlstm", "0.001", "Table 1") +
+             claim("mlstm", "lstm", "0.003", "Table 2"));
+  file.close();
+  ProjectDocument document;
+  document.load(project.projectFile());
+  ExperimentsPanel panel(document);
+  QVERIFY(panel.plan().has_value());
+  ResultsView* results = panel.resultsView();
+  QVERIFY2(results->claims().contains(QStringLiteral("not measured yet")),
+           qPrintable(results->claims()));
+  fillStore(*panel.plan());
+  panel.refreshStatus();
+  const QStringList lines = results->claims().split(QStringLiteral("<br>"));
+  QCOMPARE(lines.size(), 3);
+  QVERIFY2(lines[1].contains(QStringLiteral("holds: 2.2750 against 2.4750, p = 0.015")),
+           qPrintable(lines[1]));
+  QVERIFY2(lines[2].contains(QStringLiteral("reversed: 2.5750 against 2.3750")),
+           qPrintable(lines[2]));
+  QVERIFY(results->findChild<QLabel*>(QStringLiteral("experimentClaims"))
+              ->toolTip()
+              .contains(QStringLiteral("made up, Table 2")));
 }
 
 void ExperimentsPanelTest::metricPlotHasAPointWithErrorBarsPerConfiguration() {

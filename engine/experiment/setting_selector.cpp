@@ -1,0 +1,54 @@
+#include "engine/experiment/setting_selector.h"
+
+#include <algorithm>
+#include <exception>
+
+#include "engine/io/trimmed.h"
+
+namespace mrnn::engine {
+
+bool sameSettingValue(const std::string& a, const std::string& b) {
+  const std::string x = trimmed(a);
+  const std::string y = trimmed(b);
+  if (x == y) return true;
+  try {
+    size_t usedX = 0;
+    size_t usedY = 0;
+    const double first = std::stod(x, &usedX);
+    const double second = std::stod(y, &usedY);
+    return usedX == x.size() && usedY == y.size() && first == second;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+bool settingsMatch(const std::map<std::string, std::string>& selector,
+                   const std::vector<AxisSetting>& settings) {
+  for (const auto& [key, value] : selector) {
+    const auto found = std::find_if(settings.begin(), settings.end(),
+                                    [&](const AxisSetting& setting) { return setting.key == key; });
+    if (found == settings.end() || !sameSettingValue(found->value, value)) return false;
+  }
+  return true;
+}
+
+std::vector<int64_t> matchingConfigurations(const ExperimentPlan& plan,
+                                            const std::map<std::string, std::string>& selector) {
+  std::vector<int64_t> found;
+  for (const TrialPlan& trial : plan.trials) {
+    if (!found.empty() && found.back() == trial.configuration) continue;
+    if (std::find(found.begin(), found.end(), trial.configuration) != found.end()) continue;
+    if (settingsMatch(selector, trial.settings)) found.push_back(trial.configuration);
+  }
+  return found;
+}
+
+std::string selectorText(const std::map<std::string, std::string>& selector) {
+  std::string text;
+  for (const auto& [key, value] : selector) {
+    text += (text.empty() ? "" : ", ") + key + ": " + trimmed(value);
+  }
+  return text;
+}
+
+}  // namespace mrnn::engine
