@@ -123,6 +123,9 @@ int runEval(const CommandLine& args, std::ostream& out, std::ostream& err) {
                                : engine::RunCatalogue(project.folder)
                                      .checkpointToAnalyse(positiveInteger(args, "run", 0));
   engine::Checkpoint checkpoint = engine::Checkpoint::open(path);
+  // The run's model as it trained (an experiment's trial at its own size, a run from before
+  // an edit): the project gives the data and the evaluation settings.
+  project.model = checkpoint.modelAsTrained(project.model);
   if (engine::isLongRangeProblem(project.data.synthetic)) {
     return evaluateProblem(project, checkpoint, splitName, device, args, out, err);
   }

@@ -15,12 +15,7 @@ namespace {
 
 LoadedModel fromCheckpoint(Project project, const std::string& path, const torch::Device& device) {
   Checkpoint checkpoint = Checkpoint::open(path);
-  if (modelSectionYaml(project.model) != checkpoint.snapshot().modelYaml) {
-    // A run trained before the project's model was edited, or imported: it opens as the
-    // model it is, which its checkpoint keeps.
-    project.model =
-        parseProject(checkpoint.snapshot().projectYaml, path + " (stored project)").model;
-  }
+  project.model = checkpoint.modelAsTrained(project.model);
   if (!project.model.predictsSymbols()) {
     // Sampling, scores and the probes read next-symbol probabilities, which it has none of.
     throw CheckpointError("checkpoint '" + path +

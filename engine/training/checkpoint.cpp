@@ -12,6 +12,7 @@
 
 #include "engine/config/model_config_parser.h"
 #include "engine/config/model_config_writer.h"
+#include "engine/config/project_file.h"
 #include "engine/config/yaml_reader.h"
 #include "engine/io/atomic_file.h"
 #include "engine/io/script_declarations.h"
@@ -348,6 +349,11 @@ std::string firstDifference(const std::string& stored, const std::string& projec
 }
 
 }  // namespace
+
+ModelConfig Checkpoint::modelAsTrained(const ModelConfig& project) const {
+  if (modelSectionYaml(project) == snapshot_.modelYaml) return project;
+  return parseProject(snapshot_.projectYaml, path_ + " (stored project)").model;
+}
 
 void Checkpoint::checkCompatible(const ModelConfig& model, const Vocabulary& vocabulary) const {
   const std::string mine = modelSectionYaml(model);

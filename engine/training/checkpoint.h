@@ -77,6 +77,10 @@ class Checkpoint {
   const TrainingSnapshot& snapshot() const { return snapshot_; }
   Vocabulary vocabulary() const;
 
+  // The model this checkpoint holds, for a project whose model section is another: the
+  // project's own when they agree, else the one its stored project gives (a run trained
+  // before the project was edited, an experiment's trial at its own size, an import).
+  ModelConfig modelAsTrained(const ModelConfig& project) const;
   // Throws CheckpointError when the checkpoint was made with another model or vocabulary.
   void checkCompatible(const ModelConfig& model, const Vocabulary& vocabulary) const;
   void loadModel(LanguageModel& model);

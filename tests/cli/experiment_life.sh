@@ -115,6 +115,19 @@ YAML
       "$work/runs.csv" "$work/table.csv" || fail "table does not match the store"
     "$mrnn" experiment table "$experiment" --format json | grep -q '"valid_bpc": {"mean": ' ||
       fail "json table"
+    # A trial's run evaluates as the model it trained (an mlstm of its own size), not the base
+    # project's: `eval --run` gives the test figure the run recorded.
+    read -r run3 recorded < <(python3 -c '
+import csv, sys
+row = [r for r in csv.DictReader(open(sys.argv[1])) if r["configuration"] == "3"][0]
+print(row["runs"], row["test_bpc_mean"])' "$work/table.csv")
+    "$mrnn" eval "$work/project.yaml" --run "$run3" --split test --json >"$work/eval.json" ||
+      fail "eval of trial 3's run $run3 failed: $(cat "$work/eval.json")"
+    python3 - "$work/eval.json" "$recorded" <<'PY' || fail "eval's figure is not the recorded one"
+import json, sys
+measured = json.load(open(sys.argv[1]))["results"][0]["bits_per_symbol"]
+assert abs(measured - float(sys.argv[2])) < 1e-4, (measured, sys.argv[2])
+PY
     # Run again: every trial is done, nothing trains twice.
     "$mrnn" experiment run "$experiment" >"$work/again.out" 2>&1 || fail "second run failed"
     [ "$(run_count)" -eq 4 ] || fail "a finished trial ran twice"
