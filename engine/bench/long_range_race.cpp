@@ -6,9 +6,9 @@
 #include <variant>
 
 #include "engine/config/project_file.h"
+#include "engine/runtime/stop_token.h"
 #include "engine/store/metric_names.h"
 #include "engine/training/problem_score.h"
-#include "engine/training/run_control.h"
 #include "engine/training/trainer.h"
 
 namespace mrnn::engine {
@@ -28,8 +28,7 @@ RaceResult train(const Project& project) {
     }
   };
   Trainer trainer(project, publish);
-  RunControl control;
-  const TrainingOutcome outcome = trainer.run(control);
+  const TrainingOutcome outcome = trainer.run(StopToken::never());
   if (outcome.failed) {
     result.failure = outcome.reason;
     return result;
@@ -42,14 +41,17 @@ RaceResult train(const Project& project) {
 }  // namespace
 
 std::string raceProjectYaml(const RaceOptions& o, bool hessianFree) {
+  // Addition and multiplication predict a real number; XOR reads bits too, answers a symbol.
+  const bool realTarget =
+      o.problem == SyntheticTask::Addition || o.problem == SyntheticTask::Multiplication;
+  const bool readsValues = realTarget || o.problem == SyntheticTask::Xor;
   std::ostringstream y;
   y << "name: " << syntheticTaskName(o.problem) << " T=" << o.length << ", "
     << (hessianFree ? "Hessian-free" : "Adam") << "\n"
     << "model:\n"
-    << "  input: {level: word, embedding_size: 0"
-    << (o.problem == SyntheticTask::Addition ? ", values: 1" : "") << "}\n"
+    << "  input: {level: word, embedding_size: 0" << (readsValues ? ", values: 1" : "") << "}\n"
     << "  layers:\n    - {type: rnn, hidden_size: " << o.hidden << "}\n"
-    << "  output: {type: " << (o.problem == SyntheticTask::Addition ? "linear" : "softmax") << "}\n"
+    << "  output: {type: " << (realTarget ? "linear" : "softmax") << "}\n"
     << "  init: {seed: " << o.seed
     << ", recurrent: sparse, sparse_connections: 15, recurrent_scale: 1.2}\n"
     << "data:\n  synthetic: " << syntheticTaskName(o.problem) << "\n"

@@ -17,7 +17,9 @@ const std::vector<std::string> kSyntheticNames{"none",
                                                "temporal_order_3bit",
                                                "random_permutation",
                                                "memorization_5bit",
-                                               "memorization_20bit"};
+                                               "memorization_20bit",
+                                               "multiplication",
+                                               "xor"};
 
 CorpusFormat formatFromName(const std::string& name) {
   for (size_t i = 0; i < kFormatNames.size(); ++i) {

@@ -42,6 +42,8 @@ enum class SyntheticTask {
   RandomPermutation,  // predict the first of T symbols (one of two) at the end
   Memorization5,      // recall 5 binary symbols after T steps
   Memorization20,     // recall 10 symbols of 5 values (about 20 bits) after T steps
+  Multiplication,     // multiply the two marked numbers of a stream of U(0, 1) values (real)
+  Xor,                // XOR of the two marked bits of a stream of random bits (2 classes)
 };
 
 // `data.problem`: the size of a long-range problem. Sequences are drawn from the seed's

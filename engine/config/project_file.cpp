@@ -13,22 +13,31 @@
 namespace mrnn::engine {
 namespace {
 
-// Real numbers in and out belong together, and to the addition problem alone: it reads a
-// number beside each marker and predicts a sum; every other data set is symbols.
+// Real numbers belong to the problems that read them: addition and multiplication read a
+// number beside each marker and predict a real result; XOR reads bits and predicts a symbol.
+// Every other data set is symbols in and out.
 void checkRealValues(const Project& project, YamlReader& reader) {
   const ModelConfig& model = project.model;
-  const bool addition = project.hasData && project.data.synthetic == SyntheticTask::Addition;
+  const SyntheticTask task = project.hasData ? project.data.synthetic : SyntheticTask::None;
+  const bool realTarget = task == SyntheticTask::Addition || task == SyntheticTask::Multiplication;
+  const bool readsValues = realTarget || task == SyntheticTask::Xor;
   const bool linear = model.output.kind == OutputKind::Linear;
-  if (addition && (model.input.values != 1 || !linear || model.output.size != 1)) {
+  const std::string name = syntheticTaskName(task);
+  if (realTarget && (model.input.values != 1 || !linear || model.output.size != 1)) {
     reader.failAtKey(model.input.values != 1 ? "model.input.values" : "model.output.type",
-                     "the addition problem reads one number beside each marker and predicts "
-                     "their sum: set model.input.values: 1 and model.output.type: linear "
-                     "(size 1)");
+                     "the " + name + " problem reads one number beside each marker and " +
+                         "predicts a real result: set model.input.values: 1 and " +
+                         "model.output.type: linear (size 1)");
   }
-  if (!addition && project.hasData && (linear || model.input.values > 0)) {
+  if (task == SyntheticTask::Xor && (model.input.values != 1 || linear)) {
     reader.failAtKey(linear ? "model.output.type" : "model.input.values",
-                     "real-valued inputs and a linear output belong to the addition problem "
-                     "(data.synthetic: addition); this data is symbols");
+                     "the xor problem reads one bit beside each marker and predicts the symbol "
+                     "0 or 1: set model.input.values: 1 and a softmax output");
+  }
+  if (!readsValues && project.hasData && (linear || model.input.values > 0)) {
+    reader.failAtKey(linear ? "model.output.type" : "model.input.values",
+                     "real-valued inputs and a linear output belong to the addition, "
+                     "multiplication and xor problems (data.synthetic); this data is symbols");
   }
 }
 

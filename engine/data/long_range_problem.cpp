@@ -13,7 +13,10 @@ namespace {
 std::vector<std::string> problemSymbols(SyntheticTask task) {
   switch (task) {
     case SyntheticTask::Addition:
+    case SyntheticTask::Multiplication:
       return {"-", "mark", "signal"};
+    case SyntheticTask::Xor:
+      return {"-", "mark", "signal", "0", "1"};
     case SyntheticTask::TemporalOrder2:
       return {"a", "b", "c", "d", "X", "Y", "E", "B", "XX", "XY", "YX", "YY"};
     case SyntheticTask::TemporalOrder3:
@@ -39,9 +42,12 @@ std::vector<std::string> problemSymbols(SyntheticTask task) {
 int64_t shortestLength(SyntheticTask task) {
   switch (task) {
     case SyntheticTask::Addition:
+    case SyntheticTask::Multiplication:
     case SyntheticTask::TemporalOrder2:
     case SyntheticTask::TemporalOrder3:
       return 20;
+    case SyntheticTask::Xor:
+      return 40;  // the second mark (below 25% of T) well before the signal (T/2 − 3)
     case SyntheticTask::Memorization5:
       return 2 * 5 + 1;
     case SyntheticTask::Memorization20:
@@ -54,6 +60,15 @@ int64_t shortestLength(SyntheticTask task) {
 // Uniform in [low, high] (both included).
 int64_t between(std::mt19937_64& random, int64_t low, int64_t high) {
   return low + uniformBelow(random, static_cast<uint64_t>(high - low + 1));
+}
+
+// The markers of the two-number problems: the signal opens the sequence and comes again three
+// steps before the answer; the two operands are marked.
+void markTwo(std::vector<int64_t>& inputs, int64_t first, int64_t second, int64_t end) {
+  inputs[0] = 2;
+  inputs[static_cast<size_t>(first)] = 1;
+  inputs[static_cast<size_t>(second)] = 1;
+  inputs[static_cast<size_t>(end - 3)] = 2;
 }
 
 struct Builder {
@@ -81,9 +96,14 @@ LongRangeProblem::LongRangeProblem(SyntheticTask task, const ProblemConfig& conf
                                 " needs T from " + std::to_string(shortestLength(task)) +
                                 " to 16,777,216; got " + std::to_string(t));
   }
-  const bool variable = task == SyntheticTask::Addition || task == SyntheticTask::TemporalOrder2 ||
+  const bool variable = task == SyntheticTask::Addition || task == SyntheticTask::Multiplication ||
+                        task == SyntheticTask::TemporalOrder2 ||
                         task == SyntheticTask::TemporalOrder3;
-  window_ = variable ? std::max(t * 110 / 100, t + 1) : t;
+  if (task == SyntheticTask::Xor) {
+    window_ = std::max(t * 55 / 100, t / 2 + 1);  // lengths in [T/2, 0.55 T)
+  } else {
+    window_ = variable ? std::max(t * 110 / 100, t + 1) : t;
+  }
 }
 
 int64_t LongRangeProblem::sequences(ProblemSplit split) const {
@@ -107,19 +127,34 @@ ProblemSequence LongRangeProblem::sequence(ProblemSplit split, int64_t index) co
   auto& in = b.s.inputs;
   const auto step = [](int64_t k) { return static_cast<size_t>(k); };
   switch (task_) {
-    case SyntheticTask::Addition: {
+    case SyntheticTask::Addition:
+    case SyntheticTask::Multiplication: {
       b.s.values.resize(step(window_));
       b.s.targetValues.assign(step(window_), 0.0f);
       for (auto& v : b.s.values) v = static_cast<float>(uniformUnit(random));
       const int64_t end = between(random, t, window_ - 1);
       const int64_t first = between(random, std::max<int64_t>(1, at(1)), at(10) - 1);
       const int64_t second = between(random, at(10), at(50) - 1);
-      in[0] = 2;
-      in[step(first)] = 1;
-      in[step(second)] = 1;
-      in[step(end - 3)] = 2;
+      markTwo(in, first, second, end);
       b.answer(end, 0);
-      b.s.targetValues[step(end)] = b.s.values[step(first)] + b.s.values[step(second)];
+      const float x = b.s.values[step(first)];
+      const float y = b.s.values[step(second)];
+      b.s.targetValues[step(end)] = task_ == SyntheticTask::Addition ? x + y : x * y;
+      break;
+    }
+    case SyntheticTask::Xor: {
+      b.s.values.resize(step(window_));
+      for (auto& v : b.s.values) v = uniformBelow(random, 2) == 1 ? 1.0f : 0.0f;
+      const int64_t end = between(random, t / 2, window_ - 1);
+      const int64_t first = between(random, std::max<int64_t>(1, at(1)), at(10) - 1);
+      const int64_t second = between(random, at(15), at(25) - 1);
+      markTwo(in, first, second, end);
+      // The marked bits alternate with the index: every batch of 4 holds each pair once.
+      const int64_t x = index % 2;
+      const int64_t y = (index / 2) % 2;
+      b.s.values[step(first)] = static_cast<float>(x);
+      b.s.values[step(second)] = static_cast<float>(y);
+      b.answer(end, 3 + (x ^ y));  // the symbols "0" and "1"
       break;
     }
     case SyntheticTask::TemporalOrder2:

@@ -28,10 +28,8 @@ Window ProblemBatcher::window(const LongRangeProblem& problem, ProblemSplit spli
   w.inputs.resize(size);
   w.targets.resize(size);
   w.lossMask.resize(size);
-  if (problem.realValued()) {
-    w.inputValues.resize(size);
-    w.targetValues.resize(size);
-  }
+  if (problem.readsValues()) w.inputValues.resize(size);
+  if (problem.realValued()) w.targetValues.resize(size);
   for (int64_t b = 0; b < batch; ++b) {
     const ProblemSequence s = problem.sequence(split, first + b);
     for (int64_t t = 0; t < steps; ++t) {
@@ -40,10 +38,8 @@ Window ProblemBatcher::window(const LongRangeProblem& problem, ProblemSplit spli
       w.inputs[at] = s.inputs[k];
       w.targets[at] = s.targets[k];
       w.lossMask[at] = s.mask[k];
-      if (problem.realValued()) {
-        w.inputValues[at] = s.values[k];
-        w.targetValues[at] = s.targetValues[k];
-      }
+      if (problem.readsValues()) w.inputValues[at] = s.values[k];
+      if (problem.realValued()) w.targetValues[at] = s.targetValues[k];
     }
   }
   return w;

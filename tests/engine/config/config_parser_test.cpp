@@ -243,7 +243,26 @@ MRNN_TEST(the_addition_problem_needs_real_inputs_and_a_linear_output) {
   const auto elsewhere = errorOf(word + layers + "  output: {type: linear}\n" +
                                  "data:\n  synthetic: temporal_order_2bit\n");
   EXPECT_EQ(elsewhere.key(), std::string("model.output.type"));
-  EXPECT(std::string(elsewhere.what()).find("belong to the addition problem") != std::string::npos);
+  EXPECT_MSG(std::string(elsewhere.what())
+                     .find("belong to the addition, multiplication and xor "
+                           "problems") != std::string::npos,
+             elsewhere.what());
+  // Multiplication as addition; XOR reads bits and answers with a symbol.
+  const std::string product = "data:\n  synthetic: multiplication\n  problem: {length: 50}\n";
+  EXPECT(engine::parseProject(
+             word + "    values: 1\n" + layers + "  output: {type: linear}\n" + product, "p.yaml")
+             .data.synthetic == engine::SyntheticTask::Multiplication);
+  EXPECT_EQ(errorOf(word + layers + product).key(), std::string("model.input.values"));
+  const std::string xorData = "data:\n  synthetic: xor\n  problem: {length: 50}\n";
+  EXPECT(
+      engine::parseProject(word + "    values: 1\n" + layers + xorData, "p.yaml").data.synthetic ==
+      engine::SyntheticTask::Xor);
+  const auto xorLinear =
+      errorOf(word + "    values: 1\n" + layers + "  output: {type: linear}\n" + xorData);
+  EXPECT_EQ(xorLinear.key(), std::string("model.output.type"));
+  EXPECT_MSG(std::string(xorLinear.what()).find("predicts the symbol 0 or 1") != std::string::npos,
+             xorLinear.what());
+  EXPECT_EQ(errorOf(word + layers + xorData).key(), std::string("model.input.values"));
   const auto sizeOnSoftmax = errorOf(project(kLstm, "  output:\n    type: softmax\n    size: 2\n"));
   EXPECT(std::string(sizeOnSoftmax.what()).find("applies only to type: linear") !=
          std::string::npos);
