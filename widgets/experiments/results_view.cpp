@@ -209,7 +209,7 @@ void ResultsView::updateClaims() {
     lines.append(tr("%1 <b>%2</b> below <b>%3</b> (%4): %5%6")
                      .arg(mark, QString::fromStdString(claim.betterLabel).toHtmlEscaped(),
                           QString::fromStdString(claim.worseLabel).toHtmlEscaped(),
-                          QString::fromStdString(claim.claim.metric),
+                          MetricAxisPlot::metricLabel(claim.claim.metric),
                           QString::fromStdString(claim.verdictText()), figures));
     sources.append(QString::fromStdString(claim.claim.source));
   }

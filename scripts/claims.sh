@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Reruns the claims page (docs/claims.md): each paper's central comparison as an experiment
+# with three seeds a configuration, trained by the experiment queue (it survives restarts:
+# run this again and it goes on), then each recipe's table with its claims tested and the
+# Experiments panel's figure into docs/claims/.
+#   scripts/claims.sh [build-dir] [tables]
+# With "tables" it trains nothing and only writes the tables and figures of what has run.
+# About 3 hours on a 2-core machine (docs/claims.md gives each recipe's time); the trials
+# follow the machine's load.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+build_dir="${1:-build/workbench}"
+mode="${2:-all}"
+mrnn="${build_dir}/app/cli/mrnn"
+gui="${build_dir}/app/gui/mrnn-workbench"
+for exe in "${mrnn}" "${gui}"; do
+  if [[ ! -x "${exe}" ]]; then
+    echo "claims.sh: ${exe} not found; build it first (cmake --build --preset workbench)" >&2
+    exit 1
+  fi
+done
+
+# name, recipe, metric the figure shows; in the page's order.
+recipes=(
+  "krause projects/claims/krause-mlstm/experiments/claim.yaml test_bpc"
+  "maupome projects/maupome-ptb-char/experiments/claim.yaml test_bpc"
+  "melis-char projects/claims/melis-mogrifier-char/experiments/claim.yaml test_bpc"
+  "melis-word projects/claims/melis-mogrifier-word/experiments/claim.yaml test_perplexity"
+  "sutskever projects/sutskever-mrnn-vs-rnn/experiments/claim.yaml test_bpc"
+  "shuang projects/claims/shuang-mmlstm/experiments/claim.yaml test_perplexity"
+)
+
+if [[ "${mode}" != "tables" ]]; then
+  for entry in "${recipes[@]}"; do
+    read -r name recipe metric <<<"${entry}"
+    echo "== ${name}: ${recipe} ($(date -u +%H:%M:%S))"
+    start=$(date +%s)
+    "${mrnn}" experiment run "${recipe}"
+    echo "== ${name}: $(( ($(date +%s) - start) / 60 )) minutes"
+  done
+  # Dynamic evaluation (Krause et al. 2017) of each trained mLSTM of the first recipe.
+  krause=projects/claims/krause-mlstm
+  for run in $("${mrnn}" experiment table "${krause}/experiments/claim.yaml" --format json |
+               python3 -c 'import json, sys
+rows = json.load(sys.stdin)["configurations"]
+print(" ".join(str(r) for row in rows if "mlstm" in row["label"] for r in row["runs"]))'); do
+    "${mrnn}" eval "${krause}/project.yaml" --run "${run}" --dynamic
+  done
+fi
+
+mkdir -p docs/claims
+export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
+for entry in "${recipes[@]}"; do
+  read -r name recipe metric <<<"${entry}"
+  "${mrnn}" experiment table "${recipe}"
+  "${gui}" --figure "docs/claims/${name}.png" --experiment "${recipe}" --metric "${metric}"
+done
