@@ -218,12 +218,11 @@ int runBench(const CommandLine& args, std::ostream& out, std::ostream& err) {
   if (args.has("no-torch-lstm")) command << " --no-torch-lstm";
   if (args.has("contention")) command << " --contention";
 
-  const std::atomic<bool> never{false};
   engine::JobContext job(
       [&err](const engine::JobProgress& progress) {
         err << "mrnn bench: " << progress.phase << "\n";
       },
-      never);
+      engine::StopToken::never());
   const auto report = engine::runBenchSuite(options, &job);
   const std::string text = engine::formatBenchReport(report, command.str());
   out << text;

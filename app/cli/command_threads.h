@@ -1,6 +1,5 @@
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <ostream>
 #include <string>
@@ -17,7 +16,7 @@ namespace mrnn::app {
 class CommandThreads {
  public:
   CommandThreads(int64_t requested, const std::string& activity, std::ostream& err)
-      : job_({}, never_) {
+      : job_({}, engine::StopToken::never()) {
     job_.followLoad(engine::torchThreads(
         requested, [&err](const std::string& line) { err << "mrnn: " << line << "\n"; },
         {activity, "threads: 0 follows the load"}));
@@ -28,7 +27,6 @@ class CommandThreads {
   engine::JobContext* job() { return &job_; }
 
  private:
-  std::atomic<bool> never_{false};  // a command stops by its signal, not by this flag
   engine::JobContext job_;
 };
 

@@ -120,7 +120,7 @@ int run(const CommandLine& args, const engine::ExperimentPlan& plan, const StopS
   options.replan = args.has("replan");
   options.gpus =
       torch::cuda::is_available() ? static_cast<int64_t>(torch::cuda::device_count()) : 0;
-  options.stop = &signals.flag();
+  options.stop = &signals.token();
   options.log = [&out](const std::string& line) { out << line << std::endl; };
   try {
     const engine::QueueOutcome outcome = engine::runExperimentQueue(plan, options, *executor);
@@ -330,7 +330,7 @@ int trialWithExitFile(const CommandLine& args, std::ostream& out, std::ostream& 
 // Planning a large experiment takes a while: past a second, how far it came, once a second.
 engine::PlanWatch planWatch(const StopSignals& signals, std::ostream* err) {
   engine::PlanWatch watch;
-  watch.stop = &signals.flag();
+  watch.stop = &signals.token();
   if (err == nullptr) return watch;
   using Clock = std::chrono::steady_clock;
   struct Shown {
@@ -338,13 +338,13 @@ engine::PlanWatch planWatch(const StopSignals& signals, std::ostream* err) {
     bool any = false;
   };
   auto shown = std::make_shared<Shown>();
-  watch.progress = [err, shown](int64_t planned, int64_t total) {
+  watch.progress = [err, shown](const engine::JobProgress& progress) {
     const Clock::time_point now = Clock::now();
     // The last count only after earlier ones: a quick plan prints nothing.
-    if (planned == total ? !shown->any : now < shown->next) return;
+    if (progress.fraction >= 1.0 ? !shown->any : now < shown->next) return;
     shown->any = true;
     shown->next = now + std::chrono::seconds(1);
-    *err << "planning: " << planned << " of " << total << " trials\n" << std::flush;
+    *err << "planning: " << progress.phase << "\n" << std::flush;
   };
   return watch;
 }

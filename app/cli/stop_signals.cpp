@@ -3,7 +3,8 @@
 namespace mrnn::app {
 namespace {
 
-std::atomic<bool> stopRequested{false};
+// The outermost StopSignals' token; loading a pointer and setting a flag are signal-safe.
+std::atomic<engine::StopToken*> current{nullptr};
 std::atomic<int> stopSignal{0};
 // A command may hold one while it plans and its training holds another: the inner one keeps a
 // request that came before it.
@@ -11,15 +12,16 @@ std::atomic<int> depth{0};
 
 extern "C" void onStopSignal(int signal) {
   stopSignal = signal;
-  stopRequested = true;
+  if (engine::StopToken* token = current.load()) token->requestStop();
 }
 
 }  // namespace
 
 StopSignals::StopSignals() {
   if (depth++ == 0) {
-    stopRequested = false;
+    own_ = std::make_unique<engine::StopToken>();
     stopSignal = 0;
+    current = own_.get();
   }
   struct sigaction action {};
   action.sa_handler = onStopSignal;
@@ -32,9 +34,9 @@ StopSignals::StopSignals() {
 }
 
 StopSignals::~StopSignals() {
-  --depth;
   for (size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &previous_[i], nullptr);
   sigaction(SIGPIPE, &previousPipe_, nullptr);
+  if (--depth == 0) current = nullptr;
 }
 
 void StopSignals::restoreIgnoredInterrupt() {
@@ -47,11 +49,11 @@ void StopSignals::restoreIgnoredInterrupt() {
 }
 
 bool StopSignals::requested() const {
-  return stopRequested.load();
+  return token().stopRequested();
 }
 
-const std::atomic<bool>& StopSignals::flag() const {
-  return stopRequested;
+const engine::StopToken& StopSignals::token() const {
+  return *current.load();
 }
 
 const char* StopSignals::name() const {

@@ -41,9 +41,10 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
   const std::string& from = options.resumeFrom;
   const StopSignals signals;
   engine::TrainingRun run(project);
-  run.stopAtStep(options.stopAtStep);
   run.joinRanks(options.collective);
-  run.start(from, options.length);
+  engine::RunLength length = options.length;
+  length.stopAt = options.stopAtStep;
+  run.start(from, length);
   const bool terminal = ::isatty(STDOUT_FILENO) != 0 && !options.quiet;
   bool stopping = false;
   int64_t lastPrinted = 0;

@@ -10,7 +10,7 @@ namespace mrnn::engine {
 AnalysisJob::AnalysisJob(Work work) : work_(std::move(work)) {}
 
 AnalysisJob::~AnalysisJob() {
-  cancelled_ = true;
+  stop_.requestStop();
   if (thread_.joinable()) thread_.join();
 }
 
@@ -19,7 +19,7 @@ void AnalysisJob::start() {
   running_ = true;
   thread_ = std::thread([this] {
     torch::NoGradGuard noGrad;  // analyses never train; grad mode is per thread
-    JobContext context([this](const JobProgress& progress) { events_.push(progress); }, cancelled_);
+    JobContext context([this](const JobProgress& progress) { events_.push(progress); }, stop_);
     try {
       // The desktop is never idle: the analysis takes the processors others leave free,
       // set on this thread (OpenMP's count is per thread) and read again at its reports.

@@ -34,7 +34,7 @@ class AnalysisJob {
   AnalysisJob& operator=(const AnalysisJob&) = delete;
 
   void start();
-  void cancel() { cancelled_ = true; }
+  void cancel() { stop_.requestStop(); }
   void wait();
   bool isRunning() const { return running_; }
   EventQueue<JobEvent>& events() { return events_; }
@@ -42,7 +42,7 @@ class AnalysisJob {
  private:
   Work work_;
   EventQueue<JobEvent> events_;
-  std::atomic<bool> cancelled_{false};
+  StopToken stop_;
   std::atomic<bool> running_{false};
   std::thread thread_;
 };

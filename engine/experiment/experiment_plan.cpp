@@ -228,7 +228,7 @@ ExperimentPlan planExperiment(const Experiment& experiment, const VocabularySize
       trial.configuration = static_cast<int64_t>(c);
       trial.seed = seed;
       std::string label;
-      if (watch.stop != nullptr && watch.stop->load()) {
+      if (watch.stop != nullptr && watch.stop->stopRequested()) {
         throw PlanStopped("planning stopped after " + std::to_string(trial.index) + " of " +
                           std::to_string(total) + " trials");
       }
@@ -301,7 +301,11 @@ ExperimentPlan planExperiment(const Experiment& experiment, const VocabularySize
       trial.config = projectToYaml(trial.project);
       trial.fingerprint = fingerprintOf(trial.config);
       plan.trials.push_back(std::move(trial));
-      if (watch.progress) watch.progress(static_cast<int64_t>(plan.trials.size()), total);
+      if (watch.progress) {
+        const auto planned = static_cast<int64_t>(plan.trials.size());
+        watch.progress({static_cast<double>(planned) / static_cast<double>(total),
+                        std::to_string(planned) + " of " + std::to_string(total) + " trials"});
+      }
     }
   }
   checkClaims(plan);

@@ -9,6 +9,8 @@
 
 #include "engine/config/project_file.h"
 #include "engine/experiment/experiment_spec.h"
+#include "engine/runtime/progress_sink.h"
+#include "engine/runtime/stop_token.h"
 
 namespace mrnn::engine {
 
@@ -50,8 +52,8 @@ int64_t projectVocabularySize(const Project& project);
 
 // Planning costs a few milliseconds a trial: a caller hears how far it came, and may stop it.
 struct PlanWatch {
-  std::function<void(int64_t planned, int64_t total)> progress;  // after each trial
-  const std::atomic<bool>* stop = nullptr;  // once set, planning throws PlanStopped
+  ProgressSink progress;            // after each trial: "N of M trials"
+  const StopToken* stop = nullptr;  // once stopped, planning throws PlanStopped
 };
 class PlanStopped : public std::runtime_error {
  public:

@@ -401,7 +401,7 @@ QueueOutcome runExperimentQueue(const ExperimentPlan& plan, const QueueOptions& 
   };
   while (true) {
     const bool polled = executor.poll(queue);
-    if (!queue.stopping && options.stop != nullptr && options.stop->load()) {
+    if (!queue.stopping && options.stop != nullptr && options.stop->stopRequested()) {
       queue.stopping = true;
       executor.stopAll(queue);
     }

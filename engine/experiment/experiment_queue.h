@@ -45,7 +45,7 @@ struct QueueOptions {
   int64_t gpus = 0;
   bool replan = false;
   std::function<void(const std::string&)> log;  // one line per event, for the terminal
-  const std::atomic<bool>* stop = nullptr;      // set by a signal handler or the GUI
+  const StopToken* stop = nullptr;              // stopped by a signal handler or the GUI
   int pollMilliseconds = 200;
 };
 

@@ -67,7 +67,7 @@ struct ExperimentClaim {
   std::map<std::string, std::string> better;  // key path -> value (YAML text)
   std::map<std::string, std::string> worse;
   std::string metric;
-  std::string source;  // "Krause et al., Table 2: 1.59 against 1.64"
+  std::string source;     // "Krause et al., Table 2: 1.59 against 1.64"
   SpecLocation betterAt;  // each side in the file, for messages
   SpecLocation worseAt;
 };

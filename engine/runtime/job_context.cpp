@@ -13,7 +13,7 @@ void JobContext::report(double fraction, const std::string& phase) {
 }
 
 JobContext JobContext::part(double from, double to, const std::string& name) const {
-  JobContext part(sink_, *cancelled_);
+  JobContext part(sink_, *stop_);
   part.from_ = from_ + (to_ - from_) * from;
   part.to_ = from_ + (to_ - from_) * to;
   part.name_ = name_.empty() ? name : name.empty() ? name_ : name_ + ", " + name;

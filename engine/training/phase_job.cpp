@@ -1,14 +1,8 @@
 #include "engine/training/phase_job.h"
 
-#include <atomic>
 #include <memory>
 
 namespace mrnn::engine {
-namespace {
-
-const std::atomic<bool> kNeverCancelled{false};
-
-}  // namespace
 
 JobContext phaseJob(std::function<void(const PhaseEvent&)> publish, const std::string& phase) {
   auto last = std::make_shared<JobProgress>(JobProgress{-1.0, ""});
@@ -21,7 +15,7 @@ JobContext phaseJob(std::function<void(const PhaseEvent&)> publish, const std::s
         *last = progress;
         publish(PhaseEvent{progress.fraction, progress.phase});
       },
-      kNeverCancelled);
+      StopToken::never());
   return job.part(0.0, 1.0, phase);
 }
 

@@ -18,6 +18,9 @@ struct RunLength {
   std::optional<int64_t> epochs;
   std::optional<int64_t> maxSteps;
   std::optional<double> maxSeconds;  // the run's training time in all, resumes included
+  // Stop (resumable) once the run has trained this many steps, its own end unchanged: an
+  // experiment's successive halving trains a trial to a rung, then goes on from there. 0: none.
+  int64_t stopAt = 0;
 };
 
 // The length `training` states, as a RunLength that gives it to any other settings.

@@ -49,12 +49,12 @@ using Clock = std::chrono::steady_clock;
 // (the update rule, the collective, the run's journal) and the values it keeps.
 class Session {
  public:
-  Session(const Project& project, const Trainer::Publish& publish, RunControl& control,
+  Session(const Project& project, const Trainer::Publish& publish, const StopToken& stop,
           Collective* collective, const RunLength& length)
       : project_(project),
         length_(length),
         publish_(publish),
-        control_(control),
+        stop_(stop),
         local_(collective ? nullptr : std::make_unique<LocalCollective>()),
         collective_(collective ? *collective : *local_),
         ranked_(collective_.size() > 1),
@@ -77,8 +77,8 @@ class Session {
   void end();
   // Whether the loop should stop before the next step; with ranks, as they all agreed.
   bool stopNow() const {
-    return (ranked_ ? agreedStop_ : control_.stopRequested()) ||
-           control_.stepLimitReached(counters_.step);
+    return (ranked_ ? agreedStop_ : stop_.stopRequested()) ||
+           (length_.stopAt > 0 && counters_.step >= length_.stopAt);
   }
   bool done() const;
   void log(const std::string& message) { publish_(LogEvent{message}); }
@@ -90,7 +90,7 @@ class Session {
   Project project_;         // its training and model become the run's own when it resumes
   const RunLength length_;  // a resume's new length, where the caller gives one
   const Trainer::Publish& publish_;
-  RunControl& control_;
+  const StopToken& stop_;  // the caller's: stop (with a checkpoint), pause between steps
   std::unique_ptr<LocalCollective> local_;  // one process: the collective of one rank
   Collective& collective_;
   const bool ranked_;   // several processes train the batch (data parallel)
@@ -165,7 +165,7 @@ bool Session::trainStep() {
   ObjectiveOptions options = parts_.objectiveOptions(training().bf16);
   // One process stops inside a long step (a Hessian-free step over many windows); ranks end
   // the step together and agree after it.
-  if (!ranked_) options.interrupted = [this] { return control_.stopRequested(); };
+  if (!ranked_) options.stop = &stop_;
   WindowObjective objective(*parts_.model, collective_, parts_.state, std::move(windows), options);
   UpdateResult result;
   try {
@@ -185,7 +185,7 @@ bool Session::trainStep() {
   if (ranked_) {
     const double mine = std::chrono::duration<double>(Clock::now() - started).count() -
                         (parts_.buckets ? parts_.buckets->waitSeconds() : 0.0);
-    const StepAgreement agreed = agreeAfterStep(collective_, 0.0, control_.stopRequested(), mine);
+    const StepAgreement agreed = agreeAfterStep(collective_, 0.0, stop_.stopRequested(), mine);
     agreedStop_ = agreed.stop;
     rankSeconds = agreed.seconds;
   }
@@ -314,13 +314,13 @@ TrainingOutcome Session::run(const std::string& resumeFrom) {
     setUp(resumeFrom);
     int64_t sinceCheckpoint = 0;
     while (!stopNow()) {
-      if (control_.pauseRequested() && !ranked_) {
+      if (stop_.pauseRequested() && !ranked_) {
         journal_.flush();
         journal_.setStatus(RunStatus::Paused);
         log("paused at step " + std::to_string(counters_.step));
-        control_.waitWhilePaused();
+        stop_.waitWhilePaused();
         journal_.setStatus(RunStatus::Running);
-        if (control_.stopRequested()) break;
+        if (stop_.stopRequested()) break;
         log("resumed at step " + std::to_string(counters_.step));
       }
       if (!trainStep()) break;
@@ -351,9 +351,9 @@ TrainingOutcome Session::run(const std::string& resumeFrom) {
 Trainer::Trainer(Project project, Publish publish, Collective* collective)
     : project_(std::move(project)), publish_(std::move(publish)), collective_(collective) {}
 
-TrainingOutcome Trainer::run(RunControl& control, const std::string& resumeFrom,
+TrainingOutcome Trainer::run(const StopToken& stop, const std::string& resumeFrom,
                              const RunLength& length) {
-  Session session(project_, publish_, control, collective_, length);
+  Session session(project_, publish_, stop, collective_, length);
   return session.run(resumeFrom);
 }
 

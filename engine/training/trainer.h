@@ -5,8 +5,8 @@
 #include <string>
 
 #include "engine/config/project_file.h"
+#include "engine/runtime/stop_token.h"
 #include "engine/training/resumed_training.h"
-#include "engine/training/run_control.h"
 #include "engine/training/training_events.h"
 
 namespace mrnn::engine {
@@ -46,7 +46,8 @@ class Trainer {
   // so N + N steps equal 2N uninterrupted steps on CPU. A resumed run keeps the training
   // settings it started with, but for the project's device, threads and bf16 and `length`
   // where given (resumedTraining).
-  TrainingOutcome run(RunControl& control, const std::string& resumeFrom = "",
+  // `stop` pauses the run between steps and stops it with a resumable checkpoint.
+  TrainingOutcome run(const StopToken& stop, const std::string& resumeFrom = "",
                       const RunLength& length = {});
 
  private:

@@ -6,7 +6,7 @@ TrainingRun::TrainingRun(Project project) : project_(std::move(project)) {}
 
 TrainingRun::~TrainingRun() {
   if (thread_.joinable()) {
-    control_.requestStop();
+    stop_.requestStop();
     thread_.join();
   }
 }
@@ -17,7 +17,7 @@ void TrainingRun::start(const std::string& resumeFrom, const RunLength& length) 
   thread_ = std::thread([this, resumeFrom, length] {
     Trainer trainer(
         project_, [this](TrainingEvent event) { events_.push(std::move(event)); }, collective_);
-    outcome_ = trainer.run(control_, resumeFrom, length);
+    outcome_ = trainer.run(stop_, resumeFrom, length);
     running_ = false;
   });
 }

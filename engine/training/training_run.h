@@ -5,8 +5,8 @@
 #include <string>
 #include <thread>
 
+#include "engine/runtime/stop_token.h"
 #include "engine/training/event_queue.h"
-#include "engine/training/run_control.h"
 #include "engine/training/trainer.h"
 
 namespace mrnn::engine {
@@ -23,11 +23,9 @@ class TrainingRun {
 
   // A new run, or the one `resumeFrom` continues (for `length`, Trainer::run).
   void start(const std::string& resumeFrom = "", const RunLength& length = {});
-  void pause() { control_.requestPause(); }
-  void resume() { control_.requestResume(); }
-  void stop() { control_.requestStop(); }
-  // Before start(): stop (resumable) after step `step` (RunControl::stopAtStep).
-  void stopAtStep(int64_t step) { control_.stopAtStep(step); }
+  void pause() { stop_.requestPause(); }
+  void resume() { stop_.requestResume(); }
+  void stop() { stop_.requestStop(); }
   // Before start(): train as one rank of a data-parallel run (Trainer). Must outlive the run.
   void joinRanks(Collective* collective) { collective_ = collective; }
   void wait();
@@ -40,7 +38,7 @@ class TrainingRun {
  private:
   Project project_;
   Collective* collective_ = nullptr;
-  RunControl control_;
+  StopToken stop_;
   EventQueue<TrainingEvent> events_;
   TrainingOutcome outcome_;
   std::thread thread_;

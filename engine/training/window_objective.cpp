@@ -110,7 +110,7 @@ torch::Tensor WindowObjective::windowLoss(size_t w, ModelState& state) {
 }
 
 void WindowObjective::poll() const {
-  if (options_.interrupted && options_.interrupted()) throw UpdateInterrupted();
+  if (options_.stop != nullptr && options_.stop->stopRequested()) throw UpdateInterrupted();
 }
 
 void WindowObjective::ensureFirstPass() {

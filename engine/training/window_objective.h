@@ -10,6 +10,7 @@
 #include "engine/models/window_masks.h"
 #include "engine/optim/objective.h"
 #include "engine/optim/update_rule.h"
+#include "engine/runtime/stop_token.h"
 #include "engine/training/collective.h"
 #include "engine/training/curvature_windows.h"
 #include "engine/training/data_parallel.h"
@@ -37,10 +38,10 @@ struct ObjectiveOptions {
   // Data parallel, one window: its gradient is summed over the ranks in buckets while the
   // backward pass runs. Null: summed after it (or nothing to sum, one process).
   GradientBuckets* buckets = nullptr;
-  // Asked between windows: true abandons the update (UpdateInterrupted, engine/optim/
-  // objective.h), so that a stop is honoured within one window's time even in a long
-  // Hessian-free step. Unset: never (ranks end a step together, then agree to stop).
-  std::function<bool()> interrupted;
+  // Asked between windows: once stopped, the update is abandoned (UpdateInterrupted,
+  // engine/optim/objective.h), so that a stop is honoured within one window's time even in a
+  // long Hessian-free step. Null: never (ranks end a step together, then agree to stop).
+  const StopToken* stop = nullptr;
 };
 
 // The objective of one update over the trainer's windows: the mean loss (stepLoss: negative
@@ -84,7 +85,7 @@ class WindowObjective : public Objective {
   torch::Tensor windowLoss(size_t w, ModelState& state);
   // Runs every window without a gradient once, when no pass has run yet (fixes the starts).
   void ensureFirstPass();
-  // Throws UpdateInterrupted when options_.interrupted says so.
+  // Throws UpdateInterrupted once options_.stop is stopped.
   void poll() const;
   void recordEnd(size_t w, const ModelState& state);
   CurvatureWindows& curvature();

@@ -30,11 +30,11 @@ SplitSummary summarise(const engine::CorpusSplit& split, bool ownFile) {
 
 // Counts every id of the training split; false when cancelled.
 bool countSymbols(const engine::TokenStream& tokens, int64_t vocabularySize,
-                  std::vector<int64_t>& counts, const std::atomic<bool>& cancel) {
+                  std::vector<int64_t>& counts, const engine::StopToken& cancel) {
   counts.assign(static_cast<size_t>(vocabularySize), 0);
   std::vector<int64_t> ids(static_cast<size_t>(std::min(kChunk, tokens.size())));
   for (int64_t start = 0; start < tokens.size(); start += kChunk) {
-    if (cancel) return false;
+    if (cancel.stopRequested()) return false;
     const int64_t n = std::min(kChunk, tokens.size() - start);
     tokens.copy(start, n, ids.data());
     for (int64_t i = 0; i < n; ++i) {
@@ -63,7 +63,7 @@ QString previewOf(const engine::Corpus& corpus, int characters) {
 
 }  // namespace
 
-CorpusScanResult scanCorpus(const CorpusScanRequest& request, const std::atomic<bool>& cancel) {
+CorpusScanResult scanCorpus(const CorpusScanRequest& request, const engine::StopToken& cancel) {
   CorpusScanResult result;
   result.level = request.level;
   QElapsedTimer timer;
@@ -71,7 +71,7 @@ CorpusScanResult scanCorpus(const CorpusScanRequest& request, const std::atomic<
   try {
     const engine::Corpus corpus =
         engine::loadCorpus(request.data, request.level, toNativePath(request.folder));
-    if (cancel) {
+    if (cancel.stopRequested()) {
       result.cancelled = true;
       return result;
     }

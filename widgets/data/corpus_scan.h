@@ -3,10 +3,10 @@
 #include <QMetaType>
 #include <QString>
 #include <QVector>
-#include <atomic>
 
 #include "engine/config/data_config.h"
 #include "engine/config/model_config.h"
+#include "engine/runtime/stop_token.h"
 
 namespace mrnn::widgets {
 
@@ -56,7 +56,7 @@ struct CorpusScanResult {
 // Reads the corpus with engine::loadCorpus and summarises it. Runs on a worker thread; polls
 // `cancel` between its stages (loadCorpus itself runs to the end). Never throws: failures come
 // back in `error`.
-CorpusScanResult scanCorpus(const CorpusScanRequest& request, const std::atomic<bool>& cancel);
+CorpusScanResult scanCorpus(const CorpusScanRequest& request, const engine::StopToken& cancel);
 
 }  // namespace mrnn::widgets
 

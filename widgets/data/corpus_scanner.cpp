@@ -13,7 +13,7 @@ CorpusScanner::CorpusScanner(QObject* parent)
       launch(next);
       return;
     }
-    if (*cancel_) return;  // cancelled without a successor: nobody wants it
+    if (cancel_->stopRequested()) return;  // cancelled without a successor: nobody wants it
     emit finished(watcher_->result());
   });
 }
@@ -21,13 +21,13 @@ CorpusScanner::CorpusScanner(QObject* parent)
 CorpusScanner::~CorpusScanner() {
   // The worker holds no pointer to us: it finishes on its own (reading a large corpus cannot
   // be interrupted) and its result is dropped, so closing a panel never waits for it.
-  if (cancel_) *cancel_ = true;
+  if (cancel_) cancel_->requestStop();
   watcher_->disconnect(this);
 }
 
 void CorpusScanner::scan(const CorpusScanRequest& request) {
   if (watcher_->isRunning()) {
-    *cancel_ = true;
+    cancel_->requestStop();
     pending_ = request;
     return;
   }
@@ -36,12 +36,12 @@ void CorpusScanner::scan(const CorpusScanRequest& request) {
 
 void CorpusScanner::cancel() {
   pending_.reset();
-  if (cancel_) *cancel_ = true;
+  if (cancel_) cancel_->requestStop();
 }
 
 void CorpusScanner::launch(const CorpusScanRequest& request) {
-  cancel_ = std::make_shared<std::atomic<bool>>(false);
-  const std::shared_ptr<std::atomic<bool>> cancel = cancel_;
+  cancel_ = std::make_shared<engine::StopToken>();  // each scan its own
+  const std::shared_ptr<engine::StopToken> cancel = cancel_;
   emit started();
   watcher_->setFuture(
       QtConcurrent::run([request, cancel]() { return scanCorpus(request, *cancel); }));

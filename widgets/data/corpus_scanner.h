@@ -2,7 +2,6 @@
 
 #include <QFutureWatcher>
 #include <QObject>
-#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -34,7 +33,7 @@ class CorpusScanner : public QObject {
   void launch(const CorpusScanRequest& request);
 
   QFutureWatcher<CorpusScanResult>* watcher_;
-  std::shared_ptr<std::atomic<bool>> cancel_;
+  std::shared_ptr<engine::StopToken> cancel_;
   std::optional<CorpusScanRequest> pending_;
 };
 

@@ -58,7 +58,7 @@ DatasetDownloader::DatasetDownloader(QObject* parent)
 
 DatasetDownloader::~DatasetDownloader() {
   // Nothing may call back into a half-destroyed object: stop every piece of work first.
-  if (hashCancel_) *hashCancel_ = true;
+  if (hashCancel_) hashCancel_->requestStop();
   hashWatcher_->disconnect(this);
   hashWatcher_->waitForFinished();
   if (reply_) {
@@ -109,7 +109,7 @@ void DatasetDownloader::cancel() {
   if (reply_) {
     reply_->abort();  // onReplyFinished() reports the cancel
   } else if (hashWatcher_->isRunning()) {
-    if (hashCancel_) *hashCancel_ = true;  // the watcher's finished() reports it
+    if (hashCancel_) hashCancel_->requestStop();  // the watcher's finished() reports it
   } else if (process_) {
     process_->kill();  // the process's finished() reports it
   }
@@ -559,9 +559,9 @@ void DatasetDownloader::verifyYielded(int index) {
 }
 
 void DatasetDownloader::hashFile(const QString& path, std::function<void(const HashResult&)> then) {
-  hashCancel_ = std::make_shared<std::atomic<bool>>(false);
+  hashCancel_ = std::make_shared<engine::StopToken>();
   afterHash_ = std::move(then);
-  const std::shared_ptr<std::atomic<bool>> cancel = hashCancel_;
+  const std::shared_ptr<engine::StopToken> cancel = hashCancel_;
   // Streamed in 1 MB pieces on a worker thread: WikiText-103 is 190 MB.
   hashWatcher_->setFuture(QtConcurrent::run([path, cancel]() {
     HashResult result;
@@ -573,7 +573,7 @@ void DatasetDownloader::hashFile(const QString& path, std::function<void(const H
     }
     QCryptographicHash hash(QCryptographicHash::Sha256);
     while (!file.atEnd()) {
-      if (*cancel) {
+      if (cancel->stopRequested()) {
         result.cancelled = true;
         return result;
       }

@@ -6,10 +6,10 @@
 #include <QPointer>
 #include <QString>
 #include <QStringList>
-#include <atomic>
 #include <functional>
 #include <memory>
 
+#include "engine/runtime/stop_token.h"
 #include "widgets/data/dataset_info.h"
 
 class QNetworkAccessManager;
@@ -87,7 +87,7 @@ class DatasetDownloader : public QObject {
   QPointer<QNetworkReply> reply_;
   QPointer<QProcess> process_;
   QFutureWatcher<HashResult>* hashWatcher_;
-  std::shared_ptr<std::atomic<bool>> hashCancel_;
+  std::shared_ptr<engine::StopToken> hashCancel_;  // the running check's
   std::function<void(const HashResult&)> afterHash_;
 
   DatasetInfo info_;

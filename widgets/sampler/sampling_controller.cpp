@@ -61,7 +61,7 @@ SamplingController::SamplingController(QObject* parent)
     : QObject(parent),
       context_(new QObject),
       worker_(std::make_shared<Worker>()),
-      stopRequested_(std::make_shared<std::atomic<bool>>(false)) {
+      stopRequested_(std::make_shared<engine::StopToken>()) {
   registerSamplerMetatypes();
   thread_.setObjectName(QStringLiteral("mrnn sampler"));
   context_->moveToThread(&thread_);
@@ -70,7 +70,7 @@ SamplingController::SamplingController(QObject* parent)
 
 SamplingController::~SamplingController() {
   worker_->closing = true;
-  stopRequested_->store(true);
+  stopRequested_->requestStop();
   thread_.quit();
   thread_.wait();
   delete context_;  // its thread has ended, so deleting it here is safe
@@ -100,7 +100,7 @@ void SamplingController::loadCheckpointFile(const QString& checkpointPath) {
 }
 
 void SamplingController::startLoad(const QString& checkpoint, std::function<std::string()> locate) {
-  stopRequested_->store(true);  // a running generation ends first; the load queues behind it
+  stopRequested_->requestStop();  // a running generation ends first; the load queues behind it
   beginRequest();
   const int ticket = ++loadTicket_;
   Q_EMIT loadStarted(checkpoint);
@@ -141,7 +141,7 @@ void SamplingController::startLoad(const QString& checkpoint, std::function<std:
 }
 
 void SamplingController::unloadModel() {
-  stopRequested_->store(true);
+  stopRequested_->requestStop();
   info_ = SamplerModelInfo();
   ++loadTicket_;
   post([worker = worker_] {
@@ -175,7 +175,7 @@ bool SamplingController::startGeneration(Generation run) {
            "has none yet)."));
     return false;
   }
-  stopRequested_->store(false);
+  stopRequested_ = std::make_shared<engine::StopToken>();  // this request's own
   beginRequest();
   post([this, worker = worker_, stop = stopRequested_, run = std::move(run)] {
     if (worker->closing) return;
@@ -196,7 +196,7 @@ bool SamplingController::startGeneration(Generation run) {
             Q_EMIT symbolGenerated(index, symbol);
           },
           Qt::QueuedConnection);
-      while (backlog->load() > kMaxBacklog && !stop->load()) {
+      while (backlog->load() > kMaxBacklog && !stop->stopRequested()) {
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
       }
     };
@@ -230,7 +230,7 @@ bool SamplingController::startGeneration(Generation run) {
 }
 
 void SamplingController::stop() {
-  if (isBusy()) stopRequested_->store(true);
+  if (isBusy()) stopRequested_->requestStop();
 }
 
 }  // namespace mrnn::widgets

@@ -5,7 +5,6 @@
 #include <QString>
 #include <QThread>
 
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -92,8 +91,8 @@ class SamplingController : public QObject {
   QThread thread_;
   QObject* context_;  // lives on thread_: the receiver of posted tasks
   std::shared_ptr<Worker> worker_;
-  // Shared with the worker's symbol callback; std::atomic so that stop() needs no lock.
-  std::shared_ptr<std::atomic<bool>> stopRequested_;
+  // Shared with the worker's symbol callback; a stop needs no lock.
+  std::shared_ptr<engine::StopToken> stopRequested_;  // the running request's
   int pending_ = 0;  // requests posted and not yet ended (GUI thread only)
   // Counts loads and unloads: a load's result is taken only if nothing came after it.
   int loadTicket_ = 0;

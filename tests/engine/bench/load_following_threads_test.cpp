@@ -53,8 +53,7 @@ MRNN_TEST(a_free_count_leaves_a_busy_processor_and_a_job_follows_the_load) {
       (notes.empty() ? std::string("no note") : notes.back()));
   // The spinner ends: a job's reports read the load again and take the processor back.
   busy.reset();
-  std::atomic<bool> never{false};
-  JobContext job({}, never);
+  JobContext job({}, mrnn::engine::StopToken::never());
   job.followLoad(threads);
   EXPECT(job.reports());  // hot loops report to a context that only follows the load
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);

@@ -254,7 +254,7 @@ MRNN_TEST(trainer_validates_on_the_masked_targets) {
   engine::Trainer trainer(project, [&](engine::TrainingEvent event) {
     if (auto* v = std::get_if<engine::ValidationEvent>(&event)) validations.push_back(v->figures);
   });
-  engine::RunControl control;
+  engine::StopToken control;
   const auto outcome = trainer.run(control);
   EXPECT_MSG(outcome.finished, outcome.reason);
   EXPECT_EQ(validations.size(), size_t{2});

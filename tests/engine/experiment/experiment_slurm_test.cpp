@@ -83,7 +83,7 @@ class FakeSlurm : public engine::SlurmClient {
   // Tasks that stay running until cancelled.
   bool endless = false;
   // Set (as `mrnn experiment stop` would) once every task runs.
-  std::atomic<bool>* stopWhenRunning = nullptr;
+  engine::StopToken* stopWhenRunning = nullptr;
   // sbatch's refusal, when it refuses.
   std::string refusal;
   int queries = 0;
@@ -115,7 +115,7 @@ class FakeSlurm : public engine::SlurmClient {
     }
     bool running = !tasks.empty();
     for (const auto& [id, state] : tasks) running = running && state.state == "RUNNING";
-    if (running && stopWhenRunning != nullptr) *stopWhenRunning = true;
+    if (running && stopWhenRunning != nullptr) stopWhenRunning->requestStop();
     return tasks;
   }
 
@@ -500,7 +500,7 @@ MRNN_TEST(stopping_cancels_the_jobs_and_queues_the_trials_again) {
   plan.experiment.slotCount = 0;
   FakeSlurm slurm(plan);
   slurm.endless = true;
-  std::atomic<bool> stop{false};
+  engine::StopToken stop;
   slurm.stopWhenRunning = &stop;
   auto options = quickOptions();
   options.stop = &stop;

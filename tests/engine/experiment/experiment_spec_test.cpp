@@ -289,20 +289,21 @@ MRNN_TEST(planning_reports_its_progress_and_stops_when_asked) {
       values: [0.001, 0.002, 0.003, 0.004]
   seeds: [1, 2]
 )");
-  std::vector<std::pair<int64_t, int64_t>> heard;
-  std::atomic<bool> stop{false};
+  std::vector<engine::JobProgress> heard;
+  engine::StopToken stop;
   engine::PlanWatch watch;
   watch.stop = &stop;
-  watch.progress = [&](int64_t planned, int64_t total) {
-    heard.emplace_back(planned, total);
-    if (planned == 3) stop = true;
+  watch.progress = [&](const engine::JobProgress& progress) {
+    heard.push_back(progress);
+    if (heard.size() == 3) stop.requestStop();
   };
   EXPECT_THROWS_WITH(
       engine::PlanStopped,
       engine::planExperiment(engine::loadExperiment(file), engine::projectVocabularySize, watch),
       "planning stopped after 3 of 8 trials");
   EXPECT_EQ(heard.size(), size_t{3});
-  EXPECT_EQ(heard.back().second, int64_t{8});
+  EXPECT_EQ(heard.back().phase, std::string("3 of 8 trials"));
+  EXPECT_NEAR(heard.back().fraction, 3.0 / 8.0, 1e-12);
 }
 
 MRNN_TEST(cells_at_a_matched_parameter_count_are_within_one_percent) {

@@ -342,10 +342,14 @@ MRNN_TEST(streaming_calls_back_once_per_symbol_and_can_stop) {
   EXPECT_EQ(calls, size_t{50});
   EXPECT_EQ(streamed, results.front().text);
   calls = 0;
-  std::atomic<bool> cancelled{false};
-  engine::JobContext job({}, cancelled);
+  engine::StopToken stop;
+  engine::JobContext job({}, stop);
   results = f.sampler.generate(
-      o, [&](size_t, const engine::GeneratedSymbol&) { cancelled = ++calls >= 5; }, &job);
+      o,
+      [&](size_t, const engine::GeneratedSymbol&) {
+        if (++calls >= 5) stop.requestStop();
+      },
+      &job);
   EXPECT_EQ(calls, size_t{5});
   EXPECT_EQ(results.size(), size_t{1});
   EXPECT_EQ(results.front().symbols.size(), size_t{5});

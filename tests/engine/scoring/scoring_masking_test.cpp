@@ -203,8 +203,8 @@ MRNN_TEST(job_parts_map_progress_and_name_their_phases) {
 
   // Parts of parts compose: [0.5, 1] of [0.2, 0.6] is [0.4, 0.6].
   engine::EventQueue<engine::JobEvent> events;
-  std::atomic<bool> cancelled{false};
-  engine::JobContext root([&events](const engine::JobProgress& p) { events.push(p); }, cancelled);
+  engine::JobContext root([&events](const engine::JobProgress& p) { events.push(p); },
+                          engine::StopToken::never());
   root.part(0.2, 0.6, "a").part(0.5, 1.0, "b").report(0.5, "c");
   const auto reported = events.drain();
   EXPECT_EQ(reported.size(), size_t{1});

@@ -6,7 +6,7 @@ namespace mrnn::test {
 
 engine::TrainingOutcome trainToEnd(const engine::Project& project, const std::string& resumeFrom,
                                    const engine::RunLength& length) {
-  engine::RunControl control;
+  engine::StopToken control;
   engine::Trainer trainer(project, [](engine::TrainingEvent) {});
   return trainer.run(control, resumeFrom, length);
 }

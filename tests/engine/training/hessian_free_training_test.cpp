@@ -275,7 +275,7 @@ MRNN_TEST(a_stop_inside_a_hessian_free_step_is_honoured_and_the_step_taken_again
   const auto reference = trainToEnd(longSteps(whole));
   EXPECT_MSG(reference.finished, reference.reason);
 
-  engine::RunControl control;
+  engine::StopToken control;
   std::atomic<bool> firstStepDone{false};
   std::atomic<double> stepSeconds{0.0};
   engine::Trainer trainer(longSteps(split), [&](engine::TrainingEvent event) {

@@ -46,7 +46,7 @@ MRNN_TEST(mlstm_learns_tiny_shakespeare) {
     entropy -= p * std::log2(p);
   }
 
-  engine::RunControl control;
+  engine::StopToken control;
   double validBpc = 0.0;
   engine::Trainer trainer(project, [&](const engine::TrainingEvent& event) {
     if (auto* v = std::get_if<engine::ValidationEvent>(&event)) validBpc = v->figures.bitsPerSymbol;

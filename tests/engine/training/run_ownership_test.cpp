@@ -25,7 +25,7 @@ namespace {
 
 engine::TrainingOutcome trainWith(const engine::Project& project, const std::string& resumeFrom,
                                   std::vector<engine::TrainingEvent>* events = nullptr) {
-  engine::RunControl control;
+  engine::StopToken control;
   engine::Trainer trainer(project, [events](engine::TrainingEvent event) {
     if (events) events->push_back(std::move(event));
   });
@@ -175,7 +175,7 @@ MRNN_TEST(a_resumed_run_shows_no_test_figure_of_its_earlier_end) {
   auto longer = project;
   longer.training.maxSteps = 4;
   std::optional<double> testWhileResumed = 0.0;
-  engine::RunControl control;
+  engine::StopToken control;
   engine::Trainer trainer(longer, [&](engine::TrainingEvent event) {
     if (std::holds_alternative<engine::StartedEvent>(event)) {
       testWhileResumed = engine::RunCatalogue(project.folder).run(first.runId)->testResult;

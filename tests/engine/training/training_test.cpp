@@ -143,7 +143,7 @@ MRNN_TEST(nan_loss_stops_the_run_and_keeps_the_last_good_checkpoint) {
 
   project.training.maxSteps = 10;
   std::vector<engine::TrainingEvent> events;
-  engine::RunControl control;
+  engine::StopToken control;
   engine::Trainer trainer(project, [&](engine::TrainingEvent e) { events.push_back(e); });
   const auto outcome = trainer.run(control, poisoned);
   EXPECT(outcome.failed);
@@ -171,7 +171,7 @@ MRNN_TEST(nan_weights_after_an_update_never_become_a_checkpoint) {
   project.training.validateEvery = 1;
   project.training.maxSteps = 4;
   std::vector<engine::TrainingEvent> events;
-  engine::RunControl control;
+  engine::StopToken control;
   engine::Trainer trainer(project, [&](engine::TrainingEvent e) { events.push_back(e); });
   const auto outcome = trainer.run(control);
   EXPECT(outcome.failed);
@@ -235,7 +235,7 @@ MRNN_TEST(a_held_out_symbol_the_training_part_lacks_trains_by_default) {
   scratch.write("corpus.txt", text);
   project.training.maxSteps = 2;
   std::vector<std::string> logs;
-  engine::RunControl control;
+  engine::StopToken control;
   engine::Trainer trainer(project, [&](engine::TrainingEvent e) {
     if (auto* log = std::get_if<engine::LogEvent>(&e)) logs.push_back(log->message);
   });
@@ -419,13 +419,14 @@ EditedResume stopThenResumeEdited(const engine::Project& project, int64_t stopAt
   EditedResume result;
   {
     engine::TrainingRun run(project);
-    run.stopAtStep(stopAt);
-    run.start();
+    engine::RunLength length;
+    length.stopAt = stopAt;
+    run.start("", length);
     run.wait();
     result.first = run.outcome();
   }
   EXPECT_MSG(result.first.stopped, result.first.reason);
-  engine::RunControl control;
+  engine::StopToken control;
   engine::Trainer trainer(edited, [&result](engine::TrainingEvent event) {
     if (const auto* line = std::get_if<engine::LogEvent>(&event)) {
       result.lines.push_back(line->message);

@@ -17,8 +17,8 @@
 #include "engine/analysis/held_out_text.h"
 #include "engine/analysis/loaded_model.h"
 #include "engine/config/project_file.h"
+#include "engine/runtime/stop_token.h"
 #include "engine/scoring/feature_masking.h"
-#include "engine/training/run_control.h"
 #include "engine/training/trainer.h"
 #include "file_head.h"
 #include "model_files.h"
@@ -74,7 +74,7 @@ QString trainAnotherRun(const QString& folder, const std::string& yaml) {
     if (!file.open(QIODevice::WriteOnly)) return {};
     file.write(QByteArray::fromStdString(yaml));
   }
-  engine::RunControl control;
+  engine::StopToken control;
   engine::Trainer trainer(engine::loadProject(path.toStdString()), [](engine::TrainingEvent) {});
   const auto outcome = trainer.run(control);
   return outcome.finished ? QString::fromStdString(outcome.bestCheckpoint) : QString();

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "engine/config/project_file.h"
-#include "engine/training/run_control.h"
+#include "engine/runtime/stop_token.h"
 #include "engine/training/trainer.h"
 
 namespace mrnn::test {
@@ -27,7 +27,7 @@ TrainedProject::TrainedProject(const std::string& yaml, const std::string& corpu
   if (!corpus.empty()) writeFile(dir_.filePath(QStringLiteral("corpus.txt")), corpus);
   writeFile(projectFile(), yaml);
   try {
-    engine::RunControl control;
+    engine::StopToken control;
     engine::Trainer trainer(engine::loadProject(projectFile().toStdString()),
                             [](engine::TrainingEvent) {});
     const engine::TrainingOutcome outcome = trainer.run(control);
