@@ -31,8 +31,20 @@ YAML::Node loadYamlText(const std::string& text, const std::string& file) {
   try {
     root = YAML::Load(text);
   } catch (const YAML::ParserException& error) {
-    throw ConfigError(file, error.mark.line + 1, error.mark.column + 1, "",
-                      "YAML syntax error: " + error.msg);
+    std::string message = "YAML syntax error: " + error.msg;
+    // The usual cause in experiment files: `{model.layers[0].type: lstm}`, where "[" opens a
+    // list inside the mapping.
+    std::istringstream lines(text);
+    std::string line;
+    for (int n = 0; n <= error.mark.line && std::getline(lines, line); ++n) {
+    }
+    if (error.msg.find("flow") != std::string::npos && line.find('{') != std::string::npos &&
+        line.find('[') != std::string::npos) {
+      message +=
+          " (a key path with [i] cannot stand inside {...}: write the mapping one key "
+          "per line, or quote the key)";
+    }
+    throw ConfigError(file, error.mark.line + 1, error.mark.column + 1, "", message);
   }
   rejectRepeatedKeys(root, file);
   return root;

@@ -140,6 +140,10 @@ MRNN_TEST(every_problem_in_an_experiment_file_is_located) {
   EXPECT_THROWS_WITH(ConfigError, parse("experiment:\n  name: a/b\n"), "experiment.name",
                      "names a folder");
   EXPECT_THROWS_WITH(ConfigError, parse("experiment: [\n"), "YAML syntax error");
+  // A key path's "[0]" inside a {...} mapping: the message says why and what to write.
+  EXPECT_THROWS_WITH(
+      ConfigError, parse("experiment:\n  references:\n    - when: {model.layers[0].type: lstm}\n"),
+      "e.yaml:3:", "YAML syntax error", "cannot stand inside {...}", "one key per line");
   EXPECT_THROWS_WITH(ConfigError, engine::loadExperiment("/nonexistent/e.yaml"),
                      "/nonexistent/e.yaml");
 }
