@@ -21,19 +21,21 @@ for exe in "${mrnn}" "${gui}"; do
   fi
 done
 
-# name, recipe, metric the figure shows; in the page's order.
+# name, recipe, the metric the figure shows and the axis it is drawn against; page order.
+rounds="model.layers[0].rounds"
+type="model.layers[0].type"
 recipes=(
-  "krause projects/claims/krause-mlstm/experiments/claim.yaml test_bpc"
-  "maupome projects/maupome-ptb-char/experiments/claim.yaml test_bpc"
-  "melis-char projects/claims/melis-mogrifier-char/experiments/claim.yaml test_bpc"
-  "melis-word projects/claims/melis-mogrifier-word/experiments/claim.yaml test_perplexity"
-  "sutskever projects/sutskever-mrnn-vs-rnn/experiments/claim.yaml test_bpc"
-  "shuang projects/claims/shuang-mmlstm/experiments/claim.yaml test_perplexity"
+  "krause projects/claims/krause-mlstm/experiments/claim.yaml test_bpc ${type}"
+  "maupome projects/maupome-ptb-char/experiments/claim.yaml test_bpc ${type}"
+  "melis-char projects/claims/melis-mogrifier-char/experiments/claim.yaml test_bpc ${rounds}"
+  "melis-word projects/claims/melis-mogrifier-word/experiments/claim.yaml test_perplexity ${rounds}"
+  "sutskever projects/sutskever-mrnn-vs-rnn/experiments/claim.yaml test_bpc ${type}"
+  "shuang projects/claims/shuang-mmlstm/experiments/claim.yaml test_perplexity ${type}"
 )
 
 if [[ "${mode}" != "tables" ]]; then
   for entry in "${recipes[@]}"; do
-    read -r name recipe metric <<<"${entry}"
+    read -r name recipe metric axis <<<"${entry}"
     echo "== ${name}: ${recipe} ($(date -u +%H:%M:%S))"
     start=$(date +%s)
     "${mrnn}" experiment run "${recipe}"
@@ -52,7 +54,8 @@ fi
 mkdir -p docs/claims
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
 for entry in "${recipes[@]}"; do
-  read -r name recipe metric <<<"${entry}"
+  read -r name recipe metric axis <<<"${entry}"
   "${mrnn}" experiment table "${recipe}"
-  "${gui}" --figure "docs/claims/${name}.png" --experiment "${recipe}" --metric "${metric}"
+  "${gui}" --figure "docs/claims/${name}.png" --experiment "${recipe}" --metric "${metric}" \
+    --axis "${axis}"
 done

@@ -15,7 +15,7 @@
 namespace mrnn::app {
 
 int saveExperimentFigure(MainWindow& window, const QString& experimentFile, const QString& metric,
-                         const QString& output) {
+                         const QString& axis, const QString& output) {
   widgets::ExperimentsPanel* panel = window.experimentsPanel();
   window.raisePanel(QStringLiteral("experiments"));
   if (!panel->openExperiment(experimentFile)) {
@@ -37,6 +37,19 @@ int saveExperimentFigure(MainWindow& window, const QString& experimentFile, cons
       return 2;
     }
     results->setMetric(metric.toStdString());
+  }
+  if (!axis.isEmpty()) {
+    const int index = results->axisChooser()->findData(axis);
+    if (index < 0) {
+      QStringList keys;
+      for (int i = 0; i < results->axisChooser()->count(); ++i) {
+        keys.append(results->axisChooser()->itemData(i).toString());
+      }
+      std::fprintf(stderr, "mrnn-workbench: --axis expects one of %s, not %s\n",
+                   qPrintable(keys.join(QStringLiteral(", "))), qPrintable(axis));
+      return 2;
+    }
+    results->setAxis(index);
   }
   QCoreApplication::processEvents();
   try {

@@ -94,6 +94,11 @@ int main(int argc, char* argv[]) {
       QStringLiteral("With --figure, the metric shown (test_bpc, test_perplexity, ...)."),
       QStringLiteral("name"));
   parser.addOption(metric);
+  const QCommandLineOption figureAxis(
+      QStringLiteral("axis"),
+      QStringLiteral("With --figure, the axis the metric is drawn against (its key path)."),
+      QStringLiteral("key"));
+  parser.addOption(figureAxis);
   parser.process(app);
   if (parser.isSet(figure) != parser.isSet(experiment)) {
     std::fprintf(stderr, "mrnn-workbench: --figure and --experiment go together\n");
@@ -159,7 +164,7 @@ int main(int argc, char* argv[]) {
     window.show();
     settle();
     return mrnn::app::saveExperimentFigure(window, parser.value(experiment), parser.value(metric),
-                                           parser.value(figure));
+                                           parser.value(figureAxis), parser.value(figure));
   }
   if (screenshotMode) {
     if (!loaded) {

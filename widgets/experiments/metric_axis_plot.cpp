@@ -178,10 +178,12 @@ void MetricAxisPlot::setResults(const std::vector<engine::ExperimentAxis>& axes,
     const QString value = settingText(row, a);
     const double x =
         categorical_ ? static_cast<double>(categories.indexOf(value)) : value.toDouble();
+    // A series is the other axes' values: a cell matched to a parameter count has its own
+    // width at each setting of this axis, and is still one cell.
     QStringList others;
     for (size_t i = 0; i < row.settings.size(); ++i) {
       if (i == a) continue;
-      others.append(QString::fromStdString(row.settings[i].label + "=" + row.settings[i].shown));
+      others.append(QString::fromStdString(row.settings[i].label + "=" + row.settings[i].value));
     }
     for (const auto& reference : row.references) {
       if (reference.metric != metric) continue;

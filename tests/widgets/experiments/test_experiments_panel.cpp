@@ -102,6 +102,7 @@ class ExperimentsPanelTest : public QObject {
   void anotherProjectListsItsOwnExperiments();
   void resultsTableSortsAndShowsRunsInTheMonitor();
   void claimsAreTestedBesideTheTable();
+  void aCellSizedPerSettingIsOneSeries();
   void metricPlotHasAPointWithErrorBarsPerConfiguration();
   void parallelCoordinatesHasALinePerConfiguration();
   void resultsExportAsCsv();
@@ -541,6 +542,41 @@ void ExperimentsPanelTest::claimsAreTestedBesideTheTable() {
   QVERIFY(results->findChild<QLabel*>(QStringLiteral("experimentClaims"))
               ->toolTip()
               .contains(QStringLiteral("made up, Table 2")));
+}
+
+// Mogrifier rounds with the cell matched to one parameter count: each rounds setting has its
+// own width, but drawn against the rounds the configurations are one cell, one series (they
+// were a series per width, "type=mogrifier (H 19)", each a single point).
+void ExperimentsPanelTest::aCellSizedPerSettingIsOneSeries() {
+  test::ExperimentTestProject project(40, "[1, 2]");
+  test::ExperimentTestProject::writeFile(project.experimentFile(),
+                                         "experiment:\n"
+                                         "  set:\n"
+                                         "    model.layers[0].rank: 4\n"
+                                         "  axes:\n"
+                                         "    - key: model.layers[0].rounds\n"
+                                         "      values: [0, 2, 5]\n"
+                                         "    - key: model.layers[0].type\n"
+                                         "      cells: [mogrifier]\n"
+                                         "      match_parameters: 3000\n"
+                                         "  seeds: [1, 2]\n");
+  ProjectDocument document;
+  document.load(project.projectFile());
+  ExperimentsPanel panel(document);
+  QVERIFY(panel.plan().has_value());
+  std::set<int64_t> widths;
+  for (const auto& trial : panel.plan()->trials)
+    widths.insert(trial.project.model.layers[0].hiddenSize);
+  QVERIFY(widths.size() > 1);  // the rounds' parameters come out of the width
+  fillStore(*panel.plan());
+  panel.refreshStatus();
+  ResultsView* results = panel.resultsView();
+  results->setAxis(0);
+  MetricAxisPlot* plot = results->plot();
+  QVERIFY(!plot->isCategorical());
+  QCOMPARE(plot->series().size(), size_t{1});
+  QCOMPARE(plot->series()[0]->dataCount(), 3);
+  QCOMPARE(plot->series()[0]->name(), QStringLiteral("type=mogrifier"));
 }
 
 void ExperimentsPanelTest::metricPlotHasAPointWithErrorBarsPerConfiguration() {
