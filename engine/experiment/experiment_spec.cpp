@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 
 #include "engine/config/cell_type.h"
 #include "engine/config/config_error.h"
@@ -58,6 +59,16 @@ bool isInteger(const std::string& raw) {
     if (raw[i] < '0' || raw[i] > '9') return false;
   }
   return true;
+}
+
+// A whole number 0 or above written at `node` (isInteger said so), or a ConfigError naming it
+// when it does not fit 64 bits.
+uint64_t wholeNumberAt(YamlReader& reader, const YAML::Node& node, const std::string& key) {
+  try {
+    return std::stoull(node.Scalar());
+  } catch (const std::exception&) {
+    reader.fail(node, key, "'" + node.Scalar() + "' is too large");
+  }
 }
 
 double numberAt(YamlReader& reader, const YAML::Node& node, const std::string& key) {
@@ -207,8 +218,13 @@ SearchConfig parseSearch(const YAML::Node& node, YamlReader& reader, const std::
       if (!rungs[i].IsScalar() || !isInteger(rungs[i].Scalar())) {
         reader.fail(rungs[i], key, "expected a step count");
       }
-      const int64_t step = std::stoll(rungs[i].Scalar());
-      if (step <= 0 || (!search.rungs.empty() && step <= search.rungs.back())) {
+      const bool negative = rungs[i].Scalar()[0] == '-';
+      const uint64_t whole = negative ? 0 : wholeNumberAt(reader, rungs[i], key);
+      if (whole > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+        reader.fail(rungs[i], key, "'" + rungs[i].Scalar() + "' is too large");
+      }
+      const int64_t step = static_cast<int64_t>(whole);
+      if (negative || step <= 0 || (!search.rungs.empty() && step <= search.rungs.back())) {
         reader.fail(rungs[i], key, "rungs must be positive and increasing");
       }
       search.rungs.push_back(step);
@@ -486,7 +502,7 @@ Experiment parseExperiment(const std::string& text, const std::string& file) {
         if (!seeds[i].IsScalar() || !isInteger(seeds[i].Scalar()) || seeds[i].Scalar()[0] == '-') {
           reader.fail(seeds[i], key, "expected a seed (a whole number, 0 or above)");
         }
-        const auto seed = static_cast<uint64_t>(std::stoull(seeds[i].Scalar()));
+        const uint64_t seed = wholeNumberAt(reader, seeds[i], key);
         for (const uint64_t earlier : experiment.seeds) {
           if (earlier == seed) reader.fail(seeds[i], key, "repeats seed " + seeds[i].Scalar());
         }

@@ -24,10 +24,12 @@ bool sameSettingValue(const std::string& a, const std::string& b) {
 
 bool settingsMatch(const std::map<std::string, std::string>& selector,
                    const std::vector<AxisSetting>& settings) {
-  for (const auto& [key, value] : selector) {
-    const auto found = std::find_if(settings.begin(), settings.end(),
-                                    [&](const AxisSetting& setting) { return setting.key == key; });
-    if (found == settings.end() || !sameSettingValue(found->value, value)) return false;
+  // Not a structured binding: C++17 lambdas cannot capture one (clang refuses).
+  for (const auto& wanted : selector) {
+    const auto found =
+        std::find_if(settings.begin(), settings.end(),
+                     [&wanted](const AxisSetting& setting) { return setting.key == wanted.first; });
+    if (found == settings.end() || !sameSettingValue(found->value, wanted.second)) return false;
   }
   return true;
 }

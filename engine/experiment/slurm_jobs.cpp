@@ -19,8 +19,9 @@ std::vector<std::string> splitOn(const std::string& text, char separator) {
   return parts;
 }
 
+// At most 18 digits: the number then fits an int64_t, and stoll cannot throw.
 bool allDigits(const std::string& text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+  return !text.empty() && text.size() <= 18 && std::all_of(text.begin(), text.end(), [](char c) {
     return std::isdigit(static_cast<unsigned char>(c)) != 0;
   });
 }

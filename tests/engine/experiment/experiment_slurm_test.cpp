@@ -321,6 +321,13 @@ MRNN_TEST(the_jobs_file_and_a_ticket_read_back_and_name_their_faults) {
                      "t: last_run: missing");
   EXPECT_THROWS_WITH(std::runtime_error, engine::parseSlurmTicket("colour red\n", "t"),
                      "t:1: colour: unknown key");
+  // Numbers past 64 bits are named, not thrown as std::out_of_range from stoll.
+  EXPECT_THROWS_WITH(
+      std::runtime_error,
+      engine::parseSlurmJobs("99999999999999999999 12_99999999999999999999\n", "jobs"), "jobs:1:");
+  EXPECT_THROWS_WITH(std::runtime_error,
+                     engine::parseSlurmTicket("fingerprint a\nbudget 99999999999999999999\n", "t"),
+                     "t:2: budget", "whole number");
 }
 
 MRNN_TEST(the_step_a_log_reached_is_its_last_step) {

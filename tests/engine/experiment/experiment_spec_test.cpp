@@ -140,6 +140,13 @@ MRNN_TEST(every_problem_in_an_experiment_file_is_located) {
   EXPECT_THROWS_WITH(ConfigError, parse("experiment:\n  name: a/b\n"), "experiment.name",
                      "names a folder");
   EXPECT_THROWS_WITH(ConfigError, parse("experiment: [\n"), "YAML syntax error");
+  // Whole numbers past 64 bits escaped as std::out_of_range (a crash the fuzzer found).
+  EXPECT_THROWS_WITH(ConfigError,
+                     parse("experiment:\n  search:\n    kind: halving\n"
+                           "    rungs: [100, 99999999999999999999999]\n"),
+                     "experiment.search.rungs[1]", "too large");
+  EXPECT_THROWS_WITH(ConfigError, parse("experiment:\n  seeds: [1, 184467440737095516160]\n"),
+                     "experiment.seeds[1]", "too large");
   // A key path's "[0]" inside a {...} mapping: the message says why and what to write.
   EXPECT_THROWS_WITH(
       ConfigError, parse("experiment:\n  references:\n    - when: {model.layers[0].type: lstm}\n"),
