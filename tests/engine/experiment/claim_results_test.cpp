@@ -13,29 +13,17 @@
 #include "engine/experiment/experiment_queue.h"
 #include "engine/store/experiment_ledger.h"
 #include "engine/store/run_catalogue.h"
-#include "engine/store/run_store.h"
-#include "store_fixtures.h"
+#include "experiment_fixture.h"
 #include "test_harness.h"
 
 using namespace mrnn;
 using engine::ClaimResult;
 using engine::ConfigError;
+using test::addRun;
+using test::planIn;
 using test::ScratchFolder;
 
 namespace {
-
-constexpr const char* kClaimBase = R"(name: base
-model:
-  input: {level: char, embedding_size: 8, vocab_size: 30}
-  layers:
-    - {type: lstm, hidden_size: 16}
-training:
-  max_steps: 40
-  validate_every: 10
-  optimizer: {type: adam, lr: 0.001}
-data:
-  train: corpus.txt
-)";
 
 // Three learning rates, three seeds each, and the claims given.
 std::string experimentWith(const std::string& claims) {
@@ -46,13 +34,6 @@ std::string experimentWith(const std::string& claims) {
   seeds: [1, 2, 3]
   claims:
 )" + claims;
-}
-
-engine::ExperimentPlan planWith(const ScratchFolder& folder, const std::string& experiment) {
-  folder.write("project.yaml", kClaimBase);
-  std::filesystem::create_directories(folder.file("experiments"));
-  folder.write("experiments/e.yaml", experiment);
-  return engine::planExperiment(engine::loadExperiment(folder.file("experiments/e.yaml")));
 }
 
 std::string claim(const std::string& better, const std::string& worse,
@@ -71,13 +52,7 @@ std::vector<engine::ConfigurationResult> resultsWith(const ScratchFolder& folder
   engine::syncLedger(plan, ledger, false);
   engine::RunCatalogue catalogue(folder.path(), engine::RunCatalogue::Access::ReadWrite);
   for (size_t t = 0; t < done; ++t) {
-    engine::RunRecord record;
-    record.name = "trial";
-    const int64_t id = catalogue.store().createRun(record);
-    catalogue.store().setBestValid(id, tests[t]);
-    catalogue.store().setTestResult(id, tests[t]);
-    catalogue.store().updateProgress(id, 40, 1.0);
-    catalogue.store().setStatus(id, engine::RunStatus::Finished);
+    const int64_t id = addRun(catalogue, engine::RunStatus::Finished, tests[t], 40, tests[t]);
     ledger.setRun("e", static_cast<int64_t>(t), id);
     ledger.setStatus("e", static_cast<int64_t>(t), engine::TrialStatus::Done);
   }
@@ -88,7 +63,7 @@ std::vector<engine::ConfigurationResult> resultsWith(const ScratchFolder& folder
 
 MRNN_TEST(a_claim_is_tested_one_sided_by_welch_on_the_seeds) {
   ScratchFolder folder;
-  const auto plan = planWith(
+  const auto plan = planIn(
       folder, experimentWith(claim("0.001", "0.002") + claim("0.003", "0.001") +
                              claim("0.002", "0.003") + claim("0.001", "0.002", "test_perplexity")));
   EXPECT_EQ(plan.experiment.claims.size(), size_t{4});
@@ -146,7 +121,7 @@ MRNN_TEST(a_claim_is_tested_one_sided_by_welch_on_the_seeds) {
 
 MRNN_TEST(a_claim_waits_for_both_sides_and_needs_two_seeds_to_test) {
   ScratchFolder folder;
-  const auto plan = planWith(folder, experimentWith(claim("0.001", "0.002")));
+  const auto plan = planIn(folder, experimentWith(claim("0.001", "0.002")));
   const std::vector<double> tests{1.0, 1.1, 1.2, 1.5, 1.6, 1.8, 1.6, 1.7, 1.68};
   // Only the first configuration's seeds are done.
   auto claims = engine::claimResults(plan, resultsWith(folder, plan, tests, 3));
@@ -156,11 +131,11 @@ MRNN_TEST(a_claim_waits_for_both_sides_and_needs_two_seeds_to_test) {
 
 MRNN_TEST(a_claim_must_select_one_configuration_on_each_side) {
   ScratchFolder folder;
-  EXPECT_THROWS_WITH(ConfigError, planWith(folder, experimentWith(claim("0.001", "0.005"))),
+  EXPECT_THROWS_WITH(ConfigError, planIn(folder, experimentWith(claim("0.001", "0.005"))),
                      "e.yaml:8:14", "experiment.claims[0].worse",
                      "'training.optimizer.lr: 0.005' selects no configuration of the experiment");
   // Two axes: one key alone selects two configurations.
-  EXPECT_THROWS_WITH(ConfigError, planWith(folder, R"(experiment:
+  EXPECT_THROWS_WITH(ConfigError, planIn(folder, R"(experiment:
   axes:
     - key: training.optimizer.lr
       values: [0.001, 0.002]
@@ -175,21 +150,21 @@ MRNN_TEST(a_claim_must_select_one_configuration_on_each_side) {
                      "experiment.claims[0].worse",
                      "selects 2 configurations; name one by more keys");
   // The file's own mistakes: the same side twice, no metric, no source, a side not a mapping.
-  EXPECT_THROWS_WITH(ConfigError, planWith(folder, experimentWith(claim("0.001", "0.001"))),
+  EXPECT_THROWS_WITH(ConfigError, planIn(folder, experimentWith(claim("0.001", "0.001"))),
                      "experiment.claims[0].worse", "selects the same setting as 'better'");
   EXPECT_THROWS_WITH(ConfigError,
-                     planWith(folder, experimentWith(R"(    - better: {training.optimizer.lr: 0.001}
+                     planIn(folder, experimentWith(R"(    - better: {training.optimizer.lr: 0.001}
       worse: {training.optimizer.lr: 0.002}
       source: "Paper"
 )")),
                      "experiment.claims[0].metric", "missing");
   EXPECT_THROWS_WITH(ConfigError,
-                     planWith(folder, experimentWith(R"(    - better: {training.optimizer.lr: 0.001}
+                     planIn(folder, experimentWith(R"(    - better: {training.optimizer.lr: 0.001}
       worse: {training.optimizer.lr: 0.002}
       metric: test_bpc
 )")),
                      "experiment.claims[0].source", "missing");
-  EXPECT_THROWS_WITH(ConfigError, planWith(folder, experimentWith(R"(    - better: mlstm
+  EXPECT_THROWS_WITH(ConfigError, planIn(folder, experimentWith(R"(    - better: mlstm
       worse: {training.optimizer.lr: 0.002}
       metric: test_bpc
       source: "Paper"

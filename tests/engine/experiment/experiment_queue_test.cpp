@@ -15,54 +15,24 @@
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
+#include "experiment_fixture.h"
 #include "store_fixtures.h"
 #include "test_harness.h"
 
 using namespace mrnn;
 using engine::ExperimentLedger;
 using engine::TrialStatus;
+using test::addRun;
+using test::planIn;
 using test::ScratchFolder;
 
 namespace {
-
-constexpr const char* kBase = R"(name: base
-model:
-  input: {level: char, embedding_size: 8, vocab_size: 30}
-  layers:
-    - {type: lstm, hidden_size: 16}
-training:
-  max_steps: 40
-  validate_every: 10
-  optimizer: {type: adam, lr: 0.001}
-data:
-  train: corpus.txt
-)";
-
-engine::ExperimentPlan planIn(const ScratchFolder& folder, const std::string& experiment) {
-  folder.write("project.yaml", kBase);
-  std::filesystem::create_directories(folder.file("experiments"));
-  folder.write("experiments/e.yaml", experiment);
-  return engine::planExperiment(engine::loadExperiment(folder.file("experiments/e.yaml")));
-}
 
 constexpr const char* kLrGrid = R"(experiment:
   axes:
     - key: training.optimizer.lr
       values: [0.001, 0.002, 0.003, 0.004]
 )";
-
-// A run in the store with a best validation figure, as a trial's child leaves it.
-int64_t addRun(engine::RunCatalogue& catalogue, engine::RunStatus status, double bestValid,
-               int64_t steps, std::optional<double> test = std::nullopt) {
-  engine::RunRecord record;
-  record.name = "trial";
-  const int64_t id = catalogue.store().createRun(record);
-  catalogue.store().setBestValid(id, bestValid);
-  if (test) catalogue.store().setTestResult(id, *test);
-  catalogue.store().updateProgress(id, steps, 1.0);
-  catalogue.store().setStatus(id, status);
-  return id;
-}
 
 }  // namespace
 
