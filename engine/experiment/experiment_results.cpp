@@ -22,12 +22,16 @@ std::string fixed(double value, int digits = 4) {
   return text;
 }
 
-std::string meanStd(const SeedSummary& summary, int digits = 4) {
+}  // namespace
+
+std::string meanStd(const SeedSummary& summary) {
   if (summary.count == 0) return "-";
-  std::string text = fixed(summary.mean, digits);
-  if (summary.count > 1) text += " ± " + fixed(summary.stddev, digits);
+  std::string text = fixed(summary.mean);
+  if (summary.count > 1) text += " ± " + fixed(summary.stddev);
   return text;
 }
+
+namespace {
 
 SeedSummary summarise(const std::vector<double>& values) {
   SeedSummary summary;

@@ -56,6 +56,9 @@ struct SeedSummary {
   std::vector<double> values;  // each seed's, in the trials' order
 };
 
+// "1.2000 ± 0.2828" (four decimals), "1.2000" for one seed, "-" for none: as tables show it.
+std::string meanStd(const SeedSummary& summary);
+
 struct ReferenceFigure {
   std::string metric;
   double value = 0.0;

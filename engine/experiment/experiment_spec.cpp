@@ -61,14 +61,19 @@ bool isInteger(const std::string& raw) {
   return true;
 }
 
-// A whole number 0 or above written at `node` (isInteger said so), or a ConfigError naming it
-// when it does not fit 64 bits.
-uint64_t wholeNumberAt(YamlReader& reader, const YAML::Node& node, const std::string& key) {
+// A whole number 0 or above written at `node` (isInteger said so, and no '-'), or a
+// ConfigError naming it when it is above `most` (or past 64 bits).
+uint64_t wholeNumberAt(YamlReader& reader, const YAML::Node& node, const std::string& key,
+                       uint64_t most = std::numeric_limits<uint64_t>::max()) {
+  bool fits = true;
+  uint64_t value = 0;
   try {
-    return std::stoull(node.Scalar());
+    value = std::stoull(node.Scalar());
   } catch (const std::exception&) {
-    reader.fail(node, key, "'" + node.Scalar() + "' is too large");
+    fits = false;
   }
+  if (!fits || value > most) reader.fail(node, key, "'" + node.Scalar() + "' is too large");
+  return value;
 }
 
 double numberAt(YamlReader& reader, const YAML::Node& node, const std::string& key) {
@@ -218,13 +223,12 @@ SearchConfig parseSearch(const YAML::Node& node, YamlReader& reader, const std::
       if (!rungs[i].IsScalar() || !isInteger(rungs[i].Scalar())) {
         reader.fail(rungs[i], key, "expected a step count");
       }
-      const bool negative = rungs[i].Scalar()[0] == '-';
-      const uint64_t whole = negative ? 0 : wholeNumberAt(reader, rungs[i], key);
-      if (whole > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-        reader.fail(rungs[i], key, "'" + rungs[i].Scalar() + "' is too large");
+      if (rungs[i].Scalar()[0] == '-') {
+        reader.fail(rungs[i], key, "rungs must be positive and increasing");
       }
-      const int64_t step = static_cast<int64_t>(whole);
-      if (negative || step <= 0 || (!search.rungs.empty() && step <= search.rungs.back())) {
+      const auto step = static_cast<int64_t>(wholeNumberAt(
+          reader, rungs[i], key, static_cast<uint64_t>(std::numeric_limits<int64_t>::max())));
+      if (step <= 0 || (!search.rungs.empty() && step <= search.rungs.back())) {
         reader.fail(rungs[i], key, "rungs must be positive and increasing");
       }
       search.rungs.push_back(step);
@@ -233,19 +237,26 @@ SearchConfig parseSearch(const YAML::Node& node, YamlReader& reader, const std::
   return search;
 }
 
+// A mapping of key paths to values that picks configurations (a reference's `when`, a claim's
+// side), each key checked as a key path.
+std::map<std::string, std::string> parseSelector(const YAML::Node& node, YamlReader& reader,
+                                                 const std::string& path) {
+  if (!node.IsMap()) reader.fail(node, path, "expected a mapping of key paths to values");
+  std::map<std::string, std::string> values;
+  for (const auto& entry : node) {
+    const std::string key = entry.first.as<std::string>();
+    checkKeyPath(reader, entry.first, path + "." + key, key);
+    values[key] = yamlText(entry.second);
+  }
+  return values;
+}
+
 ExperimentReference parseReference(const YAML::Node& node, YamlReader& reader,
                                    const std::string& path) {
   reader.expectMap(node, path, {"when", "metric", "value", "source"});
   ExperimentReference reference;
-  if (const YAML::Node when = node["when"]) {
-    if (!when.IsMap())
-      reader.fail(when, path + ".when", "expected a mapping of key paths to values");
-    for (const auto& entry : when) {
-      const std::string key = entry.first.as<std::string>();
-      checkKeyPath(reader, entry.first, path + ".when." + key, key);
-      reference.when[key] = yamlText(entry.second);
-    }
-  }
+  if (const YAML::Node when = node["when"])
+    reference.when = parseSelector(when, reader, path + ".when");
   if (!node["metric"]) reader.fail(node, path + ".metric", "missing; which measure this figure is");
   reference.metric = reader.choice(node, path, "metric", "", experimentMetricNames());
   if (!node["value"]) reader.fail(node, path + ".value", "missing; the published figure");
@@ -257,7 +268,7 @@ ExperimentReference parseReference(const YAML::Node& node, YamlReader& reader,
   return reference;
 }
 
-// A claim's side: a non-empty mapping of key paths to values.
+// A claim's side: a non-empty selector.
 std::map<std::string, std::string> parseClaimSide(const YAML::Node& node, YamlReader& reader,
                                                   const std::string& path,
                                                   const std::string& side) {
@@ -266,16 +277,10 @@ std::map<std::string, std::string> parseClaimSide(const YAML::Node& node, YamlRe
     reader.fail(node, path + "." + side,
                 "missing; the setting (key path: value) of the configuration that is " + side);
   }
-  if (!selector.IsMap() || selector.size() == 0) {
+  if (selector.IsMap() && selector.size() == 0) {
     reader.fail(selector, path + "." + side, "expected a mapping of key paths to values");
   }
-  std::map<std::string, std::string> values;
-  for (const auto& entry : selector) {
-    const std::string key = entry.first.as<std::string>();
-    checkKeyPath(reader, entry.first, path + "." + side + "." + key, key);
-    values[key] = yamlText(entry.second);
-  }
-  return values;
+  return parseSelector(selector, reader, path + "." + side);
 }
 
 ExperimentClaim parseClaim(const YAML::Node& node, YamlReader& reader, const std::string& path) {

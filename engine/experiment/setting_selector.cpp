@@ -38,7 +38,6 @@ std::vector<int64_t> matchingConfigurations(const ExperimentPlan& plan,
                                             const std::map<std::string, std::string>& selector) {
   std::vector<int64_t> found;
   for (const TrialPlan& trial : plan.trials) {
-    if (!found.empty() && found.back() == trial.configuration) continue;
     if (std::find(found.begin(), found.end(), trial.configuration) != found.end()) continue;
     if (settingsMatch(selector, trial.settings)) found.push_back(trial.configuration);
   }
