@@ -13,6 +13,20 @@
 #include "widgets/experiments/results_view.h"
 
 namespace mrnn::app {
+namespace {
+
+// The chooser's entry whose data is `value`, or -1 after saying which values `option` takes.
+int chosenIndex(const QComboBox* chooser, const QString& value, const char* option) {
+  const int index = chooser->findData(value);
+  if (index >= 0) return index;
+  QStringList values;
+  for (int i = 0; i < chooser->count(); ++i) values.append(chooser->itemData(i).toString());
+  std::fprintf(stderr, "mrnn-workbench: --%s expects one of %s, not %s\n", option,
+               qPrintable(values.join(QStringLiteral(", "))), qPrintable(value));
+  return -1;
+}
+
+}  // namespace
 
 int saveExperimentFigure(MainWindow& window, const QString& experimentFile, const QString& metric,
                          const QString& axis, const QString& output) {
@@ -27,28 +41,13 @@ int saveExperimentFigure(MainWindow& window, const QString& experimentFile, cons
   panel->tabs()->setCurrentIndex(1);
   widgets::ResultsView* results = panel->resultsView();
   if (!metric.isEmpty()) {
-    if (results->metricChooser()->findData(metric) < 0) {
-      QStringList names;
-      for (int i = 0; i < results->metricChooser()->count(); ++i) {
-        names.append(results->metricChooser()->itemData(i).toString());
-      }
-      std::fprintf(stderr, "mrnn-workbench: --metric expects one of %s, not %s\n",
-                   qPrintable(names.join(QStringLiteral(", "))), qPrintable(metric));
-      return 2;
-    }
-    results->setMetric(metric.toStdString());
+    const int index = chosenIndex(results->metricChooser(), metric, "metric");
+    if (index < 0) return 2;
+    results->metricChooser()->setCurrentIndex(index);
   }
   if (!axis.isEmpty()) {
-    const int index = results->axisChooser()->findData(axis);
-    if (index < 0) {
-      QStringList keys;
-      for (int i = 0; i < results->axisChooser()->count(); ++i) {
-        keys.append(results->axisChooser()->itemData(i).toString());
-      }
-      std::fprintf(stderr, "mrnn-workbench: --axis expects one of %s, not %s\n",
-                   qPrintable(keys.join(QStringLiteral(", "))), qPrintable(axis));
-      return 2;
-    }
+    const int index = chosenIndex(results->axisChooser(), axis, "axis");
+    if (index < 0) return 2;
     results->setAxis(index);
   }
   QCoreApplication::processEvents();

@@ -10,7 +10,7 @@ namespace mrnn::engine {
 // owns the token (a command's signal handlers, a GUI job, a training run, an experiment
 // queue) and lends it by reference; the work asks stopRequested() at its safe points and
 // waits in waitWhilePaused() between steps. requestStop() only sets a lock-free flag, so a
-// signal handler may call it; a paused waiter sees it within kPausePoll.
+// signal handler may call it; a paused waiter sees it within kPausePollMilliseconds.
 class StopToken {
  public:
   static constexpr int kPausePollMilliseconds = 50;

@@ -9,6 +9,11 @@ namespace {
 
 using engine::CellType;
 
+// The GRU's candidate as eq. 20 of docs/cells.md has it; reset_after changes this line only.
+QString gruCandidate() {
+  return QStringLiteral("j = tanh(U_h x + W_h(r ⊙ hₜ₋₁) + b_h)");
+}
+
 // Transcribed from docs/cells.md (which cites the papers' equation numbers).
 const std::array<CellInfo, 11>& catalogue() {
   static const std::array<CellInfo, 11> table{{
@@ -39,9 +44,8 @@ const std::array<CellInfo, 11>& catalogue() {
                       "hₜ = o ⊙ tanh(cₜ)")},
       {CellType::Gru, QStringLiteral("GRU"),
        QStringLiteral("z = σ(U_z x + W_z hₜ₋₁ + b_z)\n"
-                      "r = σ(U_r x + W_r hₜ₋₁ + b_r)\n"
-                      "j = tanh(U_h x + W_h(r ⊙ hₜ₋₁) + b_h)\n"
-                      "hₜ = (1 − z) ⊙ hₜ₋₁ + z ⊙ j")},
+                      "r = σ(U_r x + W_r hₜ₋₁ + b_r)\n") +
+           gruCandidate() + QStringLiteral("\nhₜ = (1 − z) ⊙ hₜ₋₁ + z ⊙ j")},
       {CellType::Mgru, QStringLiteral("mGRU"),
        QStringLiteral("mₜ = (W_mx x) ⊙ (W_mh hₜ₋₁)\n"
                       "z = σ(U_z x + V_z mₜ + b_z)   (H)\n"
@@ -105,8 +109,8 @@ QString cellEquations(CellType type) {
 QString layerEquations(const engine::LayerConfig& layer) {
   QString text = cellEquations(layer.type);
   if (layer.type == CellType::Gru && layer.resetAfter) {
-    text.replace(QStringLiteral("j = tanh(U_h x + W_h(r ⊙ hₜ₋₁) + b_h)"),
-                 // Two lines: the inspector keeps its equations narrow.
+    // Two lines: the inspector keeps its equations narrow.
+    text.replace(gruCandidate(),
                  QStringLiteral("j = tanh(U_h x + b_h\n         + r ⊙ (W_h hₜ₋₁ + b_hh))"));
   }
   return text;
