@@ -8,12 +8,8 @@ namespace {
 constexpr const char* kProduct = "GRU window product";
 }  // namespace
 
-GruWindowSaved<const float*> savedBy(const GruWindowForwardBuffers& f) {
-  return {f.h0, f.wZr, f.wH, f.mask, f.hin, f.gates, f.rh, f.hs};
-}
-
-void gruWindowForward(const GruWindowSizes& sizes, const GruWindowForwardBuffers& buf,
-                      WindowOps& ops) {
+void windowForward(const GruWindowSizes& sizes, const GruWindowForwardBuffers& buf,
+                   WindowOps& ops) {
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H;
   const int64_t X = 3 * H;  // a row of xp, and of gates: [z | r | j]
   if (T <= 0) throw std::runtime_error("GRU window: no steps");
@@ -39,8 +35,8 @@ void gruWindowForward(const GruWindowSizes& sizes, const GruWindowForwardBuffers
   }
 }
 
-void gruWindowBackward(const GruWindowSizes& sizes, const GruWindowBackwardBuffers& buf,
-                       WindowOps& ops) {
+void windowBackward(const GruWindowSizes& sizes, const GruWindowBackwardBuffers& buf,
+                    WindowOps& ops) {
   const auto& saved = buf.saved;
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H;
   const int64_t X = 3 * H;

@@ -8,44 +8,21 @@
 
 #include <cstdint>
 
+#include "engine/cuda/window_buffers.h"
 #include "engine/cuda/window_ops.h"
 #include "engine/windows/gru_window_layout.h"
 
 namespace mrnn::engine::cuda {
 
-// The sizes, the saved buffers and their shapes: engine/windows/gru_window_layout.h.
+// The sizes, the buffers and their shapes: engine/windows/gru_window_layout.h.
 
-struct GruWindowForwardBuffers {
-  const float* xp = nullptr;    // [T, B, 3H]: the hoisted U x + b, rows z r j
-  const float* h0 = nullptr;    // [B, H]
-  const float* wZr = nullptr;   // [2H, H]
-  const float* wH = nullptr;    // [H, H]
-  const float* mask = nullptr;  // [B, H] variational mask on h_{t-1} where it enters W_zr, or null
-  float* hs = nullptr;          // out [T, B, H]
-  float* hin = nullptr;         // out [T, B, H]: h_{t-1} * mask
-  float* gates = nullptr;       // out [T, B, 3H]: z r j, activated
-  float* rh = nullptr;          // out [T, B, H]: r * hin, as it enters W_h
-};
+using GruWindowForwardBuffers = WindowForwardBuffers<GruWindow>;
+using GruWindowBackwardBuffers = WindowBackwardBuffers<GruWindow>;
 
-struct GruWindowBackwardBuffers {
-  GruWindowSaved<const float*> saved;  // what the forward wrote or read (savedBy)
-  const float* dHs = nullptr;          // [T, B, H] or null
-  float* dh = nullptr;                 // [B, H] in: the final h's gradient; out: h0's
-  float* dXp = nullptr;                // out [T, B, 3H]: the pre-activations' gradients (= xp's)
-  float* dhStep = nullptr;             // workspace [B, H]
-  float* dRh = nullptr;                // workspace [B, H]
-  float* dHin = nullptr;               // workspace [B, H]
-  float* dWzr = nullptr;               // out [2H, H] (overwritten)
-  float* dWh = nullptr;                // out [H, H] (overwritten)
-};
+void windowForward(const GruWindowSizes& sizes, const GruWindowForwardBuffers& buffers,
+                   WindowOps& ops);
 
-// What a forward with these buffers leaves for the backward.
-GruWindowSaved<const float*> savedBy(const GruWindowForwardBuffers& forward);
-
-void gruWindowForward(const GruWindowSizes& sizes, const GruWindowForwardBuffers& buffers,
-                      WindowOps& ops);
-
-void gruWindowBackward(const GruWindowSizes& sizes, const GruWindowBackwardBuffers& buffers,
-                       WindowOps& ops);
+void windowBackward(const GruWindowSizes& sizes, const GruWindowBackwardBuffers& buffers,
+                    WindowOps& ops);
 
 }  // namespace mrnn::engine::cuda

@@ -8,12 +8,8 @@ namespace {
 constexpr const char* kProduct = "LSTM window product";
 }  // namespace
 
-LstmWindowSaved<const float*> savedBy(const LstmWindowForwardBuffers& f) {
-  return {f.wH, f.mask, f.hin, f.gates, f.c, f.tanhC};
-}
-
-void lstmWindowForward(const LstmWindowSizes& sizes, const LstmWindowForwardBuffers& buf,
-                       WindowOps& ops) {
+void windowForward(const LstmWindowSizes& sizes, const LstmWindowForwardBuffers& buf,
+                   WindowOps& ops) {
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H;
   if (T <= 0) throw std::runtime_error("LSTM window: no steps");
   ops.holdFixed(buf.wH, 4 * H * H);
@@ -33,8 +29,8 @@ void lstmWindowForward(const LstmWindowSizes& sizes, const LstmWindowForwardBuff
   }
 }
 
-void lstmWindowBackward(const LstmWindowSizes& sizes, const LstmWindowBackwardBuffers& buf,
-                        WindowOps& ops) {
+void windowBackward(const LstmWindowSizes& sizes, const LstmWindowBackwardBuffers& buf,
+                    WindowOps& ops) {
   const auto& saved = buf.saved;
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H;
   if (T <= 0) throw std::runtime_error("LSTM window: no steps");

@@ -10,12 +10,8 @@ namespace {
 constexpr const char* kProduct = "mGRU window product";
 }  // namespace
 
-MgruWindowSaved<const float*> savedBy(const MgruWindowForwardBuffers& f) {
-  return {f.xp, f.h0, f.wMh, f.vZr, f.vH, f.mask, f.hin, f.u, f.m, f.gates, f.rm, f.hs};
-}
-
-void mgruWindowForward(const MgruWindowSizes& sizes, const MgruWindowForwardBuffers& buf,
-                       WindowOps& ops) {
+void windowForward(const MgruWindowSizes& sizes, const MgruWindowForwardBuffers& buf,
+                   WindowOps& ops) {
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H, M = sizes.M;
   const int64_t G = 2 * H + M;  // a row of gates: [z (H) | r (M) | j (H)]
   const int64_t X = M + G;      // a row of xp: [W_mx x | the gates' U x + b]
@@ -44,8 +40,8 @@ void mgruWindowForward(const MgruWindowSizes& sizes, const MgruWindowForwardBuff
   }
 }
 
-void mgruWindowBackward(const MgruWindowSizes& sizes, const MgruWindowBackwardBuffers& buf,
-                        WindowOps& ops) {
+void windowBackward(const MgruWindowSizes& sizes, const MgruWindowBackwardBuffers& buf,
+                    WindowOps& ops) {
   const auto& saved = buf.saved;
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H, M = sizes.M;
   const int64_t G = 2 * H + M;

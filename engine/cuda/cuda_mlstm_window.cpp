@@ -10,12 +10,8 @@ namespace {
 constexpr const char* kProduct = "mLSTM window product";
 }  // namespace
 
-MlstmWindowSaved<const float*> savedBy(const MlstmWindowForwardBuffers& f) {
-  return {f.xp, f.wMh, f.wM, f.mask, f.hin, f.u, f.m, f.gates, f.c, f.tanhC};
-}
-
-void mlstmWindowForward(const MlstmWindowSizes& sizes, const MlstmWindowForwardBuffers& buf,
-                        WindowOps& ops) {
+void windowForward(const MlstmWindowSizes& sizes, const MlstmWindowForwardBuffers& buf,
+                   WindowOps& ops) {
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H, M = sizes.M;
   const int64_t X = M + 4 * H;  // a row of xp: [W_mx x | W_x x + b]
   if (T <= 0) throw std::runtime_error("mLSTM window: no steps");
@@ -38,8 +34,8 @@ void mlstmWindowForward(const MlstmWindowSizes& sizes, const MlstmWindowForwardB
   }
 }
 
-void mlstmWindowBackward(const MlstmWindowSizes& sizes, const MlstmWindowBackwardBuffers& buf,
-                         WindowOps& ops) {
+void windowBackward(const MlstmWindowSizes& sizes, const MlstmWindowBackwardBuffers& buf,
+                    WindowOps& ops) {
   const auto& saved = buf.saved;
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H, M = sizes.M;
   const int64_t X = M + 4 * H;

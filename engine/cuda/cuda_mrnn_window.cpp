@@ -10,12 +10,8 @@ namespace {
 constexpr const char* kProduct = "mRNN window product";
 }  // namespace
 
-MrnnWindowSaved<const float*> savedBy(const MrnnWindowForwardBuffers& f) {
-  return {f.xp, f.wMh, f.wHm, f.mask, f.hin, f.u, f.m, f.hs};
-}
-
-void mrnnWindowForward(const MrnnWindowSizes& sizes, const MrnnWindowForwardBuffers& buf,
-                       WindowOps& ops) {
+void windowForward(const MrnnWindowSizes& sizes, const MrnnWindowForwardBuffers& buf,
+                   WindowOps& ops) {
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H, M = sizes.M;
   const int64_t X = M + H;
   if (T <= 0) throw std::runtime_error("mRNN window: no steps");
@@ -35,8 +31,8 @@ void mrnnWindowForward(const MrnnWindowSizes& sizes, const MrnnWindowForwardBuff
   }
 }
 
-void mrnnWindowBackward(const MrnnWindowSizes& sizes, const MrnnWindowBackwardBuffers& buf,
-                        WindowOps& ops) {
+void windowBackward(const MrnnWindowSizes& sizes, const MrnnWindowBackwardBuffers& buf,
+                    WindowOps& ops) {
   const auto& saved = buf.saved;
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H, M = sizes.M;
   const int64_t X = M + H;

@@ -8,12 +8,8 @@ namespace {
 constexpr const char* kProduct = "RNN window product";
 }  // namespace
 
-RnnWindowSaved<const float*> savedBy(const RnnWindowForwardBuffers& f) {
-  return {f.wHh, f.mask, f.hin, f.hs};
-}
-
-void rnnWindowForward(const RnnWindowSizes& sizes, const RnnWindowForwardBuffers& buf,
-                      WindowOps& ops) {
+void windowForward(const RnnWindowSizes& sizes, const RnnWindowForwardBuffers& buf,
+                   WindowOps& ops) {
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H;
   if (T <= 0) throw std::runtime_error("RNN window: no steps");
   ops.holdFixed(buf.wHh, H * H);
@@ -29,8 +25,8 @@ void rnnWindowForward(const RnnWindowSizes& sizes, const RnnWindowForwardBuffers
   }
 }
 
-void rnnWindowBackward(const RnnWindowSizes& sizes, const RnnWindowBackwardBuffers& buf,
-                       WindowOps& ops) {
+void windowBackward(const RnnWindowSizes& sizes, const RnnWindowBackwardBuffers& buf,
+                    WindowOps& ops) {
   const auto& saved = buf.saved;
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H;
   if (T <= 0) throw std::runtime_error("RNN window: no steps");

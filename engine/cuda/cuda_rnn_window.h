@@ -8,37 +8,21 @@
 
 #include <cstdint>
 
+#include "engine/cuda/window_buffers.h"
 #include "engine/cuda/window_ops.h"
 #include "engine/windows/rnn_window_layout.h"
 
 namespace mrnn::engine::cuda {
 
-// The sizes, the saved buffers and their shapes: engine/windows/rnn_window_layout.h.
+// The sizes, the buffers and their shapes: engine/windows/rnn_window_layout.h.
 
-struct RnnWindowForwardBuffers {
-  const float* xp = nullptr;    // [T, B, H]: W_hx x + b
-  const float* h0 = nullptr;    // [B, H]
-  const float* wHh = nullptr;   // [H, H]
-  const float* mask = nullptr;  // [B, H] variational mask on h_{t-1}, or null
-  float* hs = nullptr;          // out [T, B, H]
-  float* hin = nullptr;         // out [T, B, H]: h_{t-1} * mask, as it enters W_hh
-};
+using RnnWindowForwardBuffers = WindowForwardBuffers<RnnWindow>;
+using RnnWindowBackwardBuffers = WindowBackwardBuffers<RnnWindow>;
 
-struct RnnWindowBackwardBuffers {
-  RnnWindowSaved<const float*> saved;  // what the forward wrote or read (savedBy)
-  const float* dHs = nullptr;          // [T, B, H] or null
-  float* dh = nullptr;                 // [B, H] in: the final h's gradient; out: h0's
-  float* dXp = nullptr;                // out [T, B, H]: the pre-activations' gradients
-  float* dWhh = nullptr;               // out [H, H] (overwritten)
-};
+void windowForward(const RnnWindowSizes& sizes, const RnnWindowForwardBuffers& buffers,
+                   WindowOps& ops);
 
-// What a forward with these buffers leaves for the backward.
-RnnWindowSaved<const float*> savedBy(const RnnWindowForwardBuffers& forward);
-
-void rnnWindowForward(const RnnWindowSizes& sizes, const RnnWindowForwardBuffers& buffers,
-                      WindowOps& ops);
-
-void rnnWindowBackward(const RnnWindowSizes& sizes, const RnnWindowBackwardBuffers& buffers,
-                       WindowOps& ops);
+void windowBackward(const RnnWindowSizes& sizes, const RnnWindowBackwardBuffers& buffers,
+                    WindowOps& ops);
 
 }  // namespace mrnn::engine::cuda

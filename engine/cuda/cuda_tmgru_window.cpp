@@ -25,13 +25,8 @@ TmgruStates statesOf(const TmgruWindowSizes& s, const float* wMhZr, const float*
 
 }  // namespace
 
-TmgruWindowSaved<const float*> savedBy(const TmgruWindowForwardBuffers& f) {
-  return {f.xp,  f.h0,  f.wMhZr, f.wMhH, f.v,  f.mask, f.hin,
-          f.uZr, f.mZr, f.gates, f.rh,   f.uH, f.mH,   f.hs};
-}
-
-void tmgruWindowForward(const TmgruWindowSizes& sizes, const TmgruWindowForwardBuffers& buf,
-                        WindowOps& ops) {
+void windowForward(const TmgruWindowSizes& sizes, const TmgruWindowForwardBuffers& buf,
+                   WindowOps& ops) {
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H, M = sizes.M;
   const int64_t G = 3 * H;      // a row of gates: [z | r | j]
   const int64_t X = 3 * M + G;  // a row of xp
@@ -68,8 +63,8 @@ void tmgruWindowForward(const TmgruWindowSizes& sizes, const TmgruWindowForwardB
   }
 }
 
-void tmgruWindowBackward(const TmgruWindowSizes& sizes, const TmgruWindowBackwardBuffers& buf,
-                         WindowOps& ops) {
+void windowBackward(const TmgruWindowSizes& sizes, const TmgruWindowBackwardBuffers& buf,
+                    WindowOps& ops) {
   const auto& saved = buf.saved;
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H, M = sizes.M;
   const int64_t G = 3 * H;

@@ -9,54 +9,22 @@
 
 #include <cstdint>
 
+#include "engine/cuda/window_buffers.h"
 #include "engine/cuda/window_ops.h"
 #include "engine/windows/tmgru_window_layout.h"
 
 namespace mrnn::engine::cuda {
 
-// The sizes, the saved buffers and their shapes: engine/windows/tmgru_window_layout.h.
+// The sizes, the buffers and their shapes: engine/windows/tmgru_window_layout.h.
 
 // A row of xp is X = 3M + 3H floats: [W_mx x (z r h, M each) | U x + b (z r j, H each)].
-struct TmgruWindowForwardBuffers {
-  const float* xp = nullptr;     // [T, B, X]
-  const float* h0 = nullptr;     // [B, H]
-  const float* wMhZr = nullptr;  // [2M, H]: W_mh,z; W_mh,r
-  const float* wMhH = nullptr;   // [M, H]
-  const float* v = nullptr;      // [3H, M]: V_z; V_r; V_h
-  const float* mask = nullptr;   // [B, H] variational mask on h_{t-1} (not in the update), or null
-  float* hs = nullptr;           // out [T, B, H]
-  float* hin = nullptr;          // out [T, B, H]: h_{t-1} * mask
-  float* uZr = nullptr;          // out [T, B, 2M]: W_mh_zr hin
-  float* mZr = nullptr;          // out [T, B, 2M]: m_z, m_r
-  float* gates = nullptr;        // out [T, B, 3H]: z r j, activated
-  float* rh = nullptr;           // out [T, B, H]: r * hin, as it enters W_mh_h
-  float* uH = nullptr;           // out [T, B, M]: W_mh_h (r * hin)
-  float* mH = nullptr;           // out [T, B, M]: m_h
-};
+using TmgruWindowForwardBuffers = WindowForwardBuffers<TmgruWindow>;
+using TmgruWindowBackwardBuffers = WindowBackwardBuffers<TmgruWindow>;
 
-struct TmgruWindowBackwardBuffers {
-  TmgruWindowSaved<const float*> saved;  // what the forward wrote or read (savedBy)
-  const float* dHs = nullptr;            // [T, B, H] or null
-  float* dh = nullptr;                   // [B, H] in: the final h's gradient; out: h0's
-  float* dXp = nullptr;     // out [T, B, X]: [dXm (z r h) | dz dr dj] (pre-activations)
-  float* dUZr = nullptr;    // workspace [T, B, 2M], kept for dW_mh_zr
-  float* dUH = nullptr;     // workspace [T, B, M], kept for dW_mh_h
-  float* dMZr = nullptr;    // workspace [B, 2M]
-  float* dMH = nullptr;     // workspace [B, M]
-  float* dhStep = nullptr;  // workspace [B, H]
-  float* dHin = nullptr;    // workspace [B, H]
-  float* dWmhZr = nullptr;  // out [2M, H] (overwritten)
-  float* dWmhH = nullptr;   // out [M, H] (overwritten)
-  float* dV = nullptr;      // out [3H, M] (overwritten)
-};
+void windowForward(const TmgruWindowSizes& sizes, const TmgruWindowForwardBuffers& buffers,
+                   WindowOps& ops);
 
-// What a forward with these buffers leaves for the backward.
-TmgruWindowSaved<const float*> savedBy(const TmgruWindowForwardBuffers& forward);
-
-void tmgruWindowForward(const TmgruWindowSizes& sizes, const TmgruWindowForwardBuffers& buffers,
-                        WindowOps& ops);
-
-void tmgruWindowBackward(const TmgruWindowSizes& sizes, const TmgruWindowBackwardBuffers& buffers,
-                         WindowOps& ops);
+void windowBackward(const TmgruWindowSizes& sizes, const TmgruWindowBackwardBuffers& buffers,
+                    WindowOps& ops);
 
 }  // namespace mrnn::engine::cuda

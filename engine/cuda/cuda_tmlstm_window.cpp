@@ -10,14 +10,10 @@ namespace {
 constexpr const char* kProduct = "true mLSTM window product";
 }  // namespace
 
-TmlstmWindowSaved<const float*> savedBy(const TmlstmWindowForwardBuffers& f) {
-  return {f.xp, f.wMh, f.v, f.mask, f.hin, f.u, f.m, f.gates, f.c, f.tanhC};
-}
-
 // The four intermediate states are one multiplicative state of width 4M (W_mh stacked), so
 // they share MultiplicativeState with the mLSTM; only the V products are per gate.
-void tmlstmWindowForward(const TmlstmWindowSizes& sizes, const TmlstmWindowForwardBuffers& buf,
-                         WindowOps& ops) {
+void windowForward(const TmlstmWindowSizes& sizes, const TmlstmWindowForwardBuffers& buf,
+                   WindowOps& ops) {
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H, M = sizes.M;
   const int64_t N = 4 * M;      // a row of u and m
   const int64_t X = N + 4 * H;  // a row of xp
@@ -43,8 +39,8 @@ void tmlstmWindowForward(const TmlstmWindowSizes& sizes, const TmlstmWindowForwa
   }
 }
 
-void tmlstmWindowBackward(const TmlstmWindowSizes& sizes, const TmlstmWindowBackwardBuffers& buf,
-                          WindowOps& ops) {
+void windowBackward(const TmlstmWindowSizes& sizes, const TmlstmWindowBackwardBuffers& buf,
+                    WindowOps& ops) {
   const auto& saved = buf.saved;
   const int64_t T = sizes.T, B = sizes.B, H = sizes.H, M = sizes.M;
   const int64_t N = 4 * M;

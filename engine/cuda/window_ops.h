@@ -21,6 +21,10 @@ namespace mrnn::engine::cuda {
 // float32 either way.
 enum class ProductPrecision { Float32, Bfloat16 };
 
+inline ProductPrecision precisionOf(bool bfloat16) {
+  return bfloat16 ? ProductPrecision::Bfloat16 : ProductPrecision::Float32;
+}
+
 class WindowOps {
  public:
   explicit WindowOps(ProductPrecision precision) : precision_(precision) {}

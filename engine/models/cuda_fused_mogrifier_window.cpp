@@ -1,23 +1,21 @@
 // The Mogrifier LSTM's fused window on CUDA tensors: a LibTorch autograd Function around
-// engine/cuda's Mogrifier window, as fused_mogrifier_window.cpp is the CPU's.
+// engine/cuda's Mogrifier window, as fused_mogrifier_window.cpp is the CPU's. Its own, not
+// gpu_window_function.h's: the rounds are a list of any length, low-rank or full. Built only
+// where nvcc built engine/cuda (no_cuda_windows.cpp elsewhere).
 
 #include "engine/models/cuda_fused_mogrifier_window.h"
 
 #include <torch/torch.h>
 
-#include <stdexcept>
 #include <vector>
 
-#include "engine/devices/cuda_kernels_built.h"
-#ifdef MRNN_HAVE_CUDA_KERNELS
 #include "engine/cuda/cuda_mogrifier_window.h"
 #include "engine/models/cuda_window_call.h"
 #include "engine/models/fused_mogrifier_window.h"
-#endif
+#include "engine/models/gpu_window_function.h"
 
 namespace mrnn::engine {
 
-#ifdef MRNN_HAVE_CUDA_KERNELS
 namespace {
 
 using namespace cuda_glue;  // floats, DeviceCall, AutogradContext, ...
@@ -69,7 +67,7 @@ class CudaMogrifierWindowFunction : public torch::autograd::Function<CudaMogrifi
     buffers.c = floats(c);
     buffers.tanhC = floats(tanhC);
     buffers.hs = floats(hs);
-    DeviceCall call(x, cuda_glue::keepPrecision(ctx, bfloat16));
+    DeviceCall call(x, gpu_window::keepPrecision(ctx, bfloat16));
     cuda::mogrifierWindowForward(w, weightsOf(wX, b, wH, rounds, lowRank), buffers, call.ops);
     if (keep) {
       MogrifierWindowSaved{x, wX,    wH, mask,  xR,           hR,      sX,    sH,
@@ -133,7 +131,7 @@ class CudaMogrifierWindowFunction : public torch::autograd::Function<CudaMogrifi
         (k % 2 == 0 ? buffers.dLeft : buffers.dRight).push_back(p);  // left, right, left, ...
       }
     }
-    DeviceCall call(saved.x, cuda_glue::keptPrecision(ctx));
+    DeviceCall call(saved.x, gpu_window::keptPrecision(ctx));
     cuda::mogrifierWindowBackward(
         w, weightsOf(saved.wX, torch::Tensor(), saved.wH, saved.rounds, lowRank), buffers,
         call.ops);
@@ -166,17 +164,5 @@ FusedWindowResult cudaFusedMogrifierWindow(const torch::Tensor& x, const torch::
       zigzag, keep, cuda_glue::bfloat16Now());
   return {out[0], out[1], out[2]};
 }
-
-#else  // built without engine/cuda: no CUDA tensor is ever handed to the kernels
-
-FusedWindowResult cudaFusedMogrifierWindow(const torch::Tensor&, const torch::Tensor&,
-                                           const torch::Tensor&, const torch::Tensor&,
-                                           const torch::Tensor&, const torch::Tensor&,
-                                           const std::vector<torch::Tensor>&, bool, bool,
-                                           const torch::Tensor&) {
-  throw std::logic_error("cudaFusedMogrifierWindow: this build has no CUDA kernels (MRNN_CUDA)");
-}
-
-#endif
 
 }  // namespace mrnn::engine

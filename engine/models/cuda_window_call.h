@@ -1,7 +1,8 @@
 #pragma once
 
-// Internal to the CUDA fused windows' glue (the cuda_fused_*.cpp files), compiled only where
-// MRNN_HAVE_CUDA_KERNELS is defined: what hands a LibTorch CUDA tensor's data to engine/cuda.
+// Internal to the CUDA fused windows' glue (cuda_fused_windows.cpp,
+// cuda_fused_mogrifier_window.cpp), built only where nvcc built engine/cuda: what hands a
+// LibTorch CUDA tensor's data to engine/cuda.
 
 #include <torch/csrc/autograd/custom_function.h>
 #include <torch/types.h>
@@ -25,12 +26,6 @@ inline const float* floats(const torch::Tensor& t) {
   return t.data_ptr<float>();
 }
 
-// A window's input as the kernels read it: float32 (under bf16 autocast the projections
-// arrive as bfloat16; autograd casts their gradients back) and contiguous.
-inline torch::Tensor windowInput(const torch::Tensor& t) {
-  return t.to(torch::kFloat).contiguous();
-}
-
 // LibTorch's current stream on a device is its default (legacy) stream unless a caller
 // chose another; this engine never does, so the kernels run in order with LibTorch's work.
 inline cuda::Stream libtorchStream() {
@@ -41,27 +36,10 @@ inline cuda::Stream libtorchStream() {
 // would multiply them, else float32. The backward multiplies as its forward did.
 cuda::ProductPrecision productPrecisionNow();
 
-inline bool isBfloat16(cuda::ProductPrecision precision) {
-  return precision == cuda::ProductPrecision::Bfloat16;
-}
-inline cuda::ProductPrecision precisionOf(bool bfloat16) {
-  return bfloat16 ? cuda::ProductPrecision::Bfloat16 : cuda::ProductPrecision::Float32;
-}
-
 // The flag the windows' autograd Functions take (their arguments are tensors and plain
 // values): whether this call multiplies at bfloat16.
 inline bool bfloat16Now() {
-  return isBfloat16(productPrecisionNow());
-}
-
-// One home for the context key: the forward records its precision and multiplies at it,
-// the backward reads it back and multiplies alike.
-inline cuda::ProductPrecision keepPrecision(torch::autograd::AutogradContext* ctx, bool bfloat16) {
-  ctx->saved_data["bfloat16"] = bfloat16;
-  return precisionOf(bfloat16);
-}
-inline cuda::ProductPrecision keptPrecision(torch::autograd::AutogradContext* ctx) {
-  return precisionOf(ctx->saved_data["bfloat16"].toBool());
+  return productPrecisionNow() == cuda::ProductPrecision::Bfloat16;
 }
 
 // The window operations on the tensors' device, with that device current for the call:

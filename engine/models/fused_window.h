@@ -15,6 +15,10 @@ struct FusedWindowResult {
   torch::Tensor c;   // the final cell state (LSTM family; undefined for the others)
 };
 
+// A window's inputs (its layout's Inputs, engine/windows) as LibTorch tensors.
+template <typename Window>
+using WindowTensors = typename Window::template Inputs<torch::Tensor>;
+
 // Whether the fused windows handle these tensors: all on the CPU in float32, the first
 // (the window's projected inputs, [T, B, K]) with at least one step. Anything else runs the
 // generic per-step loop.
@@ -42,6 +46,12 @@ inline bool windowNeedsBackward(std::initializer_list<torch::Tensor> inputs) {
 // (an autograd Function's inputs are tensors, never undefined ones).
 inline torch::Tensor windowMask(const torch::Tensor& mask, const torch::Tensor& h0) {
   return mask.defined() ? mask.expand_as(h0).contiguous() : torch::empty({0}, h0.options());
+}
+
+// A GPU window's input as the kernels read it: float32 (under bf16 autocast the projections
+// arrive as bfloat16; autograd casts their gradients back) and contiguous.
+inline torch::Tensor windowInput(const torch::Tensor& t) {
+  return t.to(torch::kFloat).contiguous();
 }
 
 // A float tensor's data, or null for an undefined or empty one (no mask, an output whose

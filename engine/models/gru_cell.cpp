@@ -2,9 +2,10 @@
 
 #include <torch/torch.h>
 
-#include "engine/models/cuda_fused_gru_window.h"
+#include "engine/models/cuda_fused_window.h"
 #include "engine/models/fused_gru_window.h"
 #include "engine/models/gru_update.h"
+#include "engine/windows/gru_window_layout.h"
 
 namespace mrnn::engine {
 
@@ -56,7 +57,7 @@ torch::Tensor GruCell::fusedWindow(const torch::Tensor& projected, CellState& st
   if (fusedWindowApplies({projected, state.parts[0], wZr, wH})) {
     out = fusedGruWindow(projected, state.parts[0], wZr, wH, stateMask);
   } else if (cudaFusedWindowApplies({projected, state.parts[0], wZr, wH})) {
-    out = cudaFusedGruWindow(projected, state.parts[0], wZr, wH, stateMask);
+    out = cudaFusedWindow<GruWindow>({projected, state.parts[0], wZr, wH, stateMask});
   } else {
     return {};
   }

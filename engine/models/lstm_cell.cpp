@@ -2,9 +2,10 @@
 
 #include <torch/torch.h>
 
-#include "engine/models/cuda_fused_lstm_window.h"
+#include "engine/models/cuda_fused_window.h"
 #include "engine/models/fused_lstm_window.h"
 #include "engine/models/lstm_update.h"
+#include "engine/windows/lstm_window_layout.h"
 
 namespace mrnn::engine {
 
@@ -50,7 +51,7 @@ torch::Tensor LstmCell::fusedWindow(const torch::Tensor& projected, CellState& s
   if (fusedWindowApplies({projected, wH})) {
     out = fusedLstmWindow(projected, state.parts[0], state.parts[1], wH, stateMask);
   } else if (cudaFusedWindowApplies({projected, state.parts[0], state.parts[1], wH})) {
-    out = cudaFusedLstmWindow(projected, state.parts[0], state.parts[1], wH, stateMask);
+    out = cudaFusedWindow<LstmWindow>({projected, state.parts[0], state.parts[1], wH, stateMask});
   } else {
     return {};
   }

@@ -5,9 +5,10 @@
 #include <stdexcept>
 #include <vector>
 
-#include "engine/models/cuda_fused_lstm_window.h"
+#include "engine/models/cuda_fused_window.h"
 #include "engine/models/fused_lstm_window.h"
 #include "engine/models/lstm_update.h"
+#include "engine/windows/lstm_window_layout.h"
 
 namespace mrnn::engine {
 
@@ -127,7 +128,7 @@ torch::Tensor MajorMinorLstmCell::fusedWindow(const torch::Tensor& projected, Ce
     const auto h0 = state.parts[0].narrow(1, offset, size);
     const auto c0 = state.parts[1].narrow(1, offset, size);
     const auto mask = stateMask.defined() ? stateMask.narrow(-1, offset, size) : stateMask;
-    return cudaFusedLstmWindow(xp, h0, c0, w, mask);
+    return cudaFusedWindow<LstmWindow>({xp, h0, c0, w, mask});
   };
   const auto major = part(0, 0, major_, wMajor);
   if (minor_ == 0) {

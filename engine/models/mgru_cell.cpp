@@ -2,9 +2,10 @@
 
 #include <torch/torch.h>
 
-#include "engine/models/cuda_fused_mgru_window.h"
+#include "engine/models/cuda_fused_window.h"
 #include "engine/models/fused_mgru_window.h"
 #include "engine/models/gru_update.h"
+#include "engine/windows/mgru_window_layout.h"
 
 namespace mrnn::engine {
 
@@ -65,7 +66,7 @@ torch::Tensor MgruCell::fusedWindow(const torch::Tensor& projected, CellState& s
   if (fusedWindowApplies({projected, state.parts[0], wMh, vZr_, vH})) {
     out = fusedMgruWindow(projected, state.parts[0], wMh, vZr_, vH, stateMask);
   } else if (cudaFusedWindowApplies({projected, state.parts[0], wMh, vZr_, vH})) {
-    out = cudaFusedMgruWindow(projected, state.parts[0], wMh, vZr_, vH, stateMask);
+    out = cudaFusedWindow<MgruWindow>({projected, state.parts[0], wMh, vZr_, vH, stateMask});
   } else {
     return {};
   }

@@ -2,9 +2,10 @@
 
 #include <torch/torch.h>
 
-#include "engine/models/cuda_fused_mlstm_window.h"
+#include "engine/models/cuda_fused_window.h"
 #include "engine/models/fused_mlstm_window.h"
 #include "engine/models/lstm_update.h"
+#include "engine/windows/mlstm_window_layout.h"
 
 namespace mrnn::engine {
 
@@ -58,7 +59,8 @@ torch::Tensor MlstmCell::fusedWindow(const torch::Tensor& projected, CellState& 
   if (fusedWindowApplies({projected, wMh, wM})) {
     out = fusedMlstmWindow(projected, state.parts[0], state.parts[1], wMh, wM, stateMask);
   } else if (cudaFusedWindowApplies({projected, state.parts[0], state.parts[1], wMh, wM})) {
-    out = cudaFusedMlstmWindow(projected, state.parts[0], state.parts[1], wMh, wM, stateMask);
+    out = cudaFusedWindow<MlstmWindow>(
+        {projected, state.parts[0], state.parts[1], wMh, wM, stateMask});
   } else {
     return {};
   }

@@ -2,8 +2,9 @@
 
 #include <torch/torch.h>
 
-#include "engine/models/cuda_fused_mrnn_window.h"
+#include "engine/models/cuda_fused_window.h"
 #include "engine/models/fused_mrnn_window.h"
+#include "engine/windows/mrnn_window_layout.h"
 
 namespace mrnn::engine {
 
@@ -59,7 +60,7 @@ torch::Tensor MrnnCell::fusedWindow(const torch::Tensor& projected, CellState& s
   if (fusedWindowApplies({projected, wMh, wHm})) {
     out = fusedMrnnWindow(projected, state.parts[0], wMh, wHm, stateMask);
   } else if (cudaFusedWindowApplies({projected, state.parts[0], wMh, wHm})) {
-    out = cudaFusedMrnnWindow(projected, state.parts[0], wMh, wHm, stateMask);
+    out = cudaFusedWindow<MrnnWindow>({projected, state.parts[0], wMh, wHm, stateMask});
   } else {
     return {};
   }

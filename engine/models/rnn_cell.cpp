@@ -2,8 +2,9 @@
 
 #include <torch/torch.h>
 
-#include "engine/models/cuda_fused_rnn_window.h"
+#include "engine/models/cuda_fused_window.h"
 #include "engine/models/fused_rnn_window.h"
+#include "engine/windows/rnn_window_layout.h"
 
 namespace mrnn::engine {
 
@@ -46,7 +47,7 @@ torch::Tensor RnnCell::fusedWindow(const torch::Tensor& projected, CellState& st
   if (fusedWindowApplies({projected, wHh})) {
     out = fusedRnnWindow(projected, state.parts[0], wHh, stateMask);
   } else if (cudaFusedWindowApplies({projected, state.parts[0], wHh})) {
-    out = cudaFusedRnnWindow(projected, state.parts[0], wHh, stateMask);
+    out = cudaFusedWindow<RnnWindow>({projected, state.parts[0], wHh, stateMask});
   } else {
     return {};
   }

@@ -2,9 +2,10 @@
 
 #include <torch/torch.h>
 
-#include "engine/models/cuda_fused_tmgru_window.h"
+#include "engine/models/cuda_fused_window.h"
 #include "engine/models/fused_tmgru_window.h"
 #include "engine/models/gru_update.h"
+#include "engine/windows/tmgru_window_layout.h"
 
 namespace mrnn::engine {
 
@@ -70,7 +71,7 @@ torch::Tensor TmgruCell::fusedWindow(const torch::Tensor& projected, CellState& 
   if (fusedWindowApplies({projected, state.parts[0], wMhZr, wMhH, v})) {
     out = fusedTmgruWindow(projected, state.parts[0], wMhZr, wMhH, v, stateMask);
   } else if (cudaFusedWindowApplies({projected, state.parts[0], wMhZr, wMhH, v})) {
-    out = cudaFusedTmgruWindow(projected, state.parts[0], wMhZr, wMhH, v, stateMask);
+    out = cudaFusedWindow<TmgruWindow>({projected, state.parts[0], wMhZr, wMhH, v, stateMask});
   } else {
     return {};
   }

@@ -22,8 +22,8 @@ class TmgruCell : public RecurrentCell {
   torch::Tensor projectInputs(const torch::Tensor& x, const torch::Tensor& embedding) override;
   torch::Tensor recur(const torch::Tensor& xp, const torch::Tensor& hIn, CellState& state,
                       ProbeRecorder* probes) override;
-  // CPU float32: fusedTmgruWindow; CUDA float32 (or bf16 autocast): cudaFusedTmgruWindow (one
-  // node, own backward).
+  // CPU float32: fusedTmgruWindow; CUDA float32 (or bf16 autocast): cudaFusedWindow<TmgruWindow>
+  // (one node, own backward).
   torch::Tensor fusedWindow(const torch::Tensor& projected, CellState& state,
                             const torch::Tensor& stateMask) override;
   void onWeightsPrepared() override;

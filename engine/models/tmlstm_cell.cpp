@@ -2,9 +2,10 @@
 
 #include <torch/torch.h>
 
-#include "engine/models/cuda_fused_tmlstm_window.h"
+#include "engine/models/cuda_fused_window.h"
 #include "engine/models/fused_tmlstm_window.h"
 #include "engine/models/lstm_update.h"
+#include "engine/windows/tmlstm_window_layout.h"
 
 namespace mrnn::engine {
 
@@ -67,7 +68,8 @@ torch::Tensor TmlstmCell::fusedWindow(const torch::Tensor& projected, CellState&
   if (fusedWindowApplies({projected, wMh, v})) {
     out = fusedTmlstmWindow(projected, state.parts[0], state.parts[1], wMh, v, stateMask);
   } else if (cudaFusedWindowApplies({projected, state.parts[0], state.parts[1], wMh, v})) {
-    out = cudaFusedTmlstmWindow(projected, state.parts[0], state.parts[1], wMh, v, stateMask);
+    out = cudaFusedWindow<TmlstmWindow>(
+        {projected, state.parts[0], state.parts[1], wMh, v, stateMask});
   } else {
     return {};
   }

@@ -42,14 +42,14 @@ void checkRnnWindow(WindowDevice& device, const WindowCase& windowCase) {
   f.mask = maskOn(device, mask);
   f.hs = device.scratch(cpu::elementCount(shape.hs));
   f.hin = device.scratch(cpu::elementCount(shape.hin));
-  gpu::rnnWindowForward({T, B, H}, f, device.ops());
+  gpu::windowForward({T, B, H}, f, device.ops());
   gpu::RnnWindowBackwardBuffers b;
   b.saved = gpu::savedBy(f);
   b.dHs = stepsOn(device, w);
   b.dh = device.upload(w.h);
   b.dXp = device.scratch(T * B * H);
   b.dWhh = device.scratch(H * H);
-  gpu::rnnWindowBackward({T, B, H}, b, device.ops());
+  gpu::windowBackward({T, B, H}, b, device.ops());
   device.finish();
   const auto hs = device.download(f.hs, {T, B, H});
   const Named actual{{"hs", hs},
@@ -87,7 +87,7 @@ void checkMrnnWindow(WindowDevice& device, const WindowCase& windowCase) {
   f.hin = device.scratch(cpu::elementCount(shape.hin));
   f.u = device.scratch(cpu::elementCount(shape.u));
   f.m = device.scratch(cpu::elementCount(shape.m));
-  gpu::mrnnWindowForward({T, B, H, M}, f, device.ops());
+  gpu::windowForward({T, B, H, M}, f, device.ops());
   gpu::MrnnWindowBackwardBuffers b;
   b.saved = gpu::savedBy(f);
   b.dHs = stepsOn(device, w);
@@ -97,7 +97,7 @@ void checkMrnnWindow(WindowDevice& device, const WindowCase& windowCase) {
   b.dM = device.scratch(B * M);
   b.dWmh = device.scratch(M * H);
   b.dWhm = device.scratch(H * M);
-  gpu::mrnnWindowBackward({T, B, H, M}, b, device.ops());
+  gpu::windowBackward({T, B, H, M}, b, device.ops());
   device.finish();
   const auto hs = device.download(f.hs, {T, B, H});
   const Named actual{{"hs", hs},

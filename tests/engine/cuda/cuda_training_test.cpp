@@ -9,13 +9,14 @@
 
 #include "engine/devices/autocast_scope.h"
 #include "engine/devices/compute_device.h"
-#include "engine/models/cuda_fused_lstm_window.h"
-#include "engine/models/cuda_fused_mlstm_window.h"
+#include "engine/models/cuda_fused_window.h"
 #include "engine/models/fused_mlstm_window.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
 #include "engine/training/checkpoint.h"
 #include "engine/training/trainer.h"
+#include "engine/windows/lstm_window_layout.h"
+#include "engine/windows/mlstm_window_layout.h"
 #include "test_harness.h"
 #include "training_fixtures.h"
 #include "training_runs.h"
@@ -88,7 +89,7 @@ WindowRun mlstmWindow(bool fused, const torch::Device& device, bool withMask,
     EXPECT(engine::cudaFusedWindowApplies({xp, h0, c0, wMh, wM}) != bf16Autocast);
     engine::AutocastScope autocast(bf16Autocast);
     EXPECT(engine::cudaFusedWindowApplies({xp, h0, c0, wMh, wM}));
-    const auto out = engine::cudaFusedMlstmWindow(xp, h0, c0, wMh, wM, mask);
+    const auto out = engine::cudaFusedWindow<engine::MlstmWindow>({xp, h0, c0, wMh, wM, mask});
     run.hs = out.hs;
     run.h = out.h;
     run.c = out.c;
@@ -136,7 +137,7 @@ WindowRun lstmWindow(bool fused, const torch::Device& device) {
   const auto upstream = torch::randn({T, B, H}, torch::kFloat64).to(device, dtype);
   WindowRun run;
   if (fused) {
-    const auto out = engine::cudaFusedLstmWindow(xp, h0, c0, wH, torch::Tensor());
+    const auto out = engine::cudaFusedWindow<engine::LstmWindow>({xp, h0, c0, wH, torch::Tensor()});
     run.hs = out.hs;
     run.c = out.c;
   } else {

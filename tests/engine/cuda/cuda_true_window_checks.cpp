@@ -51,7 +51,7 @@ void checkTmlstmWindow(WindowDevice& device, const WindowCase& windowCase) {
   f.m = device.scratch(cpu::elementCount(shape.m));
   f.gates = device.scratch(cpu::elementCount(shape.gates));
   f.tanhC = device.scratch(cpu::elementCount(shape.tanhC));
-  gpu::tmlstmWindowForward({T, B, H, M}, f, device.ops());
+  gpu::windowForward({T, B, H, M}, f, device.ops());
   gpu::TmlstmWindowBackwardBuffers b;
   b.saved = gpu::savedBy(f);
   b.dHs = stepsOn(device, w);
@@ -62,7 +62,7 @@ void checkTmlstmWindow(WindowDevice& device, const WindowCase& windowCase) {
   b.dM = device.scratch(B * N);
   b.dWmh = device.scratch(N * H);
   b.dV = device.scratch(4 * H * M);
-  gpu::tmlstmWindowBackward({T, B, H, M}, b, device.ops());
+  gpu::windowBackward({T, B, H, M}, b, device.ops());
   device.finish();
   const auto hs = device.download(f.hs, {T, B, H});
   const Named actual{{"hs", hs},
@@ -109,7 +109,7 @@ void checkTmgruWindow(WindowDevice& device, const WindowCase& windowCase) {
   f.rh = device.scratch(cpu::elementCount(shape.rh));
   f.uH = device.scratch(cpu::elementCount(shape.uH));
   f.mH = device.scratch(cpu::elementCount(shape.mH));
-  gpu::tmgruWindowForward({T, B, H, M}, f, device.ops());
+  gpu::windowForward({T, B, H, M}, f, device.ops());
   gpu::TmgruWindowBackwardBuffers b;
   b.saved = gpu::savedBy(f);
   b.dHs = stepsOn(device, w);
@@ -124,7 +124,7 @@ void checkTmgruWindow(WindowDevice& device, const WindowCase& windowCase) {
   b.dWmhZr = device.scratch(2 * M * H);
   b.dWmhH = device.scratch(M * H);
   b.dV = device.scratch(3 * H * M);
-  gpu::tmgruWindowBackward({T, B, H, M}, b, device.ops());
+  gpu::windowBackward({T, B, H, M}, b, device.ops());
   device.finish();
   const auto hs = device.download(f.hs, {T, B, H});
   const Named actual{{"hs", hs},

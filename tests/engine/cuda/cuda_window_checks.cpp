@@ -64,7 +64,7 @@ void checkMlstmWindow(WindowDevice& device, const WindowCase& windowCase) {
   f.m = device.scratch(cpu::elementCount(shape.m));
   f.gates = device.scratch(cpu::elementCount(shape.gates));
   f.tanhC = device.scratch(cpu::elementCount(shape.tanhC));
-  gpu::mlstmWindowForward({T, B, H, M}, f, device.ops());
+  gpu::windowForward({T, B, H, M}, f, device.ops());
   gpu::MlstmWindowBackwardBuffers b;
   b.saved = gpu::savedBy(f);
   b.dHs = stepsOn(device, w);
@@ -75,7 +75,7 @@ void checkMlstmWindow(WindowDevice& device, const WindowCase& windowCase) {
   b.dM = device.scratch(B * M);
   b.dWmh = device.scratch(M * H);
   b.dWm = device.scratch(4 * H * M);
-  gpu::mlstmWindowBackward({T, B, H, M}, b, device.ops());
+  gpu::windowBackward({T, B, H, M}, b, device.ops());
   device.finish();
   const auto hs = device.download(f.hs, {T, B, H});
   const Named actual{{"hs", hs},
@@ -117,7 +117,7 @@ void checkLstmWindow(WindowDevice& device, const WindowCase& windowCase) {
   f.hin = device.scratch(cpu::elementCount(shape.hin));
   f.gates = device.scratch(cpu::elementCount(shape.gates));
   f.tanhC = device.scratch(cpu::elementCount(shape.tanhC));
-  gpu::lstmWindowForward({T, B, H}, f, device.ops());
+  gpu::windowForward({T, B, H}, f, device.ops());
   gpu::LstmWindowBackwardBuffers b;
   b.saved = gpu::savedBy(f);
   b.dHs = stepsOn(device, w);
@@ -125,7 +125,7 @@ void checkLstmWindow(WindowDevice& device, const WindowCase& windowCase) {
   b.dc = device.upload(w.c);
   b.dXp = device.scratch(T * B * 4 * H);
   b.dWh = device.scratch(4 * H * H);
-  gpu::lstmWindowBackward({T, B, H}, b, device.ops());
+  gpu::windowBackward({T, B, H}, b, device.ops());
   device.finish();
   const auto hs = device.download(f.hs, {T, B, H});
   const Named actual{{"hs", hs},
@@ -165,7 +165,7 @@ void checkGruWindow(WindowDevice& device, const WindowCase& windowCase) {
   f.hin = device.scratch(cpu::elementCount(shape.hin));
   f.gates = device.scratch(cpu::elementCount(shape.gates));
   f.rh = device.scratch(cpu::elementCount(shape.rh));
-  gpu::gruWindowForward({T, B, H}, f, device.ops());
+  gpu::windowForward({T, B, H}, f, device.ops());
   gpu::GruWindowBackwardBuffers b;
   b.saved = gpu::savedBy(f);
   b.dHs = stepsOn(device, w);
@@ -176,7 +176,7 @@ void checkGruWindow(WindowDevice& device, const WindowCase& windowCase) {
   b.dHin = device.scratch(B * H);
   b.dWzr = device.scratch(2 * H * H);
   b.dWh = device.scratch(H * H);
-  gpu::gruWindowBackward({T, B, H}, b, device.ops());
+  gpu::windowBackward({T, B, H}, b, device.ops());
   device.finish();
   const auto hs = device.download(f.hs, {T, B, H});
   const Named actual{{"hs", hs},
@@ -219,7 +219,7 @@ void checkMgruWindow(WindowDevice& device, const WindowCase& windowCase) {
   f.m = device.scratch(cpu::elementCount(shape.m));
   f.gates = device.scratch(cpu::elementCount(shape.gates));
   f.rm = device.scratch(cpu::elementCount(shape.rm));
-  gpu::mgruWindowForward({T, B, H, M}, f, device.ops());
+  gpu::windowForward({T, B, H, M}, f, device.ops());
   gpu::MgruWindowBackwardBuffers b;
   b.saved = gpu::savedBy(f);
   b.dHs = stepsOn(device, w);
@@ -232,7 +232,7 @@ void checkMgruWindow(WindowDevice& device, const WindowCase& windowCase) {
   b.dWmh = device.scratch(M * H);
   b.dVzr = device.scratch((H + M) * M);
   b.dVh = device.scratch(H * M);
-  gpu::mgruWindowBackward({T, B, H, M}, b, device.ops());
+  gpu::windowBackward({T, B, H, M}, b, device.ops());
   device.finish();
   const auto hs = device.download(f.hs, {T, B, H});
   const Named actual{{"hs", hs},
