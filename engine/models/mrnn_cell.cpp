@@ -4,6 +4,8 @@
 
 #include "engine/models/cuda_fused_window.h"
 #include "engine/models/fused_mrnn_window.h"
+#include "engine/models/tangent_mode.h"
+#include "engine/models/tangent_windows.h"
 #include "engine/windows/mrnn_window_layout.h"
 
 namespace mrnn::engine {
@@ -64,6 +66,14 @@ torch::Tensor MrnnCell::fusedWindow(const torch::Tensor& projected, CellState& s
   } else {
     return {};
   }
+  state.parts[0] = out.h;
+  return out.hs;
+}
+
+torch::Tensor MrnnCell::tangentWindow(const torch::Tensor& projected, CellState& state,
+                                      const torch::Tensor& stateMask, uint64_t level) {
+  const auto out = mrnnTangentWindow(projected, state.parts[0], wMh_->current(), wHm_->current(),
+                                     stateMask, level, TangentMode::knownOutput(this));
   state.parts[0] = out.h;
   return out.hs;
 }

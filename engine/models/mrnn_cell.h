@@ -22,6 +22,8 @@ class MrnnCell : public RecurrentCell {
                       ProbeRecorder* probes) override;
   torch::Tensor fusedWindow(const torch::Tensor& projected, CellState& state,
                             const torch::Tensor& stateMask) override;
+  torch::Tensor tangentWindow(const torch::Tensor& projected, CellState& state,
+                              const torch::Tensor& stateMask, uint64_t level) override;
 
  private:
   torch::Tensor wMx_, wHx_, b_;  // b_ undefined without `bias: true`

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "engine/models/tangent_mode.h"
+
 namespace mrnn::engine {
 
 RecurrentCell::RecurrentCell(const LayerConfig& config, int64_t inputSize, int64_t embeddingSize)
@@ -83,7 +85,10 @@ torch::Tensor RecurrentCell::forward(const torch::Tensor& x, const torch::Tensor
   // tensor step by step inside autograd costs a full-size gradient buffer per step).
   const auto window = projectInputs(x, embedding);
   if (fusedEnabled_ && probes == nullptr) {
-    auto fused = fusedWindow(window, state, stateMask);
+    // The fused windows have no forward derivative: under TangentMode only a tangent window.
+    const auto tangentLevel = TangentMode::level();
+    auto fused = tangentLevel ? tangentWindow(window, state, stateMask, *tangentLevel)
+                              : fusedWindow(window, state, stateMask);
     if (fused.defined()) return fused;
   }
   const auto projected = window.unbind(0);

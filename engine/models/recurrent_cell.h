@@ -76,8 +76,9 @@ class RecurrentCell : public torch::nn::Module {
   torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& embedding, CellState& state,
                         const torch::Tensor& stateMask = {}, ProbeRecorder* probes = nullptr,
                         WindowMasks* masks = nullptr);
-  // Whether forward() may run a cell's fused window (fusedWindow()); on by default. Off, every
-  // cell runs the generic per-step loop: the reference the fused paths are tested against.
+  // Whether forward() may run a cell's fused window (fusedWindow(), or under TangentMode its
+  // tangentWindow()); on by default. Off, every cell runs the generic per-step loop: the
+  // reference the fused paths are tested against.
   void setFusedEnabled(bool enabled) { fusedEnabled_ = enabled; }
   bool fusedEnabled() const { return fusedEnabled_; }
   // One time step: x [B, inputSize], embedding [B, embeddingSize] or undefined.
@@ -96,6 +97,13 @@ class RecurrentCell : public torch::nn::Module {
   // returns an undefined tensor when it does not apply (then the per-step loop runs).
   virtual torch::Tensor fusedWindow(const torch::Tensor& /*projected*/, CellState& /*state*/,
                                     const torch::Tensor& /*stateMask*/) {
+    return {};
+  }
+  // The window under forward-mode differentiation at `level` (TangentMode), for cells that
+  // compute their tangent themselves (tangent_windows.h): h for every step as dual tensors,
+  // `state` updated; or an undefined tensor (then the per-step loop's dual arithmetic runs).
+  virtual torch::Tensor tangentWindow(const torch::Tensor& /*projected*/, CellState& /*state*/,
+                                      const torch::Tensor& /*stateMask*/, uint64_t /*level*/) {
     return {};
   }
   // Called once per window after the recurrent weights are prepared; cells that cache

@@ -4,6 +4,8 @@
 
 #include "engine/models/cuda_fused_window.h"
 #include "engine/models/fused_rnn_window.h"
+#include "engine/models/tangent_mode.h"
+#include "engine/models/tangent_windows.h"
 #include "engine/windows/rnn_window_layout.h"
 
 namespace mrnn::engine {
@@ -51,6 +53,14 @@ torch::Tensor RnnCell::fusedWindow(const torch::Tensor& projected, CellState& st
   } else {
     return {};
   }
+  state.parts[0] = out.h;
+  return out.hs;
+}
+
+torch::Tensor RnnCell::tangentWindow(const torch::Tensor& projected, CellState& state,
+                                     const torch::Tensor& stateMask, uint64_t level) {
+  const auto out = rnnTangentWindow(projected, state.parts[0], wHh_->current(), stateMask, level,
+                                    TangentMode::knownOutput(this));
   state.parts[0] = out.h;
   return out.hs;
 }

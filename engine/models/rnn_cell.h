@@ -21,6 +21,8 @@ class RnnCell : public RecurrentCell {
                       ProbeRecorder* probes) override;
   torch::Tensor fusedWindow(const torch::Tensor& projected, CellState& state,
                             const torch::Tensor& stateMask) override;
+  torch::Tensor tangentWindow(const torch::Tensor& projected, CellState& state,
+                              const torch::Tensor& stateMask, uint64_t level) override;
 
  private:
   torch::Tensor wHx_, b_;

@@ -4,7 +4,9 @@
 #include <torch/torch.h>
 
 #include "engine/models/output_loss.h"
+#include "engine/models/tangent_mode.h"
 
+#include <map>
 #include <mutex>
 #include <stdexcept>
 
@@ -20,17 +22,15 @@ std::mutex& forwardModeTurn() {
 }
 
 // Forward-mode differentiation of the model for the scope's lifetime: a dual level, no
-// autograd graph, the per-step loop in every layer (the fused windows have no forward
-// derivative). Each parameter's tangent is its slice of v; leaving the scope drops them.
+// autograd graph, TangentMode (a tangent window in the cells that have one, the per-step loop
+// in the others: the fused windows have no forward derivative). Each parameter's tangent is
+// its slice of v; leaving the scope drops them.
 class TangentScope {
  public:
-  TangentScope(LanguageModel& model, const std::vector<torch::Tensor>& parameters,
-               const torch::Tensor& v)
-      : model_(model),
-        turn_(forwardModeTurn()),
-        level_(torch::autograd::ForwardADLevel::get_next_idx()) {
-    for (size_t i = 0; i < model.layerCount(); ++i) fused_.push_back(model.layer(i).fusedEnabled());
-    model.setFusedKernels(false);
+  TangentScope(const std::vector<torch::Tensor>& parameters, const torch::Tensor& v)
+      : turn_(forwardModeTurn()),
+        level_(torch::autograd::ForwardADLevel::get_next_idx()),
+        mode_(level_) {
     int64_t offset = 0;
     for (const auto& p : parameters) {
       p._set_fw_grad(v.narrow(0, offset, p.numel()).view_as(p), level_, /*is_inplace_op=*/false);
@@ -42,10 +42,7 @@ class TangentScope {
                                   " parameters");
     }
   }
-  ~TangentScope() {
-    torch::autograd::ForwardADLevel::release_idx(level_);
-    for (size_t i = 0; i < fused_.size(); ++i) model_.layer(i).setFusedEnabled(fused_[i]);
-  }
+  ~TangentScope() { torch::autograd::ForwardADLevel::release_idx(level_); }
   TangentScope(const TangentScope&) = delete;
   TangentScope& operator=(const TangentScope&) = delete;
 
@@ -57,11 +54,10 @@ class TangentScope {
   }
 
  private:
-  LanguageModel& model_;
   std::lock_guard<std::mutex> turn_;
   uint64_t level_;
+  TangentMode mode_;
   torch::NoGradGuard noGrad_;
-  std::vector<bool> fused_;
 };
 
 torch::Tensor flatGradient(const std::vector<torch::Tensor>& parameters,
@@ -133,9 +129,16 @@ torch::Tensor CurvatureWindows::product(const std::vector<torch::Tensor>& parame
   std::vector<torch::Tensor> outputTangents;
   std::vector<std::vector<torch::Tensor>> hiddenTangents;
   {
-    TangentScope scope(model_, parameters, v);
-    for (auto& window : windows_) {
+    TangentScope scope(parameters, v);
+    for (size_t w = 0; w < windows_.size(); ++w) {
       poll();
+      auto& window = windows_[w];
+      // The kept forward's layer outputs: the tangent windows start from them.
+      std::map<const RecurrentCell*, torch::Tensor> known;
+      for (size_t l = 0; l < linearised_[w].hidden.size(); ++l) {
+        known[&model_.layer(l)] = linearised_[w].hidden[l];
+      }
+      TangentMode::setKnownOutputs(std::move(known));
       std::vector<torch::Tensor> hidden;
       outputTangents.push_back(scope.tangent(forward(window, window.masks, &hidden)));
       std::vector<torch::Tensor> tangents;

@@ -25,9 +25,9 @@ struct CurvatureWindow {
 // The curvature share of one update, prepared for its many curvature products (a
 // Hessian-free step runs up to hundreds). The forward pass at the update's weights runs once
 // with its autograd graph kept: every product's backward (Jᵀ) goes through it. The forward
-// derivative (J v) comes from forward-mode automatic differentiation of the per-step loop,
-// the only path whose every operation has a forward derivative (the fused windows have a
-// backward only).
+// derivative (J v) comes from forward-mode automatic differentiation: for the tanh cells
+// their tangent windows (engine/models/tangent_windows.h), for the others the per-step loop,
+// whose every operation has a forward derivative (the fused windows have a backward only).
 //
 // The Gauss-Newton matrix of the loss L = (1/N) Σ −log p(target), N the counted targets: for
 // a softmax output with logits z and probabilities p, Jᵀ (diag(p) − p pᵀ) J. Written on the
