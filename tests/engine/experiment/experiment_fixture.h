@@ -28,9 +28,11 @@ data:
   train: corpus.txt
 )";
 
-// The experiment written as experiments/e.yaml beside kExperimentBase, planned.
-inline engine::ExperimentPlan planIn(const ScratchFolder& folder, const std::string& experiment) {
-  folder.write("project.yaml", kExperimentBase);
+// The experiment written as experiments/e.yaml beside `base` (kExperimentBase unless a test
+// needs more of the project), planned.
+inline engine::ExperimentPlan planIn(const ScratchFolder& folder, const std::string& experiment,
+                                     const std::string& base = kExperimentBase) {
+  folder.write("project.yaml", base);
   std::filesystem::create_directories(folder.file("experiments"));
   folder.write("experiments/e.yaml", experiment);
   return engine::planExperiment(engine::loadExperiment(folder.file("experiments/e.yaml")));

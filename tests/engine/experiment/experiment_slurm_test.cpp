@@ -21,6 +21,7 @@
 #include "engine/io/atomic_file.h"
 #include "engine/store/experiment_ledger.h"
 #include "engine/store/run_catalogue.h"
+#include "experiment_fixture.h"
 #include "store_fixtures.h"
 #include "test_harness.h"
 
@@ -34,20 +35,9 @@ using test::ScratchFolder;
 
 namespace {
 
-constexpr const char* kBase = R"(name: base
-model:
-  input: {level: char, embedding_size: 8, vocab_size: 30}
-  layers:
-    - {type: lstm, hidden_size: 16}
-training:
-  max_steps: 40
-  validate_every: 10
-  optimizer: {type: adam, lr: 0.001}
-data:
-  train: corpus.txt
-  valid: held/valid.txt
-  test: /data/test.txt
-)";
+// The split paths a trial's job must find from its own folder.
+const std::string kBase =
+    std::string(test::kExperimentBase) + "  valid: held/valid.txt\n  test: /data/test.txt\n";
 
 constexpr const char* kTwoTrials = R"(experiment:
   axes:
@@ -56,12 +46,8 @@ constexpr const char* kTwoTrials = R"(experiment:
   slots: 1
 )";
 
-engine::ExperimentPlan planIn(const ScratchFolder& folder, const std::string& experiment) {
-  folder.write("project.yaml", kBase);
-  std::filesystem::create_directories(folder.file("experiments"));
-  folder.write("experiments/e.yaml", experiment);
-  engine::ExperimentPlan plan =
-      engine::planExperiment(engine::loadExperiment(folder.file("experiments/e.yaml")));
+engine::ExperimentPlan slurmPlanIn(const ScratchFolder& folder, const std::string& experiment) {
+  engine::ExperimentPlan plan = test::planIn(folder, experiment, kBase);
   plan.experiment.slurm.pollSeconds = 0;  // the stand-in answers at once
   return plan;
 }
@@ -388,7 +374,7 @@ MRNN_TEST(the_batch_script_and_sbatch_arguments_carry_every_setting) {
 
 MRNN_TEST(a_trial_trains_in_its_own_folder_and_its_run_reads_as_the_projects) {
   ScratchFolder folder;
-  const auto plan = planIn(folder, kTwoTrials);
+  const auto plan = slurmPlanIn(folder, kTwoTrials);
   const engine::Project& planned = plan.trials[0].project;
   const engine::Project own = engine::slurmTrialProject(planned, "/scratch/trial-1");
   EXPECT_EQ(own.folder, "/scratch/trial-1");
@@ -424,7 +410,7 @@ MRNN_TEST(a_trial_trains_in_its_own_folder_and_its_run_reads_as_the_projects) {
 
 MRNN_TEST(the_slurm_queue_submits_one_array_and_collects_each_trial) {
   ScratchFolder folder;
-  const auto plan = planIn(folder, kTwoTrials);
+  const auto plan = slurmPlanIn(folder, kTwoTrials);
   FakeSlurm slurm(plan);
   const auto outcome = engine::runSlurmQueue(plan, quickOptions(), slurm);
   EXPECT(outcome == engine::QueueOutcome::AllDone);
@@ -453,7 +439,7 @@ MRNN_TEST(the_slurm_queue_submits_one_array_and_collects_each_trial) {
 
 MRNN_TEST(a_queue_run_again_leaves_live_jobs_be_and_collects_ended_ones) {
   ScratchFolder folder;
-  const auto plan = planIn(folder, kTwoTrials);
+  const auto plan = slurmPlanIn(folder, kTwoTrials);
   // An earlier queue submitted both trials and was killed: the jobs file names their jobs,
   // Slurm still has them, and the ledger says running (trial 2 still queued: the queue died
   // between recording the jobs and marking the trials).
@@ -503,7 +489,7 @@ MRNN_TEST(a_queue_run_again_leaves_live_jobs_be_and_collects_ended_ones) {
 
 MRNN_TEST(stopping_cancels_the_jobs_and_queues_the_trials_again) {
   ScratchFolder folder;
-  auto plan = planIn(folder, kTwoTrials);
+  auto plan = slurmPlanIn(folder, kTwoTrials);
   plan.experiment.slotCount = 0;
   FakeSlurm slurm(plan);
   slurm.endless = true;
@@ -527,7 +513,7 @@ MRNN_TEST(stopping_cancels_the_jobs_and_queues_the_trials_again) {
 
 MRNN_TEST(a_refused_submission_leaves_the_trials_queued) {
   ScratchFolder folder;
-  const auto plan = planIn(folder, kTwoTrials);
+  const auto plan = slurmPlanIn(folder, kTwoTrials);
   FakeSlurm slurm(plan);
   slurm.refusal = "sbatch failed (exit status 1): sbatch: error: invalid partition specified: x";
   EXPECT_THROWS_WITH(std::runtime_error, engine::runSlurmQueue(plan, quickOptions(), slurm),
@@ -543,7 +529,7 @@ MRNN_TEST(a_refused_submission_leaves_the_trials_queued) {
 
 MRNN_TEST(an_executor_does_not_take_over_the_others_trials) {
   ScratchFolder folder;
-  const auto plan = planIn(folder, kTwoTrials);
+  const auto plan = slurmPlanIn(folder, kTwoTrials);
   FakeSlurm slurm(plan);
   EXPECT(engine::runSlurmQueue(plan, quickOptions(), slurm) == engine::QueueOutcome::AllDone);
   engine::RunCatalogue catalogue(folder.path());
@@ -557,7 +543,7 @@ MRNN_TEST(an_executor_does_not_take_over_the_others_trials) {
 
 MRNN_TEST(status_shows_each_job_its_logged_step_and_what_ended_jobs_left) {
   ScratchFolder folder;
-  const auto plan = planIn(folder, kTwoTrials);
+  const auto plan = slurmPlanIn(folder, kTwoTrials);
   std::filesystem::create_directories(ExperimentPaths::folder(folder.path(), "e"));
   folder.write("experiment-logs/e/trial-1.log", "epoch 0.1  step 1  loss 3\nepoch 1  step 50\n");
   // Trial 2's job ended and left a run in its folder that no queue collected yet.
