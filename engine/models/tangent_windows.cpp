@@ -22,12 +22,17 @@ Dual split(const torch::Tensor& t, uint64_t level) {
   return {t._fw_primal(level), t._fw_grad(level)};
 }
 
+// Whether a state mask was given (an empty tensor, as the fused windows take it, is none).
+bool hasMask(const torch::Tensor& mask) {
+  return mask.defined() && mask.numel() > 0;
+}
+
 // h_{t-1} for every step as it enters the recurrent matrices: [h0, h_1 .. h_{T-1}] ⊙ mask.
 torch::Tensor enteringStates(const torch::Tensor& hs, const torch::Tensor& h0,
                              const torch::Tensor& mask) {
   const int64_t T = hs.size(0);
   const auto previous = torch::cat({h0.unsqueeze(0), hs.narrow(0, 0, T - 1)});
-  return mask.defined() && mask.numel() > 0 ? previous * mask : previous;
+  return hasMask(mask) ? previous * mask : previous;
 }
 
 // rows [T, B, K] times matrixᵀ, added into out [T, B, N].
@@ -37,7 +42,7 @@ void addProduct(torch::Tensor& out, const torch::Tensor& rows, const torch::Tens
 }
 
 torch::Tensor maskedState(const torch::Tensor& h, const torch::Tensor& mask) {
-  return mask.defined() && mask.numel() > 0 ? h * mask : h;
+  return hasMask(mask) ? h * mask : h;
 }
 
 // The known primal where it fits this window, else undefined.
@@ -61,16 +66,12 @@ bool onRawFloats(const torch::Tensor& hs) {
 
 // The state mask as [B, H] contiguous rows, or undefined for none.
 torch::Tensor contiguousMask(const torch::Tensor& mask, const torch::Tensor& hs) {
-  if (!mask.defined() || mask.numel() == 0) return {};
+  if (!hasMask(mask)) return {};
   return mask.expand({hs.size(1), hs.size(2)}).contiguous();
 }
 
 torch::Tensor contiguousTangent(const torch::Tensor& t) {
   return t.defined() ? t.contiguous() : t;
-}
-
-const float* dataOf(const torch::Tensor& t) {
-  return t.defined() && t.numel() > 0 ? t.data_ptr<float>() : nullptr;
 }
 
 // The RNN tangent's recurrence on raw floats: pre [T, B, H] holds each step's outside part and
@@ -79,9 +80,9 @@ void rnnTangentSteps(torch::Tensor& pre, const torch::Tensor& slope, const torch
                      const torch::Tensor& mask, const torch::Tensor& dh0, torch::Tensor& dhs) {
   const int64_t T = pre.size(0), B = pre.size(1), H = pre.size(2);
   const PackedWeights wPacked(w.data_ptr<float>(), H, true, H, H, T * B);
-  const float* maskD = dataOf(mask);
+  const float* maskD = dataOrNull(mask);
   std::vector<float> dhin(static_cast<size_t>(B * H));
-  const float* dh = dataOf(dh0);
+  const float* dh = dataOrNull(dh0);
   for (int64_t t = 0; t < T; ++t) {
     float* a = pre.data_ptr<float>() + t * B * H;
     if (dh) {
@@ -104,10 +105,10 @@ void mrnnTangentSteps(torch::Tensor& dmOutside, torch::Tensor& pre, const torch:
   const int64_t X = M + H;
   const PackedWeights wMhPacked(wMh.data_ptr<float>(), H, true, M, H, T * B);
   const PackedWeights wHmPacked(wHm.data_ptr<float>(), M, true, H, M, T * B);
-  const float* maskD = dataOf(mask);
+  const float* maskD = dataOrNull(mask);
   std::vector<float> dhin(static_cast<size_t>(B * H)), du(static_cast<size_t>(B * M)),
       xmDu(static_cast<size_t>(B * M));
-  const float* dh = dataOf(dh0);
+  const float* dh = dataOrNull(dh0);
   for (int64_t t = 0; t < T; ++t) {
     float* dm = dmOutside.data_ptr<float>() + t * B * M;
     if (dh) {
@@ -176,7 +177,7 @@ FusedWindowResult rnnTangentWindow(const torch::Tensor& xpDual, const torch::Ten
     return dualResult(hs, dhs, level);
   }
   const auto wT = w.primal.t();
-  const bool masked = mask.defined() && mask.numel() > 0;
+  const bool masked = hasMask(mask);
   auto dhin = masked ? torch::empty_like(hs.select(0, 0)) : torch::Tensor();
   torch::Tensor dh = h0.tangent;
   // Per step: one product and one or two element-wise passes, into buffers made once.
@@ -225,7 +226,7 @@ FusedWindowResult mrnnTangentWindow(const torch::Tensor& xpDual, const torch::Te
     return dualResult(hs, dhs, level);
   }
   const auto wMhT = wMh.primal.t(), wHmT = wHm.primal.t();
-  const bool masked = mask.defined() && mask.numel() > 0;
+  const bool masked = hasMask(mask);
   auto dhin = masked ? torch::empty_like(hs.select(0, 0)) : torch::Tensor();
   auto du = torch::empty_like(u.select(0, 0));
   torch::Tensor dh = h0.tangent;
