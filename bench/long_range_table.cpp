@@ -1,13 +1,17 @@
-// mrnn-bench-long-range: the long-range problems table of docs/performance.md. For each
-// problem and length, Hessian-free with structural damping trains a tanh RNN for a number of
-// steps, then Adam trains the same model from the same start for the same training time
-// (engine/bench/long_range_race.h); each line gives both test error rates and whether the
-// problem was solved (below 1% of fresh test sequences wrong).
+// mrnn-bench-long-range: the long-range problems tables of docs/performance.md. For each
+// problem and length and each of N seeds, Hessian-free with structural damping and Adam train
+// the same tanh RNN from the same start at equal time (engine/bench/long_range_race.h): each
+// run stops when it solves the problem (below 1% of fresh test sequences wrong). One line per
+// run, then per problem the share of runs solved, the median time to solve and CG's median
+// iterations to solve.
 //
 //   mrnn-bench-long-range --problems temporal_order_2bit:60,addition:60 --hf-steps 60
+//   mrnn-bench-long-range --problems xor:100 --seeds 4 --budget 1800 --hf-steps 0
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -24,7 +28,13 @@ using mrnn::engine::SyntheticTask;
 std::map<std::string, std::string> parse(int argc, char** argv) {
   std::map<std::string, std::string> options{{"problems", "temporal_order_2bit:60"},
                                              {"hf-steps", "60"},
+                                             {"budget", "0"},
+                                             {"seeds", "1"},
+                                             {"gradient-windows", "5"},
+                                             {"curvature-windows", "1"},
+                                             {"cg-max", "100"},
                                              {"hidden", "64"},
+                                             {"recurrent-scale", "1.0"},
                                              {"batch", "100"},
                                              {"adam-lr", "0.003"},
                                              {"seed", "1"},
@@ -35,8 +45,11 @@ std::map<std::string, std::string> parse(int argc, char** argv) {
     if (key == "--help" || key == "-h") {
       std::printf(
           "usage: mrnn-bench-long-range [--problems NAME:T,...] [--hf-steps N]\n"
-          "  [--hidden N] [--batch N] [--adam-lr R] [--seed S] [--threads N]"
-          " [--folder DIR]\n");
+          "  [--budget SECONDS] [--seeds N] [--seed FIRST] [--hidden N] [--batch N]\n"
+          "  [--recurrent-scale R] [--gradient-windows N] [--curvature-windows N]\n"
+          "  [--cg-max N] [--adam-lr R] [--threads N] [--folder DIR]\n"
+          "--hf-steps 0 with --budget: Hessian-free until solved or out of time; Adam\n"
+          "gets the budget (without one, Hessian-free's time).\n");
       std::exit(0);
     }
     if (key.rfind("--", 0) != 0 || !options.count(key.substr(2))) {
@@ -53,14 +66,12 @@ std::map<std::string, std::string> parse(int argc, char** argv) {
 }
 
 SyntheticTask problemNamed(const std::string& name) {
-  for (int k = 0; k < 8; ++k) {
-    const auto task = static_cast<SyntheticTask>(k);
-    if (mrnn::engine::isLongRangeProblem(task) && mrnn::engine::syntheticTaskName(task) == name) {
-      return task;
-    }
+  const auto task = mrnn::engine::syntheticTaskNamed(name);
+  if (!task || !mrnn::engine::isLongRangeProblem(*task)) {
+    std::fprintf(stderr, "unknown problem %s\n", name.c_str());
+    std::exit(2);
   }
-  std::fprintf(stderr, "unknown problem %s\n", name.c_str());
-  std::exit(2);
+  return *task;
 }
 
 std::string percent(double rate) {
@@ -69,45 +80,128 @@ std::string percent(double rate) {
   return text;
 }
 
+std::string seconds(double value) {
+  if (value < 0) return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f s", value);
+  return text;
+}
+
+double median(std::vector<double> values) {
+  if (values.empty()) return -1.0;
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+// One optimiser's runs on one problem: "2/4", the median time and CG iterations to solve.
+struct Tally {
+  int solved = 0;
+  int runs = 0;
+  std::vector<double> times;
+  std::vector<double> cg;
+
+  void add(const mrnn::engine::RaceResult& run) {
+    ++runs;
+    if (!run.solved) return;
+    ++solved;
+    times.push_back(run.secondsToSolve);
+    cg.push_back(static_cast<double>(run.cgIterations));
+  }
+  std::string rate() const { return std::to_string(solved) + "/" + std::to_string(runs); }
+};
+
+mrnn::engine::RaceOptions raceOptions(const std::map<std::string, std::string>& options,
+                                      const std::string& item) {
+  const auto colon = item.find(':');
+  mrnn::engine::RaceOptions race;
+  race.problem = problemNamed(item.substr(0, colon));
+  race.length = colon == std::string::npos ? 60 : std::stoll(item.substr(colon + 1));
+  race.hessianFreeSteps = std::stoll(options.at("hf-steps"));
+  race.budgetSeconds = std::stod(options.at("budget"));
+  race.hidden = std::stoll(options.at("hidden"));
+  race.recurrentScale = std::stod(options.at("recurrent-scale"));
+  race.batch = std::stoll(options.at("batch"));
+  race.gradientWindows = std::stoll(options.at("gradient-windows"));
+  race.curvatureWindows = std::stoll(options.at("curvature-windows"));
+  race.cgMaxIterations = std::stoll(options.at("cg-max"));
+  race.adamRate = std::stod(options.at("adam-lr"));
+  race.threads = std::stoi(options.at("threads"));
+  return race;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const auto options = parse(argc, argv);
   std::string command = "mrnn-bench-long-range";
   for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
-  const std::string folder =
-      options.at("folder").empty()
-          ? (std::filesystem::temp_directory_path() / "mrnn-long-range").string()
-          : options.at("folder");
+  // A folder the user names keeps every run (a subfolder per problem, length and seed; a
+  // database already there gets more runs, nothing is removed); without one, a fresh
+  // temporary folder is made and removed at the end.
+  const bool keep = !options.at("folder").empty();
+  std::string scratch;
+  if (!keep) {
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "mrnn-long-range-XXXXXX").string();
+    if (!::mkdtemp(pattern.data())) {
+      std::fprintf(stderr, "cannot make a temporary folder under %s\n",
+                   std::filesystem::temp_directory_path().c_str());
+      return 1;
+    }
+    scratch = pattern;
+  }
+  const std::string root = keep ? options.at("folder") : scratch;
+  const uint64_t firstSeed = std::stoull(options.at("seed"));
+  const int seeds = std::max(1, std::stoi(options.at("seeds")));
   std::printf("%s\n\n%s\n\n", command.c_str(), mrnn::bench::machineSummary().c_str());
   std::printf(
-      "| problem | T | HF steps | CG iterations | HF time | HF test error | HF solved | Adam steps "
-      "| Adam test error | Adam solved |\n"
-      "| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- |\n");
+      "| problem | T | seed | HF steps | CG iterations | HF time | HF test error | HF solved "
+      "| Adam steps | Adam time | Adam test error | Adam solved |\n"
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- |\n");
+  // Every name is checked before the first run: a typo is not found an hour in.
+  std::vector<mrnn::engine::RaceOptions> races;
   std::stringstream list(options.at("problems"));
   std::string item;
-  while (std::getline(list, item, ',')) {
-    const auto colon = item.find(':');
-    mrnn::engine::RaceOptions race;
-    race.problem = problemNamed(item.substr(0, colon));
-    race.length = colon == std::string::npos ? 60 : std::stoll(item.substr(colon + 1));
-    race.hessianFreeSteps = std::stoll(options.at("hf-steps"));
-    race.hidden = std::stoll(options.at("hidden"));
-    race.batch = std::stoll(options.at("batch"));
-    race.adamRate = std::stod(options.at("adam-lr"));
-    race.seed = std::stoull(options.at("seed"));
-    race.threads = std::stoi(options.at("threads"));
-    std::filesystem::remove_all(folder);
-    const auto result = mrnn::engine::raceOnProblem(race, folder);
-    std::printf("| %s | %lld | %lld | %lld | %.0f s | %s | %s | %lld | %s | %s |\n",
-                mrnn::engine::syntheticTaskName(race.problem).c_str(),
-                static_cast<long long>(race.length),
-                static_cast<long long>(result.hessianFree.steps),
-                static_cast<long long>(result.hessianFree.cgIterations), result.hessianFree.seconds,
-                percent(result.hessianFree.testErrorRate).c_str(),
-                result.hessianFree.solved ? "yes" : "no", static_cast<long long>(result.adam.steps),
-                percent(result.adam.testErrorRate).c_str(), result.adam.solved ? "yes" : "no");
-    std::fflush(stdout);
+  while (std::getline(list, item, ',')) races.push_back(raceOptions(options, item));
+  std::vector<std::string> summary;
+  for (mrnn::engine::RaceOptions race : races) {
+    Tally hf;
+    Tally adam;
+    for (int k = 0; k < seeds; ++k) {
+      race.seed = firstSeed + static_cast<uint64_t>(k);
+      const std::string folder = root + "/" + mrnn::engine::syntheticTaskName(race.problem) + "-T" +
+                                 std::to_string(race.length) + "-seed" + std::to_string(race.seed);
+      const auto result = mrnn::engine::raceOnProblem(race, folder);
+      const auto& h = result.hessianFree;
+      const auto& a = result.adam;
+      std::printf("| %s | %lld | %llu | %lld | %lld | %s | %s | %s | %lld | %s | %s | %s |\n",
+                  mrnn::engine::syntheticTaskName(race.problem).c_str(),
+                  static_cast<long long>(race.length), static_cast<unsigned long long>(race.seed),
+                  static_cast<long long>(h.steps), static_cast<long long>(h.cgIterations),
+                  seconds(h.seconds).c_str(), percent(h.testErrorRate).c_str(),
+                  h.solved ? "yes" : "no", static_cast<long long>(a.steps),
+                  seconds(a.seconds).c_str(), percent(a.testErrorRate).c_str(),
+                  a.solved ? "yes" : "no");
+      std::fflush(stdout);
+      hf.add(h);
+      adam.add(a);
+    }
+    char line[512];
+    const double cg = median(hf.cg);
+    std::snprintf(line, sizeof line, "| %s | %lld | %s | %s | %s | %s | %s |",
+                  mrnn::engine::syntheticTaskName(race.problem).c_str(),
+                  static_cast<long long>(race.length), hf.rate().c_str(),
+                  seconds(median(hf.times)).c_str(),
+                  cg < 0 ? "-" : std::to_string(static_cast<long long>(cg)).c_str(),
+                  adam.rate().c_str(), seconds(median(adam.times)).c_str());
+    summary.push_back(line);
   }
+  std::printf(
+      "\n| problem | T | HF solved | HF median time to solve | HF median CG iterations to solve "
+      "| Adam solved | Adam median time to solve |\n"
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+  for (const auto& line : summary) std::printf("%s\n", line.c_str());
+  if (!keep) std::filesystem::remove_all(scratch);
   return 0;
 }

@@ -1,5 +1,6 @@
 #include "engine/bench/long_range_race.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 #include <stdexcept>
@@ -35,7 +36,16 @@ RaceResult train(const Project& project) {
   }
   result.testErrorRate = outcome.testErrorRate;
   result.solved = problemSolved(outcome.testErrorRate, outcome.testSequences);
+  // The run stops at the validation that solves it: its time is the time to solve.
+  if (result.solved) result.secondsToSolve = result.seconds;
   return result;
+}
+
+// Validations every few seconds of training: Hessian-free's steps take a second or more,
+// Adam's a few milliseconds at these sizes.
+int64_t validationEvery(const RaceOptions& o, bool hessianFree) {
+  if (hessianFree) return o.budgetSeconds > 0 ? 5 : std::max<int64_t>(1, o.hessianFreeSteps);
+  return 200;
 }
 
 }  // namespace
@@ -53,27 +63,32 @@ std::string raceProjectYaml(const RaceOptions& o, bool hessianFree) {
     << "  layers:\n    - {type: rnn, hidden_size: " << o.hidden << "}\n"
     << "  output: {type: " << (realTarget ? "linear" : "softmax") << "}\n"
     << "  init: {seed: " << o.seed
-    << ", recurrent: sparse, sparse_connections: 15, recurrent_scale: 1.2}\n"
+    << ", recurrent: sparse, sparse_connections: 15, recurrent_scale: " << o.recurrentScale << "}\n"
     << "data:\n  synthetic: " << syntheticTaskName(o.problem) << "\n"
     << "  problem: {length: " << o.length
     << ", train: 1000000, valid: 500, test: 1000, seed: " << o.seed << "}\n"
     << "training:\n  batch_size: " << o.batch << "\n  seed: " << o.seed
     << "\n  threads: " << o.threads << "\n";
+  y << "  stop_when_solved: true\n  validate_every: " << validationEvery(o, hessianFree)
+    << "\n  checkpoint_every: 100000000\n";
+  if (o.budgetSeconds > 0) y << "  max_seconds: " << o.budgetSeconds << "\n";
   if (hessianFree) {
-    y << "  max_steps: " << o.hessianFreeSteps << "\n  validate_every: " << o.hessianFreeSteps
-      << "\n  checkpoint_every: " << o.hessianFreeSteps << "\n"
+    y << "  max_steps: " << (o.hessianFreeSteps > 0 ? o.hessianFreeSteps : 100000000) << "\n"
       << "  optimizer: {type: hessian_free, lambda: 1, structural_damping: 0.03,"
-         " cg_max_iterations: 100, gradient_windows: 5, curvature_windows: 1,"
-         " preconditioner: none}\n";
+      << " cg_max_iterations: " << o.cgMaxIterations << ", gradient_windows: " << o.gradientWindows
+      << ", curvature_windows: " << o.curvatureWindows << ", preconditioner: none}\n";
   } else {
-    y << "  max_steps: 100000000\n  validate_every: 100000000\n  checkpoint_every: 100000000\n"
-      << "  clip_norm: 1.0\n  optimizer: {type: adam, lr: " << o.adamRate << "}\n";
+    y << "  max_steps: 100000000\n  clip_norm: 1.0\n  optimizer: {type: adam, lr: " << o.adamRate
+      << "}\n";
   }
   y << "evaluation: {batch_size: " << o.batch << "}\n";
   return y.str();
 }
 
 LongRange raceOnProblem(const RaceOptions& options, const std::string& folder) {
+  if (options.hessianFreeSteps <= 0 && options.budgetSeconds <= 0) {
+    throw std::runtime_error("a race needs Hessian-free steps or a time budget");
+  }
   std::filesystem::create_directories(folder);
   const auto project = [&](bool hessianFree) {
     Project p = parseProject(raceProjectYaml(options, hessianFree), folder + "/race.yaml");
@@ -86,7 +101,8 @@ LongRange raceOnProblem(const RaceOptions& options, const std::string& folder) {
     throw std::runtime_error("Hessian-free could not train: " + race.hessianFree.failure);
   }
   Project adam = project(false);
-  adam.training.maxSeconds = race.hessianFree.seconds;
+  // Without a budget Adam gets Hessian-free's time, however that run ended.
+  if (options.budgetSeconds <= 0) adam.training.maxSeconds = race.hessianFree.seconds;
   race.adam = train(adam);
   if (!race.adam.failure.empty())
     throw std::runtime_error("Adam could not train: " + race.adam.failure);

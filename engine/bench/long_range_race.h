@@ -9,15 +9,25 @@ namespace mrnn::engine {
 
 // Hessian-free against Adam on one long-range problem, given the same training time: the
 // evidence Hessian-free exists for (Martens & Sutskever 2011). Both train the same tanh RNN
-// from the same sparse initial weights on the same fresh sequences; Hessian-free runs
-// `hessianFreeSteps` steps, and Adam then trains for as long as those took
-// (training.max_seconds). Each run ends with its test error rate; a problem is solved below 1%.
+// from the same sparse initial weights on the same fresh sequences. With a budget, each side
+// trains for at most that many seconds; without one, Hessian-free runs `hessianFreeSteps`
+// steps and Adam then trains for as long as those took (training.max_seconds). Both validate
+// as they go and stop at the first validation that solves the problem (stop_when_solved);
+// each run ends with its test error rate, and a problem is solved below 1% of it.
 struct RaceOptions {
   SyntheticTask problem = SyntheticTask::TemporalOrder2;
   int64_t length = 60;  // T
   int64_t hidden = 64;
+  // The sparse recurrent weights' spectral radius. From 1.2 no run left chance on the 2-bit
+  // problem at T = 100; from 1.0 or 1.1 Hessian-free solved it in 35 steps (docs/performance.md,
+  // "Why T = 100 failed").
+  double recurrentScale = 1.0;
   int64_t batch = 100;
-  int64_t hessianFreeSteps = 60;
+  int64_t hessianFreeSteps = 60;  // 0: no step limit (a budget is then needed)
+  double budgetSeconds = 0.0;     // > 0: each side's training time at most
+  int64_t gradientWindows = 5;    // Hessian-free: windows of `batch` sequences for the gradient
+  int64_t curvatureWindows = 1;   // ... and for the curvature products
+  int64_t cgMaxIterations = 100;
   double adamRate = 0.003;
   uint64_t seed = 1;
   int threads = 0;  // 0: every free core, following the load
@@ -29,6 +39,8 @@ struct RaceResult {
   double seconds = 0.0;      // training time (validation and test excluded)
   double testErrorRate = -1.0;
   bool solved = false;
+  // Solved: the training time when the solving validation came (the run ends there).
+  double secondsToSolve = -1.0;
   std::string failure;  // the run's reason, when it failed
 };
 

@@ -111,8 +111,7 @@ DataConfig parseSyntheticSection(const YAML::Node& node, YamlReader& reader,
                                  const std::string& path) {
   DataConfig config;
   const std::string name = reader.choice(node, path, "synthetic", "none", kSyntheticNames);
-  config.synthetic = static_cast<SyntheticTask>(
-      std::find(kSyntheticNames.begin(), kSyntheticNames.end(), name) - kSyntheticNames.begin());
+  config.synthetic = syntheticTaskNamed(name).value_or(SyntheticTask::None);
   if (config.synthetic == SyntheticTask::None) {
     reader.fail(node["synthetic"], joinKey(path, "synthetic"),
                 "'none' is the default; leave the key out to read corpus files");
@@ -141,6 +140,12 @@ DataConfig parseSyntheticSection(const YAML::Node& node, YamlReader& reader,
 }
 
 }  // namespace
+
+std::optional<SyntheticTask> syntheticTaskNamed(const std::string& name) {
+  const auto found = std::find(kSyntheticNames.begin(), kSyntheticNames.end(), name);
+  if (found == kSyntheticNames.end()) return std::nullopt;
+  return static_cast<SyntheticTask>(found - kSyntheticNames.begin());
+}
 
 std::string syntheticTaskName(SyntheticTask task) {
   return kSyntheticNames.at(static_cast<size_t>(task));

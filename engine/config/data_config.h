@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -99,6 +100,8 @@ DataConfig parseDataSection(const YAML::Node& node, YamlReader& reader,
 void emitDataSection(YAML::Emitter& out, const DataConfig& config);
 std::string corpusFormatName(CorpusFormat format);
 std::string syntheticTaskName(SyntheticTask task);  // "none", "reverse_copy", "addition", ...
+// The task of a data.synthetic name; nullopt for a name that is none.
+std::optional<SyntheticTask> syntheticTaskNamed(const std::string& name);
 // One of Martens & Sutskever's long-range problems (not None or ReverseCopy).
 bool isLongRangeProblem(SyntheticTask task);
 std::string vocabularySourceName(VocabularySource source);  // "auto", "all", "train", "train_unk"

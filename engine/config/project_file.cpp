@@ -76,6 +76,12 @@ Project parseProject(const std::string& text, const std::string& file,
     checkRealValues(project, reader);
     if (root["training"]) {
       project.training = parseTrainingSection(root["training"], reader, "training");
+      if (project.training.stopWhenSolved &&
+          !(project.hasData && isLongRangeProblem(project.data.synthetic))) {
+        reader.failAtKey("training.stop_when_solved",
+                         "only a long-range problem (data.synthetic) is solved; this project's "
+                         "data has no solved state: remove the key");
+      }
     }
     if (root["evaluation"]) {
       project.evaluation = parseEvaluationSection(root["evaluation"], reader, "evaluation");

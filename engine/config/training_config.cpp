@@ -327,13 +327,22 @@ std::string scheduleKindName(ScheduleKind kind) {
   return "constant";
 }
 
+namespace {
+
+const std::vector<std::string> kTrainingKeys{
+    // the batch and its windows
+    "batch_size", "bptt", "random_bptt", "predict_last", "carry_state", "clip_norm",
+    // how long, how often, when to stop
+    "epochs", "max_steps", "max_seconds", "validate_every", "validation_symbols",
+    "checkpoint_every", "early_stop_patience", "stop_when_solved",
+    // where and how
+    "seed", "device", "threads", "bf16", "optimizer", "schedule"};
+
+}  // namespace
+
 TrainingConfig parseTrainingSection(const YAML::Node& node, YamlReader& reader,
                                     const std::string& path) {
-  reader.expectMap(
-      node, path,
-      {"batch_size", "bptt", "random_bptt", "predict_last", "carry_state", "clip_norm", "epochs",
-       "max_steps", "max_seconds", "validate_every", "validation_symbols", "checkpoint_every",
-       "early_stop_patience", "seed", "device", "threads", "bf16", "optimizer", "schedule"});
+  reader.expectMap(node, path, kTrainingKeys);
   TrainingConfig c;
   c.batchSize = reader.integer(node, path, "batch_size", c.batchSize, 1, 1 << 20);
   c.bptt = reader.integer(node, path, "bptt", c.bptt, 2, 1 << 20);
@@ -358,6 +367,7 @@ TrainingConfig parseTrainingSection(const YAML::Node& node, YamlReader& reader,
       reader.integer(node, path, "checkpoint_every", c.checkpointEvery, 0, kMaxCount);
   c.earlyStopPatience =
       reader.integer(node, path, "early_stop_patience", c.earlyStopPatience, 0, 1'000'000);
+  c.stopWhenSolved = reader.boolean(node, path, "stop_when_solved", c.stopWhenSolved);
   c.seed = static_cast<uint64_t>(
       reader.integer(node, path, "seed", 1, 0, std::numeric_limits<int64_t>::max()));
   if (const YAML::Node device = node["device"]) {
@@ -435,6 +445,7 @@ void emitTrainingSection(YAML::Emitter& out, const TrainingConfig& config) {
   out << YAML::Key << "validation_symbols" << YAML::Value << config.validationSymbols;
   out << YAML::Key << "checkpoint_every" << YAML::Value << config.checkpointEvery;
   out << YAML::Key << "early_stop_patience" << YAML::Value << config.earlyStopPatience;
+  if (config.stopWhenSolved) out << YAML::Key << "stop_when_solved" << YAML::Value << true;
   out << YAML::Key << "seed" << YAML::Value << config.seed;
   // bf16 on a device that is no GPU means the device was left to the launch: leave it out,
   // as it came, so that the section loads again.
@@ -549,7 +560,8 @@ bool operator==(const TrainingConfig& a, const TrainingConfig& b) {
          a.maxSteps == b.maxSteps && a.maxSeconds == b.maxSeconds &&
          a.validateEvery == b.validateEvery && a.validationSymbols == b.validationSymbols &&
          a.checkpointEvery == b.checkpointEvery && a.earlyStopPatience == b.earlyStopPatience &&
-         a.seed == b.seed && a.device == b.device && a.threads == b.threads && a.bf16 == b.bf16;
+         a.stopWhenSolved == b.stopWhenSolved && a.seed == b.seed && a.device == b.device &&
+         a.threads == b.threads && a.bf16 == b.bf16;
 }
 
 }  // namespace mrnn::engine

@@ -221,7 +221,7 @@ void Session::validate() {
                       training().validationSymbols, collective_, job);
   const double bpc = figures.bitsPerSymbol;
   requireFiniteValidation(bpc, counters_.step);
-  const ValidationBook::Entry entry = book_.record(bpc);
+  const ValidationBook::Entry entry = book_.record(bpc, figures.errorRate);
   if (entry.best) {
     journal_.setBestValid(bpc);
     saveCheckpoint("best");
@@ -237,6 +237,12 @@ void Session::validate() {
   if (entry.stop) {
     log("early stopping: " + std::to_string(book_.badValidations()) +
         " validations without improvement");
+  }
+  if (training().stopWhenSolved && figures.errorRate >= 0 &&
+      problemSolved(figures.errorRate, figures.sequences)) {
+    book_.stopSolved();
+    log("solved at step " + std::to_string(counters_.step) +
+        ": the run ends here (training.stop_when_solved)");
   }
 }
 

@@ -15,11 +15,13 @@ void ValidationBook::addStep(double bits, double seconds) {
   stepSeconds_ += seconds;
 }
 
-ValidationBook::Entry ValidationBook::record(double bitsPerSymbol) {
+ValidationBook::Entry ValidationBook::record(double bitsPerSymbol, double errorRate) {
   Entry entry;
-  entry.best = best_ <= 0.0 || bitsPerSymbol < best_;
+  const bool byErrors = errorRate >= 0.0 && bestError_ >= 0.0 && errorRate != bestError_;
+  entry.best = best_ <= 0.0 || (byErrors ? errorRate < bestError_ : bitsPerSymbol < best_);
   if (entry.best) {
     best_ = bitsPerSymbol;
+    bestError_ = errorRate;
     bad_ = 0;
   } else {
     ++bad_;

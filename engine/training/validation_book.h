@@ -27,9 +27,15 @@ class ValidationBook {
   void restore(double best, int64_t badValidations);
   // A training step of `bits` per symbol that took `seconds`.
   void addStep(double bits, double seconds);
-  Entry record(double bitsPerSymbol);
+  // `errorRate` >= 0: a long-range problem's share of sequences wrong. Its best model is the
+  // one that gets the fewest wrong (bits per symbol break ties): for the random permutation
+  // problem the bits are mostly the unpredictable symbols, not the answer.
+  Entry record(double bitsPerSymbol, double errorRate = -1.0);
   // The validation's time; returns the validations' share of this session's time.
   double addValidationSeconds(double seconds);
+
+  // A long-range problem solved with training.stop_when_solved: the run ends here.
+  void stopSolved() { stopped_ = true; }
 
   double best() const { return best_; }
   int64_t badValidations() const { return bad_; }
@@ -39,6 +45,7 @@ class ValidationBook {
   int64_t patience_ = 0;
   int64_t vocabulary_ = 0;
   double best_ = 0.0;
+  double bestError_ = -1.0;  // the best model's error rate; -1: none (text, or just resumed)
   int64_t bad_ = 0;
   bool stopped_ = false;
   double bitsSince_ = 0.0;

@@ -1,5 +1,6 @@
 #include "widgets/training/run_settings_editor.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -81,6 +82,7 @@ RunSettingsEditor::RunSettingsEditor(ProjectDocument& document, QWidget* parent)
       tr("training.early_stop_patience: stop after this many validations without improvement"),
       [](const TrainingConfig& c) { return c.earlyStopPatience; },
       [](TrainingConfig& c, int64_t v) { c.earlyStopPatience = v; }, 0, 1'000'000, tr("never"));
+  addStopWhenSolved();
   addCount(
       "threads", tr("CPU threads"),
       tr("training.threads: threads a CPU run uses at most (it follows the desktop's load)"),
@@ -164,6 +166,27 @@ void RunSettingsEditor::addSchedule() {
   fields_.push_back({"schedule", box, [this, box] {
                        const auto kind = document_.project().training.schedule.kind;
                        box->setCurrentIndex(box->findData(static_cast<int>(kind)));
+                     }});
+}
+
+void RunSettingsEditor::addStopWhenSolved() {
+  // A long-range problem's alone: a corpus has no solved state, and the project refuses the key.
+  auto* box = new QCheckBox(tr("End the run once the problem is solved"), this);
+  box->setObjectName(QStringLiteral("training_stop_when_solved"));
+  box->setToolTip(
+      tr("training.stop_when_solved: the run ends, tested, at the first validation with fewer "
+         "than 1% of its sequences wrong; its training time is then the time to solve"));
+  form_->addRow(tr("When solved"), box);
+  connect(box, &QCheckBox::toggled, this, [this](bool on) {
+    edit(on ? tr("Stop when solved") : tr("Train on when solved"), 0,
+         [on](TrainingConfig& c) { c.stopWhenSolved = on; });
+  });
+  fields_.push_back({"stop_when_solved", box, [this, box] {
+                       const engine::Project& project = document_.project();
+                       const bool problem =
+                           project.hasData && engine::isLongRangeProblem(project.data.synthetic);
+                       form_->setRowVisible(box, problem);
+                       box->setChecked(project.training.stopWhenSolved);
                      }});
 }
 

@@ -7,6 +7,7 @@
 
 #include "engine/config/training_config.h"
 
+class QCheckBox;
 class QComboBox;
 class QFormLayout;
 class QSpinBox;
@@ -17,7 +18,8 @@ class ProjectDocument;
 
 // The settings a researcher changes between runs, as a form beside the charts: how long to
 // train (steps or epochs, and a time budget), batch size, BPTT, the learning-rate schedule,
-// how often to validate and checkpoint, early stopping, CPU threads and the seed. Each field
+// how often to validate and checkpoint, early stopping (and, for a long-range problem, stopping
+// once it is solved), CPU threads and the seed. Each field
 // is the project's training key (its tooltip names it); every change is one undoable edit,
 // and the form follows the YAML as the composer does. A value the project refuses is not
 // taken: the field shows the project's again. The optimiser and its rate have their own form
@@ -46,6 +48,7 @@ class RunSettingsEditor : public QWidget {
                 const QString& zeroText = QString());
   void addLength();
   void addSchedule();
+  void addStopWhenSolved();
   void edit(const QString& label, int mergeKey,
             const std::function<void(engine::TrainingConfig&)>& change);
   void refresh();

@@ -228,6 +228,27 @@ MRNN_TEST(sparse_initialisation_and_its_connections) {
   EXPECT(engine::projectToYaml(plain).find("sparse_connections") == std::string::npos);
 }
 
+// Stopping when solved belongs to the long-range problems: a corpus is never solved.
+MRNN_TEST(stop_when_solved_is_a_problems_key_and_round_trips) {
+  const std::string word = "name: test\nmodel:\n  input:\n    level: word\n  layers:\n" + kLstm;
+  const std::string training = "training:\n  stop_when_solved: true\n";
+  const auto problem =
+      engine::parseProject(word + "data:\n  synthetic: temporal_order_2bit\n" + training, "p.yaml");
+  EXPECT(problem.training.stopWhenSolved);
+  const std::string text = engine::projectToYaml(problem);
+  EXPECT(text.find("stop_when_solved: true") != std::string::npos);
+  EXPECT(engine::parseProject(text, "p.yaml").training == problem.training);
+  const auto corpus = errorOf(word + "data:\n  train: a.txt\n" + training);
+  EXPECT_EQ(corpus.key(), std::string("training.stop_when_solved"));
+  EXPECT_MSG(std::string(corpus.what()).find("only a long-range problem") != std::string::npos,
+             corpus.what());
+  // Off is the default and is not written.
+  const auto plain =
+      engine::parseProject(word + "data:\n  synthetic: random_permutation\n", "p.yaml");
+  EXPECT(!plain.training.stopWhenSolved);
+  EXPECT(engine::projectToYaml(plain).find("stop_when_solved") == std::string::npos);
+}
+
 // Real inputs and a linear output belong to the addition problem, and it needs them.
 MRNN_TEST(the_addition_problem_needs_real_inputs_and_a_linear_output) {
   const std::string word = "name: test\nmodel:\n  input:\n    level: word\n";

@@ -17,6 +17,9 @@ MRNN_TEST(hessian_free_solves_temporal_order_where_adam_given_its_time_does_not)
   options.problem = engine::SyntheticTask::TemporalOrder2;
   options.length = 60;
   options.hessianFreeSteps = 60;
+  // The spectral radius this result was first measured with (the race's default is 1.0, which
+  // T = 100 needs).
+  options.recurrentScale = 1.2;
   // A fixed thread count keeps the arithmetic, and so the run, the same on a busy machine:
   // following the load changes the BLAS partition, and Hessian-free's path with it. One
   // thread: at this size (64 units) a second costs more in synchronisation than it brings,

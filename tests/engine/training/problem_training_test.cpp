@@ -1,8 +1,9 @@
 // Training on the long-range problems and with a time budget: a problem's run reads fresh
 // sequences each from the initial state, validates and tests on its error rate, records it,
 // and is scored again by the runs table's "evaluate on test"; the addition problem trains its
-// linear output on real targets; training.max_seconds ends a run finished, tested; a window
-// that starts afresh ignores the state it is handed.
+// linear output on real targets; training.max_seconds ends a run finished, tested, and
+// training.stop_when_solved at the validation that solves it; a window that starts afresh
+// ignores the state it is handed.
 
 #include <torch/torch.h>
 
@@ -12,6 +13,7 @@
 #include "engine/analysis/loaded_model.h"
 #include "engine/analysis/model_placement.h"
 #include "engine/config/project_file.h"
+#include "engine/data/long_range_problem.h"
 #include "engine/models/language_model.h"
 #include "engine/store/metric_names.h"
 #include "engine/store/run_paths.h"
@@ -100,6 +102,35 @@ MRNN_TEST(a_time_budget_ends_the_run_finished_and_tested) {
   const auto loss = store.metrics(outcome.runId, engine::metric::kTrainLoss);
   EXPECT(loss.back().wallSeconds >= 0.5);
   EXPECT(loss[loss.size() - 2].wallSeconds < 0.5);  // the step that crossed it was the last
+}
+
+// A problem the first validation solves (random permutation at T = 2: say the first symbol
+// at the next step): with training.stop_when_solved the run ends there, tested; without, it
+// runs its length.
+MRNN_TEST(a_solved_problem_ends_its_run_when_asked) {
+  const auto run = [](bool stop) {
+    ScratchProject scratch(stop ? "solved-stop" : "solved-on");
+    auto project = engine::parseProject(
+        std::string("name: solved\nmodel:\n  input: {level: word, embedding_size: 0}\n"
+                    "  layers:\n    - {type: rnn, hidden_size: 12}\n"
+                    "data:\n  synthetic: random_permutation\n"
+                    "  problem: {length: 2, train: 64, valid: 100, test: 100, seed: 3}\n"
+                    "training:\n  batch_size: 8\n  max_steps: 60\n  validate_every: 10\n"
+                    "  threads: 1\n  stop_when_solved: ") +
+            (stop ? "true" : "false") +
+            "\n  optimizer: {type: adam, lr: 0.03}\nevaluation: {batch_size: 8}\n",
+        scratch.file("project.yaml"));
+    project.folder = scratch.folder().string();
+    return trainToEnd(project);
+  };
+  const auto stopped = run(true);
+  EXPECT_MSG(stopped.finished && !stopped.stopped, stopped.reason);
+  EXPECT_EQ(stopped.steps, int64_t{10});
+  EXPECT_MSG(engine::problemSolved(stopped.testErrorRate, stopped.testSequences),
+             stopped.testErrorRate);
+  const auto whole = run(false);
+  EXPECT_MSG(whole.finished, whole.reason);
+  EXPECT_EQ(whole.steps, int64_t{60});
 }
 
 MRNN_TEST(a_window_that_starts_afresh_ignores_the_state_it_is_handed) {

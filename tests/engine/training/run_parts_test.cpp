@@ -42,6 +42,25 @@ MRNN_TEST(the_validation_book_keeps_the_best_and_stops_after_its_patience) {
   EXPECT(resumed.record(2.6).stop);
 }
 
+// A long-range problem keeps the model with the fewest sequences wrong: the random permutation
+// problem's bits are mostly its unpredictable symbols, and the model that solved it was once
+// tested in place of an earlier one with fewer bits and half the answers wrong.
+MRNN_TEST(a_problems_best_model_is_the_one_with_the_fewest_wrong) {
+  engine::ValidationBook book(2, 100);
+  EXPECT(book.record(6.70, 0.52).best);
+  EXPECT(!book.record(6.65, 0.55).best);  // fewer bits, more wrong
+  auto solved = book.record(6.72, 0.004);
+  EXPECT(solved.best);
+  EXPECT_NEAR(book.best(), 6.72, 0.0);
+  EXPECT(book.record(6.71, 0.004).best);  // as many wrong: the bits decide
+  EXPECT(!book.record(6.60, 0.01).best);
+  EXPECT(book.record(6.60, 0.01).stop);  // patience counts the same
+  // Text (no error rate) by the bits alone, as before.
+  engine::ValidationBook text(0, 100);
+  text.record(3.0);
+  EXPECT(text.record(2.9).best);
+}
+
 MRNN_TEST(the_journal_opens_the_store_only_for_the_run_and_only_on_rank_0) {
   test::ScratchProject scratch("run_journal");
   const std::string folder = scratch.folder().string();

@@ -1,17 +1,20 @@
 // The training panel's optimiser settings: the keys of the project's type and no other, a
 // switch to Hessian-free (its keys, the schedule made constant), edits that are one undoable
 // step each, a value the key refuses put back; the run's own settings (length, batch, BPTT,
-// schedule, ...) in the same way; and the monitor's line for a Hessian-free step.
+// schedule, ..., ending a problem's run once solved) in the same way; and the monitor's line
+// for a Hessian-free step.
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLineEdit>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSpinBox>
+#include <QTemporaryDir>
 #include <QUndoStack>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 #include <QtTest>
+#include <fstream>
 #include <limits>
 
 #include "engine/config/project_file.h"
@@ -39,6 +42,7 @@ class OptimizerEditorTest : public QObject {
   void editsAreUndoableAndRefusedValuesGoBack();
   void aHessianFreeStepIsSummedUpUnderTheFigures();
   void theRunsLengthAndShapeAreAFormInStepWithTheYaml();
+  void aProblemsRunCanEndOnceSolved();
   void theWheelScrollsTheFormRatherThanChangingAField();
 };
 
@@ -202,6 +206,42 @@ void OptimizerEditorTest::theRunsLengthAndShapeAreAFormInStepWithTheYaml() {
   edited.training.batchSize = 12;
   document.edit(edited, QStringLiteral("Typed in the YAML"));
   QCOMPARE(qobject_cast<QSpinBox*>(editor.field("batch_size"))->value(), 12);
+}
+
+// "End the run once the problem is solved" is a long-range problem's alone: hidden for a
+// corpus, and for a problem written into the project's own text (its comments kept).
+void OptimizerEditorTest::aProblemsRunCanEndOnceSolved() {
+  TrainingTestProject corpus;
+  ProjectDocument text;
+  QCOMPARE(corpus.loadInto(text), QString());
+  RunSettingsEditor textEditor(text);
+  textEditor.show();
+  QVERIFY(textEditor.field("stop_when_solved")->isHidden());
+
+  QTemporaryDir folder;
+  const QString path = folder.filePath(QStringLiteral("project.yaml"));
+  {
+    std::ofstream out(path.toStdString());
+    out << "name: problem  # the 2-bit one\nmodel:\n  input: {level: word, embedding_size: 0}\n"
+           "  layers:\n    - {type: rnn, hidden_size: 8}\n"
+           "data:\n  synthetic: temporal_order_2bit  # X and Y among noise\n"
+           "training:\n  max_steps: 20\n";
+  }
+  ProjectDocument document;
+  document.load(path);
+  RunSettingsEditor editor(document);
+  editor.show();
+  auto* box = qobject_cast<QCheckBox*>(editor.field("stop_when_solved"));
+  QVERIFY(box && !box->isHidden());
+  QVERIFY(!box->isChecked());
+  box->setChecked(true);
+  QVERIFY(document.project().training.stopWhenSolved);
+  const std::string edited = document.text();
+  QVERIFY2(edited.find("stop_when_solved: true") != std::string::npos, edited.c_str());
+  QVERIFY2(edited.find("# X and Y among noise") != std::string::npos, edited.c_str());
+  document.undoStack()->undo();
+  QVERIFY(!document.project().training.stopWhenSolved);
+  QVERIFY(!box->isChecked());
 }
 
 // Scrolling the settings with the mouse wheel once turned "Linear decay" into "On a validation
