@@ -130,10 +130,50 @@ mrnn::engine::RaceOptions raceOptions(const std::map<std::string, std::string>& 
   return race;
 }
 
+// One problem and length over `seeds` seeds from `firstSeed`, each run in its own subfolder of
+// `root`: a line per run printed as it ends; returns the problem's summary line.
+std::string raceSeeds(mrnn::engine::RaceOptions race, int seeds, uint64_t firstSeed,
+                      const std::string& root) {
+  Tally hf;
+  Tally adam;
+  for (int k = 0; k < seeds; ++k) {
+    race.seed = firstSeed + static_cast<uint64_t>(k);
+    const std::string folder = root + "/" + mrnn::engine::syntheticTaskName(race.problem) + "-T" +
+                               std::to_string(race.length) + "-seed" + std::to_string(race.seed);
+    const auto result = mrnn::engine::raceOnProblem(race, folder);
+    const auto& h = result.hessianFree;
+    const auto& a = result.adam;
+    std::printf(
+        "| %s | %lld | %llu | %lld | %lld | %s | %s | %s | %lld | %s | %s | %s |\n",
+        mrnn::engine::syntheticTaskName(race.problem).c_str(), static_cast<long long>(race.length),
+        static_cast<unsigned long long>(race.seed), static_cast<long long>(h.steps),
+        static_cast<long long>(h.cgIterations), seconds(h.seconds).c_str(),
+        percent(h.testErrorRate).c_str(), h.solved ? "yes" : "no", static_cast<long long>(a.steps),
+        seconds(a.seconds).c_str(), percent(a.testErrorRate).c_str(), a.solved ? "yes" : "no");
+    std::fflush(stdout);
+    hf.add(h);
+    adam.add(a);
+  }
+  char line[512];
+  const double cg = median(hf.cg);
+  std::snprintf(line, sizeof line, "| %s | %lld | %s | %s | %s | %s | %s |",
+                mrnn::engine::syntheticTaskName(race.problem).c_str(),
+                static_cast<long long>(race.length), hf.rate().c_str(),
+                seconds(median(hf.times)).c_str(),
+                cg < 0 ? "-" : std::to_string(static_cast<long long>(cg)).c_str(),
+                adam.rate().c_str(), seconds(median(adam.times)).c_str());
+  return line;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const auto options = parse(argc, argv);
+  // Every name is checked before anything is made or run: a typo is not found an hour in.
+  std::vector<mrnn::engine::RaceOptions> races;
+  std::stringstream list(options.at("problems"));
+  std::string item;
+  while (std::getline(list, item, ',')) races.push_back(raceOptions(options, item));
   std::string command = "mrnn-bench-long-range";
   for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
   // A folder the user names keeps every run (a subfolder per problem, length and seed; a
@@ -159,43 +199,14 @@ int main(int argc, char** argv) {
       "| problem | T | seed | HF steps | CG iterations | HF time | HF test error | HF solved "
       "| Adam steps | Adam time | Adam test error | Adam solved |\n"
       "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- |\n");
-  // Every name is checked before the first run: a typo is not found an hour in.
-  std::vector<mrnn::engine::RaceOptions> races;
-  std::stringstream list(options.at("problems"));
-  std::string item;
-  while (std::getline(list, item, ',')) races.push_back(raceOptions(options, item));
   std::vector<std::string> summary;
-  for (mrnn::engine::RaceOptions race : races) {
-    Tally hf;
-    Tally adam;
-    for (int k = 0; k < seeds; ++k) {
-      race.seed = firstSeed + static_cast<uint64_t>(k);
-      const std::string folder = root + "/" + mrnn::engine::syntheticTaskName(race.problem) + "-T" +
-                                 std::to_string(race.length) + "-seed" + std::to_string(race.seed);
-      const auto result = mrnn::engine::raceOnProblem(race, folder);
-      const auto& h = result.hessianFree;
-      const auto& a = result.adam;
-      std::printf("| %s | %lld | %llu | %lld | %lld | %s | %s | %s | %lld | %s | %s | %s |\n",
-                  mrnn::engine::syntheticTaskName(race.problem).c_str(),
-                  static_cast<long long>(race.length), static_cast<unsigned long long>(race.seed),
-                  static_cast<long long>(h.steps), static_cast<long long>(h.cgIterations),
-                  seconds(h.seconds).c_str(), percent(h.testErrorRate).c_str(),
-                  h.solved ? "yes" : "no", static_cast<long long>(a.steps),
-                  seconds(a.seconds).c_str(), percent(a.testErrorRate).c_str(),
-                  a.solved ? "yes" : "no");
-      std::fflush(stdout);
-      hf.add(h);
-      adam.add(a);
-    }
-    char line[512];
-    const double cg = median(hf.cg);
-    std::snprintf(line, sizeof line, "| %s | %lld | %s | %s | %s | %s | %s |",
-                  mrnn::engine::syntheticTaskName(race.problem).c_str(),
-                  static_cast<long long>(race.length), hf.rate().c_str(),
-                  seconds(median(hf.times)).c_str(),
-                  cg < 0 ? "-" : std::to_string(static_cast<long long>(cg)).c_str(),
-                  adam.rate().c_str(), seconds(median(adam.times)).c_str());
-    summary.push_back(line);
+  int status = 0;
+  try {
+    for (const auto& race : races) summary.push_back(raceSeeds(race, seeds, firstSeed, root));
+  } catch (const std::exception& error) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "mrnn-bench-long-range: %s\n", error.what());
+    status = 1;
   }
   std::printf(
       "\n| problem | T | HF solved | HF median time to solve | HF median CG iterations to solve "
@@ -203,5 +214,5 @@ int main(int argc, char** argv) {
       "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
   for (const auto& line : summary) std::printf("%s\n", line.c_str());
   if (!keep) std::filesystem::remove_all(scratch);
-  return 0;
+  return status;
 }
