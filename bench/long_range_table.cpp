@@ -105,7 +105,7 @@ struct Tally {
     ++runs;
     if (!run.solved) return;
     ++solved;
-    times.push_back(run.secondsToSolve);
+    times.push_back(run.seconds);  // the run ended when it solved
     cg.push_back(static_cast<double>(run.cgIterations));
   }
   std::string rate() const { return std::to_string(solved) + "/" + std::to_string(runs); }

@@ -36,8 +36,6 @@ RaceResult train(const Project& project) {
   }
   result.testErrorRate = outcome.testErrorRate;
   result.solved = problemSolved(outcome.testErrorRate, outcome.testSequences);
-  // The run stops at the validation that solves it: its time is the time to solve.
-  if (result.solved) result.secondsToSolve = result.seconds;
   return result;
 }
 

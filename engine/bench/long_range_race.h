@@ -36,11 +36,11 @@ struct RaceOptions {
 struct RaceResult {
   int64_t steps = 0;
   int64_t cgIterations = 0;  // Hessian-free: CG iterations over all its steps
-  double seconds = 0.0;      // training time (validation and test excluded)
+  // Training time (validation and test excluded); for a solved run, the time to solve: it
+  // ends at the validation that solved it.
+  double seconds = 0.0;
   double testErrorRate = -1.0;
   bool solved = false;
-  // Solved: the training time when the solving validation came (the run ends there).
-  double secondsToSolve = -1.0;
   std::string failure;  // the run's reason, when it failed
 };
 
