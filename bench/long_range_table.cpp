@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -37,6 +38,7 @@ std::map<std::string, std::string> parse(int argc, char** argv) {
                                              {"recurrent-scale", "1.0"},
                                              {"batch", "100"},
                                              {"adam-lr", "0.003"},
+                                             {"adam", "yes"},
                                              {"seed", "1"},
                                              {"threads", "0"},
                                              {"folder", ""}};
@@ -47,9 +49,9 @@ std::map<std::string, std::string> parse(int argc, char** argv) {
           "usage: mrnn-bench-long-range [--problems NAME:T,...] [--hf-steps N]\n"
           "  [--budget SECONDS] [--seeds N] [--seed FIRST] [--hidden N] [--batch N]\n"
           "  [--recurrent-scale R] [--gradient-windows N] [--curvature-windows N]\n"
-          "  [--cg-max N] [--adam-lr R] [--threads N] [--folder DIR]\n"
+          "  [--cg-max N] [--adam-lr R] [--adam yes|no] [--threads N] [--folder DIR]\n"
           "--hf-steps 0 with --budget: Hessian-free until solved or out of time; Adam\n"
-          "gets the budget (without one, Hessian-free's time).\n");
+          "gets the budget (without one, Hessian-free's time). --adam no: Hessian-free only.\n");
       std::exit(0);
     }
     if (key.rfind("--", 0) != 0 || !options.count(key.substr(2))) {
@@ -108,25 +110,57 @@ struct Tally {
     times.push_back(run.seconds);  // the run ended when it solved
     cg.push_back(static_cast<double>(run.cgIterations));
   }
-  std::string rate() const { return std::to_string(solved) + "/" + std::to_string(runs); }
+  std::string rate() const {
+    return runs == 0 ? "-" : std::to_string(solved) + "/" + std::to_string(runs);
+  }
 };
+
+// A number option's value, or one sentence and exit 2 (not a library's "stoll").
+double number(const std::string& name, const std::string& text, bool whole) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(value) || value < 0 ||
+      (whole && (value != std::floor(value) || value > 1e15))) {
+    std::fprintf(stderr, "%s takes %s, not '%s'\n", name.c_str(),
+                 whole ? "a whole number of at least 0" : "a number of at least 0", text.c_str());
+    std::exit(2);
+  }
+  return value;
+}
+
+int64_t whole(const std::map<std::string, std::string>& options, const std::string& key) {
+  return static_cast<int64_t>(number("--" + key, options.at(key), true));
+}
+
+double real(const std::map<std::string, std::string>& options, const std::string& key) {
+  return number("--" + key, options.at(key), false);
+}
 
 mrnn::engine::RaceOptions raceOptions(const std::map<std::string, std::string>& options,
                                       const std::string& item) {
   const auto colon = item.find(':');
   mrnn::engine::RaceOptions race;
   race.problem = problemNamed(item.substr(0, colon));
-  race.length = colon == std::string::npos ? 60 : std::stoll(item.substr(colon + 1));
-  race.hessianFreeSteps = std::stoll(options.at("hf-steps"));
-  race.budgetSeconds = std::stod(options.at("budget"));
-  race.hidden = std::stoll(options.at("hidden"));
-  race.recurrentScale = std::stod(options.at("recurrent-scale"));
-  race.batch = std::stoll(options.at("batch"));
-  race.gradientWindows = std::stoll(options.at("gradient-windows"));
-  race.curvatureWindows = std::stoll(options.at("curvature-windows"));
-  race.cgMaxIterations = std::stoll(options.at("cg-max"));
-  race.adamRate = std::stod(options.at("adam-lr"));
-  race.threads = std::stoi(options.at("threads"));
+  race.length =
+      colon == std::string::npos
+          ? 60
+          : static_cast<int64_t>(number("the length in " + item, item.substr(colon + 1), true));
+  race.hessianFreeSteps = whole(options, "hf-steps");
+  race.budgetSeconds = real(options, "budget");
+  race.hidden = whole(options, "hidden");
+  race.recurrentScale = real(options, "recurrent-scale");
+  race.batch = whole(options, "batch");
+  race.gradientWindows = whole(options, "gradient-windows");
+  race.curvatureWindows = whole(options, "curvature-windows");
+  race.cgMaxIterations = whole(options, "cg-max");
+  race.adamRate = real(options, "adam-lr");
+  const std::string adam = options.at("adam");
+  if (adam != "yes" && adam != "no") {
+    std::fprintf(stderr, "--adam takes yes or no, not %s\n", adam.c_str());
+    std::exit(2);
+  }
+  race.raceAdam = adam == "yes";
+  race.threads = static_cast<int>(whole(options, "threads"));
   return race;
 }
 
@@ -143,16 +177,18 @@ std::string raceSeeds(mrnn::engine::RaceOptions race, int seeds, uint64_t firstS
     const auto result = mrnn::engine::raceOnProblem(race, folder);
     const auto& h = result.hessianFree;
     const auto& a = result.adam;
-    std::printf(
-        "| %s | %lld | %llu | %lld | %lld | %s | %s | %s | %lld | %s | %s | %s |\n",
-        mrnn::engine::syntheticTaskName(race.problem).c_str(), static_cast<long long>(race.length),
-        static_cast<unsigned long long>(race.seed), static_cast<long long>(h.steps),
-        static_cast<long long>(h.cgIterations), seconds(h.seconds).c_str(),
-        percent(h.testErrorRate).c_str(), h.solved ? "yes" : "no", static_cast<long long>(a.steps),
-        seconds(a.seconds).c_str(), percent(a.testErrorRate).c_str(), a.solved ? "yes" : "no");
+    std::printf("| %s | %lld | %llu | %lld | %lld | %s | %s | %s | %s | %s | %s | %s |\n",
+                mrnn::engine::syntheticTaskName(race.problem).c_str(),
+                static_cast<long long>(race.length), static_cast<unsigned long long>(race.seed),
+                static_cast<long long>(h.steps), static_cast<long long>(h.cgIterations),
+                seconds(h.seconds).c_str(), percent(h.testErrorRate).c_str(),
+                h.solved ? "yes" : "no", race.raceAdam ? std::to_string(a.steps).c_str() : "-",
+                race.raceAdam ? seconds(a.seconds).c_str() : "-",
+                race.raceAdam ? percent(a.testErrorRate).c_str() : "-",
+                race.raceAdam ? (a.solved ? "yes" : "no") : "-");
     std::fflush(stdout);
     hf.add(h);
-    adam.add(a);
+    if (race.raceAdam) adam.add(a);
   }
   char line[512];
   const double cg = median(hf.cg);
@@ -173,7 +209,15 @@ int main(int argc, char** argv) {
   std::vector<mrnn::engine::RaceOptions> races;
   std::stringstream list(options.at("problems"));
   std::string item;
-  while (std::getline(list, item, ',')) races.push_back(raceOptions(options, item));
+  while (std::getline(list, item, ',')) {
+    races.push_back(raceOptions(options, item));
+    try {
+      mrnn::engine::checkRace(races.back());
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "mrnn-bench-long-range: %s: %s\n", item.c_str(), error.what());
+      return 2;
+    }
+  }
   std::string command = "mrnn-bench-long-range";
   for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
   // A folder the user names keeps every run (a subfolder per problem, length and seed; a
@@ -192,8 +236,8 @@ int main(int argc, char** argv) {
     scratch = pattern;
   }
   const std::string root = keep ? options.at("folder") : scratch;
-  const uint64_t firstSeed = std::stoull(options.at("seed"));
-  const int seeds = std::max(1, std::stoi(options.at("seeds")));
+  const auto firstSeed = static_cast<uint64_t>(whole(options, "seed"));
+  const int seeds = static_cast<int>(std::max<int64_t>(1, whole(options, "seeds")));
   std::printf("%s\n\n%s\n\n", command.c_str(), mrnn::bench::machineSummary().c_str());
   std::printf(
       "| problem | T | seed | HF steps | CG iterations | HF time | HF test error | HF solved "

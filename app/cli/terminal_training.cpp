@@ -109,8 +109,10 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
       out << (terminal ? "\n" : "") << log->message << "\n";
     } else if (const auto* finished = std::get_if<engine::FinishedEvent>(&*event)) {
       out << (terminal ? "\n" : "") << (finished->stopped ? "stopped" : "finished") << " at step "
-          << finished->step << " after " << engine::compactDuration(finished->wallSeconds)
-          << std::setprecision(4);
+          << finished->step << " after " << engine::compactDuration(finished->wallSeconds);
+      if (!finished->stopped && finished->end != engine::RunEnd::Length)
+        out << "; ended early: " << engine::runEndReason(finished->end);
+      out << std::setprecision(4);
       if (finished->bestValid > 0) {
         out << "; best validation " << finished->bestValid << " bits/symbol";
       } else {

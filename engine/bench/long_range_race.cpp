@@ -83,6 +83,11 @@ std::string raceProjectYaml(const RaceOptions& o, bool hessianFree) {
   return y.str();
 }
 
+void checkRace(const RaceOptions& options) {
+  parseProject(raceProjectYaml(options, true), "race.yaml");
+  parseProject(raceProjectYaml(options, false), "race.yaml");
+}
+
 LongRange raceOnProblem(const RaceOptions& options, const std::string& folder) {
   if (options.hessianFreeSteps <= 0 && options.budgetSeconds <= 0) {
     throw std::runtime_error("a race needs Hessian-free steps or a time budget");
@@ -98,6 +103,7 @@ LongRange raceOnProblem(const RaceOptions& options, const std::string& folder) {
   if (!race.hessianFree.failure.empty()) {
     throw std::runtime_error("Hessian-free could not train: " + race.hessianFree.failure);
   }
+  if (!options.raceAdam) return race;
   Project adam = project(false);
   // Without a budget Adam gets Hessian-free's time, however that run ended.
   if (options.budgetSeconds <= 0) adam.training.maxSeconds = race.hessianFree.seconds;

@@ -29,6 +29,9 @@ struct RaceOptions {
   int64_t curvatureWindows = 1;   // ... and for the curvature products
   int64_t cgMaxIterations = 100;
   double adamRate = 0.003;
+  // false: Hessian-free only (Adam's result stays empty); for budgets where Adam's side was
+  // measured separately.
+  bool raceAdam = true;
   uint64_t seed = 1;
   int threads = 0;  // 0: every free core, following the load
 };
@@ -48,6 +51,10 @@ struct LongRange {
   RaceResult hessianFree;
   RaceResult adam;
 };
+
+// Throws ConfigError (the key and value at fault) when either side's project would be refused:
+// checked for every race before the first runs.
+void checkRace(const RaceOptions& options);
 
 // Runs the race in `folder` (created; its runs database and checkpoints stay there). Throws
 // std::runtime_error naming what could not run.

@@ -136,10 +136,37 @@ DataConfig parseSyntheticSection(const YAML::Node& node, YamlReader& reader,
   if (node["problem"]) {
     config.problem = parseProblemSection(node["problem"], reader, joinKey(path, "problem"));
   }
+  // Said here, at its line, rather than when a run starts.
+  if (problem && config.problem.length < shortestProblemLength(config.synthetic)) {
+    const YAML::Node at = node["problem"] && node["problem"]["length"] ? node["problem"]["length"]
+                                                                       : node["synthetic"];
+    reader.fail(at, joinKey(joinKey(path, "problem"), "length"),
+                name + " needs T of at least " +
+                    std::to_string(shortestProblemLength(config.synthetic)) + "; got " +
+                    std::to_string(config.problem.length));
+  }
   return config;
 }
 
 }  // namespace
+
+int64_t shortestProblemLength(SyntheticTask task) {
+  switch (task) {
+    case SyntheticTask::Addition:
+    case SyntheticTask::Multiplication:
+    case SyntheticTask::TemporalOrder2:
+    case SyntheticTask::TemporalOrder3:
+      return 20;
+    case SyntheticTask::Xor:
+      return 40;  // the second mark (below 25% of T) well before the signal (T/2 − 3)
+    case SyntheticTask::Memorization5:
+      return 2 * 5 + 1;
+    case SyntheticTask::Memorization20:
+      return 2 * 10 + 1;
+    default:
+      return 2;
+  }
+}
 
 std::optional<SyntheticTask> syntheticTaskNamed(const std::string& name) {
   const auto found = std::find(kSyntheticNames.begin(), kSyntheticNames.end(), name);

@@ -82,6 +82,15 @@ Project parseProject(const std::string& text, const std::string& file,
                          "only a long-range problem (data.synthetic) is solved; this project's "
                          "data has no solved state: remove the key");
       }
+      if (project.training.stopWhenSolved &&
+          project.data.problem.validSequences < kStopWhenSolvedSequences) {
+        reader.failAtKey("training.stop_when_solved",
+                         std::to_string(project.data.problem.validSequences) +
+                             " validation sequences cannot show a problem solved (below 1% "
+                             "wrong, not by luck, needs at least " +
+                             std::to_string(kStopWhenSolvedSequences) +
+                             "): raise data.problem.valid");
+      }
     }
     if (root["evaluation"]) {
       project.evaluation = parseEvaluationSection(root["evaluation"], reader, "evaluation");

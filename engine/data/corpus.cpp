@@ -89,7 +89,7 @@ Corpus problemPreview(const DataConfig& config) {
     try {
       return LongRangeProblem(config.synthetic, config.problem);
     } catch (const std::invalid_argument& error) {
-      throw DataError(std::string("data: ") + error.what());
+      throw DataError(error.what());  // it names its key
     }
   }();
   Corpus corpus;

@@ -1,6 +1,7 @@
 #include "engine/data/long_range_problem.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <random>
 #include <stdexcept>
@@ -38,25 +39,6 @@ std::vector<std::string> problemSymbols(SyntheticTask task) {
   throw std::invalid_argument("'" + syntheticTaskName(task) + "' is not a long-range problem");
 }
 
-// The shortest T each problem's positions make sense for.
-int64_t shortestLength(SyntheticTask task) {
-  switch (task) {
-    case SyntheticTask::Addition:
-    case SyntheticTask::Multiplication:
-    case SyntheticTask::TemporalOrder2:
-    case SyntheticTask::TemporalOrder3:
-      return 20;
-    case SyntheticTask::Xor:
-      return 40;  // the second mark (below 25% of T) well before the signal (T/2 − 3)
-    case SyntheticTask::Memorization5:
-      return 2 * 5 + 1;
-    case SyntheticTask::Memorization20:
-      return 2 * 10 + 1;
-    default:
-      return 2;
-  }
-}
-
 // Uniform in [low, high] (both included).
 int64_t between(std::mt19937_64& random, int64_t low, int64_t high) {
   return low + uniformBelow(random, static_cast<uint64_t>(high - low + 1));
@@ -91,9 +73,9 @@ LongRangeProblem::LongRangeProblem(SyntheticTask task, const ProblemConfig& conf
     : task_(task), config_(config) {
   vocabulary_ = Vocabulary::fromSymbols(InputLevel::Word, problemSymbols(task));
   const int64_t t = config.length;
-  if (t < shortestLength(task) || t > (int64_t{1} << 24)) {
+  if (t < shortestProblemLength(task) || t > (int64_t{1} << 24)) {
     throw std::invalid_argument("data.problem.length: " + syntheticTaskName(task) +
-                                " needs T from " + std::to_string(shortestLength(task)) +
+                                " needs T from " + std::to_string(shortestProblemLength(task)) +
                                 " to 16,777,216; got " + std::to_string(t));
   }
   const bool variable = task == SyntheticTask::Addition || task == SyntheticTask::Multiplication ||
@@ -221,6 +203,22 @@ ProblemSequence LongRangeProblem::sequence(ProblemSplit split, int64_t index) co
 bool problemSolved(double errorRate, int64_t sequences) {
   return errorRate >= 0.0 && errorRate < LongRangeProblem::kSolvedBelow &&
          sequences >= kMinJudgedSequences;
+}
+
+bool validationShowsSolved(double errorRate, int64_t sequences) {
+  if (errorRate < 0.0 || sequences < kStopWhenSolvedSequences) return false;
+  const double n = static_cast<double>(sequences);
+  const auto wrong = static_cast<int64_t>(std::llround(errorRate * n));
+  // P(at most `wrong` of n | a true rate of 1%), term by term in logarithms.
+  const double p = LongRangeProblem::kSolvedBelow;
+  double chance = 0.0;
+  for (int64_t k = 0; k <= wrong; ++k) {
+    const double i = static_cast<double>(k);
+    chance += std::exp(std::lgamma(n + 1) - std::lgamma(i + 1) - std::lgamma(n - i + 1) +
+                       i * std::log(p) + (n - i) * std::log1p(-p));
+    if (chance > 0.05) return false;
+  }
+  return true;
 }
 
 std::string problemVerdict(double errorRate, int64_t sequences) {

@@ -89,6 +89,12 @@ inline constexpr int64_t kMinJudgedSequences = 100;
 // Whether an error rate over `sequences` held-out sequences solves the problem (below
 // LongRangeProblem::kSolvedBelow, over at least kMinJudgedSequences).
 bool problemSolved(double errorRate, int64_t sequences);
+// Whether a validation shows the problem solved, not a lucky draw: a model that gets exactly 1%
+// wrong would do as well on `sequences` sequences at most 5% of the time (a one-sided binomial
+// test). training.stop_when_solved ends a run on it: at "below 1%" alone, a model near 1% ended
+// its run on one lucky validation and failed its test (0.8% of 500, then 1.2% of 1,000). Needs
+// kStopWhenSolvedSequences (0 wrong of 500, at most 1; of 1,000, at most 4).
+bool validationShowsSolved(double errorRate, int64_t sequences);
 // "0.4% of 1000 sequences wrong: solved", "37.5% of 1000 sequences wrong: not solved (below
 // 1% is)", "0.0% of 1 sequence wrong: too few to judge (at least 100 are needed)".
 std::string problemVerdict(double errorRate, int64_t sequences);

@@ -157,6 +157,7 @@ void Checkpoint::save(const std::string& path, const TrainingSnapshot& snapshot,
   writeString(archive, "project_id", snapshot.projectId);
   archive.write("best_valid", c10::IValue(snapshot.bestValid));
   archive.write("bad_validations", c10::IValue(snapshot.badValidations));
+  archive.write("best_error_rate", c10::IValue(snapshot.bestErrorRate));
   archive.write("wall_seconds", c10::IValue(snapshot.wallSeconds));
   writeString(archive, "batcher_state", snapshot.batcherState);
   writeString(archive, "schedule_state", snapshot.scheduleState);
@@ -287,6 +288,10 @@ Checkpoint Checkpoint::open(const std::string& path) {
     if (archive.try_read("rank_gpu_rng_states", gpuRanks)) s.rankGpuRngStates = gpuRanks;
     c10::IValue symbols;
     if (archive.try_read("symbols", symbols) && symbols.isInt()) s.symbols = symbols.toInt();
+    c10::IValue bestError;
+    if (archive.try_read("best_error_rate", bestError) && bestError.isDouble()) {
+      s.bestErrorRate = bestError.toDouble();
+    }
     c10::IValue projectId;
     if (archive.try_read("project_id", projectId) && projectId.isString()) {
       s.projectId = projectId.toStringRef();

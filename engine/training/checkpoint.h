@@ -34,7 +34,10 @@ struct TrainingSnapshot {
   int64_t runId = 0;
   double bestValid = 0.0;      // bits per symbol; 0 when never validated
   int64_t badValidations = 0;  // early stopping's counter
-  double wallSeconds = 0.0;    // training time so far
+  // A long-range problem's best model's share of sequences wrong (which model is best turns on
+  // it); -1 for text, before a validation, and in a file from before it was kept.
+  double bestErrorRate = -1.0;
+  double wallSeconds = 0.0;  // training time so far
   std::string batcherState;
   std::string scheduleState;
   torch::Tensor rngState;  // the CPU generator (dropout masks on the CPU)

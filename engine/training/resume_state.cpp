@@ -94,7 +94,7 @@ void continueRun(Checkpoint& checkpoint, const Project& project, TrainingParts& 
   parts.schedule->restoreState(s.scheduleState);
   restoreGenerators(s, parts.device, project.training.seed, rank, ranks);
   counters = {s.step, s.symbols, s.wallSeconds};
-  book.restore(s.bestValid, s.badValidations);
+  book.restore(s.bestValid, s.badValidations, s.bestErrorRate);
 }
 
 TrainingSnapshot runSnapshot(const Project& project, const TrainingParts& parts,
@@ -110,6 +110,7 @@ TrainingSnapshot runSnapshot(const Project& project, const TrainingParts& parts,
   snapshot.projectId = projectId;
   snapshot.bestValid = book.best();
   snapshot.badValidations = book.badValidations();
+  snapshot.bestErrorRate = book.bestErrorRate();
   snapshot.wallSeconds = counters.wallSeconds;
   snapshot.batcherState = parts.batcher->saveState();
   snapshot.scheduleState = parts.schedule->saveState();

@@ -239,7 +239,7 @@ void Session::validate() {
         " validations without improvement");
   }
   if (training().stopWhenSolved && figures.errorRate >= 0 &&
-      problemSolved(figures.errorRate, figures.sequences)) {
+      validationShowsSolved(figures.errorRate, figures.sequences)) {
     book_.stopSolved();
     log("solved at step " + std::to_string(counters_.step) +
         ": the run ends here (training.stop_when_solved)");
@@ -310,8 +310,16 @@ void Session::end() {
   }
   outcome_.steps = counters_.step;
   outcome_.bestValid = book_.best();
+  const RunEnd ending =
+      book_.solved()    ? RunEnd::Solved
+      : book_.stopped() ? RunEnd::EarlyStopping
+      : training().maxSeconds > 0 && counters_.wallSeconds >= training().maxSeconds
+          ? RunEnd::TimeBudget
+          : RunEnd::Length;
+  outcome_.end = ending;
   publish_(FinishedEvent{counters_.step, outcome_.stopped, book_.best(), outcome_.test,
-                         counters_.wallSeconds, outcome_.testErrorRate, outcome_.testSequences});
+                         counters_.wallSeconds, outcome_.testErrorRate, outcome_.testSequences,
+                         ending});
 }
 
 // The loop, as llm.c reads: step, validate when due, checkpoint when due; then end the run.

@@ -25,6 +25,7 @@ struct TrainingOutcome {
   double test = 0.0;            // bits per symbol
   double testErrorRate = -1.0;  // a long-range problem's (FinishedEvent::testErrorRate)
   int64_t testSequences = 0;
+  RunEnd end = RunEnd::Length;  // what ended a finished run
   std::string latestCheckpoint;
   std::string bestCheckpoint;
 };

@@ -16,7 +16,7 @@ TrainingData::TrainingData(const Project& project,
     try {
       problem_ = std::make_unique<LongRangeProblem>(project.data.synthetic, project.data.problem);
     } catch (const std::invalid_argument& error) {
-      throw DataError(std::string("data: ") + error.what());
+      throw DataError(error.what());  // it names its key
     }
     vocabulary_ = problem_->vocabulary();
     return;

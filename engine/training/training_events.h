@@ -7,6 +7,7 @@
 
 #include "engine/store/metric_names.h"
 #include "engine/training/metrics.h"
+#include "engine/training/run_end.h"
 
 namespace mrnn::engine {
 
@@ -82,6 +83,7 @@ struct FinishedEvent {
   // for corpora or when not evaluated.
   double testErrorRate = -1.0;
   int64_t testSequences = 0;  // the sequences testErrorRate is over
+  RunEnd end = RunEnd::Length;
 };
 
 struct FailedEvent {

@@ -4,9 +4,10 @@
 
 namespace mrnn::engine {
 
-void ValidationBook::restore(double best, int64_t badValidations) {
+void ValidationBook::restore(double best, int64_t badValidations, double bestErrorRate) {
   best_ = best;
   bad_ = badValidations;
+  bestError_ = bestErrorRate;
 }
 
 void ValidationBook::addStep(double bits, double seconds) {

@@ -23,8 +23,9 @@ class ValidationBook {
   ValidationBook(int64_t patience, int64_t vocabulary)
       : patience_(patience), vocabulary_(vocabulary) {}
 
-  // A resumed run's best and validations since it improved.
-  void restore(double best, int64_t badValidations);
+  // A resumed run's best (bits, and a problem's error rate; -1: none) and validations since it
+  // improved.
+  void restore(double best, int64_t badValidations, double bestErrorRate = -1.0);
   // A training step of `bits` per symbol that took `seconds`.
   void addStep(double bits, double seconds);
   // `errorRate` >= 0: a long-range problem's share of sequences wrong. Its best model is the
@@ -35,19 +36,22 @@ class ValidationBook {
   double addValidationSeconds(double seconds);
 
   // A long-range problem solved with training.stop_when_solved: the run ends here.
-  void stopSolved() { stopped_ = true; }
+  void stopSolved() { stopped_ = solved_ = true; }
 
   double best() const { return best_; }
   int64_t badValidations() const { return bad_; }
+  double bestErrorRate() const { return bestError_; }
   bool stopped() const { return stopped_; }
+  bool solved() const { return solved_; }
 
  private:
   int64_t patience_ = 0;
   int64_t vocabulary_ = 0;
   double best_ = 0.0;
-  double bestError_ = -1.0;  // the best model's error rate; -1: none (text, or just resumed)
+  double bestError_ = -1.0;  // the best model's error rate; -1: none (text, or not yet)
   int64_t bad_ = 0;
   bool stopped_ = false;
+  bool solved_ = false;
   double bitsSince_ = 0.0;
   int64_t stepsSince_ = 0;
   bool saidUniform_ = false;

@@ -35,6 +35,7 @@
 #include "widgets/monospace_font.h"
 #include "widgets/panel_shortcut.h"
 #include "widgets/project/project_document.h"
+#include "widgets/wrapped_label.h"
 
 #include "widgets/display_format.h"
 
@@ -180,9 +181,8 @@ QWidget* DataPanel::buildSettings() {
   auto* form = new QFormLayout(box);
   form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
 
-  syntheticNote_ = new QLabel(box);
+  syntheticNote_ = new WrappedLabel(box);
   syntheticNote_->setObjectName(QStringLiteral("syntheticNote"));
-  syntheticNote_->setWordWrap(true);
   syntheticNote_->setVisible(false);
   form->addRow(syntheticNote_);
 
@@ -457,7 +457,17 @@ void DataPanel::refreshFromDocument() {
   setInteger(minCount_, data.minCount);
   minCount_->setEnabled(!synthetic && project.model.input.level == engine::InputLevel::Word);
   syntheticNote_->setVisible(synthetic);
-  if (synthetic) {
+  if (synthetic && engine::isLongRangeProblem(data.synthetic)) {
+    const engine::ProblemConfig& problem = data.problem;
+    syntheticNote_->setText(
+        tr("This project generates its data: the long-range problem %1 at T = %2, %3 training, "
+           "%4 validation and %5 test sequences (seed %6). The file settings do not apply.")
+            .arg(QString::fromStdString(engine::syntheticTaskName(data.synthetic)))
+            .arg(problem.length)
+            .arg(formatCount(problem.trainSequences), formatCount(problem.validSequences),
+                 formatCount(problem.testSequences))
+            .arg(problem.seed));
+  } else if (synthetic) {
     const engine::CopyTaskConfig& copy = data.copy;
     syntheticNote_->setText(
         tr("This project generates its data: the reverse copy task with %1 tokens, length %2, "

@@ -173,21 +173,33 @@ void RunSettingsEditor::addStopWhenSolved() {
   // A long-range problem's alone: a corpus has no solved state, and the project refuses the key.
   auto* box = new QCheckBox(tr("End the run once the problem is solved"), this);
   box->setObjectName(QStringLiteral("training_stop_when_solved"));
-  box->setToolTip(
-      tr("training.stop_when_solved: the run ends, tested, at the first validation with fewer "
-         "than 1% of its sequences wrong; its training time is then the time to solve"));
+  const QString tip =
+      tr("training.stop_when_solved: the run ends, tested, at the first validation that shows "
+         "the problem solved: below 1% of its sequences wrong, and not by luck (a model that got "
+         "1% wrong would do as well at most once in 20 validations); its training time is then "
+         "the time to solve");
   form_->addRow(tr("When solved"), box);
   connect(box, &QCheckBox::toggled, this, [this](bool on) {
     edit(on ? tr("Stop when solved") : tr("Train on when solved"), 0,
          [on](TrainingConfig& c) { c.stopWhenSolved = on; });
   });
-  fields_.push_back({"stop_when_solved", box, [this, box] {
-                       const engine::Project& project = document_.project();
-                       const bool problem =
-                           project.hasData && engine::isLongRangeProblem(project.data.synthetic);
-                       form_->setRowVisible(box, problem);
-                       box->setChecked(project.training.stopWhenSolved);
-                     }});
+  fields_.push_back(
+      {"stop_when_solved", box, [this, box, tip] {
+         const engine::Project& project = document_.project();
+         const bool problem = project.hasData && engine::isLongRangeProblem(project.data.synthetic);
+         form_->setRowVisible(box, problem);
+         box->setChecked(project.training.stopWhenSolved);
+         // Fewer validation sequences cannot show it solved: the project refuses
+         // the key, so the box says why rather than being refused.
+         const int64_t valid = project.data.problem.validSequences;
+         const bool enough = valid >= engine::kStopWhenSolvedSequences;
+         box->setEnabled(enough || project.training.stopWhenSolved);
+         box->setToolTip(enough ? tip
+                                : tip + tr(". It needs at least %1 validation sequences; "
+                                           "data.problem.valid is %2.")
+                                            .arg(engine::kStopWhenSolvedSequences)
+                                            .arg(valid));
+       }});
 }
 
 void RunSettingsEditor::addCount(const std::string& key, const QString& label, const QString& tip,

@@ -569,6 +569,10 @@ void TrainingMonitorPanel::onFinished(const engine::FinishedEvent& event) {
                 .arg(event.step)
                 .arg(formatDuration(event.wallSeconds));
     progress_->setValue(progress_->maximum());
+    const std::string reason = engine::runEndReason(event.end);
+    if (!reason.empty()) {
+      detail = tr("It ended early: %1.").arg(QString::fromStdString(reason));
+    }
   }
   QStringList figures;
   if (event.bestValid > 0) {

@@ -242,6 +242,14 @@ MRNN_TEST(stop_when_solved_is_a_problems_key_and_round_trips) {
   EXPECT_EQ(corpus.key(), std::string("training.stop_when_solved"));
   EXPECT_MSG(std::string(corpus.what()).find("only a long-range problem") != std::string::npos,
              corpus.what());
+  // Too few validation sequences to tell a solved problem from a lucky validation.
+  const auto few = errorOf(
+      word + "data:\n  synthetic: temporal_order_2bit\n  problem: {valid: 100}\n" + training);
+  EXPECT_EQ(few.key(), std::string("training.stop_when_solved"));
+  EXPECT_MSG(
+      std::string(few.what()).find("100 validation sequences cannot show a problem solved") !=
+          std::string::npos,
+      few.what());
   // Off is the default and is not written.
   const auto plain =
       engine::parseProject(word + "data:\n  synthetic: random_permutation\n", "p.yaml");
@@ -298,6 +306,16 @@ MRNN_TEST(a_problem_section_needs_a_problem) {
   const auto copyOnProblem =
       errorOf(word + "data:\n  synthetic: random_permutation\n  copy: {length: 5}\n");
   EXPECT_EQ(copyOnProblem.key(), std::string("data.copy"));
+  // A T too short for the problem is said at its line, not when a run starts (it once reached
+  // the user as "data: data.problem.length: ..." from the run).
+  const auto tooShort =
+      errorOf(word + "data:\n  synthetic: temporal_order_3bit\n  problem: {length: 10}\n");
+  EXPECT_EQ(tooShort.key(), std::string("data.problem.length"));
+  EXPECT_MSG(
+      std::string(tooShort.what()).find("temporal_order_3bit needs T of at least 20; got 10") !=
+          std::string::npos,
+      tooShort.what());
+  EXPECT_EQ(tooShort.line(), 10);
   const auto round = engine::parseProject(
       word +
           "data:\n  synthetic: memorization_20bit\n  problem: {length: 60, train: 500,"

@@ -7,6 +7,7 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "engine/analysis/held_out_text.h"
@@ -20,7 +21,11 @@
 #include "engine/store/run_store.h"
 #include "engine/training/checkpoint.h"
 #include "engine/training/local_collective.h"
+#include "engine/training/resume_state.h"
+#include "engine/training/run_counters.h"
 #include "engine/training/run_test_evaluation.h"
+#include "engine/training/training_parts.h"
+#include "engine/training/validation_book.h"
 #include "engine/training/window_objective.h"
 #include "test_harness.h"
 #include "training_fixtures.h"
@@ -73,6 +78,40 @@ MRNN_TEST(a_problem_run_validates_and_tests_on_its_error_rate) {
                      "long-range problem", "temporal_order_2bit");
 }
 
+// Which model a problem's run keeps turns on its error rate: a checkpoint carries the best
+// model's, and a resumed run goes on choosing by it (before, it chose by bits until a new best,
+// and could replace a solved model with an unsolved one of fewer bits).
+MRNN_TEST(a_resumed_problem_run_keeps_choosing_its_best_by_errors) {
+  ScratchProject scratch("problem-resume-best");
+  auto project = problemProject(scratch, "temporal_order_2bit", "{type: adam, lr: 0.01}");
+  const auto outcome = trainToEnd(project);
+  EXPECT_MSG(outcome.finished, outcome.reason);
+  engine::RunStore store(engine::RunPaths::database(scratch.folder().string()));
+  double fewest = 1.0;
+  for (const auto& point : store.metrics(outcome.runId, engine::metric::kValidErrorRate))
+    fewest = std::min(fewest, point.value);
+  EXPECT_NEAR(engine::Checkpoint::open(outcome.latestCheckpoint).snapshot().bestErrorRate, fewest,
+              0.0);
+  // What a checkpoint keeps of the book, a resume gives back.
+  engine::LocalCollective collective;
+  auto parts = engine::buildTrainingParts(project, collective, [](const std::string&) {});
+  engine::ValidationBook book(0, parts.vocabularySize());
+  book.record(1.5, 0.30);
+  book.record(1.4, 0.35);  // fewer bits, more wrong: not the best
+  const engine::RunCounters counters{6, 600, 1.0};
+  const std::string path = scratch.file("book.pt");
+  engine::Checkpoint::save(path, engine::runSnapshot(project, parts, counters, book, 1, "p"),
+                           *parts.model, parts.rule.get(), &parts.state);
+  auto checkpoint = engine::Checkpoint::open(path);
+  engine::ValidationBook resumed(0, parts.vocabularySize());
+  engine::RunCounters at;
+  engine::continueRun(checkpoint, project, parts, 0, 1, at, resumed, [](const std::string&) {});
+  EXPECT_NEAR(resumed.bestErrorRate(), 0.30, 0.0);
+  EXPECT_NEAR(resumed.best(), 1.5, 0.0);
+  EXPECT(!resumed.record(1.3, 0.32).best);  // fewer bits again, still more wrong
+  EXPECT(resumed.record(1.6, 0.25).best);
+}
+
 MRNN_TEST(the_addition_problem_trains_a_linear_output_on_real_targets) {
   ScratchProject scratch("addition-run");
   const auto project = problemProject(
@@ -95,6 +134,7 @@ MRNN_TEST(a_time_budget_ends_the_run_finished_and_tested) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   EXPECT_MSG(outcome.finished && !outcome.stopped, outcome.reason);
+  EXPECT(outcome.end == engine::RunEnd::TimeBudget);
   EXPECT(outcome.steps > 0 && outcome.steps < 1000000);
   EXPECT(outcome.test > 0.0);  // tested, as a run that ran its length
   EXPECT_MSG(seconds < 30.0, seconds << " s");
@@ -114,7 +154,7 @@ MRNN_TEST(a_solved_problem_ends_its_run_when_asked) {
         std::string("name: solved\nmodel:\n  input: {level: word, embedding_size: 0}\n"
                     "  layers:\n    - {type: rnn, hidden_size: 12}\n"
                     "data:\n  synthetic: random_permutation\n"
-                    "  problem: {length: 2, train: 64, valid: 100, test: 100, seed: 3}\n"
+                    "  problem: {length: 2, train: 64, valid: 300, test: 100, seed: 3}\n"
                     "training:\n  batch_size: 8\n  max_steps: 60\n  validate_every: 10\n"
                     "  threads: 1\n  stop_when_solved: ") +
             (stop ? "true" : "false") +
@@ -126,11 +166,13 @@ MRNN_TEST(a_solved_problem_ends_its_run_when_asked) {
   const auto stopped = run(true);
   EXPECT_MSG(stopped.finished && !stopped.stopped, stopped.reason);
   EXPECT_EQ(stopped.steps, int64_t{10});
+  EXPECT(stopped.end == engine::RunEnd::Solved);  // the banner and the terminal say so
   EXPECT_MSG(engine::problemSolved(stopped.testErrorRate, stopped.testSequences),
              stopped.testErrorRate);
   const auto whole = run(false);
   EXPECT_MSG(whole.finished, whole.reason);
   EXPECT_EQ(whole.steps, int64_t{60});
+  EXPECT(whole.end == engine::RunEnd::Length);
 }
 
 MRNN_TEST(a_window_that_starts_afresh_ignores_the_state_it_is_handed) {

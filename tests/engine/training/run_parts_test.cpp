@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "engine/data/long_range_problem.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
 #include "engine/training/run_journal.h"
@@ -55,6 +56,11 @@ MRNN_TEST(a_problems_best_model_is_the_one_with_the_fewest_wrong) {
   EXPECT(book.record(6.71, 0.004).best);  // as many wrong: the bits decide
   EXPECT(!book.record(6.60, 0.01).best);
   EXPECT(book.record(6.60, 0.01).stop);  // patience counts the same
+  // A resumed run goes on by its best model's error rate, not by the bits alone.
+  engine::ValidationBook resumed(0, 100);
+  resumed.restore(6.72, 0, 0.004);
+  EXPECT(!resumed.record(6.60, 0.01).best);
+  EXPECT_NEAR(resumed.bestErrorRate(), 0.004, 0.0);
   // Text (no error rate) by the bits alone, as before.
   engine::ValidationBook text(0, 100);
   text.record(3.0);
@@ -100,4 +106,19 @@ MRNN_TEST(the_journal_opens_the_store_only_for_the_run_and_only_on_rank_0) {
   const auto names = catalogue.store().metricNames(journal.runId());
   EXPECT(std::find(names.begin(), names.end(), "train/loss") != names.end());
   EXPECT(std::find(names.begin(), names.end(), "lr") == names.end());
+}
+
+// A validation shows a problem solved when a model that gets exactly 1% wrong would do as well
+// at most 5% of the time: a model near 1% once ended its run on 0.8% of 500 validation
+// sequences and failed its test with 1.2% of 1,000.
+MRNN_TEST(a_validation_shows_a_problem_solved_only_beyond_luck) {
+  EXPECT(engine::validationShowsSolved(0.0, engine::kStopWhenSolvedSequences));
+  EXPECT(!engine::validationShowsSolved(0.0, engine::kStopWhenSolvedSequences - 1));
+  EXPECT(engine::validationShowsSolved(1.0 / 500, 500));
+  EXPECT(!engine::validationShowsSolved(2.0 / 500, 500));  // 0.4%: below 1%, within luck
+  EXPECT(!engine::validationShowsSolved(4.0 / 500, 500));  // the run that failed its test
+  EXPECT(engine::problemSolved(4.0 / 500, 500));           // though its rate is below 1%
+  EXPECT(engine::validationShowsSolved(4.0 / 1000, 1000));
+  EXPECT(!engine::validationShowsSolved(5.0 / 1000, 1000));
+  EXPECT(!engine::validationShowsSolved(-1.0, 1000));  // text: no error rate
 }

@@ -274,6 +274,40 @@ class DataPanelTest : public QObject {
     QCOMPARE(document.vocabularySize(), int64_t{12});
   }
 
+  // A long-range problem's panel names the problem and its size (it described the reverse
+  // copy task's defaults for every generated data set).
+  void aLongRangeProblemIsNamedNotCalledReverseCopy() {
+    QTemporaryDir dir;
+    QFile file(dir.filePath("project.yaml"));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(
+        "name: Problem\nmodel:\n  input: {level: word, embedding_size: 0}\n"
+        "  layers:\n    - {type: rnn, hidden_size: 8}\n"
+        "data:\n  synthetic: temporal_order_2bit\n"
+        "  problem: {length: 60, train: 500, valid: 40, test: 30}\n");
+    file.close();
+    ProjectDocument document;
+    document.load(dir.filePath("project.yaml"));
+    DataPanel panel(document);
+    QVERIFY(waitForScan(panel));
+    auto* note = panel.findChild<QLabel*>(QStringLiteral("syntheticNote"));
+    QVERIFY(note && !note->isHidden());
+    QVERIFY2(note->text().contains(QStringLiteral("temporal_order_2bit")),
+             qPrintable(note->text()));
+    QVERIFY2(note->text().contains(QStringLiteral("T = 60")), qPrintable(note->text()));
+    QVERIFY2(note->text().contains(QStringLiteral("500 training")), qPrintable(note->text()));
+    QVERIFY2(!note->text().contains(QStringLiteral("reverse copy")), qPrintable(note->text()));
+    // In a short dock its every line shows (it was laid out one line high, the rest cut off).
+    panel.resize(640, 330);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QTest::qWait(50);
+    QVERIFY2(note->height() >= note->heightForWidth(note->width()),
+             qPrintable(QStringLiteral("%1 px high, its lines need %2")
+                            .arg(note->height())
+                            .arg(note->heightForWidth(note->width()))));
+  }
+
   void projectWithoutDataAsksForAFile() {
     ProjectDocument document;
     DataPanel panel(document);

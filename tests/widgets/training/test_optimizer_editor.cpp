@@ -242,6 +242,24 @@ void OptimizerEditorTest::aProblemsRunCanEndOnceSolved() {
   document.undoStack()->undo();
   QVERIFY(!document.project().training.stopWhenSolved);
   QVERIFY(!box->isChecked());
+
+  // Too few validation sequences to show it solved: the box is off and says why, rather than
+  // making a project the parser refuses.
+  {
+    std::ofstream out(path.toStdString());
+    out << "name: few\nmodel:\n  input: {level: word, embedding_size: 0}\n"
+           "  layers:\n    - {type: rnn, hidden_size: 8}\n"
+           "data:\n  synthetic: temporal_order_2bit\n  problem: {valid: 100}\n";
+  }
+  ProjectDocument few;
+  few.load(path);
+  RunSettingsEditor fewEditor(few);
+  fewEditor.show();
+  auto* fewBox = qobject_cast<QCheckBox*>(fewEditor.field("stop_when_solved"));
+  QVERIFY(fewBox && !fewBox->isHidden());
+  QVERIFY(!fewBox->isEnabled());
+  QVERIFY2(fewBox->toolTip().contains(QStringLiteral("at least 299 validation sequences")),
+           qPrintable(fewBox->toolTip()));
 }
 
 // Scrolling the settings with the mouse wheel once turned "Linear decay" into "On a validation

@@ -81,6 +81,7 @@ class TrainingMonitorPanelTest : public QObject {
   void aResumedRunsNoteStaysInTheBanner();
   void aLongRunNameDoesNotWidenThePanel();
   void aStoppedRunsBannerReadsAsSentences();
+  void aRunThatEndsEarlySaysWhy();
   void untitledProjectAsksForASave();
   void invalidModelIsRefusedWithTheComposersReason();
   void followsARunAnotherProcessWrites();
@@ -394,6 +395,22 @@ void TrainingMonitorPanelTest::aStoppedRunsBannerReadsAsSentences() {
   const QString banner = panel.banner()->text();
   QVERIFY2(banner.contains(QStringLiteral("from the Runs table. Best validation")),
            qPrintable(banner));
+}
+
+// A run ended by its time budget (or early stopping, or a solved problem) says so where the
+// researcher looks; it read "finished: N steps" as if it had run its length.
+void TrainingMonitorPanelTest::aRunThatEndsEarlySaysWhy() {
+  TrainingTestProject::Options options;
+  options.maxSteps = 1000000;
+  options.maxSeconds = 0.5;
+  PanelOnProject on(options);
+  QCOMPARE(on.loaded, QString());
+  auto& [project, document, loaded, panel, ended] = on;
+  panel.start();
+  QVERIFY(ended.wait(60000));
+  const QString banner = panel.banner()->text();
+  QCOMPARE(panel.banner()->kind(), RunBanner::Kind::Success);
+  QVERIFY2(banner.contains(QStringLiteral("It ended early: its time budget")), qPrintable(banner));
 }
 
 void TrainingMonitorPanelTest::untitledProjectAsksForASave() {

@@ -41,6 +41,8 @@ void TrainingTestProject::write(const Options& options) {
       << "  batch_size: " << options.batchSize << "\n"
       << "  bptt: 16\n"
       << "  max_steps: " << options.maxSteps << "\n"
+      << (options.maxSeconds > 0 ? QStringLiteral("  max_seconds: %1\n").arg(options.maxSeconds)
+                                 : QString())
       << "  validate_every: " << options.validateEvery << "\n"
       << "  checkpoint_every: " << options.checkpointEvery << "\n"
       << "  threads: 1\n"

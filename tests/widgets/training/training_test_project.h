@@ -25,6 +25,7 @@ class TrainingTestProject {
     double learningRate = 0.01;
     qint64 hidden = 16;
     QString name = QStringLiteral("tiny test");
+    double maxSeconds = 0.0;  // > 0: training.max_seconds
   };
 
   TrainingTestProject();
