@@ -192,5 +192,6 @@ int main(int argc, char* argv[]) {
   }
 
   window.show();
+  if (!loaded && !positional.isEmpty()) window.warnProjectNotOpened();
   return app.exec();
 }

@@ -312,6 +312,10 @@ bool MainWindow::openProject(const QString& path) {
   return false;
 }
 
+void MainWindow::warnProjectNotOpened() {
+  files_->warnNotOpened(false);
+}
+
 void MainWindow::projectChanged() {
   engine::Project project = document_->project();
   // The summary counts parameters with the vocabulary the data panel found, when the

@@ -46,6 +46,8 @@ class MainWindow : public QMainWindow {
 
   // Loads `path`; on failure the status bar and summary panel say why.
   bool openProject(const QString& path);
+  // The project named at launch did not open: said in a dialog over the window (not waited on).
+  void warnProjectNotOpened();
   // What the status bar says about the project (or the failed load).
   QString statusText() const;
   // Says `text` in the status bar (and keeps it for statusText()).

@@ -61,11 +61,23 @@ bool ProjectFiles::chooseAndOpen() {
                                    tr("Project files (project.yaml *.yaml *.yml);;All files (*)"));
   if (path.isEmpty()) return false;
   if (!open(path)) {
-    QMessageBox::warning(window_, tr("Open Project"),
-                         tr("The project could not be opened.\n\n%1").arg(lastError_));
+    warnNotOpened(true);
     return false;
   }
   return true;
+}
+
+void ProjectFiles::warnNotOpened(bool wait) {
+  auto* box = new QMessageBox(QMessageBox::Warning, tr("Open Project"),
+                              tr("The project could not be opened.\n\n%1").arg(lastError_),
+                              QMessageBox::Ok, window_);
+  box->setObjectName(QStringLiteral("projectNotOpened"));
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  if (wait) {
+    box->exec();
+  } else {
+    box->open();
+  }
 }
 
 bool ProjectFiles::newFromTemplate() {
@@ -182,10 +194,7 @@ void ProjectFiles::rebuildRecentMenu() {
     const QString text = QStringLiteral("&%1  %2").arg(i + 1).arg(QDir::toNativeSeparators(path));
     recentMenu_->addAction(text, this, [this, path] {
       if (!maybeSave()) return;
-      if (!open(path)) {
-        QMessageBox::warning(window_, tr("Open Project"),
-                             tr("The project could not be opened.\n\n%1").arg(lastError_));
-      }
+      if (!open(path)) warnNotOpened(true);
     });
   }
   recentMenu_->addSeparator();

@@ -44,6 +44,9 @@ class ProjectFiles : public QObject {
   void attachRecentMenu(QMenu* menu);
   QStringList recent() const { return recent_; }
   QString lastError() const { return lastError_; }
+  // The last open's failure in a dialog: waited on for an open the user asked for; left open at
+  // launch (the window behind it), where a status line alone went by unseen.
+  void warnNotOpened(bool wait);
 
  signals:
   void statusMessage(const QString& text);

@@ -92,6 +92,22 @@ class EndToEndTest : public QObject {
     QStandardPaths::setTestModeEnabled(false);
   }
 
+  // A project named at launch that does not open is said over the window, not only in a
+  // status line that goes after eight seconds (an Untitled project was all one saw).
+  void aProjectThatDoesNotOpenAtLaunchIsSaidInADialog() {
+    QTemporaryDir folder;
+    const QString missing = folder.filePath(QStringLiteral("no-such/project.yaml"));
+    mrnn::app::MainWindow window(false);
+    QVERIFY(!window.openProject(missing));
+    window.show();
+    window.warnProjectNotOpened();
+    auto* box = window.findChild<QMessageBox*>(QStringLiteral("projectNotOpened"));
+    QVERIFY(box != nullptr);
+    QVERIFY(box->isVisible());
+    QVERIFY2(box->text().contains(QStringLiteral("no-such")), qPrintable(box->text()));
+    box->close();
+  }
+
   void helpShowsTheDocumentationAndEveryKey() {
     mrnn::app::MainWindow window(false);
     mrnn::app::HelpDialog help(mrnn::app::HelpDialog::standardDocsFolder(), &window);
