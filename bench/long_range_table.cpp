@@ -34,6 +34,7 @@ std::map<std::string, std::string> parse(int argc, char** argv) {
                                              {"gradient-windows", "5"},
                                              {"curvature-windows", "1"},
                                              {"cg-max", "100"},
+                                             {"min-lambda", "0"},
                                              {"hidden", "64"},
                                              {"recurrent-scale", "1.0"},
                                              {"batch", "100"},
@@ -49,7 +50,8 @@ std::map<std::string, std::string> parse(int argc, char** argv) {
           "usage: mrnn-bench-long-range [--problems NAME:T,...] [--hf-steps N]\n"
           "  [--budget SECONDS] [--seeds N] [--seed FIRST] [--hidden N] [--batch N]\n"
           "  [--recurrent-scale R] [--gradient-windows N] [--curvature-windows N]\n"
-          "  [--cg-max N] [--adam-lr R] [--adam yes|no] [--threads N] [--folder DIR]\n"
+          "  [--cg-max N] [--min-lambda L] [--adam-lr R] [--adam yes|no] [--threads N] [--folder "
+          "DIR]\n"
           "--hf-steps 0 with --budget: Hessian-free until solved or out of time; Adam\n"
           "gets the budget (without one, Hessian-free's time). --adam no: Hessian-free only.\n");
       std::exit(0);
@@ -153,6 +155,7 @@ mrnn::engine::RaceOptions raceOptions(const std::map<std::string, std::string>& 
   race.gradientWindows = whole(options, "gradient-windows");
   race.curvatureWindows = whole(options, "curvature-windows");
   race.cgMaxIterations = whole(options, "cg-max");
+  race.minLambda = real(options, "min-lambda");
   race.adamRate = real(options, "adam-lr");
   const std::string adam = options.at("adam");
   if (adam != "yes" && adam != "no") {

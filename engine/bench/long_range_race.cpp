@@ -74,7 +74,9 @@ std::string raceProjectYaml(const RaceOptions& o, bool hessianFree) {
     y << "  max_steps: " << (o.hessianFreeSteps > 0 ? o.hessianFreeSteps : 100000000) << "\n"
       << "  optimizer: {type: hessian_free, lambda: 1, structural_damping: 0.03,"
       << " cg_max_iterations: " << o.cgMaxIterations << ", gradient_windows: " << o.gradientWindows
-      << ", curvature_windows: " << o.curvatureWindows << ", preconditioner: none}\n";
+      << ", curvature_windows: " << o.curvatureWindows << ", preconditioner: none"
+      << (o.minLambda > 0 ? ", min_lambda: " + std::to_string(o.minLambda) : std::string())
+      << "}\n";
   } else {
     y << "  max_steps: 100000000\n  clip_norm: 1.0\n  optimizer: {type: adam, lr: " << o.adamRate
       << "}\n";

@@ -28,6 +28,7 @@ struct RaceOptions {
   int64_t gradientWindows = 5;    // Hessian-free: windows of `batch` sequences for the gradient
   int64_t curvatureWindows = 1;   // ... and for the curvature products
   int64_t cgMaxIterations = 100;
+  double minLambda = 0.0;  // Hessian-free's λ floor (0: none)
   double adamRate = 0.003;
   // false: Hessian-free only (Adam's result stays empty); for budgets where Adam's side was
   // measured separately.

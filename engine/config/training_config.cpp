@@ -52,6 +52,7 @@ std::vector<std::string> optimizerKeysFor(OptimizerKind kind) {
       // No `lr`: the step's length is CG's solution times the line search's rate.
       return {"type",
               "lambda",
+              "min_lambda",
               "structural_damping",
               "cg_max_iterations",
               "cg_min_iterations",
@@ -162,6 +163,12 @@ HessianFreeConfig parseHessianFree(const YAML::Node& node, YamlReader& reader,
   HessianFreeConfig h;
   h.initialLambda = reader.number(node, path, "lambda", h.initialLambda, 0.0, 1e12);
   requireAbove(reader, node, path, "lambda", h.initialLambda, 0.0);
+  h.minLambda = reader.number(node, path, "min_lambda", h.minLambda, 0.0, 1e12);
+  if (h.minLambda > h.initialLambda) {
+    reader.fail(node["min_lambda"], joinKey(path, "min_lambda"),
+                "must not exceed lambda (" + formatNumber(h.initialLambda) +
+                    "): λ starts there and never falls below the floor");
+  }
   h.structuralDamping =
       reader.number(node, path, "structural_damping", h.structuralDamping, 0.0, 1e6);
   // Bounds one step can meet in reasonable time: Martens runs CG to 250 iterations at most.
@@ -480,6 +487,7 @@ void emitTrainingSection(YAML::Emitter& out, const TrainingConfig& config) {
   emitIf(optimizerKeys, "non_monotone", o.nonMonotone);
   const HessianFreeConfig& h = o.hessianFree;
   emitIf(optimizerKeys, "lambda", h.initialLambda);
+  emitIf(optimizerKeys, "min_lambda", h.minLambda);
   emitIf(optimizerKeys, "structural_damping", h.structuralDamping);
   emitIf(optimizerKeys, "cg_max_iterations", h.cgMaxIterations);
   emitIf(optimizerKeys, "cg_min_iterations", h.cgMinIterations);
@@ -518,12 +526,13 @@ bool hasLearningRate(const OptimizerConfig& config) {
 }
 
 bool operator==(const HessianFreeConfig& a, const HessianFreeConfig& b) {
-  return a.initialLambda == b.initialLambda && a.structuralDamping == b.structuralDamping &&
-         a.cgMaxIterations == b.cgMaxIterations && a.cgMinIterations == b.cgMinIterations &&
-         a.gradientWindows == b.gradientWindows && a.curvatureWindows == b.curvatureWindows &&
-         a.curvatureSequences == b.curvatureSequences && a.preconditioner == b.preconditioner &&
-         a.preconditionerPower == b.preconditionerPower && a.warmStartDecay == b.warmStartDecay &&
-         a.backtracking == b.backtracking && a.lineSearch == b.lineSearch;
+  return a.initialLambda == b.initialLambda && a.minLambda == b.minLambda &&
+         a.structuralDamping == b.structuralDamping && a.cgMaxIterations == b.cgMaxIterations &&
+         a.cgMinIterations == b.cgMinIterations && a.gradientWindows == b.gradientWindows &&
+         a.curvatureWindows == b.curvatureWindows && a.curvatureSequences == b.curvatureSequences &&
+         a.preconditioner == b.preconditioner && a.preconditionerPower == b.preconditionerPower &&
+         a.warmStartDecay == b.warmStartDecay && a.backtracking == b.backtracking &&
+         a.lineSearch == b.lineSearch;
 }
 
 // Equal when of the same type with the same values for the keys that type reads: the others

@@ -32,7 +32,10 @@ inline constexpr int64_t kMaxStepSymbols = int64_t{1} << 24;
 // as Sutskever et al. 2011 train the mRNN. Defaults follow that paper where it speaks (§5.2)
 // and Martens' code where it does not; docs/training.md gives each key's source.
 struct HessianFreeConfig {
-  double initialLambda = 10.0;     // λ's start (§5.2); then Levenberg-Marquardt's rule
+  double initialLambda = 10.0;  // λ's start (§5.2); then Levenberg-Marquardt's rule
+  // λ's floor; 0: none, as Martens' code. Without one λ can fall by 2/3 a step for hundreds of
+  // steps (to 1e-83 on 5-bit memorisation), taking the structural damping μλ with it.
+  double minLambda = 0.0;
   double structuralDamping = 0.1;  // μ (§5.2): structural damping weighs μλ
   int64_t cgMaxIterations = 150;   // CG iterations per step at most (§5.2)
   int64_t cgMinIterations = 1;     // before CG's progress test may stop it (Martens)

@@ -114,7 +114,7 @@ UpdateResult HessianFreeRule::step(Objective& objective) {
   const double model = scalarProduct(gradient, step) +
                        0.5 * scalarProduct(step, objective.curvatureProduct(step, 0.0));
   const double rho = reductionRatio(curvatureBefore, curvatureAfter, model);
-  lambda_ = levenbergMarquardt(lambda_, rho);
+  lambda_ = dampingAfter(lambda_, rho, config_.minLambda);
 
   LineSearch search{1.0, lossAtStep, 0};
   if (config_.lineSearch) {

@@ -1,5 +1,6 @@
 #include "engine/optim/hessian_free_steps.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -9,6 +10,10 @@ double levenbergMarquardt(double lambda, double rho) {
   if (std::isnan(rho) || rho < 0.25) return lambda * 1.5;
   if (rho > 0.75) return lambda * (2.0 / 3.0);
   return lambda;
+}
+
+double dampingAfter(double lambda, double rho, double floor) {
+  return std::max(floor, levenbergMarquardt(lambda, rho));
 }
 
 double reductionRatio(double lossBefore, double lossAfter, double modelReduction) {

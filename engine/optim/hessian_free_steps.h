@@ -14,6 +14,8 @@ namespace mrnn::engine {
 // Levenberg-Marquardt's rule for λ: ρ < 1/4 (a NaN too) multiplies it by 3/2, ρ > 3/4 by 2/3,
 // anything between leaves it.
 double levenbergMarquardt(double lambda, double rho);
+// The rule above, never below `floor`.
+double dampingAfter(double lambda, double rho, double floor);
 
 // The reduction ratio ρ = (f(θ + p) − f(θ)) / (q(p) − q(0)): how much of the reduction the
 // quadratic model q promised the loss f delivered. A rise of f, a NaN, or a model that

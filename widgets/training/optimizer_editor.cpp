@@ -110,6 +110,11 @@ OptimizerEditor::OptimizerEditor(ProjectDocument& document, QWidget* parent)
           tr("The damping's start (Sutskever et al. 2011 §5.2: 10); then Levenberg-Marquardt's "
              "rule moves it"),
           lambda.first, lambda.second, 1e-12, 1e12);
+  auto floor = hf(&engine::HessianFreeConfig::minLambda);
+  addReal("min_lambda", tr("λ floor"),
+          tr("λ never falls below this (0: no floor, as Martens' code); without one it can "
+             "fall for hundreds of steps, taking the structural damping μλ with it"),
+          floor.first, floor.second, 0.0, 1e12);
   auto mu = hf(&engine::HessianFreeConfig::structuralDamping);
   addReal("structural_damping", tr("Structural damping μ"),
           tr("Penalises change of the hidden states, weighed μλ (§5.2: 0.1; 0: none)"), mu.first,

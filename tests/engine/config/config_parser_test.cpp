@@ -509,6 +509,20 @@ MRNN_TEST(a_hessian_free_step_asks_for_what_one_step_can_do) {
                       "training:\n  optimizer: {type: hessian_free, "
                       "cg_max_iterations: 100000}\n"));
   EXPECT_EQ(e.key(), std::string("training.optimizer.cg_max_iterations"));
+  // λ's floor: read, written and compared; never above λ's start.
+  const auto floored = engine::parseProject(
+      project(kLstm, "training:\n  optimizer: {type: hessian_free, lambda: 1, min_lambda: 0.01}\n"),
+      "p.yaml");
+  EXPECT_NEAR(floored.training.optimizer.hessianFree.minLambda, 0.01, 0.0);
+  EXPECT(engine::parseProject(engine::projectToYaml(floored), "p.yaml").training ==
+         floored.training);
+  auto plain = floored;
+  plain.training.optimizer.hessianFree.minLambda = 0.0;
+  EXPECT(!(plain.training == floored.training));
+  e = errorOf(
+      project(kLstm, "training:\n  optimizer: {type: hessian_free, lambda: 1, min_lambda: 2}\n"));
+  EXPECT_EQ(e.key(), std::string("training.optimizer.min_lambda"));
+  EXPECT_MSG(std::string(e.what()).find("must not exceed lambda") != std::string::npos, e.what());
 }
 
 // The defect: a problem of length 16,777,216 was accepted and failed in LibTorch's allocator

@@ -221,6 +221,10 @@ MRNN_TEST(rho_and_the_levenberg_marquardt_rule_for_lambda) {
   EXPECT_EQ(engine::levenbergMarquardt(10.0, 0.5), 10.0);
   EXPECT_EQ(engine::levenbergMarquardt(10.0, 0.25), 10.0);  // the bounds leave λ
   EXPECT_EQ(engine::levenbergMarquardt(10.0, 0.75), 10.0);
+  // A floor holds λ where the rule would take it on down (5-bit memorisation: to 1e-83).
+  EXPECT_NEAR(engine::dampingAfter(0.012, 0.9, 0.01), 0.01, 0.0);
+  EXPECT_NEAR(engine::dampingAfter(0.012, 0.9, 0.0), 0.008, 1e-15);
+  EXPECT_NEAR(engine::dampingAfter(0.01, 0.1, 0.01), 0.015, 1e-15);
 }
 
 // f(θ) = ½ (θ − c)ᵀ A (θ − c): its Gauss-Newton matrix is A, exactly.

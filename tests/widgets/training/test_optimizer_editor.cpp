@@ -90,7 +90,7 @@ void OptimizerEditorTest::switchingToHessianFreeShowsItsKeysAndDropsTheSchedule(
   QCOMPARE(training.optimizer.kind, OptimizerKind::HessianFree);
   QCOMPARE(training.schedule.kind, mrnn::engine::ScheduleKind::Constant);
   for (const char* key :
-       {"lambda", "structural_damping", "cg_max_iterations", "cg_min_iterations",
+       {"lambda", "min_lambda", "structural_damping", "cg_max_iterations", "cg_min_iterations",
         "gradient_windows", "curvature_windows", "curvature_sequences", "preconditioner",
         "preconditioner_power", "warm_start_decay", "backtracking", "line_search"}) {
     QVERIFY2(editor.field(key)->isVisible(), key);
