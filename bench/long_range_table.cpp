@@ -1,7 +1,8 @@
 // mrnn-bench-long-range: the long-range problems tables of docs/performance.md. For each
 // problem and length and each of N seeds, Hessian-free with structural damping and Adam train
 // the same tanh RNN from the same start at equal time (engine/bench/long_range_race.h): each
-// run stops when it solves the problem (below 1% of fresh test sequences wrong). One line per
+// run stops at a validation that shows the problem solved (training.stop_when_solved) and is
+// solved when below 1% of fresh test sequences are wrong. One line per
 // run, then per problem the share of runs solved, the median time to solve and CG's median
 // iterations to solve.
 //
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "bench/machine_summary.h"
+#include "engine/bench/bench_report.h"
 #include "engine/bench/long_range_race.h"
 
 namespace {
@@ -89,13 +91,6 @@ std::string seconds(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.0f s", value);
   return text;
-}
-
-double median(std::vector<double> values) {
-  if (values.empty()) return -1.0;
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
 // One optimiser's runs on one problem: "2/4", the median time and CG iterations to solve.
@@ -193,14 +188,14 @@ std::string raceSeeds(mrnn::engine::RaceOptions race, int seeds, uint64_t firstS
     hf.add(h);
     if (race.raceAdam) adam.add(a);
   }
+  using mrnn::engine::median;
   char line[512];
-  const double cg = median(hf.cg);
   std::snprintf(line, sizeof line, "| %s | %lld | %s | %s | %s | %s | %s |",
                 mrnn::engine::syntheticTaskName(race.problem).c_str(),
                 static_cast<long long>(race.length), hf.rate().c_str(),
-                seconds(median(hf.times)).c_str(),
-                cg < 0 ? "-" : std::to_string(static_cast<long long>(cg)).c_str(),
-                adam.rate().c_str(), seconds(median(adam.times)).c_str());
+                hf.solved ? seconds(median(hf.times)).c_str() : "-",
+                hf.solved ? std::to_string(static_cast<long long>(median(hf.cg))).c_str() : "-",
+                adam.rate().c_str(), adam.solved ? seconds(median(adam.times)).c_str() : "-");
   return line;
 }
 

@@ -103,8 +103,9 @@ struct TrainingConfig {
   int64_t validationSymbols = 0;  // > 0: validate on the first N symbols only (quick checks)
   int64_t checkpointEvery = 500;  // steps between checkpoints
   int64_t earlyStopPatience = 0;  // > 0: stop after N validations without improvement
-  // A long-range problem's run ends (validated and tested) at the first validation that
-  // solves it: the time to solve is the run's time, and a budget is not spent past it.
+  // A long-range problem's run ends (validated and tested) at the first validation that shows
+  // it solved beyond luck (validationShowsSolved): the time to solve is the run's time, and a
+  // budget is not spent past it.
   bool stopWhenSolved = false;
   uint64_t seed = 1;
   std::string device = "cpu";  // "cpu", "cuda" or "cuda:N" (device_name.h)

@@ -81,6 +81,7 @@ class Session {
            (length_.stopAt > 0 && counters_.step >= length_.stopAt);
   }
   bool done() const;
+  bool budgetSpent() const;  // training.max_seconds reached
   void log(const std::string& message) { publish_(LogEvent{message}); }
   void note(const std::string& message) { publish_(LogEvent{"note: " + message, true}); }
   JobContext evaluationJob(const std::string& phase) {
@@ -103,8 +104,12 @@ class Session {
   TrainingOutcome outcome_;
 };
 
+bool Session::budgetSpent() const {
+  return training().maxSeconds > 0 && counters_.wallSeconds >= training().maxSeconds;
+}
+
 bool Session::done() const {
-  if (training().maxSeconds > 0 && counters_.wallSeconds >= training().maxSeconds) return true;
+  if (budgetSpent()) return true;
   if (training().maxSteps > 0) return counters_.step >= training().maxSteps;
   return parts_.batcher->epoch() >= training().epochs;
 }
@@ -310,12 +315,10 @@ void Session::end() {
   }
   outcome_.steps = counters_.step;
   outcome_.bestValid = book_.best();
-  const RunEnd ending =
-      book_.solved()    ? RunEnd::Solved
-      : book_.stopped() ? RunEnd::EarlyStopping
-      : training().maxSeconds > 0 && counters_.wallSeconds >= training().maxSeconds
-          ? RunEnd::TimeBudget
-          : RunEnd::Length;
+  const RunEnd ending = book_.solved()    ? RunEnd::Solved
+                        : book_.stopped() ? RunEnd::EarlyStopping
+                        : budgetSpent()   ? RunEnd::TimeBudget
+                                          : RunEnd::Length;
   outcome_.end = ending;
   publish_(FinishedEvent{counters_.step, outcome_.stopped, book_.best(), outcome_.test,
                          counters_.wallSeconds, outcome_.testErrorRate, outcome_.testSequences,
