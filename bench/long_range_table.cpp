@@ -180,7 +180,10 @@ std::string raceSeeds(mrnn::engine::RaceOptions race, int seeds, uint64_t firstS
                 static_cast<long long>(race.length), static_cast<unsigned long long>(race.seed),
                 static_cast<long long>(h.steps), static_cast<long long>(h.cgIterations),
                 seconds(h.seconds).c_str(), percent(h.testErrorRate).c_str(),
-                h.solved ? "yes" : "no", race.raceAdam ? std::to_string(a.steps).c_str() : "-",
+                h.solved    ? "yes"
+                : h.stalled ? "no (λ ran away)"
+                            : "no",
+                race.raceAdam ? std::to_string(a.steps).c_str() : "-",
                 race.raceAdam ? seconds(a.seconds).c_str() : "-",
                 race.raceAdam ? percent(a.testErrorRate).c_str() : "-",
                 race.raceAdam ? (a.solved ? "yes" : "no") : "-");

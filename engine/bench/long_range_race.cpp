@@ -10,6 +10,7 @@
 #include "engine/runtime/stop_token.h"
 #include "engine/store/metric_names.h"
 #include "engine/training/problem_score.h"
+#include "engine/training/run_end.h"
 #include "engine/training/trainer.h"
 
 namespace mrnn::engine {
@@ -36,6 +37,7 @@ RaceResult train(const Project& project) {
   }
   result.testErrorRate = outcome.testErrorRate;
   result.solved = problemSolved(outcome.testErrorRate, outcome.testSequences);
+  result.stalled = outcome.end == RunEnd::Stalled;
   return result;
 }
 

@@ -45,7 +45,8 @@ struct RaceResult {
   double seconds = 0.0;
   double testErrorRate = -1.0;
   bool solved = false;
-  std::string failure;  // the run's reason, when it failed
+  bool stalled = false;  // ended early: Hessian-free's λ ran away (RunEnd::Stalled)
+  std::string failure;   // the run's reason, when it failed
 };
 
 struct LongRange {

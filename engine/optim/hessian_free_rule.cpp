@@ -7,6 +7,7 @@
 #include "engine/optim/conjugate_gradient.h"
 #include "engine/optim/first_order_rule.h"
 #include "engine/optim/hessian_free_steps.h"
+#include "engine/optim/runaway_damping.h"
 
 namespace mrnn::engine {
 namespace {
@@ -53,6 +54,7 @@ UpdateResult HessianFreeRule::update(Objective& objective, double /*learningRate
   const torch::Tensor warmStart = warmStart_.defined() ? warmStart_.clone() : torch::Tensor();
   const double lambda = lambda_;
   const int64_t cgIterations = totalCgIterations_;
+  const int64_t raisedInARow = raisedInARow_;
   try {
     return step(objective);
   } catch (const UpdateInterrupted&) {
@@ -61,6 +63,7 @@ UpdateResult HessianFreeRule::update(Objective& objective, double /*learningRate
     warmStart_ = warmStart;
     lambda_ = lambda;
     totalCgIterations_ = cgIterations;
+    raisedInARow_ = raisedInARow;
     throw;
   }
 }
@@ -114,7 +117,9 @@ UpdateResult HessianFreeRule::step(Objective& objective) {
   const double model = scalarProduct(gradient, step) +
                        0.5 * scalarProduct(step, objective.curvatureProduct(step, 0.0));
   const double rho = reductionRatio(curvatureBefore, curvatureAfter, model);
+  const double lambdaBefore = lambda_;
   lambda_ = dampingAfter(lambda_, rho, config_.minLambda);
+  raisedInARow_ = lambda_ > lambdaBefore ? raisedInARow_ + 1 : 0;
 
   LineSearch search{1.0, lossAtStep, 0};
   if (config_.lineSearch) {
@@ -133,6 +138,7 @@ UpdateResult HessianFreeRule::step(Objective& objective) {
 
   result.applied = true;
   result.weightsFinite = allFinite(parameters_);
+  result.stalled = dampingRanAway(raisedInARow_, lambda_);
   result.figures = {{metric::kCgIterations, static_cast<double>(cg.iterationsRun)},
                     {metric::kLambda, lambda_},
                     {metric::kRho, rho},
@@ -146,6 +152,7 @@ void HessianFreeRule::save(torch::serialize::OutputArchive& archive) const {
   archive.write("iteration_cap", c10::IValue(cgOptions_.maxIterations));
   archive.write("steps", c10::IValue(steps_));
   archive.write("cg_iterations", c10::IValue(totalCgIterations_));
+  archive.write("raised_in_a_row", c10::IValue(raisedInARow_));
   if (warmStart_.defined()) archive.write("warm_start", warmStart_.detach().cpu());
 }
 
@@ -159,6 +166,8 @@ void HessianFreeRule::load(torch::serialize::InputArchive& archive) {
   steps_ = value.toInt();
   archive.read("cg_iterations", value);
   totalCgIterations_ = value.toInt();
+  // Files from before the count read 0: the count starts again.
+  raisedInARow_ = archive.try_read("raised_in_a_row", value) && value.isInt() ? value.toInt() : 0;
   torch::Tensor warm;
   if (archive.try_read("warm_start", warm)) {
     warmStart_ = warm.to(parameters_.front().device());

@@ -21,7 +21,8 @@ namespace mrnn::engine {
 //      Levenberg-Marquardt;
 //   5. Armijo's line search along p on the gradient's share, then θ += rate·p.
 // Its state (λ, CG's warm start, the iteration cap, its counters) is checkpointed under
-// "hessian_free", so a resumed run continues exactly.
+// "hessian_free", so a resumed run continues exactly. A run whose λ ran away
+// (dampingRanAway) is told to end: its result says stalled.
 class HessianFreeRule : public UpdateRule {
  public:
   HessianFreeRule(const HessianFreeConfig& config, std::vector<torch::Tensor> parameters);
@@ -38,6 +39,7 @@ class HessianFreeRule : public UpdateRule {
   const torch::Tensor& warmStart() const { return warmStart_; }
   int64_t iterationCap() const { return cgOptions_.maxIterations; }
   int64_t totalCgIterations() const { return totalCgIterations_; }
+  int64_t raisedInARow() const { return raisedInARow_; }
 
  private:
   // Sets the parameters to θ + step (θ as the update found them), or back to θ.
@@ -51,6 +53,7 @@ class HessianFreeRule : public UpdateRule {
   torch::Tensor warmStart_;  // CG's final iterate of the last step (flat)
   int64_t steps_ = 0;
   int64_t totalCgIterations_ = 0;
+  int64_t raisedInARow_ = 0;           // steps in a row whose ρ raised λ (dampingRanAway)
   std::vector<torch::Tensor> origin_;  // θ during an update
 };
 

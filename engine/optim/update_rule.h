@@ -23,6 +23,8 @@ struct UpdateResult {
   // After an applied update: false when it left a weight NaN or infinite. The caller must not
   // save such weights.
   bool weightsFinite = true;
+  // The rule can no longer lower the loss (Hessian-free's λ ran away): the run should end.
+  bool stalled = false;
   std::vector<UpdateFigure> figures;
 };
 

@@ -101,6 +101,7 @@ class Session {
   RunCounters counters_;
   ValidationBook book_;
   bool agreedStop_ = false;
+  bool stalled_ = false;  // the update rule can no longer lower the loss (UpdateResult)
   TrainingOutcome outcome_;
 };
 
@@ -203,6 +204,12 @@ bool Session::trainStep() {
                                  : std::chrono::duration<double>(Clock::now() - started).count();
   counters_.wallSeconds += seconds;
   report(result, rate, {symbols, seconds, rankSeconds, training().batchSize, parts_.shard.count});
+  if (result.stalled) {
+    // Every rank reaches the same λ from the same reduced figures: they stop together.
+    stalled_ = true;
+    log("stalled at step " + std::to_string(counters_.step) + ": " + runEndReason(RunEnd::Stalled) +
+        "; the run ends here");
+  }
   return true;
 }
 
@@ -294,7 +301,7 @@ void Session::finish() {
 }
 
 void Session::end() {
-  outcome_.stopped = stopNow() && !done() && !book_.stopped();
+  outcome_.stopped = stopNow() && !done() && !book_.stopped() && !stalled_;
   // A run that ends between validations is validated at its last step.
   const int64_t every = training().validateEvery;
   if (!outcome_.stopped && (every <= 0 || counters_.step % every != 0)) validate();
@@ -317,6 +324,7 @@ void Session::end() {
   outcome_.bestValid = book_.best();
   const RunEnd ending = book_.solved()    ? RunEnd::Solved
                         : book_.stopped() ? RunEnd::EarlyStopping
+                        : stalled_        ? RunEnd::Stalled
                         : budgetSpent()   ? RunEnd::TimeBudget
                                           : RunEnd::Length;
   outcome_.end = ending;
@@ -345,7 +353,7 @@ TrainingOutcome Session::run(const std::string& resumeFrom) {
       ++sinceCheckpoint;
       const int64_t every = training().validateEvery;
       if (every > 0 && counters_.step % every == 0) validate();
-      if (book_.stopped()) break;
+      if (book_.stopped() || stalled_) break;
       if (training().checkpointEvery > 0 && sinceCheckpoint >= training().checkpointEvery) {
         saveCheckpoint("latest");
         sinceCheckpoint = 0;

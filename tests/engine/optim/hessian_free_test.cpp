@@ -1,6 +1,6 @@
 // Hessian-free's parts on constructed cases: CG against a direct solve, its kept iterates and
 // stopping rules, backtracking, the line search, ρ and λ's rule; the whole rule on an
-// explicit quadratic; its checkpointed state.
+// explicit quadratic; its checkpointed state; a λ that runs away.
 
 #include <torch/torch.h>
 
@@ -13,6 +13,7 @@
 #include "engine/optim/hessian_free_rule.h"
 #include "engine/optim/hessian_free_steps.h"
 #include "engine/optim/objective.h"
+#include "engine/optim/runaway_damping.h"
 #include "test_harness.h"
 
 namespace {
@@ -237,11 +238,18 @@ class QuadraticObjective : public engine::Objective {
     const auto d = parameters_[0].detach() - centre_;
     return 0.5 * torch::dot(d, a_.matmul(d)).item<double>();
   }
-  double loss(engine::DataShare) override { return value(); }
+  // Rising: anywhere but where the gradient was taken is worse than there (ρ = −∞, no rate
+  // passes the line search).
+  double loss(engine::DataShare) override {
+    const bool moved = anchor_.defined() && !torch::equal(parameters_[0].detach(), anchor_);
+    return rising && moved ? anchorValue_ + 1.0 : value();
+  }
   double lossAndGradient() override {
     auto& p = parameters_[0];
+    anchor_ = p.detach().clone();
+    anchorValue_ = value();
     p.mutable_grad() = a_.matmul(p.detach() - centre_);
-    return value();
+    return anchorValue_;
   }
   torch::Tensor curvatureProduct(const torch::Tensor& v, double) override {
     ++products;
@@ -249,11 +257,14 @@ class QuadraticObjective : public engine::Objective {
   }
   torch::Tensor squaredGradients() override { return torch::ones_like(centre_); }
   int products = 0;
+  bool rising = false;  // every point the step tries is worse than where it stands
 
  private:
   torch::Tensor a_;
   torch::Tensor centre_;
   std::vector<torch::Tensor> parameters_;
+  torch::Tensor anchor_;  // where lossAndGradient was last taken
+  double anchorValue_ = 0.0;
 };
 
 engine::HessianFreeConfig exactConfig(int64_t n) {
@@ -338,6 +349,62 @@ MRNN_TEST(hessian_free_state_saves_and_loads) {
   EXPECT_EQ(second.iterationCap(), int64_t{2});
   EXPECT_EQ(second.totalCgIterations(), first.totalCgIterations());
   EXPECT(torch::equal(second.warmStart(), first.warmStart()));
+}
+
+MRNN_TEST(a_lambda_raised_step_after_step_says_the_run_has_stalled) {
+  EXPECT(!engine::dampingRanAway(49, 1e9));
+  EXPECT(!engine::dampingRanAway(50, 1e4));
+  EXPECT(engine::dampingRanAway(50, 1.1e4));
+  EXPECT(engine::dampingRanAway(50, std::numeric_limits<double>::infinity()));
+  EXPECT(engine::dampingRanAway(50, std::nan("")));
+
+  const int64_t n = 4;
+  const auto a = spdMatrix(n, 10.0, 19);
+  const auto centre = torch::randn({n}, kDouble);
+  auto theta = torch::zeros({n}, kDouble).requires_grad_(true);
+  QuadraticObjective objective(a, centre, theta);
+  auto config = exactConfig(n);
+  config.initialLambda = 1.0;
+  engine::HessianFreeRule rule(config, {theta});
+  // A step that keeps what its model promised resets the count.
+  objective.rising = true;
+  for (int i = 0; i < 10; ++i) rule.update(objective, 0.0);
+  EXPECT_EQ(rule.raisedInARow(), int64_t{10});
+  objective.rising = false;
+  EXPECT(!rule.update(objective, 0.0).stalled);
+  EXPECT_EQ(rule.raisedInARow(), int64_t{0});
+
+  // Every step rejected: λ rises by 3/2 each; the 50th in a row (λ 1.5⁵⁰ times its start,
+  // above 10⁴) says stalled, the 49th does not. The count survives a checkpoint.
+  theta.detach().zero_();
+  engine::HessianFreeRule fresh(config, {theta});
+  objective.rising = true;
+  for (int i = 0; i < 30; ++i) EXPECT(!fresh.update(objective, 0.0).stalled);
+  std::stringstream stream;
+  {
+    torch::serialize::OutputArchive archive;
+    fresh.save(archive);
+    archive.save_to(stream);
+  }
+  engine::HessianFreeRule resumed(config, {theta});
+  {
+    torch::serialize::InputArchive archive;
+    archive.load_from(stream);
+    resumed.load(archive);
+  }
+  EXPECT_EQ(resumed.raisedInARow(), int64_t{30});
+  for (int i = 31; i < 50; ++i) EXPECT_MSG(!resumed.update(objective, 0.0).stalled, "step " << i);
+  EXPECT(resumed.update(objective, 0.0).stalled);
+  EXPECT_NEAR(resumed.lambda(), std::pow(1.5, 50), 1e-6 * std::pow(1.5, 50));
+
+  // From a tiny λ, 50 raises are not enough: λ must also pass 10⁴ (91 raises from 1e-12).
+  config.initialLambda = 1e-12;
+  engine::HessianFreeRule tiny(config, {theta});
+  int firstStalled = 0;
+  for (int i = 1; i <= 100 && firstStalled == 0; ++i) {
+    if (tiny.update(objective, 0.0).stalled) firstStalled = i;
+  }
+  EXPECT_EQ(firstStalled, 91);
 }
 
 }  // namespace

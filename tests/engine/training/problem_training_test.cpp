@@ -16,6 +16,7 @@
 #include "engine/config/project_file.h"
 #include "engine/data/long_range_problem.h"
 #include "engine/models/language_model.h"
+#include "engine/optim/runaway_damping.h"
 #include "engine/store/metric_names.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
@@ -23,6 +24,7 @@
 #include "engine/training/local_collective.h"
 #include "engine/training/resume_state.h"
 #include "engine/training/run_counters.h"
+#include "engine/training/run_end.h"
 #include "engine/training/run_test_evaluation.h"
 #include "engine/training/training_parts.h"
 #include "engine/training/validation_book.h"
@@ -173,6 +175,27 @@ MRNN_TEST(a_solved_problem_ends_its_run_when_asked) {
   EXPECT_MSG(whole.finished, whole.reason);
   EXPECT_EQ(whole.steps, int64_t{60});
   EXPECT(whole.end == engine::RunEnd::Length);
+}
+
+// A Hessian-free run whose steps cannot move the weights (λ 10¹² makes each step about
+// g/10¹², below a float's resolution of the weights): every step is rejected and λ rises by
+// 3/2 a step. At the 50th in a row the run ends, tested, and says why, rather than spend the
+// rest of its steps standing still.
+MRNN_TEST(a_run_whose_damping_runs_away_ends_and_says_so) {
+  ScratchProject scratch("runaway-lambda");
+  auto project = problemProject(
+      scratch, "temporal_order_2bit",
+      "{type: hessian_free, lambda: 1e12, cg_max_iterations: 3, gradient_windows: 1}");
+  project.training.maxSteps = 200;
+  project.training.validateEvery = 20;
+  project.training.checkpointEvery = 0;
+  const auto outcome = trainToEnd(project);
+  EXPECT_MSG(outcome.finished && !outcome.stopped, outcome.reason);
+  EXPECT_EQ(outcome.steps, int64_t{engine::kRunawaySteps});
+  EXPECT(outcome.end == engine::RunEnd::Stalled);
+  EXPECT(outcome.testErrorRate >= 0.0);  // tested, as any finished run
+  EXPECT(engine::runEndReason(outcome.end).find("rose at each of its last 50 steps") !=
+         std::string::npos);
 }
 
 MRNN_TEST(a_window_that_starts_afresh_ignores_the_state_it_is_handed) {
