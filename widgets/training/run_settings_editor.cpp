@@ -5,9 +5,11 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QSpinBox>
+#include <algorithm>
 #include <cmath>
 
 #include "widgets/project/project_document.h"
+#include "widgets/training/duration_spin_box.h"
 
 namespace mrnn::widgets {
 namespace {
@@ -18,6 +20,7 @@ using engine::TrainingConfig;
 // Merge keys for undo: typing in one field merges into one step.
 constexpr int kMergeBase = 0x0E51;
 constexpr int kLengthMerge = 0x0E50;
+constexpr int kBudgetMerge = 0x0E4F;
 
 QString scheduleLabel(ScheduleKind kind) {
   switch (kind) {
@@ -46,16 +49,7 @@ RunSettingsEditor::RunSettingsEditor(ProjectDocument& document, QWidget* parent)
   form_->setContentsMargins(6, 4, 6, 4);
   form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
   addLength();
-  addCount(
-      "max_seconds", tr("Time budget"),
-      tr("training.max_seconds: the run also ends (validated and tested) after this much "
-         "training time; a fair budget when optimisers' steps differ in cost"),
-      [](const TrainingConfig& c) { return static_cast<int64_t>(std::lround(c.maxSeconds / 60)); },
-      [](TrainingConfig& c, int64_t minutes) { c.maxSeconds = 60.0 * minutes; }, 0, 1'000'000,
-      tr("none"));
-  if (auto* budget = qobject_cast<QSpinBox*>(field("max_seconds"))) {
-    budget->setSuffix(tr(" min"));
-  }
+  addTimeBudget();
   addCount(
       "batch_size", tr("Batch size"), tr("training.batch_size: streams read side by side"),
       [](const TrainingConfig& c) { return c.batchSize; },
@@ -141,6 +135,27 @@ void RunSettingsEditor::addLength() {
                        lengthUnit_->setCurrentIndex(c.maxSteps > 0 ? 0 : 1);
                        length_->setValue(static_cast<int>(
                            std::min<int64_t>(c.maxSteps > 0 ? c.maxSteps : c.epochs, kMaxCount)));
+                     }});
+}
+
+void RunSettingsEditor::addTimeBudget() {
+  // In the project's own unit, seconds, shown as "4 s" or "1 h 30 min": whole minutes once
+  // showed a budget of 4 s as "none" and rounded a typed one.
+  auto* budget = new DurationSpinBox(this);
+  budget->setObjectName(QStringLiteral("training_max_seconds"));
+  budget->setRange(0.0, static_cast<double>(engine::kMaxRunSeconds));
+  budget->setSpecialValueText(tr("none"));
+  budget->setToolTip(
+      tr("training.max_seconds: the run also ends (validated and tested) after this much "
+         "training time; a fair budget when optimisers' steps differ in cost. Type 90, 90 s, "
+         "30 min or 1 h 30 min"));
+  form_->addRow(tr("Time budget"), budget);
+  connect(budget, qOverload<double>(&QDoubleSpinBox::valueChanged), this, [this](double value) {
+    edit(tr("Set time budget"), kBudgetMerge, [value](TrainingConfig& c) { c.maxSeconds = value; });
+  });
+  fields_.push_back({"max_seconds", budget, [this, budget] {
+                       budget->setValue(
+                           std::min(document_.project().training.maxSeconds, budget->maximum()));
                      }});
 }
 

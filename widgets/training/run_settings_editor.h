@@ -47,6 +47,7 @@ class RunSettingsEditor : public QWidget {
                 std::function<void(engine::TrainingConfig&, int64_t)> set, int minimum, int maximum,
                 const QString& zeroText = QString());
   void addLength();
+  void addTimeBudget();
   void addSchedule();
   void addStopWhenSolved();
   void edit(const QString& label, int mergeKey,

@@ -1,7 +1,8 @@
 // The training panel's optimiser settings: the keys of the project's type and no other, a
 // switch to Hessian-free (its keys, the schedule made constant), edits that are one undoable
 // step each, a value the key refuses put back; the run's own settings (length, batch, BPTT,
-// schedule, ..., ending a problem's run once solved) in the same way; and the monitor's line
+// schedule, ..., a time budget in seconds, ending a problem's run once solved) in the same
+// way; and the monitor's line
 // for a Hessian-free step.
 #include <QCheckBox>
 #include <QComboBox>
@@ -43,6 +44,7 @@ class OptimizerEditorTest : public QObject {
   void aHessianFreeStepIsSummedUpUnderTheFigures();
   void theRunsLengthAndShapeAreAFormInStepWithTheYaml();
   void aProblemsRunCanEndOnceSolved();
+  void aTimeBudgetIsShownAndTakenInSeconds();
   void theWheelScrollsTheFormRatherThanChangingAField();
 };
 
@@ -260,6 +262,72 @@ void OptimizerEditorTest::aProblemsRunCanEndOnceSolved() {
   QVERIFY(!fewBox->isEnabled());
   QVERIFY2(fewBox->toolTip().contains(QStringLiteral("at least 299 validation sequences")),
            qPrintable(fewBox->toolTip()));
+}
+
+// training.max_seconds is seconds: the field once counted whole minutes, so a budget of 4 s
+// showed "none" and a typed one was rounded to minutes.
+void OptimizerEditorTest::aTimeBudgetIsShownAndTakenInSeconds() {
+  QTemporaryDir folder;
+  const QString path = folder.filePath(QStringLiteral("project.yaml"));
+  {
+    std::ofstream out(path.toStdString());
+    out << "name: budget\nmodel:\n  input: {level: word, embedding_size: 0}\n"
+           "  layers:\n    - {type: rnn, hidden_size: 8}\n"
+           "data:\n  synthetic: temporal_order_2bit\n"
+           "training:\n  max_steps: 20\n  max_seconds: 4  # a quick look\n";
+  }
+  ProjectDocument document;
+  document.load(path);
+  RunSettingsEditor editor(document);
+  editor.show();
+  auto* budget = qobject_cast<QAbstractSpinBox*>(editor.field("max_seconds"));
+  QVERIFY(budget);
+  QCOMPARE(budget->text(), QStringLiteral("4 s"));
+  const auto seconds = [&document] { return document.project().training.maxSeconds; };
+
+  // Typed as a researcher says it, taken to the second, written as seconds in the YAML.
+  const auto type = [budget](const QString& text) {
+    budget->setFocus();
+    budget->selectAll();
+    QTest::keyClicks(budget, text);
+    QTest::keyClick(budget, Qt::Key_Return);
+  };
+  type(QStringLiteral("1 h 30 min"));
+  QCOMPARE(seconds(), 5400.0);
+  QCOMPARE(budget->text(), QStringLiteral("1 h 30 min"));
+  QVERIFY2(document.text().find("max_seconds: 5400  # a quick look") != std::string::npos,
+           document.text().c_str());
+  type(QStringLiteral("90"));
+  QCOMPARE(seconds(), 90.0);
+  QCOMPARE(budget->text(), QStringLiteral("1 min 30 s"));
+  type(QStringLiteral("0:45"));
+  QCOMPARE(seconds(), 45.0);
+
+  // The arrows step to round figures: 5 s below a minute, a minute below an hour.
+  budget->stepUp();
+  QCOMPARE(seconds(), 50.0);
+  for (int i = 0; i < 2; ++i) budget->stepUp();
+  QCOMPARE(seconds(), 60.0);
+  budget->stepUp();
+  QCOMPARE(seconds(), 120.0);
+  budget->stepDown();
+  budget->stepDown();
+  QCOMPARE(seconds(), 55.0);
+
+  // None at all: the special text. The changes in a row are one undoable edit, as typing in
+  // any field is.
+  type(QStringLiteral("none"));
+  QCOMPARE(seconds(), 0.0);
+  QCOMPARE(budget->text(), QStringLiteral("none"));
+  document.undoStack()->undo();
+  QCOMPARE(seconds(), 4.0);
+  QCOMPARE(budget->text(), QStringLiteral("4 s"));
+
+  // A fraction of a second (a test's budget) is not "none" either.
+  mrnn::engine::Project edited = document.project();
+  edited.training.maxSeconds = 0.5;
+  document.edit(edited, QStringLiteral("Typed in the YAML"));
+  QCOMPARE(budget->text(), QStringLiteral("0.5 s"));
 }
 
 // Scrolling the settings with the mouse wheel once turned "Linear decay" into "On a validation
