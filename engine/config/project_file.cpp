@@ -108,8 +108,8 @@ Project loadProject(const std::string& path) {
   std::string text;
   try {
     text = readWholeFile(path);
-  } catch (const std::exception& error) {
-    throw ConfigError(path, 0, 0, "", error.what());
+  } catch (const FileReadError& error) {
+    throw ConfigError(path, 0, 0, "", error.reason());
   }
   Project project = parseProject(text, path);
   project.folder = projectFolderOf(path);

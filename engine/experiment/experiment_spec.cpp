@@ -564,8 +564,8 @@ Experiment loadExperiment(const std::string& path) {
   std::string text;
   try {
     text = readWholeFile(path);
-  } catch (const std::exception& error) {
-    throw ConfigError(path, 0, 0, "", error.what());
+  } catch (const FileReadError& error) {
+    throw ConfigError(path, 0, 0, "", error.reason());
   }
   return parseExperiment(text, path);
 }

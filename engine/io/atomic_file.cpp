@@ -24,19 +24,23 @@ const char* fileKind(mode_t mode) {
   return "not a regular file";
 }
 
+[[noreturn]] void failReading(const std::string& what, const std::string& path, int error) {
+  throw FileReadError(path, what, std::strerror(error));
+}
+
 int openRegularFile(const std::string& path, struct stat& status) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) failWith("cannot open", path, errno);
+  if (fd < 0) failReading("cannot open", path, errno);
   if (::fstat(fd, &status) != 0) {
     const int error = errno;
     ::close(fd);
-    failWith("cannot read", path, error);
+    failReading("cannot read", path, error);
   }
   if (!S_ISREG(status.st_mode)) {
     ::close(fd);
-    throw std::runtime_error("cannot read '" + path + "': it is " + fileKind(status.st_mode) +
-                             ", not a file");
+    throw FileReadError(path, "cannot read",
+                        std::string("it is ") + fileKind(status.st_mode) + ", not a file");
   }
   return fd;
 }
@@ -97,9 +101,9 @@ std::string readWholeFile(const std::string& path, uint64_t maxBytes) {
   const auto size = static_cast<uint64_t>(status.st_size);
   if (size > maxBytes) {
     ::close(fd);
-    throw std::runtime_error("cannot read '" + path + "': it is " + std::to_string(size) +
-                             " bytes, more than the " + std::to_string(maxBytes) +
-                             " such a file may hold");
+    throw FileReadError(path, "cannot read",
+                        "it is " + std::to_string(size) + " bytes, more than the " +
+                            std::to_string(maxBytes) + " such a file may hold");
   }
   std::string contents(static_cast<size_t>(size), '\0');
   size_t got = 0;
@@ -109,7 +113,7 @@ std::string readWholeFile(const std::string& path, uint64_t maxBytes) {
     if (read < 0) {
       const int error = errno;
       ::close(fd);
-      failWith("cannot read", path, error);
+      failReading("cannot read", path, error);
     }
     if (read == 0) break;  // it shrank since fstat: what is there
     got += static_cast<size_t>(read);

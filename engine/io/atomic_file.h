@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 namespace mrnn::engine {
@@ -17,12 +18,27 @@ void writeFileAtomically(const std::string& path, const std::string& contents);
 // description) may hold: far more than any real one.
 inline constexpr uint64_t kMaxTextFileBytes = uint64_t{64} << 20;
 
-// Reads a whole regular file of at most `maxBytes`; throws std::runtime_error naming the path
-// when it cannot, when it is larger, or when it is no regular file (a FIFO, device or folder
-// is refused without waiting on it or reading from it).
+// Why a file could not be read. what() names it ("cannot open 'p': No such file or
+// directory"); reason() does not ("cannot open: No such file or directory"), for a message
+// that names the file already (a ConfigError's "p: ...").
+class FileReadError : public std::runtime_error {
+ public:
+  FileReadError(const std::string& path, const std::string& action, const std::string& detail)
+      : std::runtime_error(action + " '" + path + "': " + detail),
+        reason_(action + ": " + detail) {}
+  const std::string& reason() const { return reason_; }
+
+ private:
+  std::string reason_;
+};
+
+// Reads a whole regular file of at most `maxBytes`; throws FileReadError when it cannot, when
+// it is larger, or when it is no regular file (a FIFO, device or folder is refused without
+// waiting on it or reading from it).
 std::string readWholeFile(const std::string& path, uint64_t maxBytes = kMaxTextFileBytes);
 
-// Throws like readWholeFile when `path` is not a regular file that can be opened.
+// Throws like readWholeFile (FileReadError) when `path` is not a regular file that can be
+// opened.
 void requireRegularFile(const std::string& path);
 
 }  // namespace mrnn::engine

@@ -74,8 +74,8 @@ void ProjectDocument::load(const QString& path) {
   std::string text;
   try {
     text = engine::readWholeFile(toNativePath(path));
-  } catch (const std::exception& error) {
-    throw engine::ConfigError(toNativePath(path), 0, 0, "", error.what());
+  } catch (const engine::FileReadError& error) {
+    throw engine::ConfigError(toNativePath(path), 0, 0, "", error.reason());
   }
   engine::Project loaded = engine::parseProject(text, toNativePath(path));
   loaded.folder = toNativePath(QFileInfo(path).absolutePath());
@@ -94,8 +94,8 @@ void ProjectDocument::loadTemplate(const QString& templatePath) {
   std::string text;
   try {
     text = engine::readWholeFile(file);
-  } catch (const std::exception& error) {
-    throw engine::ConfigError(file, 0, 0, "", error.what());
+  } catch (const engine::FileReadError& error) {
+    throw engine::ConfigError(file, 0, 0, "", error.reason());
   }
   engine::Project loaded = engine::parseProject(text, file);
   rebaseData(loaded, QFileInfo(templatePath).absolutePath(), QString());

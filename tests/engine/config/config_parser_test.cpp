@@ -331,6 +331,19 @@ MRNN_TEST(a_problem_section_needs_a_problem) {
 MRNN_TEST(missing_file_is_named) {
   EXPECT_THROWS_WITH(ConfigError, engine::loadProject("/nonexistent/project.yaml"),
                      "/nonexistent/project.yaml", "No such file");
+  // Once: the message said "p: cannot open 'p': No such file or directory".
+  const auto once = [](const std::string& message, const std::string& path) {
+    const size_t first = message.find(path);
+    return first != std::string::npos && message.find(path, first + 1) == std::string::npos;
+  };
+  for (const char* path : {"/nonexistent/project.yaml", "/tmp"}) {
+    try {
+      engine::loadProject(path);
+      EXPECT_MSG(false, path << " was read");
+    } catch (const ConfigError& error) {
+      EXPECT_MSG(once(error.what(), path), error.what());
+    }
+  }
 }
 
 MRNN_TEST(check_model_reports_for_the_composer) {
