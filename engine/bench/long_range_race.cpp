@@ -51,10 +51,8 @@ int64_t validationEvery(const RaceOptions& o, bool hessianFree) {
 }  // namespace
 
 std::string raceProjectYaml(const RaceOptions& o, bool hessianFree) {
-  // Addition and multiplication predict a real number; XOR reads bits too, answers a symbol.
-  const bool realTarget =
-      o.problem == SyntheticTask::Addition || o.problem == SyntheticTask::Multiplication;
-  const bool readsValues = realTarget || o.problem == SyntheticTask::Xor;
+  const bool realTarget = problemIsRealValued(o.problem);
+  const bool readsValues = problemReadsValues(o.problem);
   std::ostringstream y;
   y << "name: " << syntheticTaskName(o.problem) << " T=" << o.length << ", "
     << (hessianFree ? "Hessian-free" : "Adam") << "\n"

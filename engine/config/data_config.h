@@ -104,6 +104,14 @@ std::string syntheticTaskName(SyntheticTask task);  // "none", "reverse_copy", "
 std::optional<SyntheticTask> syntheticTaskNamed(const std::string& name);
 // One of Martens & Sutskever's long-range problems (not None or ReverseCopy).
 bool isLongRangeProblem(SyntheticTask task);
+// Addition and multiplication: a real target (a linear output, squared error).
+inline bool problemIsRealValued(SyntheticTask task) {
+  return task == SyntheticTask::Addition || task == SyntheticTask::Multiplication;
+}
+// A number read beside each marker: addition, multiplication and XOR.
+inline bool problemReadsValues(SyntheticTask task) {
+  return problemIsRealValued(task) || task == SyntheticTask::Xor;
+}
 // The fewest validation sequences that can show a problem solved for training.stop_when_solved
 // (validationShowsSolved): none wrong of 299 happens at a true rate of 1% under 5% of the time
 // (0.99^299 < 0.05).

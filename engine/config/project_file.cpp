@@ -19,8 +19,8 @@ namespace {
 void checkRealValues(const Project& project, YamlReader& reader) {
   const ModelConfig& model = project.model;
   const SyntheticTask task = project.hasData ? project.data.synthetic : SyntheticTask::None;
-  const bool realTarget = task == SyntheticTask::Addition || task == SyntheticTask::Multiplication;
-  const bool readsValues = realTarget || task == SyntheticTask::Xor;
+  const bool realTarget = problemIsRealValued(task);
+  const bool readsValues = problemReadsValues(task);
   const bool linear = model.output.kind == OutputKind::Linear;
   const std::string name = syntheticTaskName(task);
   if (realTarget && (model.input.values != 1 || !linear || model.output.size != 1)) {

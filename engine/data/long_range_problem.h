@@ -60,12 +60,8 @@ class LongRangeProblem {
   const Vocabulary& vocabulary() const { return vocabulary_; }
   // The steps of every window: the longest sequence's length.
   int64_t windowLength() const { return window_; }
-  // Addition and multiplication: a real target (a linear output, squared error).
-  bool realValued() const {
-    return task_ == SyntheticTask::Addition || task_ == SyntheticTask::Multiplication;
-  }
-  // A number read beside each marker: addition, multiplication and XOR.
-  bool readsValues() const { return realValued() || task_ == SyntheticTask::Xor; }
+  bool realValued() const { return problemIsRealValued(task_); }
+  bool readsValues() const { return problemReadsValues(task_); }
   int64_t sequences(ProblemSplit split) const;
 
   // Sequence `index` of `split`, the same on every machine for a seed. Training reads indices
