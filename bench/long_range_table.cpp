@@ -28,22 +28,31 @@ namespace {
 
 using mrnn::engine::SyntheticTask;
 
+// A default as the option's text: the race's own (RaceOptions), so that they are said once.
+template <typename T>
+std::string text(T value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
 std::map<std::string, std::string> parse(int argc, char** argv) {
+  const mrnn::engine::RaceOptions race;
   std::map<std::string, std::string> options{{"problems", "temporal_order_2bit:60"},
-                                             {"hf-steps", "60"},
-                                             {"budget", "0"},
+                                             {"hf-steps", text(race.hessianFreeSteps)},
+                                             {"budget", text(race.budgetSeconds)},
                                              {"seeds", "1"},
-                                             {"gradient-windows", "5"},
-                                             {"curvature-windows", "1"},
-                                             {"cg-max", "100"},
-                                             {"min-lambda", "0"},
-                                             {"hidden", "64"},
-                                             {"recurrent-scale", "1.0"},
-                                             {"batch", "100"},
-                                             {"adam-lr", "0.003"},
+                                             {"gradient-windows", text(race.gradientWindows)},
+                                             {"curvature-windows", text(race.curvatureWindows)},
+                                             {"cg-max", text(race.cgMaxIterations)},
+                                             {"min-lambda", text(race.minLambda)},
+                                             {"hidden", text(race.hidden)},
+                                             {"recurrent-scale", text(race.recurrentScale)},
+                                             {"batch", text(race.batch)},
+                                             {"adam-lr", text(race.adamRate)},
                                              {"adam", "yes"},
-                                             {"seed", "1"},
-                                             {"threads", "0"},
+                                             {"seed", text(race.seed)},
+                                             {"threads", text(race.threads)},
                                              {"folder", ""}};
   for (int i = 1; i < argc; i += 2) {
     const std::string key = argv[i];
@@ -55,7 +64,9 @@ std::map<std::string, std::string> parse(int argc, char** argv) {
           "  [--cg-max N] [--min-lambda L] [--adam-lr R] [--adam yes|no] [--threads N] [--folder "
           "DIR]\n"
           "--hf-steps 0 with --budget: Hessian-free until solved or out of time; Adam\n"
-          "gets the budget (without one, Hessian-free's time). --adam no: Hessian-free only.\n");
+          "gets the budget (without one, Hessian-free's time). --adam no: Hessian-free only.\n"
+          "--min-lambda: λ's floor (%s; 0 for none, as Martens' code).\n",
+          text(race.minLambda).c_str());
       std::exit(0);
     }
     if (key.rfind("--", 0) != 0 || !options.count(key.substr(2))) {

@@ -28,7 +28,10 @@ struct RaceOptions {
   int64_t gradientWindows = 5;    // Hessian-free: windows of `batch` sequences for the gradient
   int64_t curvatureWindows = 1;   // ... and for the curvature products
   int64_t cgMaxIterations = 100;
-  double minLambda = 0.0;  // Hessian-free's λ floor (0: none)
+  // Hessian-free's λ floor (0: none). Without one λ fell to 0.012 on the 3-bit temporal order
+  // problem at T = 100 and the next steps diverged; with 0.05 it and XOR were solved, the
+  // 2-bit problem as fast as before (docs/performance.md, "A floor under λ").
+  double minLambda = 0.05;
   double adamRate = 0.003;
   // false: Hessian-free only (Adam's result stays empty); for budgets where Adam's side was
   // measured separately.
