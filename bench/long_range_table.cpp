@@ -45,7 +45,7 @@ std::map<std::string, std::string> parse(int argc, char** argv) {
                                              {"gradient-windows", text(race.gradientWindows)},
                                              {"curvature-windows", text(race.curvatureWindows)},
                                              {"cg-max", text(race.cgMaxIterations)},
-                                             {"min-lambda", text(race.minLambda)},
+                                             {"min-lambda", "auto"},
                                              {"hidden", text(race.hidden)},
                                              {"recurrent-scale", text(race.recurrentScale)},
                                              {"batch", text(race.batch)},
@@ -65,8 +65,8 @@ std::map<std::string, std::string> parse(int argc, char** argv) {
           "DIR]\n"
           "--hf-steps 0 with --budget: Hessian-free until solved or out of time; Adam\n"
           "gets the budget (without one, Hessian-free's time). --adam no: Hessian-free only.\n"
-          "--min-lambda: λ's floor (%s; 0 for none, as Martens' code).\n",
-          text(race.minLambda).c_str());
+          "--min-lambda: λ's floor; auto: 0.05 where the answer is a symbol, none for\n"
+          "addition and multiplication; 0: none, as Martens' code.\n");
       std::exit(0);
     }
     if (key.rfind("--", 0) != 0 || !options.count(key.substr(2))) {
@@ -161,7 +161,7 @@ mrnn::engine::RaceOptions raceOptions(const std::map<std::string, std::string>& 
   race.gradientWindows = whole(options, "gradient-windows");
   race.curvatureWindows = whole(options, "curvature-windows");
   race.cgMaxIterations = whole(options, "cg-max");
-  race.minLambda = real(options, "min-lambda");
+  if (options.at("min-lambda") != "auto") race.minLambda = real(options, "min-lambda");
   race.adamRate = real(options, "adam-lr");
   const std::string adam = options.at("adam");
   if (adam != "yes" && adam != "no") {

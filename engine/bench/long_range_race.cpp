@@ -50,9 +50,14 @@ int64_t validationEvery(const RaceOptions& o, bool hessianFree) {
 
 }  // namespace
 
+double raceMinLambda(SyntheticTask problem) {
+  return problemIsRealValued(problem) ? 0.0 : 0.05;
+}
+
 std::string raceProjectYaml(const RaceOptions& o, bool hessianFree) {
   const bool realTarget = problemIsRealValued(o.problem);
   const bool readsValues = problemReadsValues(o.problem);
+  const double floor = o.minLambda.value_or(raceMinLambda(o.problem));
   std::ostringstream y;
   y << "name: " << syntheticTaskName(o.problem) << " T=" << o.length << ", "
     << (hessianFree ? "Hessian-free" : "Adam") << "\n"
@@ -75,8 +80,7 @@ std::string raceProjectYaml(const RaceOptions& o, bool hessianFree) {
       << "  optimizer: {type: hessian_free, lambda: 1, structural_damping: 0.03,"
       << " cg_max_iterations: " << o.cgMaxIterations << ", gradient_windows: " << o.gradientWindows
       << ", curvature_windows: " << o.curvatureWindows << ", preconditioner: none"
-      << (o.minLambda > 0 ? ", min_lambda: " + std::to_string(o.minLambda) : std::string())
-      << "}\n";
+      << (floor > 0 ? ", min_lambda: " + std::to_string(floor) : std::string()) << "}\n";
   } else {
     y << "  max_steps: 100000000\n  clip_norm: 1.0\n  optimizer: {type: adam, lr: " << o.adamRate
       << "}\n";

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "engine/config/data_config.h"
@@ -28,10 +29,8 @@ struct RaceOptions {
   int64_t gradientWindows = 5;    // Hessian-free: windows of `batch` sequences for the gradient
   int64_t curvatureWindows = 1;   // ... and for the curvature products
   int64_t cgMaxIterations = 100;
-  // Hessian-free's λ floor (0: none). Without one λ fell to 0.012 on the 3-bit temporal order
-  // problem at T = 100 and the next steps diverged; with 0.05 it and XOR were solved, the
-  // 2-bit problem as fast as before (docs/performance.md, "A floor under λ").
-  double minLambda = 0.05;
+  // Hessian-free's λ floor (0: none); unset: the problem's own (raceMinLambda).
+  std::optional<double> minLambda;
   double adamRate = 0.003;
   // false: Hessian-free only (Adam's result stays empty); for budgets where Adam's side was
   // measured separately.
@@ -56,6 +55,14 @@ struct LongRange {
   RaceResult hessianFree;
   RaceResult adam;
 };
+
+// λ's floor for a problem's race: 0.05 where the answer is a symbol, none for addition and
+// multiplication. Without it λ fell to 0.012 on the 3-bit temporal order problem at T = 100
+// and the next steps diverged; with it that problem and XOR were solved and the 2-bit one as
+// fast. The real-valued problems' squared errors are 25 to 100 times smaller than a symbol's
+// cross-entropy, and so is the curvature λ is weighed against: there the floor held
+// multiplication at chance (docs/performance.md, "A floor under λ").
+double raceMinLambda(SyntheticTask problem);
 
 // Throws ConfigError (the key and value at fault) when either side's project would be refused:
 // checked for every race before the first runs.

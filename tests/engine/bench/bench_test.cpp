@@ -23,6 +23,7 @@
 #include "engine/bench/bench_report.h"
 #include "engine/bench/bench_suite.h"
 #include "engine/bench/flop_count.h"
+#include "engine/bench/long_range_race.h"
 #include "engine/bench/throughput_probe.h"
 #include "engine/config/model_config.h"
 #include "engine/models/language_model.h"
@@ -755,4 +756,30 @@ MRNN_TEST(a_probe_told_to_follow_the_load_passes_it_on) {
   for (size_t i = 0; i + 1 < fixed.size(); ++i)
     found = found || (fixed[i] == "--threads" && fixed[i + 1] == "2");
   EXPECT(found);
+}
+
+// The race floors λ where the answer is a symbol and not for the real-valued problems, whose
+// small squared errors a floor of 0.05 swamped (multiplication held at chance); a floor given
+// is taken as it is, 0 for none.
+MRNN_TEST(the_long_range_race_floors_lambda_by_its_problems_answer) {
+  const auto floorIn = [](engine::SyntheticTask problem, std::optional<double> given) {
+    engine::RaceOptions options;
+    options.problem = problem;
+    options.length = 100;
+    options.minLambda = given;
+    const std::string yaml = engine::raceProjectYaml(options, true);
+    const auto at = yaml.find("min_lambda: ");
+    return at == std::string::npos ? 0.0 : std::stod(yaml.substr(at + 12));
+  };
+  using engine::SyntheticTask;
+  EXPECT_NEAR(floorIn(SyntheticTask::TemporalOrder3, std::nullopt), 0.05, 0.0);
+  EXPECT_NEAR(floorIn(SyntheticTask::Xor, std::nullopt), 0.05, 0.0);
+  EXPECT_NEAR(floorIn(SyntheticTask::Memorization5, std::nullopt), 0.05, 0.0);
+  EXPECT_NEAR(floorIn(SyntheticTask::Multiplication, std::nullopt), 0.0, 0.0);
+  EXPECT_NEAR(floorIn(SyntheticTask::Addition, std::nullopt), 0.0, 0.0);
+  EXPECT_NEAR(floorIn(SyntheticTask::TemporalOrder3, 0.0), 0.0, 0.0);
+  EXPECT_NEAR(floorIn(SyntheticTask::Multiplication, 0.01), 0.01, 1e-12);
+  // Adam's side has no λ.
+  EXPECT(engine::raceProjectYaml(engine::RaceOptions{}, false).find("min_lambda") ==
+         std::string::npos);
 }
