@@ -117,9 +117,9 @@ UpdateResult HessianFreeRule::step(Objective& objective) {
   const double model = scalarProduct(gradient, step) +
                        0.5 * scalarProduct(step, objective.curvatureProduct(step, 0.0));
   const double rho = reductionRatio(curvatureBefore, curvatureAfter, model);
-  const double lambdaBefore = lambda_;
   lambda_ = dampingAfter(lambda_, rho, config_.minLambda);
-  raisedInARow_ = lambda_ > lambdaBefore ? raisedInARow_ + 1 : 0;
+  // Counted by ρ, not by λ's value: an overflowed λ no longer grows, and still ran away.
+  raisedInARow_ = raisesDamping(rho) ? raisedInARow_ + 1 : 0;
 
   LineSearch search{1.0, lossAtStep, 0};
   if (config_.lineSearch) {

@@ -6,8 +6,12 @@
 
 namespace mrnn::engine {
 
+bool raisesDamping(double rho) {
+  return std::isnan(rho) || rho < 0.25;
+}
+
 double levenbergMarquardt(double lambda, double rho) {
-  if (std::isnan(rho) || rho < 0.25) return lambda * 1.5;
+  if (raisesDamping(rho)) return lambda * 1.5;
   if (rho > 0.75) return lambda * (2.0 / 3.0);
   return lambda;
 }

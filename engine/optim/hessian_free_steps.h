@@ -14,6 +14,9 @@ namespace mrnn::engine {
 // Levenberg-Marquardt's rule for λ: ρ < 1/4 (a NaN too) multiplies it by 3/2, ρ > 3/4 by 2/3,
 // anything between leaves it.
 double levenbergMarquardt(double lambda, double rho);
+// Whether ρ raises λ under that rule (ρ < 1/4 or NaN): a step that kept too little of its
+// model's promise.
+bool raisesDamping(double rho);
 // The rule above, never below `floor`.
 double dampingAfter(double lambda, double rho, double floor);
 

@@ -215,6 +215,8 @@ MRNN_TEST(rho_and_the_levenberg_marquardt_rule_for_lambda) {
   EXPECT_EQ(engine::reductionRatio(2.0, 1.5, 0.0), -inf);            // no reduction promised
   EXPECT_EQ(engine::reductionRatio(2.0, 2.0, -1.0), 0.0);            // nothing gained, no rise
 
+  EXPECT(engine::raisesDamping(0.1) && engine::raisesDamping(-inf) &&
+         engine::raisesDamping(std::nan("")) && !engine::raisesDamping(0.25));
   EXPECT_NEAR(engine::levenbergMarquardt(10.0, 0.1), 15.0, 1e-12);
   EXPECT_NEAR(engine::levenbergMarquardt(10.0, -inf), 15.0, 1e-12);
   EXPECT_NEAR(engine::levenbergMarquardt(10.0, std::nan("")), 15.0, 1e-12);
@@ -405,6 +407,14 @@ MRNN_TEST(a_lambda_raised_step_after_step_says_the_run_has_stalled) {
     if (tiny.update(objective, 0.0).stalled) firstStalled = i;
   }
   EXPECT_EQ(firstStalled, 91);
+
+  // A λ that overflowed no longer grows, and has still run away.
+  config.initialLambda = 1e300;
+  engine::HessianFreeRule overflowed(config, {theta});
+  for (int i = 1; i < 50; ++i) overflowed.update(objective, 0.0);
+  EXPECT(std::isinf(overflowed.lambda()));
+  EXPECT_EQ(overflowed.raisedInARow(), int64_t{49});
+  EXPECT(overflowed.update(objective, 0.0).stalled);
 }
 
 }  // namespace
