@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "engine/optim/conjugate_gradient.h"
@@ -54,7 +55,7 @@ UpdateResult HessianFreeRule::update(Objective& objective, double /*learningRate
   const torch::Tensor warmStart = warmStart_.defined() ? warmStart_.clone() : torch::Tensor();
   const double lambda = lambda_;
   const int64_t cgIterations = totalCgIterations_;
-  const int64_t raisedInARow = raisedInARow_;
+  const DampingRaises raises = raises_;
   try {
     return step(objective);
   } catch (const UpdateInterrupted&) {
@@ -63,7 +64,7 @@ UpdateResult HessianFreeRule::update(Objective& objective, double /*learningRate
     warmStart_ = warmStart;
     lambda_ = lambda;
     totalCgIterations_ = cgIterations;
-    raisedInARow_ = raisedInARow;
+    raises_ = raises;
     throw;
   }
 }
@@ -119,7 +120,7 @@ UpdateResult HessianFreeRule::step(Objective& objective) {
   const double rho = reductionRatio(curvatureBefore, curvatureAfter, model);
   lambda_ = dampingAfter(lambda_, rho, config_.minLambda);
   // Counted by ρ, not by λ's value: an overflowed λ no longer grows, and still ran away.
-  raisedInARow_ = raisesDamping(rho) ? raisedInARow_ + 1 : 0;
+  raises_.record(raisesDamping(rho));
 
   LineSearch search{1.0, lossAtStep, 0};
   if (config_.lineSearch) {
@@ -138,7 +139,7 @@ UpdateResult HessianFreeRule::step(Objective& objective) {
 
   result.applied = true;
   result.weightsFinite = allFinite(parameters_);
-  result.stalled = dampingRanAway(raisedInARow_, lambda_);
+  result.stalled = dampingRanAway(raises_, lambda_);
   result.figures = {{metric::kCgIterations, static_cast<double>(cg.iterationsRun)},
                     {metric::kLambda, lambda_},
                     {metric::kRho, rho},
@@ -152,7 +153,7 @@ void HessianFreeRule::save(torch::serialize::OutputArchive& archive) const {
   archive.write("iteration_cap", c10::IValue(cgOptions_.maxIterations));
   archive.write("steps", c10::IValue(steps_));
   archive.write("cg_iterations", c10::IValue(totalCgIterations_));
-  archive.write("raised_in_a_row", c10::IValue(raisedInARow_));
+  archive.write("damping_raises", c10::IValue(static_cast<int64_t>(raises_.bits())));
   if (warmStart_.defined()) archive.write("warm_start", warmStart_.detach().cpu());
 }
 
@@ -166,8 +167,16 @@ void HessianFreeRule::load(torch::serialize::InputArchive& archive) {
   steps_ = value.toInt();
   archive.read("cg_iterations", value);
   totalCgIterations_ = value.toInt();
-  // Files from before the count read 0: the count starts again.
-  raisedInARow_ = archive.try_read("raised_in_a_row", value) && value.isInt() ? value.toInt() : 0;
+  // Older files counted raises in a row ("raised_in_a_row"): that many latest steps raised λ.
+  // Files from before either read none.
+  if (archive.try_read("damping_raises", value) && value.isInt()) {
+    raises_ = DampingRaises(static_cast<uint64_t>(value.toInt()));
+  } else if (archive.try_read("raised_in_a_row", value) && value.isInt()) {
+    const int64_t inARow = std::clamp<int64_t>(value.toInt(), 0, kRunawaySteps);
+    raises_ = DampingRaises(inARow == 0 ? 0 : ~uint64_t{0} >> (64 - inARow));
+  } else {
+    raises_ = DampingRaises();
+  }
   torch::Tensor warm;
   if (archive.try_read("warm_start", warm)) {
     warmStart_ = warm.to(parameters_.front().device());

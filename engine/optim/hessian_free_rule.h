@@ -6,6 +6,7 @@
 
 #include "engine/config/training_config.h"
 #include "engine/optim/conjugate_gradient.h"
+#include "engine/optim/runaway_damping.h"
 #include "engine/optim/update_rule.h"
 
 namespace mrnn::engine {
@@ -39,7 +40,7 @@ class HessianFreeRule : public UpdateRule {
   const torch::Tensor& warmStart() const { return warmStart_; }
   int64_t iterationCap() const { return cgOptions_.maxIterations; }
   int64_t totalCgIterations() const { return totalCgIterations_; }
-  int64_t raisedInARow() const { return raisedInARow_; }
+  const DampingRaises& raises() const { return raises_; }
 
  private:
   // Sets the parameters to θ + step (θ as the update found them), or back to θ.
@@ -53,7 +54,7 @@ class HessianFreeRule : public UpdateRule {
   torch::Tensor warmStart_;  // CG's final iterate of the last step (flat)
   int64_t steps_ = 0;
   int64_t totalCgIterations_ = 0;
-  int64_t raisedInARow_ = 0;           // steps in a row whose ρ raised λ (dampingRanAway)
+  DampingRaises raises_;               // which recent steps' ρ raised λ (dampingRanAway)
   std::vector<torch::Tensor> origin_;  // θ during an update
 };
 

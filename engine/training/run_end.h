@@ -26,8 +26,9 @@ inline std::string runEndReason(RunEnd end) {
     case RunEnd::Solved:
       return "it solved the problem (training.stop_when_solved)";
     case RunEnd::Stalled:
-      return "Hessian-free's damping λ rose at each of its last " + std::to_string(kRunawaySteps) +
-             " steps, past " + std::to_string(static_cast<long long>(kRunawayLambda)) +
+      return "Hessian-free's damping λ rose at " + std::to_string(kRunawayRaises) +
+             " of its last " + std::to_string(kRunawaySteps) + " steps, past " +
+             std::to_string(static_cast<long long>(kRunawayLambda)) +
              ": its steps no longer lowered the loss";
     case RunEnd::Length:
       break;

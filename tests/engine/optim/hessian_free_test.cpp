@@ -354,11 +354,22 @@ MRNN_TEST(hessian_free_state_saves_and_loads) {
 }
 
 MRNN_TEST(a_lambda_raised_step_after_step_says_the_run_has_stalled) {
-  EXPECT(!engine::dampingRanAway(49, 1e9));
-  EXPECT(!engine::dampingRanAway(50, 1e4));
-  EXPECT(engine::dampingRanAway(50, 1.1e4));
-  EXPECT(engine::dampingRanAway(50, std::numeric_limits<double>::infinity()));
-  EXPECT(engine::dampingRanAway(50, std::nan("")));
+  const auto raisedAtLatest = [](int64_t n) {
+    engine::DampingRaises raises;
+    for (int64_t i = 0; i < n; ++i) raises.record(true);
+    return raises;
+  };
+  EXPECT(!engine::dampingRanAway(raisedAtLatest(39), 1e9));
+  EXPECT(!engine::dampingRanAway(raisedAtLatest(40), 1e4));
+  EXPECT(engine::dampingRanAway(raisedAtLatest(40), 1.1e4));
+  EXPECT(engine::dampingRanAway(raisedAtLatest(40), std::numeric_limits<double>::infinity()));
+  EXPECT(engine::dampingRanAway(raisedAtLatest(40), std::nan("")));
+  // The window is the last 50 steps: older raises are forgotten.
+  auto window = raisedAtLatest(60);
+  EXPECT_EQ(window.count(), int64_t{50});
+  for (int i = 0; i < 11; ++i) window.record(false);
+  EXPECT_EQ(window.count(), int64_t{39});
+  EXPECT(!engine::dampingRanAway(window, 1e9));
 
   const int64_t n = 4;
   const auto a = spdMatrix(n, 10.0, 19);
@@ -368,16 +379,17 @@ MRNN_TEST(a_lambda_raised_step_after_step_says_the_run_has_stalled) {
   auto config = exactConfig(n);
   config.initialLambda = 1.0;
   engine::HessianFreeRule rule(config, {theta});
-  // A step that keeps what its model promised resets the count.
+  // A step that keeps what its model promised is recorded as not raising λ.
   objective.rising = true;
   for (int i = 0; i < 10; ++i) rule.update(objective, 0.0);
-  EXPECT_EQ(rule.raisedInARow(), int64_t{10});
+  EXPECT_EQ(rule.raises().count(), int64_t{10});
   objective.rising = false;
   EXPECT(!rule.update(objective, 0.0).stalled);
-  EXPECT_EQ(rule.raisedInARow(), int64_t{0});
+  EXPECT_EQ(rule.raises().count(), int64_t{10});
+  EXPECT_EQ(rule.raises().bits() & 1u, uint64_t{0});
 
-  // Every step rejected: λ rises by 3/2 each; the 50th in a row (λ 1.5⁵⁰ times its start,
-  // above 10⁴) says stalled, the 49th does not. The count survives a checkpoint.
+  // Every step rejected: λ rises by 3/2 each, past 10⁴ at the 23rd; the 40th says stalled,
+  // the 39th does not. The window survives a checkpoint.
   theta.detach().zero_();
   engine::HessianFreeRule fresh(config, {theta});
   objective.rising = true;
@@ -394,12 +406,24 @@ MRNN_TEST(a_lambda_raised_step_after_step_says_the_run_has_stalled) {
     archive.load_from(stream);
     resumed.load(archive);
   }
-  EXPECT_EQ(resumed.raisedInARow(), int64_t{30});
-  for (int i = 31; i < 50; ++i) EXPECT_MSG(!resumed.update(objective, 0.0).stalled, "step " << i);
+  EXPECT_EQ(resumed.raises().count(), int64_t{30});
+  for (int i = 31; i < 40; ++i) EXPECT_MSG(!resumed.update(objective, 0.0).stalled, "step " << i);
   EXPECT(resumed.update(objective, 0.0).stalled);
-  EXPECT_NEAR(resumed.lambda(), std::pow(1.5, 50), 1e-6 * std::pow(1.5, 50));
+  EXPECT_NEAR(resumed.lambda(), std::pow(1.5, 40), 1e-6 * std::pow(1.5, 40));
 
-  // From a tiny λ, 50 raises are not enough: λ must also pass 10⁴ (91 raises from 1e-12).
+  // λ raised at four steps of five, lowered at the fifth, as a run at T = 200 did once its
+  // steps no longer moved the weights: never 50 raises in a row, and still run away.
+  config.initialLambda = 1e6;
+  engine::HessianFreeRule mostly(config, {theta});
+  int mostlyStalled = 0;
+  for (int i = 1; i <= 100 && mostlyStalled == 0; ++i) {
+    objective.rising = i % 5 != 0;
+    if (mostly.update(objective, 0.0).stalled) mostlyStalled = i;
+  }
+  EXPECT_EQ(mostlyStalled, 49);  // the 40th raise
+  objective.rising = true;
+
+  // From a tiny λ, 40 raises are not enough: λ must also pass 10⁴ (91 raises from 1e-12).
   config.initialLambda = 1e-12;
   engine::HessianFreeRule tiny(config, {theta});
   int firstStalled = 0;
@@ -409,12 +433,35 @@ MRNN_TEST(a_lambda_raised_step_after_step_says_the_run_has_stalled) {
   EXPECT_EQ(firstStalled, 91);
 
   // A λ that overflowed no longer grows, and has still run away.
-  config.initialLambda = 1e300;
+  config.initialLambda = 1e305;
   engine::HessianFreeRule overflowed(config, {theta});
-  for (int i = 1; i < 50; ++i) overflowed.update(objective, 0.0);
+  for (int i = 1; i < 40; ++i) overflowed.update(objective, 0.0);
   EXPECT(std::isinf(overflowed.lambda()));
-  EXPECT_EQ(overflowed.raisedInARow(), int64_t{49});
+  EXPECT_EQ(overflowed.raises().count(), int64_t{39});
   EXPECT(overflowed.update(objective, 0.0).stalled);
+}
+
+// A checkpoint written when the rule counted raises in a row reads as that many latest raises.
+MRNN_TEST(an_older_checkpoint_counts_its_raises_in_a_row_as_the_latest) {
+  const int64_t n = 4;
+  auto theta = torch::zeros({n}, kDouble).requires_grad_(true);
+  std::stringstream stream;
+  {
+    torch::serialize::OutputArchive archive;
+    archive.write("lambda", c10::IValue(2.0e4));
+    archive.write("iteration_cap", c10::IValue(int64_t{4}));
+    archive.write("steps", c10::IValue(int64_t{80}));
+    archive.write("cg_iterations", c10::IValue(int64_t{300}));
+    archive.write("raised_in_a_row", c10::IValue(int64_t{45}));
+    archive.save_to(stream);
+  }
+  engine::HessianFreeRule rule(exactConfig(n), {theta});
+  torch::serialize::InputArchive archive;
+  archive.load_from(stream);
+  rule.load(archive);
+  EXPECT_EQ(rule.raises().count(), int64_t{45});
+  EXPECT_EQ(rule.raises().bits(), (uint64_t{1} << 45) - 1);
+  EXPECT(engine::dampingRanAway(rule.raises(), rule.lambda()));
 }
 
 }  // namespace
