@@ -558,13 +558,15 @@ void TrainingMonitorPanel::onFinished(const engine::FinishedEvent& event) {
     charts_->setLiveLabel(runLabel(liveRunId_));
   }
   const QString run = liveRunId_ > 0 ? tr("Run %1").arg(liveRunId_) : tr("The run");
+  // A run whose optimiser stalled ended without what it was run for: not shown as a success.
+  const bool stalled = !event.stopped && event.end == engine::RunEnd::Stalled;
   QString title;
   QString detail;
   if (event.stopped) {
     title = tr("%1 stopped at step %2").arg(run).arg(event.step);
     detail = tr("Its latest checkpoint was saved: resume it from the Runs table.");
   } else {
-    title = tr("%1 finished: %2 steps in %3")
+    title = (stalled ? tr("%1 stalled: %2 steps in %3") : tr("%1 finished: %2 steps in %3"))
                 .arg(run)
                 .arg(event.step)
                 .arg(formatDuration(event.wallSeconds));
@@ -594,8 +596,9 @@ void TrainingMonitorPanel::onFinished(const engine::FinishedEvent& event) {
   QStringList shown;  // the run's notes stay with how it ended
   if (!detail.isEmpty()) shown << detail;
   for (const QString& note : notes_) shown << tr("Note: %1").arg(note);
-  banner_->showMessage(event.stopped ? RunBanner::Kind::Information : RunBanner::Kind::Success,
-                       title, shown.join(QLatin1Char('\n')));
+  banner_->showMessage(
+      event.stopped || stalled ? RunBanner::Kind::Information : RunBanner::Kind::Success, title,
+      shown.join(QLatin1Char('\n')));
   appendLog(title + (detail.isEmpty() ? QString() : QStringLiteral(". ") + detail));
   const QString summary = detail.isEmpty() ? title : title + QStringLiteral(". ") + detail;
   notifyDesktop(title, detail, false);

@@ -82,6 +82,7 @@ class TrainingMonitorPanelTest : public QObject {
   void aLongRunNameDoesNotWidenThePanel();
   void aStoppedRunsBannerReadsAsSentences();
   void aRunThatEndsEarlySaysWhy();
+  void aRunWhoseOptimiserStalledIsNotShownAsASuccess();
   void untitledProjectAsksForASave();
   void invalidModelIsRefusedWithTheComposersReason();
   void followsARunAnotherProcessWrites();
@@ -411,6 +412,29 @@ void TrainingMonitorPanelTest::aRunThatEndsEarlySaysWhy() {
   const QString banner = panel.banner()->text();
   QCOMPARE(panel.banner()->kind(), RunBanner::Kind::Success);
   QVERIFY2(banner.contains(QStringLiteral("It ended early: its time budget")), qPrintable(banner));
+}
+
+// A Hessian-free run whose λ ran away ended without learning anything: its banner said
+// "finished" in the colours of a success.
+void TrainingMonitorPanelTest::aRunWhoseOptimiserStalledIsNotShownAsASuccess() {
+  TrainingTestProject::Options options;
+  options.maxSteps = 200;
+  options.validateEvery = 100;
+  options.checkpointEvery = 0;
+  // λ 10¹² makes every step about g/10¹², too small to change a float weight: ρ raises λ at
+  // each step, and the run ends at the 40th.
+  options.optimizer = QStringLiteral(
+      "{type: hessian_free, lambda: 1e12, cg_max_iterations: 3, gradient_windows: 1}");
+  PanelOnProject on(options);
+  QCOMPARE(on.loaded, QString());
+  auto& [project, document, loaded, panel, ended] = on;
+  panel.start();
+  QVERIFY(ended.wait(60000));
+  const QString banner = panel.banner()->text();
+  QCOMPARE(panel.banner()->kind(), RunBanner::Kind::Information);
+  QVERIFY2(banner.contains(QStringLiteral("stalled: 40 steps")), qPrintable(banner));
+  QVERIFY2(banner.contains(QStringLiteral("It ended early: Hessian-free's damping λ rose")),
+           qPrintable(banner));
 }
 
 void TrainingMonitorPanelTest::untitledProjectAsksForASave() {

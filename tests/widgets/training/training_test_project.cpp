@@ -45,11 +45,15 @@ void TrainingTestProject::write(const Options& options) {
                                  : QString())
       << "  validate_every: " << options.validateEvery << "\n"
       << "  checkpoint_every: " << options.checkpointEvery << "\n"
-      << "  threads: 1\n"
-      << "  optimizer:\n"
-      << "    type: adam\n"
-      << "    lr: " << options.learningRate << "\n"
-      << "evaluation:\n"
+      << "  threads: 1\n";
+  if (options.optimizer.isEmpty()) {
+    out << "  optimizer:\n"
+        << "    type: adam\n"
+        << "    lr: " << options.learningRate << "\n";
+  } else {
+    out << "  optimizer: " << options.optimizer << "\n";
+  }
+  out << "evaluation:\n"
       << "  batch_size: 4\n"
       << "  bptt: 32\n";
 }

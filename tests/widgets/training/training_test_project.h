@@ -26,6 +26,7 @@ class TrainingTestProject {
     qint64 hidden = 16;
     QString name = QStringLiteral("tiny test");
     double maxSeconds = 0.0;  // > 0: training.max_seconds
+    QString optimizer;        // training.optimizer as a flow map; empty: Adam at learningRate
   };
 
   TrainingTestProject();
