@@ -80,7 +80,15 @@ int evaluateProblem(const engine::Project& project, engine::Checkpoint& checkpoi
         << ",\n  \"split\": \"" << splitName
         << "\",\n  \"loss\": " << engine::jsonNumber(figures.nats)
         << ",\n  \"error_rate\": " << engine::jsonNumber(figures.errorRate)
-        << ",\n  \"sequences\": " << figures.sequences << ",\n  \"solved\": "
+        << ",\n  \"sequences\": " << figures.sequences;
+    if (!figures.answerErrorRates.empty()) {
+      out << ",\n  \"answer_error_rates\": [";
+      for (size_t i = 0; i < figures.answerErrorRates.size(); ++i) {
+        out << (i ? ", " : "") << engine::jsonNumber(figures.answerErrorRates[i]);
+      }
+      out << "]";
+    }
+    out << ",\n  \"solved\": "
         << (engine::problemSolved(figures.errorRate, figures.sequences) ? "true" : "false")
         << "\n}\n";
     return 0;
@@ -90,6 +98,11 @@ int evaluateProblem(const engine::Project& project, engine::Checkpoint& checkpoi
       << " (T = " << project.data.problem.length << ")\n"
       << "loss " << std::setprecision(4) << figures.nats << " per scored step, "
       << engine::problemVerdict(figures.errorRate, figures.sequences) << "\n";
+  if (!figures.answerErrorRates.empty()) {
+    out << "wrong at each answer step, in order:" << std::fixed << std::setprecision(1);
+    for (const double rate : figures.answerErrorRates) out << " " << 100.0 * rate << "%";
+    out << "\n";
+  }
   return 0;
 }
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 namespace mrnn::engine {
 
@@ -21,6 +22,9 @@ struct LossFigures {
   // squared error in `nats`' place. -1 for corpora.
   double errorRate = -1.0;
   int64_t sequences = 0;  // the held-out sequences errorRate is over
+  // A problem with several answer steps (memorisation's recalled symbols): the share of the
+  // sequences wrong at each, in order, to see which one a model misses. Empty otherwise.
+  std::vector<double> answerErrorRates;
   // The road an exact held-out figure took (held_out_reading.h): 1, the text read as one
   // stream; B > 1, B parallel streams stitched into one; 0 when not said.
   int64_t readingStreams = 0;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "engine/data/problem_batcher.h"
 #include "engine/models/eval_mode_guard.h"
@@ -23,6 +24,7 @@ LossFigures scoreProblem(LanguageModel& model, const LongRangeProblem& problem, 
   double lossSum = 0.0;
   double counted = 0.0;
   int64_t wrong = 0;
+  std::vector<int64_t> wrongAt;  // by answer step, in order
   for (int64_t first = 0; first < total; first += batch) {
     const int64_t count = std::min(batch, total - first);
     const Window w = ProblemBatcher::window(problem, split, first, count);
@@ -43,14 +45,15 @@ LossFigures scoreProblem(LanguageModel& model, const LongRangeProblem& problem, 
     for (int64_t b = 0; b < count; ++b) {
       const ProblemSequence s = problem.sequence(split, first + b);
       bool right = true;
-      for (const int64_t t : s.judged) {
+      if (wrongAt.size() < s.judged.size()) wrongAt.resize(s.judged.size(), 0);
+      for (size_t j = 0; j < s.judged.size(); ++j) {
+        const int64_t t = s.judged[j];
         const auto k = static_cast<size_t>(t);
-        if (symbols) {
-          right = right && host[t][b].item<int64_t>() == s.targets[k];
-        } else {
-          right = right && std::fabs(host[t][b].item<double>() - s.targetValues[k]) <
-                               LongRangeProblem::kAdditionTolerance;
-        }
+        const bool rightHere = symbols ? host[t][b].item<int64_t>() == s.targets[k]
+                                       : std::fabs(host[t][b].item<double>() - s.targetValues[k]) <
+                                             LongRangeProblem::kAdditionTolerance;
+        if (!rightHere) ++wrongAt[j];
+        right = right && rightHere;
       }
       if (!right) ++wrong;
     }
@@ -61,6 +64,12 @@ LossFigures scoreProblem(LanguageModel& model, const LongRangeProblem& problem, 
       lossFigures(lossSum / std::max(1.0, counted), static_cast<int64_t>(counted), 0);
   figures.errorRate = static_cast<double>(wrong) / static_cast<double>(std::max<int64_t>(1, total));
   figures.sequences = total;
+  if (wrongAt.size() > 1) {
+    for (const int64_t n : wrongAt) {
+      figures.answerErrorRates.push_back(static_cast<double>(n) /
+                                         static_cast<double>(std::max<int64_t>(1, total)));
+    }
+  }
   return figures;
 }
 

@@ -9,6 +9,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "engine/analysis/held_out_text.h"
 #include "engine/analysis/loaded_model.h"
@@ -26,6 +30,7 @@
 #include "engine/training/run_counters.h"
 #include "engine/training/run_end.h"
 #include "engine/training/run_test_evaluation.h"
+#include "engine/training/training_data.h"
 #include "engine/training/training_parts.h"
 #include "engine/training/validation_book.h"
 #include "engine/training/window_objective.h"
@@ -78,6 +83,36 @@ MRNN_TEST(a_problem_run_validates_and_tests_on_its_error_rate) {
   EXPECT_THROWS_WITH(std::runtime_error,
                      engine::heldOutSplit(project, engine::Vocabulary(), "test"),
                      "long-range problem", "temporal_order_2bit");
+}
+
+// A memorisation model that gets some patterns wrong was scored as one figure: which recalled
+// symbol it misses is what a researcher looks at next. Each answer step's share of wrong
+// sequences comes with the error rate, in order; a problem with one answer gives none.
+MRNN_TEST(held_out_scores_say_which_answer_step_is_wrong) {
+  ScratchProject scratch("answer-steps");
+  for (const auto& [problem, steps] : std::vector<std::pair<std::string, size_t>>{
+           {"memorization_5bit", 5}, {"temporal_order_2bit", 0}}) {
+    const auto project = problemProject(scratch, problem, "{type: adam, lr: 0.01}");
+    const engine::TrainingData data(project, [](const std::string&) {});
+    engine::LanguageModel model(project.model, data.vocabulary().size());
+    engine::EvalOptions options;
+    options.batch = 8;
+    const auto figures =
+        data.evaluate(engine::TrainingData::HeldOut::Test, model, options, nullptr);
+    EXPECT_EQ(figures.answerErrorRates.size(), steps);
+    double most = 0.0;
+    double sum = 0.0;
+    for (const double rate : figures.answerErrorRates) {
+      // A share of the 40 test sequences.
+      EXPECT_NEAR(rate * 40.0, std::round(rate * 40.0), 1e-9);
+      most = std::max(most, rate);
+      sum += rate;
+    }
+    // A sequence is wrong when any of its answers is.
+    EXPECT_MSG(figures.errorRate >= most - 1e-12, problem);
+    EXPECT_MSG(steps == 0 || figures.errorRate <= std::min(1.0, sum) + 1e-12, problem);
+    if (steps > 0) EXPECT_MSG(sum > 0.0, problem);  // an untrained model misses some
+  }
 }
 
 // Which model a problem's run keeps turns on its error rate: a checkpoint carries the best
