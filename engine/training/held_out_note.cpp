@@ -30,13 +30,15 @@ std::optional<std::string> worseThanUniformNote(double validBits, double trainBi
          "compared (docs/training.md, \"What a held-out figure measures\")";
 }
 
-std::optional<std::string> endedWorseThanUniformNote(double finalBits, int64_t vocabularySize) {
+std::optional<std::string> endedWorseThanUniformNote(double finalBits, int64_t vocabularySize,
+                                                     bool usesLearningRate) {
   if (vocabularySize < 2 || !std::isfinite(finalBits) || finalBits <= 0.0) return {};
   const double uniform = std::log2(static_cast<double>(vocabularySize));
   if (finalBits <= uniform) return {};
   return "the run ended at " + bits(finalBits) + " bits/symbol, worse than a uniform guess over " +
          std::to_string(vocabularySize) + " symbols (" + bits(uniform) +
-         "): it learned nothing usable; a learning rate far too high is the usual cause";
+         "): it learned nothing usable" +
+         (usesLearningRate ? "; a learning rate far too high is the usual cause" : "");
 }
 
 std::string validationCostText(double seconds, double share) {

@@ -17,8 +17,11 @@ std::optional<std::string> worseThanUniformNote(double validBits, double trainBi
 
 // What a run that ends no better than a uniform guess says (a learning rate far too high, a
 // model that diverged and came back finite): its final figure, bits per symbol, against
-// log2 V. Empty when the figure beats the guess or is not a figure (0, infinite, V below 2).
-std::optional<std::string> endedWorseThanUniformNote(double finalBits, int64_t vocabularySize);
+// log2 V; the learning rate is named as the usual cause only where the update rule has one
+// (Hessian-free has none). Empty when the figure beats the guess or is not a figure (0,
+// infinite, V below 2).
+std::optional<std::string> endedWorseThanUniformNote(double finalBits, int64_t vocabularySize,
+                                                     bool usesLearningRate);
 
 // What a validation cost, for the line that reports it: "(read in 6.2 s; validation 4% of the
 // time so far)". Empty when the cost is unknown (seconds 0).

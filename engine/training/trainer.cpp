@@ -314,8 +314,9 @@ void Session::end() {
     finish();
     journal_.flush();
     // A run no better than a uniform guess is finished, but says so where its status is read.
-    const auto uselessNote = endedWorseThanUniformNote(
-        outcome_.test > 0.0 ? outcome_.test : book_.best(), parts_.vocabularySize());
+    const auto uselessNote =
+        endedWorseThanUniformNote(outcome_.test > 0.0 ? outcome_.test : book_.best(),
+                                  parts_.vocabularySize(), parts_.rule->usesLearningRate());
     if (uselessNote) note(*uselessNote);
     journal_.setStatus(RunStatus::Finished, uselessNote.value_or(""));
     outcome_.finished = true;

@@ -42,17 +42,24 @@ MRNN_TEST(no_note_when_the_figures_do_not_say_so) {
 // A trial at lr 1000 finished "done" at 5,241 bits/symbol without a word.
 MRNN_TEST(a_run_that_ends_worse_than_a_uniform_guess_says_so) {
   using mrnn::engine::endedWorseThanUniformNote;
-  const auto note = endedWorseThanUniformNote(5241.0, 21);
+  const auto note = endedWorseThanUniformNote(5241.0, 21, true);
   EXPECT(note.has_value());
   if (note) {
     EXPECT_MSG(note->find("ended at 5241.00 bits/symbol, worse than a uniform guess over 21 "
                           "symbols (4.39)") != std::string::npos,
                *note);
+    EXPECT_MSG(note->find("learning rate") != std::string::npos, *note);
   }
-  EXPECT(!endedWorseThanUniformNote(4.3, 21));
-  EXPECT(!endedWorseThanUniformNote(0.0, 21));  // no figure
-  EXPECT(!endedWorseThanUniformNote(std::numeric_limits<double>::infinity(), 21));
-  EXPECT(!endedWorseThanUniformNote(9.0, 1));
+  // Hessian-free has no learning rate to blame: a run whose damping ran away was told "a
+  // learning rate far too high is the usual cause".
+  const auto hessianFree = endedWorseThanUniformNote(6.03, 65, false);
+  EXPECT(hessianFree.has_value());
+  if (hessianFree)
+    EXPECT_MSG(hessianFree->find("learning rate") == std::string::npos, *hessianFree);
+  EXPECT(!endedWorseThanUniformNote(4.3, 21, true));
+  EXPECT(!endedWorseThanUniformNote(0.0, 21, true));  // no figure
+  EXPECT(!endedWorseThanUniformNote(std::numeric_limits<double>::infinity(), 21, true));
+  EXPECT(!endedWorseThanUniformNote(9.0, 1, true));
 }
 
 MRNN_TEST(a_validation_says_what_it_cost) {
