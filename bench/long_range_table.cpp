@@ -47,7 +47,7 @@ std::map<std::string, std::string> parse(int argc, char** argv) {
                                              {"cg-max", text(race.cgMaxIterations)},
                                              {"min-lambda", "auto"},
                                              {"hidden", text(race.hidden)},
-                                             {"recurrent-scale", text(race.recurrentScale)},
+                                             {"recurrent-scale", "auto"},
                                              {"batch", text(race.batch)},
                                              {"adam-lr", text(race.adamRate)},
                                              {"adam", "yes"},
@@ -66,7 +66,9 @@ std::map<std::string, std::string> parse(int argc, char** argv) {
           "--hf-steps 0 with --budget: Hessian-free until solved or out of time; Adam\n"
           "gets the budget (without one, Hessian-free's time). --adam no: Hessian-free only.\n"
           "--min-lambda: λ's floor; auto: 0.05 where the answer is a symbol, none for\n"
-          "addition and multiplication; 0: none, as Martens' code.\n");
+          "addition and multiplication; 0: none, as Martens' code.\n"
+          "--recurrent-scale: the initial spectral radius; auto: 1.2 for random_permutation,\n"
+          "1.0 for the others.\n");
       std::exit(0);
     }
     if (key.rfind("--", 0) != 0 || !options.count(key.substr(2))) {
@@ -124,12 +126,13 @@ struct Tally {
 };
 
 // A number option's value, or one sentence and exit 2 (not a library's "stoll").
-double number(const std::string& name, const std::string& text, bool whole) {
+double number(const std::string& name, const std::string& text, bool whole,
+              const char* alternative = "") {
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
   if (text.empty() || *end != '\0' || !std::isfinite(value) || value < 0 ||
       (whole && (value != std::floor(value) || value > 1e15))) {
-    std::fprintf(stderr, "%s takes %s, not '%s'\n", name.c_str(),
+    std::fprintf(stderr, "%s takes %s%s, not '%s'\n", name.c_str(), alternative,
                  whole ? "a whole number of at least 0" : "a number of at least 0", text.c_str());
     std::exit(2);
   }
@@ -144,6 +147,11 @@ double real(const std::map<std::string, std::string>& options, const std::string
   return number("--" + key, options.at(key), false);
 }
 
+// An option whose default is "auto" (the problem's own): a refused value names it too.
+double realOrAuto(const std::map<std::string, std::string>& options, const std::string& key) {
+  return number("--" + key, options.at(key), false, "auto or ");
+}
+
 mrnn::engine::RaceOptions raceOptions(const std::map<std::string, std::string>& options,
                                       const std::string& item) {
   const auto colon = item.find(':');
@@ -156,12 +164,14 @@ mrnn::engine::RaceOptions raceOptions(const std::map<std::string, std::string>& 
   race.hessianFreeSteps = whole(options, "hf-steps");
   race.budgetSeconds = real(options, "budget");
   race.hidden = whole(options, "hidden");
-  race.recurrentScale = real(options, "recurrent-scale");
+  if (options.at("recurrent-scale") != "auto") {
+    race.recurrentScale = realOrAuto(options, "recurrent-scale");
+  }
   race.batch = whole(options, "batch");
   race.gradientWindows = whole(options, "gradient-windows");
   race.curvatureWindows = whole(options, "curvature-windows");
   race.cgMaxIterations = whole(options, "cg-max");
-  if (options.at("min-lambda") != "auto") race.minLambda = real(options, "min-lambda");
+  if (options.at("min-lambda") != "auto") race.minLambda = realOrAuto(options, "min-lambda");
   race.adamRate = real(options, "adam-lr");
   const std::string adam = options.at("adam");
   if (adam != "yes" && adam != "no") {

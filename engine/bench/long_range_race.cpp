@@ -54,6 +54,10 @@ double raceMinLambda(SyntheticTask problem) {
   return problemIsRealValued(problem) ? 0.0 : 0.05;
 }
 
+double raceRecurrentScale(SyntheticTask problem) {
+  return problem == SyntheticTask::RandomPermutation ? 1.2 : 1.0;
+}
+
 std::string raceProjectYaml(const RaceOptions& o, bool hessianFree) {
   const bool realTarget = problemIsRealValued(o.problem);
   const bool readsValues = problemReadsValues(o.problem);
@@ -66,7 +70,8 @@ std::string raceProjectYaml(const RaceOptions& o, bool hessianFree) {
     << "  layers:\n    - {type: rnn, hidden_size: " << o.hidden << "}\n"
     << "  output: {type: " << (realTarget ? "linear" : "softmax") << "}\n"
     << "  init: {seed: " << o.seed
-    << ", recurrent: sparse, sparse_connections: 15, recurrent_scale: " << o.recurrentScale << "}\n"
+    << ", recurrent: sparse, sparse_connections: 15, recurrent_scale: "
+    << o.recurrentScale.value_or(raceRecurrentScale(o.problem)) << "}\n"
     << "data:\n  synthetic: " << syntheticTaskName(o.problem) << "\n"
     << "  problem: {length: " << o.length
     << ", train: 1000000, valid: 500, test: 1000, seed: " << o.seed << "}\n"

@@ -19,10 +19,9 @@ struct RaceOptions {
   SyntheticTask problem = SyntheticTask::TemporalOrder2;
   int64_t length = 60;  // T
   int64_t hidden = 64;
-  // The sparse recurrent weights' spectral radius. From 1.2 no run left chance on the 2-bit
-  // problem at T = 100; from 1.0 or 1.1 Hessian-free solved it in 35 steps (docs/performance.md,
-  // "Why T = 100 failed").
-  double recurrentScale = 1.0;
+  // The sparse recurrent weights' spectral radius; unset: the problem's own
+  // (raceRecurrentScale).
+  std::optional<double> recurrentScale;
   int64_t batch = 100;
   int64_t hessianFreeSteps = 60;  // 0: no step limit (a budget is then needed)
   double budgetSeconds = 0.0;     // > 0: each side's training time at most
@@ -63,6 +62,14 @@ struct LongRange {
 // cross-entropy, and so is the curvature λ is weighed against: there the floor held
 // multiplication at chance (docs/performance.md, "A floor under λ").
 double raceMinLambda(SyntheticTask problem);
+
+// The sparse recurrent weights' spectral radius for a problem's race: 1.2 for random
+// permutation, 1.0 for the others. From 1.2 no run left chance on the 2-bit temporal order
+// problem at T = 100 where from 1.0 or 1.1 Hessian-free solved it in 35 steps; from 1.0 the
+// random permutation problem stayed near chance for 30 minutes where from 1.2 it was solved in
+// 40 to 80 s at T = 100 and in 3 minutes at T = 200 (docs/performance.md, "Why T = 100 failed",
+// "The spectral radius by problem").
+double raceRecurrentScale(SyntheticTask problem);
 
 // Throws ConfigError (the key and value at fault) when either side's project would be refused:
 // checked for every race before the first runs.

@@ -17,8 +17,8 @@ MRNN_TEST(hessian_free_solves_temporal_order_where_adam_given_its_time_does_not)
   options.problem = engine::SyntheticTask::TemporalOrder2;
   options.length = 60;
   options.hessianFreeSteps = 60;
-  // The spectral radius this result was first measured with (the race's default is 1.0, which
-  // T = 100 needs).
+  // The spectral radius this result was first measured with (the race starts this problem at
+  // 1.0, which T = 100 needs).
   options.recurrentScale = 1.2;
   options.minLambda = 0.0;  // nor was λ floored then (the race's default floor came later)
   // A fixed thread count keeps the arithmetic, and so the run, the same on a busy machine:
