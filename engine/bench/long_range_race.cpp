@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iomanip>
 #include <sstream>
 #include <stdexcept>
 #include <variant>
@@ -50,32 +51,62 @@ int64_t validationEvery(const RaceOptions& o, bool hessianFree) {
 
 }  // namespace
 
-double raceMinLambda(SyntheticTask problem) {
-  return problemIsRealValued(problem) ? 0.0 : 0.05;
+RaceRecipe raceRecipe(SyntheticTask problem) {
+  RaceRecipe recipe;
+  if (problemIsRealValued(problem)) recipe.minLambda = 0.0;
+  if (problem == SyntheticTask::RandomPermutation) recipe.recurrentScale = 1.2;
+  if (problem == SyntheticTask::Memorization5) {
+    recipe.hidden = 100;
+    recipe.batch = 32;
+    recipe.gradientWindows = 1;
+    recipe.curvatureWindows = 1;
+    recipe.cgMaxIterations = 300;
+  }
+  return recipe;
 }
 
-double raceRecurrentScale(SyntheticTask problem) {
-  return problem == SyntheticTask::RandomPermutation ? 1.2 : 1.0;
+RaceRecipe raceSettings(const RaceOptions& o) {
+  RaceRecipe settings = raceRecipe(o.problem);
+  settings.hidden = o.hidden.value_or(settings.hidden);
+  settings.recurrentScale = o.recurrentScale.value_or(settings.recurrentScale);
+  settings.batch = o.batch.value_or(settings.batch);
+  settings.gradientWindows = o.gradientWindows.value_or(settings.gradientWindows);
+  settings.curvatureWindows = o.curvatureWindows.value_or(settings.curvatureWindows);
+  settings.cgMaxIterations = o.cgMaxIterations.value_or(settings.cgMaxIterations);
+  settings.minLambda = o.minLambda.value_or(settings.minLambda);
+  return settings;
+}
+
+std::string raceSettingsText(const RaceRecipe& r) {
+  std::ostringstream out;
+  out << r.hidden << " units from radius " << std::fixed << std::setprecision(1) << r.recurrentScale
+      << "; windows of " << r.batch << ": " << r.gradientWindows << " for the gradient, "
+      << r.curvatureWindows << " for the curvature; CG up to " << r.cgMaxIterations << "; ";
+  if (r.minLambda > 0) {
+    out << "λ at least " << std::defaultfloat << r.minLambda;
+  } else {
+    out << "λ not floored";
+  }
+  return out.str();
 }
 
 std::string raceProjectYaml(const RaceOptions& o, bool hessianFree) {
   const bool realTarget = problemIsRealValued(o.problem);
   const bool readsValues = problemReadsValues(o.problem);
-  const double floor = o.minLambda.value_or(raceMinLambda(o.problem));
+  const RaceRecipe r = raceSettings(o);
   std::ostringstream y;
   y << "name: " << syntheticTaskName(o.problem) << " T=" << o.length << ", "
     << (hessianFree ? "Hessian-free" : "Adam") << "\n"
     << "model:\n"
     << "  input: {level: word, embedding_size: 0" << (readsValues ? ", values: 1" : "") << "}\n"
-    << "  layers:\n    - {type: rnn, hidden_size: " << o.hidden << "}\n"
+    << "  layers:\n    - {type: rnn, hidden_size: " << r.hidden << "}\n"
     << "  output: {type: " << (realTarget ? "linear" : "softmax") << "}\n"
     << "  init: {seed: " << o.seed
-    << ", recurrent: sparse, sparse_connections: 15, recurrent_scale: "
-    << o.recurrentScale.value_or(raceRecurrentScale(o.problem)) << "}\n"
+    << ", recurrent: sparse, sparse_connections: 15, recurrent_scale: " << r.recurrentScale << "}\n"
     << "data:\n  synthetic: " << syntheticTaskName(o.problem) << "\n"
     << "  problem: {length: " << o.length
     << ", train: 1000000, valid: 500, test: 1000, seed: " << o.seed << "}\n"
-    << "training:\n  batch_size: " << o.batch << "\n  seed: " << o.seed
+    << "training:\n  batch_size: " << r.batch << "\n  seed: " << o.seed
     << "\n  threads: " << o.threads << "\n";
   y << "  stop_when_solved: true\n  validate_every: " << validationEvery(o, hessianFree)
     << "\n  checkpoint_every: 100000000\n";
@@ -83,14 +114,15 @@ std::string raceProjectYaml(const RaceOptions& o, bool hessianFree) {
   if (hessianFree) {
     y << "  max_steps: " << (o.hessianFreeSteps > 0 ? o.hessianFreeSteps : 100000000) << "\n"
       << "  optimizer: {type: hessian_free, lambda: 1, structural_damping: 0.03,"
-      << " cg_max_iterations: " << o.cgMaxIterations << ", gradient_windows: " << o.gradientWindows
-      << ", curvature_windows: " << o.curvatureWindows << ", preconditioner: none"
-      << (floor > 0 ? ", min_lambda: " + std::to_string(floor) : std::string()) << "}\n";
+      << " cg_max_iterations: " << r.cgMaxIterations << ", gradient_windows: " << r.gradientWindows
+      << ", curvature_windows: " << r.curvatureWindows << ", preconditioner: none"
+      << (r.minLambda > 0 ? ", min_lambda: " + std::to_string(r.minLambda) : std::string())
+      << "}\n";
   } else {
     y << "  max_steps: 100000000\n  clip_norm: 1.0\n  optimizer: {type: adam, lr: " << o.adamRate
       << "}\n";
   }
-  y << "evaluation: {batch_size: " << o.batch << "}\n";
+  y << "evaluation: {batch_size: " << r.batch << "}\n";
   return y.str();
 }
 

@@ -15,21 +15,50 @@ namespace mrnn::engine {
 // steps and Adam then trains for as long as those took (training.max_seconds). Both validate
 // as they go and stop at the first validation that solves the problem (stop_when_solved);
 // each run ends with its test error rate, and a problem is solved below 1% of it.
+// What a problem's race trains with unless told otherwise: the settings each problem was
+// measured to need (docs/performance.md, "Long-range problems").
+struct RaceRecipe {
+  int64_t hidden = 64;
+  // The sparse recurrent weights' spectral radius.
+  double recurrentScale = 1.0;
+  int64_t batch = 100;           // sequences a window
+  int64_t gradientWindows = 5;   // Hessian-free: windows of `batch` sequences for the gradient
+  int64_t curvatureWindows = 1;  // ... and for the curvature products
+  int64_t cgMaxIterations = 100;
+  double minLambda = 0.05;  // Hessian-free's λ floor (0: none)
+};
+
+// A problem's recipe:
+// - λ's floor: 0.05 where the answer is a symbol, none for addition and multiplication.
+//   Without it λ fell to 0.012 on the 3-bit temporal order problem at T = 100 and the next
+//   steps diverged; with it that problem and XOR were solved and the 2-bit one as fast. The
+//   real-valued problems' squared errors are 25 to 100 times smaller than a symbol's
+//   cross-entropy, and so is the curvature λ is weighed against: there the floor held
+//   multiplication at chance ("A floor under λ").
+// - the radius: 1.2 for random permutation, 1.0 for the others. From 1.2 no run left chance on
+//   the 2-bit temporal order problem at T = 100 where from 1.0 or 1.1 Hessian-free solved it in
+//   35 steps; from 1.0 the random permutation problem stayed near chance for 30 minutes where
+//   from 1.2 it was solved in 40 to 80 s at T = 100 and in 3 to 10 minutes at T = 200 ("Why
+//   T = 100 failed", "The spectral radius by problem").
+// - 5-bit memorisation: the 100 units of Martens & Sutskever, and its 32 patterns as the batch
+//   of both the gradient and the curvature (Sutskever's release: exact figures a step, CG up to
+//   300 for the price of 100 over the usual windows). With 64 units five runs stopped at 19 to
+//   31% wrong, the last two recalled bits wrong ("5-bit memorisation").
+RaceRecipe raceRecipe(SyntheticTask problem);
+
 struct RaceOptions {
   SyntheticTask problem = SyntheticTask::TemporalOrder2;
   int64_t length = 60;  // T
-  int64_t hidden = 64;
-  // The sparse recurrent weights' spectral radius; unset: the problem's own
-  // (raceRecurrentScale).
+  // Each unset: the problem's own (raceRecipe).
+  std::optional<int64_t> hidden;
   std::optional<double> recurrentScale;
-  int64_t batch = 100;
+  std::optional<int64_t> batch;
+  std::optional<int64_t> gradientWindows;
+  std::optional<int64_t> curvatureWindows;
+  std::optional<int64_t> cgMaxIterations;
+  std::optional<double> minLambda;
   int64_t hessianFreeSteps = 60;  // 0: no step limit (a budget is then needed)
   double budgetSeconds = 0.0;     // > 0: each side's training time at most
-  int64_t gradientWindows = 5;    // Hessian-free: windows of `batch` sequences for the gradient
-  int64_t curvatureWindows = 1;   // ... and for the curvature products
-  int64_t cgMaxIterations = 100;
-  // Hessian-free's λ floor (0: none); unset: the problem's own (raceMinLambda).
-  std::optional<double> minLambda;
   double adamRate = 0.003;
   // false: Hessian-free only (Adam's result stays empty); for budgets where Adam's side was
   // measured separately.
@@ -37,6 +66,13 @@ struct RaceOptions {
   uint64_t seed = 1;
   int threads = 0;  // 0: every free core, following the load
 };
+
+// The settings a race trains with: its problem's recipe, with what the options set instead.
+RaceRecipe raceSettings(const RaceOptions& options);
+
+// "100 units from radius 1.0; windows of 32: 1 for the gradient, 1 for the curvature; CG up to
+// 300; λ at least 0.05": what a race's lines were made with, for its report.
+std::string raceSettingsText(const RaceRecipe& settings);
 
 struct RaceResult {
   int64_t steps = 0;
@@ -54,22 +90,6 @@ struct LongRange {
   RaceResult hessianFree;
   RaceResult adam;
 };
-
-// λ's floor for a problem's race: 0.05 where the answer is a symbol, none for addition and
-// multiplication. Without it λ fell to 0.012 on the 3-bit temporal order problem at T = 100
-// and the next steps diverged; with it that problem and XOR were solved and the 2-bit one as
-// fast. The real-valued problems' squared errors are 25 to 100 times smaller than a symbol's
-// cross-entropy, and so is the curvature λ is weighed against: there the floor held
-// multiplication at chance (docs/performance.md, "A floor under λ").
-double raceMinLambda(SyntheticTask problem);
-
-// The sparse recurrent weights' spectral radius for a problem's race: 1.2 for random
-// permutation, 1.0 for the others. From 1.2 no run left chance on the 2-bit temporal order
-// problem at T = 100 where from 1.0 or 1.1 Hessian-free solved it in 35 steps; from 1.0 the
-// random permutation problem stayed near chance for 30 minutes where from 1.2 it was solved in
-// 40 to 80 s at T = 100 and in 3 minutes at T = 200 (docs/performance.md, "Why T = 100 failed",
-// "The spectral radius by problem").
-double raceRecurrentScale(SyntheticTask problem);
 
 // Throws ConfigError (the key and value at fault) when either side's project would be refused:
 // checked for every race before the first runs.
