@@ -10,7 +10,7 @@ namespace mrnn::engine {
 // 1,700 steps). Not "every one of them": once λ is that large its steps barely move the
 // weights, ρ measures rounding, and now and then a step lowers λ again (a 2-bit run at T = 200
 // raised it at 35 to 45 of every 50 steps for 130 steps, λ reaching 1e17). Healthy runs here
-// keep λ between 1e-83 and about 15. Free of LibTorch: the banner's words use it too.
+// keep λ between 1e-83 and a few dozen. Free of LibTorch: the banner's words use it too.
 inline constexpr int64_t kRunawaySteps = 50;
 inline constexpr int64_t kRunawayRaises = 40;
 inline constexpr double kRunawayLambda = 1e4;
