@@ -8,13 +8,6 @@
 
 namespace mrnn::engine {
 
-// Hessian-free against Adam on one long-range problem, given the same training time: the
-// evidence Hessian-free exists for (Martens & Sutskever 2011). Both train the same tanh RNN
-// from the same sparse initial weights on the same fresh sequences. With a budget, each side
-// trains for at most that many seconds; without one, Hessian-free runs `hessianFreeSteps`
-// steps and Adam then trains for as long as those took (training.max_seconds). Both validate
-// as they go and stop at the first validation that solves the problem (stop_when_solved);
-// each run ends with its test error rate, and a problem is solved below 1% of it.
 // What a problem's race trains with unless told otherwise: the settings each problem was
 // measured to need (docs/performance.md, "Long-range problems").
 struct RaceRecipe {
@@ -47,6 +40,13 @@ struct RaceRecipe {
 //   their last bits when their gradients exploded or time ran out ("5-bit memorisation").
 RaceRecipe raceRecipe(SyntheticTask problem);
 
+// Hessian-free against Adam on one long-range problem, given the same training time: the
+// evidence Hessian-free exists for (Martens & Sutskever 2011). Both train the same tanh RNN
+// from the same sparse initial weights on the same fresh sequences. With a budget, each side
+// trains for at most that many seconds; without one, Hessian-free runs `hessianFreeSteps`
+// steps and Adam then trains for as long as those took (training.max_seconds). Both validate
+// as they go and stop at the first validation that solves the problem (stop_when_solved);
+// each run ends with its test error rate, and a problem is solved below 1% of it.
 struct RaceOptions {
   SyntheticTask problem = SyntheticTask::TemporalOrder2;
   int64_t length = 60;  // T
