@@ -172,8 +172,9 @@ void HessianFreeRule::load(torch::serialize::InputArchive& archive) {
   if (archive.try_read("damping_raises", value) && value.isInt()) {
     raises_ = DampingRaises(static_cast<uint64_t>(value.toInt()));
   } else if (archive.try_read("raised_in_a_row", value) && value.isInt()) {
-    const int64_t inARow = std::clamp<int64_t>(value.toInt(), 0, kRunawaySteps);
-    raises_ = DampingRaises(inARow == 0 ? 0 : ~uint64_t{0} >> (64 - inARow));
+    raises_ = DampingRaises();
+    const int64_t inARow = std::min<int64_t>(value.toInt(), kRunawaySteps);
+    for (int64_t i = 0; i < inARow; ++i) raises_.record(true);
   } else {
     raises_ = DampingRaises();
   }

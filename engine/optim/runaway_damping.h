@@ -17,6 +17,8 @@ inline constexpr double kRunawayLambda = 1e4;
 
 // Which of the last kRunawaySteps steps raised λ: bit 0 the latest. Kept in checkpoints.
 class DampingRaises {
+  static_assert(kRunawaySteps < 64, "the window is one 64-bit word");
+
  public:
   DampingRaises() = default;
   explicit DampingRaises(uint64_t bits) : bits_(bits & kWindow) {}
