@@ -113,6 +113,44 @@ MRNN_TEST(held_out_scores_say_which_answer_step_is_wrong) {
     EXPECT_MSG(steps == 0 || figures.errorRate <= std::min(1.0, sum) + 1e-12, problem);
     if (steps > 0) EXPECT_MSG(sum > 0.0, problem);  // an untrained model misses some
   }
+
+  // A model that answers "0" at every step is wrong at a recalled step exactly where that bit
+  // is 1: the shares follow from the test sequences alone.
+  const auto project = problemProject(scratch, "memorization_5bit", "{type: adam, lr: 0.01}");
+  const engine::TrainingData data(project, [](const std::string&) {});
+  engine::LanguageModel model(project.model, data.vocabulary().size());
+  const engine::LongRangeProblem problem(engine::SyntheticTask::Memorization5,
+                                         project.data.problem);
+  const int64_t zero = problem.vocabulary().find("0");
+  {
+    torch::NoGradGuard noGrad;
+    for (auto& item : model.named_parameters()) {
+      if (item.key() == "output.W") item.value().zero_();
+      if (item.key() == "output.b") item.value().zero_().index_put_({zero}, 50.0);
+    }
+  }
+  const int64_t total = problem.sequences(engine::ProblemSplit::Test);
+  std::vector<int64_t> ones(5, 0);
+  int64_t anyOne = 0;
+  for (int64_t i = 0; i < total; ++i) {
+    const auto sequence = problem.sequence(engine::ProblemSplit::Test, i);
+    bool any = false;
+    for (size_t j = 0; j < sequence.judged.size(); ++j) {
+      const bool one = sequence.targets[static_cast<size_t>(sequence.judged[j])] != zero;
+      ones[j] += one ? 1 : 0;
+      any = any || one;
+    }
+    anyOne += any ? 1 : 0;
+  }
+  engine::EvalOptions options;
+  options.batch = 8;
+  const auto figures = data.evaluate(engine::TrainingData::HeldOut::Test, model, options, nullptr);
+  EXPECT_EQ(figures.answerErrorRates.size(), size_t{5});
+  for (size_t j = 0; j < 5 && j < figures.answerErrorRates.size(); ++j) {
+    EXPECT_NEAR(figures.answerErrorRates[j],
+                static_cast<double>(ones[j]) / static_cast<double>(total), 1e-12);
+  }
+  EXPECT_NEAR(figures.errorRate, static_cast<double>(anyOne) / static_cast<double>(total), 1e-12);
 }
 
 // Which model a problem's run keeps turns on its error rate: a checkpoint carries the best
