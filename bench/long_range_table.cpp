@@ -47,6 +47,7 @@ std::map<std::string, std::string> parse(int argc, char** argv) {
                                              {"curvature-windows", "auto"},
                                              {"cg-max", "auto"},
                                              {"min-lambda", "auto"},
+                                             {"mu", "auto"},
                                              {"hidden", "auto"},
                                              {"recurrent-scale", "auto"},
                                              {"batch", "auto"},
@@ -62,12 +63,13 @@ std::map<std::string, std::string> parse(int argc, char** argv) {
           "usage: mrnn-bench-long-range [--problems NAME:T,...] [--hf-steps N]\n"
           "  [--budget SECONDS] [--seeds N] [--seed FIRST] [--hidden N] [--batch N]\n"
           "  [--recurrent-scale R] [--gradient-windows N] [--curvature-windows N]\n"
-          "  [--cg-max N] [--min-lambda L] [--adam-lr R] [--adam yes|no] [--threads N] [--folder "
-          "DIR]\n"
+          "  [--cg-max N] [--min-lambda L] [--mu M] [--adam-lr R] [--adam yes|no] [--threads N]\n"
+          "  [--folder DIR]\n"
           "--hf-steps 0 with --budget: Hessian-free until solved or out of time; Adam\n"
           "gets the budget (without one, Hessian-free's time). --adam no: Hessian-free only.\n"
           "--hidden, --recurrent-scale, --batch, --gradient-windows, --curvature-windows,\n"
-          "--cg-max, --min-lambda: auto (the default) takes the problem's own, the settings it\n"
+          "--cg-max, --min-lambda, --mu (structural damping): auto (the default) takes the\n"
+          "problem's own, the settings it\n"
           "was measured to need: 64 units from radius 1.0 (random_permutation 1.2), 5 windows\n"
           "of 100 for the gradient and 1 for the curvature, CG up to 100, λ at least 0.05\n"
           "where the answer is a symbol (none for addition and multiplication, as Martens'\n"
@@ -182,6 +184,7 @@ mrnn::engine::RaceOptions raceOptions(const std::map<std::string, std::string>& 
   wholeOrAuto(options, "curvature-windows", race.curvatureWindows);
   wholeOrAuto(options, "cg-max", race.cgMaxIterations);
   realOrAuto(options, "min-lambda", race.minLambda);
+  realOrAuto(options, "mu", race.structuralDamping);
   race.adamRate = real(options, "adam-lr");
   const std::string adam = options.at("adam");
   if (adam != "yes" && adam != "no") {

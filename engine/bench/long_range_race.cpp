@@ -74,6 +74,7 @@ RaceRecipe raceSettings(const RaceOptions& o) {
   settings.curvatureWindows = o.curvatureWindows.value_or(settings.curvatureWindows);
   settings.cgMaxIterations = o.cgMaxIterations.value_or(settings.cgMaxIterations);
   settings.minLambda = o.minLambda.value_or(settings.minLambda);
+  settings.structuralDamping = o.structuralDamping.value_or(settings.structuralDamping);
   return settings;
 }
 
@@ -87,6 +88,7 @@ std::string raceSettingsText(const RaceRecipe& r) {
   } else {
     out << "λ not floored";
   }
+  out << "; μ " << std::defaultfloat << r.structuralDamping;
   return out.str();
 }
 
@@ -113,7 +115,8 @@ std::string raceProjectYaml(const RaceOptions& o, bool hessianFree) {
   if (o.budgetSeconds > 0) y << "  max_seconds: " << o.budgetSeconds << "\n";
   if (hessianFree) {
     y << "  max_steps: " << (o.hessianFreeSteps > 0 ? o.hessianFreeSteps : 100000000) << "\n"
-      << "  optimizer: {type: hessian_free, lambda: 1, structural_damping: 0.03,"
+      << "  optimizer: {type: hessian_free, lambda: 1, structural_damping: " << r.structuralDamping
+      << ","
       << " cg_max_iterations: " << r.cgMaxIterations << ", gradient_windows: " << r.gradientWindows
       << ", curvature_windows: " << r.curvatureWindows << ", preconditioner: none"
       << (r.minLambda > 0 ? ", min_lambda: " + std::to_string(r.minLambda) : std::string())

@@ -19,6 +19,9 @@ struct RaceRecipe {
   int64_t curvatureWindows = 1;  // ... and for the curvature products
   int64_t cgMaxIterations = 100;
   double minLambda = 0.05;  // Hessian-free's λ floor (0: none)
+  // Structural damping's μ: the weight, times λ, of the change in the hidden states a step
+  // makes (Martens & Sutskever's 1/30).
+  double structuralDamping = 0.03;
 };
 
 // A problem's recipe:
@@ -58,6 +61,7 @@ struct RaceOptions {
   std::optional<int64_t> curvatureWindows;
   std::optional<int64_t> cgMaxIterations;
   std::optional<double> minLambda;
+  std::optional<double> structuralDamping;
   int64_t hessianFreeSteps = 60;  // 0: no step limit (a budget is then needed)
   double budgetSeconds = 0.0;     // > 0: each side's training time at most
   double adamRate = 0.003;
@@ -72,7 +76,7 @@ struct RaceOptions {
 RaceRecipe raceSettings(const RaceOptions& options);
 
 // "100 units from radius 1.0; windows of 32: 1 for the gradient, 1 for the curvature; CG up to
-// 300; λ at least 0.05": what a race's lines were made with, for its report.
+// 300; λ at least 0.05; μ 0.03": what a race's lines were made with, for its report.
 std::string raceSettingsText(const RaceRecipe& settings);
 
 struct RaceResult {

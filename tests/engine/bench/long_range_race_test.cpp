@@ -71,10 +71,10 @@ MRNN_TEST(the_long_range_race_trains_5bit_memorisation_by_its_own_recipe) {
   EXPECT_EQ(order.cgMaxIterations, int64_t{100});
   EXPECT_EQ(engine::raceSettingsText(engine::raceRecipe(engine::SyntheticTask::Memorization5)),
             std::string("100 units from radius 1.0; windows of 32: 1 for the gradient, 1 for the "
-                        "curvature; CG up to 300; λ at least 0.05"));
+                        "curvature; CG up to 300; λ at least 0.05; μ 0.03"));
   EXPECT_EQ(engine::raceSettingsText(engine::raceRecipe(engine::SyntheticTask::Addition)),
             std::string("64 units from radius 1.0; windows of 100: 5 for the gradient, 1 for the "
-                        "curvature; CG up to 100; λ not floored"));
+                        "curvature; CG up to 100; λ not floored; μ 0.03"));
 }
 
 // The race floors λ where the answer is a symbol and not for the real-valued problems, whose
