@@ -44,6 +44,7 @@ namespace {
 const QString kAppTitle = QStringLiteral("mRNN Workbench");
 const char* const kGeometryKey = "mainWindow/geometry";
 const char* const kStateKey = "mainWindow/state";
+const char* const kTrainingViewKey = "training/view";
 const char* const kProcessesKey = "training/processes";
 
 }  // namespace
@@ -79,6 +80,7 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
     QSettings settings = workbenchSettings();
     restoreGeometry(settings.value(kGeometryKey).toByteArray());
     restoredLayout_ = restoreState(settings.value(kStateKey).toByteArray());
+    monitor_->restoreViewSettings(settings.value(kTrainingViewKey).toMap());
   }
   updateTitle();
 }
@@ -396,6 +398,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings settings = workbenchSettings();
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, layoutToSave());
+    settings.setValue(kTrainingViewKey, monitor_->viewSettings());
   }
   QMainWindow::closeEvent(event);
 }

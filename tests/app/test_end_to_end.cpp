@@ -92,6 +92,49 @@ class EndToEndTest : public QObject {
     QStandardPaths::setTestModeEnabled(false);
   }
 
+  // How the researcher reads the charts (X axis, log scale, seeds as groups, smoothing) is
+  // kept from one session of the workbench to the next.
+  void theChartsAreReadAsTheyWereLastTime() {
+    QStandardPaths::setTestModeEnabled(true);  // the settings of ~/.qttest, not the user's
+    {
+      QSettings settings = mrnn::app::workbenchSettings();
+      settings.remove(QStringLiteral("training/view"));
+    }
+    {
+      mrnn::app::MainWindow window(true);
+      window.show();
+      auto* panel = window.trainingMonitor();
+      QCOMPARE(panel->charts()->xAxis(), mrnn::widgets::TrainingCharts::XAxis::Step);
+      QVERIFY(!panel->charts()->logScale());
+      panel->restoreViewSettings({{QStringLiteral("xAxis"), 2},
+                                  {QStringLiteral("logScale"), true},
+                                  {QStringLiteral("groupSeeds"), false},
+                                  {QStringLiteral("smoothing"), 0.9}});
+      QVERIFY(window.close());
+    }
+    {
+      mrnn::app::MainWindow window(true);
+      auto* charts = window.trainingMonitor()->charts();
+      QCOMPARE(charts->xAxis(), mrnn::widgets::TrainingCharts::XAxis::WallTime);
+      QVERIFY(charts->logScale());
+      QVERIFY(!window.trainingMonitor()->groupsSeeds());
+      QCOMPARE(charts->smoothing(), 0.9);
+    }
+    // What the controls cannot show is passed over, not shown.
+    mrnn::app::MainWindow window(false);
+    auto* panel = window.trainingMonitor();
+    panel->restoreViewSettings(
+        {{QStringLiteral("xAxis"), 99}, {QStringLiteral("smoothing"), QStringLiteral("much")}});
+    QCOMPARE(panel->charts()->xAxis(), mrnn::widgets::TrainingCharts::XAxis::Step);
+    {
+      QSettings settings = mrnn::app::workbenchSettings();
+      settings.remove(QStringLiteral("training/view"));
+      settings.remove(QStringLiteral("mainWindow/geometry"));
+      settings.remove(QStringLiteral("mainWindow/state"));
+    }
+    QStandardPaths::setTestModeEnabled(false);
+  }
+
   // A project named at launch that does not open is said over the window, not only in a
   // status line that goes after eight seconds (an Untitled project was all one saw).
   void aProjectThatDoesNotOpenAtLaunchIsSaidInADialog() {

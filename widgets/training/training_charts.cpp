@@ -222,13 +222,27 @@ TrainingCharts::Chart TrainingCharts::chartOf(Series series) const {
   return Chart::Loss;
 }
 
+void TrainingCharts::setNextRunHessianFree(bool on) {
+  if (on == nextRunHessianFree_) return;
+  nextRunHessianFree_ = on;
+  updateHessianFreeCharts();
+  emit changed();
+}
+
 void TrainingCharts::updateHessianFreeCharts() {
-  bool any = live_.curves.hessianFree();
-  for (const auto& overlay : overlays_) any = any || overlay->curves.hessianFree();
+  // Before its first step the live run is what the project will train.
+  const bool nextRun = live_.curves.isEmpty() && nextRunHessianFree_;
+  bool any = nextRun || live_.curves.hessianFree();
+  bool firstOrderOverlay = false;
+  for (const auto& overlay : overlays_) {
+    any = any || overlay->curves.hessianFree();
+    firstOrderOverlay =
+        firstOrderOverlay || (!overlay->curves.isEmpty() && !overlay->curves.hessianFree());
+  }
   // The rate chart says what it draws: a learning rate, Hessian-free's λ (dotted), or both.
   auto* title =
       qobject_cast<QCPTextElement*>(plot(Chart::LearningRate)->plotLayout()->element(0, 0));
-  const bool both = mixesUpdateRules();
+  const bool both = mixesUpdateRules() || (nextRun && firstOrderOverlay);
   if (title) {
     title->setText(!any   ? tr("Learning rate")
                    : both ? tr("Learning rate · Hessian-free λ (dotted)")

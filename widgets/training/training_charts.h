@@ -83,6 +83,9 @@ class TrainingCharts : public QWidget {
   QString placeholderText() const;
   // Whether the runs drawn include Hessian-free runs and first-order ones.
   bool mixesUpdateRules() const;
+  // Whether the next run (the project's optimiser) trains by Hessian-free: until the live run
+  // has a step, the charts are laid out for it (λ and CG iterations, not a learning rate).
+  void setNextRunHessianFree(bool on);
 
   // Other runs drawn beside the live one (replacing any before); seed groups among them.
   void setOverlays(const QVector<RunCurves>& runs);
@@ -193,6 +196,7 @@ class TrainingCharts : public QWidget {
   std::array<QCustomPlot*, kChartCount> plots_{};
   QGridLayout* grid_ = nullptr;
   bool hessianFreeShown_ = false;
+  bool nextRunHessianFree_ = false;
   RunGraphs live_;
   std::vector<std::unique_ptr<RunGraphs>> overlays_;
   std::unique_ptr<RankGraphs> liveRanks_;

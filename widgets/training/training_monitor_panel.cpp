@@ -166,6 +166,13 @@ TrainingMonitorPanel::TrainingMonitorPanel(ProjectDocument& document, QWidget* p
           &TrainingMonitorPanel::applyDefaultUnit);
   connect(&document_, &ProjectDocument::projectChanged, this,
           &TrainingMonitorPanel::updateProcessCapacity);
+  // The rate chart is laid out for the project's optimiser before its run's first step.
+  const auto followOptimizer = [this] {
+    charts_->setNextRunHessianFree(document_.project().training.optimizer.kind ==
+                                   engine::OptimizerKind::HessianFree);
+  };
+  connect(&document_, &ProjectDocument::projectChanged, this, followOptimizer);
+  followOptimizer();
   applyDefaultUnit();
   updateProcessCapacity();
   connect(&document_, &ProjectDocument::pathChanged, this, &TrainingMonitorPanel::openProject);

@@ -2,6 +2,7 @@
 
 #include <QList>
 #include <QString>
+#include <QVariantMap>
 #include <QWidget>
 
 #include "widgets/training/training_event_metatypes.h"
@@ -86,6 +87,11 @@ class TrainingMonitorPanel : public QWidget {
   // ± std band (engine::groupBySeed), or each on its own; the overlays are read again.
   void setGroupSeeds(bool grouped);
   bool groupsSeeds() const;
+  // How the researcher set the charts to be read (X axis, log scale, seeds as groups,
+  // smoothing), for the application to keep between sessions; restoring ignores what it does
+  // not know. The loss unit follows each project's level and is not kept.
+  QVariantMap viewSettings() const;
+  void restoreViewSettings(const QVariantMap& settings);
   QCheckBox* groupSeedsCheck() const { return groupSeeds_; }
 
   TrainingController* controller() const { return controller_; }

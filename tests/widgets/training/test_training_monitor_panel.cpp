@@ -67,6 +67,7 @@ class TrainingMonitorPanelTest : public QObject {
   void openingAnotherProjectClearsTheLastOnesPicture();
   void anotherProjectsRunNeverNamesThisOnesRun();
   void theSettingsPaneIsAsWideAsItsFormForHessianFree();
+  void aHessianFreeProjectsChartsShowLambdaBeforeItsFirstStep();
   void aResumeNoteOpensTheSettingsSideBySide();
   void everyControlIsReachableInANarrowPanel();
   void deviceChoiceListsTheCpuAndSaysWhyNoGpu();
@@ -522,6 +523,30 @@ void TrainingMonitorPanelTest::theSettingsPaneIsAsWideAsItsFormForHessianFree() 
                               .arg(pane->viewport()->width())
                               .arg(pane->widget()->minimumSizeHint().width())));
   document_->undoStack()->undo();
+}
+
+// Before a Hessian-free project's first run, the rate chart already says λ and the CG chart
+// stands beside it: the layout does not jump at the first step, nor promise a learning rate.
+void TrainingMonitorPanelTest::aHessianFreeProjectsChartsShowLambdaBeforeItsFirstStep() {
+  TrainingTestProject::Options options;
+  options.optimizer = QStringLiteral("{type: hessian_free, gradient_windows: 1}");
+  mrnn::widgets::test::PanelOnProject on(options);
+  QCOMPARE(on.loaded, QString());
+  TrainingCharts* charts = on.panel.charts();
+  QVERIFY(!charts->hasData());
+  const auto rateTitle = [charts] {
+    auto* title = qobject_cast<QCPTextElement*>(
+        charts->plot(TrainingCharts::Chart::LearningRate)->plotLayout()->element(0, 0));
+    return title ? title->text() : QString();
+  };
+  QCOMPARE(rateTitle(), QStringLiteral("Hessian-free λ (damping)"));
+  QVERIFY(!charts->plot(TrainingCharts::Chart::CgIterations)->isHidden());
+  // Switched to Adam, the project's next run has a learning rate and no CG.
+  mrnn::engine::Project adam = on.document.project();
+  adam.training.optimizer.kind = mrnn::engine::OptimizerKind::Adam;
+  on.document.edit(adam, QStringLiteral("Adam"));
+  QCOMPARE(rateTitle(), QStringLiteral("Learning rate"));
+  QVERIFY(charts->plot(TrainingCharts::Chart::CgIterations)->isHidden());
 }
 
 // A resume keeps the run's own settings where the project now says others: its note offers
