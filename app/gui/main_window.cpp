@@ -44,7 +44,7 @@ namespace {
 const QString kAppTitle = QStringLiteral("mRNN Workbench");
 const char* const kGeometryKey = "mainWindow/geometry";
 const char* const kStateKey = "mainWindow/state";
-const char* const kTrainingViewKey = "training/view";
+const char* const kTrainingViewGroup = "trainingView";
 const char* const kProcessesKey = "training/processes";
 
 }  // namespace
@@ -80,7 +80,11 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
     QSettings settings = workbenchSettings();
     restoreGeometry(settings.value(kGeometryKey).toByteArray());
     restoredLayout_ = restoreState(settings.value(kStateKey).toByteArray());
-    monitor_->restoreViewSettings(settings.value(kTrainingViewKey).toMap());
+    settings.beginGroup(kTrainingViewGroup);
+    QVariantMap view;
+    for (const QString& key : settings.childKeys()) view.insert(key, settings.value(key));
+    settings.endGroup();
+    monitor_->restoreViewSettings(view);
   }
   updateTitle();
 }
@@ -398,7 +402,11 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings settings = workbenchSettings();
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, layoutToSave());
-    settings.setValue(kTrainingViewKey, monitor_->viewSettings());
+    // One readable key each (trainingView/logScale=true), not one opaque blob.
+    settings.beginGroup(kTrainingViewGroup);
+    const QVariantMap view = monitor_->viewSettings();
+    for (auto it = view.cbegin(); it != view.cend(); ++it) settings.setValue(it.key(), it.value());
+    settings.endGroup();
   }
   QMainWindow::closeEvent(event);
 }

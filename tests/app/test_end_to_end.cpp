@@ -98,7 +98,7 @@ class EndToEndTest : public QObject {
     QStandardPaths::setTestModeEnabled(true);  // the settings of ~/.qttest, not the user's
     {
       QSettings settings = mrnn::app::workbenchSettings();
-      settings.remove(QStringLiteral("training/view"));
+      settings.remove(QStringLiteral("trainingView"));
     }
     {
       mrnn::app::MainWindow window(true);
@@ -128,7 +128,7 @@ class EndToEndTest : public QObject {
     QCOMPARE(panel->charts()->xAxis(), mrnn::widgets::TrainingCharts::XAxis::Step);
     {
       QSettings settings = mrnn::app::workbenchSettings();
-      settings.remove(QStringLiteral("training/view"));
+      settings.remove(QStringLiteral("trainingView"));
       settings.remove(QStringLiteral("mainWindow/geometry"));
       settings.remove(QStringLiteral("mainWindow/state"));
     }
