@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <iomanip>
 #include <ostream>
@@ -46,6 +47,7 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
   length.stopAt = options.stopAtStep;
   run.start(from, length);
   const bool terminal = ::isatty(STDOUT_FILENO) != 0 && !options.quiet;
+  const bool squaredError = project.model.output.kind == engine::OutputKind::Linear;
   bool stopping = false;
   int64_t lastPrinted = 0;
   while (true) {
@@ -76,9 +78,10 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
       if (!terminal && !everyStep && step->step - lastPrinted < 50 && step->step != 1) continue;
       lastPrinted = step->step;
       out << (terminal ? "\r" : "") << "epoch " << std::fixed << std::setprecision(2) << step->epoch
-          << "  step " << step->step << "  loss " << std::setprecision(4) << step->loss
-          << "  bits/sym " << step->bitsPerSymbol << "  " << std::setprecision(0)
-          << step->symbolsPerSecond << " sym/s";
+          << "  step " << step->step << "  loss " << std::setprecision(4) << step->loss;
+      // A real-valued output's loss is a squared error: no bits in it.
+      if (!squaredError) out << "  bits/sym " << step->bitsPerSymbol;
+      out << "  " << std::setprecision(0) << step->symbolsPerSecond << " sym/s";
       if (!step->rankSymbolsPerSecond.empty()) {
         out << " (ranks";
         for (const double rate : step->rankSymbolsPerSecond) out << " " << rate;
@@ -95,8 +98,13 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
       }
     } else if (const auto* valid = std::get_if<engine::ValidationEvent>(&*event)) {
       out << (terminal ? "\n" : "") << "validation at step " << valid->step << ": "
-          << std::setprecision(4) << valid->figures.bitsPerSymbol << " bits/symbol, perplexity "
-          << valid->figures.perplexity;
+          << std::setprecision(4);
+      if (valid->figures.squaredError) {
+        out << "mean squared error " << valid->figures.nats;
+      } else {
+        out << valid->figures.bitsPerSymbol << " bits/symbol, perplexity "
+            << valid->figures.perplexity;
+      }
       if (valid->figures.words > 0) out << ", " << valid->figures.bitsPerWord << " bits/word";
       if (valid->figures.errorRate >= 0) {
         out << ", " << engine::problemVerdict(valid->figures.errorRate, valid->figures.sequences);
@@ -113,12 +121,23 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
       if (!finished->stopped && finished->end != engine::RunEnd::Length)
         out << "; ended early: " << engine::runEndReason(finished->end);
       out << std::setprecision(4);
+      // The figures come in bits: a squared error is said as itself.
+      const auto figure = [squaredError](double bits) {
+        std::ostringstream text;
+        text << std::setprecision(4);
+        if (squaredError) {
+          text << "mean squared error " << bits * std::log(2.0);
+        } else {
+          text << bits << " bits/symbol";
+        }
+        return text.str();
+      };
       if (finished->bestValid > 0) {
-        out << "; best validation " << finished->bestValid << " bits/symbol";
+        out << "; best validation " << figure(finished->bestValid);
       } else {
         out << "; not validated yet";
       }
-      if (!finished->stopped) out << ", test " << finished->test << " bits/symbol";
+      if (!finished->stopped) out << ", test " << figure(finished->test);
       if (!finished->stopped && finished->testErrorRate >= 0) {
         out << ", " << engine::problemVerdict(finished->testErrorRate, finished->testSequences);
       }

@@ -25,6 +25,9 @@ struct LossFigures {
   // A problem with several answer steps (memorisation's recalled symbols): the share of the
   // sequences wrong at each, in order, to see which one a model misses. Empty otherwise.
   std::vector<double> answerErrorRates;
+  // A real-valued output (the addition and multiplication problems): `nats` is the mean
+  // squared error a scored step, and bits and perplexity, derived from it, mean nothing.
+  bool squaredError = false;
   // The road an exact held-out figure took (held_out_reading.h): 1, the text read as one
   // stream; B > 1, B parallel streams stitched into one; 0 when not said.
   int64_t readingStreams = 0;

@@ -64,6 +64,7 @@ LossFigures scoreProblem(LanguageModel& model, const LongRangeProblem& problem, 
       lossFigures(lossSum / std::max(1.0, counted), static_cast<int64_t>(counted), 0);
   figures.errorRate = static_cast<double>(wrong) / static_cast<double>(std::max<int64_t>(1, total));
   figures.sequences = total;
+  figures.squaredError = !symbols;
   if (wrongAt.size() > 1) {
     for (const int64_t n : wrongAt) {
       figures.answerErrorRates.push_back(static_cast<double>(n) /

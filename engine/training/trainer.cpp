@@ -295,7 +295,9 @@ void Session::finish() {
   outcome_.testSequences = test.sequences;
   journal_.flush();  // the test points come after the training's
   journal_.recordTest(test, counters_.step, parts_.epochNow(), counters_.wallSeconds);
-  log("test: " + std::to_string(test.bitsPerSymbol) + " bits/symbol" +
+  log("test: " +
+      (test.squaredError ? "mean squared error " + std::to_string(test.nats)
+                         : std::to_string(test.bitsPerSymbol) + " bits/symbol") +
       (test.words > 0 ? ", " + std::to_string(test.bitsPerWord) + " bits/word" : "") +
       (test.errorRate >= 0 ? ", " + problemVerdict(test.errorRate, test.sequences) : ""));
 }

@@ -56,6 +56,7 @@ void RunCurves::addValidation(const engine::ValidationEvent& event) {
   };
   append(RunMetric::ValidBits, at(event.figures.bitsPerSymbol));
   append(RunMetric::ValidPerplexity, at(event.figures.perplexity));
+  append(RunMetric::ValidLoss, at(event.figures.nats));
 }
 
 void RunCurves::prependHistory(const RunCurves& history) {
@@ -98,6 +99,8 @@ const char* RunCurves::storeName(RunMetric metric) {
       return name::kValidBits;
     case RunMetric::ValidPerplexity:
       return name::kValidPerplexity;
+    case RunMetric::ValidLoss:
+      return name::kValidLoss;
     case RunMetric::LearningRate:
       return name::kLearningRate;
     case RunMetric::GradientNorm:

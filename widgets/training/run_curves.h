@@ -38,8 +38,11 @@ enum class RunMetric {
   CgIterations,
   KeptIterate,
   Rho,
+  // The held-out loss as the trainer gives it: a real-valued output's mean squared error,
+  // which bits and perplexity do not describe.
+  ValidLoss,
 };
-constexpr int kRunMetricCount = 10;
+constexpr int kRunMetricCount = 11;
 
 // A run's curves: filled live from the engine's events, or read back from the run store
 // (the metric series the trainer records: train/loss, valid/bpc, ...).

@@ -342,7 +342,27 @@ double TrainingCharts::keyOf(const CurvePoint& point) const {
 }
 
 double TrainingCharts::lossValue(double nats) const {
-  return unit_ == Unit::BitsPerSymbol ? natsToBits(nats) : std::exp(nats);
+  switch (unit_) {
+    case Unit::BitsPerSymbol:
+      return natsToBits(nats);
+    case Unit::Perplexity:
+      return std::exp(nats);
+    case Unit::SquaredError:
+      break;
+  }
+  return nats;
+}
+
+RunMetric TrainingCharts::validationMetric() const {
+  switch (unit_) {
+    case Unit::BitsPerSymbol:
+      return RunMetric::ValidBits;
+    case Unit::Perplexity:
+      return RunMetric::ValidPerplexity;
+    case Unit::SquaredError:
+      break;
+  }
+  return RunMetric::ValidLoss;
 }
 
 void TrainingCharts::appendPoint(RunGraphs& run, Series series, const CurvePoint& point) {
@@ -378,9 +398,7 @@ void TrainingCharts::refill(RunGraphs& run) {
   fill(run.graphs[static_cast<size_t>(Series::LossRaw)], run.curves.curve(RunMetric::TrainLoss),
        loss);
   refillSmoothedLoss(run);
-  fill(run.graphs[static_cast<size_t>(Series::Validation)],
-       run.curves.curve(unit_ == Unit::BitsPerSymbol ? RunMetric::ValidBits
-                                                     : RunMetric::ValidPerplexity),
+  fill(run.graphs[static_cast<size_t>(Series::Validation)], run.curves.curve(validationMetric()),
        same);
   fill(run.graphs[static_cast<size_t>(Series::LearningRate)],
        run.curves.curve(RunMetric::LearningRate), same);
@@ -485,9 +503,7 @@ void TrainingCharts::addStep(const engine::StepEvent& event) {
 void TrainingCharts::addValidation(const engine::ValidationEvent& event) {
   live_.curves.addValidation(event);
   // The curves just gained the point, with the wall time they resolved for it.
-  const RunMetric metric =
-      unit_ == Unit::BitsPerSymbol ? RunMetric::ValidBits : RunMetric::ValidPerplexity;
-  appendPoint(live_, Series::Validation, live_.curves.curve(metric).last());
+  appendPoint(live_, Series::Validation, live_.curves.curve(validationMetric()).last());
   emit changed();
 }
 
@@ -620,7 +636,9 @@ void TrainingCharts::updateLabels() {
       break;
   }
   for (QCustomPlot* target : plots_) target->xAxis->setLabel(xLabel);
-  const QString lossUnit = unit_ == Unit::BitsPerSymbol ? tr("bits/symbol") : tr("perplexity");
+  const QString lossUnit = unit_ == Unit::BitsPerSymbol ? tr("bits/symbol")
+                           : unit_ == Unit::Perplexity  ? tr("perplexity")
+                                                        : tr("squared error");
   plot(Chart::Loss)->yAxis->setLabel(lossUnit);
   plot(Chart::Validation)->yAxis->setLabel(lossUnit);
 }

@@ -43,9 +43,10 @@ class TrainingCharts : public QWidget {
   // Symbols: training symbols read, the axis on which runs of different update rules (one
   // window a step, or Hessian-free's many) compare fairly; training time is the other.
   enum class XAxis { Step, Epoch, WallTime, Symbols };
-  // Bits per symbol, or perplexity (the natural unit at word level). Training loss follows
+  // Bits per symbol, or perplexity (the natural unit at word level); for a real-valued output
+  // (the addition and multiplication problems) the squared error itself. Training loss follows
   // the same unit so that it compares with validation.
-  enum class Unit { BitsPerSymbol, Perplexity };
+  enum class Unit { BitsPerSymbol, Perplexity, SquaredError };
   // The graphs each run has. Lambda (Hessian-free's damping, on the learning-rate chart: it
   // sets how far a step goes, as a rate does) and the CG iterations run and kept.
   enum class Series {
@@ -81,6 +82,8 @@ class TrainingCharts : public QWidget {
   void setWaitingText(const QString& text);
   // The empty charts' text, when it is shown (empty while there is data).
   QString placeholderText() const;
+  // The validation series the unit reads.
+  RunMetric validationMetric() const;
   // Whether the runs drawn include Hessian-free runs and first-order ones.
   bool mixesUpdateRules() const;
   // Whether the next run (the project's optimiser) trains by Hessian-free: until the live run

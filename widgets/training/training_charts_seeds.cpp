@@ -43,9 +43,7 @@ void TrainingCharts::refillBands(RunGraphs& run) {
   fillBand(*run.lossBand, RunMetric::TrainLoss, run.curves, [&](double a, double b) {
     return std::pair<double, double>(lossValue(low.add(a)), lossValue(high.add(b)));
   });
-  const RunMetric validation =
-      unit_ == Unit::BitsPerSymbol ? RunMetric::ValidBits : RunMetric::ValidPerplexity;
-  fillBand(*run.validationBand, validation, run.curves,
+  fillBand(*run.validationBand, validationMetric(), run.curves,
            [](double a, double b) { return std::pair<double, double>(a, b); });
   run.lossBand->setVisible(run.visible);
   run.validationBand->setVisible(run.visible);

@@ -273,9 +273,9 @@ QWidget* TrainingMonitorPanel::buildToolBar() {
   auto* unitLabel = new QLabel(tr("  Loss in "), bar);
   unit_ = new QComboBox(bar);
   unit_->setObjectName(QStringLiteral("unitCombo"));
-  unit_->addItem(tr("bits/symbol"), static_cast<int>(TrainingCharts::Unit::BitsPerSymbol));
-  unit_->addItem(tr("perplexity"), static_cast<int>(TrainingCharts::Unit::Perplexity));
-  unit_->setToolTip(tr("Bits per symbol (character models) or perplexity (word models)"));
+  unit_->setToolTip(
+      tr("Bits per symbol (character models) or perplexity (word models); a real-valued "
+         "output's squared error as it is"));
   unitLabel->setBuddy(unit_);
   connect(unit_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
     charts_->setUnit(static_cast<TrainingCharts::Unit>(unit_->currentData().toInt()));
@@ -528,10 +528,15 @@ void TrainingMonitorPanel::onValidation(const engine::ValidationEvent& event) {
     best_ = event;
     haveBest_ = true;
   }
-  QString line = tr("validation at step %1: %2 bits/symbol, perplexity %3")
-                     .arg(event.step)
-                     .arg(formatLoss(event.figures.bitsPerSymbol))
-                     .arg(formatValue(event.figures.perplexity));
+  // A run followed through the store carries no such flag: the project's output says it.
+  QString line = event.figures.squaredError || showsSquaredError()
+                     ? tr("validation at step %1: mean squared error %2")
+                           .arg(event.step)
+                           .arg(formatLoss(event.figures.nats))
+                     : tr("validation at step %1: %2 bits/symbol, perplexity %3")
+                           .arg(event.step)
+                           .arg(formatLoss(event.figures.bitsPerSymbol))
+                           .arg(formatValue(event.figures.perplexity));
   if (event.figures.bitsPerWord > 0) {  // 0 when the word count is unknown
     line += tr(", %1 bits/word").arg(formatLoss(event.figures.bitsPerWord));
   }
@@ -584,12 +589,14 @@ void TrainingMonitorPanel::onFinished(const engine::FinishedEvent& event) {
     }
   }
   QStringList figures;
-  if (event.bestValid > 0) {
-    figures << tr("best validation %1 bits/symbol").arg(formatLoss(event.bestValid));
-  }
-  if (!event.stopped && event.test > 0) {
-    figures << tr("test %1 bits/symbol").arg(formatLoss(event.test));
-  }
+  // The event's figures are in bits; a squared error is said as itself.
+  const bool squared = showsSquaredError();
+  const auto figure = [squared](double bits) {
+    return squared ? tr("mean squared error %1").arg(formatLoss(bits * std::log(2.0)))
+                   : tr("%1 bits/symbol").arg(formatLoss(bits));
+  };
+  if (event.bestValid > 0) figures << tr("best validation %1").arg(figure(event.bestValid));
+  if (!event.stopped && event.test > 0) figures << tr("test %1").arg(figure(event.test));
   if (!event.stopped && event.testErrorRate >= 0) {
     figures << tr("on test, %1")
                    .arg(QString::fromStdString(
@@ -723,8 +730,9 @@ void TrainingMonitorPanel::updateStats() {
     }
   }
   if (haveBest_) {
-    QString best = perplexity ? tr("%1 ppl").arg(formatValue(best_.figures.perplexity))
-                              : tr("%1 bits/symbol").arg(formatLoss(best_.figures.bitsPerSymbol));
+    QString best = showsSquaredError() ? tr("%1 squared error").arg(formatLoss(best_.figures.nats))
+                   : perplexity        ? tr("%1 ppl").arg(formatValue(best_.figures.perplexity))
+                                : tr("%1 bits/symbol").arg(formatLoss(best_.figures.bitsPerSymbol));
     // A long-range problem: the share of sequences wrong is what says whether it is solved.
     if (best_.figures.errorRate >= 0) {
       best += tr(" · %1% wrong").arg(QString::number(100.0 * best_.figures.errorRate, 'f', 1));
@@ -770,12 +778,25 @@ void TrainingMonitorPanel::notifyDesktop(const QString& title, const QString& me
 }
 
 void TrainingMonitorPanel::applyDefaultUnit() {
-  // Word models are read in perplexity, character and byte models in bits per symbol.
-  const int level = static_cast<int>(document_.project().model.input.level);
+  // Word models are read in perplexity, character and byte models in bits per symbol; a
+  // real-valued output (squared error) in nothing else, so the box offers nothing else.
+  const engine::Project& project = document_.project();
+  const bool squaredError = project.model.output.kind == engine::OutputKind::Linear;
+  const int level = squaredError ? -2 : static_cast<int>(project.model.input.level);
   if (level == defaultUnitLevel_) return;
   defaultUnitLevel_ = level;
-  const bool word = document_.project().model.input.level == engine::InputLevel::Word;
-  unit_->setCurrentIndex(word ? 1 : 0);
+  const QSignalBlocker quiet(unit_);
+  unit_->clear();
+  if (squaredError) {
+    unit_->addItem(tr("squared error"), static_cast<int>(TrainingCharts::Unit::SquaredError));
+  } else {
+    unit_->addItem(tr("bits/symbol"), static_cast<int>(TrainingCharts::Unit::BitsPerSymbol));
+    unit_->addItem(tr("perplexity"), static_cast<int>(TrainingCharts::Unit::Perplexity));
+    unit_->setCurrentIndex(project.model.input.level == engine::InputLevel::Word ? 1 : 0);
+  }
+  unit_->setEnabled(!squaredError);
+  charts_->setUnit(static_cast<TrainingCharts::Unit>(unit_->currentData().toInt()));
+  updateStats();
 }
 
 }  // namespace mrnn::widgets

@@ -157,6 +157,8 @@ class TrainingMonitorPanel : public QWidget {
   // Runs of different update rules shown together: plot them against the symbols read
   // rather than steps (a Hessian-free step reads as much as hundreds of Adam's).
   void preferFairAxis();
+  // The loss is a real-valued output's squared error (the unit box says so).
+  bool showsSquaredError() const;
   void applyDefaultUnit();
   void updateProcessCapacity();
   // The device box's choice, as one undoable edit of training.device.

@@ -4,6 +4,7 @@
 #include <QDoubleSpinBox>
 #include <cmath>
 
+#include "widgets/training/training_charts.h"
 #include "widgets/training/training_monitor_panel.h"
 
 namespace mrnn::widgets {
@@ -28,6 +29,10 @@ void TrainingMonitorPanel::restoreViewSettings(const QVariantMap& settings) {
   bool ok = false;
   const double weight = settings.value(QStringLiteral("smoothing")).toDouble(&ok);
   if (ok && std::isfinite(weight)) smoothing_->setValue(weight);  // the box clamps it
+}
+
+bool TrainingMonitorPanel::showsSquaredError() const {
+  return unit_->currentData().toInt() == static_cast<int>(TrainingCharts::Unit::SquaredError);
 }
 
 }  // namespace mrnn::widgets

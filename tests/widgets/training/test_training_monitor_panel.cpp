@@ -68,6 +68,7 @@ class TrainingMonitorPanelTest : public QObject {
   void anotherProjectsRunNeverNamesThisOnesRun();
   void theSettingsPaneIsAsWideAsItsFormForHessianFree();
   void aHessianFreeProjectsChartsShowLambdaBeforeItsFirstStep();
+  void aSquaredErrorIsShownAsItself();
   void aResumeNoteOpensTheSettingsSideBySide();
   void everyControlIsReachableInANarrowPanel();
   void deviceChoiceListsTheCpuAndSaysWhyNoGpu();
@@ -547,6 +548,51 @@ void TrainingMonitorPanelTest::aHessianFreeProjectsChartsShowLambdaBeforeItsFirs
   on.document.edit(adam, QStringLiteral("Adam"));
   QCOMPARE(rateTitle(), QStringLiteral("Learning rate"));
   QVERIFY(charts->plot(TrainingCharts::Chart::CgIterations)->isHidden());
+}
+
+// A real-valued output (the addition problem) is trained on squared error: the charts, the
+// figures, the messages and the banner give it as that, never as bits or a perplexity.
+void TrainingMonitorPanelTest::aSquaredErrorIsShownAsItself() {
+  TrainingTestProject::Options options;
+  options.additionProblem = true;
+  options.maxSteps = 4;
+  options.validateEvery = 2;
+  mrnn::widgets::test::PanelOnProject on(options);
+  QCOMPARE(on.loaded, QString());
+  auto* unit = on.panel.findChild<QComboBox*>(QStringLiteral("unitCombo"));
+  QVERIFY(unit);
+  QCOMPARE(unit->count(), 1);
+  QCOMPARE(unit->currentText(), QStringLiteral("squared error"));
+  QVERIFY(!unit->isEnabled());
+  TrainingCharts* charts = on.panel.charts();
+  QCOMPARE(charts->plot(TrainingCharts::Chart::Validation)->yAxis->label(),
+           QStringLiteral("squared error"));
+  QList<mrnn::engine::ValidationEvent> validations;
+  connect(on.panel.controller(), &TrainingController::validationReceived, this,
+          [&validations](const mrnn::engine::ValidationEvent& e) { validations.append(e); });
+  on.panel.start();
+  QVERIFY(on.ended.wait(60000));
+  QCOMPARE(validations.size(), 2);
+  QVERIFY(validations.last().figures.squaredError);
+  // The chart draws the squared error itself.
+  const QVector<double> drawn =
+      mrnn::widgets::test::valuesOf(charts->liveGraph(TrainingCharts::Series::Validation));
+  QCOMPARE(drawn.size(), 2);
+  QCOMPARE(drawn.last(), validations.last().figures.nats);
+  const QString log = on.panel.logText();
+  QVERIFY2(log.contains(QStringLiteral("validation at step 2: mean squared error ")),
+           qPrintable(log));
+  QVERIFY2(
+      !log.contains(QStringLiteral("bits/symbol")) && !log.contains(QStringLiteral("perplexity")),
+      qPrintable(log));
+  QVERIFY2(on.panel.banner()->text().contains(QStringLiteral("validation mean squared error")),
+           qPrintable(on.panel.banner()->text()));
+  // Back to a corpus: the box offers bits and perplexity again.
+  TrainingTestProject corpus;
+  QCOMPARE(corpus.loadInto(on.document), QString());
+  QCOMPARE(unit->count(), 2);
+  QVERIFY(unit->isEnabled());
+  QCOMPARE(unit->currentText(), QStringLiteral("bits/symbol"));
 }
 
 // A resume keeps the run's own settings where the project now says others: its note offers

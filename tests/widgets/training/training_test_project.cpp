@@ -27,17 +27,27 @@ void TrainingTestProject::write(const Options& options) {
   QFile file(projectFile());
   if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) return;
   QTextStream out(&file);
-  out << "name: " << options.name << "\n"
-      << "model:\n"
-      << "  input:\n"
-      << "    level: char\n"
-      << "    embedding_size: 8\n"
-      << "  layers:\n"
-      << "    - type: lstm\n"
-      << "      hidden_size: " << options.hidden << "\n"
-      << "data:\n"
-      << "  train: " << options.train << "\n"
-      << "training:\n"
+  out << "name: " << options.name << "\n";
+  if (options.additionProblem) {
+    out << "model:\n"
+        << "  input: {level: word, embedding_size: 0, values: 1}\n"
+        << "  layers: [{type: rnn, hidden_size: 8}]\n"
+        << "  output: {type: linear}\n"
+        << "data:\n"
+        << "  synthetic: addition\n"
+        << "  problem: {length: 20, train: 1000, valid: 100, test: 100, seed: 1}\n";
+  } else {
+    out << "model:\n"
+        << "  input:\n"
+        << "    level: char\n"
+        << "    embedding_size: 8\n"
+        << "  layers:\n"
+        << "    - type: lstm\n"
+        << "      hidden_size: " << options.hidden << "\n"
+        << "data:\n"
+        << "  train: " << options.train << "\n";
+  }
+  out << "training:\n"
       << "  batch_size: " << options.batchSize << "\n"
       << "  bptt: 16\n"
       << "  max_steps: " << options.maxSteps << "\n"

@@ -27,6 +27,9 @@ class TrainingTestProject {
     QString name = QStringLiteral("tiny test");
     double maxSeconds = 0.0;  // > 0: training.max_seconds
     QString optimizer;        // training.optimizer as a flow map; empty: Adam at learningRate
+    // The addition problem at T = 20 (a real-valued output, squared error) in place of the
+    // corpus and its LSTM: an 8-unit tanh RNN.
+    bool additionProblem = false;
   };
 
   TrainingTestProject();
