@@ -4,6 +4,7 @@
 #include <QColor>
 #include <QDateTime>
 #include <QStringList>
+#include <cmath>
 #include <limits>
 
 #include "engine/config/project_file.h"
@@ -49,6 +50,10 @@ QString RunsTableModel::importedText() {
   return tr("Imported");
 }
 
+double RunsTableModel::shownLoss(const Row& row, double bits) {
+  return row.squaredError ? bits * std::log(2.0) : bits;
+}
+
 RunsTableModel::Row RunsTableModel::makeRow(const engine::RunRecord& record) {
   Row row;
   row.record = record;
@@ -72,6 +77,7 @@ RunsTableModel::Row RunsTableModel::makeRow(const engine::RunRecord& record) {
     }
     row.hidden = sizes.join(QStringLiteral(", "));
     row.firstHidden = project.model.layers.empty() ? 0 : project.model.layers.front().hiddenSize;
+    row.squaredError = project.model.output.kind == engine::OutputKind::Linear;
   } catch (const std::exception& error) {
     // A config from an older or newer build: the run still lists, its settings do not.
     row.configError = QString::fromStdString(error.what());
@@ -145,9 +151,9 @@ QVariant RunsTableModel::display(const Row& row, int column) const {
     case Hidden:
       return row.configRead ? row.hidden : unknown;
     case BestValid:
-      return r.bestValid ? formatLoss(*r.bestValid) : QStringLiteral("-");
+      return r.bestValid ? formatLoss(shownLoss(row, *r.bestValid)) : QStringLiteral("-");
     case Test:
-      return r.testResult ? formatLoss(*r.testResult) : QStringLiteral("-");
+      return r.testResult ? formatLoss(shownLoss(row, *r.testResult)) : QStringLiteral("-");
     case Steps:
       return formatCount(r.steps);
     case Duration:
@@ -197,9 +203,9 @@ QVariant RunsTableModel::sortValue(const Row& row, int column) const {
     case Hidden:
       return static_cast<qlonglong>(row.firstHidden);
     case BestValid:
-      return r.bestValid ? *r.bestValid : kAbsent;
+      return r.bestValid ? shownLoss(row, *r.bestValid) : kAbsent;
     case Test:
-      return r.testResult ? *r.testResult : kAbsent;
+      return r.testResult ? shownLoss(row, *r.testResult) : kAbsent;
     case Steps:
       return static_cast<qlonglong>(r.steps);
     case Duration:
@@ -228,9 +234,13 @@ QVariant RunsTableModel::toolTip(const Row& row, int column) const {
           .arg(r.steps)
           .arg(r.endedAt.empty() ? tr("not yet") : startedText(r.endedAt));
     case BestValid:
-      return tr("Best validation loss, bits per symbol");
+      return row.squaredError
+                 ? tr("Best validation loss, mean squared error (a real-valued output)")
+                 : tr("Best validation loss, bits per symbol");
     case Test:
-      return tr("Test loss of the best checkpoint, bits per symbol");
+      return row.squaredError
+                 ? tr("Test loss of the best checkpoint, mean squared error (a real-valued output)")
+                 : tr("Test loss of the best checkpoint, bits per symbol");
     case Optimizer:
     case LearningRate:
     case Batch:

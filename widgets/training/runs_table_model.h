@@ -83,7 +83,12 @@ class RunsTableModel : public QAbstractTableModel {
     qint64 bptt = 0;
     QString hidden;
     qint64 firstHidden = 0;
+    // A real-valued output: the stored figures (bits, as the trainer records every loss) are
+    // shown as the mean squared error they came from.
+    bool squaredError = false;
   };
+  // The stored held-out figure (bits per symbol) as the row shows it.
+  static double shownLoss(const Row& row, double bits);
   static Row makeRow(const engine::RunRecord& record);
   QVariant display(const Row& row, int column) const;
   QVariant sortValue(const Row& row, int column) const;

@@ -95,6 +95,7 @@ class RunsPanelTest : public QObject {
   void cleanup();
   void tableShowsTheStoresRuns();
   void aHessianFreeRunShowsNoLearningRate();
+  void aRealValuedRunShowsItsSquaredError();
   void longTrialNamesKeepTheirDistinguishingEnd();
   void anImportedRunCannotBeResumedAndItsBannerFollowsARename();
   void deletingATrialsRunSaysSoAndQueuesTheTrialAgain();
@@ -209,6 +210,30 @@ void RunsPanelTest::aHessianFreeRunShowsNoLearningRate() {
               .toString()
               .contains(QStringLiteral("no learning rate")));
   QVERIFY(model.toCsv().find(",hessian_free,,") != std::string::npos);
+}
+
+// The trainer records every held-out loss in bits; a real-valued output's (the addition
+// problem's) is a squared error, shown and sorted as that.
+void RunsPanelTest::aRealValuedRunShowsItsSquaredError() {
+  TrainingTestProject::Options options;
+  options.additionProblem = true;
+  TrainingTestProject addition(options);
+  ProjectDocument document;
+  QCOMPARE(addition.loadInto(document), QString());
+  RunRecord run;
+  run.id = 9;
+  run.name = "addition";
+  run.configYaml = mrnn::engine::projectToYaml(document.project());
+  run.bestValid = 0.25 / std::log(2.0);
+  run.testResult = 0.125 / std::log(2.0);
+  RunsTableModel model;
+  model.setRuns({run});
+  QCOMPARE(model.index(0, RunsTableModel::BestValid).data().toString(), QStringLiteral("0.2500"));
+  QCOMPARE(model.index(0, RunsTableModel::Test).data().toString(), QStringLiteral("0.1250"));
+  QVERIFY(model.index(0, RunsTableModel::Test)
+              .data(Qt::ToolTipRole)
+              .toString()
+              .contains(QStringLiteral("mean squared error")));
 }
 
 // Trial names were cut to "lstm-vs-mlst…" at 1280 px, hiding the part that tells trials apart:
