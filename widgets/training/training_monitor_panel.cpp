@@ -782,9 +782,10 @@ void TrainingMonitorPanel::applyDefaultUnit() {
   // real-valued output (squared error) in nothing else, so the box offers nothing else.
   const engine::Project& project = document_.project();
   const bool squaredError = project.model.output.kind == engine::OutputKind::Linear;
-  const int level = squaredError ? -2 : static_cast<int>(project.model.input.level);
-  if (level == defaultUnitLevel_) return;
-  defaultUnitLevel_ = level;
+  // What the box was last filled for: the input level, or -2 for a real-valued output.
+  const int filledFor = squaredError ? -2 : static_cast<int>(project.model.input.level);
+  if (filledFor == defaultUnitLevel_) return;
+  defaultUnitLevel_ = filledFor;
   const QSignalBlocker quiet(unit_);
   unit_->clear();
   if (squaredError) {
