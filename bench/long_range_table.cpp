@@ -69,12 +69,12 @@ std::map<std::string, std::string> parse(int argc, char** argv) {
           "gets the budget (without one, Hessian-free's time). --adam no: Hessian-free only.\n"
           "--hidden, --recurrent-scale, --batch, --gradient-windows, --curvature-windows,\n"
           "--cg-max, --min-lambda, --mu (structural damping): auto (the default) takes the\n"
-          "problem's own, the settings it\n"
-          "was measured to need: 64 units from radius 1.0 (random_permutation 1.2), 5 windows\n"
-          "of 100 for the gradient and 1 for the curvature, CG up to 100, λ at least 0.05\n"
-          "where the answer is a symbol (none for addition and multiplication, as Martens'\n"
-          "code); memorization_5bit 100 units and its 32 patterns as one window for both,\n"
-          "CG up to 300. The report ends with each problem's settings.\n");
+          "problem's own, the settings it was measured to need: 64 units from radius 1.0\n"
+          "(random_permutation 1.2), 5 windows of 100 for the gradient and 1 for the\n"
+          "curvature, CG up to 100, λ at least 0.05 where the answer is a symbol (none for\n"
+          "addition and multiplication, as Martens' code), μ 0.03; memorization_5bit 100\n"
+          "units and its 32 patterns as one window for both, CG up to 300. The report ends\n"
+          "with each problem's settings.\n");
       std::exit(0);
     }
     if (key.rfind("--", 0) != 0 || !options.count(key.substr(2))) {
