@@ -777,27 +777,4 @@ void TrainingMonitorPanel::notifyDesktop(const QString& title, const QString& me
                      failure ? QSystemTrayIcon::Critical : QSystemTrayIcon::Information);
 }
 
-void TrainingMonitorPanel::applyDefaultUnit() {
-  // Word models are read in perplexity, character and byte models in bits per symbol; a
-  // real-valued output (squared error) in nothing else, so the box offers nothing else.
-  const engine::Project& project = document_.project();
-  const bool squaredError = project.model.output.kind == engine::OutputKind::Linear;
-  // What the box was last filled for: the input level, or -2 for a real-valued output.
-  const int filledFor = squaredError ? -2 : static_cast<int>(project.model.input.level);
-  if (filledFor == defaultUnitLevel_) return;
-  defaultUnitLevel_ = filledFor;
-  const QSignalBlocker quiet(unit_);
-  unit_->clear();
-  if (squaredError) {
-    unit_->addItem(tr("squared error"), static_cast<int>(TrainingCharts::Unit::SquaredError));
-  } else {
-    unit_->addItem(tr("bits/symbol"), static_cast<int>(TrainingCharts::Unit::BitsPerSymbol));
-    unit_->addItem(tr("perplexity"), static_cast<int>(TrainingCharts::Unit::Perplexity));
-    unit_->setCurrentIndex(project.model.input.level == engine::InputLevel::Word ? 1 : 0);
-  }
-  unit_->setEnabled(!squaredError);
-  charts_->setUnit(static_cast<TrainingCharts::Unit>(unit_->currentData().toInt()));
-  updateStats();
-}
-
 }  // namespace mrnn::widgets
