@@ -56,7 +56,11 @@ void relaunchWithBetterBlasKernels(char** argv) {
   if (!better) return;
   setenv("OPENBLAS_CORETYPE", better->c_str(), 1);
   setenv(kRelaunchMarker, better->c_str(), 1);
-  execv("/proc/self/exe", argv);
+  // By the program's own path: a process started as /proc/self/exe is named "exe" (its
+  // /proc comm), and that name is what a run's lock tells another writer of its holder.
+  char self[4096] = {};
+  const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+  execv(length > 0 ? self : "/proc/self/exe", argv);
   // exec failed (no /proc): carry on with the kernels we have; children still benefit.
 }
 
