@@ -17,6 +17,11 @@ struct PanelOnProject {
         ended(&panel, &TrainingMonitorPanel::runEnded) {
     panel.show();
   }
+  // Starts a run and waits for it to end: false when it had not ended within a minute.
+  bool trainToEnd() {
+    panel.start();
+    return ended.wait(60000);
+  }
   TrainingTestProject project;
   ProjectDocument document;
   QString loaded;  // why the project did not load; empty when it did

@@ -288,8 +288,7 @@ void TrainingMonitorPanelTest::aLongRunNameDoesNotWidenThePanel() {
   QCOMPARE(on.loaded, QString());
   auto& [project, document, loaded, panel, ended] = on;
   panel.resize(900, 600);
-  panel.start();
-  QVERIFY(ended.wait(60000));
+  QVERIFY(on.trainToEnd());
   auto* run = panel.findChild<mrnn::widgets::ElidedLabel*>(QStringLiteral("runValue"));
   QVERIFY(run != nullptr);
   // The label shows the name the run records (its cells and size), and elides a long one.
@@ -570,8 +569,7 @@ void TrainingMonitorPanelTest::aSquaredErrorIsShownAsItself() {
   QList<mrnn::engine::ValidationEvent> validations;
   connect(on.panel.controller(), &TrainingController::validationReceived, this,
           [&validations](const mrnn::engine::ValidationEvent& e) { validations.append(e); });
-  on.panel.start();
-  QVERIFY(on.ended.wait(60000));
+  QVERIFY(on.trainToEnd());
   QCOMPARE(validations.size(), 2);
   QVERIFY(validations.last().figures.squaredError);
   // The chart draws the squared error itself.
