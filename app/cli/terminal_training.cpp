@@ -47,7 +47,7 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
   length.stopAt = options.stopAtStep;
   run.start(from, length);
   const bool terminal = ::isatty(STDOUT_FILENO) != 0 && !options.quiet;
-  const bool squaredError = project.model.output.kind == engine::OutputKind::Linear;
+  const bool squaredError = !project.model.predictsSymbols();
   bool stopping = false;
   int64_t lastPrinted = 0;
   while (true) {

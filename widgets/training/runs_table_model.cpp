@@ -77,7 +77,7 @@ RunsTableModel::Row RunsTableModel::makeRow(const engine::RunRecord& record) {
     }
     row.hidden = sizes.join(QStringLiteral(", "));
     row.firstHidden = project.model.layers.empty() ? 0 : project.model.layers.front().hiddenSize;
-    row.squaredError = project.model.output.kind == engine::OutputKind::Linear;
+    row.squaredError = !project.model.predictsSymbols();
   } catch (const std::exception& error) {
     // A config from an older or newer build: the run still lists, its settings do not.
     row.configError = QString::fromStdString(error.what());

@@ -42,7 +42,7 @@ void TrainingMonitorPanel::applyDefaultUnit() {
   // Word models are read in perplexity, character and byte models in bits per symbol; a
   // real-valued output (squared error) in nothing else, so the box offers nothing else.
   const engine::Project& project = document_.project();
-  const bool squaredError = project.model.output.kind == engine::OutputKind::Linear;
+  const bool squaredError = !project.model.predictsSymbols();
   // What the box was last filled for: the input level, or -2 for a real-valued output.
   const int filledFor = squaredError ? -2 : static_cast<int>(project.model.input.level);
   if (filledFor == defaultUnitLevel_) return;
