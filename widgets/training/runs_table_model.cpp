@@ -4,6 +4,7 @@
 #include <QColor>
 #include <QDateTime>
 #include <QStringList>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -354,6 +355,12 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
                                       tr("Status"),
                                       tr("Started"),
                                       tr("Note")};
+    // Runs that all train a real-valued output: their figures are squared errors (shownLoss).
+    const bool squaredErrors =
+        !rows_.isEmpty() &&
+        std::all_of(rows_.cbegin(), rows_.cend(), [](const Row& row) { return row.squaredError; });
+    if (squaredErrors && section == BestValid) return tr("Best valid, sq. error");
+    if (squaredErrors && section == Test) return tr("Test, sq. error");
     return section >= 0 && section < names.size() ? names[section] : QVariant();
   }
   if (role == Qt::ToolTipRole) {

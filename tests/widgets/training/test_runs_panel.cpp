@@ -230,6 +230,8 @@ void RunsPanelTest::aRealValuedRunShowsItsSquaredError() {
   model.setRuns({run});
   QCOMPARE(model.index(0, RunsTableModel::BestValid).data().toString(), QStringLiteral("0.2500"));
   QCOMPARE(model.index(0, RunsTableModel::Test).data().toString(), QStringLiteral("0.1250"));
+  QCOMPARE(model.headerData(RunsTableModel::BestValid, Qt::Horizontal).toString(),
+           QStringLiteral("Best valid, sq. error"));
   QVERIFY(model.index(0, RunsTableModel::Test)
               .data(Qt::ToolTipRole)
               .toString()
