@@ -29,6 +29,7 @@
 #include "widgets/masking/size_validation_panel.h"
 #include "widgets/model_summary_panel.h"
 #include "widgets/native_path.h"
+#include "widgets/panel_holder.h"
 #include "widgets/project/project_document.h"
 #include "widgets/sampler/sampler_console.h"
 #include "widgets/surprisal/surprisal_panel.h"
@@ -230,11 +231,12 @@ QDockWidget* MainWindow::addPanel(const QString& name, const QString& title, QWi
   auto* dock = new QDockWidget(title, this);
   dock->setObjectName(name);  // saveState() keys the layout by it
   // In a scroll area, so that a tall panel (the data form) does not set the height of every
-  // dock tabbed with it: docks shrink freely and scroll when smaller than their panel.
+  // dock tabbed with it: docks shrink freely and scroll when smaller than their panel's least
+  // size (PanelHolder).
   auto* scroll = new QScrollArea(dock);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
-  scroll->setWidget(panel);
+  scroll->setWidget(new widgets::PanelHolder(panel));
   dock->setWidget(scroll);
   addDockWidget(area, dock);
   docks_.insert(name, dock);

@@ -13,6 +13,7 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QScreen>
+#include <QScrollArea>
 #include <QShortcut>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -227,6 +228,43 @@ class EndToEndTest : public QObject {
     window.resetLayout();
     QVERIFY(window.dock(QStringLiteral("yaml"))->isVisible());
     QVERIFY(!window.dock(QStringLiteral("training"))->isFloating());
+  }
+
+  // On a 1280 x 720 screen the panels below show whole, none needing a scroll to reach its
+  // plots: beside the composer all but the two with stacked views (gates: heatmap over
+  // coloured text; surprisal: coloured text over recovery curves), and those two once the
+  // panels below have the window (F11). The data form, a form of many rows, may scroll.
+  void thePanelsBelowFitA720PixelWindow() {
+    mrnn::app::MainWindow window(false);
+    window.resize(1280, 720);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const auto overflowing = [&window](const QStringList& names) {
+      QStringList overflow;
+      for (const QString& name : names) {
+        QDockWidget* dock = window.dock(name);
+        dock->raise();
+        QApplication::processEvents();
+        auto* scroll = qobject_cast<QScrollArea*>(dock->widget());
+        // What the scroll area gave the panel: more than it shows is a panel to scroll.
+        const int needed = scroll->widget()->height();
+        const int shown = scroll->viewport()->height();
+        if (needed > shown)
+          overflow << QStringLiteral("%1 needs %2 of %3").arg(name).arg(needed).arg(shown);
+      }
+      return overflow.join(QStringLiteral("; "));
+    };
+    const QStringList stacked{QStringLiteral("gates"), QStringLiteral("surprisal")};
+    const QStringList others{QStringLiteral("training"),    QStringLiteral("runs"),
+                             QStringLiteral("experiments"), QStringLiteral("sampler"),
+                             QStringLiteral("tree"),        QStringLiteral("masking"),
+                             QStringLiteral("sizes")};
+    const QString besideComposer = overflowing(others);
+    QVERIFY2(besideComposer.isEmpty(), qPrintable(besideComposer));
+    window.toggleFocus();
+    QTRY_VERIFY(!window.composer()->isVisible());
+    const QString focused = overflowing(stacked + others);
+    QVERIFY2(focused.isEmpty(), qPrintable(focused));
   }
 
   // A quit in a focus mode saves the layout from before it; the window fits a 960-pixel

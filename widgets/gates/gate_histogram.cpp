@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "engine/probing/gate_report.h"
+#include "widgets/plot_heights.h"
 #include "widgets/run_colours.h"
 
 namespace mrnn::widgets {
@@ -29,7 +30,7 @@ QCPBars* makeBars(QCustomPlot* plot, const QColor& colour) {
 
 GateHistogram::GateHistogram(QWidget* parent) : QCustomPlot(parent) {
   setObjectName(QStringLiteral("gateHistogram"));
-  setMinimumHeight(200);
+  setMinimumHeight(kLeastPlotHeight);
   setToolTip(tr("How the selected probe's values are distributed over all steps and units"));
   plotLayout()->insertRow(0);
   QFont titleFont = font();

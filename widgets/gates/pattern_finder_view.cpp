@@ -46,7 +46,7 @@ PatternFinderView::PatternFinderView(QWidget* parent) : QWidget(parent) {
   list_->setUniformRowHeights(true);
   list_->setHeaderLabels({tr("Model"), tr("Unit"), tr("r"), tr("Mean inside"), tr("Mean outside")});
   list_->header()->setStretchLastSection(false);
-  list_->setMinimumHeight(80);
+  list_->setMinimumHeight(list_->fontMetrics().lineSpacing() * 3);
   list_->headerItem()->setToolTip(2, tr("Pearson correlation with the pattern"));
   list_->headerItem()->setToolTip(3, tr("The unit's mean value where the pattern holds"));
   list_->headerItem()->setToolTip(4, tr("The unit's mean value elsewhere"));

@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "widgets/display_format.h"
+#include "widgets/plot_heights.h"
 
 namespace mrnn::widgets {
 
@@ -50,7 +51,7 @@ QString masksText(int64_t masks) {
 MaskingCurvePlot::MaskingCurvePlot(QWidget* parent) : QWidget(parent) {
   plot_ = new QCustomPlot(this);
   plot_->setObjectName(QStringLiteral("maskingPlot"));
-  plot_->setMinimumSize(360, 260);
+  plot_->setMinimumSize(360, kLeastPlotHeight);
   plot_->setToolTip(
       tr("Evaluation loss when a fraction P of a layer's output features is zeroed (Shuang et "
          "al., Fig. 5). Error bars: ± one standard deviation over the masks drawn at each P"));

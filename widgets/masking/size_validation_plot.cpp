@@ -9,6 +9,7 @@
 #include <set>
 
 #include "widgets/display_format.h"
+#include "widgets/plot_heights.h"
 #include "widgets/series_style.h"
 
 namespace mrnn::widgets {
@@ -22,7 +23,7 @@ constexpr size_t kMaxPointLabels = 30;  // beyond that the run ids would only be
 
 SizeValidationPlot::SizeValidationPlot(QWidget* parent) : QCustomPlot(parent) {
   setObjectName(QStringLiteral("sizeValidationPlot"));
-  setMinimumSize(360, 260);
+  setMinimumSize(360, kLeastPlotHeight);
   setMouseTracking(true);
   xAxis->setLabel(tr("parameters"));
   xAxis->setScaleType(QCPAxis::stLogarithmic);

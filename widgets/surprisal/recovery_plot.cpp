@@ -6,6 +6,7 @@
 
 #include "engine/scoring/surprisal_recovery.h"
 #include "widgets/display_format.h"
+#include "widgets/plot_heights.h"
 #include "widgets/run_colours.h"
 
 namespace mrnn::widgets {
@@ -21,7 +22,7 @@ const std::array<QCPScatterStyle::ScatterShape, 4> kShapes = {
 
 RecoveryPlot::RecoveryPlot(QWidget* parent) : QCustomPlot(parent) {
   setObjectName(QStringLiteral("recoveryPlot"));
-  setMinimumSize(320, 220);
+  setMinimumSize(320, kLeastPlotHeight);
   plotLayout()->insertRow(0);
   title_ = new QCPTextElement(this, tr("Recovery after surprising symbols"),
                               QFont(font().family(), font().pointSize(), QFont::Bold));

@@ -147,7 +147,7 @@ SurprisalPanel::SurprisalPanel(ProjectDocument& document, QWidget* parent)
   editor_ = new QPlainTextEdit(QString::fromUtf8(kDefaultText), this);
   editor_->setObjectName(QStringLiteral("surprisalTextEditor"));
   editor_->setToolTip(tr("The text to score with \"Text below\""));
-  editor_->setMinimumHeight(editor_->fontMetrics().lineSpacing() * 4 + 10);
+  editor_->setMinimumHeight(editor_->fontMetrics().lineSpacing() * 3 + 10);
   editor_->setMaximumHeight(editor_->fontMetrics().lineSpacing() * 6 + 10);
   auto* textBox = new QGroupBox(tr("Text"), this);
   auto* textLayout = new QGridLayout(textBox);

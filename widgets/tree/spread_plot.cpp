@@ -8,6 +8,7 @@
 #include <cmath>
 #include <map>
 
+#include "widgets/plot_heights.h"
 #include "widgets/plot_legend.h"
 
 namespace mrnn::widgets {
@@ -35,7 +36,7 @@ QTableWidgetItem* numberItem(const QString& text) {
 SpreadPlot::SpreadPlot(QWidget* parent) : QWidget(parent) {
   plot_ = new QCustomPlot(this);
   plot_->setObjectName(QStringLiteral("spreadPlot"));
-  plot_->setMinimumSize(320, 200);
+  plot_->setMinimumSize(320, kLeastPlotHeight);
   plot_->setToolTip(
       tr("Per depth, how far apart the hidden states of one node's children lie, averaged over "
          "the nodes of that depth: multiplicative models fan out more per input symbol"));
