@@ -10,6 +10,7 @@
 #include "engine/config/project_file.h"
 #include "engine/runtime/stop_token.h"
 #include "engine/store/metric_names.h"
+#include "engine/store/text_format.h"
 #include "engine/training/problem_score.h"
 #include "engine/training/run_end.h"
 #include "engine/training/trainer.h"
@@ -83,12 +84,9 @@ std::string raceSettingsText(const RaceRecipe& r) {
   out << r.hidden << " units from radius " << std::fixed << std::setprecision(1) << r.recurrentScale
       << "; windows of " << r.batch << ": " << r.gradientWindows << " for the gradient, "
       << r.curvatureWindows << " for the curvature; CG up to " << r.cgMaxIterations << "; ";
-  if (r.minLambda > 0) {
-    out << "λ at least " << std::defaultfloat << r.minLambda;
-  } else {
-    out << "λ not floored";
-  }
-  out << "; μ " << std::defaultfloat << r.structuralDamping;
+  // Shortest exact text: the radius's one decimal must not round a floor of 0.0025 to 0.003.
+  out << (r.minLambda > 0 ? "λ at least " + formatDouble(r.minLambda) : "λ not floored");
+  out << "; μ " << formatDouble(r.structuralDamping);
   return out.str();
 }
 
@@ -119,8 +117,7 @@ std::string raceProjectYaml(const RaceOptions& o, bool hessianFree) {
       << ","
       << " cg_max_iterations: " << r.cgMaxIterations << ", gradient_windows: " << r.gradientWindows
       << ", curvature_windows: " << r.curvatureWindows << ", preconditioner: none"
-      << (r.minLambda > 0 ? ", min_lambda: " + std::to_string(r.minLambda) : std::string())
-      << "}\n";
+      << (r.minLambda > 0 ? ", min_lambda: " + formatDouble(r.minLambda) : std::string()) << "}\n";
   } else {
     y << "  max_steps: 100000000\n  clip_norm: 1.0\n  optimizer: {type: adam, lr: " << o.adamRate
       << "}\n";

@@ -75,6 +75,12 @@ MRNN_TEST(the_long_range_race_trains_5bit_memorisation_by_its_own_recipe) {
   EXPECT_EQ(engine::raceSettingsText(engine::raceRecipe(engine::SyntheticTask::Addition)),
             std::string("64 units from radius 1.0; windows of 100: 5 for the gradient, 1 for the "
                         "curvature; CG up to 100; λ not floored; μ 0.03"));
+  // Figures as given, not at the radius's one decimal.
+  engine::RaceRecipe small = engine::raceRecipe(engine::SyntheticTask::Memorization5);
+  small.minLambda = 0.0025;
+  small.structuralDamping = 0.0125;
+  const std::string text = engine::raceSettingsText(small);
+  EXPECT_MSG(text.find("λ at least 0.0025; μ 0.0125") != std::string::npos, text);
 }
 
 // The race floors λ where the answer is a symbol and not for the real-valued problems, whose
