@@ -15,7 +15,14 @@ QSize PanelHolder::sizeHint() const {
 }
 
 QSize PanelHolder::minimumSizeHint() const {
-  return panel_->minimumSizeHint().expandedTo(panel_->minimumSize());
+  const QSize least = panel_->minimumSizeHint().expandedTo(panel_->minimumSize());
+  // A panel that must scroll anyway scrolls at its preferred height, each view at its ease,
+  // rather than squeezed to its least height and scrolled all the same.
+  const QWidget* viewport = parentWidget();
+  if (viewport != nullptr && viewport->height() < least.height()) {
+    return least.expandedTo(QSize(0, panel_->sizeHint().height()));
+  }
+  return least;
 }
 
 bool PanelHolder::event(QEvent* event) {

@@ -9,7 +9,7 @@ namespace mrnn::widgets {
 // a word-wrapped label for its height at the width shown, which Qt answers with the panel's
 // preferred height: such panels (the state tree, the size plot) scrolled at any height short
 // of it. The holder has no layout: it passes the panel's size hints on and gives it its whole
-// area.
+// area; a panel too tall for the area even at its least height gets its preferred one.
 class PanelHolder : public QWidget {
   Q_OBJECT
  public:

@@ -35,7 +35,7 @@ QSharedPointer<QCPAxisTickerFixed> integerTicker() {
 GateHeatmap::GateHeatmap(QWidget* parent) : QWidget(parent) {
   plot_ = new QCustomPlot(this);
   plot_->setObjectName(QStringLiteral("gateHeatmapPlot"));
-  plot_->setMinimumHeight(kLeastPlotHeight);
+  plot_->setMinimumHeight(kLeastStackedPlotHeight);
   // No tooltip on the map itself: it would cover the cells being read. The read-out line
   // below says what is under the pointer, and how to use the map when nothing is.
   plot_->setWhatsThis(

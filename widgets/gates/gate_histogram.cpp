@@ -30,7 +30,7 @@ QCPBars* makeBars(QCustomPlot* plot, const QColor& colour) {
 
 GateHistogram::GateHistogram(QWidget* parent) : QCustomPlot(parent) {
   setObjectName(QStringLiteral("gateHistogram"));
-  setMinimumHeight(kLeastPlotHeight);
+  setMinimumHeight(kLeastStackedPlotHeight);
   setToolTip(tr("How the selected probe's values are distributed over all steps and units"));
   plotLayout()->insertRow(0);
   QFont titleFont = font();

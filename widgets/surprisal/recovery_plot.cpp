@@ -22,7 +22,7 @@ const std::array<QCPScatterStyle::ScatterShape, 4> kShapes = {
 
 RecoveryPlot::RecoveryPlot(QWidget* parent) : QCustomPlot(parent) {
   setObjectName(QStringLiteral("recoveryPlot"));
-  setMinimumSize(320, kLeastPlotHeight);
+  setMinimumSize(320, kLeastStackedPlotHeight);
   plotLayout()->insertRow(0);
   title_ = new QCPTextElement(this, tr("Recovery after surprising symbols"),
                               QFont(font().family(), font().pointSize(), QFont::Bold));
