@@ -24,7 +24,6 @@
 #include "widgets/gates/gate_histogram.h"
 #include "widgets/gates/gate_inspector_panel.h"
 #include "widgets/gates/gate_statistics_table.h"
-#include "widgets/splitter_shares.h"
 
 namespace mrnn::widgets {
 
@@ -191,7 +190,6 @@ void GateInspectorPanel::arrangeControls() {
   activations->addWidget(lower);
   activations->setStretchFactor(0, 3);
   activations->setStretchFactor(1, 2);
-  new SplitterShares(activations, {3, 2});
 
   auto* statistics = new QWidget(this);
   auto* statisticsLayout = new QVBoxLayout(statistics);

@@ -22,7 +22,6 @@
 #include "widgets/masking/size_validation_plot.h"
 #include "widgets/native_path.h"
 #include "widgets/project/project_document.h"
-#include "widgets/splitter_shares.h"
 
 namespace mrnn::widgets {
 
@@ -97,7 +96,6 @@ SizeValidationPanel::SizeValidationPanel(ProjectDocument& document, QWidget* par
   splitter->addWidget(table_);
   splitter->setStretchFactor(0, 5);
   splitter->setStretchFactor(1, 2);
-  new SplitterShares(splitter, {5, 2});
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);
   layout->addWidget(splitter, 1);

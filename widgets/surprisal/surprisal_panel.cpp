@@ -37,7 +37,6 @@
 #include "widgets/export/figure_export.h"
 #include "widgets/project/project_document.h"
 #include "widgets/run_colours.h"
-#include "widgets/splitter_shares.h"
 #include "widgets/surprisal/recovery_plot.h"
 #include "widgets/surprisal/recovery_table.h"
 #include "widgets/surprisal/surprisal_difference_list.h"
@@ -268,7 +267,6 @@ SurprisalPanel::SurprisalPanel(ProjectDocument& document, QWidget* parent)
   results->addWidget(recoverySection);
   results->setStretchFactor(0, 1);
   results->setStretchFactor(1, 1);
-  new SplitterShares(results, {1, 1});
   results->setChildrenCollapsible(false);
 
   auto* layout = new QVBoxLayout(this);

@@ -29,7 +29,6 @@
 #include "widgets/export/export_bar.h"
 #include "widgets/export/figure_export.h"
 #include "widgets/run_colours.h"
-#include "widgets/splitter_shares.h"
 #include "widgets/tree/spread_plot.h"
 #include "widgets/tree/tree_canvas.h"
 
@@ -185,7 +184,6 @@ HiddenStateTreePanel::HiddenStateTreePanel(ProjectDocument& document, QWidget* p
   split->addWidget(spreadArea);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
-  new SplitterShares(split, {3, 2});
 
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(inputs);
