@@ -57,6 +57,7 @@ RaceRecipe raceRecipe(SyntheticTask problem) {
   if (problemIsRealValued(problem)) recipe.minLambda = 0.0;
   if (problem == SyntheticTask::RandomPermutation) recipe.recurrentScale = 1.2;
   if (problem == SyntheticTask::Memorization5) {
+    recipe.recurrentScale = 1.2;
     recipe.hidden = 100;
     recipe.batch = 32;
     recipe.gradientWindows = 1;

@@ -31,16 +31,18 @@ struct RaceRecipe {
 //   real-valued problems' squared errors are 25 to 100 times smaller than a symbol's
 //   cross-entropy, and so is the curvature λ is weighed against: there the floor held
 //   multiplication at chance ("A floor under λ").
-// - the radius: 1.2 for random permutation, 1.0 for the others. From 1.2 no run left chance on
-//   the 2-bit temporal order problem at T = 100 where from 1.0 or 1.1 Hessian-free solved it in
-//   35 steps; from 1.0 the random permutation problem stayed near chance for 30 minutes where
-//   from 1.2 it was solved in 40 to 80 s at T = 100 and in 3 to 10 minutes at T = 200 ("Why
-//   T = 100 failed", "The spectral radius by problem").
+// - the radius: 1.2 for random permutation and 5-bit memorisation, 1.0 for the others. From
+//   1.2 no run left chance on the 2-bit temporal order problem at T = 100 where from 1.0 or 1.1
+//   Hessian-free solved it in 35 steps. The two problems that must carry what they read first
+//   to the end need 1.2: from 1.0 the untrained network's states after the 5-bit patterns'
+//   89 blanks are the same to four decimals, and runs from there stalled where patterns
+//   shared a state (random permutation near chance for 30 minutes, 5-bit memorisation solved
+//   in 2 runs of 9); from 1.2 they stay apart, and both were solved in every run, the 5-bit
+//   problem in 7 to 436 s ("The spectral radius by problem", "5-bit memorisation").
 // - 5-bit memorisation: the 100 units of Martens & Sutskever, and its 32 patterns as the batch
 //   of both the gradient and the curvature (Sutskever's release: exact figures a step, CG up to
-//   300 for the price of 100 over the usual windows). With 64 units five runs stopped at 19 to
-//   31% wrong; with these settings two runs of nine were solved, the others stalled on
-//   plateaus where their gradients exploded ("5-bit memorisation").
+//   300 for the price of 100 over the usual windows). With 64 units from radius 1.0 five runs
+//   stopped at 19 to 31% wrong ("5-bit memorisation").
 // - μ, structural damping: 0.03 for every problem. Ten times that made 5-bit memorisation
 //   worse in both runs tried.
 RaceRecipe raceRecipe(SyntheticTask problem);

@@ -27,8 +27,10 @@ double raceYamlNumber(engine::SyntheticTask problem,
 
 }  // namespace
 
-// From radius 1.0 the random permutation problem stayed near chance for 30 minutes; from 1.2
-// it was solved in a minute or two, where 1.2 kept the 2-bit temporal order problem at chance.
+// From radius 1.0 the random permutation problem stayed near chance for 30 minutes and 5-bit
+// memorisation was solved in 2 runs of 9; from 1.2, which keeps what the network read at the
+// start apart for the whole sequence, both were solved in every run, where 1.2 kept the 2-bit
+// temporal order problem at chance.
 MRNN_TEST(the_long_range_race_starts_each_problem_from_its_own_radius) {
   const auto radiusIn = [](engine::SyntheticTask problem, std::optional<double> given) {
     return raceYamlNumber(
@@ -38,7 +40,7 @@ MRNN_TEST(the_long_range_race_starts_each_problem_from_its_own_radius) {
   using engine::SyntheticTask;
   EXPECT_NEAR(radiusIn(SyntheticTask::RandomPermutation, std::nullopt), 1.2, 1e-12);
   EXPECT_NEAR(radiusIn(SyntheticTask::TemporalOrder2, std::nullopt), 1.0, 1e-12);
-  EXPECT_NEAR(radiusIn(SyntheticTask::Memorization5, std::nullopt), 1.0, 1e-12);
+  EXPECT_NEAR(radiusIn(SyntheticTask::Memorization5, std::nullopt), 1.2, 1e-12);
   EXPECT_NEAR(radiusIn(SyntheticTask::RandomPermutation, 1.0), 1.0, 1e-12);
   EXPECT_NEAR(radiusIn(SyntheticTask::TemporalOrder2, 1.1), 1.1, 1e-12);
   // Adam's side starts from the same weights.
@@ -70,7 +72,7 @@ MRNN_TEST(the_long_range_race_trains_5bit_memorisation_by_its_own_recipe) {
   EXPECT_EQ(order.gradientWindows, int64_t{5});
   EXPECT_EQ(order.cgMaxIterations, int64_t{100});
   EXPECT_EQ(engine::raceSettingsText(engine::raceRecipe(engine::SyntheticTask::Memorization5)),
-            std::string("100 units from radius 1.0; windows of 32: 1 for the gradient, 1 for the "
+            std::string("100 units from radius 1.2; windows of 32: 1 for the gradient, 1 for the "
                         "curvature; CG up to 300; λ at least 0.05; μ 0.03"));
   EXPECT_EQ(engine::raceSettingsText(engine::raceRecipe(engine::SyntheticTask::Addition)),
             std::string("64 units from radius 1.0; windows of 100: 5 for the gradient, 1 for the "
