@@ -15,7 +15,6 @@ class PanelHolder : public QWidget {
  public:
   explicit PanelHolder(QWidget* panel, QWidget* parent = nullptr);
 
-  QWidget* panel() const { return panel_; }
   QSize sizeHint() const override;
   QSize minimumSizeHint() const override;
 
