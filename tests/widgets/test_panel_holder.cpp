@@ -36,35 +36,48 @@ QWidget* wrappedPanel() {
 
 }  // namespace
 
+// A held panel in a scroll area as the main window docks it, the area `extra` pixels taller
+// than the panel's least height (negative: shorter).
+struct HeldPanel {
+  explicit HeldPanel(int extra) : panel(wrappedPanel()) {
+    area.setWidgetResizable(true);
+    area.setWidget(new mrnn::widgets::PanelHolder(panel));
+    area.resize(600, panel->minimumSizeHint().height() + extra);
+    area.show();
+  }
+  QScrollArea area;
+  QWidget* panel;
+};
+
 class PanelHolderTest : public QObject {
   Q_OBJECT
 
  private slots:
   void aPanelWithWrappedTextFitsAboveItsLeastHeight() {
-    QScrollArea area;
-    area.setWidgetResizable(true);
-    QWidget* panel = wrappedPanel();
-    area.setWidget(new mrnn::widgets::PanelHolder(panel));
-    const int least = panel->minimumSizeHint().height();
-    area.resize(600, least + 40);
-    area.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&area));
-    QTRY_COMPARE(area.widget()->height(), area.viewport()->height());
-    QCOMPARE(panel->height(), area.viewport()->height());
-    QVERIFY(!area.verticalScrollBar()->isVisible());
+    HeldPanel held(40);
+    QVERIFY(QTest::qWaitForWindowExposed(&held.area));
+    QTRY_COMPARE(held.area.widget()->height(), held.area.viewport()->height());
+    QCOMPARE(held.panel->height(), held.area.viewport()->height());
+    QVERIFY(!held.area.verticalScrollBar()->isVisible());
   }
 
   void aPanelBelowItsLeastHeightScrollsAtItsPreferredHeight() {
-    QScrollArea area;
-    area.setWidgetResizable(true);
-    QWidget* panel = wrappedPanel();
-    area.setWidget(new mrnn::widgets::PanelHolder(panel));
-    const int least = panel->minimumSizeHint().height();
-    area.resize(600, least / 2);
-    area.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&area));
-    QTRY_VERIFY(area.widget()->height() >= panel->sizeHint().height());
-    QCOMPARE(panel->height(), area.widget()->height());
+    HeldPanel held(-60);
+    QVERIFY(QTest::qWaitForWindowExposed(&held.area));
+    QTRY_VERIFY(held.area.widget()->height() >= held.panel->sizeHint().height());
+    QCOMPARE(held.panel->height(), held.area.widget()->height());
+  }
+
+  // A panel that grows after it is shown (a form's rows appearing) makes the area scroll.
+  void aPanelThatGrowsIsFollowed() {
+    HeldPanel held(40);
+    QVERIFY(QTest::qWaitForWindowExposed(&held.area));
+    QTRY_VERIFY(!held.area.verticalScrollBar()->isVisible());
+    auto* rows = new QWidget;
+    rows->setMinimumHeight(400);
+    held.panel->layout()->addWidget(rows);
+    QTRY_VERIFY(held.area.verticalScrollBar()->isVisible());
+    QVERIFY(held.panel->height() >= held.panel->minimumSizeHint().height());
   }
 };
 
