@@ -114,8 +114,8 @@ std::string raceProjectYaml(const RaceOptions& o, bool hessianFree) {
   if (o.budgetSeconds > 0) y << "  max_seconds: " << o.budgetSeconds << "\n";
   if (hessianFree) {
     y << "  max_steps: " << (o.hessianFreeSteps > 0 ? o.hessianFreeSteps : 100000000) << "\n"
-      << "  optimizer: {type: hessian_free, lambda: 1, structural_damping: " << r.structuralDamping
-      << ","
+      << "  optimizer: {type: hessian_free, lambda: 1, structural_damping: "
+      << formatDouble(r.structuralDamping) << ","
       << " cg_max_iterations: " << r.cgMaxIterations << ", gradient_windows: " << r.gradientWindows
       << ", curvature_windows: " << r.curvatureWindows << ", preconditioner: none"
       << (r.minLambda > 0 ? ", min_lambda: " + formatDouble(r.minLambda) : std::string()) << "}\n";

@@ -101,6 +101,14 @@ MRNN_TEST(the_long_range_race_floors_lambda_by_its_problems_answer) {
   EXPECT_NEAR(floorIn(SyntheticTask::Addition, std::nullopt), 0.0, 0.0);
   EXPECT_NEAR(floorIn(SyntheticTask::TemporalOrder3, 0.0), 0.0, 0.0);
   EXPECT_NEAR(floorIn(SyntheticTask::Multiplication, 0.01), 0.01, 1e-12);
+  // Given figures reach the project whole: not six decimals (1e-7 read 0.000000), not six
+  // digits.
+  EXPECT_NEAR(floorIn(SyntheticTask::TemporalOrder3, 1e-7), 1e-7, 1e-20);
+  const double mu = raceYamlNumber(
+      SyntheticTask::TemporalOrder3,
+      [](engine::RaceOptions& o) { o.structuralDamping = 0.012345678; }, "structural_damping",
+      -1.0);
+  EXPECT_NEAR(mu, 0.012345678, 1e-15);
   // Adam's side has no λ.
   EXPECT(engine::raceProjectYaml(engine::RaceOptions{}, false).find("min_lambda") ==
          std::string::npos);
