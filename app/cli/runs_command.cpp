@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/config/loss_unit.h"
 #include "engine/config/project_store_paths.h"
 #include "engine/io/atomic_file.h"
 #include "engine/store/run_catalogue.h"
@@ -41,8 +42,9 @@ std::string fixed(double value, int decimals) {
   return text;
 }
 
-std::string bpc(const std::optional<double>& value) {
-  return value ? fixed(*value, 4) : "-";
+// A stored figure (bits) in the run's own unit (engine/config/loss_unit.h).
+std::string loss(const std::optional<double>& value, engine::LossUnit unit) {
+  return value ? fixed(engine::inLossUnit(*value, unit), 4) : "-";
 }
 
 std::string shortNumber(double value) {
@@ -112,14 +114,22 @@ int listRuns(const engine::RunCatalogue& catalogue, const std::string& folder, s
     out << "no runs yet in " << folder << "\n";
     return 0;
   }
+  std::vector<engine::LossUnit> units;
+  for (const auto& run : runs) units.push_back(engine::recordedLossUnit(run.configYaml));
+  const bool mixed = engine::lossUnitsMix(units);
   std::vector<std::vector<std::string>> rows;
-  for (const auto& run : runs) {
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const auto& run = runs[i];
+    const auto figure = [&](const std::optional<double>& value) {
+      return engine::lossCellText(loss(value, units[i]), units[i], mixed);
+    };
     rows.push_back({std::to_string(run.id), shown(run.name), shown(run.modelType),
                     engine::groupedInteger(run.parameters), engine::runStatusName(run.status),
-                    std::to_string(run.steps), bpc(run.bestValid), bpc(run.testResult),
+                    std::to_string(run.steps), figure(run.bestValid), figure(run.testResult),
                     duration(run.durationSeconds)});
   }
-  printTable({"id", "name", "model", "params", "status", "steps", "best valid bpc", "test bpc",
+  printTable({"id", "name", "model", "params", "status", "steps",
+              engine::lossColumnTitle("best valid", units), engine::lossColumnTitle("test", units),
               "duration"},
              {true, false, false, true, false, true, true, true, true}, rows, "", out);
   return 0;
@@ -140,6 +150,7 @@ void showRun(const engine::RunCatalogue& catalogue, const engine::RunRecord& run
              std::ostream& out) {
   const engine::RunStore& store = catalogue.store();
   out << "run " << run.id << ": " << shown(run.name) << "\n";
+  const engine::LossUnit unit = engine::recordedLossUnit(run.configYaml);
   const auto writer = catalogue.writer(run.id);
   std::vector<std::pair<std::string, std::string>> fields = {
       {"model", orDash(run.modelType)},
@@ -151,8 +162,8 @@ void showRun(const engine::RunCatalogue& catalogue, const engine::RunRecord& run
       {"ended", orDash(run.endedAt)},
       {"duration", duration(run.durationSeconds) + " (" + fixed(run.durationSeconds, 1) + " s)"},
       {"steps", std::to_string(run.steps)},
-      {"best valid", run.bestValid ? bpc(run.bestValid) + " bpc" : "-"},
-      {"test", run.testResult ? bpc(run.testResult) + " bpc" : "-"},
+      {"best valid", engine::lossCellText(loss(run.bestValid, unit), unit, true)},
+      {"test", engine::lossCellText(loss(run.testResult, unit), unit, true)},
   };
   if (writer) fields.insert(fields.begin() + 3, {"written by", shown(writer->describe())});
   for (const auto& [label, value] : fields) {
@@ -167,11 +178,12 @@ void showRun(const engine::RunCatalogue& catalogue, const engine::RunRecord& run
     std::vector<std::vector<std::string>> rows;
     for (const auto& checkpoint : checkpoints) {
       rows.push_back({shown(checkpoint.kind), std::to_string(checkpoint.step),
-                      bpc(checkpoint.validLoss), shown(checkpoint.savedAt),
+                      loss(checkpoint.validLoss, unit), shown(checkpoint.savedAt),
                       shown(checkpoint.path)});
     }
-    printTable({"kind", "step", "valid bpc", "saved at", "path"}, {false, true, true, false, false},
-               rows, "  ", out);
+    printTable(
+        {"kind", "step", "valid " + std::string(engine::lossUnitLabel(unit)), "saved at", "path"},
+        {false, true, true, false, false}, rows, "  ", out);
   }
 
   const auto metrics = store.metricSummaries(run.id);

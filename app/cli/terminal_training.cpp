@@ -8,6 +8,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "engine/config/loss_unit.h"
 #include "engine/data/long_range_problem.h"
 #include "engine/store/metric_names.h"
 #include "engine/store/text_format.h"
@@ -47,7 +48,8 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
   length.stopAt = options.stopAtStep;
   run.start(from, length);
   const bool terminal = ::isatty(STDOUT_FILENO) != 0 && !options.quiet;
-  const bool squaredError = !project.model.predictsSymbols();
+  const engine::LossUnit unit = engine::lossUnitOf(project);
+  const bool squaredError = unit == engine::LossUnit::SquaredError;
   bool stopping = false;
   int64_t lastPrinted = 0;
   while (true) {
@@ -122,11 +124,11 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
         out << "; ended early: " << engine::runEndReason(finished->end);
       out << std::setprecision(4);
       // The figures come in bits: a squared error is said as itself.
-      const auto figure = [squaredError](double bits) {
+      const auto figure = [squaredError, unit](double bits) {
         std::ostringstream text;
         text << std::setprecision(4);
         if (squaredError) {
-          text << "mean squared error " << bits * std::log(2.0);
+          text << "mean squared error " << engine::inLossUnit(bits, unit);
         } else {
           text << bits << " bits/symbol";
         }

@@ -94,7 +94,7 @@ QWidget* showcaseExperiments(MainWindow& window) {
   widgets::ExperimentsPanel* panel = window.experimentsPanel();
   panel->refreshStatus();
   bool measured = false;
-  for (const auto& result : panel->snapshot().results) measured |= result.validBpc.count > 0;
+  for (const auto& result : panel->snapshot().results) measured |= result.validLoss.count > 0;
   if (measured) panel->tabs()->setCurrentIndex(1);
   return &window;
 }

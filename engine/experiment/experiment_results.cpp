@@ -22,6 +22,19 @@ std::string fixed(double value, int digits = 4) {
   return text;
 }
 
+std::vector<LossUnit> unitsOf(const std::vector<ConfigurationResult>& rows) {
+  std::vector<LossUnit> units;
+  for (const ConfigurationResult& row : rows) units.push_back(row.unit);
+  return units;
+}
+
+// What a table's loss figures are, said once above it.
+std::string unitsText(const std::vector<LossUnit>& units) {
+  if (lossUnitsMix(units)) return "bits per symbol, or the squared error where marked so";
+  return !units.empty() && units.front() == LossUnit::SquaredError ? "mean squared error"
+                                                                   : "bits per symbol";
+}
+
 }  // namespace
 
 std::string meanStd(const SeedSummary& summary) {
@@ -125,7 +138,10 @@ std::vector<TrialProgress> experimentProgress(const std::vector<TrialRecord>& tr
     TrialProgress row;
     row.trial = trial;
     const auto run = byId.find(trial.runId);
-    if (trial.runId > 0 && run != byId.end()) row.run = *run->second;
+    if (trial.runId > 0 && run != byId.end()) {
+      row.run = *run->second;
+      row.unit = recordedLossUnit(row.run->configYaml);
+    }
     const bool running = trial.status == TrialStatus::Running;
     const bool untrained = running && trainedNow && !trainedNow(trial.trial);
     row.interrupted = untrained && !queueRunning;
@@ -168,6 +184,7 @@ std::vector<ConfigurationResult> experimentResults(const ExperimentPlan& plan,
         result.settings = planned.settings;
         result.label = planned.label;
         result.parameters = planned.parameters;
+        result.unit = lossUnitOf(planned.project);
       }
       ++result.seeds;
       const auto record = byTrial.find(planned.index);
@@ -197,14 +214,14 @@ std::vector<ConfigurationResult> experimentResults(const ExperimentPlan& plan,
       // Figures of trials that are done only: a running trial's best so far is not a result.
       if (trial.status != TrialStatus::Done && trial.status != TrialStatus::Cut) continue;
       if (run->second->bestValid && std::isfinite(*run->second->bestValid)) {
-        valid.push_back(*run->second->bestValid);
+        valid.push_back(inLossUnit(*run->second->bestValid, result.unit));
       }
       if (run->second->testResult && std::isfinite(*run->second->testResult)) {
-        test.push_back(*run->second->testResult);
+        test.push_back(inLossUnit(*run->second->testResult, result.unit));
       }
     }
-    result.validBpc = summarise(valid);
-    result.testBpc = summarise(test);
+    result.validLoss = summarise(valid);
+    result.testLoss = summarise(test);
     if (!cut.empty()) {
       result.state = cut;
     } else if (failed > 0) {
@@ -232,9 +249,14 @@ std::vector<ConfigurationResult> experimentResults(const ExperimentPlan& plan,
 std::optional<SeedSummary> measuredFigure(const ConfigurationResult& result,
                                           const std::string& metric) {
   const bool test = metric.rfind("test_", 0) == 0;
-  SeedSummary bitsFigure = test ? result.testBpc : result.validBpc;
+  SeedSummary bitsFigure = test ? result.testLoss : result.validLoss;
   if (bitsFigure.count == 0) return std::nullopt;
-  if (metric.find("perplexity") == std::string::npos) return bitsFigure;
+  const bool perplexityAsked = metric.find("perplexity") != std::string::npos;
+  // A squared error has no perplexity; its "bpc" metrics read the squared error itself.
+  if (result.unit == LossUnit::SquaredError) {
+    return perplexityAsked ? std::nullopt : std::optional<SeedSummary>(bitsFigure);
+  }
+  if (!perplexityAsked) return bitsFigure;
   // Perplexity 2^bits: the mean of the seeds' perplexities, its spread by the same rule.
   SeedSummary perplexity = bitsFigure;
   perplexity.mean = std::pow(2.0, bitsFigure.mean);
@@ -244,20 +266,21 @@ std::optional<SeedSummary> measuredFigure(const ConfigurationResult& result,
 }
 
 std::string resultsText(const ExperimentPlan& plan, const std::vector<ConfigurationResult>& rows) {
+  const std::vector<LossUnit> units = unitsOf(rows);
+  const bool mixed = lossUnitsMix(units);
   std::vector<std::vector<std::string>> cells;
   std::vector<std::string> header{"#"};
   for (const ExperimentAxis& axis : plan.experiment.axes) header.push_back(axis.label);
-  for (const char* name : {"parameters", "seeds", "valid bpc", "test bpc", "reference", "state"}) {
-    header.emplace_back(name);
-  }
+  header.insert(header.end(), {"parameters", "seeds", lossColumnTitle("valid", units),
+                               lossColumnTitle("test", units), "reference", "state"});
   cells.push_back(header);
   for (const ConfigurationResult& row : rows) {
     std::vector<std::string> line{std::to_string(row.configuration + 1)};
     for (const AxisSetting& setting : row.settings) line.push_back(setting.shown);
     line.push_back(groupedInteger(row.parameters));
     line.push_back(std::to_string(row.done) + "/" + std::to_string(row.seeds));
-    line.push_back(meanStd(row.validBpc));
-    line.push_back(meanStd(row.testBpc));
+    line.push_back(lossCellText(meanStd(row.validLoss), row.unit, mixed));
+    line.push_back(lossCellText(meanStd(row.testLoss), row.unit, mixed));
     std::string references;
     for (const ReferenceFigure& reference : row.references) {
       references += (references.empty() ? "" : "; ") + reference.metric + " " +
@@ -269,7 +292,7 @@ std::string resultsText(const ExperimentPlan& plan, const std::vector<Configurat
   }
   return "experiment '" + plan.experiment.name + "' (" +
          searchKindName(plan.experiment.search.kind) + ", " + std::to_string(plan.trials.size()) +
-         " trials): bits per symbol, mean ± std over seeds\n" + table(cells) +
+         " trials): " + unitsText(units) + ", mean ± std over seeds\n" + table(cells) +
          claimsText(claimResults(plan, rows));
 }
 
@@ -277,8 +300,19 @@ std::string resultsCsv(const ExperimentPlan& plan, const std::vector<Configurati
   std::ostringstream out;
   out << "configuration";
   for (const ExperimentAxis& axis : plan.experiment.axes) out << "," << csvField(axis.key);
-  out << ",parameters,seeds,done,valid_bpc_mean,valid_bpc_std,test_bpc_mean,test_bpc_std,"
-         "reference_metric,reference_value,reference_source,state,runs\n";
+  // Columns named by their unit: bpc, sq_error, or loss where the configurations' units mix
+  // (each line then names its own in loss_unit, the last column).
+  const std::vector<LossUnit> units = unitsOf(rows);
+  const bool mixed = lossUnitsMix(units);
+  const std::string unit = mixed                                                       ? "loss"
+                           : !units.empty() && units.front() == LossUnit::SquaredError ? "sq_error"
+                                                                                       : "bpc";
+  out << ",parameters,seeds,done";
+  for (const char* side : {"valid", "test"}) {
+    out << "," << side << "_" << unit << "_mean," << side << "_" << unit << "_std";
+  }
+  out << ",reference_metric,reference_value,reference_source,state,runs"
+      << (mixed ? ",loss_unit" : "") << "\n";
   for (const ConfigurationResult& row : rows) {
     const auto optional = [](const SeedSummary& s, bool mean) -> std::optional<double> {
       if (s.count == 0) return std::nullopt;
@@ -292,10 +326,10 @@ std::string resultsCsv(const ExperimentPlan& plan, const std::vector<Configurati
       out << row.configuration + 1;
       for (const AxisSetting& setting : row.settings) out << "," << csvField(setting.value);
       out << "," << row.parameters << "," << row.seeds << "," << row.done << ","
-          << csvNumber(optional(row.validBpc, true)) << ","
-          << csvNumber(optional(row.validBpc, false)) << ","
-          << csvNumber(optional(row.testBpc, true)) << ","
-          << csvNumber(optional(row.testBpc, false));
+          << csvNumber(optional(row.validLoss, true)) << ","
+          << csvNumber(optional(row.validLoss, false)) << ","
+          << csvNumber(optional(row.testLoss, true)) << ","
+          << csvNumber(optional(row.testLoss, false));
       if (r < row.references.size()) {
         const ReferenceFigure& reference = row.references[r];
         out << "," << csvField(reference.metric) << "," << formatDouble(reference.value) << ","
@@ -303,7 +337,9 @@ std::string resultsCsv(const ExperimentPlan& plan, const std::vector<Configurati
       } else {
         out << ",,,";
       }
-      out << "," << csvField(row.state) << "," << csvField(runs) << "\n";
+      out << "," << csvField(row.state) << "," << csvField(runs);
+      if (mixed) out << "," << (row.unit == LossUnit::SquaredError ? "sq_error" : "bpc");
+      out << "\n";
     }
   }
   return out.str();
@@ -315,6 +351,10 @@ std::string resultsJson(const ExperimentPlan& plan, const std::vector<Configurat
     if (s.count == 0) return std::string("null");
     return "{\"mean\": " + jsonNumber(s.mean) + ", \"std\": " + jsonNumber(s.stddev) +
            ", \"seeds\": " + std::to_string(s.count) + "}";
+  };
+  // valid_bpc, or valid_squared_error for a real-valued output.
+  const auto unit = [](const ConfigurationResult& row) {
+    return row.unit == LossUnit::SquaredError ? "squared_error" : "bpc";
   };
   out << "{\"experiment\": " << jsonString(plan.experiment.name)
       << ", \"search\": " << jsonString(searchKindName(plan.experiment.search.kind))
@@ -328,9 +368,9 @@ std::string resultsJson(const ExperimentPlan& plan, const std::vector<Configurat
           << jsonString(row.settings[s].value);
     }
     out << "}, \"label\": " << jsonString(row.label) << ", \"parameters\": " << row.parameters
-        << ", \"seeds\": " << row.seeds << ", \"done\": " << row.done
-        << ", \"valid_bpc\": " << summary(row.validBpc)
-        << ", \"test_bpc\": " << summary(row.testBpc) << ", \"references\": [";
+        << ", \"seeds\": " << row.seeds << ", \"done\": " << row.done << ", \"valid_" << unit(row)
+        << "\": " << summary(row.validLoss) << ", \"test_" << unit(row)
+        << "\": " << summary(row.testLoss) << ", \"references\": [";
     for (size_t r = 0; r < row.references.size(); ++r) {
       const ReferenceFigure& reference = row.references[r];
       const auto measured = measuredFigure(row, reference.metric);
@@ -350,21 +390,29 @@ std::string resultsJson(const ExperimentPlan& plan, const std::vector<Configurat
 std::string progressText(const std::vector<TrialProgress>& rows) {
   // A Slurm column only where there are Slurm jobs: the local table stays as it was.
   bool jobs = false;
-  for (const TrialProgress& row : rows) jobs = jobs || !row.job.empty();
-  std::vector<std::vector<std::string>> cells{
-      {"trial", "setting", "seed", "status", "run", "step", "ETA", "valid bpc", "note"}};
+  // The valid column's unit: those of the trials that have a run.
+  std::vector<LossUnit> units;
+  for (const TrialProgress& row : rows) {
+    jobs = jobs || !row.job.empty();
+    if (row.run) units.push_back(row.unit);
+  }
+  const bool mixed = lossUnitsMix(units);
+  std::vector<std::vector<std::string>> cells{{"trial", "setting", "seed", "status", "run", "step",
+                                               "ETA", lossColumnTitle("valid", units), "note"}};
   if (jobs) cells.front().push_back("Slurm");
   for (const TrialProgress& row : rows) {
     const TrialRecord& t = row.trial;
     std::string step = row.run ? std::to_string(row.run->steps) : "-";
     if (row.run && row.targetSteps > 0) step += "/" + std::to_string(row.targetSteps);
-    cells.push_back({"#" + std::to_string(t.trial + 1), t.label, std::to_string(t.seed),
-                     row.statusText(), t.runId > 0 ? std::to_string(t.runId) : "-", step,
-                     row.etaText(),
-                     row.run && row.run->bestValid ? fixed(*row.run->bestValid) : "-",
-                     // A done trial's run may have a word of its own (no better than a guess).
-                     t.reason.empty() && t.status == TrialStatus::Done && row.run ? row.run->reason
-                                                                                  : t.reason});
+    cells.push_back(
+        {"#" + std::to_string(t.trial + 1), t.label, std::to_string(t.seed), row.statusText(),
+         t.runId > 0 ? std::to_string(t.runId) : "-", step, row.etaText(),
+         row.run && row.run->bestValid
+             ? lossCellText(fixed(inLossUnit(*row.run->bestValid, row.unit)), row.unit, mixed)
+             : "-",
+         // A done trial's run may have a word of its own (no better than a guess).
+         t.reason.empty() && t.status == TrialStatus::Done && row.run ? row.run->reason
+                                                                      : t.reason});
     if (jobs) cells.back().push_back(row.job.empty() ? "-" : row.job);
   }
   return table(cells);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/config/loss_unit.h"
 #include "engine/experiment/experiment_plan.h"
 #include "engine/store/experiment_ledger.h"
 #include "engine/store/run_store.h"
@@ -25,6 +26,8 @@ struct TrialProgress {
   bool starting = false;
   // Running past its last step: the final validation and test.
   bool finishing = false;
+  // The unit of its run's figures (its recorded output): `run->bestValid` is in bits.
+  LossUnit unit = LossUnit::Bits;
   // On Slurm: the trial's job as squeue gives it ("job 1234_3: running on node7 for 2:10, step
   // 120 in its log"); empty on the local executor.
   std::string job;
@@ -71,11 +74,14 @@ struct ConfigurationResult {
   std::vector<AxisSetting> settings;
   std::string label;
   int64_t parameters = 0;
-  int64_t seeds = 0;     // trials planned
-  int64_t done = 0;      // trials done
-  std::string state;     // "done", "2 of 3 done", "running", "failed: ...", "cut at ..."
-  SeedSummary validBpc;  // best validation, bits per symbol
-  SeedSummary testBpc;   // test, bits per symbol
+  int64_t seeds = 0;  // trials planned
+  int64_t done = 0;   // trials done
+  std::string state;  // "done", "2 of 3 done", "running", "failed: ...", "cut at ..."
+  // The configuration's loss unit (its output's): bits per symbol, or a real-valued output's
+  // squared error; the figures below are in it.
+  LossUnit unit = LossUnit::Bits;
+  SeedSummary validLoss;  // best validation
+  SeedSummary testLoss;   // test
   std::vector<ReferenceFigure> references;
   std::vector<int64_t> runIds;
 };

@@ -105,7 +105,14 @@ void MetricAxisPlot::resizeEvent(QResizeEvent* event) {
   if (!caption_.isEmpty()) setCaption(caption_);
 }
 
-QString MetricAxisPlot::metricLabel(const std::string& metric) {
+QString MetricAxisPlot::metricLabel(const std::string& metric,
+                                    const std::vector<engine::ConfigurationResult>& rows) {
+  const bool squaredErrors =
+      !rows.empty() && std::all_of(rows.begin(), rows.end(), [](const auto& row) {
+        return row.unit == engine::LossUnit::SquaredError;
+      });
+  if (squaredErrors && metric == "valid_bpc") return tr("validation squared error");
+  if (squaredErrors && metric == "test_bpc") return tr("test squared error");
   if (metric == "valid_bpc") return tr("validation bits per symbol");
   if (metric == "test_bpc") return tr("test bits per symbol");
   if (metric == "valid_perplexity") return tr("validation perplexity");
@@ -141,7 +148,7 @@ void MetricAxisPlot::setResults(const std::vector<engine::ExperimentAxis>& axes,
   reference_ = nullptr;
   points_.clear();
   hovered_ = -1;
-  yAxis->setLabel(metricLabel(metric));
+  yAxis->setLabel(metricLabel(metric, rows));
   const bool haveAxis = axis >= 0 && static_cast<size_t>(axis) < axes.size();
   const size_t a = static_cast<size_t>(std::max(axis, 0));
   categorical_ = haveAxis && !isNumericAxis(axes[a], rows, axis);
@@ -195,11 +202,11 @@ void MetricAxisPlot::setResults(const std::vector<engine::ExperimentAxis>& axes,
     const auto figure = engine::measuredFigure(row, metric);
     if (!figure) continue;
     const QString group =
-        others.isEmpty() ? metricLabel(metric) : others.join(QStringLiteral(", "));
+        others.isEmpty() ? metricLabel(metric, rows) : others.join(QStringLiteral(", "));
     if (byGroup.find(group) == byGroup.end()) groups.push_back(group);
     const QString text = tr("#%1 %2\n%3: %4 ± %5 over %6 seed(s)")
                              .arg(row.configuration + 1)
-                             .arg(QString::fromStdString(row.label), metricLabel(metric))
+                             .arg(QString::fromStdString(row.label), metricLabel(metric, rows))
                              .arg(figure->mean, 0, 'f', 4)
                              .arg(figure->stddev, 0, 'f', 4)
                              .arg(figure->count);
@@ -314,7 +321,7 @@ void MetricAxisPlot::setResults(const std::vector<engine::ExperimentAxis>& axes,
     setCaption(haveAxis ? emptyCaption() : tr("The experiment has no axis to plot against"));
   } else {
     setCaption(tr("%1 against %2: mean ± standard deviation over seeds")
-                   .arg(metricLabel(metric), QString::fromStdString(axes[a].label)));
+                   .arg(metricLabel(metric, rows), QString::fromStdString(axes[a].label)));
   }
   setLegendShown(series_.size() > 1 || reference_ != nullptr);
   replot();

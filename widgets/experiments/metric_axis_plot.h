@@ -45,8 +45,10 @@ class MetricAxisPlot : public QCustomPlot {
   // The caption as drawn: broken into lines where the plot is narrower than it.
   QString shownCaption() const;
 
-  // "validation bits per symbol", "test perplexity", ...
-  static QString metricLabel(const std::string& metric);
+  // "validation bits per symbol", "test perplexity", ...; "validation squared error" for the bits
+  // metrics where every one of `rows` trains a real-valued output (engine/config/loss_unit.h).
+  static QString metricLabel(const std::string& metric,
+                             const std::vector<engine::ConfigurationResult>& rows = {});
   // Whether an axis's values are drawn to scale (numbers) rather than as labelled ticks.
   static bool isNumericAxis(const engine::ExperimentAxis& axis,
                             const std::vector<engine::ConfigurationResult>& rows, int index);

@@ -69,7 +69,7 @@ void ParallelCoordinatesView::setResults(const std::vector<engine::ExperimentAxi
   axes_.clear();
   lines_.clear();
   hovered_ = -1;
-  metricName_ = MetricAxisPlot::metricLabel(metric);
+  metricName_ = MetricAxisPlot::metricLabel(metric, rows);
   std::vector<const engine::ConfigurationResult*> measured;
   std::vector<double> figures;
   for (const auto& row : rows) {

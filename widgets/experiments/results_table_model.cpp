@@ -30,6 +30,8 @@ void ResultsTableModel::setResults(const QStringList& axes, const QStringList& k
   axes_ = axes;
   keys_ = keys;
   rows_ = rows;
+  units_.clear();
+  for (const engine::ConfigurationResult& row : rows_) units_.push_back(row.unit);
   endResetModel();
 }
 
@@ -68,8 +70,12 @@ QVariant ResultsTableModel::display(const engine::ConfigurationResult& row, int 
   }
   if (column == parametersColumn()) return formatCount(row.parameters);
   if (column == seedsColumn()) return QStringLiteral("%1/%2").arg(row.done).arg(row.seeds);
-  if (column == validColumn()) return meanStd(row.validBpc);
-  if (column == testColumn()) return meanStd(row.testBpc);
+  if (column == validColumn() || column == testColumn()) {
+    // Where units mix, each figure names its own (the header then names none).
+    const QString figure = meanStd(column == validColumn() ? row.validLoss : row.testLoss);
+    return QString::fromStdString(
+        engine::lossCellText(figure.toStdString(), row.unit, engine::lossUnitsMix(units_)));
+  }
   if (column == referenceColumn()) {
     const QString text = referencesText(row);
     return text.isEmpty() ? QStringLiteral("-") : text;
@@ -89,8 +95,8 @@ QVariant ResultsTableModel::sortValue(const engine::ConfigurationResult& row, in
   }
   if (column == parametersColumn()) return static_cast<qlonglong>(row.parameters);
   if (column == seedsColumn()) return static_cast<qlonglong>(row.done);
-  if (column == validColumn()) return row.validBpc.count > 0 ? row.validBpc.mean : kMissing;
-  if (column == testColumn()) return row.testBpc.count > 0 ? row.testBpc.mean : kMissing;
+  if (column == validColumn()) return row.validLoss.count > 0 ? row.validLoss.mean : kMissing;
+  if (column == testColumn()) return row.testLoss.count > 0 ? row.testLoss.mean : kMissing;
   if (column == referenceColumn()) {
     return row.references.empty() ? kMissing : row.references.front().value;
   }
@@ -154,8 +160,8 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
     case ConfigurationRole:
       return static_cast<qlonglong>(row.configuration);
     case MeanRole:
-      if (column == validColumn() && row.validBpc.count > 0) return row.validBpc.mean;
-      if (column == testColumn() && row.testBpc.count > 0) return row.testBpc.mean;
+      if (column == validColumn() && row.validLoss.count > 0) return row.validLoss.mean;
+      if (column == testColumn() && row.testLoss.count > 0) return row.testLoss.mean;
       return {};
     case Qt::TextAlignmentRole:
       if (column == 0 || column == parametersColumn() || column == seedsColumn() ||
@@ -183,7 +189,7 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
         return lines.join(QLatin1Char('\n'));
       }
       if (column == validColumn() || column == testColumn()) {
-        return seedsText(column == validColumn() ? row.validBpc : row.testBpc);
+        return seedsText(column == validColumn() ? row.validLoss : row.testLoss);
       }
       if (column == stateColumn() || (column >= 1 && column <= axisCount())) {
         return display(row, column);
@@ -208,8 +214,11 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
   if (section <= axisCount()) return axes_.value(section - 1);
   if (section == parametersColumn()) return tr("Parameters");
   if (section == seedsColumn()) return tr("Seeds");
-  if (section == validColumn()) return tr("Valid bpc");
-  if (section == testColumn()) return tr("Test bpc");
+  // "Valid bpc", "Valid sq. error" (a real-valued output's runs), "Valid" where they mix.
+  if (section == validColumn() || section == testColumn()) {
+    const QString name = section == validColumn() ? tr("Valid") : tr("Test");
+    return QString::fromStdString(engine::lossColumnTitle(name.toStdString(), units_));
+  }
   if (section == referenceColumn()) return tr("Reference");
   if (section == stateColumn()) return tr("State");
   return {};

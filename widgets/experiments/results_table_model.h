@@ -66,6 +66,7 @@ class ResultsTableModel : public QAbstractTableModel {
   QStringList axes_;
   QStringList keys_;
   std::vector<engine::ConfigurationResult> rows_;
+  std::vector<engine::LossUnit> units_;  // each row's, for the loss columns' unit
 };
 
 }  // namespace mrnn::widgets

@@ -151,6 +151,11 @@ void ResultsView::setResults(const engine::ExperimentPlan& plan,
     keys.append(QString::fromStdString(axis.key));
   }
   model_->setResults(labels, keys, rows);
+  // The metric box in the results' unit (a real-valued output's "bpc" is its squared error).
+  for (int i = 0; i < metric_->count(); ++i) {
+    metric_->setItemText(
+        i, MetricAxisPlot::metricLabel(metric_->itemData(i).toString().toStdString(), rows));
+  }
   selectConfigurations(selected);
   // References can be long ("test bpc 1.11 (Maupomé & Meurs, Table 1)"): capped, whole in
   // their tooltips, so that the state stays in view on a laptop's screen.
@@ -209,7 +214,7 @@ void ResultsView::updateClaims() {
     lines.append(tr("%1 <b>%2</b> below <b>%3</b> (%4): %5%6")
                      .arg(mark, QString::fromStdString(claim.betterLabel).toHtmlEscaped(),
                           QString::fromStdString(claim.worseLabel).toHtmlEscaped(),
-                          MetricAxisPlot::metricLabel(claim.claim.metric),
+                          MetricAxisPlot::metricLabel(claim.claim.metric, rows_),
                           QString::fromStdString(claim.verdictText()), figures));
     sources.append(QString::fromStdString(claim.claim.source));
   }

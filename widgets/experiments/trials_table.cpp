@@ -64,6 +64,18 @@ void TrialsTable::setText(int row, int column, const QString& text, const QStrin
 
 void TrialsTable::setPlan(const engine::ExperimentPlan& plan) {
   setRowCount(static_cast<int>(plan.trials.size()));
+  // The valid column in the trials' unit: bits, or a real-valued output's squared error.
+  std::vector<engine::LossUnit> units;
+  for (const engine::TrialPlan& trial : plan.trials)
+    units.push_back(engine::lossUnitOf(trial.project));
+  unitsMix_ = engine::lossUnitsMix(units);
+  horizontalHeaderItem(ValidColumn)
+      ->setText(QString::fromStdString(engine::lossColumnTitle(tr("Valid").toStdString(), units)));
+  const bool squaredErrors =
+      !units.empty() && !unitsMix_ && units.front() == engine::LossUnit::SquaredError;
+  horizontalHeaderItem(ValidColumn)
+      ->setToolTip(squaredErrors ? tr("Best validation loss so far, mean squared error")
+                                 : tr("Best validation loss so far, bits per symbol"));
   for (const engine::TrialPlan& trial : plan.trials) {
     const int row = static_cast<int>(trial.index);
     setText(row, TrialColumn, QStringLiteral("#%1").arg(trial.index + 1));
@@ -132,8 +144,13 @@ void TrialsTable::setProgress(const ExperimentSnapshot& snapshot) {
             : progress.etaSeconds ? formatEta(*progress.etaSeconds)
             : progress.finishing  ? tr("validating")
                                   : QStringLiteral("-"));
-    setText(row, ValidColumn,
-            current && run && run->bestValid ? formatLoss(*run->bestValid) : QStringLiteral("-"));
+    QString valid = QStringLiteral("-");
+    if (current && run && run->bestValid) {
+      valid = QString::fromStdString(engine::lossCellText(
+          formatLoss(engine::inLossUnit(*run->bestValid, progress.unit)).toStdString(),
+          progress.unit, unitsMix_));
+    }
+    setText(row, ValidColumn, valid);
     setText(row, NoteColumn, note);
   }
 }

@@ -43,6 +43,8 @@ class TrialsTable : public QTableWidget {
 
  private:
   void setText(int row, int column, const QString& text, const QString& tip = QString());
+
+  bool unitsMix_ = false;  // trials in bits and in squared error: each figure names its unit
 };
 
 }  // namespace mrnn::widgets

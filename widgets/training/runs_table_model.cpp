@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 
+#include "engine/config/loss_unit.h"
 #include "engine/config/project_file.h"
 #include "engine/store/imported_run.h"
 #include "engine/store/text_format.h"
@@ -52,7 +53,8 @@ QString RunsTableModel::importedText() {
 }
 
 double RunsTableModel::shownLoss(const Row& row, double bits) {
-  return row.squaredError ? bits * std::log(2.0) : bits;
+  return engine::inLossUnit(
+      bits, row.squaredError ? engine::LossUnit::SquaredError : engine::LossUnit::Bits);
 }
 
 RunsTableModel::Row RunsTableModel::makeRow(const engine::RunRecord& record) {
@@ -78,7 +80,7 @@ RunsTableModel::Row RunsTableModel::makeRow(const engine::RunRecord& record) {
     }
     row.hidden = sizes.join(QStringLiteral(", "));
     row.firstHidden = project.model.layers.empty() ? 0 : project.model.layers.front().hiddenSize;
-    row.squaredError = !project.model.predictsSymbols();
+    row.squaredError = engine::lossUnitOf(project) == engine::LossUnit::SquaredError;
   } catch (const std::exception& error) {
     // A config from an older or newer build: the run still lists, its settings do not.
     row.configError = QString::fromStdString(error.what());

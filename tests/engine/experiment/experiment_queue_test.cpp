@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "engine/config/project_file.h"
 #include "engine/experiment/experiment_plan.h"
 #include "engine/experiment/experiment_queue.h"
 #include "engine/experiment/experiment_results.h"
@@ -245,7 +246,7 @@ MRNN_TEST(a_trial_whose_run_is_deleted_waits_again_and_the_results_count_what_ex
   }
   auto rows = engine::experimentResults(plan, ledger.trials("e"), catalogue.runs());
   EXPECT_EQ(rows[1].state, std::string("done"));
-  EXPECT(rows[0].validBpc.values == (std::vector<double>{2.0, 2.2}));
+  EXPECT(rows[0].validLoss.values == (std::vector<double>{2.0, 2.2}));
 
   EXPECT_EQ(ledger.trialsOfRun(runs[3]).size(), size_t{1});
   catalogue.deleteRun(runs[3]);
@@ -256,14 +257,14 @@ MRNN_TEST(a_trial_whose_run_is_deleted_waits_again_and_the_results_count_what_ex
   EXPECT(ledger.trialsOfRun(runs[3]).empty());
   rows = engine::experimentResults(plan, ledger.trials("e"), catalogue.runs());
   EXPECT_EQ(rows[1].done, int64_t{1});
-  EXPECT_EQ(rows[1].validBpc.count, int64_t{1});
+  EXPECT_EQ(rows[1].validLoss.count, int64_t{1});
   EXPECT_EQ(rows[1].state, std::string("1 of 2 done"));
 
   // A run gone by other means (its row removed by hand): its done trial counts no result.
   engine::RunStore(engine::RunPaths::database(folder.path())).deleteRun(runs[2]);
   rows = engine::experimentResults(plan, ledger.trials("e"), catalogue.runs());
   EXPECT_EQ(rows[1].done, int64_t{0});
-  EXPECT_EQ(rows[1].validBpc.count, int64_t{0});
+  EXPECT_EQ(rows[1].validLoss.count, int64_t{0});
   EXPECT_MSG(rows[1].state.find("1 run(s) deleted") != std::string::npos, rows[1].state);
 }
 
@@ -293,12 +294,12 @@ MRNN_TEST(results_give_mean_and_spread_over_seeds_with_references) {
   const auto rows = engine::experimentResults(plan, ledger.trials("e"), catalogue.runs());
   EXPECT_EQ(rows.size(), size_t{2});
   // Trial 2 is not done: its figure is not a result yet.
-  EXPECT_EQ(rows[0].validBpc.count, int64_t{1});
+  EXPECT_EQ(rows[0].validLoss.count, int64_t{1});
   EXPECT_EQ(rows[0].state, std::string("1 of 2 done"));
-  EXPECT_EQ(rows[1].validBpc.count, int64_t{2});
-  EXPECT_NEAR(rows[1].validBpc.mean, 1.2, 1e-12);
-  EXPECT_NEAR(rows[1].validBpc.stddev, std::sqrt(0.08), 1e-12);
-  EXPECT_NEAR(rows[1].testBpc.mean, 1.3, 1e-12);
+  EXPECT_EQ(rows[1].validLoss.count, int64_t{2});
+  EXPECT_NEAR(rows[1].validLoss.mean, 1.2, 1e-12);
+  EXPECT_NEAR(rows[1].validLoss.stddev, std::sqrt(0.08), 1e-12);
+  EXPECT_NEAR(rows[1].testLoss.mean, 1.3, 1e-12);
   EXPECT(rows[0].references.empty());
   EXPECT_EQ(rows[1].references.size(), size_t{1});
   EXPECT_EQ(rows[1].references[0].source, std::string("Paper, Table 2"));
@@ -319,6 +320,63 @@ MRNN_TEST(results_give_mean_and_spread_over_seeds_with_references) {
   const std::string progress =
       engine::progressText(engine::experimentProgress(ledger.trials("e"), catalogue.runs()));
   EXPECT_MSG(progress.find("worse than a uniform guess") != std::string::npos, progress);
+}
+
+MRNN_TEST(a_real_valued_outputs_results_are_squared_errors_not_bits) {
+  // The store keeps every figure in bits (nats / ln 2); the addition problem's loss is a
+  // squared error, which the tables must give back as itself.
+  ScratchFolder folder;
+  const auto plan = planIn(folder, R"(experiment:
+  axes:
+    - key: training.optimizer.lr
+      values: [0.001, 0.002]
+  seeds: [1]
+)",
+                           R"(name: base
+model:
+  input: {level: word, embedding_size: 0, values: 1}
+  layers:
+    - {type: rnn, hidden_size: 8}
+  output: {type: linear}
+data:
+  synthetic: addition
+  problem: {length: 20, train: 100, valid: 10, test: 10}
+training:
+  max_steps: 40
+  optimizer: {type: adam, lr: 0.001}
+)");
+  ExperimentLedger ledger(folder.path());
+  engine::syncLedger(plan, ledger, false);
+  engine::RunCatalogue catalogue(folder.path(), engine::RunCatalogue::Access::ReadWrite);
+  const double ln2 = std::log(2.0);
+  for (int64_t t = 0; t < 2; ++t) {
+    const int64_t id = addRun(catalogue, engine::RunStatus::Finished, 0.02 / ln2, 40, 0.03 / ln2);
+    catalogue.store().setConfig(id, engine::projectToYaml(plan.trials[t].project));
+    ledger.setRun("e", t, id);
+    ledger.setStatus("e", t, TrialStatus::Done);
+  }
+  const auto rows = engine::experimentResults(plan, ledger.trials("e"), catalogue.runs());
+  EXPECT(rows[0].unit == engine::LossUnit::SquaredError);
+  EXPECT_NEAR(rows[0].validLoss.mean, 0.02, 1e-12);
+  EXPECT_NEAR(rows[1].testLoss.mean, 0.03, 1e-12);
+  EXPECT(!engine::measuredFigure(rows[0], "valid_perplexity").has_value());
+  const std::string text = engine::resultsText(plan, rows);
+  EXPECT_MSG(text.find("mean squared error, mean ± std") != std::string::npos, text);
+  EXPECT_MSG(text.find("valid sq. error") != std::string::npos, text);
+  EXPECT_MSG(text.find("0.0200") != std::string::npos, text);
+  EXPECT_MSG(text.find("bpc") == std::string::npos && text.find("0.0289") == std::string::npos,
+             text);
+  const std::string csv = engine::resultsCsv(plan, rows);
+  EXPECT_MSG(
+      csv.find(",valid_sq_error_mean,valid_sq_error_std,test_sq_error_mean,") != std::string::npos,
+      csv);
+  EXPECT_MSG(csv.find(",0.02,") != std::string::npos, csv);
+  const std::string json = engine::resultsJson(plan, rows);
+  EXPECT_MSG(json.find("\"valid_squared_error\": {\"mean\": 0.02") != std::string::npos, json);
+  const std::string progress =
+      engine::progressText(engine::experimentProgress(ledger.trials("e"), catalogue.runs()));
+  EXPECT_MSG(progress.find("valid sq. error") != std::string::npos, progress);
+  EXPECT_MSG(progress.find("0.0200") != std::string::npos, progress);
 }
 
 MRNN_TEST(a_trials_status_says_what_the_queue_is_doing) {

@@ -3,6 +3,7 @@
 #include <QAbstractItemView>
 #include <QComboBox>
 #include <QCompleter>
+#include <QDir>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -28,8 +29,10 @@
 #include "engine/store/experiment_ledger.h"
 #include "engine/store/run_store.h"
 #include "experiment_test_project.h"
+#include "widgets/display_format.h"
 #include "widgets/experiments/axes_editor.h"
 #include "widgets/experiments/experiment_file.h"
+#include "widgets/experiments/experiment_snapshot.h"
 #include "widgets/experiments/experiments_panel.h"
 #include "widgets/experiments/fixed_settings_editor.h"
 #include "widgets/experiments/metric_axis_plot.h"
@@ -107,6 +110,7 @@ class ExperimentsPanelTest : public QObject {
   void parallelCoordinatesHasALinePerConfiguration();
   void resultsExportAsCsv();
   void launchWithoutMrnnSaysSo();
+  void aRealValuedOutputsFiguresAreSquaredErrors();
 };
 
 void ExperimentsPanelTest::opensTheProjectsExperimentAndPlansIt() {
@@ -764,6 +768,48 @@ void ExperimentsPanelTest::launchWithoutMrnnSaysSo() {
   QVERIFY(!panel.launch());
   QVERIFY2(panel.queueLabel()->text().contains(QStringLiteral("Could not launch")),
            qPrintable(panel.queueLabel()->text()));
+}
+
+void ExperimentsPanelTest::aRealValuedOutputsFiguresAreSquaredErrors() {
+  // The addition problem's loss is a squared error; the store keeps it in bits (nats / ln 2).
+  QTemporaryDir dir;
+  QVERIFY(dir.isValid());
+  test::ExperimentTestProject::writeFile(
+      dir.filePath(QStringLiteral("project.yaml")),
+      "name: base\nmodel:\n"
+      "  input: {level: word, embedding_size: 0, values: 1}\n"
+      "  layers: [{type: rnn, hidden_size: 8}]\n"
+      "  output: {type: linear}\n"
+      "data:\n  synthetic: addition\n"
+      "  problem: {length: 20, train: 100, valid: 10, test: 10}\n"
+      "training: {max_steps: 40, optimizer: {type: adam}}\n");
+  QDir(dir.path()).mkpath(QStringLiteral("experiments"));
+  test::ExperimentTestProject::writeFile(
+      dir.filePath(QStringLiteral("experiments/e.yaml")),
+      "experiment:\n  axes:\n    - key: training.optimizer.lr\n      values: [0.001, 0.002]\n"
+      "  seeds: [1]\n");
+  const engine::ExperimentPlan plan = engine::planExperiment(
+      engine::loadExperiment(dir.filePath(QStringLiteral("experiments/e.yaml")).toStdString()));
+  fillStore(plan);  // best validation 2.05 bits for the first configuration
+  const ExperimentSnapshot snapshot = readExperimentSnapshot(plan);
+  QVERIFY2(snapshot.error.isEmpty(), qPrintable(snapshot.error));
+  const QString first = formatLoss(2.05 * std::log(2.0));
+
+  TrialsTable trials;
+  trials.setPlan(plan);
+  trials.setProgress(snapshot);
+  QCOMPARE(trials.horizontalHeaderItem(TrialsTable::ValidColumn)->text(),
+           QStringLiteral("Valid sq. error"));
+  QCOMPARE(trials.item(0, TrialsTable::ValidColumn)->text(), first);
+
+  ResultsTableModel results;
+  results.setResults({QStringLiteral("lr")}, {QStringLiteral("training.optimizer.lr")},
+                     snapshot.results);
+  QCOMPARE(results.headerData(results.validColumn(), Qt::Horizontal).toString(),
+           QStringLiteral("Valid sq. error"));
+  QCOMPARE(results.index(0, results.validColumn()).data().toString(), first);
+  QCOMPARE(MetricAxisPlot::metricLabel("valid_bpc", snapshot.results),
+           QStringLiteral("validation squared error"));
 }
 
 QTEST_MAIN(ExperimentsPanelTest)
