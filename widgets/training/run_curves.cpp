@@ -57,6 +57,7 @@ void RunCurves::addValidation(const engine::ValidationEvent& event) {
   append(RunMetric::ValidBits, at(event.figures.bitsPerSymbol));
   append(RunMetric::ValidPerplexity, at(event.figures.perplexity));
   append(RunMetric::ValidLoss, at(event.figures.nats));
+  if (event.figures.errorRate >= 0) append(RunMetric::ValidErrorRate, at(event.figures.errorRate));
 }
 
 void RunCurves::prependHistory(const RunCurves& history) {
@@ -115,6 +116,8 @@ const char* RunCurves::storeName(RunMetric metric) {
       return name::kBacktrackedIterate;
     case RunMetric::Rho:
       return name::kRho;
+    case RunMetric::ValidErrorRate:
+      return name::kValidErrorRate;
   }
   return "";
 }

@@ -41,8 +41,11 @@ enum class RunMetric {
   // The held-out loss as the trainer gives it: a real-valued output's mean squared error,
   // which bits and perplexity do not describe.
   ValidLoss,
+  // A long-range problem's criterion: the share of held-out sequences wrong, 0 to 1 (empty
+  // for corpora).
+  ValidErrorRate,
 };
-constexpr int kRunMetricCount = 11;
+constexpr int kRunMetricCount = 12;
 
 // A run's curves: filled live from the engine's events, or read back from the run store
 // (the metric series the trainer records: train/loss, valid/bpc, ...).

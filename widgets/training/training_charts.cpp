@@ -54,12 +54,21 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent) {
   // Whole numbers read better than "4e+04" for rates in the tens of thousands.
   plot(Chart::Throughput)->yAxis->setNumberFormat(QStringLiteral("f"));
   plot(Chart::Throughput)->yAxis->setNumberPrecision(0);
+  // A long-range problem's criterion on the right: its share of sequences wrong (rescale
+  // shows the axis while a run drawn has it).
+  QCPAxis* wrong = plot(Chart::Validation)->yAxis2;
+  wrong->setLabel(tr("% wrong"));
+  wrong->setRange(0, 100);
+  wrong->grid()->setVisible(false);
   plot(Chart::Loss)
       ->setToolTip(
           tr("Training loss of each step (light) and its exponential moving average (bold).\n"
              "Click a run in the legend to hide or show it; the mouse reads every run's value.\n"
              "Drag to pan, wheel to zoom, double-click to follow the data again."));
-  plot(Chart::Validation)->setToolTip(tr("Loss on the validation split at each validation."));
+  plot(Chart::Validation)
+      ->setToolTip(tr("Loss on the validation split at each validation; for a long-range problem "
+                      "also the % of its validation sequences wrong (dotted, right axis), the "
+                      "measure it is solved by."));
   plot(Chart::LearningRate)->setToolTip(tr("The learning rate the schedule set for each step."));
   plot(Chart::GradientNorm)
       ->setToolTip(tr("Global gradient norm of each step, measured before clipping."));
@@ -141,7 +150,7 @@ void TrainingCharts::setUpPlot(QCustomPlot* target, const QString& title, const 
   heading->setTextColor(QColor(0x30, 0x30, 0x30));
   heading->setMargins(QMargins(0, 4, 0, 0));
   target->plotLayout()->addElement(0, 0, heading);
-  for (QCPAxis* axis : {target->xAxis, target->yAxis}) {
+  for (QCPAxis* axis : {target->xAxis, target->yAxis, target->yAxis2}) {
     axis->setTickLabelFont(chartFont(7.5));
     axis->setLabelFont(chartFont(7.5));
     axis->setLabelColor(QColor(0x50, 0x50, 0x50));
@@ -166,6 +175,11 @@ void TrainingCharts::setUpPlot(QCustomPlot* target, const QString& title, const 
   connect(target, &QCustomPlot::mouseMove, this,
           [this, target](QMouseEvent* event) { onHover(target, event->pos()); });
   connect(target, &QCustomPlot::mouseWheel, this, [this] { stopFollowing(); });
+  // Tick counts follow the curves' height, known only once a replot has laid the chart out
+  // (the first one, a resize), after it made this replot's ticks: a change draws it again.
+  connect(target, &QCustomPlot::afterLayout, this, [this, target] {
+    if (updateTickers(target)) target->replot(QCustomPlot::rpQueuedReplot);
+  });
   connect(target, &QCustomPlot::mouseDoubleClick, this, [this] { fitToData(); });
   connect(target->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
           [this, target](const QCPRange& range) { syncXRange(target, range); });
@@ -189,6 +203,8 @@ TrainingCharts::Chart TrainingCharts::chartOf(Series series) const {
     case Series::CgIterations:
     case Series::KeptIterate:
       return Chart::CgIterations;
+    case Series::ErrorRate:
+      return Chart::Validation;
   }
   return Chart::Loss;
 }
@@ -236,7 +252,9 @@ void TrainingCharts::createGraphs(RunGraphs& run, bool live) {
   createBands(run);
   for (int s = 0; s < kSeriesCount; ++s) {
     const auto series = static_cast<Series>(s);
-    QCPGraph* graph = plot(chartOf(series))->addGraph();
+    QCustomPlot* target = plot(chartOf(series));
+    QCPGraph* graph = series == Series::ErrorRate ? target->addGraph(target->xAxis, target->yAxis2)
+                                                  : target->addGraph();
     graph->setAdaptiveSampling(true);
     if (series == Series::LossSmoothed) {
       graph->setName(run.curves.label());
@@ -264,9 +282,15 @@ void TrainingCharts::colourGraphs(RunGraphs& run, bool live) {
     if (!live && series != Series::LossRaw) {
       pen.setStyle(Qt::DashLine);  // overlays read as references, the live run as solid
     }
-    // The kept iterate beside the iterations run, λ beside a learning rate: dotted.
-    if (series == Series::KeptIterate || series == Series::Lambda) pen.setStyle(Qt::DotLine);
+    // The kept iterate beside the iterations run, λ beside a learning rate, the % wrong beside
+    // the validation loss: dotted.
+    if (series == Series::KeptIterate || series == Series::Lambda || series == Series::ErrorRate) {
+      pen.setStyle(Qt::DotLine);
+    }
     graph->setPen(pen);
+    if (series == Series::ErrorRate) {
+      graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, color, live ? 4 : 3));
+    }
     if (series == Series::Validation) {
       graph->setScatterStyle(
           QCPScatterStyle(QCPScatterStyle::ssCircle, color, QColor(Qt::white), live ? 6 : 5));
@@ -382,6 +406,8 @@ void TrainingCharts::refill(RunGraphs& run) {
        run.curves.curve(RunMetric::CgIterations), same);
   fill(run.graphs[static_cast<size_t>(Series::KeptIterate)],
        run.curves.curve(RunMetric::KeptIterate), same);
+  fill(run.graphs[static_cast<size_t>(Series::ErrorRate)],
+       run.curves.curve(RunMetric::ValidErrorRate), [](double share) { return 100.0 * share; });
   refillBands(run);
   if (&run == &live_) {
     liveRanks_->refill(run.curves.rankThroughput(),
@@ -475,6 +501,11 @@ void TrainingCharts::addValidation(const engine::ValidationEvent& event) {
   live_.curves.addValidation(event);
   // The curves just gained the point, with the wall time they resolved for it.
   appendPoint(live_, Series::Validation, live_.curves.curve(validationMetric()).last());
+  if (event.figures.errorRate >= 0) {
+    const CurvePoint& wrong = live_.curves.curve(RunMetric::ValidErrorRate).last();
+    live_.graphs[static_cast<size_t>(Series::ErrorRate)]->addData(keyOf(wrong),
+                                                                  100.0 * wrong.value);
+  }
   emit changed();
 }
 

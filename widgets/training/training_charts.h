@@ -48,7 +48,9 @@ class TrainingCharts : public QWidget {
   // the same unit so that it compares with validation.
   enum class Unit { BitsPerSymbol, Perplexity, SquaredError };
   // The graphs each run has. Lambda (Hessian-free's damping, on the learning-rate chart: it
-  // sets how far a step goes, as a rate does) and the CG iterations run and kept.
+  // sets how far a step goes, as a rate does) and the CG iterations run and kept. ErrorRate:
+  // a long-range problem's % of validation sequences wrong, on the validation chart's right
+  // axis (shown while a run drawn has it).
   enum class Series {
     LossRaw,
     LossSmoothed,
@@ -58,9 +60,10 @@ class TrainingCharts : public QWidget {
     Throughput,
     Lambda,
     CgIterations,
-    KeptIterate
+    KeptIterate,
+    ErrorRate
   };
-  static constexpr int kSeriesCount = 9;
+  static constexpr int kSeriesCount = 10;
 
   explicit TrainingCharts(QWidget* parent = nullptr);
   ~TrainingCharts() override;
@@ -182,6 +185,8 @@ class TrainingCharts : public QWidget {
   void applyAxisModes();
   void rescale();
   void updateTickers();
+  // One chart's; whether its ticks changed.
+  bool updateTickers(QCustomPlot* target);
   void updateLabels();
   void updatePlaceholder();
   void syncXRange(QCustomPlot* source, const QCPRange& range);

@@ -55,28 +55,44 @@ void TrainingCharts::applyAxisModes() {
 }
 
 void TrainingCharts::updateTickers() {
-  for (QCustomPlot* target : plots_) {
-    QCPAxis* axis = target->yAxis;
-    const QCPRange range = axis->range();
-    // A label needs about 34 pixels of height: a short chart (the small ones, or any at
-    // 720 pixels) gets fewer labels rather than overlapping ones.
-    const int height =
-        target->axisRect()->height() > 0 ? target->axisRect()->height() : target->height() - 40;
-    const int tickCount = std::clamp(height / 34, 2, 5);
-    const bool decades =
-        logScale_ && range.lower > 0 && range.upper / range.lower >= kLogTickerMinRatio;
-    const bool isLog = !axis->ticker().dynamicCast<QCPAxisTickerLog>().isNull();
-    if (decades && !isLog) {
-      axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-    } else if (!decades && isLog) {
-      axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
-    }
-    axis->ticker()->setTickCount(tickCount);
-    // Enough digits that neighbouring labels differ (4.7035 and 4.7040, not 4.704 twice).
-    if (axis->numberFormat() == QStringLiteral("g")) {
-      axis->setNumberPrecision(distinctDigits(range, tickCount));
-    }
+  for (QCustomPlot* target : plots_) updateTickers(target);
+}
+
+bool TrainingCharts::updateTickers(QCustomPlot* target) {
+  QCPAxis* axis = target->yAxis;
+  const QCPRange range = axis->range();
+  // A label needs about 34 pixels of height: a short chart (the small ones, or any at
+  // 720 pixels) gets fewer labels rather than overlapping ones.
+  const int height =
+      target->axisRect()->height() > 0 ? target->axisRect()->height() : target->height() - 40;
+  const int tickCount = std::clamp(height / 34, 2, 5);
+  const bool decades =
+      logScale_ && range.lower > 0 && range.upper / range.lower >= kLogTickerMinRatio;
+  const bool isLog = !axis->ticker().dynamicCast<QCPAxisTickerLog>().isNull();
+  bool changed = decades != isLog || axis->ticker()->tickCount() != tickCount;
+  if (decades && !isLog) {
+    axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+  } else if (!decades && isLog) {
+    axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
   }
+  axis->ticker()->setTickCount(tickCount);
+  // Enough digits that neighbouring labels differ (4.7035 and 4.7040, not 4.704 twice).
+  if (axis->numberFormat() == QStringLiteral("g")) {
+    axis->setNumberPrecision(distinctDigits(range, tickCount));
+  }
+  // The validation chart's % wrong: 0, 50, 100 on a short chart, every 25 on a taller one.
+  auto wrong = target->yAxis2->ticker().dynamicCast<QCPAxisTickerText>();
+  if (wrong.isNull()) {
+    wrong = QSharedPointer<QCPAxisTickerText>::create();
+    target->yAxis2->setTicker(wrong);
+  }
+  const double step = height < 100 ? 50.0 : 25.0;
+  if (wrong->ticks().size() != static_cast<int>(100.0 / step) + 1) {
+    wrong->clear();
+    for (double at = 0.0; at <= 100.0; at += step) wrong->addTick(at, QString::number(at));
+    changed = true;
+  }
+  return changed;
 }
 
 void TrainingCharts::updateLabels() {
@@ -139,8 +155,13 @@ void TrainingCharts::rescale() {
     const QCP::SignDomain domain = logScale_ ? QCP::sdPositive : QCP::sdBoth;
     bool anyValue = false;
     QCPRange values;
+    bool anyWrong = false;  // a point on the right axis (the validation chart's % wrong)
     for (int g = 0; g < target->graphCount(); ++g) {
       if (!target->graph(g)->visible()) continue;
+      if (target->graph(g)->valueAxis() != target->yAxis) {
+        anyWrong = anyWrong || !target->graph(g)->data()->isEmpty();
+        continue;
+      }
       bool found = false;
       const QCPRange range = target->graph(g)->getValueRange(found, domain, keys);
       if (!found || !std::isfinite(range.lower) || !std::isfinite(range.upper)) continue;
@@ -151,6 +172,9 @@ void TrainingCharts::rescale() {
         values.expand(range);
       }
     }
+    // The right axis only where a run shown has the % wrong; 0 to 100, a little air at each end.
+    target->yAxis2->setVisible(anyWrong);
+    if (anyWrong) target->yAxis2->setRange(-3, 103);
     // A chart none of the shown runs has points for (no validation yet) gets the empty frame.
     target->yAxis->setRange(anyValue    ? padded(values, logScale_)
                             : logScale_ ? QCPRange(0.1, 1)

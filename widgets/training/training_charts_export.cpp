@@ -28,6 +28,7 @@ QByteArray TrainingCharts::toCsv() const {
       {RunMetric::CgIterations, "cg_iterations", [](double v) { return v; }},
       {RunMetric::KeptIterate, "cg_iteration_kept", [](double v) { return v; }},
       {RunMetric::Rho, "reduction_ratio", [](double v) { return v; }},
+      {RunMetric::ValidErrorRate, "valid_error_rate", [](double v) { return v; }},
   };
   QByteArray out("run,label,metric,step,epoch,seconds,value\n");
   for (int index = 0; index <= overlayCount(); ++index) {

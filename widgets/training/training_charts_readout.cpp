@@ -121,6 +121,11 @@ void TrainingCharts::showReadout(Chart chart, double key) {
         }
       }
     }
+    if (chart == Chart::Validation && value) {
+      if (const auto wrong = read(Series::ErrorRate)) {
+        text += tr(" · %1% wrong").arg(readoutLocale().toString(*wrong, 'f', 1));
+      }
+    }
     if (chart == Chart::LearningRate && !value) {
       if (const auto lambda = read(Series::Lambda)) {
         text = tr("%1   λ %2").arg(run->curves.label(), readoutValue(*lambda));

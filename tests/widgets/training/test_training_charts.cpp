@@ -94,6 +94,7 @@ class TrainingChartsTest : public QObject {
   void legendEntriesReadWhole();
   void aShortRunIsNotFlattenedIntoItsFirstSteps();
   void seedsOfOneConfigurationDrawAMeanWithABand();
+  void aLongRangeProblemsShareWrongIsDrawnBesideItsLoss();
 
  private:
   std::unique_ptr<TrainingCharts> charts_;
@@ -508,6 +509,64 @@ void TrainingChartsTest::seedsOfOneConfigurationDrawAMeanWithABand() {
   QVERIFY(!band->upper()->visible() && !band->lower()->visible());
   charts_->setRunVisible(1, true);
   QVERIFY(band->upper()->visible());
+}
+
+void TrainingChartsTest::aLongRangeProblemsShareWrongIsDrawnBesideItsLoss() {
+  // Corpora have no error rate: the validation chart has no right axis.
+  QCustomPlot* validation = charts_->plot(Chart::Validation);
+  QVERIFY(!validation->yAxis2->visible());
+  QCOMPARE(charts_->overlayGraph(0, Series::ErrorRate)->dataCount(), 0);
+  // A long-range problem's validations carry the share of sequences wrong.
+  RunCurves problem(7, QStringLiteral("Run 7 · memorisation"));
+  for (int step = 1; step <= 30; ++step) {
+    mrnn::engine::StepEvent event;
+    event.step = step;
+    event.loss = 0.16 - step * 0.004;
+    event.wallSeconds = step * 3.0;
+    problem.addStep(event);
+    if (step % 10 == 0) {
+      mrnn::engine::ValidationEvent check;
+      check.step = step;
+      check.figures.bitsPerSymbol = event.loss / std::log(2.0);
+      check.figures.errorRate = 1.0 - step / 40.0;  // 75%, 50%, 25% wrong
+      check.figures.sequences = 500;
+      problem.addValidation(check);
+    }
+  }
+  QCOMPARE(problem.curve(mrnn::widgets::RunMetric::ValidErrorRate).size(), 3);
+  charts_->setOverlays({problem});
+  charts_->replot();
+  QCPGraph* wrong = charts_->overlayGraph(0, Series::ErrorRate);
+  QCOMPARE(wrong->parentPlot(), validation);
+  QCOMPARE(wrong->valueAxis(), validation->yAxis2);
+  QCOMPARE(wrong->dataCount(), 3);
+  QCOMPARE((wrong->data()->constEnd() - 1)->value, 25.0);
+  QVERIFY(validation->yAxis2->visible());
+  QCOMPARE(validation->yAxis2->label(), QStringLiteral("% wrong"));
+  // The loss keeps its own axis: its range is not stretched to 100.
+  QVERIFY2(validation->yAxis->range().upper < 1.0,
+           qPrintable(QString::number(validation->yAxis->range().upper)));
+  charts_->showReadout(Chart::Validation, 30);
+  const QString text = charts_->readoutText(Chart::Validation);
+  QVERIFY2(text.contains(QStringLiteral("· 25.0% wrong")), qPrintable(text));
+  QVERIFY(charts_->toCsv().contains(",valid_error_rate,30,"));
+  // The live run draws it as its validations arrive.
+  charts_->startLive(QStringLiteral("live"));
+  mrnn::engine::StepEvent first;
+  first.step = 1;
+  first.loss = 0.15;
+  charts_->addStep(first);
+  mrnn::engine::ValidationEvent check;
+  check.step = 1;
+  check.figures.errorRate = 0.5;
+  charts_->addValidation(check);
+  QCOMPARE(charts_->liveGraph(Series::ErrorRate)->dataCount(), 1);
+  QCOMPARE(charts_->liveGraph(Series::ErrorRate)->data()->constBegin()->value, 50.0);
+  // Back to corpora alone: the axis goes.
+  charts_->startLive(QStringLiteral("live"));
+  charts_->setOverlays({makeRun(1, QStringLiteral("Run 1"), 20, 4.0)});
+  charts_->replot();
+  QVERIFY(!validation->yAxis2->visible());
 }
 
 QTEST_MAIN(TrainingChartsTest)
