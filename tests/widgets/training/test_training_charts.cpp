@@ -95,6 +95,7 @@ class TrainingChartsTest : public QObject {
   void aShortRunIsNotFlattenedIntoItsFirstSteps();
   void seedsOfOneConfigurationDrawAMeanWithABand();
   void aLongRangeProblemsShareWrongIsDrawnBesideItsLoss();
+  void aShortChartGetsFewerLabelsOnceLaidOut();
 
  private:
   std::unique_ptr<TrainingCharts> charts_;
@@ -567,6 +568,16 @@ void TrainingChartsTest::aLongRangeProblemsShareWrongIsDrawnBesideItsLoss() {
   charts_->setOverlays({makeRun(1, QStringLiteral("Run 1"), 20, 4.0)});
   charts_->replot();
   QVERIFY(!validation->yAxis2->visible());
+}
+
+void TrainingChartsTest::aShortChartGetsFewerLabelsOnceLaidOut() {
+  // The tick count follows the curves' height, which only a replot's layout knows: a chart
+  // made short (a 720-pixel window) must not keep the labels of its taller self.
+  QCustomPlot* validation = charts_->plot(Chart::Validation);
+  QTRY_VERIFY(validation->yAxis->tickVector().size() >= 4);
+  charts_->resize(900, 260);  // the plots lay themselves out again; nothing else replots
+  QTRY_VERIFY2(validation->yAxis->tickVector().size() <= 3,
+               qPrintable(QString::number(validation->yAxis->tickVector().size())));
 }
 
 QTEST_MAIN(TrainingChartsTest)
