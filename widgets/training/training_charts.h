@@ -140,7 +140,8 @@ class TrainingCharts : public QWidget {
   QString readoutText(Chart chart) const;
 
   // Every shown run's curves, one row per point: run id, label, metric, step, epoch,
-  // seconds, value (loss in bits per symbol, as the charts show it); the live run's ranks as
+  // seconds, value (loss in bits per symbol, a real-valued output's as its squared error, as
+  // the charts show it); the live run's ranks as
   // metrics rank<r>_symbols_per_second.
   QByteArray toCsv() const;
   // The five charts as one figure (.png, .svg or .pdf); throws std::runtime_error.

@@ -17,10 +17,17 @@ QByteArray TrainingCharts::toCsv() const {
     const char* name;
     double (*convert)(double);
   };
-  static const Column columns[] = {
+  static const Column bits[] = {
       {RunMetric::TrainLoss, "train_bits_per_symbol", [](double nats) { return natsToBits(nats); }},
       {RunMetric::ValidBits, "valid_bits_per_symbol", [](double v) { return v; }},
       {RunMetric::ValidPerplexity, "valid_perplexity", [](double v) { return v; }},
+  };
+  // A real-valued output's loss is its squared error (as the charts show it), never bits.
+  static const Column squaredError[] = {
+      {RunMetric::TrainLoss, "train_squared_error", [](double v) { return v; }},
+      {RunMetric::ValidLoss, "valid_squared_error", [](double v) { return v; }},
+  };
+  static const Column others[] = {
       {RunMetric::LearningRate, "learning_rate", [](double v) { return v; }},
       {RunMetric::GradientNorm, "gradient_norm", [](double v) { return v; }},
       {RunMetric::Throughput, "symbols_per_second", [](double v) { return v; }},
@@ -29,6 +36,14 @@ QByteArray TrainingCharts::toCsv() const {
       {RunMetric::KeptIterate, "cg_iteration_kept", [](double v) { return v; }},
       {RunMetric::Rho, "reduction_ratio", [](double v) { return v; }},
       {RunMetric::ValidErrorRate, "valid_error_rate", [](double v) { return v; }},
+  };
+  const auto eachColumn = [this](const auto& visit) {
+    if (unit_ == Unit::SquaredError) {
+      for (const Column& column : squaredError) visit(column);
+    } else {
+      for (const Column& column : bits) visit(column);
+    }
+    for (const Column& column : others) visit(column);
   };
   QByteArray out("run,label,metric,step,epoch,seconds,value\n");
   for (int index = 0; index <= overlayCount(); ++index) {
@@ -46,17 +61,14 @@ QByteArray TrainingCharts::toCsv() const {
                QByteArray::number(convert(point.value), 'g', 10) + '\n';
       }
     };
-    for (const Column& column : columns) {
+    eachColumn([&](const Column& column) {
       rows(column.name, run->curves.curve(column.metric), column.convert);
-    }
+    });
     // A seed group's standard deviation over its runs, per metric, in its mean's units.
     if (run->curves.isSeedGroup()) {
-      for (const Column& column : columns) {
-        const bool loss = column.metric == RunMetric::TrainLoss;
-        rows(
-            QByteArray(column.name) + "_std", run->curves.spread(column.metric),
-            loss ? +[](double nats) { return natsToBits(nats); } : +[](double v) { return v; });
-      }
+      eachColumn([&](const Column& column) {
+        rows(QByteArray(column.name) + "_std", run->curves.spread(column.metric), column.convert);
+      });
     }
     const QVector<Curve>& ranks = run->curves.rankThroughput();
     for (int rank = 0; rank < ranks.size(); ++rank) {

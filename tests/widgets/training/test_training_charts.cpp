@@ -96,6 +96,7 @@ class TrainingChartsTest : public QObject {
   void seedsOfOneConfigurationDrawAMeanWithABand();
   void aLongRangeProblemsShareWrongIsDrawnBesideItsLoss();
   void aShortChartGetsFewerLabelsOnceLaidOut();
+  void aSquaredErrorIsSavedAsItself();
 
  private:
   std::unique_ptr<TrainingCharts> charts_;
@@ -578,6 +579,26 @@ void TrainingChartsTest::aShortChartGetsFewerLabelsOnceLaidOut() {
   charts_->resize(900, 260);  // the plots lay themselves out again; nothing else replots
   QTRY_VERIFY2(validation->yAxis->tickVector().size() <= 3,
                qPrintable(QString::number(validation->yAxis->tickVector().size())));
+}
+
+void TrainingChartsTest::aSquaredErrorIsSavedAsItself() {
+  // The addition problem's loss is a squared error: Save numbers gives it so, never in bits.
+  RunCurves addition(5, QStringLiteral("Run 5 · addition"));
+  mrnn::engine::StepEvent step;
+  step.step = 1;
+  step.loss = 0.25;
+  addition.addStep(step);
+  mrnn::engine::ValidationEvent check;
+  check.step = 1;
+  check.figures.nats = 0.2;
+  check.figures.bitsPerSymbol = 0.2 / std::log(2.0);
+  addition.addValidation(check);
+  charts_->setUnit(TrainingCharts::Unit::SquaredError);
+  charts_->setOverlays({addition});
+  const QByteArray csv = charts_->toCsv();
+  QVERIFY2(csv.contains(",train_squared_error,1,0,0,0.25\n"), csv.constData());
+  QVERIFY2(csv.contains(",valid_squared_error,1,0,0,0.2\n"), csv.constData());
+  QVERIFY2(!csv.contains("bits_per_symbol") && !csv.contains("perplexity"), csv.constData());
 }
 
 QTEST_MAIN(TrainingChartsTest)
