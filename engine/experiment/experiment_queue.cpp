@@ -11,6 +11,7 @@
 #include <map>
 #include <thread>
 
+#include "engine/config/loss_unit.h"
 #include "engine/experiment/experiment_paths.h"
 #include "engine/experiment/queue_run.h"
 #include "engine/experiment/trial_executor.h"
@@ -52,6 +53,19 @@ std::string bits(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.4f", value);
   return text;
+}
+
+// The loss unit of a ledger row's trial, from the plan (its project's output).
+LossUnit unitOf(const ExperimentPlan& plan, const TrialRecord& row) {
+  if (row.trial < 0 || row.trial >= static_cast<int64_t>(plan.trials.size())) return LossUnit::Bits;
+  return lossUnitOf(plan.trials[static_cast<size_t>(row.trial)].project);
+}
+
+// A stored figure (bits) as the queue's lines say it: "1.2345 bits", or a real-valued
+// output's "0.0889 squared error".
+std::string lossText(double storedBits, LossUnit unit) {
+  return bits(inLossUnit(storedBits, unit)) +
+         (unit == LossUnit::SquaredError ? " squared error" : " bits");
 }
 
 }  // namespace
@@ -209,12 +223,12 @@ bool promoteAtRungs(const ExperimentPlan& plan, ExperimentLedger& ledger,
       ledger.setStatus(row->experiment, row->trial, TrialStatus::Queued);
     } else {
       const double score = ranked[rank].first;
-      ledger.setStatus(row->experiment, row->trial, TrialStatus::Cut,
-                       "cut at step " + std::to_string(rungs[static_cast<size_t>(rung)]) +
-                           ": validation " +
-                           (std::isfinite(score) ? bits(score) + " bits" : std::string("none")) +
-                           ", rank " + std::to_string(rank + 1) + " of " +
-                           std::to_string(ranked.size()) + " (kept " + std::to_string(kept) + ")");
+      ledger.setStatus(
+          row->experiment, row->trial, TrialStatus::Cut,
+          "cut at step " + std::to_string(rungs[static_cast<size_t>(rung)]) + ": validation " +
+              (std::isfinite(score) ? lossText(score, unitOf(plan, *row)) : std::string("none")) +
+              ", rank " + std::to_string(rank + 1) + " of " + std::to_string(ranked.size()) +
+              " (kept " + std::to_string(kept) + ")");
     }
   }
   return true;
@@ -254,9 +268,10 @@ void recordTrialExit(const ExperimentPlan& plan, ExperimentLedger& ledger,
   if (code == 0) {
     ledger.setStatus(name, index, TrialStatus::Done);
     std::string result = describeTrial(*row) + " done";
-    if (run && run->bestValid) result += ": validation " + bits(*run->bestValid) + " bits";
+    const LossUnit unit = run ? recordedLossUnit(run->configYaml) : LossUnit::Bits;
+    if (run && run->bestValid) result += ": validation " + lossText(*run->bestValid, unit);
     if (run && run->testResult && run->status == RunStatus::Finished) {
-      result += ", test " + bits(*run->testResult);
+      result += ", test " + bits(inLossUnit(*run->testResult, unit));
     }
     log(result);
     return;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "engine/config/project_file.h"
 #include "engine/experiment/experiment_plan.h"
@@ -377,6 +378,12 @@ training:
       engine::progressText(engine::experimentProgress(ledger.trials("e"), catalogue.runs()));
   EXPECT_MSG(progress.find("valid sq. error") != std::string::npos, progress);
   EXPECT_MSG(progress.find("0.0200") != std::string::npos, progress);
+  // The queue's line when a trial ends says it the same way.
+  std::string said;
+  std::map<int64_t, int> kills;
+  engine::recordTrialExit(plan, ledger, catalogue, 0, 0, false, kills,
+                          [&said](const std::string& line) { said = line; });
+  EXPECT_MSG(said.find("validation 0.0200 squared error, test 0.0300") != std::string::npos, said);
 }
 
 MRNN_TEST(a_trials_status_says_what_the_queue_is_doing) {
