@@ -5,6 +5,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QListView>
 #include <QPainter>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -151,10 +152,20 @@ void ResultsView::setResults(const engine::ExperimentPlan& plan,
     keys.append(QString::fromStdString(axis.key));
   }
   model_->setResults(labels, keys, rows);
-  // The metric box in the results' unit (a real-valued output's "bpc" is its squared error).
+  // The metric box in the results' unit: a real-valued output's "bpc" is its squared error,
+  // and it has no perplexity to offer.
+  const bool squaredErrors =
+      !rows.empty() && std::all_of(rows.begin(), rows.end(), [](const auto& row) {
+        return row.unit == engine::LossUnit::SquaredError;
+      });
+  auto* list = qobject_cast<QListView*>(metric_->view());
   for (int i = 0; i < metric_->count(); ++i) {
-    metric_->setItemText(
-        i, MetricAxisPlot::metricLabel(metric_->itemData(i).toString().toStdString(), rows));
+    const std::string name = metric_->itemData(i).toString().toStdString();
+    metric_->setItemText(i, MetricAxisPlot::metricLabel(name, rows));
+    if (list) list->setRowHidden(i, squaredErrors && name.find("perplexity") != std::string::npos);
+  }
+  if (squaredErrors && metric().find("perplexity") != std::string::npos) {
+    setMetric(metric().rfind("test_", 0) == 0 ? "test_bpc" : "valid_bpc");
   }
   selectConfigurations(selected);
   // References can be long ("test bpc 1.11 (Maupomé & Meurs, Table 1)"): capped, whole in

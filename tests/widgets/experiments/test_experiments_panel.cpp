@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListView>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
@@ -810,6 +811,18 @@ void ExperimentsPanelTest::aRealValuedOutputsFiguresAreSquaredErrors() {
   QCOMPARE(results.index(0, results.validColumn()).data().toString(), first);
   QCOMPARE(MetricAxisPlot::metricLabel("valid_bpc", snapshot.results),
            QStringLiteral("validation squared error"));
+  // The metric box offers no perplexity for a squared error.
+  ResultsView view;
+  view.setMetric("test_perplexity");
+  view.setResults(plan, snapshot.results);
+  QCOMPARE(view.metric(), std::string("test_bpc"));
+  auto* list = qobject_cast<QListView*>(view.metricChooser()->view());
+  QVERIFY(list);
+  for (int i = 0; i < view.metricChooser()->count(); ++i) {
+    const QString name = view.metricChooser()->itemData(i).toString();
+    QCOMPARE(list->isRowHidden(i), name.contains(QStringLiteral("perplexity")));
+  }
+  QCOMPARE(view.metricChooser()->currentText(), QStringLiteral("test squared error"));
 }
 
 QTEST_MAIN(ExperimentsPanelTest)
