@@ -70,11 +70,13 @@ std::map<std::string, std::string> parse(int argc, char** argv) {
           "--hidden, --recurrent-scale, --batch, --gradient-windows, --curvature-windows,\n"
           "--cg-max, --min-lambda, --mu (structural damping): auto (the default) takes the\n"
           "problem's own, the settings it was measured to need: 64 units from radius 1.0\n"
-          "(random_permutation and memorization_5bit 1.2), 5 windows of 100 for the\n"
+          "(random_permutation and both memorisations 1.2), 5 windows of 100 for the\n"
           "gradient and 1 for the curvature, CG up to 100, λ at least 0.05 where the\n"
           "answer is a symbol (none for addition and multiplication, as Martens' code),\n"
           "μ 0.03; memorization_5bit 100 units and its 32 patterns as one window for\n"
-          "both, CG up to 300. The report ends with each problem's settings.\n");
+          "both, CG up to 300; memorization_20bit 100 units, 10 windows for the\n"
+          "gradient and 3 for the curvature, CG up to 300, λ at least 0.005.\n"
+          "The report ends with each problem's settings.\n");
       std::exit(0);
     }
     if (key.rfind("--", 0) != 0 || !options.count(key.substr(2))) {

@@ -64,6 +64,14 @@ RaceRecipe raceRecipe(SyntheticTask problem) {
     recipe.curvatureWindows = 1;
     recipe.cgMaxIterations = 300;
   }
+  if (problem == SyntheticTask::Memorization20) {
+    recipe.recurrentScale = 1.2;
+    recipe.hidden = 100;
+    recipe.gradientWindows = 10;
+    recipe.curvatureWindows = 3;
+    recipe.cgMaxIterations = 300;
+    recipe.minLambda = 0.005;
+  }
   return recipe;
 }
 

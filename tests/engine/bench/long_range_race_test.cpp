@@ -74,6 +74,9 @@ MRNN_TEST(the_long_range_race_trains_5bit_memorisation_by_its_own_recipe) {
   EXPECT_EQ(engine::raceSettingsText(engine::raceRecipe(engine::SyntheticTask::Memorization5)),
             std::string("100 units from radius 1.2; windows of 32: 1 for the gradient, 1 for the "
                         "curvature; CG up to 300; λ at least 0.05; μ 0.03"));
+  EXPECT_EQ(engine::raceSettingsText(engine::raceRecipe(engine::SyntheticTask::Memorization20)),
+            std::string("100 units from radius 1.2; windows of 100: 10 for the gradient, 3 for "
+                        "the curvature; CG up to 300; λ at least 0.005; μ 0.03"));
   EXPECT_EQ(engine::raceSettingsText(engine::raceRecipe(engine::SyntheticTask::Addition)),
             std::string("64 units from radius 1.0; windows of 100: 5 for the gradient, 1 for the "
                         "curvature; CG up to 100; λ not floored; μ 0.03"));
@@ -97,6 +100,8 @@ MRNN_TEST(the_long_range_race_floors_lambda_by_its_problems_answer) {
   EXPECT_NEAR(floorIn(SyntheticTask::TemporalOrder3, std::nullopt), 0.05, 0.0);
   EXPECT_NEAR(floorIn(SyntheticTask::Xor, std::nullopt), 0.05, 0.0);
   EXPECT_NEAR(floorIn(SyntheticTask::Memorization5, std::nullopt), 0.05, 0.0);
+  // Ten answers among 100 scored steps: the floor in their units.
+  EXPECT_NEAR(floorIn(SyntheticTask::Memorization20, std::nullopt), 0.005, 0.0);
   EXPECT_NEAR(floorIn(SyntheticTask::Multiplication, std::nullopt), 0.0, 0.0);
   EXPECT_NEAR(floorIn(SyntheticTask::Addition, std::nullopt), 0.0, 0.0);
   EXPECT_NEAR(floorIn(SyntheticTask::TemporalOrder3, 0.0), 0.0, 0.0);
