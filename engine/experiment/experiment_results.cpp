@@ -249,18 +249,18 @@ std::vector<ConfigurationResult> experimentResults(const ExperimentPlan& plan,
 std::optional<SeedSummary> measuredFigure(const ConfigurationResult& result,
                                           const std::string& metric) {
   const bool test = metric.rfind("test_", 0) == 0;
-  SeedSummary bitsFigure = test ? result.testLoss : result.validLoss;
-  if (bitsFigure.count == 0) return std::nullopt;
+  SeedSummary figure = test ? result.testLoss : result.validLoss;
+  if (figure.count == 0) return std::nullopt;
   const bool perplexityAsked = metric.find("perplexity") != std::string::npos;
   // A squared error has no perplexity; its "bpc" metrics read the squared error itself.
   if (result.unit == LossUnit::SquaredError) {
-    return perplexityAsked ? std::nullopt : std::optional<SeedSummary>(bitsFigure);
+    return perplexityAsked ? std::nullopt : std::optional<SeedSummary>(figure);
   }
-  if (!perplexityAsked) return bitsFigure;
+  if (!perplexityAsked) return figure;
   // Perplexity 2^bits: the mean of the seeds' perplexities, its spread by the same rule.
-  SeedSummary perplexity = bitsFigure;
-  perplexity.mean = std::pow(2.0, bitsFigure.mean);
-  perplexity.stddev = perplexity.mean * std::log(2.0) * bitsFigure.stddev;
+  SeedSummary perplexity = figure;
+  perplexity.mean = std::pow(2.0, figure.mean);
+  perplexity.stddev = perplexity.mean * std::log(2.0) * figure.stddev;
   for (double& value : perplexity.values) value = std::pow(2.0, value);
   return perplexity;
 }
