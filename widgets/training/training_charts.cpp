@@ -176,9 +176,10 @@ void TrainingCharts::setUpPlot(QCustomPlot* target, const QString& title, const 
           [this, target](QMouseEvent* event) { onHover(target, event->pos()); });
   connect(target, &QCustomPlot::mouseWheel, this, [this] { stopFollowing(); });
   // Tick counts follow the curves' height, known only once a replot has laid the chart out
-  // (the first one, a resize), after it made this replot's ticks: a change draws it again.
+  // (the first one, a resize), after it made this replot's ticks: a change asks the owner for
+  // another, which its coalescing timer merges with the data's.
   connect(target, &QCustomPlot::afterLayout, this, [this, target] {
-    if (updateTickers(target)) target->replot(QCustomPlot::rpQueuedReplot);
+    if (updateTickers(target)) emit changed();
   });
   connect(target, &QCustomPlot::mouseDoubleClick, this, [this] { fitToData(); });
   connect(target->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,

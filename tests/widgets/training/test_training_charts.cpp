@@ -574,6 +574,10 @@ void TrainingChartsTest::aLongRangeProblemsShareWrongIsDrawnBesideItsLoss() {
 void TrainingChartsTest::aShortChartGetsFewerLabelsOnceLaidOut() {
   // The tick count follows the curves' height, which only a replot's layout knows: a chart
   // made short (a 720-pixel window) must not keep the labels of its taller self.
+  // As the monitor does: a change replots, after the events that made it.
+  connect(
+      charts_.get(), &TrainingCharts::changed, charts_.get(), [this] { charts_->replot(); },
+      Qt::QueuedConnection);
   QCustomPlot* validation = charts_->plot(Chart::Validation);
   QTRY_VERIFY(validation->yAxis->tickVector().size() >= 4);
   charts_->resize(900, 260);  // the plots lay themselves out again; nothing else replots

@@ -268,8 +268,9 @@ void TrainingMonitorPanelTest::replotsAreCoalesced() {
   const qint64 elapsed = clock.elapsed();
   QCOMPARE(panel.controller()->stepsReceived(), 300);
   qInfo("%lld ms, %d replots for 300 steps", elapsed, replots);
-  // At most one replot per 200 ms, plus the few a start, an end and a fit add.
-  QVERIFY2(replots <= elapsed / TrainingMonitorPanel::kReplotIntervalMs + 4,
+  // At most one replot per 200 ms, plus the few a start, an end and a fit add, and one where
+  // a chart's new layout (the legend's first entry) changes its labels.
+  QVERIFY2(replots <= elapsed / TrainingMonitorPanel::kReplotIntervalMs + 5,
            qPrintable(QStringLiteral("%1 replots in %2 ms").arg(replots).arg(elapsed)));
   QVERIFY(replots < 300);
   QCOMPARE(panel.charts()->liveGraph(Series::LossRaw)->dataCount(), 300);
