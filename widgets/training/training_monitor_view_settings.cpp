@@ -39,12 +39,18 @@ bool TrainingMonitorPanel::showsSquaredError() const {
 }
 
 void TrainingMonitorPanel::applyDefaultUnit() {
-  // Word models are read in perplexity, character and byte models in bits per symbol; a
-  // real-valued output (squared error) in nothing else, so the box offers nothing else.
+  // Word models are read in perplexity, character and byte models in bits per symbol, and so
+  // are the generated problems (a loss per scored step, where a perplexity of 1.02 says
+  // little); a real-valued output (squared error) in nothing else, so the box offers nothing
+  // else.
   const engine::Project& project = document_.project();
   const bool squaredError = !project.model.predictsSymbols();
-  // What the box was last filled for: the input level, or -2 for a real-valued output.
-  const int filledFor = squaredError ? -2 : static_cast<int>(project.model.input.level);
+  const bool problem = project.data.synthetic != engine::SyntheticTask::None;
+  // What the box was last filled for: the input level, -2 for a real-valued output, -3 for a
+  // generated problem.
+  const int filledFor = squaredError ? -2
+                        : problem    ? -3
+                                     : static_cast<int>(project.model.input.level);
   if (filledFor == defaultUnitLevel_) return;
   defaultUnitLevel_ = filledFor;
   const QSignalBlocker quiet(unit_);
@@ -54,7 +60,7 @@ void TrainingMonitorPanel::applyDefaultUnit() {
   } else {
     unit_->addItem(tr("bits/symbol"), static_cast<int>(TrainingCharts::Unit::BitsPerSymbol));
     unit_->addItem(tr("perplexity"), static_cast<int>(TrainingCharts::Unit::Perplexity));
-    unit_->setCurrentIndex(project.model.input.level == engine::InputLevel::Word ? 1 : 0);
+    unit_->setCurrentIndex(!problem && project.model.input.level == engine::InputLevel::Word);
   }
   unit_->setEnabled(!squaredError);
   charts_->setUnit(static_cast<TrainingCharts::Unit>(unit_->currentData().toInt()));

@@ -7,6 +7,7 @@
 #include <QPlainTextEdit>
 #include <QScrollArea>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
 
@@ -591,6 +592,21 @@ void TrainingMonitorPanelTest::aSquaredErrorIsShownAsItself() {
   QCOMPARE(corpus.loadInto(on.document), QString());
   QCOMPARE(unit->count(), 2);
   QVERIFY(unit->isEnabled());
+  QCOMPARE(unit->currentText(), QStringLiteral("bits/symbol"));
+  // A generated problem at word level is read in bits too, not in a perplexity near 1.
+  QTemporaryDir problem;
+  const QString file = problem.filePath(QStringLiteral("project.yaml"));
+  QFile out(file);
+  QVERIFY(out.open(QIODevice::WriteOnly));
+  out.write(
+      "name: order\nmodel:\n  input: {level: word, embedding_size: 0}\n"
+      "  layers: [{type: rnn, hidden_size: 8}]\n"
+      "data:\n  synthetic: temporal_order_2bit\n"
+      "  problem: {length: 20, train: 100, valid: 10, test: 10}\n"
+      "training: {max_steps: 2}\n");
+  out.close();
+  on.document.load(file);
+  QCOMPARE(unit->count(), 2);
   QCOMPARE(unit->currentText(), QStringLiteral("bits/symbol"));
 }
 
