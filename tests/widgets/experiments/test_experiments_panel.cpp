@@ -3,11 +3,9 @@
 #include <QAbstractItemView>
 #include <QComboBox>
 #include <QCompleter>
-#include <QDir>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListView>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
@@ -23,17 +21,13 @@
 #include <set>
 
 #include "engine/experiment/experiment_plan.h"
-#include "engine/experiment/experiment_queue.h"
 #include "engine/experiment/experiment_results.h"
 #include "engine/experiment/experiment_spec.h"
 #include "engine/io/atomic_file.h"
-#include "engine/store/experiment_ledger.h"
-#include "engine/store/run_store.h"
 #include "experiment_test_project.h"
-#include "widgets/display_format.h"
+#include "experiment_test_store.h"
 #include "widgets/experiments/axes_editor.h"
 #include "widgets/experiments/experiment_file.h"
-#include "widgets/experiments/experiment_snapshot.h"
 #include "widgets/experiments/experiments_panel.h"
 #include "widgets/experiments/fixed_settings_editor.h"
 #include "widgets/experiments/metric_axis_plot.h"
@@ -60,36 +54,6 @@ std::vector<int64_t> parameterCounts(const engine::ExperimentPlan& plan) {
   return counts;
 }
 
-// What the queue would leave behind, written through the engine: each trial of `plan` done,
-// its run finished with best validation 2 + 0.1 * configuration + 0.05 * seed (and test 0.2
-// more). Trials in `skip` are left out (queued, no run).
-void fillStore(const engine::ExperimentPlan& plan, const std::set<int64_t>& skip = {}) {
-  engine::RunStore store(plan.folder() + "/runs.sqlite");
-  engine::ExperimentLedger ledger(plan.folder());
-  for (const engine::TrialPlan& trial : plan.trials) {
-    engine::TrialRecord record = engine::queuedTrialRecord(plan, trial);
-    if (skip.count(trial.index) > 0) {
-      ledger.put(record);
-      continue;
-    }
-    engine::RunRecord run;
-    run.name = trial.project.name;
-    run.modelType = trial.settings[0].value;
-    run.parameters = trial.parameters;
-    run.configYaml = trial.config;
-    const int64_t id = store.createRun(run);
-    const double valid = 2.0 + 0.1 * static_cast<double>(trial.configuration) +
-                         0.05 * static_cast<double>(trial.seed);
-    store.updateProgress(id, 40, 1.0);
-    store.setBestValid(id, valid);
-    store.setTestResult(id, valid + 0.2);
-    store.setStatus(id, engine::RunStatus::Finished);
-    record.status = engine::TrialStatus::Done;
-    record.runId = id;
-    ledger.put(record);
-  }
-}
-
 }  // namespace
 
 class ExperimentsPanelTest : public QObject {
@@ -111,7 +75,6 @@ class ExperimentsPanelTest : public QObject {
   void parallelCoordinatesHasALinePerConfiguration();
   void resultsExportAsCsv();
   void launchWithoutMrnnSaysSo();
-  void aRealValuedOutputsFiguresAreSquaredErrors();
 };
 
 void ExperimentsPanelTest::opensTheProjectsExperimentAndPlansIt() {
@@ -428,7 +391,7 @@ void ExperimentsPanelTest::resultsTableSortsAndShowsRunsInTheMonitor() {
   ExperimentsPanel panel(document);
   QVERIFY(panel.plan().has_value());
   QCOMPARE(panel.plan()->trials.size(), size_t{8});
-  fillStore(*panel.plan());
+  test::fillStore(*panel.plan());
   panel.refreshStatus();
 
   ResultsView* results = panel.resultsView();
@@ -536,7 +499,7 @@ void ExperimentsPanelTest::claimsAreTestedBesideTheTable() {
   ResultsView* results = panel.resultsView();
   QVERIFY2(results->claims().contains(QStringLiteral("not measured yet")),
            qPrintable(results->claims()));
-  fillStore(*panel.plan());
+  test::fillStore(*panel.plan());
   panel.refreshStatus();
   const QStringList lines = results->claims().split(QStringLiteral("<br>"));
   QCOMPARE(lines.size(), 3);
@@ -573,7 +536,7 @@ void ExperimentsPanelTest::aCellSizedPerSettingIsOneSeries() {
   for (const auto& trial : panel.plan()->trials)
     widths.insert(trial.project.model.layers[0].hiddenSize);
   QVERIFY(widths.size() > 1);  // the rounds' parameters come out of the width
-  fillStore(*panel.plan());
+  test::fillStore(*panel.plan());
   panel.refreshStatus();
   ResultsView* results = panel.resultsView();
   results->setAxis(0);
@@ -590,7 +553,7 @@ void ExperimentsPanelTest::metricPlotHasAPointWithErrorBarsPerConfiguration() {
   document.load(project.projectFile());
   ExperimentsPanel panel(document);
   QVERIFY(panel.plan().has_value());
-  fillStore(*panel.plan());
+  test::fillStore(*panel.plan());
   panel.refreshStatus();
   ResultsView* results = panel.resultsView();
   MetricAxisPlot* plot = results->plot();
@@ -665,7 +628,7 @@ void ExperimentsPanelTest::metricPlotHasAPointWithErrorBarsPerConfiguration() {
   ProjectDocument other;
   other.load(single.projectFile());
   ExperimentsPanel second(other);
-  fillStore(*second.plan(), {3});
+  test::fillStore(*second.plan(), {3});
   second.refreshStatus();
   QCOMPARE(second.resultsView()->plot()->pointCount(), 3);
   for (QCPErrorBars* bars : second.resultsView()->plot()->errorBars()) {
@@ -678,7 +641,7 @@ void ExperimentsPanelTest::metricPlotHasAPointWithErrorBarsPerConfiguration() {
   ProjectDocument third;
   third.load(lonely.projectFile());
   ExperimentsPanel one(third);
-  fillStore(*one.plan(), {1, 2, 3});
+  test::fillStore(*one.plan(), {1, 2, 3});
   one.refreshStatus();
   one.resultsView()->setAxis(1);
   MetricAxisPlot* onePoint = one.resultsView()->plot();
@@ -698,7 +661,7 @@ void ExperimentsPanelTest::parallelCoordinatesHasALinePerConfiguration() {
   QVERIFY(panel.plan().has_value());
   ParallelCoordinatesView* view = panel.resultsView()->parallel();
   QCOMPARE(view->lineCount(), 0);
-  fillStore(*panel.plan(), {7});  // configuration 4 has one seed of two
+  test::fillStore(*panel.plan(), {7});  // configuration 4 has one seed of two
   panel.refreshStatus();
   QCOMPARE(view->axisCount(), 3);  // type, lr and the metric
   QCOMPARE(view->lineCount(), 4);
@@ -722,7 +685,7 @@ void ExperimentsPanelTest::parallelCoordinatesHasALinePerConfiguration() {
   ProjectDocument otherDocument;
   otherDocument.load(other.projectFile());
   ExperimentsPanel second(otherDocument);
-  fillStore(*second.plan(), {4, 5});
+  test::fillStore(*second.plan(), {4, 5});
   second.refreshStatus();
   QCOMPARE(second.resultsView()->parallel()->lineCount(), 3);
 }
@@ -732,7 +695,7 @@ void ExperimentsPanelTest::resultsExportAsCsv() {
   ProjectDocument document;
   document.load(project.projectFile());
   ExperimentsPanel panel(document);
-  fillStore(*panel.plan());
+  test::fillStore(*panel.plan());
   panel.refreshStatus();
   ExportBar* bar = panel.resultsView()->exportBar();
   QVERIFY(bar->csvButton()->isEnabled());
@@ -769,60 +732,6 @@ void ExperimentsPanelTest::launchWithoutMrnnSaysSo() {
   QVERIFY(!panel.launch());
   QVERIFY2(panel.queueLabel()->text().contains(QStringLiteral("Could not launch")),
            qPrintable(panel.queueLabel()->text()));
-}
-
-void ExperimentsPanelTest::aRealValuedOutputsFiguresAreSquaredErrors() {
-  // The addition problem's loss is a squared error; the store keeps it in bits (nats / ln 2).
-  QTemporaryDir dir;
-  QVERIFY(dir.isValid());
-  test::ExperimentTestProject::writeFile(
-      dir.filePath(QStringLiteral("project.yaml")),
-      "name: base\nmodel:\n"
-      "  input: {level: word, embedding_size: 0, values: 1}\n"
-      "  layers: [{type: rnn, hidden_size: 8}]\n"
-      "  output: {type: linear}\n"
-      "data:\n  synthetic: addition\n"
-      "  problem: {length: 20, train: 100, valid: 10, test: 10}\n"
-      "training: {max_steps: 40, optimizer: {type: adam}}\n");
-  QDir(dir.path()).mkpath(QStringLiteral("experiments"));
-  test::ExperimentTestProject::writeFile(
-      dir.filePath(QStringLiteral("experiments/e.yaml")),
-      "experiment:\n  axes:\n    - key: training.optimizer.lr\n      values: [0.001, 0.002]\n"
-      "  seeds: [1]\n");
-  const engine::ExperimentPlan plan = engine::planExperiment(
-      engine::loadExperiment(dir.filePath(QStringLiteral("experiments/e.yaml")).toStdString()));
-  fillStore(plan);  // best validation 2.05 bits for the first configuration
-  const ExperimentSnapshot snapshot = readExperimentSnapshot(plan);
-  QVERIFY2(snapshot.error.isEmpty(), qPrintable(snapshot.error));
-  const QString first = formatLoss(2.05 * std::log(2.0));
-
-  TrialsTable trials;
-  trials.setPlan(plan);
-  trials.setProgress(snapshot);
-  QCOMPARE(trials.horizontalHeaderItem(TrialsTable::ValidColumn)->text(),
-           QStringLiteral("Valid sq. error"));
-  QCOMPARE(trials.item(0, TrialsTable::ValidColumn)->text(), first);
-
-  ResultsTableModel results;
-  results.setResults({QStringLiteral("lr")}, {QStringLiteral("training.optimizer.lr")},
-                     snapshot.results);
-  QCOMPARE(results.headerData(results.validColumn(), Qt::Horizontal).toString(),
-           QStringLiteral("Valid sq. error"));
-  QCOMPARE(results.index(0, results.validColumn()).data().toString(), first);
-  QCOMPARE(MetricAxisPlot::metricLabel("valid_bpc", snapshot.results),
-           QStringLiteral("validation squared error"));
-  // The metric box offers no perplexity for a squared error.
-  ResultsView view;
-  view.setMetric("test_perplexity");
-  view.setResults(plan, snapshot.results);
-  QCOMPARE(view.metric(), std::string("test_bpc"));
-  auto* list = qobject_cast<QListView*>(view.metricChooser()->view());
-  QVERIFY(list);
-  for (int i = 0; i < view.metricChooser()->count(); ++i) {
-    const QString name = view.metricChooser()->itemData(i).toString();
-    QCOMPARE(list->isRowHidden(i), name.contains(QStringLiteral("perplexity")));
-  }
-  QCOMPARE(view.metricChooser()->currentText(), QStringLiteral("test squared error"));
 }
 
 QTEST_MAIN(ExperimentsPanelTest)

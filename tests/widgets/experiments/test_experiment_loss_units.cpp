@@ -1,0 +1,90 @@
+// A real-valued output's figures (the addition problem's squared error) in the Experiments
+// panel's views: the store keeps them in bits (nats / ln 2); the trials table, the results
+// table, the metric plot and the metric box give them back as squared errors.
+#include <QComboBox>
+#include <QDir>
+#include <QListView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+#include "engine/experiment/experiment_plan.h"
+#include "engine/experiment/experiment_results.h"
+#include "engine/experiment/experiment_spec.h"
+#include "experiment_test_project.h"
+#include "experiment_test_store.h"
+#include "widgets/display_format.h"
+#include "widgets/experiments/experiment_snapshot.h"
+#include "widgets/experiments/metric_axis_plot.h"
+#include "widgets/experiments/results_table_model.h"
+#include "widgets/experiments/results_view.h"
+#include "widgets/experiments/trials_table.h"
+
+using namespace mrnn;
+using namespace mrnn::widgets;
+
+class ExperimentLossUnitsTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void aRealValuedOutputsFiguresAreSquaredErrors();
+};
+
+void ExperimentLossUnitsTest::aRealValuedOutputsFiguresAreSquaredErrors() {
+  // The addition problem's loss is a squared error; the store keeps it in bits (nats / ln 2).
+  QTemporaryDir dir;
+  QVERIFY(dir.isValid());
+  test::ExperimentTestProject::writeFile(
+      dir.filePath(QStringLiteral("project.yaml")),
+      "name: base\nmodel:\n"
+      "  input: {level: word, embedding_size: 0, values: 1}\n"
+      "  layers: [{type: rnn, hidden_size: 8}]\n"
+      "  output: {type: linear}\n"
+      "data:\n  synthetic: addition\n"
+      "  problem: {length: 20, train: 100, valid: 10, test: 10}\n"
+      "training: {max_steps: 40, optimizer: {type: adam}}\n");
+  QDir(dir.path()).mkpath(QStringLiteral("experiments"));
+  test::ExperimentTestProject::writeFile(
+      dir.filePath(QStringLiteral("experiments/e.yaml")),
+      "experiment:\n  axes:\n    - key: training.optimizer.lr\n      values: [0.001, 0.002]\n"
+      "  seeds: [1]\n");
+  const engine::ExperimentPlan plan = engine::planExperiment(
+      engine::loadExperiment(dir.filePath(QStringLiteral("experiments/e.yaml")).toStdString()));
+  test::fillStore(plan);  // best validation 2.05 bits for the first configuration
+  const ExperimentSnapshot snapshot = readExperimentSnapshot(plan);
+  QVERIFY2(snapshot.error.isEmpty(), qPrintable(snapshot.error));
+  const QString first = formatLoss(2.05 * std::log(2.0));
+
+  TrialsTable trials;
+  trials.setPlan(plan);
+  trials.setProgress(snapshot);
+  QCOMPARE(trials.horizontalHeaderItem(TrialsTable::ValidColumn)->text(),
+           QStringLiteral("Valid sq. error"));
+  QCOMPARE(trials.item(0, TrialsTable::ValidColumn)->text(), first);
+
+  ResultsTableModel results;
+  results.setResults({QStringLiteral("lr")}, {QStringLiteral("training.optimizer.lr")},
+                     snapshot.results);
+  QCOMPARE(results.headerData(results.validColumn(), Qt::Horizontal).toString(),
+           QStringLiteral("Valid sq. error"));
+  QCOMPARE(results.index(0, results.validColumn()).data().toString(), first);
+  QCOMPARE(MetricAxisPlot::metricLabel("valid_bpc", snapshot.results),
+           QStringLiteral("validation squared error"));
+  // The metric box offers no perplexity for a squared error.
+  ResultsView view;
+  view.setMetric("test_perplexity");
+  view.setResults(plan, snapshot.results);
+  QCOMPARE(view.metric(), std::string("test_bpc"));
+  auto* list = qobject_cast<QListView*>(view.metricChooser()->view());
+  QVERIFY(list);
+  for (int i = 0; i < view.metricChooser()->count(); ++i) {
+    const QString name = view.metricChooser()->itemData(i).toString();
+    QCOMPARE(list->isRowHidden(i), name.contains(QStringLiteral("perplexity")));
+  }
+  QCOMPARE(view.metricChooser()->currentText(), QStringLiteral("test squared error"));
+}
+
+QTEST_MAIN(ExperimentLossUnitsTest)
+#include "test_experiment_loss_units.moc"
