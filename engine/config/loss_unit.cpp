@@ -32,6 +32,10 @@ bool lossUnitsMix(const std::vector<LossUnit>& units) {
   return false;
 }
 
+bool allSquaredErrors(const std::vector<LossUnit>& units) {
+  return !units.empty() && !lossUnitsMix(units) && units.front() == LossUnit::SquaredError;
+}
+
 std::string lossColumnTitle(const std::string& prefix, const std::vector<LossUnit>& units) {
   if (lossUnitsMix(units)) return prefix;
   return prefix + " " + lossUnitLabel(units.empty() ? LossUnit::Bits : units.front());

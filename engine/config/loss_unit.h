@@ -30,6 +30,8 @@ const char* lossUnitLabel(LossUnit unit);
 // "valid sq. error" where every row's are squared errors, plain "valid" where they mix; each
 // figure then names its own unit (lossCellText).
 bool lossUnitsMix(const std::vector<LossUnit>& units);
+// Whether there are figures and every one is a squared error (a table named by that unit).
+bool allSquaredErrors(const std::vector<LossUnit>& units);
 std::string lossColumnTitle(const std::string& prefix, const std::vector<LossUnit>& units);
 std::string lossCellText(const std::string& figure, LossUnit unit, bool mixed);
 

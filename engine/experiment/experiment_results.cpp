@@ -22,20 +22,19 @@ std::string fixed(double value, int digits = 4) {
   return text;
 }
 
-std::vector<LossUnit> unitsOf(const std::vector<ConfigurationResult>& rows) {
+// What a table's loss figures are, said once above it.
+std::string unitsText(const std::vector<LossUnit>& units) {
+  if (lossUnitsMix(units)) return "bits per symbol, or the squared error where marked so";
+  return allSquaredErrors(units) ? "mean squared error" : "bits per symbol";
+}
+
+}  // namespace
+
+std::vector<LossUnit> lossUnitsOf(const std::vector<ConfigurationResult>& rows) {
   std::vector<LossUnit> units;
   for (const ConfigurationResult& row : rows) units.push_back(row.unit);
   return units;
 }
-
-// What a table's loss figures are, said once above it.
-std::string unitsText(const std::vector<LossUnit>& units) {
-  if (lossUnitsMix(units)) return "bits per symbol, or the squared error where marked so";
-  return !units.empty() && units.front() == LossUnit::SquaredError ? "mean squared error"
-                                                                   : "bits per symbol";
-}
-
-}  // namespace
 
 std::string meanStd(const SeedSummary& summary) {
   if (summary.count == 0) return "-";
@@ -266,7 +265,7 @@ std::optional<SeedSummary> measuredFigure(const ConfigurationResult& result,
 }
 
 std::string resultsText(const ExperimentPlan& plan, const std::vector<ConfigurationResult>& rows) {
-  const std::vector<LossUnit> units = unitsOf(rows);
+  const std::vector<LossUnit> units = lossUnitsOf(rows);
   const bool mixed = lossUnitsMix(units);
   std::vector<std::vector<std::string>> cells;
   std::vector<std::string> header{"#"};
@@ -302,11 +301,9 @@ std::string resultsCsv(const ExperimentPlan& plan, const std::vector<Configurati
   for (const ExperimentAxis& axis : plan.experiment.axes) out << "," << csvField(axis.key);
   // Columns named by their unit: bpc, sq_error, or loss where the configurations' units mix
   // (each line then names its own in loss_unit, the last column).
-  const std::vector<LossUnit> units = unitsOf(rows);
+  const std::vector<LossUnit> units = lossUnitsOf(rows);
   const bool mixed = lossUnitsMix(units);
-  const std::string unit = mixed                                                       ? "loss"
-                           : !units.empty() && units.front() == LossUnit::SquaredError ? "sq_error"
-                                                                                       : "bpc";
+  const std::string unit = mixed ? "loss" : allSquaredErrors(units) ? "sq_error" : "bpc";
   out << ",parameters,seeds,done";
   for (const char* side : {"valid", "test"}) {
     out << "," << side << "_" << unit << "_mean," << side << "_" << unit << "_std";

@@ -86,6 +86,9 @@ struct ConfigurationResult {
   std::vector<int64_t> runIds;
 };
 
+// Each configuration's loss unit, in the rows' order.
+std::vector<LossUnit> lossUnitsOf(const std::vector<ConfigurationResult>& rows);
+
 std::vector<ConfigurationResult> experimentResults(const ExperimentPlan& plan,
                                                    const std::vector<TrialRecord>& trials,
                                                    const std::vector<RunRecord>& runs);

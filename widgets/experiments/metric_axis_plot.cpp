@@ -107,10 +107,7 @@ void MetricAxisPlot::resizeEvent(QResizeEvent* event) {
 
 QString MetricAxisPlot::metricLabel(const std::string& metric,
                                     const std::vector<engine::ConfigurationResult>& rows) {
-  const bool squaredErrors =
-      !rows.empty() && std::all_of(rows.begin(), rows.end(), [](const auto& row) {
-        return row.unit == engine::LossUnit::SquaredError;
-      });
+  const bool squaredErrors = engine::allSquaredErrors(engine::lossUnitsOf(rows));
   if (squaredErrors && metric == "valid_bpc") return tr("validation squared error");
   if (squaredErrors && metric == "test_bpc") return tr("test squared error");
   if (metric == "valid_bpc") return tr("validation bits per symbol");

@@ -30,8 +30,8 @@ void ResultsTableModel::setResults(const QStringList& axes, const QStringList& k
   axes_ = axes;
   keys_ = keys;
   rows_ = rows;
-  units_.clear();
-  for (const engine::ConfigurationResult& row : rows_) units_.push_back(row.unit);
+  units_ = engine::lossUnitsOf(rows_);
+  unitsMix_ = engine::lossUnitsMix(units_);
   endResetModel();
 }
 
@@ -73,8 +73,7 @@ QVariant ResultsTableModel::display(const engine::ConfigurationResult& row, int 
   if (column == validColumn() || column == testColumn()) {
     // Where units mix, each figure names its own (the header then names none).
     const QString figure = meanStd(column == validColumn() ? row.validLoss : row.testLoss);
-    return QString::fromStdString(
-        engine::lossCellText(figure.toStdString(), row.unit, engine::lossUnitsMix(units_)));
+    return QString::fromStdString(engine::lossCellText(figure.toStdString(), row.unit, unitsMix_));
   }
   if (column == referenceColumn()) {
     const QString text = referencesText(row);

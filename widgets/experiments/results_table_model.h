@@ -67,6 +67,7 @@ class ResultsTableModel : public QAbstractTableModel {
   QStringList keys_;
   std::vector<engine::ConfigurationResult> rows_;
   std::vector<engine::LossUnit> units_;  // each row's, for the loss columns' unit
+  bool unitsMix_ = false;                // bits and squared errors: each figure names its unit
 };
 
 }  // namespace mrnn::widgets

@@ -154,10 +154,7 @@ void ResultsView::setResults(const engine::ExperimentPlan& plan,
   model_->setResults(labels, keys, rows);
   // The metric box in the results' unit: a real-valued output's "bpc" is its squared error,
   // and it has no perplexity to offer.
-  const bool squaredErrors =
-      !rows.empty() && std::all_of(rows.begin(), rows.end(), [](const auto& row) {
-        return row.unit == engine::LossUnit::SquaredError;
-      });
+  const bool squaredErrors = engine::allSquaredErrors(engine::lossUnitsOf(rows));
   auto* list = qobject_cast<QListView*>(metric_->view());
   for (int i = 0; i < metric_->count(); ++i) {
     const std::string name = metric_->itemData(i).toString().toStdString();

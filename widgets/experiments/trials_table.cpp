@@ -71,11 +71,10 @@ void TrialsTable::setPlan(const engine::ExperimentPlan& plan) {
   unitsMix_ = engine::lossUnitsMix(units);
   horizontalHeaderItem(ValidColumn)
       ->setText(QString::fromStdString(engine::lossColumnTitle(tr("Valid").toStdString(), units)));
-  const bool squaredErrors =
-      !units.empty() && !unitsMix_ && units.front() == engine::LossUnit::SquaredError;
   horizontalHeaderItem(ValidColumn)
-      ->setToolTip(squaredErrors ? tr("Best validation loss so far, mean squared error")
-                                 : tr("Best validation loss so far, bits per symbol"));
+      ->setToolTip(engine::allSquaredErrors(units)
+                       ? tr("Best validation loss so far, mean squared error")
+                       : tr("Best validation loss so far, bits per symbol"));
   for (const engine::TrialPlan& trial : plan.trials) {
     const int row = static_cast<int>(trial.index);
     setText(row, TrialColumn, QStringLiteral("#%1").arg(trial.index + 1));

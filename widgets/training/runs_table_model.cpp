@@ -8,7 +8,6 @@
 #include <cmath>
 #include <limits>
 
-#include "engine/config/loss_unit.h"
 #include "engine/config/project_file.h"
 #include "engine/store/imported_run.h"
 #include "engine/store/text_format.h"
@@ -53,8 +52,7 @@ QString RunsTableModel::importedText() {
 }
 
 double RunsTableModel::shownLoss(const Row& row, double bits) {
-  return engine::inLossUnit(
-      bits, row.squaredError ? engine::LossUnit::SquaredError : engine::LossUnit::Bits);
+  return engine::inLossUnit(bits, row.unit);
 }
 
 RunsTableModel::Row RunsTableModel::makeRow(const engine::RunRecord& record) {
@@ -80,7 +78,7 @@ RunsTableModel::Row RunsTableModel::makeRow(const engine::RunRecord& record) {
     }
     row.hidden = sizes.join(QStringLiteral(", "));
     row.firstHidden = project.model.layers.empty() ? 0 : project.model.layers.front().hiddenSize;
-    row.squaredError = engine::lossUnitOf(project) == engine::LossUnit::SquaredError;
+    row.unit = engine::lossUnitOf(project);
   } catch (const std::exception& error) {
     // A config from an older or newer build: the run still lists, its settings do not.
     row.configError = QString::fromStdString(error.what());
@@ -237,11 +235,11 @@ QVariant RunsTableModel::toolTip(const Row& row, int column) const {
           .arg(r.steps)
           .arg(r.endedAt.empty() ? tr("not yet") : startedText(r.endedAt));
     case BestValid:
-      return row.squaredError
+      return row.unit == engine::LossUnit::SquaredError
                  ? tr("Best validation loss, mean squared error (a real-valued output)")
                  : tr("Best validation loss, bits per symbol");
     case Test:
-      return row.squaredError
+      return row.unit == engine::LossUnit::SquaredError
                  ? tr("Test loss of the best checkpoint, mean squared error (a real-valued output)")
                  : tr("Test loss of the best checkpoint, bits per symbol");
     case Optimizer:
@@ -359,8 +357,9 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
                                       tr("Note")};
     // Runs that all train a real-valued output: their figures are squared errors (shownLoss).
     const bool squaredErrors =
-        !rows_.isEmpty() &&
-        std::all_of(rows_.cbegin(), rows_.cend(), [](const Row& row) { return row.squaredError; });
+        !rows_.isEmpty() && std::all_of(rows_.cbegin(), rows_.cend(), [](const Row& row) {
+          return row.unit == engine::LossUnit::SquaredError;
+        });
     if (squaredErrors && section == BestValid) return tr("Best valid, sq. error");
     if (squaredErrors && section == Test) return tr("Test, sq. error");
     return section >= 0 && section < names.size() ? names[section] : QVariant();

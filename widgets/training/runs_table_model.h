@@ -5,6 +5,7 @@
 #include <QVector>
 #include <vector>
 
+#include "engine/config/loss_unit.h"
 #include "engine/store/run_store.h"
 
 namespace mrnn::widgets {
@@ -83,9 +84,9 @@ class RunsTableModel : public QAbstractTableModel {
     qint64 bptt = 0;
     QString hidden;
     qint64 firstHidden = 0;
-    // A real-valued output: the stored figures (bits, as the trainer records every loss) are
-    // shown as the mean squared error they came from.
-    bool squaredError = false;
+    // The run's loss unit: a real-valued output's stored figures (bits, as the trainer records
+    // every loss) are shown as the mean squared error they came from.
+    engine::LossUnit unit = engine::LossUnit::Bits;
   };
   // The stored held-out figure (bits per symbol) as the row shows it.
   static double shownLoss(const Row& row, double bits);

@@ -50,6 +50,9 @@ MRNN_TEST(a_column_of_mixed_units_names_each_figures_own) {
   EXPECT_EQ(engine::lossColumnTitle("valid", {LossUnit::SquaredError}),
             std::string("valid sq. error"));
   EXPECT_EQ(engine::lossColumnTitle("valid", mixed), std::string("valid"));
+  EXPECT(engine::allSquaredErrors({LossUnit::SquaredError, LossUnit::SquaredError}));
+  EXPECT(!engine::allSquaredErrors(mixed) && !engine::allSquaredErrors(bits));
+  EXPECT(!engine::allSquaredErrors({}));
   EXPECT_EQ(engine::lossCellText("0.0200", LossUnit::SquaredError, true),
             std::string("0.0200 sq. error"));
   EXPECT_EQ(engine::lossCellText("1.2000", LossUnit::Bits, false), std::string("1.2000"));
