@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -34,6 +35,15 @@ std::string scalarShown(const std::string& yaml) {
   for (const char c : yaml) shown += c == '\n' ? ' ' : c;
   while (!shown.empty() && shown.back() == ' ') shown.pop_back();
   return shown;
+}
+
+// What tables call an axis's value: its name where the axis gives names.
+std::string shownValue(const ExperimentAxis& axis, const std::string& value) {
+  const auto at = std::find(axis.values.begin(), axis.values.end(), value);
+  if (!axis.names.empty() && at != axis.values.end()) {
+    return axis.names[static_cast<size_t>(at - axis.values.begin())];
+  }
+  return scalarShown(value);
 }
 
 // FNV-1a, 64 bits, as hex: enough to tell whether a trial's configuration changed.
@@ -252,7 +262,8 @@ ExperimentPlan planExperiment(const Experiment& experiment, const VocabularySize
         } catch (const YamlPathError& error) {
           failAt(experiment, axis.at, error.what());
         }
-        trial.settings.push_back({axis.key, axis.label, scalarShown(value), scalarShown(value)});
+        trial.settings.push_back(
+            {axis.key, axis.label, scalarShown(value), shownValue(axis, value)});
       }
       setYamlPath(root, "training.seed", YAML::Node(seed));
       setYamlPath(root, "model.init.seed", YAML::Node(seed));

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -12,6 +13,7 @@
 #include <thread>
 
 #include "engine/config/loss_unit.h"
+#include "engine/data/long_range_problem.h"
 #include "engine/experiment/experiment_paths.h"
 #include "engine/experiment/queue_run.h"
 #include "engine/experiment/trial_executor.h"
@@ -272,6 +274,14 @@ void recordTrialExit(const ExperimentPlan& plan, ExperimentLedger& ledger,
     if (run && run->bestValid) result += ": validation " + lossText(*run->bestValid, unit);
     if (run && run->testResult && run->status == RunStatus::Finished) {
       result += ", test " + bits(inLossUnit(*run->testResult, unit));
+      // A long-range problem: whether it was solved says more than its loss.
+      if (run->testErrorRate) {
+        char wrong[96];
+        std::snprintf(wrong, sizeof wrong, ", %.1f%% of the test sequences wrong%s",
+                      100.0 * *run->testErrorRate,
+                      *run->testErrorRate < LongRangeProblem::kSolvedBelow ? " (solved)" : "");
+        result += wrong;
+      }
     }
     log(result);
     return;

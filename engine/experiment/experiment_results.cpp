@@ -3,9 +3,11 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <sstream>
 
+#include "engine/data/long_range_problem.h"
 #include "engine/experiment/claim_results.h"
 #include "engine/experiment/experiment_paths.h"
 #include "engine/experiment/setting_selector.h"
@@ -34,6 +36,25 @@ std::vector<LossUnit> lossUnitsOf(const std::vector<ConfigurationResult>& rows) 
   std::vector<LossUnit> units;
   for (const ConfigurationResult& row : rows) units.push_back(row.unit);
   return units;
+}
+
+bool anyScoresSequences(const std::vector<ConfigurationResult>& rows) {
+  for (const ConfigurationResult& row : rows) {
+    if (row.scoresSequences) return true;
+  }
+  return false;
+}
+
+std::string percentMeanStd(const SeedSummary& summary) {
+  if (summary.count == 0) return "-";
+  std::string text = fixed(100.0 * summary.mean, 1) + "%";
+  if (summary.count > 1) text += " ± " + fixed(100.0 * summary.stddev, 1) + "%";
+  return text;
+}
+
+std::string solvedText(const ConfigurationResult& row) {
+  if (row.testErrorRate.count == 0) return "-";
+  return std::to_string(row.solved) + "/" + std::to_string(row.testErrorRate.count);
 }
 
 std::string meanStd(const SeedSummary& summary) {
@@ -126,6 +147,19 @@ int64_t recordedMaxSteps(const RunRecord& run) {
   return steps;
 }
 
+double recordedMaxSeconds(const RunRecord& run) {
+  // As max_steps: written once, under training; 0 (no limit) when absent or not a number.
+  const std::string key = "\n  max_seconds: ";
+  const size_t at = run.configYaml.find(key);
+  if (at == std::string::npos) return 0.0;
+  const size_t from = at + key.size();
+  const size_t end = run.configYaml.find('\n', from);
+  const std::string text = run.configYaml.substr(from, end == std::string::npos ? end : end - from);
+  char* stop = nullptr;
+  const double seconds = std::strtod(text.c_str(), &stop);
+  return stop != text.c_str() && std::isfinite(seconds) && seconds > 0.0 ? seconds : 0.0;
+}
+
 std::vector<TrialProgress> experimentProgress(const std::vector<TrialRecord>& trials,
                                               const std::vector<RunRecord>& runs,
                                               const std::function<bool(int64_t)>& trainedNow,
@@ -148,9 +182,10 @@ std::vector<TrialProgress> experimentProgress(const std::vector<TrialRecord>& tr
     row.targetSteps = trial.budget > 0 ? trial.budget : row.run ? recordedMaxSteps(*row.run) : 0;
     const bool training = running && !untrained && row.run && row.run->steps > 0;
     if (training && row.targetSteps > row.run->steps && row.run->durationSeconds > 0.0) {
+      // A time limit (training.max_seconds) ends the run first when the steps would not.
       row.etaSeconds =
           runEtaSeconds(static_cast<double>(row.run->steps), static_cast<double>(row.targetSteps),
-                        row.run->durationSeconds);
+                        row.run->durationSeconds, recordedMaxSeconds(*row.run));
     }
     row.finishing = training && row.targetSteps > 0 && row.run->steps >= row.targetSteps;
     rows.push_back(std::move(row));
@@ -171,6 +206,7 @@ std::vector<ConfigurationResult> experimentResults(const ExperimentPlan& plan,
     result.configuration = c;
     std::vector<double> valid;
     std::vector<double> test;
+    std::vector<double> wrong;  // a long-range problem's test error rate
     int64_t running = 0;
     int64_t failed = 0;
     int64_t changed = 0;
@@ -184,6 +220,7 @@ std::vector<ConfigurationResult> experimentResults(const ExperimentPlan& plan,
         result.label = planned.label;
         result.parameters = planned.parameters;
         result.unit = lossUnitOf(planned.project);
+        result.scoresSequences = isLongRangeProblem(planned.project.data.synthetic);
       }
       ++result.seeds;
       const auto record = byTrial.find(planned.index);
@@ -218,9 +255,15 @@ std::vector<ConfigurationResult> experimentResults(const ExperimentPlan& plan,
       if (run->second->testResult && std::isfinite(*run->second->testResult)) {
         test.push_back(inLossUnit(*run->second->testResult, result.unit));
       }
+      const std::optional<double> errorRate = run->second->testErrorRate;
+      if (result.scoresSequences && errorRate && std::isfinite(*errorRate)) {
+        wrong.push_back(*errorRate);
+        if (*errorRate < LongRangeProblem::kSolvedBelow) ++result.solved;
+      }
     }
     result.validLoss = summarise(valid);
     result.testLoss = summarise(test);
+    result.testErrorRate = summarise(wrong);
     if (!cut.empty()) {
       result.state = cut;
     } else if (failed > 0) {
@@ -247,6 +290,10 @@ std::vector<ConfigurationResult> experimentResults(const ExperimentPlan& plan,
 
 std::optional<SeedSummary> measuredFigure(const ConfigurationResult& result,
                                           const std::string& metric) {
+  if (metric == "test_error_rate") {
+    if (result.testErrorRate.count == 0) return std::nullopt;
+    return result.testErrorRate;
+  }
   const bool test = metric.rfind("test_", 0) == 0;
   SeedSummary figure = test ? result.testLoss : result.validLoss;
   if (figure.count == 0) return std::nullopt;
@@ -267,11 +314,14 @@ std::optional<SeedSummary> measuredFigure(const ConfigurationResult& result,
 std::string resultsText(const ExperimentPlan& plan, const std::vector<ConfigurationResult>& rows) {
   const std::vector<LossUnit> units = lossUnitsOf(rows);
   const bool mixed = lossUnitsMix(units);
+  const bool sequences = anyScoresSequences(rows);
   std::vector<std::vector<std::string>> cells;
   std::vector<std::string> header{"#"};
   for (const ExperimentAxis& axis : plan.experiment.axes) header.push_back(axis.label);
   header.insert(header.end(), {"parameters", "seeds", lossColumnTitle("valid", units),
-                               lossColumnTitle("test", units), "reference", "state"});
+                               lossColumnTitle("test", units)});
+  if (sequences) header.insert(header.end(), {"test wrong", "solved"});
+  header.insert(header.end(), {"reference", "state"});
   cells.push_back(header);
   for (const ConfigurationResult& row : rows) {
     std::vector<std::string> line{std::to_string(row.configuration + 1)};
@@ -280,6 +330,10 @@ std::string resultsText(const ExperimentPlan& plan, const std::vector<Configurat
     line.push_back(std::to_string(row.done) + "/" + std::to_string(row.seeds));
     line.push_back(lossCellText(meanStd(row.validLoss), row.unit, mixed));
     line.push_back(lossCellText(meanStd(row.testLoss), row.unit, mixed));
+    if (sequences) {
+      line.push_back(percentMeanStd(row.testErrorRate));
+      line.push_back(solvedText(row));
+    }
     std::string references;
     for (const ReferenceFigure& reference : row.references) {
       references += (references.empty() ? "" : "; ") + reference.metric + " " +
@@ -291,8 +345,11 @@ std::string resultsText(const ExperimentPlan& plan, const std::vector<Configurat
   }
   return "experiment '" + plan.experiment.name + "' (" +
          searchKindName(plan.experiment.search.kind) + ", " + std::to_string(plan.trials.size()) +
-         " trials): " + unitsText(units) + ", mean ± std over seeds\n" + table(cells) +
-         claimsText(claimResults(plan, rows));
+         " trials): " + unitsText(units) + ", mean ± std over seeds" +
+         (sequences ? "; test wrong: the share of test sequences wrong, solved below " +
+                          fixed(100.0 * LongRangeProblem::kSolvedBelow, 0) + "%"
+                    : "") +
+         "\n" + table(cells) + claimsText(claimResults(plan, rows));
 }
 
 std::string resultsCsv(const ExperimentPlan& plan, const std::vector<ConfigurationResult>& rows) {
@@ -308,6 +365,8 @@ std::string resultsCsv(const ExperimentPlan& plan, const std::vector<Configurati
   for (const char* side : {"valid", "test"}) {
     out << "," << side << "_" << unit << "_mean," << side << "_" << unit << "_std";
   }
+  const bool sequences = anyScoresSequences(rows);
+  if (sequences) out << ",test_error_rate_mean,test_error_rate_std,solved";
   out << ",reference_metric,reference_value,reference_source,state,runs"
       << (mixed ? ",loss_unit" : "") << "\n";
   for (const ConfigurationResult& row : rows) {
@@ -327,6 +386,11 @@ std::string resultsCsv(const ExperimentPlan& plan, const std::vector<Configurati
           << csvNumber(optional(row.validLoss, false)) << ","
           << csvNumber(optional(row.testLoss, true)) << ","
           << csvNumber(optional(row.testLoss, false));
+      if (sequences) {
+        out << "," << csvNumber(optional(row.testErrorRate, true)) << ","
+            << csvNumber(optional(row.testErrorRate, false)) << ","
+            << (row.testErrorRate.count > 0 ? std::to_string(row.solved) : "");
+      }
       if (r < row.references.size()) {
         const ReferenceFigure& reference = row.references[r];
         out << "," << csvField(reference.metric) << "," << formatDouble(reference.value) << ","
@@ -367,7 +431,12 @@ std::string resultsJson(const ExperimentPlan& plan, const std::vector<Configurat
     out << "}, \"label\": " << jsonString(row.label) << ", \"parameters\": " << row.parameters
         << ", \"seeds\": " << row.seeds << ", \"done\": " << row.done << ", \"valid_" << unit(row)
         << "\": " << summary(row.validLoss) << ", \"test_" << unit(row)
-        << "\": " << summary(row.testLoss) << ", \"references\": [";
+        << "\": " << summary(row.testLoss);
+    if (row.scoresSequences) {
+      out << ", \"test_error_rate\": " << summary(row.testErrorRate)
+          << ", \"solved\": " << row.solved;
+    }
+    out << ", \"references\": [";
     for (size_t r = 0; r < row.references.size(); ++r) {
       const ReferenceFigure& reference = row.references[r];
       const auto measured = measuredFigure(row, reference.metric);

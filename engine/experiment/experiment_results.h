@@ -50,6 +50,9 @@ bool trialTrainedNow(const std::string& projectFolder, const std::string& experi
                      int64_t trial);
 // The steps a run trains to, from the project it recorded (0: unknown, or an epoch budget).
 int64_t recordedMaxSteps(const RunRecord& run);
+// The training time a run is limited to (training.max_seconds), from its recorded project; 0:
+// none.
+double recordedMaxSeconds(const RunRecord& run);
 
 // Mean and sample standard deviation over the seeds that have the figure.
 struct SeedSummary {
@@ -82,18 +85,32 @@ struct ConfigurationResult {
   LossUnit unit = LossUnit::Bits;
   SeedSummary validLoss;  // best validation
   SeedSummary testLoss;   // test
+  // A long-range problem (data.synthetic), scored by whole sequences: the share of its test
+  // sequences got wrong (0 to 1) over the seeds, and how many of those seeds solved it (below
+  // 1% wrong, as `mrnn-bench-long-range` counts).
+  bool scoresSequences = false;
+  SeedSummary testErrorRate;
+  int64_t solved = 0;
   std::vector<ReferenceFigure> references;
   std::vector<int64_t> runIds;
 };
 
 // Each configuration's loss unit, in the rows' order.
 std::vector<LossUnit> lossUnitsOf(const std::vector<ConfigurationResult>& rows);
+// Whether any configuration is a long-range problem: its tables then give the share of test
+// sequences wrong and the seeds that solved it.
+bool anyScoresSequences(const std::vector<ConfigurationResult>& rows);
+// "12.5% ± 3.1%" (one decimal), "0.0%" for one seed, "-" for none.
+std::string percentMeanStd(const SeedSummary& summary);
+// "2/3": the seeds that solved the problem, of those with a test error rate; "-" for none.
+std::string solvedText(const ConfigurationResult& row);
 
 std::vector<ConfigurationResult> experimentResults(const ExperimentPlan& plan,
                                                    const std::vector<TrialRecord>& trials,
                                                    const std::vector<RunRecord>& runs);
 
-// The measured figure of a configuration for a metric name (experimentMetricNames()).
+// The measured figure of a configuration for a metric name (experimentMetricNames()):
+// test_error_rate is a long-range problem's share of test sequences wrong, 0 to 1.
 std::optional<SeedSummary> measuredFigure(const ConfigurationResult& result,
                                           const std::string& metric);
 

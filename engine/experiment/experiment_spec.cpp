@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include "engine/config/config_error.h"
 #include "engine/config/yaml_reader.h"
 #include "engine/io/atomic_file.h"
+#include "engine/io/trimmed.h"
 
 namespace mrnn::engine {
 namespace {
@@ -105,9 +107,33 @@ void checkKeyPath(YamlReader& reader, const YAML::Node& node, const std::string&
   }
 }
 
+// `names`: one short name per value of a list axis, each different, for its tables.
+void parseValueNames(const YAML::Node& node, YamlReader& reader, const std::string& path,
+                     ExperimentAxis& axis) {
+  const YAML::Node names = node["names"];
+  if (!names) return;
+  const std::string key = path + ".names";
+  if (!names.IsSequence() || names.size() != axis.values.size()) {
+    reader.fail(
+        names, key,
+        "expected a list of " + std::to_string(axis.values.size()) + " names, one for each value");
+  }
+  for (size_t i = 0; i < names.size(); ++i) {
+    const std::string at = indexed(key, i);
+    if (!names[i].IsScalar() || trimmed(names[i].Scalar()).empty()) {
+      reader.fail(names[i], at, "expected a name (text)");
+    }
+    const std::string name = trimmed(names[i].Scalar());
+    if (std::find(axis.names.begin(), axis.names.end(), name) != axis.names.end()) {
+      reader.fail(names[i], at, "'" + name + "' names two values; give each its own");
+    }
+    axis.names.push_back(name);
+  }
+}
+
 ExperimentAxis parseAxis(const YAML::Node& node, YamlReader& reader, const std::string& path) {
   reader.expectMap(node, path,
-                   {"key", "also", "values", "range", "log_range", "count", "cells",
+                   {"key", "also", "values", "names", "range", "log_range", "count", "cells",
                     "match_parameters", "layer"});
   ExperimentAxis axis;
   axis.at = locate(node, path);
@@ -153,7 +179,11 @@ ExperimentAxis parseAxis(const YAML::Node& node, YamlReader& reader, const std::
       axis.values.push_back(yamlText(list[i]));
     }
     if (node["count"]) reader.fail(node["count"], path + ".count", "only a range has a count");
+    parseValueNames(node, reader, path, axis);
   } else {
+    if (node["names"]) {
+      reader.fail(node["names"], path + ".names", "only a list of values or cells has names");
+    }
     const bool log = static_cast<bool>(node["log_range"]);
     const std::string rangeKey = joinKey(path, log ? "log_range" : "range");
     const YAML::Node range = node[log ? "log_range" : "range"];
@@ -438,7 +468,7 @@ std::string searchKindName(SearchKind kind) {
 
 const std::vector<std::string>& experimentMetricNames() {
   static const std::vector<std::string> names{"valid_bpc", "test_bpc", "valid_perplexity",
-                                              "test_perplexity"};
+                                              "test_perplexity", "test_error_rate"};
   return names;
 }
 

@@ -32,7 +32,10 @@ struct ExperimentAxis {
   std::vector<std::string> also;
   AxisKind kind = AxisKind::Values;
   std::vector<std::string> values;  // Values and Cells: each value as YAML text
-  double from = 0.0;                // Range, LogRange
+  // Values and Cells: what tables call each value ("Adam" for a whole optimiser's mapping);
+  // empty: the value itself.
+  std::vector<std::string> names;
+  double from = 0.0;  // Range, LogRange
   double to = 0.0;
   int64_t count = 0;            // grid points of a range (required for a grid)
   bool integer = false;         // a range whose ends are both integers gives integers
@@ -100,7 +103,8 @@ struct SlurmSettings {
 // random search's `trials`. Seeds multiply them (each configuration trains once per seed).
 constexpr int64_t kMaxConfigurations = 100000;
 
-// The metrics an experiment reports (and references may name).
+// The metrics an experiment reports (and references and claims may name); test_error_rate is
+// a long-range problem's share of test sequences wrong.
 const std::vector<std::string>& experimentMetricNames();
 
 struct Experiment {

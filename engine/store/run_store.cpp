@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 
+#include "engine/store/metric_names.h"
 #include "engine/store/sqlite_error.h"
 #include "engine/store/sqlite_statement.h"
 #include "engine/store/sqlite_transaction.h"
@@ -67,6 +68,14 @@ INSERT OR IGNORE INTO project (key, value) VALUES ('id', lower(hex(randomblob(16
 constexpr const char* kRunColumns =
     "id, name, model_type, parameters, config_yaml, started_at, ended_at, status, reason, "
     "duration_s, best_valid, test_result, steps";
+
+// What a read of runs selects: their columns, then the last test error rate of a long-range
+// problem (by the metrics index, one lookup a run).
+std::string runSelection() {
+  return std::string(kRunColumns) +
+         ", (SELECT value FROM metrics WHERE run_id = runs.id AND name = '" +
+         metric::kTestErrorRate + "' ORDER BY step DESC, id DESC LIMIT 1)";
+}
 
 bool isEnded(RunStatus status) {
   return status == RunStatus::Stopped || status == RunStatus::Finished ||
@@ -192,6 +201,7 @@ RunRecord readRun(const SqliteStatement& row) {
   run.bestValid = row.optionalReal(10);
   run.testResult = row.optionalReal(11);
   run.steps = row.int64(12);
+  run.testErrorRate = row.optionalReal(13);
   return run;
 }
 
@@ -457,7 +467,7 @@ void writeNote(sqlite3* db, const std::string& path, const std::string& action, 
 }  // namespace
 
 std::vector<RunRecord> RunStore::listRuns() const {
-  const std::string sql = std::string("SELECT ") + kRunColumns + " FROM runs ORDER BY id";
+  const std::string sql = "SELECT " + runSelection() + " FROM runs ORDER BY id";
   SqliteStatement query(db_, path_, "cannot list runs", sql.c_str());
   std::vector<RunRecord> runs;
   while (query.step()) runs.push_back(readRun(query));
@@ -466,7 +476,7 @@ std::vector<RunRecord> RunStore::listRuns() const {
 }
 
 std::optional<RunRecord> RunStore::run(int64_t runId) const {
-  const std::string sql = std::string("SELECT ") + kRunColumns + " FROM runs WHERE id = ?1";
+  const std::string sql = "SELECT " + runSelection() + " FROM runs WHERE id = ?1";
   SqliteStatement query(db_, path_, "cannot read a run", sql.c_str());
   query.bind(1, runId);
   if (!query.step()) return std::nullopt;

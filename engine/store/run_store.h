@@ -37,6 +37,9 @@ struct RunRecord {
   std::optional<double> testResult;  // test loss, bits per symbol
   int64_t steps = 0;
   std::string note;  // the researcher's words on the run; empty when none
+  // A long-range problem's share of test sequences got wrong (its last test/error_rate point);
+  // read from the metrics, never written with the run.
+  std::optional<double> testErrorRate;
 };
 
 // One point of a metric time series ("train/loss", "valid/bpc", "lr", "grad_norm", ...).

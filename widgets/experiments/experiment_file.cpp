@@ -31,16 +31,57 @@ QString scalarOf(const YAML::Node& node) {
 
 // A sequence's items as one line of YAML flow text without the brackets: "0.001, 0.003".
 // The emitter quotes an item that needs it ("a, b"), so the text reads back as the same list.
+// A node and everything in it in flow style: a parsed node keeps the style it was written in,
+// which overrides the emitter's, and a list written one item a line must still read as items.
+void setFlowStyle(YAML::Node node) {
+  if (node.IsSequence() || node.IsMap()) node.SetStyle(YAML::EmitterStyle::Flow);
+  if (node.IsSequence()) {
+    for (YAML::Node item : node) setFlowStyle(item);
+  } else if (node.IsMap()) {
+    for (auto entry : node) setFlowStyle(entry.second);
+  }
+}
+
 QString flowItems(const YAML::Node& node) {
   if (!node) return {};
   if (!node.IsSequence()) return QString::fromStdString(YAML::Dump(node)).trimmed();
+  const YAML::Node flow = YAML::Clone(node);
+  setFlowStyle(flow);
   YAML::Emitter out;
-  out << YAML::Flow << node;
+  out << YAML::Flow << flow;
   QString text = QString::fromUtf8(out.c_str()).trimmed();
   if (text.startsWith(QLatin1Char('[')) && text.endsWith(QLatin1Char(']'))) {
     text = text.mid(1, text.size() - 2).trimmed();
   }
   return text;
+}
+
+// The file's axis the row `i` edits: the one at `i` when it varies the same key, else the first
+// that does (an axis removed above it moves it up); none for a new key.
+YAML::Node sameAxis(const YAML::Node& oldAxes, size_t i, const QString& key) {
+  if (!oldAxes || !oldAxes.IsSequence()) return {};
+  const auto varies = [&key](const YAML::Node& axis) {
+    return axis.IsMap() && axis["key"] && axis["key"].IsScalar() &&
+           QString::fromStdString(axis["key"].Scalar()).trimmed() == key.trimmed();
+  };
+  if (i < oldAxes.size() && varies(oldAxes[i])) return oldAxes[i];
+  for (const YAML::Node& axis : oldAxes) {
+    if (varies(axis)) return axis;
+  }
+  return {};
+}
+
+// What the editor has no column for stays as the file wrote it: the other keys an axis sets
+// (`also`), the layer a cells axis sizes, and the values' names while there is one per value.
+void keepUnshownKeys(const YAML::Node& old, YAML::Node& node) {
+  if (!old || !old.IsMap()) return;
+  if (old["also"]) node["also"] = YAML::Clone(old["also"]);
+  if (old["layer"] && node["cells"]) node["layer"] = YAML::Clone(old["layer"]);
+  const YAML::Node list = node["values"] ? node["values"] : node["cells"];
+  const YAML::Node names = old["names"];
+  if (names && names.IsSequence() && list && list.IsSequence() && names.size() == list.size()) {
+    node["names"] = YAML::Clone(names);
+  }
 }
 
 // "0.001, 0.003" as a YAML flow sequence; a ConfigError at `key` when it is not one.
@@ -262,15 +303,10 @@ std::string ExperimentFile::compose(const std::vector<AxisRow>& axes, const Sear
         break;
       }
     }
-    if (row.kind == engine::AxisKind::Cells) {
-      if (!row.matchParameters.trimmed().isEmpty()) {
-        node["match_parameters"] = scalar(row.matchParameters);
-      }
-      // The layer to size, when the file named one, stays (the editor has no column for it).
-      const bool hadLayer = oldAxes && oldAxes.IsSequence() && i < oldAxes.size() &&
-                            oldAxes[i].IsMap() && oldAxes[i]["layer"];
-      if (hadLayer) node["layer"] = YAML::Clone(oldAxes[i]["layer"]);
+    if (row.kind == engine::AxisKind::Cells && !row.matchParameters.trimmed().isEmpty()) {
+      node["match_parameters"] = scalar(row.matchParameters);
     }
+    keepUnshownKeys(sameAxis(oldAxes, i, row.key), node);
     list.push_back(node);
   }
   if (axes.empty()) {

@@ -114,6 +114,7 @@ QString MetricAxisPlot::metricLabel(const std::string& metric,
   if (metric == "test_bpc") return tr("test bits per symbol");
   if (metric == "valid_perplexity") return tr("validation perplexity");
   if (metric == "test_perplexity") return tr("test perplexity");
+  if (metric == "test_error_rate") return tr("share of test sequences wrong");
   return QString::fromStdString(metric);
 }
 

@@ -32,6 +32,7 @@ void ResultsTableModel::setResults(const QStringList& axes, const QStringList& k
   rows_ = rows;
   units_ = engine::lossUnitsOf(rows_);
   unitsMix_ = engine::lossUnitsMix(units_);
+  sequences_ = engine::anyScoresSequences(rows_);
   endResetModel();
 }
 
@@ -75,6 +76,10 @@ QVariant ResultsTableModel::display(const engine::ConfigurationResult& row, int 
     const QString figure = meanStd(column == validColumn() ? row.validLoss : row.testLoss);
     return QString::fromStdString(engine::lossCellText(figure.toStdString(), row.unit, unitsMix_));
   }
+  if (column == errorRateColumn()) {
+    return QString::fromStdString(engine::percentMeanStd(row.testErrorRate));
+  }
+  if (column == solvedColumn()) return QString::fromStdString(engine::solvedText(row));
   if (column == referenceColumn()) {
     const QString text = referencesText(row);
     return text.isEmpty() ? QStringLiteral("-") : text;
@@ -96,6 +101,15 @@ QVariant ResultsTableModel::sortValue(const engine::ConfigurationResult& row, in
   if (column == seedsColumn()) return static_cast<qlonglong>(row.done);
   if (column == validColumn()) return row.validLoss.count > 0 ? row.validLoss.mean : kMissing;
   if (column == testColumn()) return row.testLoss.count > 0 ? row.testLoss.mean : kMissing;
+  if (column == errorRateColumn()) {
+    return row.testErrorRate.count > 0 ? row.testErrorRate.mean : kMissing;
+  }
+  // The share solved, so that 2/2 sorts above 2/3.
+  if (column == solvedColumn()) {
+    return row.testErrorRate.count > 0
+               ? static_cast<double>(row.solved) / static_cast<double>(row.testErrorRate.count)
+               : -1.0;
+  }
   if (column == referenceColumn()) {
     return row.references.empty() ? kMissing : row.references.front().value;
   }
@@ -116,6 +130,18 @@ QString ResultsTableModel::seedsText(const engine::SeedSummary& summary) {
   QStringList seeds;
   for (const double value : summary.values) seeds << QString::number(value, 'f', 4);
   return text + tr("\nEach seed: %1").arg(seeds.join(QStringLiteral(", ")));
+}
+
+QString ResultsTableModel::errorRatesText(const engine::ConfigurationResult& row) {
+  const engine::SeedSummary& rates = row.testErrorRate;
+  if (rates.count == 0) return tr("Share of the test sequences wrong: no seed done yet");
+  QStringList seeds;
+  for (const double value : rates.values) seeds << QString::number(100.0 * value, 'f', 1) + '%';
+  return tr("Share of the test sequences wrong, each seed: %1\nSolved (below 1% wrong): %2 of "
+            "%3 seeds")
+      .arg(seeds.join(QStringLiteral(", ")))
+      .arg(row.solved)
+      .arg(rates.count);
 }
 
 QString ResultsTableModel::comparisonText(const engine::ConfigurationResult& a,
@@ -164,7 +190,8 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
       return {};
     case Qt::TextAlignmentRole:
       if (column == 0 || column == parametersColumn() || column == seedsColumn() ||
-          column == validColumn() || column == testColumn()) {
+          column == validColumn() || column == testColumn() || column == errorRateColumn() ||
+          column == solvedColumn()) {
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
       }
       return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
@@ -190,6 +217,7 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
       if (column == validColumn() || column == testColumn()) {
         return seedsText(column == validColumn() ? row.validLoss : row.testLoss);
       }
+      if (column == errorRateColumn() || column == solvedColumn()) return errorRatesText(row);
       if (column == stateColumn() || (column >= 1 && column <= axisCount())) {
         return display(row, column);
       }
@@ -206,6 +234,14 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
     if (section >= 1 && section <= axisCount()) return keys_.value(section - 1);
     if (section == seedsColumn()) return tr("Seeds done, of the seeds planned");
     if (section == referenceColumn()) return tr("Published figures the experiment file cites");
+    if (section == errorRateColumn()) {
+      return tr("The share of the test sequences got wrong, mean ± std over the seeds");
+    }
+    if (section == solvedColumn()) {
+      return tr(
+          "Seeds that solved the problem (below 1% of the test sequences wrong), of the "
+          "seeds done");
+    }
     return {};
   }
   if (role != Qt::DisplayRole) return {};
@@ -218,6 +254,8 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
     const QString name = section == validColumn() ? tr("Valid") : tr("Test");
     return QString::fromStdString(engine::lossColumnTitle(name.toStdString(), units_));
   }
+  if (section == errorRateColumn()) return tr("Test wrong");
+  if (section == solvedColumn()) return tr("Solved");
   if (section == referenceColumn()) return tr("Reference");
   if (section == stateColumn()) return tr("State");
   return {};

@@ -14,7 +14,8 @@ namespace mrnn::widgets {
 
 // The experiment's results, one row per configuration (its trials over seeds): the axis
 // values, parameters, seeds done, validation and test bits per symbol as mean ± standard
-// deviation over seeds, the published reference beside them and the state. Display text is
+// deviation over seeds (for a long-range problem, then the share of test sequences wrong and
+// the seeds that solved it), the published reference beside them and the state. Display text is
 // formatted; SortRole gives numbers, so a QSortFilterProxyModel sorts by value.
 class ResultsTableModel : public QAbstractTableModel {
   Q_OBJECT
@@ -39,8 +40,11 @@ class ResultsTableModel : public QAbstractTableModel {
   int seedsColumn() const { return 2 + axisCount(); }
   int validColumn() const { return 3 + axisCount(); }
   int testColumn() const { return 4 + axisCount(); }
-  int referenceColumn() const { return 5 + axisCount(); }
-  int stateColumn() const { return 6 + axisCount(); }
+  // Only where some configuration is a long-range problem; -1 otherwise.
+  int errorRateColumn() const { return sequences_ ? 5 + axisCount() : -1; }
+  int solvedColumn() const { return sequences_ ? 6 + axisCount() : -1; }
+  int referenceColumn() const { return (sequences_ ? 7 : 5) + axisCount(); }
+  int stateColumn() const { return referenceColumn() + 1; }
 
   int rowCount(const QModelIndex& parent = QModelIndex()) const override;
   int columnCount(const QModelIndex& parent = QModelIndex()) const override;
@@ -52,6 +56,8 @@ class ResultsTableModel : public QAbstractTableModel {
   static QString meanStd(const engine::SeedSummary& summary);
   // "n = 3, mean 1.2345, std 0.0123, min 1.2200, max 1.2500" and each seed's figure.
   static QString seedsText(const engine::SeedSummary& summary);
+  // Each seed's share of test sequences wrong, in percent, and how many solved the problem.
+  static QString errorRatesText(const engine::ConfigurationResult& row);
   // Two configurations compared on `metric` ("valid_bpc"): the difference of their means and
   // Welch's t-test over their seeds ("... p = 0.0080").
   static QString comparisonText(const engine::ConfigurationResult& a,
@@ -68,6 +74,7 @@ class ResultsTableModel : public QAbstractTableModel {
   std::vector<engine::ConfigurationResult> rows_;
   std::vector<engine::LossUnit> units_;  // each row's, for the loss columns' unit
   bool unitsMix_ = false;                // bits and squared errors: each figure names its unit
+  bool sequences_ = false;               // a long-range problem's: error rate, solved columns
 };
 
 }  // namespace mrnn::widgets

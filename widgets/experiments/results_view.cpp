@@ -153,17 +153,21 @@ void ResultsView::setResults(const engine::ExperimentPlan& plan,
   }
   model_->setResults(labels, keys, rows);
   // The metric box in the results' unit: a real-valued output's "bpc" is its squared error,
-  // and it has no perplexity to offer.
+  // and it has no perplexity to offer; the share of sequences wrong only for long-range
+  // problems.
   const bool squaredErrors = engine::allSquaredErrors(engine::lossUnitsOf(rows));
+  const bool sequences = engine::anyScoresSequences(rows);
+  const auto offered = [&](const std::string& name) {
+    if (name == "test_error_rate") return sequences;
+    return !(squaredErrors && name.find("perplexity") != std::string::npos);
+  };
   auto* list = qobject_cast<QListView*>(metric_->view());
   for (int i = 0; i < metric_->count(); ++i) {
     const std::string name = metric_->itemData(i).toString().toStdString();
     metric_->setItemText(i, MetricAxisPlot::metricLabel(name, rows));
-    if (list) list->setRowHidden(i, squaredErrors && name.find("perplexity") != std::string::npos);
+    if (list) list->setRowHidden(i, !offered(name));
   }
-  if (squaredErrors && metric().find("perplexity") != std::string::npos) {
-    setMetric(metric().rfind("test_", 0) == 0 ? "test_bpc" : "valid_bpc");
-  }
+  if (!offered(metric())) setMetric(metric().rfind("test_", 0) == 0 ? "test_bpc" : "valid_bpc");
   selectConfigurations(selected);
   // References can be long ("test bpc 1.11 (Maupomé & Meurs, Table 1)"): capped, whole in
   // their tooltips, so that the state stays in view on a laptop's screen.

@@ -14,6 +14,7 @@
 #include "engine/experiment/experiment_results.h"
 #include "engine/runtime/child_handle.h"
 #include "engine/store/experiment_ledger.h"
+#include "engine/store/metric_names.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
@@ -386,6 +387,88 @@ training:
   EXPECT_MSG(said.find("validation 0.0200 squared error, test 0.0300") != std::string::npos, said);
 }
 
+MRNN_TEST(a_long_range_problems_results_give_the_share_wrong_and_the_seeds_that_solved_it) {
+  // Martens & Sutskever's success rate: a loss alone does not say which seeds solved the
+  // problem; the run's last test error rate does.
+  ScratchFolder folder;
+  const auto plan = planIn(folder, R"(experiment:
+  axes:
+    - key: training.optimizer.lr
+      values: [0.001, 0.002]
+  seeds: [1, 2]
+  claims:
+    - better: {training.optimizer.lr: 0.001}
+      worse: {training.optimizer.lr: 0.002}
+      metric: test_error_rate
+      source: "a test"
+)",
+                           R"(name: base
+model:
+  input: {level: word, embedding_size: 0}
+  layers:
+    - {type: rnn, hidden_size: 8}
+data:
+  synthetic: temporal_order_2bit
+  problem: {length: 20, train: 100, valid: 10, test: 10}
+training:
+  max_steps: 40
+  optimizer: {type: adam, lr: 0.001}
+)");
+  ExperimentLedger ledger(folder.path());
+  engine::syncLedger(plan, ledger, false);
+  engine::RunCatalogue catalogue(folder.path(), engine::RunCatalogue::Access::ReadWrite);
+  // Trials 0 and 1 are the first configuration's seeds, 2 and 3 the second's.
+  const double wrong[4] = {0.0, 0.005, 0.5, 0.004};
+  for (int64_t t = 0; t < 4; ++t) {
+    const int64_t id = addRun(catalogue, engine::RunStatus::Finished, 0.1, 40, 0.1);
+    // An earlier test (a run resumed and tested again) is not its figure: the last one is.
+    catalogue.store().appendMetrics(id, {{engine::metric::kTestErrorRate, 10, 0.0, 1.0, 0.9},
+                                         {engine::metric::kTestErrorRate, 40, 0.0, 2.0, wrong[t]}});
+    ledger.setRun("e", t, id);
+    ledger.setStatus("e", t, TrialStatus::Done);
+  }
+  const auto runs = catalogue.runs();
+  EXPECT(runs.front().testErrorRate.has_value());
+  EXPECT_NEAR(*runs.front().testErrorRate, 0.0, 1e-12);
+  const auto rows = engine::experimentResults(plan, ledger.trials("e"), runs);
+  EXPECT(rows[0].scoresSequences && rows[1].scoresSequences);
+  EXPECT_EQ(rows[0].solved, int64_t{2});
+  EXPECT_EQ(rows[1].solved, int64_t{1});
+  EXPECT_NEAR(rows[1].testErrorRate.mean, 0.252, 1e-12);
+  EXPECT_EQ(engine::solvedText(rows[1]), std::string("1/2"));
+  const auto figure = engine::measuredFigure(rows[0], "test_error_rate");
+  EXPECT(figure.has_value() && figure->count == 2);
+  const std::string text = engine::resultsText(plan, rows);
+  EXPECT_MSG(text.find("test wrong") != std::string::npos, text);
+  EXPECT_MSG(text.find("25.2% ± 35.1%") != std::string::npos, text);
+  EXPECT_MSG(text.find("1/2") != std::string::npos && text.find("2/2") != std::string::npos, text);
+  EXPECT_MSG(text.find("in test_error_rate (a test)") != std::string::npos, text);
+  EXPECT_MSG(text.find("0.0025 ± 0.0035 (2 seeds) against 0.2520") != std::string::npos, text);
+  const std::string csv = engine::resultsCsv(plan, rows);
+  EXPECT_MSG(csv.find(",test_error_rate_mean,test_error_rate_std,solved,") != std::string::npos,
+             csv);
+  EXPECT_MSG(csv.find(",0.252,") != std::string::npos, csv);
+  const std::string json = engine::resultsJson(plan, rows);
+  EXPECT_MSG(json.find("\"test_error_rate\": {\"mean\": 0.0025") != std::string::npos, json);
+  EXPECT_MSG(json.find("\"solved\": 1") != std::string::npos, json);
+  // The queue's line when a trial ends says whether it solved the problem.
+  std::string said;
+  std::map<int64_t, int> kills;
+  const auto log = [&said](const std::string& line) { said = line; };
+  engine::recordTrialExit(plan, ledger, catalogue, 2, 0, false, kills, log);
+  EXPECT_MSG(said.find(", 50.0% of the test sequences wrong") != std::string::npos, said);
+  EXPECT_MSG(said.find("solved") == std::string::npos, said);
+  engine::recordTrialExit(plan, ledger, catalogue, 0, 0, false, kills, log);
+  EXPECT_MSG(said.find(", 0.0% of the test sequences wrong (solved)") != std::string::npos, said);
+  // Tables of language models keep their columns.
+  ScratchFolder text8;
+  const auto lm = planIn(text8, kLrGrid);
+  const std::string plain = engine::resultsText(lm, engine::experimentResults(lm, {}, {}));
+  EXPECT_MSG(plain.find("test wrong") == std::string::npos, plain);
+  EXPECT(engine::resultsCsv(lm, engine::experimentResults(lm, {}, {})).find("solved") ==
+         std::string::npos);
+}
+
 MRNN_TEST(a_trials_status_says_what_the_queue_is_doing) {
   const auto trialAt = [](int64_t index, engine::TrialStatus status, int64_t runId) {
     engine::TrialRecord trial;
@@ -426,6 +509,18 @@ MRNN_TEST(a_trials_status_says_what_the_queue_is_doing) {
   // With the queue gone, a running trial nobody trains was interrupted.
   rows = engine::experimentProgress(trials, runs, trainedNow, /*queueRunning=*/false);
   EXPECT_EQ(rows[0].statusText(), std::string("interrupted"));
+
+  // A trial limited by time (training.max_seconds) ends when its time is up, however many
+  // steps it was allowed: 60 s in of 240, not 1,249 hours for 10⁸ steps.
+  engine::RunRecord timed = runAt(13, 878);
+  timed.durationSeconds = 60.0;
+  timed.configYaml = "training:\n  max_steps: 100000000\n  max_seconds: 240\n  validate_every: 5\n";
+  EXPECT_NEAR(engine::recordedMaxSeconds(timed), 240.0, 1e-12);
+  rows = engine::experimentProgress(trials, {timed}, trainedNow, true);
+  EXPECT(rows[3].etaSeconds.has_value());
+  EXPECT_NEAR(*rows[3].etaSeconds, 180.0, 1e-9);
+  timed.configYaml = "training:\n  max_steps: 100000000\n  max_seconds: 0\n";
+  EXPECT_NEAR(engine::recordedMaxSeconds(timed), 0.0, 1e-12);
 }
 
 MRNN_TEST(slots_never_oversubscribe_the_cores) {

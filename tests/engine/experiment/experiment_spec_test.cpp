@@ -379,3 +379,40 @@ MRNN_TEST(an_axis_sets_its_value_on_every_key_it_names) {
 )"),
                      "e.yaml:3:7", "hidden_size");
 }
+
+MRNN_TEST(an_axis_names_its_values_for_the_tables) {
+  // A whole optimiser as a value reads badly in a table column: the axis names it.
+  ScratchFolder folder;
+  const auto p = plan(folder, R"(experiment:
+  axes:
+    - key: training.optimizer
+      values:
+        - {type: adam, lr: 0.003}
+        - {type: sgd, lr: 0.1}
+      names: [Adam, SGD]
+  claims:
+    - better: {training.optimizer: {type: adam, lr: 0.003}}
+      worse: {training.optimizer: {type: sgd, lr: 0.1}}
+      metric: valid_bpc
+      source: "a test"
+)");
+  EXPECT_EQ(p.trials.size(), size_t{2});
+  EXPECT_EQ(p.trials[1].settings[0].shown, std::string("SGD"));
+  EXPECT_EQ(p.trials[1].label, std::string("optimizer=SGD"));
+  // The value itself goes into the project, and selectors still name it.
+  EXPECT_EQ(p.trials[1].settings[0].value, std::string("{type: sgd, lr: 0.1}"));
+  EXPECT_NEAR(p.trials[1].project.training.optimizer.learningRate, 0.1, 1e-12);
+  const auto parse = [](const std::string& text) { engine::parseExperiment(text, "e.yaml"); };
+  EXPECT_THROWS_WITH(ConfigError,
+                     parse("experiment:\n  axes:\n    - key: training.optimizer.lr\n"
+                           "      values: [0.1, 0.2]\n      names: [low]\n"),
+                     "e.yaml:5:14", "experiment.axes[0].names", "a list of 2 names");
+  EXPECT_THROWS_WITH(ConfigError,
+                     parse("experiment:\n  axes:\n    - key: training.optimizer.lr\n"
+                           "      values: [0.1, 0.2]\n      names: [low, low]\n"),
+                     "experiment.axes[0].names[1]", "names two values");
+  EXPECT_THROWS_WITH(ConfigError,
+                     parse("experiment:\n  axes:\n    - key: training.optimizer.lr\n"
+                           "      range: [0.1, 0.2]\n      count: 2\n      names: [a, b]\n"),
+                     "experiment.axes[0].names", "only a list of values or cells");
+}

@@ -1,0 +1,91 @@
+// The experiment file as the panel rewrites it: what the editor has no column for (an axis's
+// `also` keys and value names, anchors its claims name values by) stays when the researcher
+// edits something else.
+#include <QDir>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "engine/experiment/experiment_plan.h"
+#include "engine/experiment/experiment_spec.h"
+#include "experiment_test_project.h"
+#include "widgets/experiments/experiment_file.h"
+
+using namespace mrnn;
+using namespace mrnn::widgets;
+
+class ExperimentFileTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void anEditKeepsWhatTheEditorDoesNotShow();
+};
+
+void ExperimentFileTest::anEditKeepsWhatTheEditorDoesNotShow() {
+  QTemporaryDir dir;
+  QVERIFY(dir.isValid());
+  test::ExperimentTestProject::writeFile(
+      dir.filePath(QStringLiteral("project.yaml")),
+      "name: base\nmodel:\n"
+      "  input: {level: word, embedding_size: 0}\n"
+      "  layers: [{type: rnn, hidden_size: 8}, {type: rnn, hidden_size: 8}]\n"
+      "data:\n  synthetic: temporal_order_2bit\n"
+      "  problem: {length: 20, train: 100, valid: 10, test: 10}\n"
+      "training: {max_steps: 40, optimizer: {type: adam}}\n");
+  QDir(dir.path()).mkpath(QStringLiteral("experiments"));
+  const QString path = dir.filePath(QStringLiteral("experiments/e.yaml"));
+  const std::string before =
+      "# Adam against SGD, both layers' widths at once.\n"
+      "experiment:\n"
+      "  axes:\n"
+      "    - key: model.layers[0].hidden_size\n"
+      "      also: [\"model.layers[1].hidden_size\"]\n"
+      "      values: [8, 16]\n"
+      "    - key: training.optimizer\n"
+      "      values:\n"
+      "        - &adam {type: adam, lr: 0.003}\n"
+      "        - &sgd {type: sgd, lr: 0.1}\n"
+      "      names: [Adam, SGD]\n"
+      "  seeds: [1]\n"
+      "  claims:\n"
+      "    - better:\n"
+      "        training.optimizer: *adam\n"
+      "        model.layers[0].hidden_size: 16\n"
+      "      worse:\n"
+      "        training.optimizer: *sgd\n"
+      "        model.layers[0].hidden_size: 16\n"
+      "      metric: valid_bpc\n"
+      "      source: a test\n";
+  test::ExperimentTestProject::writeFile(path, before);
+  ExperimentFile file;
+  QString problem;
+  QVERIFY2(file.load(path, &problem), qPrintable(problem));
+  SearchRow search = file.search();
+  search.seeds = QStringLiteral("1, 2");
+  const std::string after = file.compose(file.axes(), search, file.fixedSettings());
+  const engine::Experiment read = engine::parseExperiment(after, path.toStdString());
+  QCOMPARE(read.seeds, (std::vector<uint64_t>{1, 2}));
+  QCOMPARE(read.axes[0].also, std::vector<std::string>{"model.layers[1].hidden_size"});
+  QCOMPARE(read.axes[1].names, (std::vector<std::string>{"Adam", "SGD"}));
+  QCOMPARE(read.claims.size(), size_t{1});
+  // Only the seeds' line changed.
+  std::string expected = before;
+  expected.replace(expected.find("seeds: [1]"), 10, "seeds: [1, 2]");
+  QCOMPARE(after, expected);
+  const engine::ExperimentPlan plan = engine::planExperiment(read);
+  QCOMPARE(plan.trials.size(), size_t{8});
+  QCOMPARE(plan.trials[1].project.model.layers[1].hiddenSize, int64_t{8});
+  QCOMPARE(plan.trials[4].project.model.layers[1].hiddenSize, int64_t{16});
+
+  // A third optimiser: the two names no longer name each value, and go (the editor cannot
+  // ask for a third); the other keys stay.
+  std::vector<AxisRow> axes = file.axes();
+  axes[1].values += QStringLiteral(", {type: adam, lr: 0.01}");
+  const engine::Experiment grown =
+      engine::parseExperiment(file.compose(axes, search, file.fixedSettings()), "e.yaml");
+  QCOMPARE(grown.axes[1].values.size(), size_t{3});
+  QVERIFY(grown.axes[1].names.empty());
+  QCOMPARE(grown.axes[0].also.size(), size_t{1});
+}
+
+QTEST_MAIN(ExperimentFileTest)
+#include "test_experiment_file.moc"
