@@ -37,15 +37,6 @@ std::string scalarShown(const std::string& yaml) {
   return shown;
 }
 
-// What tables call an axis's value: its name where the axis gives names.
-std::string shownValue(const ExperimentAxis& axis, const std::string& value) {
-  const auto at = std::find(axis.values.begin(), axis.values.end(), value);
-  if (!axis.names.empty() && at != axis.values.end()) {
-    return axis.names[static_cast<size_t>(at - axis.values.begin())];
-  }
-  return scalarShown(value);
-}
-
 // FNV-1a, 64 bits, as hex: enough to tell whether a trial's configuration changed.
 std::string fingerprintOf(const std::string& text) {
   uint64_t hash = 1469598103934665603ULL;
@@ -263,7 +254,7 @@ ExperimentPlan planExperiment(const Experiment& experiment, const VocabularySize
           failAt(experiment, axis.at, error.what());
         }
         trial.settings.push_back(
-            {axis.key, axis.label, scalarShown(value), shownValue(axis, value)});
+            {axis.key, axis.label, scalarShown(value), axisValueName(axis, value)});
       }
       setYamlPath(root, "training.seed", YAML::Node(seed));
       setYamlPath(root, "model.init.seed", YAML::Node(seed));
@@ -321,6 +312,15 @@ ExperimentPlan planExperiment(const Experiment& experiment, const VocabularySize
   }
   checkClaims(plan);
   return plan;
+}
+
+std::string axisValueName(const ExperimentAxis& axis, const std::string& value) {
+  // On one line both: a trial's setting keeps its value so (AxisSetting::value).
+  const std::string line = scalarShown(value);
+  for (size_t i = 0; i < axis.names.size() && i < axis.values.size(); ++i) {
+    if (scalarShown(axis.values[i]) == line) return axis.names[i];
+  }
+  return line;
 }
 
 }  // namespace mrnn::engine

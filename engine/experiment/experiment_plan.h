@@ -70,5 +70,8 @@ ExperimentPlan planExperiment(const Experiment& experiment,
 
 // An axis's points on a grid, as YAML text: its values, or `count` points of its range.
 std::vector<std::string> axisGridValues(const ExperimentAxis& axis);
+// What tables and plots call one of the axis's values: its name where the axis names its values
+// (`names:`), else the value on one line.
+std::string axisValueName(const ExperimentAxis& axis, const std::string& value);
 
 }  // namespace mrnn::engine

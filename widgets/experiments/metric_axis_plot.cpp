@@ -188,7 +188,8 @@ void MetricAxisPlot::setResults(const std::vector<engine::ExperimentAxis>& axes,
     QStringList others;
     for (size_t i = 0; i < row.settings.size(); ++i) {
       if (i == a) continue;
-      others.append(QString::fromStdString(row.settings[i].label + "=" + row.settings[i].value));
+      others.append(QString::fromStdString(row.settings[i].label) + QLatin1Char('=') +
+                    valueName(axes, i, settingText(row, i)));
     }
     for (const auto& reference : row.references) {
       if (reference.metric != metric) continue;
@@ -283,7 +284,8 @@ void MetricAxisPlot::setResults(const std::vector<engine::ExperimentAxis>& axes,
                    (axes[a].kind == engine::AxisKind::LogRange || highX / lowX >= 20.0);
   if (categorical_) {
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (int i = 0; i < categories.size(); ++i) ticker->addTick(i, categories[i]);
+    for (int i = 0; i < categories.size(); ++i)
+      ticker->addTick(i, valueName(axes, a, categories[i]));
     xAxis->setTicker(ticker);
     xAxis->setScaleType(QCPAxis::stLinear);
     xAxis->setRange(-0.5, std::max(0.5, categories.size() - 0.5));

@@ -94,6 +94,8 @@ void ParallelCoordinatesView::setResults(const std::vector<engine::ExperimentAxi
       if (axis.categorical && !axis.categories.contains(text)) axis.categories.append(text);
       if (!axis.categorical) values.push_back(text.toDouble());
     }
+    for (const QString& category : axis.categories)
+      axis.labels.append(valueName(axes, i, category));
     if (!axis.categorical && !values.empty()) {
       std::sort(values.begin(), values.end());
       values.erase(std::unique(values.begin(), values.end()), values.end());
@@ -306,7 +308,7 @@ void ParallelCoordinatesView::paint(QPainter& painter, const QSize& size) const 
     if (axis.categorical) {
       for (int c = 0; c < axis.categories.size(); ++c) {
         const double y = area.bottom() - position(axis, c) * area.height();
-        label(x, y, axis.categories[c], metric, width);
+        label(x, y, axis.labels.value(c, axis.categories[c]), metric, width);
       }
     } else if (!metric || !lines_.empty()) {
       for (const double tick : axis.ticks) {

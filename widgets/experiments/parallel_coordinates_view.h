@@ -64,7 +64,8 @@ class ParallelCoordinatesView : public QWidget {
     QString key;
     bool categorical = false;
     bool log = false;
-    QStringList categories;
+    QStringList categories;  // the values, as settingText gives them
+    QStringList labels;      // what each category is called (an axis's `names`)
     double low = 0.0;
     double high = 1.0;
     std::vector<double> ticks;  // numeric axes: the values to label

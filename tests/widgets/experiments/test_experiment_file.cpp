@@ -1,14 +1,22 @@
 // The experiment file as the panel rewrites it: what the editor has no column for (an axis's
 // `also` keys and value names, anchors its claims name values by) stays when the researcher
-// edits something else.
+// edits something else. And the names label the plots.
 #include <QDir>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <qcustomplot.h>
+
 #include "engine/experiment/experiment_plan.h"
+#include "engine/experiment/experiment_results.h"
 #include "engine/experiment/experiment_spec.h"
 #include "experiment_test_project.h"
+#include "experiment_test_store.h"
 #include "widgets/experiments/experiment_file.h"
+#include "widgets/experiments/experiment_snapshot.h"
+#include "widgets/experiments/metric_axis_plot.h"
+#include "widgets/experiments/parallel_coordinates_view.h"
+#include "widgets/experiments/results_table_model.h"
 
 using namespace mrnn;
 using namespace mrnn::widgets;
@@ -18,6 +26,7 @@ class ExperimentFileTest : public QObject {
 
  private slots:
   void anEditKeepsWhatTheEditorDoesNotShow();
+  void namedValuesLabelTheTablesAndPlots();
 };
 
 void ExperimentFileTest::anEditKeepsWhatTheEditorDoesNotShow() {
@@ -85,6 +94,53 @@ void ExperimentFileTest::anEditKeepsWhatTheEditorDoesNotShow() {
   QCOMPARE(grown.axes[1].values.size(), size_t{3});
   QVERIFY(grown.axes[1].names.empty());
   QCOMPARE(grown.axes[0].also.size(), size_t{1});
+}
+
+void ExperimentFileTest::namedValuesLabelTheTablesAndPlots() {
+  QTemporaryDir dir;
+  QVERIFY(dir.isValid());
+  test::ExperimentTestProject::writeFile(
+      dir.filePath(QStringLiteral("project.yaml")),
+      "name: base\nmodel:\n"
+      "  input: {level: word, embedding_size: 0}\n"
+      "  layers: [{type: rnn, hidden_size: 8}]\n"
+      "data:\n  synthetic: temporal_order_2bit\n"
+      "  problem: {length: 20, train: 100, valid: 10, test: 10}\n"
+      "training: {max_steps: 40, optimizer: {type: adam}}\n");
+  QDir(dir.path()).mkpath(QStringLiteral("experiments"));
+  const QString path = dir.filePath(QStringLiteral("experiments/e.yaml"));
+  test::ExperimentTestProject::writeFile(path,
+                                         "experiment:\n  axes:\n"
+                                         "    - key: model.layers[0].hidden_size\n"
+                                         "      values: [8, 16]\n"
+                                         "    - key: training.optimizer\n"
+                                         "      values:\n"
+                                         "        - {type: adam, lr: 0.003}\n"
+                                         "        - {type: sgd, lr: 0.1}\n"
+                                         "      names: [Adam, SGD]\n");
+  const engine::ExperimentPlan plan =
+      engine::planExperiment(engine::loadExperiment(path.toStdString()));
+  test::fillStore(plan);
+  const ExperimentSnapshot snapshot = readExperimentSnapshot(plan);
+  QVERIFY2(snapshot.error.isEmpty(), qPrintable(snapshot.error));
+  const auto& rows = snapshot.results;
+  QCOMPARE(QString::fromStdString(rows[1].settings[1].shown), QStringLiteral("SGD"));
+
+  // Against the optimiser: its ticks are the names.
+  MetricAxisPlot plot;
+  plot.setResults(plan.experiment.axes, rows, "valid_bpc", 1);
+  QVERIFY(plot.isCategorical());
+  auto ticker = plot.xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+  QVERIFY(ticker);
+  QCOMPARE(ticker->ticks().values(),
+           (QVector<QString>{QStringLiteral("Adam"), QStringLiteral("SGD")}));
+  // Against the size: a series per optimiser, named by the name.
+  plot.setResults(plan.experiment.axes, rows, "valid_bpc", 0);
+  QStringList names;
+  for (const QCPGraph* graph : plot.series()) names << graph->name();
+  QVERIFY2(names.join(QLatin1Char('|')).contains(QStringLiteral("optimizer=SGD")),
+           qPrintable(names.join(QLatin1Char('|'))));
+  QVERIFY(!names.join(QLatin1Char('|')).contains(QStringLiteral("type: sgd")));
 }
 
 QTEST_MAIN(ExperimentFileTest)
