@@ -2,6 +2,8 @@
 
 #include <QDir>
 
+#include "engine/experiment/experiment_spec.h"
+
 #include <fstream>
 #include <random>
 #include <vector>
@@ -24,6 +26,31 @@ std::string ExperimentTestProject::corpus(int symbols) {
 void ExperimentTestProject::writeFile(const QString& path, const std::string& text) {
   std::ofstream out(path.toStdString(), std::ios::binary);
   out << text;
+}
+
+std::string ExperimentTestProject::problemProject(int layers) {
+  std::string list;
+  for (int i = 0; i < layers; ++i)
+    list += std::string(i ? ", " : "") + "{type: rnn, hidden_size: 8}";
+  return "name: base\nmodel:\n"
+         "  input: {level: word, embedding_size: 0}\n"
+         "  layers: [" +
+         list +
+         "]\n"
+         "data:\n  synthetic: temporal_order_2bit\n"
+         "  problem: {length: 20, train: 100, valid: 10, test: 10}\n"
+         "training: {max_steps: 40, optimizer: {type: adam}}\n";
+}
+
+engine::ExperimentPlan ExperimentTestProject::planIn(const QString& folder,
+                                                     const std::string& project,
+                                                     const std::string& experiment) {
+  const QDir dir(folder);
+  writeFile(dir.filePath(QStringLiteral("project.yaml")), project);
+  dir.mkpath(QStringLiteral("experiments"));
+  const QString file = dir.filePath(QStringLiteral("experiments/e.yaml"));
+  writeFile(file, experiment);
+  return engine::planExperiment(engine::loadExperiment(file.toStdString()));
 }
 
 ExperimentTestProject::ExperimentTestProject(int maxSteps, const std::string& seeds) {

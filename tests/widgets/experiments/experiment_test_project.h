@@ -9,6 +9,8 @@
 
 #include <string>
 
+#include "engine/experiment/experiment_plan.h"
+
 namespace mrnn::test {
 
 class ExperimentTestProject {
@@ -24,6 +26,14 @@ class ExperimentTestProject {
   // Deterministic pseudo-English, something a tiny model learns in a few dozen steps.
   static std::string corpus(int symbols);
   static void writeFile(const QString& path, const std::string& text);
+
+  // A tiny tanh RNN of `layers` layers on the 2-bit temporal order problem, as a base project
+  // (nothing trains it).
+  static std::string problemProject(int layers = 1);
+  // `project` as project.yaml in `folder` and `experiment` as experiments/e.yaml beside it,
+  // planned.
+  static engine::ExperimentPlan planIn(const QString& folder, const std::string& project,
+                                       const std::string& experiment);
 
  private:
   QTemporaryDir dir_;

@@ -32,15 +32,9 @@ class ExperimentFileTest : public QObject {
 void ExperimentFileTest::anEditKeepsWhatTheEditorDoesNotShow() {
   QTemporaryDir dir;
   QVERIFY(dir.isValid());
-  test::ExperimentTestProject::writeFile(
-      dir.filePath(QStringLiteral("project.yaml")),
-      "name: base\nmodel:\n"
-      "  input: {level: word, embedding_size: 0}\n"
-      "  layers: [{type: rnn, hidden_size: 8}, {type: rnn, hidden_size: 8}]\n"
-      "data:\n  synthetic: temporal_order_2bit\n"
-      "  problem: {length: 20, train: 100, valid: 10, test: 10}\n"
-      "training: {max_steps: 40, optimizer: {type: adam}}\n");
   QDir(dir.path()).mkpath(QStringLiteral("experiments"));
+  test::ExperimentTestProject::writeFile(dir.filePath(QStringLiteral("project.yaml")),
+                                         test::ExperimentTestProject::problemProject(2));
   const QString path = dir.filePath(QStringLiteral("experiments/e.yaml"));
   const std::string before =
       "# Adam against SGD, both layers' widths at once.\n"
@@ -99,27 +93,16 @@ void ExperimentFileTest::anEditKeepsWhatTheEditorDoesNotShow() {
 void ExperimentFileTest::namedValuesLabelTheTablesAndPlots() {
   QTemporaryDir dir;
   QVERIFY(dir.isValid());
-  test::ExperimentTestProject::writeFile(
-      dir.filePath(QStringLiteral("project.yaml")),
-      "name: base\nmodel:\n"
-      "  input: {level: word, embedding_size: 0}\n"
-      "  layers: [{type: rnn, hidden_size: 8}]\n"
-      "data:\n  synthetic: temporal_order_2bit\n"
-      "  problem: {length: 20, train: 100, valid: 10, test: 10}\n"
-      "training: {max_steps: 40, optimizer: {type: adam}}\n");
-  QDir(dir.path()).mkpath(QStringLiteral("experiments"));
-  const QString path = dir.filePath(QStringLiteral("experiments/e.yaml"));
-  test::ExperimentTestProject::writeFile(path,
-                                         "experiment:\n  axes:\n"
-                                         "    - key: model.layers[0].hidden_size\n"
-                                         "      values: [8, 16]\n"
-                                         "    - key: training.optimizer\n"
-                                         "      values:\n"
-                                         "        - {type: adam, lr: 0.003}\n"
-                                         "        - {type: sgd, lr: 0.1}\n"
-                                         "      names: [Adam, SGD]\n");
   const engine::ExperimentPlan plan =
-      engine::planExperiment(engine::loadExperiment(path.toStdString()));
+      test::ExperimentTestProject::planIn(dir.path(), test::ExperimentTestProject::problemProject(),
+                                          "experiment:\n  axes:\n"
+                                          "    - key: model.layers[0].hidden_size\n"
+                                          "      values: [8, 16]\n"
+                                          "    - key: training.optimizer\n"
+                                          "      values:\n"
+                                          "        - {type: adam, lr: 0.003}\n"
+                                          "        - {type: sgd, lr: 0.1}\n"
+                                          "      names: [Adam, SGD]\n");
   test::fillStore(plan);
   const ExperimentSnapshot snapshot = readExperimentSnapshot(plan);
   QVERIFY2(snapshot.error.isEmpty(), qPrintable(snapshot.error));

@@ -40,22 +40,17 @@ void ExperimentLossUnitsTest::aRealValuedOutputsFiguresAreSquaredErrors() {
   // The addition problem's loss is a squared error; the store keeps it in bits (nats / ln 2).
   QTemporaryDir dir;
   QVERIFY(dir.isValid());
-  test::ExperimentTestProject::writeFile(
-      dir.filePath(QStringLiteral("project.yaml")),
+  const engine::ExperimentPlan plan = test::ExperimentTestProject::planIn(
+      dir.path(),
       "name: base\nmodel:\n"
       "  input: {level: word, embedding_size: 0, values: 1}\n"
       "  layers: [{type: rnn, hidden_size: 8}]\n"
       "  output: {type: linear}\n"
       "data:\n  synthetic: addition\n"
       "  problem: {length: 20, train: 100, valid: 10, test: 10}\n"
-      "training: {max_steps: 40, optimizer: {type: adam}}\n");
-  QDir(dir.path()).mkpath(QStringLiteral("experiments"));
-  test::ExperimentTestProject::writeFile(
-      dir.filePath(QStringLiteral("experiments/e.yaml")),
+      "training: {max_steps: 40, optimizer: {type: adam}}\n",
       "experiment:\n  axes:\n    - key: training.optimizer.lr\n      values: [0.001, 0.002]\n"
       "  seeds: [1]\n");
-  const engine::ExperimentPlan plan = engine::planExperiment(
-      engine::loadExperiment(dir.filePath(QStringLiteral("experiments/e.yaml")).toStdString()));
   test::fillStore(plan);  // best validation 2.05 bits for the first configuration
   const ExperimentSnapshot snapshot = readExperimentSnapshot(plan);
   QVERIFY2(snapshot.error.isEmpty(), qPrintable(snapshot.error));
@@ -93,21 +88,10 @@ void ExperimentLossUnitsTest::aRealValuedOutputsFiguresAreSquaredErrors() {
 void ExperimentLossUnitsTest::aLongRangeProblemShowsTheShareWrongAndTheSeedsThatSolvedIt() {
   QTemporaryDir dir;
   QVERIFY(dir.isValid());
-  test::ExperimentTestProject::writeFile(
-      dir.filePath(QStringLiteral("project.yaml")),
-      "name: base\nmodel:\n"
-      "  input: {level: word, embedding_size: 0}\n"
-      "  layers: [{type: rnn, hidden_size: 8}]\n"
-      "data:\n  synthetic: temporal_order_2bit\n"
-      "  problem: {length: 20, train: 100, valid: 10, test: 10}\n"
-      "training: {max_steps: 40, optimizer: {type: adam}}\n");
-  QDir(dir.path()).mkpath(QStringLiteral("experiments"));
-  test::ExperimentTestProject::writeFile(
-      dir.filePath(QStringLiteral("experiments/e.yaml")),
+  const engine::ExperimentPlan plan = test::ExperimentTestProject::planIn(
+      dir.path(), test::ExperimentTestProject::problemProject(),
       "experiment:\n  axes:\n    - key: training.optimizer.lr\n      values: [0.001, 0.002]\n"
       "  seeds: [1, 2]\n");
-  const engine::ExperimentPlan plan = engine::planExperiment(
-      engine::loadExperiment(dir.filePath(QStringLiteral("experiments/e.yaml")).toStdString()));
   test::fillStore(plan);
   {
     // The runs' tests as the trainer records them: the first configuration solved by both
