@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <iomanip>
 #include <sstream>
 #include <stdexcept>
 #include <variant>
@@ -65,7 +64,9 @@ RaceRecipe raceRecipe(SyntheticTask problem) {
     recipe.cgMaxIterations = 300;
   }
   if (problem == SyntheticTask::Memorization20) {
-    recipe.recurrentScale = 1.2;
+    recipe.orthogonal = true;
+    recipe.recurrentScale = 1.1;
+    recipe.inputScale = 0.3;
     recipe.hidden = 100;
     recipe.gradientWindows = 10;
     recipe.curvatureWindows = 3;
@@ -78,7 +79,9 @@ RaceRecipe raceRecipe(SyntheticTask problem) {
 RaceRecipe raceSettings(const RaceOptions& o) {
   RaceRecipe settings = raceRecipe(o.problem);
   settings.hidden = o.hidden.value_or(settings.hidden);
+  settings.orthogonal = o.orthogonal.value_or(settings.orthogonal);
   settings.recurrentScale = o.recurrentScale.value_or(settings.recurrentScale);
+  settings.inputScale = o.inputScale.value_or(settings.inputScale);
   settings.batch = o.batch.value_or(settings.batch);
   settings.gradientWindows = o.gradientWindows.value_or(settings.gradientWindows);
   settings.curvatureWindows = o.curvatureWindows.value_or(settings.curvatureWindows);
@@ -90,8 +93,13 @@ RaceRecipe raceSettings(const RaceOptions& o) {
 
 std::string raceSettingsText(const RaceRecipe& r) {
   std::ostringstream out;
-  out << r.hidden << " units from radius " << std::fixed << std::setprecision(1) << r.recurrentScale
-      << "; windows of " << r.batch << ": " << r.gradientWindows << " for the gradient, "
+  // A scale reads with at least one decimal ("1.0"), and exactly (1.05 stays 1.05).
+  std::string scale = formatDouble(r.recurrentScale);
+  if (scale.find_first_of(".e") == std::string::npos) scale += ".0";
+  out << r.hidden << " units from " << (r.orthogonal ? "orthogonal weights of scale " : "radius ")
+      << scale;
+  if (r.inputScale != 1.0) out << ", inputs scaled by " << formatDouble(r.inputScale);
+  out << "; windows of " << r.batch << ": " << r.gradientWindows << " for the gradient, "
       << r.curvatureWindows << " for the curvature; CG up to " << r.cgMaxIterations << "; ";
   // Shortest exact text: the radius's one decimal must not round a floor of 0.0025 to 0.003.
   out << (r.minLambda > 0 ? "λ at least " + formatDouble(r.minLambda) : "λ not floored");
@@ -111,7 +119,10 @@ std::string raceProjectYaml(const RaceOptions& o, bool hessianFree) {
     << "  layers:\n    - {type: rnn, hidden_size: " << r.hidden << "}\n"
     << "  output: {type: " << (realTarget ? "linear" : "softmax") << "}\n"
     << "  init: {seed: " << o.seed
-    << ", recurrent: sparse, sparse_connections: 15, recurrent_scale: " << r.recurrentScale << "}\n"
+    << (r.orthogonal ? ", recurrent: orthogonal" : ", recurrent: sparse, sparse_connections: 15")
+    << ", recurrent_scale: " << r.recurrentScale
+    << (r.inputScale != 1.0 ? ", input_scale: " + formatDouble(r.inputScale) : std::string())
+    << "}\n"
     << "data:\n  synthetic: " << syntheticTaskName(o.problem) << "\n"
     << "  problem: {length: " << o.length
     << ", train: 1000000, valid: 500, test: 1000, seed: " << o.seed << "}\n"

@@ -76,7 +76,10 @@ struct DropoutConfig {
 struct InitConfig {
   uint64_t seed = 1;
   RecurrentInit recurrent = RecurrentInit::Orthogonal;
-  double recurrentScale = 0.7;     // Krause: scaled orthogonal, 0.7
+  double recurrentScale = 0.7;  // Krause: scaled orthogonal, 0.7
+  // Input matrices uniform ±inputScale/√fan-in. Small inputs keep a tanh RNN near linear, where
+  // an orthogonal recurrence keeps what it read long ago (20-bit memorisation).
+  double inputScale = 1.0;
   int64_t sparseConnections = 15;  // sparse: nonzero incoming weights per unit
   double forgetBias = 3.0;         // Krause: 3
 };

@@ -154,7 +154,8 @@ ModelConfig parseModelSection(const YAML::Node& node, YamlReader& reader, const 
   if (const YAML::Node init = node["init"]) {
     const std::string key = joinKey(path, "init");
     reader.expectMap(init, key,
-                     {"seed", "recurrent", "recurrent_scale", "sparse_connections", "forget_bias"});
+                     {"seed", "recurrent", "recurrent_scale", "input_scale", "sparse_connections",
+                      "forget_bias"});
     config.init.seed = static_cast<uint64_t>(
         reader.integer(init, key, "seed", 1, 0, std::numeric_limits<int64_t>::max()));
     const std::string recurrent =
@@ -170,6 +171,7 @@ ModelConfig parseModelSection(const YAML::Node& node, YamlReader& reader, const 
                   "applies to recurrent: sparse only (recurrent is '" + recurrent + "')");
     }
     config.init.recurrentScale = reader.number(init, key, "recurrent_scale", 0.7, 0.0, 100.0);
+    config.init.inputScale = reader.number(init, key, "input_scale", 1.0, 0.0, 100.0);
     config.init.forgetBias = reader.number(init, key, "forget_bias", 3.0, -100.0, 100.0);
   }
 

@@ -78,6 +78,11 @@ void emitModelSection(YAML::Emitter& out, const ModelConfig& config) {
   out << YAML::Key << "seed" << YAML::Value << config.init.seed;
   out << YAML::Key << "recurrent" << YAML::Value << recurrentInitName(config.init.recurrent);
   out << YAML::Key << "recurrent_scale" << YAML::Value << config.init.recurrentScale;
+  // Written only where set: a checkpoint's stored model section from before the key must still
+  // equal the project's.
+  if (config.init.inputScale != 1.0) {
+    out << YAML::Key << "input_scale" << YAML::Value << config.init.inputScale;
+  }
   if (config.init.recurrent == RecurrentInit::Sparse) {
     out << YAML::Key << "sparse_connections" << YAML::Value << config.init.sparseConnections;
   }

@@ -339,6 +339,21 @@ class TextEdit {
     return at;
   }
 
+  // The start of the first line from `at` on that is not a comment indented deeper than
+  // `indent`: such lines carry on the comment of the entry above them, and what is inserted after
+  // that entry goes after them (a blank line or a comment at the entries' own depth stops it).
+  size_t pastContinuedComments(size_t at, size_t indent) const {
+    const std::string& t = layout_.text();
+    while (at < t.size()) {
+      const size_t text = t.find_first_not_of(' ', at);
+      if (text == std::string::npos || t[text] != '#' || text - at <= indent) break;
+      const size_t end = t.find('\n', text);
+      if (end == std::string::npos) return t.size();
+      at = end + 1;
+    }
+    return at;
+  }
+
   // Text to insert at `at` as whole lines.
   void insertLines(size_t at, const std::string& lines) {
     const std::string& t = layout_.text();
@@ -366,11 +381,11 @@ class TextEdit {
     const size_t firstLine = layout_.lineOf(entries.front().lead);
     size_t at = 0;
     if (anchor != nullptr) {
-      at = layout_.lineAfter(*anchor);
+      at = pastContinuedComments(layout_.lineAfter(*anchor), indent);
     } else if (layout_.indentOf(firstLine) == indent) {
       at = layout_.lineStart(firstLine);
     } else {
-      at = layout_.lineAfter(entries.back());
+      at = pastContinuedComments(layout_.lineAfter(entries.back()), indent);
     }
     const std::string written =
         isCollection(value) && value.size() > 0 && value.Style() != YAML::EmitterStyle::Flow
@@ -391,7 +406,8 @@ class TextEdit {
     std::string item = isCollection(value) && value.size() > 0
                            ? blockText(value, indent + 2)
                            : spaces(indent + 2) + flowText(value);
-    insertLines(layout_.lineAfter(entries.back()), spaces(indent) + "- " + item.substr(indent + 2));
+    insertLines(pastContinuedComments(layout_.lineAfter(entries.back()), indent),
+                spaces(indent) + "- " + item.substr(indent + 2));
   }
 
   YamlTextLayout layout_;

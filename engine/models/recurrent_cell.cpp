@@ -56,7 +56,7 @@ torch::Tensor RecurrentCell::addVector(const std::string& name, int64_t size) {
 void RecurrentCell::resetCommon(const InitConfig& init) {
   torch::NoGradGuard noGrad;
   for (auto& weight : inputWeights_) {
-    const double bound = 1.0 / std::sqrt(static_cast<double>(weight.size(1)));
+    const double bound = init.inputScale / std::sqrt(static_cast<double>(weight.size(1)));
     weight.uniform_(-bound, bound);
   }
   for (auto& weight : recurrentWeights_) {

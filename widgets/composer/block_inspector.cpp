@@ -343,6 +343,14 @@ QWidget* BlockInspector::buildLayerPage() {
   initScale_->setToolTip(
       tr("Orthogonal scale (Krause: 0.7), the uniform bound's factor, or "
          "the sparse matrices' spectral radius"));
+  inputScale_ = new QDoubleSpinBox;
+  inputScale_->setObjectName(QStringLiteral("inputScale"));
+  inputScale_->setRange(0.0, 100.0);
+  inputScale_->setDecimals(3);
+  inputScale_->setSingleStep(0.1);
+  inputScale_->setToolTip(
+      tr("Input matrices start uniform within ±scale/√inputs (1: the usual). Small inputs keep "
+         "a tanh RNN near linear, where an orthogonal recurrence keeps what it read long ago"));
   forgetBias_ = new QDoubleSpinBox;
   forgetBias_->setObjectName(QStringLiteral("forgetBias"));
   forgetBias_->setRange(-100.0, 100.0);
@@ -358,6 +366,7 @@ QWidget* BlockInspector::buildLayerPage() {
   wholeForm->addRow(tr("State dropout"), dropoutState_);
   wholeForm->addRow(tr("Recurrent init"), initRecurrent_);
   wholeForm->addRow(tr("Init scale"), initScale_);
+  wholeForm->addRow(tr("Input scale"), inputScale_);
   wholeForm->addRow(tr("Forget bias"), forgetBias_);
   wholeForm->addRow(tr("Seed"), seed_);
   layout->addWidget(whole);
@@ -432,6 +441,10 @@ QWidget* BlockInspector::buildLayerPage() {
   connect(initScale_, &QDoubleSpinBox::valueChanged, this, [this](double value) {
     editModel(InitScale, tr("Set initialisation scale"),
               [value](engine::ModelConfig& model) { model.init.recurrentScale = value; });
+  });
+  connect(inputScale_, &QDoubleSpinBox::valueChanged, this, [this](double value) {
+    editModel(InputScale, tr("Set input scale"),
+              [value](engine::ModelConfig& model) { model.init.inputScale = value; });
   });
   connect(forgetBias_, &QDoubleSpinBox::valueChanged, this, [this](double value) {
     editModel(ForgetBias, tr("Set forget bias"),
@@ -592,6 +605,7 @@ void BlockInspector::refreshLayer(const engine::ModelConfig& model, size_t index
   display(dropoutState_, model.dropout.state);
   display(initRecurrent_, static_cast<int>(model.init.recurrent));
   display(initScale_, model.init.recurrentScale);
+  display(inputScale_, model.init.inputScale);
   display(forgetBias_, model.init.forgetBias);
   const QString seed = QString::number(static_cast<qulonglong>(model.init.seed));
   if (seed_->text() != seed) seed_->setText(seed);

@@ -63,6 +63,7 @@ class BlockInspector : public QWidget {
     InitRecurrent,
     InitScale,
     ForgetBias,
+    InputScale,
   };
   static int mergeKey(Field field, int block);
 
@@ -125,6 +126,7 @@ class BlockInspector : public QWidget {
   QComboBox* initRecurrent_ = nullptr;
   QDoubleSpinBox* initScale_ = nullptr;
   QDoubleSpinBox* forgetBias_ = nullptr;
+  QDoubleSpinBox* inputScale_ = nullptr;
   QLineEdit* seed_ = nullptr;
   QLabel* layerEquations_ = nullptr;
   QLabel* formula_ = nullptr;

@@ -75,8 +75,9 @@ MRNN_TEST(the_long_range_race_trains_5bit_memorisation_by_its_own_recipe) {
             std::string("100 units from radius 1.2; windows of 32: 1 for the gradient, 1 for the "
                         "curvature; CG up to 300; λ at least 0.05; μ 0.03"));
   EXPECT_EQ(engine::raceSettingsText(engine::raceRecipe(engine::SyntheticTask::Memorization20)),
-            std::string("100 units from radius 1.2; windows of 100: 10 for the gradient, 3 for "
-                        "the curvature; CG up to 300; λ at least 0.005; μ 0.03"));
+            std::string("100 units from orthogonal weights of scale 1.1, inputs scaled by 0.3; "
+                        "windows of 100: 10 for the gradient, 3 for the curvature; CG up to 300; "
+                        "λ at least 0.005; μ 0.03"));
   EXPECT_EQ(engine::raceSettingsText(engine::raceRecipe(engine::SyntheticTask::Addition)),
             std::string("64 units from radius 1.0; windows of 100: 5 for the gradient, 1 for the "
                         "curvature; CG up to 100; λ not floored; μ 0.03"));
@@ -86,6 +87,33 @@ MRNN_TEST(the_long_range_race_trains_5bit_memorisation_by_its_own_recipe) {
   small.structuralDamping = 0.0125;
   const std::string text = engine::raceSettingsText(small);
   EXPECT_MSG(text.find("λ at least 0.0025; μ 0.0125") != std::string::npos, text);
+}
+
+// A race may start from orthogonal weights and small inputs (20-bit memorisation's
+// experiments): both sides' projects say so, parse, and the report names them.
+MRNN_TEST(the_long_range_race_starts_from_orthogonal_weights_and_small_inputs_when_asked) {
+  engine::RaceOptions options;
+  options.problem = engine::SyntheticTask::Memorization20;
+  options.length = 100;
+  options.orthogonal = true;
+  options.recurrentScale = 1.05;
+  options.inputScale = 0.3;
+  for (bool hessianFree : {true, false}) {
+    const std::string yaml = engine::raceProjectYaml(options, hessianFree);
+    EXPECT_MSG(yaml.find("recurrent: orthogonal, recurrent_scale: 1.05, input_scale: 0.3}") !=
+                   std::string::npos,
+               yaml);
+    EXPECT(yaml.find("sparse_connections") == std::string::npos);
+  }
+  engine::checkRace(options);
+  EXPECT_EQ(engine::raceSettingsText(engine::raceSettings(options)),
+            std::string("100 units from orthogonal weights of scale 1.05, inputs scaled by 0.3; "
+                        "windows of 100: 10 for the gradient, 3 for the curvature; CG up to 300; "
+                        "λ at least 0.005; μ 0.03"));
+  // Unset, the recipe's sparse weights and usual inputs.
+  const std::string usual = engine::raceProjectYaml(engine::RaceOptions{}, true);
+  EXPECT(usual.find("recurrent: sparse, sparse_connections: 15, recurrent_scale: 1}") !=
+         std::string::npos);
 }
 
 // The race floors λ where the answer is a symbol and not for the real-valued problems, whose

@@ -228,6 +228,20 @@ MRNN_TEST(sparse_initialisation_and_its_connections) {
   EXPECT(engine::projectToYaml(plain).find("sparse_connections") == std::string::npos);
 }
 
+MRNN_TEST(input_scale_round_trips_and_is_written_only_when_set) {
+  const auto scaled =
+      engine::parseProject(project(kLstm, "  init:\n    input_scale: 0.3\n"), "p.yaml");
+  EXPECT_EQ(scaled.model.init.inputScale, 0.3);
+  EXPECT(engine::projectToYaml(scaled).find("input_scale: 0.3") != std::string::npos);
+  const auto e = errorOf(project(kLstm, "  init:\n    input_scale: -1\n"));
+  EXPECT_EQ(e.key(), std::string("model.init.input_scale"));
+  // The usual scale writes nothing: a checkpoint's stored model section from before the key
+  // is still the project's.
+  const auto plain = engine::parseProject(project(kLstm), "p.yaml");
+  EXPECT_EQ(plain.model.init.inputScale, 1.0);
+  EXPECT(engine::projectToYaml(plain).find("input_scale") == std::string::npos);
+}
+
 // Stopping when solved belongs to the long-range problems: a corpus is never solved.
 MRNN_TEST(stop_when_solved_is_a_problems_key_and_round_trips) {
   const std::string word = "name: test\nmodel:\n  input:\n    level: word\n  layers:\n" + kLstm;

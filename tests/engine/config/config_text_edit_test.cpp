@@ -135,6 +135,35 @@ MRNN_TEST(a_key_the_file_lacks_goes_beside_its_neighbours) {
   EXPECT(engine::parseProject(edited.text).model.dropout.hidden == 0.25);
 }
 
+// The defect: a key added after one whose comment runs on to the next line went between the
+// two, so that the comment's second half read as the new key's (the long-range recipe's
+// `recurrent_scale` and an input scale set in the composer).
+MRNN_TEST(a_key_added_after_a_comment_that_runs_on_goes_after_the_whole_comment) {
+  const std::string text =
+      "model:\n"
+      "  input: {level: word}\n"
+      "  layers:\n"
+      "    - type: rnn\n"
+      "      hidden_size: 64\n"
+      "  init:\n"
+      "    seed: 1\n"
+      "    recurrent_scale: 1.2    # the release's radius; from T = 100 on,\n"
+      "                            # 1.0 (docs/performance.md)\n"
+      "  # about the data\n"
+      "data:\n"
+      "  synthetic: temporal_order_2bit\n";
+  engine::Project project = engine::parseProject(text);
+  project.model.init.inputScale = 0.3;
+  const auto edited = engine::editProjectText(text, project);
+  EXPECT(!edited.rewrittenWhole);
+  EXPECT_MSG(
+      edited.text.find("    recurrent_scale: 1.2    # the release's radius; from T = 100 on,\n"
+                       "                            # 1.0 (docs/performance.md)\n"
+                       "    input_scale: 0.3\n"
+                       "  # about the data\n") != std::string::npos,
+      edited.text);
+}
+
 MRNN_TEST(a_changed_optimiser_writes_only_what_its_defaults_do_not_say) {
   engine::Project project = engine::parseProject(kCommented);
   project.training.optimizer.kind = engine::OptimizerKind::Adam;

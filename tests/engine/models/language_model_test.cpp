@@ -264,3 +264,26 @@ MRNN_TEST(sparse_initialisation_keeps_k_incoming_weights_per_unit) {
   }
   EXPECT_EQ(checked, 3);
 }
+
+// init.input_scale scales every input matrix's bound, ±scale/√fan-in, and nothing else: the
+// recurrent matrices are those of the usual scale, draw for draw.
+MRNN_TEST(input_scale_scales_the_input_matrices_only) {
+  engine::ModelConfig config;
+  config.input.embeddingSize = 0;
+  engine::LayerConfig rnn;
+  rnn.type = CellType::Rnn;
+  rnn.hiddenSize = 50;
+  config.layers = {rnn};
+  config.init.recurrent = engine::RecurrentInit::Orthogonal;
+  config.init.recurrentScale = 1.1;
+  engine::LanguageModel usual(config, 7);
+  config.init.inputScale = 0.3;
+  engine::LanguageModel small(config, 7);
+  const auto a = usual.named_parameters(), b = small.named_parameters();
+  const double bound = 1.0 / std::sqrt(7.0);
+  const auto input = a["layer1.W_hx"].detach(), scaled = b["layer1.W_hx"].detach();
+  EXPECT(input.abs().max().item<double>() <= bound);
+  EXPECT(input.abs().max().item<double>() > 0.9 * bound);
+  EXPECT(torch::allclose(scaled, 0.3 * input, 1e-6, 1e-7));
+  EXPECT(torch::equal(a["layer1.W_hh"], b["layer1.W_hh"]));
+}

@@ -94,6 +94,7 @@ class ComposerPanelTest : public QObject {
   void shortcutsAreDeclaredOnTheCanvas();
   void inspectorTypingIsOneUndoStep();
   void inspectorShowsOnlyApplicableSettingsAndEquations();
+  void inputScaleEditsOnlyItsOwnLine();
   void tiedMismatchMarksTheOutputUntilFixed();
   void matchParametersResizesInOneStep();
   void statusSaysTrainingWhileARunTrains();
@@ -328,6 +329,36 @@ void ComposerPanelTest::inspectorTypingIsOneUndoStep() {
   QCOMPARE(document.project().model.layers[0].hiddenSize, int64_t{256});
   QCOMPARE(hidden->value(), 256);  // the inspector follows undo
   QCOMPARE(document.project().model.layers[0].weightDrop, 0.0);
+}
+
+void ComposerPanelTest::inputScaleEditsOnlyItsOwnLine() {
+  const char* const text = R"(name: Commented  # mine
+model:
+  input: {level: char, embedding_size: 0, vocab_size: 65}
+  layers:
+    - type: rnn      # the tanh RNN
+      hidden_size: 64
+  init:
+    recurrent: orthogonal
+    recurrent_scale: 1.1   # edge of chaos
+)";
+  ProjectDocument document;
+  loadText(document, dir_, text);
+  ComposerPanel panel(document);
+  panel.selectBlock(1);
+  auto* inputScale = panel.inspector()->findChild<QDoubleSpinBox*>(QStringLiteral("inputScale"));
+  QVERIFY(inputScale);
+  QCOMPARE(inputScale->value(), 1.0);
+  inputScale->setValue(0.3);
+  QCOMPARE(document.project().model.init.inputScale, 0.3);
+  const std::string edited = document.text();
+  QVERIFY2(edited.find("    recurrent_scale: 1.1   # edge of chaos\n    input_scale: 0.3\n") !=
+               std::string::npos,
+           edited.c_str());
+  QVERIFY(edited.find("# the tanh RNN") != std::string::npos);
+  // Back to the usual scale: the key goes, and the file is what its owner wrote.
+  inputScale->setValue(1.0);
+  QCOMPARE(document.text(), std::string(text));
 }
 
 void ComposerPanelTest::inspectorShowsOnlyApplicableSettingsAndEquations() {

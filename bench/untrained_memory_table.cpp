@@ -1,0 +1,132 @@
+// mrnn-bench-untrained-memory: what an untrained tanh RNN keeps of a memorisation problem's
+// symbols, by initialisation (engine/bench/untrained_memory.h): one row per recurrent init,
+// scale, input scale and seed, each recalled step's share read wrong by one least-squares
+// readout, the share of sequences with any wrong, and the readout's norm.
+//
+//   mrnn-bench-untrained-memory --inits sparse:1.2,orthogonal:1.05 --input-scales 0.5,1 --seeds 2
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "bench/machine_summary.h"
+#include "engine/bench/untrained_memory.h"
+
+namespace {
+
+using mrnn::engine::SyntheticTask;
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) {
+    if (!item.empty()) items.push_back(item);
+  }
+  return items;
+}
+
+// A positive number, or one sentence and exit 2.
+double number(const std::string& what, const std::string& text) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(value) || value <= 0) {
+    std::fprintf(stderr, "%s takes a number above 0, not '%s'\n", what.c_str(), text.c_str());
+    std::exit(2);
+  }
+  return value;
+}
+
+std::map<std::string, std::string> parse(int argc, char** argv) {
+  std::map<std::string, std::string> options{{"problem", "memorization_20bit:100"},
+                                             {"inits", "sparse:1.2,orthogonal:1.0"},
+                                             {"input-scales", "1"},
+                                             {"hidden", "100"},
+                                             {"seeds", "2"}};
+  for (int i = 1; i < argc; i += 2) {
+    const std::string key = argv[i];
+    if (key == "--help" || key == "-h") {
+      std::printf(
+          "usage: mrnn-bench-untrained-memory [--problem memorization_20bit:T]\n"
+          "  [--inits sparse:R,orthogonal:S,...] [--input-scales A,B,...] [--hidden N]\n"
+          "  [--seeds N]\n"
+          "For each initialisation (sparse of spectral radius R, or orthogonal of scale S),\n"
+          "input scale and seed 1..N: how well one linear readout, fitted by least squares\n"
+          "on 2,000 sequences' hidden states, reads the recalled symbols of 1,000 others\n"
+          "from an untrained tanh RNN.\n");
+      std::exit(0);
+    }
+    if (key.rfind("--", 0) != 0 || !options.count(key.substr(2)) || i + 1 == argc) {
+      std::fprintf(stderr, "unknown option or missing value: %s (--help lists them)\n", argv[i]);
+      std::exit(2);
+    }
+    options[key.substr(2)] = argv[i + 1];
+  }
+  return options;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto options = parse(argc, argv);
+  torch::set_num_threads(1);
+  mrnn::engine::UntrainedMemoryOptions base;
+  const std::string problem = options.at("problem");
+  const auto colon = problem.find(':');
+  const std::string name = problem.substr(0, colon);
+  if (name == "memorization_5bit") {
+    base.problem = SyntheticTask::Memorization5;
+  } else if (name != "memorization_20bit") {
+    std::fprintf(stderr, "--problem takes memorization_5bit or memorization_20bit, not %s\n",
+                 name.c_str());
+    return 2;
+  }
+  if (colon != std::string::npos) {
+    base.length = static_cast<int64_t>(number("the length", problem.substr(colon + 1)));
+  }
+  base.hidden = static_cast<int64_t>(number("--hidden", options.at("hidden")));
+  const auto seeds = static_cast<uint64_t>(number("--seeds", options.at("seeds")));
+
+  std::printf("%s\n\n", mrnn::bench::machineSummary().c_str());
+  std::printf("| init | input scale | seed | wrong at each recalled step, in order | "
+              "sequences wrong | readout norm |\n| --- | ---: | ---: | --- | ---: | ---: |\n");
+  for (const std::string& init : split(options.at("inits"))) {
+    const auto at = init.find(':');
+    const std::string kind = init.substr(0, at);
+    if ((kind != "sparse" && kind != "orthogonal") || at == std::string::npos) {
+      std::fprintf(stderr, "--inits takes sparse:R or orthogonal:S items, not %s\n", init.c_str());
+      return 2;
+    }
+    for (const std::string& input : split(options.at("input-scales"))) {
+      for (uint64_t seed = 1; seed <= seeds; ++seed) {
+        auto o = base;
+        o.orthogonal = kind == "orthogonal";
+        o.recurrentScale = number("--inits", init.substr(at + 1));
+        o.inputScale = number("--input-scales", input);
+        o.seed = seed;
+        try {
+          const auto m = mrnn::engine::measureUntrainedMemory(o);
+          std::string steps;
+          for (double w : m.wrongAt) {
+            steps += (steps.empty() ? "" : ", ") + std::to_string(std::lround(100 * w));
+          }
+          std::printf("| %s | %s | %llu | %s%% | %.1f%% | %.3g |\n", init.c_str(), input.c_str(),
+                      static_cast<unsigned long long>(seed), steps.c_str(),
+                      100 * m.sequencesWrong, m.readoutNorm);
+          std::fflush(stdout);
+        } catch (const std::exception& error) {
+          std::fprintf(stderr, "mrnn-bench-untrained-memory: %s\n", error.what());
+          return 1;
+        }
+      }
+    }
+  }
+  std::printf("\nChance: %.0f%% wrong at each recalled step.\n",
+              base.problem == SyntheticTask::Memorization5 ? 50.0 : 80.0);
+  return 0;
+}
