@@ -93,8 +93,9 @@ int main(int argc, char** argv) {
   const auto seeds = static_cast<uint64_t>(number("--seeds", options.at("seeds")));
 
   std::printf("%s\n\n", mrnn::bench::machineSummary().c_str());
-  std::printf("| init | input scale | seed | wrong at each recalled step, in order | "
-              "sequences wrong | readout norm |\n| --- | ---: | ---: | --- | ---: | ---: |\n");
+  std::printf(
+      "| init | input scale | seed | wrong at each recalled step, in order | "
+      "sequences wrong | readout norm |\n| --- | ---: | ---: | --- | ---: | ---: |\n");
   for (const std::string& init : split(options.at("inits"))) {
     const auto at = init.find(':');
     const std::string kind = init.substr(0, at);
@@ -116,8 +117,8 @@ int main(int argc, char** argv) {
             steps += (steps.empty() ? "" : ", ") + std::to_string(std::lround(100 * w));
           }
           std::printf("| %s | %s | %llu | %s%% | %.1f%% | %.3g |\n", init.c_str(), input.c_str(),
-                      static_cast<unsigned long long>(seed), steps.c_str(),
-                      100 * m.sequencesWrong, m.readoutNorm);
+                      static_cast<unsigned long long>(seed), steps.c_str(), 100 * m.sequencesWrong,
+                      m.readoutNorm);
           std::fflush(stdout);
         } catch (const std::exception& error) {
           std::fprintf(stderr, "mrnn-bench-untrained-memory: %s\n", error.what());

@@ -49,8 +49,9 @@ torch::Tensor features(LanguageModel& model, const Sequences& s) {
 
 UntrainedMemory measureUntrainedMemory(const UntrainedMemoryOptions& o) {
   if (o.problem != SyntheticTask::Memorization5 && o.problem != SyntheticTask::Memorization20) {
-    throw std::invalid_argument("what an untrained network keeps is measured on the "
-                                "memorisation problems only");
+    throw std::invalid_argument(
+        "what an untrained network keeps is measured on the "
+        "memorisation problems only");
   }
   if (o.hidden < 1 || o.fitSequences < 1 || o.testSequences < 1) {
     throw std::invalid_argument("units and sequences must be at least 1");
