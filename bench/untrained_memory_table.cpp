@@ -11,6 +11,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <torch/torch.h>
@@ -92,10 +93,8 @@ int main(int argc, char** argv) {
   base.hidden = static_cast<int64_t>(number("--hidden", options.at("hidden")));
   const auto seeds = static_cast<uint64_t>(number("--seeds", options.at("seeds")));
 
-  std::printf("%s\n\n", mrnn::bench::machineSummary().c_str());
-  std::printf(
-      "| init | input scale | seed | wrong at each recalled step, in order | "
-      "sequences wrong | readout norm |\n| --- | ---: | ---: | --- | ---: | ---: |\n");
+  // Every line's options first: a bad item is refused before the table starts.
+  std::vector<std::pair<std::string, mrnn::engine::UntrainedMemoryOptions>> lines;
   for (const std::string& init : split(options.at("inits"))) {
     const auto at = init.find(':');
     const std::string kind = init.substr(0, at);
@@ -110,21 +109,28 @@ int main(int argc, char** argv) {
         o.recurrentScale = number("--inits", init.substr(at + 1));
         o.inputScale = number("--input-scales", input);
         o.seed = seed;
-        try {
-          const auto m = mrnn::engine::measureUntrainedMemory(o);
-          std::string steps;
-          for (double w : m.wrongAt) {
-            steps += (steps.empty() ? "" : ", ") + std::to_string(std::lround(100 * w));
-          }
-          std::printf("| %s | %s | %llu | %s%% | %.1f%% | %.3g |\n", init.c_str(), input.c_str(),
-                      static_cast<unsigned long long>(seed), steps.c_str(), 100 * m.sequencesWrong,
-                      m.readoutNorm);
-          std::fflush(stdout);
-        } catch (const std::exception& error) {
-          std::fprintf(stderr, "mrnn-bench-untrained-memory: %s\n", error.what());
-          return 1;
-        }
+        lines.emplace_back("| " + init + " | " + input + " | " + std::to_string(seed) + " | ", o);
       }
+    }
+  }
+
+  std::printf("%s\n\n", mrnn::bench::machineSummary().c_str());
+  std::printf(
+      "| init | input scale | seed | wrong at each recalled step, in order | "
+      "sequences wrong | readout norm |\n| --- | ---: | ---: | --- | ---: | ---: |\n");
+  for (const auto& [start, o] : lines) {
+    try {
+      const auto m = mrnn::engine::measureUntrainedMemory(o);
+      std::string steps;
+      for (double w : m.wrongAt) {
+        steps += (steps.empty() ? "" : ", ") + std::to_string(std::lround(100 * w));
+      }
+      std::printf("%s%s%% | %.1f%% | %.3g |\n", start.c_str(), steps.c_str(),
+                  100 * m.sequencesWrong, m.readoutNorm);
+      std::fflush(stdout);
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "mrnn-bench-untrained-memory: %s\n", error.what());
+      return 1;
     }
   }
   std::printf("\nChance: %.0f%% wrong at each recalled step.\n",

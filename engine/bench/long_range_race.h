@@ -52,8 +52,8 @@ struct RaceRecipe {
 //   among 100 scored steps: with the larger windows λ sat on 0.05 with ρ near 1). From sparse
 //   weights of radius 1.2 the untrained network keeps little of the ten symbols and no run of
 //   ten was solved in 30 minutes; near-linear units on orthogonal weights keep them (a linear
-//   readout reads 75 to 100% of each), and the first run solved it ("20-bit memorisation: what
-//   the untrained network keeps" in docs/performance.md).
+//   readout reads 75 to 100% of each), and one run of three solved it ("20-bit memorisation:
+//   what the untrained network keeps" in docs/performance.md).
 // - μ, structural damping: 0.03 for every problem. Ten times that made 5-bit memorisation
 //   worse in both runs tried.
 RaceRecipe raceRecipe(SyntheticTask problem);
