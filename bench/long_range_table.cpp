@@ -78,7 +78,7 @@ std::map<std::string, std::string> parse(int argc, char** argv) {
           "gradient and 1 for the curvature, CG up to 100, λ at least 0.05 where the\n"
           "answer is a symbol (none for addition and multiplication, as Martens' code),\n"
           "μ 0.03; memorization_5bit 100 units and its 32 patterns as one window for\n"
-          "both, CG up to 300; memorization_20bit 100 units from orthogonal weights of\n"
+          "both, CG up to 300; memorization_20bit 200 units from orthogonal weights of\n"
           "scale 1.1 and inputs scaled by 0.3, 10 windows for the gradient and 3 for the\n"
           "curvature, CG up to 300, λ at least 0.005. --recurrent-init: sparse (15\n"
           "weights a unit) or orthogonal; --input-scale: the input weights' bound, times\n"

@@ -67,7 +67,7 @@ RaceRecipe raceRecipe(SyntheticTask problem) {
     recipe.orthogonal = true;
     recipe.recurrentScale = 1.1;
     recipe.inputScale = 0.3;
-    recipe.hidden = 100;
+    recipe.hidden = 200;
     recipe.gradientWindows = 10;
     recipe.curvatureWindows = 3;
     recipe.cgMaxIterations = 300;

@@ -195,6 +195,27 @@ class TextEdit {
     text_ = text_.substr(0, from) + with + text_.substr(to);
   }
 
+  // A value rewritten on its line keeps the comment after it in its column, where at least one
+  // space is left: comments aligned with their neighbours, or with their own next line, stay so.
+  void spliceBeforeComment(size_t from, size_t to, const std::string& with) {
+    size_t hash = to;
+    while (hash < text_.size() && text_[hash] == ' ') ++hash;
+    if (hash == to || hash == text_.size() || text_[hash] != '#') {
+      splice(from, to, with);
+      return;
+    }
+    const size_t column = columns(text_.substr(from, to - from)) + (hash - to);
+    const size_t written = columns(with);
+    splice(from, hash, with + spaces(column > written ? column - written : 1));
+  }
+
+  // Columns as a terminal shows them: UTF-8's continuation bytes take none.
+  static size_t columns(const std::string& text) {
+    size_t n = 0;
+    for (const char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    return n;
+  }
+
   // The value `edit.path` asks for from step `from` on, as new mappings (and a first item).
   static YAML::Node nested(const YamlEdit& edit, size_t from) {
     YAML::Node value = YAML::Clone(edit.value);
@@ -242,7 +263,8 @@ class TextEdit {
         }
       }
       const char quote = t[entry.start] == '"' || t[entry.start] == '\'' ? t[entry.start] : '\0';
-      splice(entry.start, entry.end, value.IsScalar() ? scalarText(value, quote) : flowText(value));
+      spliceBeforeComment(entry.start, entry.end,
+                          value.IsScalar() ? scalarText(value, quote) : flowText(value));
       return;
     }
     const std::string block = blockText(value, entry.indent + 2);

@@ -75,7 +75,7 @@ MRNN_TEST(the_long_range_race_trains_5bit_memorisation_by_its_own_recipe) {
             std::string("100 units from radius 1.2; windows of 32: 1 for the gradient, 1 for the "
                         "curvature; CG up to 300; λ at least 0.05; μ 0.03"));
   EXPECT_EQ(engine::raceSettingsText(engine::raceRecipe(engine::SyntheticTask::Memorization20)),
-            std::string("100 units from orthogonal weights of scale 1.1, inputs scaled by 0.3; "
+            std::string("200 units from orthogonal weights of scale 1.1, inputs scaled by 0.3; "
                         "windows of 100: 10 for the gradient, 3 for the curvature; CG up to 300; "
                         "λ at least 0.005; μ 0.03"));
   EXPECT_EQ(engine::raceSettingsText(engine::raceRecipe(engine::SyntheticTask::Addition)),
@@ -107,7 +107,7 @@ MRNN_TEST(the_long_range_race_starts_from_orthogonal_weights_and_small_inputs_wh
   }
   engine::checkRace(options);
   EXPECT_EQ(engine::raceSettingsText(engine::raceSettings(options)),
-            std::string("100 units from orthogonal weights of scale 1.05, inputs scaled by 0.3; "
+            std::string("200 units from orthogonal weights of scale 1.05, inputs scaled by 0.3; "
                         "windows of 100: 10 for the gradient, 3 for the curvature; CG up to 300; "
                         "λ at least 0.005; μ 0.03"));
   // Unset, the recipe's sparse weights and usual inputs.

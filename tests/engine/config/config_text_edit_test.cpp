@@ -164,6 +164,39 @@ MRNN_TEST(a_key_added_after_a_comment_that_runs_on_goes_after_the_whole_comment)
       edited.text);
 }
 
+// The defect: a value rewritten at another length pushed or pulled the comment after it, out of
+// the column it shared with the comments around it and with the comment's own next line.
+MRNN_TEST(an_edited_value_keeps_the_comment_after_it_in_its_column) {
+  const std::string text =
+      "model:\n"
+      "  input: {level: word}\n"
+      "  layers:\n"
+      "    - type: rnn\n"
+      "      hidden_size: 640     # wide\n"
+      "  init:\n"
+      "    seed: 1 # tight\n"
+      "    recurrent_scale: 1.2    # the release's radius; from T = 100 on,\n"
+      "                            # 1.0 (docs/performance.md)\n"
+      "data:\n"
+      "  synthetic: temporal_order_2bit\n";
+  engine::Project project = engine::parseProject(text);
+  project.model.layers[0].hiddenSize = 64;
+  project.model.init.seed = 12345;
+  project.model.init.recurrentScale = 1.25;
+  const auto edited = engine::editProjectText(text, project);
+  EXPECT(!edited.rewrittenWhole);
+  const auto changed = changedLines(text, edited.text);
+  EXPECT_MSG(changed.size() == 6, joined(changed));
+  EXPECT_MSG(edited.text.find("      hidden_size: 64      # wide\n") != std::string::npos,
+             edited.text);
+  // No room: one space, never none.
+  EXPECT_MSG(edited.text.find("    seed: 12345 # tight\n") != std::string::npos, edited.text);
+  EXPECT_MSG(edited.text.find(
+                 "    recurrent_scale: 1.25   # the release's radius; from T = 100 on,\n"
+                 "                            # 1.0 (docs/performance.md)\n") != std::string::npos,
+             edited.text);
+}
+
 MRNN_TEST(a_changed_optimiser_writes_only_what_its_defaults_do_not_say) {
   engine::Project project = engine::parseProject(kCommented);
   project.training.optimizer.kind = engine::OptimizerKind::Adam;
@@ -227,7 +260,7 @@ MRNN_TEST(project_set_writes_values_as_typed_and_refuses_what_the_check_refuses)
       "p.yaml");
   const auto changed = changedLines(kCommented, text);
   EXPECT_MSG(changed.size() == 4, joined(changed));
-  EXPECT(text.find("    lambda: 1e-3              # the paper") != std::string::npos);
+  EXPECT(text.find("    lambda: 1e-3            # the paper") != std::string::npos);
   try {
     engine::setProjectKeys(kCommented, {{"training.optimizer.lr", "0.01"}}, "p.yaml");
     EXPECT_MSG(false, "lr does not apply to Hessian-free");

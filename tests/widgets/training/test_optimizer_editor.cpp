@@ -295,7 +295,7 @@ void OptimizerEditorTest::aTimeBudgetIsShownAndTakenInSeconds() {
   type(QStringLiteral("1 h 30 min"));
   QCOMPARE(seconds(), 5400.0);
   QCOMPARE(budget->text(), QStringLiteral("1 h 30 min"));
-  QVERIFY2(document.text().find("max_seconds: 5400  # a quick look") != std::string::npos,
+  QVERIFY2(document.text().find("max_seconds: 5400 # a quick look") != std::string::npos,
            document.text().c_str());
   type(QStringLiteral("90"));
   QCOMPARE(seconds(), 90.0);
