@@ -247,7 +247,7 @@ class TextEdit {
                          (t[entry.start] == '[' || t[entry.start] == '{');
     if (!isCollection(value) || value.size() == 0 || wasFlow) {
       if (entry.valueOnLaterLines || entry.start == entry.end) {
-        splice(entry.after, entry.end, " " + flowText(value));
+        spliceBeforeComment(entry.after, entry.end, " " + flowText(value));
         return;
       }
       if (entry.blockScalar && value.IsScalar()) {

@@ -197,6 +197,24 @@ MRNN_TEST(an_edited_value_keeps_the_comment_after_it_in_its_column) {
              edited.text);
 }
 
+// The same for a key that had no value yet: the value goes between the key and its comment,
+// and the comment stays where it was.
+MRNN_TEST(a_value_given_to_an_empty_key_leaves_its_comment_in_its_column) {
+  const std::string text =
+      "model:\n"
+      "  input: {level: word}\n"
+      "  layers:\n"
+      "    - {type: rnn, hidden_size: 8}\n"
+      "data:\n"
+      "  synthetic: temporal_order_2bit\n"
+      "training:\n"
+      "  max_seconds:          # none yet\n"
+      "  batch_size: 10        # small\n";
+  const std::string edited =
+      engine::setProjectKeys(text, {{"training.max_seconds", "60"}}, "p.yaml");
+  EXPECT_MSG(edited.find("  max_seconds: 60       # none yet\n") != std::string::npos, edited);
+}
+
 MRNN_TEST(a_changed_optimiser_writes_only_what_its_defaults_do_not_say) {
   engine::Project project = engine::parseProject(kCommented);
   project.training.optimizer.kind = engine::OptimizerKind::Adam;
