@@ -84,7 +84,7 @@ UntrainedMemory measureUntrainedMemory(const UntrainedMemoryOptions& o) {
   const auto y = torch::one_hot(fit.recalled.reshape({-1}), vocab).to(torch::kDouble);
   // Ridge: the smallest of regularisations, there only to keep XᵀX invertible.
   const auto gram = x.t().mm(x) + 1e-3 * torch::eye(o.hidden + 1, x.options());
-  const auto readout = torch::linalg::solve(gram, x.t().mm(y), /*left=*/true);
+  const auto readout = torch::linalg_solve(gram, x.t().mm(y), /*left=*/true);
 
   const auto read = features(model, test).matmul(readout).argmax(2);  // [R, N]
   const auto wrong = read.ne(test.recalled).to(torch::kDouble);

@@ -2,6 +2,7 @@
 
 #include <torch/csrc/distributed/c10d/Backend.hpp>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
+#include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #ifdef USE_C10D_NCCL
@@ -14,6 +15,7 @@
 #include <cstdlib>
 #include <thread>
 #include <type_traits>
+#include <utility>
 
 namespace mrnn::engine {
 namespace {
@@ -29,6 +31,26 @@ std::string firstLine(const std::string& text) {
 
 bool loopback(const std::string& address) {
   return address == "localhost" || address.rfind("127.", 0) == 0 || address == "::1";
+}
+
+// PyTorch 2.4 on serves the store through libuv unless told otherwise (the field first came in
+// 2.3); a LibTorch built without libuv (Debian's) refuses to. Turns libuv off where the options
+// have the switch and it was on; says whether it did.
+template <typename Options, typename = void>
+struct HasLibUvSwitch : std::false_type {};
+template <typename Options>
+struct HasLibUvSwitch<Options, std::void_t<decltype(std::declval<Options&>().useLibUV)>>
+    : std::true_type {};
+
+template <typename Options>
+bool withoutLibUv(Options& options) {
+  if constexpr (HasLibUvSwitch<Options>::value) {
+    if (!options.useLibUV) return false;
+    options.useLibUV = false;
+    return true;
+  } else {
+    return false;
+  }
 }
 
 }  // namespace
@@ -58,8 +80,14 @@ C10dCollective::C10dCollective(const RankEnvironment& environment,
         environment_.agentStore ? c10::nullopt : c10::optional<std::size_t>(environment_.size);
     options.waitWorkers = !environment_.agentStore;
     options.timeout = timeout_;
-    c10::intrusive_ptr<c10d::Store> store =
-        c10::make_intrusive<c10d::TCPStore>(environment_.masterAddress, options);
+    c10::intrusive_ptr<c10d::Store> store;
+    try {
+      store = c10::make_intrusive<c10d::TCPStore>(environment_.masterAddress, options);
+    } catch (const c10::Error& error) {
+      const bool libUvMissing = std::string(error.what()).find("libuv") != std::string::npos;
+      if (!libUvMissing || !withoutLibUv(options)) throw;
+      store = c10::make_intrusive<c10d::TCPStore>(environment_.masterAddress, options);
+    }
     if (!environment_.storePrefix.empty()) {
       store = c10::make_intrusive<c10d::PrefixStore>(environment_.storePrefix, store);
     }

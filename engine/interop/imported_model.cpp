@@ -226,8 +226,9 @@ void mapLayer(const NamedTensors& tensors, const PyTorchParts& parts, int layer,
               int64_t inputWidth, const std::string& file, ImportedModel& model,
               std::set<std::string>& used) {
   const std::string suffix = "_l" + std::to_string(layer);
-  const auto& wih = need(tensors, parts.rnn + "weight_ih" + suffix, file);
-  const auto& whh = need(tensors, parts.rnn + "weight_hh" + suffix, file);
+  // Handles, not references: GCC 13 on cannot tell that need() returns into `tensors`.
+  const torch::Tensor wih = need(tensors, parts.rnn + "weight_ih" + suffix, file);
+  const torch::Tensor whh = need(tensors, parts.rnn + "weight_hh" + suffix, file);
   used.insert({parts.rnn + "weight_ih" + suffix, parts.rnn + "weight_hh" + suffix});
   const int64_t hidden = whh.dim() == 2 ? whh.size(1) : 0;
   const int64_t gates = type == CellType::Lstm ? 4 : type == CellType::Gru ? 3 : 1;
@@ -309,8 +310,8 @@ ImportedModel fromPyTorch(const NamedTensors& tensors, const ImportRequest& requ
                          "which the workbench's LSTM has not");
     }
   }
-  const auto& first = need(tensors, parts.rnn + "weight_ih_l0", file);
-  const auto& firstHh = need(tensors, parts.rnn + "weight_hh_l0", file);
+  const torch::Tensor first = need(tensors, parts.rnn + "weight_ih_l0", file);
+  const torch::Tensor firstHh = need(tensors, parts.rnn + "weight_hh_l0", file);
   const int gates = gatesOf(first, firstHh, parts.rnn, file);
   ImportedModel model;
   model.vocabulary = requestedVocabulary(request);

@@ -18,11 +18,14 @@ namespace {
 
 void restoreGenerators(const TrainingSnapshot& s, const torch::Device& device, uint64_t seed,
                        int rank, int ranks) {
+  // Every state is copied before it is set: PyTorch 2's set_state reads a byte tensor's storage
+  // offset in units of its whole state, so rank 1's row of the table (or a checkpoint's view)
+  // pointed it far outside the bytes (a crash on resume under --nproc 2).
   at::Generator generator = at::detail::getDefaultCPUGenerator();  // a handle: shared state
   if (s.rankRngStates.defined() && s.rankRngStates.size(0) == ranks) {
-    generator.set_state(s.rankRngStates[rank].contiguous());
+    generator.set_state(s.rankRngStates[rank].clone());
   } else if (rank == 0 && s.rngState.defined()) {
-    generator.set_state(s.rngState);
+    generator.set_state(s.rngState.clone());
   } else if (rank > 0) {
     // Another rank count wrote it: this rank's masks start a fresh, still reproducible draw.
     torch::manual_seed(seed + 7919 * rank + 104729 * s.step);
@@ -33,9 +36,9 @@ void restoreGenerators(const TrainingSnapshot& s, const torch::Device& device, u
   if (device.is_cpu()) return;
   at::Generator gpu = at::globalContext().defaultGenerator(device);
   if (s.rankGpuRngStates.defined() && s.rankGpuRngStates.size(0) == ranks) {
-    gpu.set_state(s.rankGpuRngStates[rank].contiguous());
+    gpu.set_state(s.rankGpuRngStates[rank].clone());
   } else if (rank == 0 && s.gpuRngState.defined()) {
-    gpu.set_state(s.gpuRngState);
+    gpu.set_state(s.gpuRngState.clone());
   } else {
     gpu.set_current_seed(seed + 7919 * rank + 104729 * s.step);
   }

@@ -73,7 +73,8 @@ MRNN_TEST(export_writes_the_eval_form_with_weight_norm_folded) {
   EXPECT(exported != nullptr);
   if (exported) {
     EXPECT(torch::equal(*exported, effective.front().second.reshape(exported->sizes())));
-    const auto& raw = loaded.model->named_parameters()["layer2.W_h"];
+    // A handle: named_parameters() returns its dictionary by value.
+    const torch::Tensor raw = loaded.model->named_parameters()["layer2.W_h"];
     EXPECT_MSG(!torch::allclose(*exported, raw), "the gains were not folded in");
   }
   EXPECT(engine::findTensor(tensors, "input.embedding") != nullptr);

@@ -24,7 +24,7 @@ using torch::kDouble;
 // A symmetric positive-definite n x n matrix with eigenvalues spread over [1, condition].
 torch::Tensor spdMatrix(int64_t n, double condition, uint64_t seed) {
   torch::manual_seed(seed);
-  const auto q = std::get<0>(torch::linalg::qr(torch::randn({n, n}, kDouble)));
+  const auto q = std::get<0>(torch::linalg_qr(torch::randn({n, n}, kDouble)));
   const auto eigen = torch::logspace(0.0, std::log10(condition), n, 10.0, kDouble);
   return q.matmul(torch::diag(eigen)).matmul(q.t());
 }
@@ -41,7 +41,7 @@ MRNN_TEST(cg_equals_a_direct_solve_on_a_small_spd_system) {
   const int64_t n = 12;
   const auto a = spdMatrix(n, 50.0, 3);
   const auto b = torch::randn({n}, kDouble);
-  const auto exact = torch::linalg::solve(a, b.unsqueeze(1), true).squeeze(1);
+  const auto exact = torch::linalg_solve(a, b.unsqueeze(1), true).squeeze(1);
   engine::CgOptions options;
   options.maxIterations = 3 * n;  // exact arithmetic needs n; rounding a few more
   options.tolerance = 0.0;        // no progress stop: run to the residual's zero or the cap
@@ -314,7 +314,7 @@ MRNN_TEST(a_large_lambda_damps_the_step_towards_the_gradient) {
   const auto gradient = a.matmul(-centre);
   rule.update(objective, 0.0);
   const auto expected =
-      torch::linalg::solve(a + 1e4 * torch::eye(n, kDouble), -gradient.unsqueeze(1), true)
+      torch::linalg_solve(a + 1e4 * torch::eye(n, kDouble), -gradient.unsqueeze(1), true)
           .squeeze(1);
   EXPECT_MSG(maxDifference(theta.detach(), expected) < 1e-9,
              "max difference " << maxDifference(theta.detach(), expected));

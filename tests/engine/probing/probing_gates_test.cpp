@@ -85,7 +85,7 @@ MRNN_TEST(a_large_forget_bias_saturates_the_forget_gate) {
     params["layer1.b"].slice(0, hidden, 2 * hidden).fill_(10.0);  // gate order i f o j
   }
   const auto report = engine::analyzeGates(model, tinyVocabulary(3), "abcbac");
-  const auto& f = statisticsOf(report, "layer1/f");
+  const auto f = statisticsOf(report, "layer1/f");
   EXPECT_NEAR(f.saturatedFraction, 1.0, 0.0);
   EXPECT(f.mean > 0.9);
   EXPECT(statisticsOf(report, "layer1/i").saturatedFraction < 1.0);

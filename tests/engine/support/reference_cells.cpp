@@ -130,7 +130,7 @@ RefResult gru(const LayerConfig& layer, const Weights& w, const Vec& x, const Re
 RefResult mgru(const LayerConfig& layer, const Weights& w, const Vec& x, const RefState& s) {
   const int64_t h = layer.hiddenSize;
   const int64_t m = layer.intermediateSize();
-  const Mat& u = get(w, "W_x");  // rows z [H], r [M], j [H]
+  const Mat u = get(w, "W_x");  // rows z [H], r [M], j [H]
   const Vec mt = mul(matVec(get(w, "W_mx"), x), matVec(get(w, "W_mh"), s.h));  // eq. 5
   const Vec z = sigmoid(
       add(matVec(u.rowRange(0, h), x), matVec(get(w, "V_z"), mt), bias(w, "b", 0, h)));  // eq. 25
@@ -148,8 +148,8 @@ RefResult mgru(const LayerConfig& layer, const Weights& w, const Vec& x, const R
 RefResult tmgru(const LayerConfig& layer, const Weights& w, const Vec& x, const RefState& s) {
   const int64_t h = layer.hiddenSize;
   const int64_t m = layer.intermediateSize();
-  const Mat& wmx = get(w, "W_mx");  // rows z, r, h
-  const Mat& wmhZr = get(w, "W_mh_zr");
+  const Mat wmx = get(w, "W_mx");  // rows z, r, h
+  const Mat wmhZr = get(w, "W_mh_zr");
   const Vec mz = mul(matVec(wmx.rowRange(0, m), x), matVec(wmhZr.rowRange(0, m), s.h));
   const Vec mr = mul(matVec(wmx.rowRange(m, m), x), matVec(wmhZr.rowRange(m, m), s.h));
   const Vec z = sigmoid(add(matVec(gateRows(w, "W_x", 0, h), x), matVec(gateRows(w, "V", 0, h), mz),
