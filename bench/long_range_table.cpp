@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_options.h"
 #include "bench/machine_summary.h"
 #include "engine/bench/bench_report.h"
 #include "engine/bench/long_range_race.h"
@@ -37,31 +38,29 @@ std::string text(T value) {
   return out.str();
 }
 
-std::map<std::string, std::string> parse(int argc, char** argv) {
+// The defaults are the race's own (RaceOptions), so that they are said once.
+mrnn::bench::BenchOptions benchOptions() {
   const mrnn::engine::RaceOptions race;
-  std::map<std::string, std::string> options{{"problems", "temporal_order_2bit:60"},
-                                             {"hf-steps", text(race.hessianFreeSteps)},
-                                             {"budget", text(race.budgetSeconds)},
-                                             {"seeds", "1"},
-                                             {"gradient-windows", "auto"},
-                                             {"curvature-windows", "auto"},
-                                             {"cg-max", "auto"},
-                                             {"min-lambda", "auto"},
-                                             {"mu", "auto"},
-                                             {"hidden", "auto"},
-                                             {"recurrent-scale", "auto"},
-                                             {"recurrent-init", "auto"},
-                                             {"input-scale", "auto"},
-                                             {"batch", "auto"},
-                                             {"adam-lr", text(race.adamRate)},
-                                             {"adam", "yes"},
-                                             {"seed", text(race.seed)},
-                                             {"threads", text(race.threads)},
-                                             {"folder", ""}};
-  for (int i = 1; i < argc; i += 2) {
-    const std::string key = argv[i];
-    if (key == "--help" || key == "-h") {
-      std::printf(
+  std::map<std::string, std::string> defaults{{"problems", "temporal_order_2bit:60"},
+                                              {"hf-steps", text(race.hessianFreeSteps)},
+                                              {"budget", text(race.budgetSeconds)},
+                                              {"seeds", "1"},
+                                              {"gradient-windows", "auto"},
+                                              {"curvature-windows", "auto"},
+                                              {"cg-max", "auto"},
+                                              {"min-lambda", "auto"},
+                                              {"mu", "auto"},
+                                              {"hidden", "auto"},
+                                              {"recurrent-scale", "auto"},
+                                              {"recurrent-init", "auto"},
+                                              {"input-scale", "auto"},
+                                              {"batch", "auto"},
+                                              {"adam-lr", text(race.adamRate)},
+                                              {"adam", "yes"},
+                                              {"seed", text(race.seed)},
+                                              {"threads", text(race.threads)},
+                                              {"folder", ""}};
+  return {defaults,
           "usage: mrnn-bench-long-range [--problems NAME:T,...] [--hf-steps N]\n"
           "  [--budget SECONDS] [--seeds N] [--seed FIRST] [--hidden N] [--batch N]\n"
           "  [--recurrent-init sparse|orthogonal] [--recurrent-scale R] [--input-scale S]\n"
@@ -83,27 +82,13 @@ std::map<std::string, std::string> parse(int argc, char** argv) {
           "curvature, CG up to 300, λ at least 0.005. --recurrent-init: sparse (15\n"
           "weights a unit) or orthogonal; --input-scale: the input weights' bound, times\n"
           "1/√inputs.\n"
-          "The report ends with each problem's settings.\n");
-      std::exit(0);
-    }
-    if (key.rfind("--", 0) != 0 || !options.count(key.substr(2))) {
-      std::fprintf(stderr, "unknown option %s (--help lists them)\n", argv[i]);
-      std::exit(2);
-    }
-    if (i + 1 == argc) {
-      std::fprintf(stderr, "%s needs a value\n", argv[i]);
-      std::exit(2);
-    }
-    options[key.substr(2)] = argv[i + 1];
-  }
-  return options;
+          "The report ends with each problem's settings.\n"};
 }
 
 SyntheticTask problemNamed(const std::string& name) {
   const auto task = mrnn::engine::syntheticTaskNamed(name);
   if (!task || !mrnn::engine::isLongRangeProblem(*task)) {
-    std::fprintf(stderr, "unknown problem %s\n", name.c_str());
-    std::exit(2);
+    throw mrnn::bench::BenchOptionError("unknown problem " + name);
   }
   return *task;
 }
@@ -140,76 +125,38 @@ struct Tally {
   }
 };
 
-// A number option's value, or one sentence and exit 2 (not a library's "stoll").
-double number(const std::string& name, const std::string& text, bool whole,
-              const char* alternative = "") {
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(value) || value < 0 ||
-      (whole && (value != std::floor(value) || value > 1e15))) {
-    std::fprintf(stderr, "%s takes %s%s, not '%s'\n", name.c_str(), alternative,
-                 whole ? "a whole number of at least 0" : "a number of at least 0", text.c_str());
-    std::exit(2);
-  }
-  return value;
-}
-
-int64_t whole(const std::map<std::string, std::string>& options, const std::string& key) {
-  return static_cast<int64_t>(number("--" + key, options.at(key), true));
-}
-
-double real(const std::map<std::string, std::string>& options, const std::string& key) {
-  return number("--" + key, options.at(key), false);
-}
-
-// Options whose default is "auto" (the problem's own): unset there; a refused value names it.
-void realOrAuto(const std::map<std::string, std::string>& options, const std::string& key,
-                std::optional<double>& into) {
-  if (options.at(key) != "auto") into = number("--" + key, options.at(key), false, "auto or ");
-}
-
-void wholeOrAuto(const std::map<std::string, std::string>& options, const std::string& key,
-                 std::optional<int64_t>& into) {
-  if (options.at(key) != "auto") {
-    into = static_cast<int64_t>(number("--" + key, options.at(key), true, "auto or "));
-  }
-}
-
-mrnn::engine::RaceOptions raceOptions(const std::map<std::string, std::string>& options,
+mrnn::engine::RaceOptions raceOptions(const mrnn::bench::BenchOptions& options,
                                       const std::string& item) {
   const auto colon = item.find(':');
   mrnn::engine::RaceOptions race;
   race.problem = problemNamed(item.substr(0, colon));
-  race.length =
-      colon == std::string::npos
-          ? 60
-          : static_cast<int64_t>(number("the length in " + item, item.substr(colon + 1), true));
-  race.hessianFreeSteps = whole(options, "hf-steps");
-  race.budgetSeconds = real(options, "budget");
-  wholeOrAuto(options, "hidden", race.hidden);
-  realOrAuto(options, "recurrent-scale", race.recurrentScale);
-  realOrAuto(options, "input-scale", race.inputScale);
-  const std::string init = options.at("recurrent-init");
+  race.length = colon == std::string::npos
+                    ? 60
+                    : mrnn::bench::wholeNumber("the length in " + item, item.substr(colon + 1), 1);
+  race.hessianFreeSteps = options.whole("hf-steps");
+  race.budgetSeconds = options.real("budget");
+  race.hidden = options.wholeOrAuto("hidden");
+  race.recurrentScale = options.realOrAuto("recurrent-scale");
+  race.inputScale = options.realOrAuto("input-scale");
+  const std::string init = options.text("recurrent-init");
   if (init != "auto" && init != "sparse" && init != "orthogonal") {
-    std::fprintf(stderr, "--recurrent-init takes auto, sparse or orthogonal, not %s\n",
-                 init.c_str());
-    std::exit(2);
+    throw mrnn::bench::BenchOptionError("--recurrent-init takes auto, sparse or orthogonal, not " +
+                                        init);
   }
   if (init != "auto") race.orthogonal = init == "orthogonal";
-  wholeOrAuto(options, "batch", race.batch);
-  wholeOrAuto(options, "gradient-windows", race.gradientWindows);
-  wholeOrAuto(options, "curvature-windows", race.curvatureWindows);
-  wholeOrAuto(options, "cg-max", race.cgMaxIterations);
-  realOrAuto(options, "min-lambda", race.minLambda);
-  realOrAuto(options, "mu", race.structuralDamping);
-  race.adamRate = real(options, "adam-lr");
-  const std::string adam = options.at("adam");
+  race.batch = options.wholeOrAuto("batch");
+  race.gradientWindows = options.wholeOrAuto("gradient-windows");
+  race.curvatureWindows = options.wholeOrAuto("curvature-windows");
+  race.cgMaxIterations = options.wholeOrAuto("cg-max");
+  race.minLambda = options.realOrAuto("min-lambda");
+  race.structuralDamping = options.realOrAuto("mu");
+  race.adamRate = options.real("adam-lr");
+  const std::string adam = options.text("adam");
   if (adam != "yes" && adam != "no") {
-    std::fprintf(stderr, "--adam takes yes or no, not %s\n", adam.c_str());
-    std::exit(2);
+    throw mrnn::bench::BenchOptionError("--adam takes yes or no, not " + adam);
   }
   race.raceAdam = adam == "yes";
-  race.threads = static_cast<int>(whole(options, "threads"));
+  race.threads = static_cast<int>(options.whole("threads"));
   return race;
 }
 
@@ -253,13 +200,10 @@ std::string raceSeeds(mrnn::engine::RaceOptions race, int seeds, uint64_t firstS
   return line;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  const auto options = parse(argc, argv);
+int runTables(int argc, char** argv, const mrnn::bench::BenchOptions& options) {
   // Every name is checked before anything is made or run: a typo is not found an hour in.
   std::vector<mrnn::engine::RaceOptions> races;
-  std::stringstream list(options.at("problems"));
+  std::stringstream list(options.text("problems"));
   std::string item;
   while (std::getline(list, item, ',')) {
     races.push_back(raceOptions(options, item));
@@ -275,7 +219,7 @@ int main(int argc, char** argv) {
   // A folder the user names keeps every run (a subfolder per problem, length and seed; a
   // database already there gets more runs, nothing is removed); without one, a fresh
   // temporary folder is made and removed at the end.
-  const bool keep = !options.at("folder").empty();
+  const bool keep = !options.text("folder").empty();
   std::string scratch;
   if (!keep) {
     std::string pattern =
@@ -287,9 +231,9 @@ int main(int argc, char** argv) {
     }
     scratch = pattern;
   }
-  const std::string root = keep ? options.at("folder") : scratch;
-  const auto firstSeed = static_cast<uint64_t>(whole(options, "seed"));
-  const int seeds = static_cast<int>(std::max<int64_t>(1, whole(options, "seeds")));
+  const std::string root = keep ? options.text("folder") : scratch;
+  const auto firstSeed = static_cast<uint64_t>(options.whole("seed"));
+  const int seeds = static_cast<int>(options.whole("seeds", 1));
   std::printf("%s\n\n%s\n\n", command.c_str(), mrnn::bench::machineSummary().c_str());
   std::printf(
       "| problem | T | seed | HF steps | CG iterations | HF time | HF test error | HF solved "
@@ -317,4 +261,12 @@ int main(int argc, char** argv) {
   }
   if (!keep) std::filesystem::remove_all(scratch);
   return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return mrnn::bench::runBench(
+      argc, argv, benchOptions(),
+      [&](const mrnn::bench::BenchOptions& options) { return runTables(argc, argv, options); });
 }

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_options.h"
 #include "bench/kernel_timing.h"
 #include "bench/machine_summary.h"
 #include "bench/run_statistics.h"
@@ -32,20 +33,23 @@
 
 namespace {
 
-std::map<std::string, std::string> parse(int argc, char** argv) {
-  std::map<std::string, std::string> options{
-      {"cell", "mlstm"},   {"hidden", "512"}, {"emb", "64"},         {"vocab", "128"},
-      {"sample", "2000"},  {"threads", "0"},  {"alternatives", "5"}, {"path", "fast"},
-      {"kernels", "best"}, {"rounds", "1"},   {"mode", "sample"}};
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string key = argv[i];
-    if (key.rfind("--", 0) != 0 || !options.count(key.substr(2))) {
-      std::fprintf(stderr, "unknown option %s\n", argv[i]);
-      std::exit(2);
-    }
-    options[key.substr(2)] = argv[i + 1];
-  }
-  return options;
+mrnn::bench::BenchOptions benchOptions() {
+  return {{{"cell", "mlstm"},
+           {"hidden", "512"},
+           {"emb", "64"},
+           {"vocab", "128"},
+           {"sample", "2000"},
+           {"threads", "0"},
+           {"alternatives", "5"},
+           {"path", "fast"},
+           {"kernels", "best"},
+           {"rounds", "1"},
+           {"mode", "sample"}},
+          "usage: mrnn-bench-sample [--cell NAME] [--hidden N] [--emb N] [--vocab N]\n"
+          "  [--sample SYMBOLS] [--threads N] [--alternatives K] [--path fast|generic]\n"
+          "  [--kernels best,highway,scalar,...] [--rounds N] [--mode sample|kernels]\n"
+          "Generation symbols/s of one model, batch 1, one symbol at a time, as\n"
+          "../shared/bench/peer_mlstm.py --sample N; --mode kernels times the kernels alone.\n"};
 }
 
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
@@ -99,10 +103,10 @@ std::string isaLabel(mrnn::engine::KernelIsa isa) {
 
 // --mode kernels: the sets by their kernelVariants() names ("highway" is the dispatched
 // one); by default every set this CPU runs.
-int timeKernels(std::map<std::string, std::string>& o) {
+int timeKernels(const mrnn::bench::BenchOptions& o) {
   mrnn::bench::KernelTimingOptions options;
   const auto variants = mrnn::engine::kernelVariants();
-  std::string list = o["kernels"];
+  std::string list = o.text("kernels");
   if (list == "best") {
     list.clear();
     for (const auto& variant : variants) list += (list.empty() ? "" : ",") + variant.name;
@@ -125,31 +129,28 @@ int timeKernels(std::map<std::string, std::string>& o) {
       return 2;
     }
   }
-  options.rounds = std::stoi(o["rounds"]);
-  options.hidden = std::stoll(o["hidden"]);
+  options.rounds = static_cast<int>(o.whole("rounds", 1));
+  options.hidden = o.whole("hidden", 1);
   options.intermediate = options.hidden;
-  options.vocab = std::stoll(o["vocab"]);
+  options.vocab = o.whole("vocab", 2);
   std::printf("%s\n", mrnn::bench::machineSummary().c_str());
   mrnn::bench::runKernelTimings(options);
   std::printf("\nload average at the end: %s\n", mrnn::bench::loadAverage().c_str());
   return 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  mrnn::engine::relaunchWithBetterBlasKernels(argv);
-  auto o = parse(argc, argv);
-  if (std::stoi(o["threads"]) > 0) torch::set_num_threads(std::stoi(o["threads"]));
-  if (o["mode"] == "kernels") return timeKernels(o);
-  if (o["mode"] != "sample") {
-    std::fprintf(stderr, "--mode is sample or kernels, not '%s'\n", o["mode"].c_str());
+int sampleRounds(const mrnn::bench::BenchOptions& o) {
+  const auto threads = o.whole("threads");
+  if (threads > 0) torch::set_num_threads(static_cast<int>(threads));
+  if (o.text("mode") == "kernels") return timeKernels(o);
+  if (o.text("mode") != "sample") {
+    std::fprintf(stderr, "--mode is sample or kernels, not '%s'\n", o.text("mode").c_str());
     return 2;
   }
   mrnn::engine::BenchShape shape;
-  shape.cell = o["cell"];
-  shape.hidden = std::stoll(o["hidden"]);
-  shape.embedding = std::stoll(o["emb"]);
+  shape.cell = o.text("cell");
+  shape.hidden = o.whole("hidden", 1);
+  shape.embedding = o.whole("emb", 1);
   mrnn::engine::ModelConfig config;
   try {
     config = mrnn::engine::benchModelConfig(shape);
@@ -157,17 +158,17 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", error.what());
     return 2;
   }
-  const auto vocabulary = mrnn::engine::benchVocabulary(std::stoll(o["vocab"]));
+  const auto vocabulary = mrnn::engine::benchVocabulary(o.whole("vocab", 2));
   mrnn::engine::LanguageModel model(config, vocabulary.size());
   model.eval();
-  const std::string path = o["path"];
+  const std::string path = o.text("path");
   if (path != "fast" && path != "generic") {
     std::fprintf(stderr, "--path is fast or generic, not '%s'\n", path.c_str());
     return 2;
   }
   std::vector<mrnn::engine::KernelIsa> isas;
-  if (!parseIsas(o["kernels"], isas)) return 2;
-  const int rounds = std::stoi(o["rounds"]);
+  if (!parseIsas(o.text("kernels"), isas)) return 2;
+  const int rounds = static_cast<int>(o.whole("rounds", 1));
   const bool table = rounds > 1 || isas.size() > 1;
   if (table) std::printf("%s\n", mrnn::bench::machineSummary().c_str());
   mrnn::engine::Sampler sampler(model, vocabulary);
@@ -187,8 +188,8 @@ int main(int argc, char** argv) {
   }
 
   mrnn::engine::SamplingOptions options;
-  options.alternatives = std::stoll(o["alternatives"]);
-  const int64_t symbols = std::stoll(o["sample"]);
+  options.alternatives = o.whole("alternatives");
+  const int64_t symbols = o.whole("sample", 1);
   // rates[i]: symbols/s of isas[i], one per round.
   std::vector<std::vector<double>> rates(isas.size());
   for (int round = 0; round < rounds; ++round) {
@@ -206,9 +207,9 @@ int main(int argc, char** argv) {
       std::printf(
           "%s hidden=%s alternatives=%s path=%s kernels=%s threads=%d copy_ms=%.2f "
           "check_ms=%.2f sample symbols_per_s=%.0f\n",
-          o["cell"].c_str(), o["hidden"].c_str(), o["alternatives"].c_str(), path.c_str(),
-          path == "fast" ? isaLabel(isas[i]).c_str() : "torch", torch::get_num_threads(), copyMs,
-          checkMs, rates[i].back());
+          o.text("cell").c_str(), o.text("hidden").c_str(), o.text("alternatives").c_str(),
+          path.c_str(), path == "fast" ? isaLabel(isas[i]).c_str() : "torch",
+          torch::get_num_threads(), copyMs, checkMs, rates[i].back());
       std::fflush(stdout);
     }
   }
@@ -231,4 +232,11 @@ int main(int argc, char** argv) {
   }
   std::printf("\nload average at the end: %s\n", mrnn::bench::loadAverage().c_str());
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  mrnn::engine::relaunchWithBetterBlasKernels(argv);
+  return mrnn::bench::runBench(argc, argv, benchOptions(), sampleRounds);
 }

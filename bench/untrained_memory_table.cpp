@@ -7,8 +7,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <map>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -16,6 +14,7 @@
 
 #include <torch/torch.h>
 
+#include "bench/bench_options.h"
 #include "bench/machine_summary.h"
 #include "engine/bench/untrained_memory.h"
 
@@ -32,52 +31,20 @@ std::vector<std::string> split(const std::string& text) {
   return items;
 }
 
-// A positive number, or one sentence and exit 2.
-double number(const std::string& what, const std::string& text) {
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(value) || value <= 0) {
-    std::fprintf(stderr, "%s takes a number above 0, not '%s'\n", what.c_str(), text.c_str());
-    std::exit(2);
-  }
-  return value;
-}
+const char* const kUsage =
+    "usage: mrnn-bench-untrained-memory [--problem memorization_20bit:T]\n"
+    "  [--inits sparse:R,orthogonal:S,...] [--input-scales A,B,...] [--hidden N]\n"
+    "  [--seeds N]\n"
+    "For each initialisation (sparse of spectral radius R, or orthogonal of scale S),\n"
+    "input scale and seed 1..N: how well one linear readout, fitted by least squares\n"
+    "on 2,000 sequences' hidden states, reads the recalled symbols of 1,000 others\n"
+    "from an untrained tanh RNN.\n";
 
-std::map<std::string, std::string> parse(int argc, char** argv) {
-  std::map<std::string, std::string> options{{"problem", "memorization_20bit:100"},
-                                             {"inits", "sparse:1.2,orthogonal:1.0"},
-                                             {"input-scales", "1"},
-                                             {"hidden", "100"},
-                                             {"seeds", "2"}};
-  for (int i = 1; i < argc; i += 2) {
-    const std::string key = argv[i];
-    if (key == "--help" || key == "-h") {
-      std::printf(
-          "usage: mrnn-bench-untrained-memory [--problem memorization_20bit:T]\n"
-          "  [--inits sparse:R,orthogonal:S,...] [--input-scales A,B,...] [--hidden N]\n"
-          "  [--seeds N]\n"
-          "For each initialisation (sparse of spectral radius R, or orthogonal of scale S),\n"
-          "input scale and seed 1..N: how well one linear readout, fitted by least squares\n"
-          "on 2,000 sequences' hidden states, reads the recalled symbols of 1,000 others\n"
-          "from an untrained tanh RNN.\n");
-      std::exit(0);
-    }
-    if (key.rfind("--", 0) != 0 || !options.count(key.substr(2)) || i + 1 == argc) {
-      std::fprintf(stderr, "unknown option or missing value: %s (--help lists them)\n", argv[i]);
-      std::exit(2);
-    }
-    options[key.substr(2)] = argv[i + 1];
-  }
-  return options;
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  const auto options = parse(argc, argv);
+int runTable(const mrnn::bench::BenchOptions& options) {
+  using mrnn::bench::positiveNumber;
   torch::set_num_threads(1);
   mrnn::engine::UntrainedMemoryOptions base;
-  const std::string problem = options.at("problem");
+  const std::string problem = options.text("problem");
   const auto colon = problem.find(':');
   const std::string name = problem.substr(0, colon);
   if (name == "memorization_5bit") {
@@ -88,26 +55,26 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (colon != std::string::npos) {
-    base.length = static_cast<int64_t>(number("the length", problem.substr(colon + 1)));
+    base.length = mrnn::bench::wholeNumber("the length", problem.substr(colon + 1), 1);
   }
-  base.hidden = static_cast<int64_t>(number("--hidden", options.at("hidden")));
-  const auto seeds = static_cast<uint64_t>(number("--seeds", options.at("seeds")));
+  base.hidden = options.whole("hidden", 1);
+  const auto seeds = static_cast<uint64_t>(options.whole("seeds", 1));
 
   // Every line's options first: a bad item is refused before the table starts.
   std::vector<std::pair<std::string, mrnn::engine::UntrainedMemoryOptions>> lines;
-  for (const std::string& init : split(options.at("inits"))) {
+  for (const std::string& init : split(options.text("inits"))) {
     const auto at = init.find(':');
     const std::string kind = init.substr(0, at);
     if ((kind != "sparse" && kind != "orthogonal") || at == std::string::npos) {
       std::fprintf(stderr, "--inits takes sparse:R or orthogonal:S items, not %s\n", init.c_str());
       return 2;
     }
-    for (const std::string& input : split(options.at("input-scales"))) {
+    for (const std::string& input : split(options.text("input-scales"))) {
       for (uint64_t seed = 1; seed <= seeds; ++seed) {
         auto o = base;
         o.orthogonal = kind == "orthogonal";
-        o.recurrentScale = number("--inits", init.substr(at + 1));
-        o.inputScale = number("--input-scales", input);
+        o.recurrentScale = positiveNumber("--inits", init.substr(at + 1));
+        o.inputScale = positiveNumber("--input-scales", input);
         o.seed = seed;
         lines.emplace_back("| " + init + " | " + input + " | " + std::to_string(seed) + " | ", o);
       }
@@ -137,4 +104,17 @@ int main(int argc, char** argv) {
   }
   std::printf("\nChance: %.0f%% wrong at each recalled step.\n", 100 * chance);
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return mrnn::bench::runBench(argc, argv,
+                               {{{"problem", "memorization_20bit:100"},
+                                 {"inits", "sparse:1.2,orthogonal:1.0"},
+                                 {"input-scales", "1"},
+                                 {"hidden", "100"},
+                                 {"seeds", "2"}},
+                                kUsage},
+                               runTable);
 }

@@ -10,10 +10,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "bench/bench_options.h"
 #include "bench/machine_summary.h"
 #include "engine/kernels/packed_weights.h"
 #include "engine/runtime/blas_kernels.h"
@@ -41,20 +41,10 @@ double bestSeconds(int rounds, int calls, const Run& run) {
   return best;
 }
 
-int option(int argc, char** argv, const std::string& name, int fallback) {
-  for (int i = 1; i + 1 < argc; ++i) {
-    if (argv[i] == "--" + name) return std::atoi(argv[i + 1]);
-  }
-  return fallback;
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  mrnn::engine::relaunchWithBetterBlasKernels(argv);
-  const int threads = option(argc, argv, "threads", 2);
-  const int64_t rows = option(argc, argv, "rows", 32);
-  const int rounds = option(argc, argv, "rounds", 3);
+int timeProducts(const mrnn::bench::BenchOptions& options) {
+  const int threads = static_cast<int>(options.whole("threads", 1));
+  const int64_t rows = options.whole("rows", 1);
+  const int rounds = static_cast<int>(options.whole("rounds", 1));
   torch::set_num_threads(threads);
   std::printf("%s\n%s; %d threads, %lld rows\n\n", mrnn::bench::machineSummary().c_str(),
               mrnn::engine::blasKernelDescription().c_str(), threads, static_cast<long long>(rows));
@@ -109,4 +99,17 @@ int main(int argc, char** argv) {
       "after)\n",
       std::max(ceilingBefore, ceilingAfter), ceilingBefore, ceilingAfter);
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  mrnn::engine::relaunchWithBetterBlasKernels(argv);
+  return mrnn::bench::runBench(
+      argc, argv,
+      {{{"threads", "2"}, {"rows", "32"}, {"rounds", "3"}},
+       "usage: mrnn-bench-products [--threads N] [--rows B] [--rounds R]\n"
+       "The fused windows' per-step products through the BLAS and through packed weights,\n"
+       "best of R rounds, beside a 2048^3 product on the same BLAS and threads.\n"},
+      timeProducts);
 }
