@@ -19,6 +19,8 @@
 #   --allow-cpu-torch   accept a LibTorch without CUDA (a build check; no training on GPUs)
 #   --keep-going        build every target that can be built after a compile error, so that
 #                       one run shows all the errors (the script still fails)
+# CUDAHOSTCXX names nvcc's host compiler where nvcc refuses the C++ compiler (CUDA 12.4 and
+# GCC 14: CUDAHOSTCXX=g++-13); the C++ compiler must be that GCC or newer.
 set -euo pipefail
 # The whole script is one block, read before it runs: editing it (a git pull) during a long
 # build cannot change what runs next.
@@ -313,6 +315,9 @@ configure=(
   -DMRNN_BUILD_GUI=OFF
   -DMRNN_BUILD_TESTS=ON
   -DMRNN_CUDA=ON
+  # Batches of 8 sources: the proof's targets are 71 compiles rather than 283, and the unity
+  # build is the one CI and the CUDA LibTorch rehearsal (test-newer-torch.sh --cuda) compile.
+  -DMRNN_UNITY_BUILD=ON
   "-DCMAKE_CUDA_COMPILER=${nvcc}"
   "-DCUDAToolkit_ROOT=${cuda_root}"
   "-DTorch_DIR=${torch_config_dir}"

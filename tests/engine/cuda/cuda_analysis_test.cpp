@@ -26,6 +26,7 @@
 #include "engine/scoring/text_score.h"
 #include "engine/training/checkpoint.h"
 #include "engine/training/evaluator.h"
+#include "require_gpu.h"
 #include "test_harness.h"
 #include "training_fixtures.h"
 #include "training_runs.h"
@@ -39,7 +40,7 @@ namespace {
 constexpr double kTolerance = 1e-4;
 
 torch::Device gpu() {
-  if (!torch::cuda::is_available()) MRNN_SKIP("CUDA is not available to this LibTorch build");
+  requireGpu();
   return engine::resolveComputeDevice("cuda", "the test's device");
 }
 

@@ -11,16 +11,13 @@
 #include "engine/models/cuda_fused_window.h"
 #include "engine/models/language_model.h"
 #include "fused_window_check.h"
+#include "require_gpu.h"
 #include "test_harness.h"
 
 using namespace mrnn;
 using namespace mrnn::test;
 
 namespace {
-
-void requireCuda() {
-  if (!torch::cuda::is_available()) MRNN_SKIP("CUDA is not available to this LibTorch build");
-}
 
 // One cell in float64 on the CPU and its twin in float32 on the GPU (under bf16 autocast when
 // asked): the same weights, inputs, state and upstream gradient; both outputs, both
@@ -72,7 +69,7 @@ void eachGradient(const CellCase& cellCase, const CellOnBoth& both, Check check)
 }  // namespace
 
 MRNN_TEST(every_cell_computes_the_same_on_gpu) {
-  requireCuda();
+  requireGpu();
   for (const auto& cellCase : allCellCases()) {
     auto cell = makeRandomCell(cellCase.layer, 17);
     torch::manual_seed(2);
@@ -94,7 +91,7 @@ MRNN_TEST(every_cell_computes_the_same_on_gpu) {
 // normalisation: the same outputs, final states and gradients, and the CUDA window's own
 // autograd node in the graph (so a cell that fell back to the loop on a GPU fails here).
 MRNN_TEST(every_fused_cuda_window_equals_the_generic_cuda_loop) {
-  requireCuda();
+  requireGpu();
   const torch::Device gpu(torch::kCUDA, 0);
   if (!engine::cudaFusedWindowApplies({torch::zeros({1, 1, 1}, torch::TensorOptions(gpu))})) {
     MRNN_SKIP("this build has no CUDA kernels (MRNN_CUDA found no nvcc)");
@@ -103,7 +100,7 @@ MRNN_TEST(every_fused_cuda_window_equals_the_generic_cuda_loop) {
 }
 
 MRNN_TEST(language_model_runs_on_gpu) {
-  requireCuda();
+  requireGpu();
   engine::ModelConfig config;
   config.input.embeddingSize = 16;
   engine::LayerConfig layer;
@@ -129,7 +126,7 @@ MRNN_TEST(language_model_runs_on_gpu) {
 // cell has one, the generic ops elsewhere) against the same cell in float64 on the CPU, for
 // the outputs and every parameter's gradient.
 MRNN_TEST(every_cell_in_float32_on_gpu_matches_the_cpu_double_reference) {
-  requireCuda();
+  requireGpu();
   for (const auto& cellCase : allCellCases()) {
     const auto both = runOnBoth(cellCase, 23, 4, false);
     EXPECT_MSG(torch::allclose(both.cpuOut, both.gpuOut.cpu().to(torch::kDouble), 1e-4, 1e-5),
@@ -148,7 +145,7 @@ MRNN_TEST(every_cell_in_float32_on_gpu_matches_the_cpu_double_reference) {
 // bfloat16's reach (8 significant bits, over 9 steps) of the float64 CPU reference, outputs
 // and every parameter's gradient, relative to each tensor's largest value.
 MRNN_TEST(every_cell_under_bf16_autocast_on_gpu_stays_near_the_cpu_double_reference) {
-  requireCuda();
+  requireGpu();
   const auto relative = [](const torch::Tensor& expected, const torch::Tensor& actual) {
     const auto e = expected.to(torch::kDouble);
     const auto a = actual.cpu().to(torch::kDouble);

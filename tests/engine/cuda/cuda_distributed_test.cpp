@@ -6,6 +6,7 @@
 
 #include <torch/torch.h>
 
+#include "require_gpu.h"
 #include "test_harness.h"
 #include "two_rank_group.h"
 
@@ -13,7 +14,7 @@ using namespace mrnn;
 using namespace mrnn::test;
 
 MRNN_TEST(nccl_ranks_sum_gather_and_broadcast_host_and_device_tensors) {
-  if (!torch::cuda::is_available()) MRNN_SKIP("CUDA is not available to this LibTorch build");
+  requireGpu();
   if (torch::cuda::device_count() < 2) {
     MRNN_SKIP("NCCL needs a GPU per rank; this machine has " +
               std::to_string(torch::cuda::device_count()));

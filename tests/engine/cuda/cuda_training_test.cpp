@@ -17,6 +17,7 @@
 #include "engine/training/trainer.h"
 #include "engine/windows/lstm_window_layout.h"
 #include "engine/windows/mlstm_window_layout.h"
+#include "require_gpu.h"
 #include "test_harness.h"
 #include "training_fixtures.h"
 #include "training_runs.h"
@@ -26,13 +27,9 @@ using namespace mrnn::test;
 
 namespace {
 
-void requireCuda() {
-  if (!torch::cuda::is_available()) MRNN_SKIP("CUDA is not available to this LibTorch build");
-}
-
 // The first GPU, where this build has the fused CUDA windows; else the test skips.
 torch::Device gpuWithKernels() {
-  requireCuda();
+  requireGpu();
   const torch::Device gpu(torch::kCUDA, 0);
   if (!engine::cudaFusedWindowApplies({torch::zeros({1, 1, 1}, torch::TensorOptions(gpu))})) {
     MRNN_SKIP("this build has no CUDA kernels (MRNN_CUDA found no nvcc)");
@@ -212,7 +209,7 @@ MRNN_TEST(fused_cuda_lstm_window_equals_the_generic_loop) {
 }
 
 MRNN_TEST(training_on_the_gpu_matches_the_cpu) {
-  requireCuda();
+  requireGpu();
   ScratchProject onCpu("gpu-vs-cpu-cpu");
   ScratchProject onGpu("gpu-vs-cpu-gpu");
   // No dropout: masks come from each device's own generator, so only the arithmetic
@@ -244,7 +241,7 @@ MRNN_TEST(training_on_the_gpu_matches_the_cpu) {
 }
 
 MRNN_TEST(resume_on_the_gpu_continues_exactly) {
-  requireCuda();
+  requireGpu();
   ScratchProject whole("gpu-resume-whole");
   ScratchProject split("gpu-resume-split");
   auto wholeProject = whole.project();  // with dropout: the GPU generator must be restored
@@ -275,7 +272,7 @@ MRNN_TEST(resume_on_the_gpu_continues_exactly) {
 }
 
 MRNN_TEST(a_checkpoint_from_the_gpu_resumes_on_the_cpu) {
-  requireCuda();
+  requireGpu();
   ScratchProject scratch("gpu-to-cpu");
   auto project = scratch.project();
   project.training.device = "cuda";
@@ -298,7 +295,7 @@ MRNN_TEST(a_checkpoint_from_the_gpu_resumes_on_the_cpu) {
 }
 
 MRNN_TEST(nan_on_the_gpu_stops_the_run_cleanly) {
-  requireCuda();
+  requireGpu();
   ScratchProject scratch("gpu-nan");
   auto project = scratch.project();
   project.training.device = "cuda";
@@ -316,7 +313,7 @@ MRNN_TEST(nan_on_the_gpu_stops_the_run_cleanly) {
 }
 
 MRNN_TEST(a_model_larger_than_the_gpu_is_refused_naming_its_size) {
-  requireCuda();
+  requireGpu();
   ScratchProject huge("gpu-too-large");
   auto project = huge.project();
   project.training.device = "cuda";
@@ -332,7 +329,7 @@ MRNN_TEST(a_model_larger_than_the_gpu_is_refused_naming_its_size) {
 }
 
 MRNN_TEST(running_out_of_gpu_memory_names_the_size_and_leaves_the_gpu_usable) {
-  requireCuda();
+  requireGpu();
   const torch::Device gpu(torch::kCUDA, 0);
   const auto devices = engine::listComputeDevices();
   const int64_t used = engine::gpuMemoryInUse(gpu);
