@@ -165,14 +165,19 @@ QSpinBox* BlockInspector::makeSpin(const QString& name, int minimum, int maximum
   return box;
 }
 
-QDoubleSpinBox* BlockInspector::makeRate(const QString& name, const QString& tip) {
+QDoubleSpinBox* BlockInspector::makeNumber(const QString& name, double minimum, double maximum,
+                                           double step, const QString& tip, int decimals) {
   auto* box = new QDoubleSpinBox;
   box->setObjectName(name);
-  box->setRange(0.0, 0.99);
-  box->setDecimals(3);
-  box->setSingleStep(0.05);
+  box->setRange(minimum, maximum);
+  box->setDecimals(decimals);
+  box->setSingleStep(step);
   box->setToolTip(tip);
   return box;
+}
+
+QDoubleSpinBox* BlockInspector::makeRate(const QString& name, const QString& tip) {
+  return makeNumber(name, 0.0, 0.99, 0.05, tip);
 }
 
 QComboBox* BlockInspector::makeCombo(const QString& name, const QStringList& items,
@@ -281,12 +286,8 @@ QWidget* BlockInspector::buildLayerPage() {
                           tr("PyTorch's and cuDNN's GRU: j = tanh(U_h x + b_h + r ⊙ (W_h h + "
                              "b_hh)); off, Maupomé & Meurs eq. 20: tanh(U_h x + W_h (r ⊙ h) + "
                              "b_h). An imported torch.nn.GRU has it on"));
-  majorShare_ = new QDoubleSpinBox;
-  majorShare_->setObjectName(QStringLiteral("majorShare"));
-  majorShare_->setRange(0.01, 1.0);
-  majorShare_->setDecimals(3);
-  majorShare_->setSingleStep(0.05);
-  majorShare_->setToolTip(tr("Fraction of H in the major LSTM; 1 leaves no minor LSTM"));
+  majorShare_ = makeNumber(QStringLiteral("majorShare"), 0.01, 1.0, 0.05,
+                           tr("Fraction of H in the major LSTM; 1 leaves no minor LSTM"));
   minorInput_ = makeCombo(QStringLiteral("minorInput"),
                           {tr("embedding (MMLM-1)"), tr("layer below (MMLM-2)")},
                           tr("What the minor LSTM reads (Shuang §V-D1)"));
@@ -335,28 +336,15 @@ QWidget* BlockInspector::buildLayerPage() {
       tr("Initialisation of the recurrent matrices; sparse keeps a few nonzero "
          "incoming weights per unit, as Hessian-free training of the mRNN starts "
          "(init.sparse_connections in the YAML)"));
-  initScale_ = new QDoubleSpinBox;
-  initScale_->setObjectName(QStringLiteral("initScale"));
-  initScale_->setRange(0.0, 100.0);
-  initScale_->setDecimals(3);
-  initScale_->setSingleStep(0.1);
-  initScale_->setToolTip(
-      tr("Orthogonal scale (Krause: 0.7), the uniform bound's factor, or "
-         "the sparse matrices' spectral radius"));
-  inputScale_ = new QDoubleSpinBox;
-  inputScale_->setObjectName(QStringLiteral("inputScale"));
-  inputScale_->setRange(0.0, 100.0);
-  inputScale_->setDecimals(3);
-  inputScale_->setSingleStep(0.1);
-  inputScale_->setToolTip(
+  initScale_ = makeNumber(QStringLiteral("initScale"), 0.0, 100.0, 0.1,
+                          tr("Orthogonal scale (Krause: 0.7), the uniform bound's factor, or "
+                             "the sparse matrices' spectral radius"));
+  inputScale_ = makeNumber(
+      QStringLiteral("inputScale"), 0.0, 100.0, 0.1,
       tr("Input matrices start uniform within ±scale/√inputs (1: the usual). Small inputs keep "
          "a tanh RNN near linear, where an orthogonal recurrence keeps what it read long ago"));
-  forgetBias_ = new QDoubleSpinBox;
-  forgetBias_->setObjectName(QStringLiteral("forgetBias"));
-  forgetBias_->setRange(-100.0, 100.0);
-  forgetBias_->setDecimals(2);
-  forgetBias_->setSingleStep(0.5);
-  forgetBias_->setToolTip(tr("Initial forget-gate bias of LSTM-family cells (Krause: 3)"));
+  forgetBias_ = makeNumber(QStringLiteral("forgetBias"), -100.0, 100.0, 0.5,
+                           tr("Initial forget-gate bias of LSTM-family cells (Krause: 3)"), 2);
   seed_ = new QLineEdit;
   seed_->setObjectName(QStringLiteral("initSeed"));
   seed_->setValidator(

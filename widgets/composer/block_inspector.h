@@ -75,6 +75,8 @@ class BlockInspector : public QWidget {
   QWidget* buildEmptyPage();
   QLabel* makeEquationsLabel(const QString& objectName);
   QSpinBox* makeSpin(const QString& name, int minimum, int maximum, const QString& tip);
+  QDoubleSpinBox* makeNumber(const QString& name, double minimum, double maximum, double step,
+                             const QString& tip, int decimals = 3);
   QDoubleSpinBox* makeRate(const QString& name, const QString& tip);
   QComboBox* makeCombo(const QString& name, const QStringList& items, const QString& tip);
   QCheckBox* makeCheck(const QString& name, const QString& text, const QString& tip);
