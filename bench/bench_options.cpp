@@ -88,6 +88,17 @@ double BenchOptions::positive(const std::string& name) const {
   return positiveNumber("--" + name, text(name));
 }
 
+const std::string& BenchOptions::choice(const std::string& name,
+                                        const std::vector<std::string>& allowed) const {
+  const std::string& value = text(name);
+  std::string list;
+  for (size_t i = 0; i < allowed.size(); ++i) {
+    if (allowed[i] == value) return value;
+    list += (i == 0 ? "" : i + 1 == allowed.size() ? " or " : ", ") + allowed[i];
+  }
+  refuse("--" + name, list, value);
+}
+
 std::optional<int64_t> BenchOptions::wholeOrAuto(const std::string& name, int64_t atLeast) const {
   if (text(name) == "auto") return std::nullopt;
   try {

@@ -38,6 +38,8 @@ class BenchOptions {
   int64_t whole(const std::string& name, int64_t atLeast = 0) const;
   double real(const std::string& name, double atLeast = 0) const;
   double positive(const std::string& name) const;
+  // One of `allowed` ("--adam takes yes or no, not 'maybe'").
+  const std::string& choice(const std::string& name, const std::vector<std::string>& allowed) const;
   // Options whose default is "auto" (the program's own choice): empty there.
   std::optional<int64_t> wholeOrAuto(const std::string& name, int64_t atLeast = 0) const;
   std::optional<double> realOrAuto(const std::string& name, double atLeast = 0) const;

@@ -138,11 +138,7 @@ mrnn::engine::RaceOptions raceOptions(const mrnn::bench::BenchOptions& options,
   race.hidden = options.wholeOrAuto("hidden");
   race.recurrentScale = options.realOrAuto("recurrent-scale");
   race.inputScale = options.realOrAuto("input-scale");
-  const std::string init = options.text("recurrent-init");
-  if (init != "auto" && init != "sparse" && init != "orthogonal") {
-    throw mrnn::bench::BenchOptionError("--recurrent-init takes auto, sparse or orthogonal, not " +
-                                        init);
-  }
+  const std::string init = options.choice("recurrent-init", {"auto", "sparse", "orthogonal"});
   if (init != "auto") race.orthogonal = init == "orthogonal";
   race.batch = options.wholeOrAuto("batch");
   race.gradientWindows = options.wholeOrAuto("gradient-windows");
@@ -151,10 +147,7 @@ mrnn::engine::RaceOptions raceOptions(const mrnn::bench::BenchOptions& options,
   race.minLambda = options.realOrAuto("min-lambda");
   race.structuralDamping = options.realOrAuto("mu");
   race.adamRate = options.real("adam-lr");
-  const std::string adam = options.text("adam");
-  if (adam != "yes" && adam != "no") {
-    throw mrnn::bench::BenchOptionError("--adam takes yes or no, not " + adam);
-  }
+  const std::string adam = options.choice("adam", {"yes", "no"});
   race.raceAdam = adam == "yes";
   race.threads = static_cast<int>(options.whole("threads"));
   return race;

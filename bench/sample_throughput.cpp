@@ -142,11 +142,7 @@ int timeKernels(const mrnn::bench::BenchOptions& o) {
 int sampleRounds(const mrnn::bench::BenchOptions& o) {
   const auto threads = o.whole("threads");
   if (threads > 0) torch::set_num_threads(static_cast<int>(threads));
-  if (o.text("mode") == "kernels") return timeKernels(o);
-  if (o.text("mode") != "sample") {
-    std::fprintf(stderr, "--mode is sample or kernels, not '%s'\n", o.text("mode").c_str());
-    return 2;
-  }
+  if (o.choice("mode", {"sample", "kernels"}) == "kernels") return timeKernels(o);
   mrnn::engine::BenchShape shape;
   shape.cell = o.text("cell");
   shape.hidden = o.whole("hidden", 1);
@@ -161,11 +157,7 @@ int sampleRounds(const mrnn::bench::BenchOptions& o) {
   const auto vocabulary = mrnn::engine::benchVocabulary(o.whole("vocab", 2));
   mrnn::engine::LanguageModel model(config, vocabulary.size());
   model.eval();
-  const std::string path = o.text("path");
-  if (path != "fast" && path != "generic") {
-    std::fprintf(stderr, "--path is fast or generic, not '%s'\n", path.c_str());
-    return 2;
-  }
+  const std::string path = o.choice("path", {"fast", "generic"});
   std::vector<mrnn::engine::KernelIsa> isas;
   if (!parseIsas(o.text("kernels"), isas)) return 2;
   const int rounds = static_cast<int>(o.whole("rounds", 1));

@@ -68,3 +68,13 @@ MRNN_TEST(whole_number_items_of_a_list) {
   EXPECT_THROWS_WITH(BenchOptionError, mrnn::bench::wholeNumber("the length in xor:1e2", "1e2"),
                      "the length in xor:1e2 takes a whole number of at least 0, not '1e2'");
 }
+
+MRNN_TEST(choices_name_what_they_take) {
+  BenchOptions options({{"adam", "yes"}, {"init", "auto"}}, "usage: bench\n");
+  EXPECT(options.parse({"--adam", "maybe", "--init", "sparse"}));
+  EXPECT_EQ(options.choice("init", {"auto", "sparse", "orthogonal"}), std::string("sparse"));
+  EXPECT_THROWS_WITH(BenchOptionError, options.choice("adam", {"yes", "no"}),
+                     "--adam takes yes or no, not 'maybe'");
+  EXPECT_THROWS_WITH(BenchOptionError, options.choice("init", {"auto", "orthogonal", "uniform"}),
+                     "--init takes auto, orthogonal or uniform, not 'sparse'");
+}
