@@ -134,37 +134,31 @@ INSTALL
 fi
 
 build="build/${suite}-${flavour}"
+chroot "${root}" bash -s -- "${repo}" "${build}" "${shared}" "${cuda}" "${ctest_args[@]}" <<'INSIDE'
+set -euo pipefail
+repo=$1 build=$2 shared=$3 cuda=$4
+shift 4
+cd "${repo}"
 if [[ ${cuda} -eq 1 ]]; then
-  chroot "${root}" bash -s -- "${repo}" "${build}" "${shared}" "${ctest_args[@]}" <<'INSIDE'
-set -euo pipefail
-repo=$1 build=$2 shared=$3
-shift 3
-cd "${repo}"
-echo "test-newer-torch: $(dpkg-query -W -f='libtorch-cuda-dev ${Version}' libtorch-cuda-dev)," \
-     "$(nvcc --version | tail -n 1)"
-CUDAHOSTCXX=g++-13 scripts/build-cuda.sh --no-debs --torch /usr/lib/x86_64-linux-gnu/cmake/Torch \
-  --build-dir "${build}" --cuda-arch 90 -- -DMRNN_SHARED_DIR="${shared}"
-# No GPU here: a gpu test that says it passed, or failed, did not look for one properly.
-ctest --test-dir "${build}" -L gpu --timeout 300 --output-on-failure | tee "${build}/gpu-tests.log"
-if grep -E 'Test +#' "${build}/gpu-tests.log" | grep -v '\*\*\*Skipped'; then
-  echo "test-newer-torch: the gpu tests above did not report skipped on a machine without a GPU"
-  exit 1
+  echo "test-newer-torch: $(dpkg-query -W -f='libtorch-cuda-dev ${Version}' libtorch-cuda-dev)," \
+       "$(nvcc --version | tail -n 1)"
+  CUDAHOSTCXX=g++-13 scripts/build-cuda.sh --no-debs --torch /usr/lib/x86_64-linux-gnu/cmake/Torch \
+    --build-dir "${build}" --cuda-arch 90 -- -DMRNN_SHARED_DIR="${shared}"
+  # No GPU here: a gpu test that says it passed, or failed, did not look for one properly.
+  ctest --test-dir "${build}" -L gpu --timeout 300 --output-on-failure | tee "${build}/gpu-tests.log"
+  if grep -E 'Test +#' "${build}/gpu-tests.log" | grep -v '\*\*\*Skipped'; then
+    echo "test-newer-torch: the gpu tests above did not report skipped on a machine without a GPU"
+    exit 1
+  fi
+  set -- -LE gpu "$@"
+else
+  echo "test-newer-torch: $(dpkg-query -W -f='libtorch-dev ${Version}' libtorch-dev)," \
+       "$(g++ --version | head -1), $(cmake --version | head -1)"
+  cmake -S . -B "${build}" -G Ninja -DCMAKE_BUILD_TYPE=Release -DMRNN_BUILD_GUI=OFF \
+        -DMRNN_CUDA=OFF -DMRNN_UNITY_BUILD=ON -DMRNN_SHARED_DIR="${shared}" -Wno-dev >/dev/null
+  cmake --build "${build}" -j "$(nproc)"
 fi
-ctest --test-dir "${build}" -LE gpu -j "$(nproc)" --timeout 900 --output-on-failure \
-  -E 'torch_headers|format_check' "$@"
-INSIDE
-  exit
-fi
-chroot "${root}" bash -s -- "${repo}" "${build}" "${shared}" "${ctest_args[@]}" <<'INSIDE'
-set -euo pipefail
-repo=$1 build=$2 shared=$3
-shift 3
-cd "${repo}"
-echo "test-newer-torch: $(dpkg-query -W -f='libtorch-dev ${Version}' libtorch-dev)," \
-     "$(g++ --version | head -1), $(cmake --version | head -1)"
-cmake -S . -B "${build}" -G Ninja -DCMAKE_BUILD_TYPE=Release -DMRNN_BUILD_GUI=OFF \
-      -DMRNN_CUDA=OFF -DMRNN_UNITY_BUILD=ON -DMRNN_SHARED_DIR="${shared}" -Wno-dev >/dev/null
-cmake --build "${build}" -j "$(nproc)"
 # The headers check and the format check look at this machine's own build and tools.
-ctest --test-dir "${build}" -j "$(nproc)" --timeout 900 --output-on-failure -E 'torch_headers|format_check' "$@"
+ctest --test-dir "${build}" -j "$(nproc)" --timeout 900 --output-on-failure \
+  -E 'torch_headers|format_check' "$@"
 INSIDE

@@ -113,6 +113,13 @@ case $case in
       echo "SKIP: torchrun (Debian's python3-torch) is not installed"
       exit 77
     fi
+    # torchrun must first run a job of its own: Debian's 2.6 build, without libuv, cannot start
+    # one (its TCPStore asks for libuv), and that is not mrnn's to pass or fail.
+    if ! "$torchrun" --redirects 2 --tee 2 --no_python --nproc_per_node 1 \
+        --master_port $((20000 + RANDOM % 20000)) true >"$work/probe.out" 2>&1; then
+      echo "SKIP: torchrun cannot start even 'true' here: $(grep . "$work/probe.out" | tail -n 1)"
+      exit 77
+    fi
     one=$(project_in one)
     two=$(project_in two)
     "$mrnn" train "$one" >"$work/one.out" 2>&1 || fail "1 process failed"
