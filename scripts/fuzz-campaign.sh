@@ -6,6 +6,7 @@
 #
 #   scripts/fuzz-campaign.sh [--jobs N] [--seconds S] [target ...]     (default: all, 1, 1800)
 #   scripts/fuzz-campaign.sh --table                                   (the last campaign's table)
+#   scripts/fuzz-campaign.sh --list                                    (the targets it would run)
 #
 # Each target keeps going past a finding (libFuzzer's fork mode with one worker), so one run
 # reports every distinct crash it met within its time.
@@ -15,20 +16,26 @@ cd "$(dirname "$0")/.."
 jobs=1
 seconds=1800
 table_only=0
+list_only=0
 targets=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --jobs) jobs="$2"; shift 2 ;;
     --seconds) seconds="$2"; shift 2 ;;
     --table) table_only=1; shift ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    --list) list_only=1; shift ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
 if [[ ${#targets[@]} -eq 0 ]]; then
-  targets=(torch_file checkpoint script_pickle unpickler zip_directory safetensors project_yaml experiment_yaml
-           run_store mapping_file export_description vocabulary corpus)
+  # Every target there is (tests/fuzz/fuzz_<name>.cpp), so that a new one joins the campaign.
+  for source in tests/fuzz/fuzz_*.cpp; do
+    name=$(basename "$source" .cpp)
+    targets+=("${name#fuzz_}")
+  done
 fi
+if [[ $list_only -eq 1 ]]; then printf '%s\n' "${targets[@]}"; exit 0; fi
 
 bin=build/fuzz/tests/fuzz
 out=build/fuzz/campaign
