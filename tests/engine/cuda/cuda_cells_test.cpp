@@ -91,11 +91,7 @@ MRNN_TEST(every_cell_computes_the_same_on_gpu) {
 // normalisation: the same outputs, final states and gradients, and the CUDA window's own
 // autograd node in the graph (so a cell that fell back to the loop on a GPU fails here).
 MRNN_TEST(every_fused_cuda_window_equals_the_generic_cuda_loop) {
-  requireGpu();
-  const torch::Device gpu(torch::kCUDA, 0);
-  if (!engine::cudaFusedWindowApplies({torch::zeros({1, 1, 1}, torch::TensorOptions(gpu))})) {
-    MRNN_SKIP("this build has no CUDA kernels (MRNN_CUDA found no nvcc)");
-  }
+  const torch::Device gpu = gpuWithKernels();
   for (const auto type : engine::allCellTypes()) compareFusedWithLoopForType(type, gpu);
 }
 

@@ -27,16 +27,6 @@ using namespace mrnn::test;
 
 namespace {
 
-// The first GPU, where this build has the fused CUDA windows; else the test skips.
-torch::Device gpuWithKernels() {
-  requireGpu();
-  const torch::Device gpu(torch::kCUDA, 0);
-  if (!engine::cudaFusedWindowApplies({torch::zeros({1, 1, 1}, torch::TensorOptions(gpu))})) {
-    MRNN_SKIP("this build has no CUDA kernels (MRNN_CUDA found no nvcc)");
-  }
-  return gpu;
-}
-
 // The largest difference between two tensors, relative to the larger's scale.
 double relativeDifference(const torch::Tensor& a, const torch::Tensor& b) {
   const auto x = a.to(torch::kDouble).cpu();
