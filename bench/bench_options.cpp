@@ -20,6 +20,14 @@ std::string atLeastText(double bound) {
   return text;
 }
 
+// The whole text as one finite number, or nothing.
+std::optional<double> finiteNumber(const std::string& text) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
 }  // namespace
 
 int64_t wholeNumber(const std::string& what, const std::string& text, int64_t atLeast) {
@@ -36,21 +44,16 @@ int64_t wholeNumber(const std::string& what, const std::string& text, int64_t at
 }
 
 double realNumber(const std::string& what, const std::string& text, double atLeast) {
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(value) || value < atLeast) {
+  const auto value = finiteNumber(text);
+  if (!value || *value < atLeast)
     refuse(what, "a number of at least " + atLeastText(atLeast), text);
-  }
-  return value;
+  return *value;
 }
 
 double positiveNumber(const std::string& what, const std::string& text) {
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(value) || value <= 0) {
-    refuse(what, "a number above 0", text);
-  }
-  return value;
+  const auto value = finiteNumber(text);
+  if (!value || *value <= 0) refuse(what, "a number above 0", text);
+  return *value;
 }
 
 BenchOptions::BenchOptions(std::map<std::string, std::string> defaults, std::string usage)
