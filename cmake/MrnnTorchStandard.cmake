@@ -14,3 +14,10 @@ function(mrnn_torch_cxx_standard out)
   endforeach()
   set(${out} ${standard} PARENT_SCOPE)
 endfunction()
+
+# As a script, for scripts/check-torch-headers.py, which compiles against headers no build was
+# configured for: cmake -DINCLUDE=<dir> -P MrnnTorchStandard.cmake prints the standard.
+if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
+  mrnn_torch_cxx_standard(standard ${INCLUDE})
+  message(NOTICE "${standard}")
+endif()

@@ -137,9 +137,12 @@ def unpacked_headers(suite, cache):
         return root, version
 
 
-def needs_cxx20(include):
-    with open(os.path.join(include, "ATen", "ATen.h"), errors="replace") as header:
-        return "__cplusplus < 202002L" in header.read()
+def cxx_standard(include, repo):
+    """The standard the build takes for these headers: the rule of cmake/MrnnTorchStandard.cmake."""
+    result = subprocess.run(["cmake", f"-DINCLUDE={include}", "-P",
+                             os.path.join(repo, "cmake", "MrnnTorchStandard.cmake")],
+                            capture_output=True, text=True, check=True)
+    return result.stderr.strip()
 
 
 def rewritten(command, include, extra):
@@ -206,17 +209,15 @@ def main():
         return SKIPPED
     include = os.path.join(root, "usr", "include")
     extra = ["-isystem", os.path.join(root, "stub")]
-    standard = "C++17"
-    if needs_cxx20(include):
-        extra.append("-std=c++20")  # as CMakeLists.txt does for such a LibTorch
-        standard = "C++20"
+    standard = cxx_standard(include, repo)
+    extra.append(f"-std=c++{standard}")  # after the build's own: the last one counts
     nccl = all(os.path.exists(os.path.join(options.cuda, h)) for h in ("cuda.h", "nccl.h"))
     if nccl:
         extra += ["-DUSE_C10D_NCCL", "-isystem", options.cuda]
     jobs = [(f, rewritten(c, include, extra), d) for f, c, d in sources(options.build)
             if options.only in f]
     say(f"{len(jobs)} sources against Debian {options.suite}'s libtorch-dev {version}, "
-        f"{standard}, NCCL branch {'on' if nccl else 'off (no cuda.h and nccl.h)'}")
+        f"C++{standard}, NCCL branch {'on' if nccl else 'off (no cuda.h and nccl.h)'}")
 
     def compile_one(job):
         name, args, directory = job
