@@ -5,6 +5,7 @@
 #   OFF:  skipped; the build is the CPU-only one.
 # Sets MRNN_CUDA_ENABLED. Included from the top-level CMakeLists.txt: enable_language must
 # run at the top level for CUDA targets in any folder.
+include(${CMAKE_CURRENT_LIST_DIR}/MrnnCudaHostCompiler.cmake)
 set(MRNN_CUDA AUTO CACHE STRING
     "CUDA kernels library (engine/cuda): AUTO where nvcc is found, ON required, OFF never")
 set_property(CACHE MRNN_CUDA PROPERTY STRINGS AUTO ON OFF)
@@ -28,30 +29,16 @@ if(NOT mrnn_cuda_mode STREQUAL "OFF")
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
     enable_language(CUDA)
-    # nvcc compiles through a host compiler (CUDAHOSTCXX), at times an older GCC than the C++
-    # compiler (CUDA 12.4 stops at GCC 13). CMake would then put that GCC's library folder on
-    # the link line ahead of the C++ compiler's, and link its older libstdc++: libraries built
-    # by the newer GCC (fmt, LibTorch) fail with "undefined reference to
-    # __cxa_call_terminate". The newer runtime serves the kernels' objects too: keep the host
-    # compiler's folder off the link. The other way round it cannot: refuse. (CMake 3.31+
-    # names the host compiler; older ones are not checked.)
-    if(CMAKE_CUDA_HOST_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-      string(REGEX MATCH "^[0-9]+" mrnn_host_major "${CMAKE_CUDA_HOST_COMPILER_VERSION}")
-      string(REGEX MATCH "^[0-9]+" mrnn_cxx_major "${CMAKE_CXX_COMPILER_VERSION}")
-      if(mrnn_host_major GREATER mrnn_cxx_major)
-        message(FATAL_ERROR "nvcc compiles through GCC ${CMAKE_CUDA_HOST_COMPILER_VERSION} "
-                            "(${CMAKE_CUDA_HOST_COMPILER}), newer than the C++ compiler, GCC "
-                            "${CMAKE_CXX_COMPILER_VERSION} (${CMAKE_CXX_COMPILER}), whose C++ "
-                            "library cannot link the kernels: configure a fresh build folder "
-                            "with CUDAHOSTCXX at the C++ compiler's GCC or older")
-      endif()
-      foreach(dir IN LISTS CMAKE_CUDA_IMPLICIT_LINK_DIRECTORIES)
-        if(dir MATCHES "/gcc/[^/]+/[0-9.]+$" AND NOT dir IN_LIST CMAKE_CXX_IMPLICIT_LINK_DIRECTORIES)
-          list(REMOVE_ITEM CMAKE_CUDA_IMPLICIT_LINK_DIRECTORIES "${dir}")
-          message(STATUS "CUDA kernels: GCC ${CMAKE_CUDA_HOST_COMPILER_VERSION} for nvcc, "
-                         "linked with GCC ${CMAKE_CXX_COMPILER_VERSION}'s C++ library")
-        endif()
-      endforeach()
+    # CMake 3.31+ names nvcc's host compiler; older ones leave the folders as they are.
+    mrnn_cuda_link_directories(mrnn_cuda_dirs
+      HOST "${CMAKE_CUDA_HOST_COMPILER_ID}" "${CMAKE_CUDA_HOST_COMPILER_VERSION}"
+      CXX "${CMAKE_CXX_COMPILER_ID}" "${CMAKE_CXX_COMPILER_VERSION}"
+      CUDA_DIRS ${CMAKE_CUDA_IMPLICIT_LINK_DIRECTORIES}
+      CXX_DIRS ${CMAKE_CXX_IMPLICIT_LINK_DIRECTORIES})
+    if(NOT mrnn_cuda_dirs STREQUAL CMAKE_CUDA_IMPLICIT_LINK_DIRECTORIES)
+      set(CMAKE_CUDA_IMPLICIT_LINK_DIRECTORIES ${mrnn_cuda_dirs})
+      message(STATUS "CUDA kernels: GCC ${CMAKE_CUDA_HOST_COMPILER_VERSION} for nvcc, linked "
+                     "with GCC ${CMAKE_CXX_COMPILER_VERSION}'s C++ library")
     endif()
     find_package(CUDAToolkit QUIET)
     if(TARGET CUDA::cudart AND TARGET CUDA::cublas)
