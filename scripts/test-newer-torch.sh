@@ -14,9 +14,9 @@
 #           the rest run on the CPU through the CUDA LibTorch. Debian has no cuDNN (its package
 #           downloads NVIDIA's at install): a stand-in package and a library of stubs let
 #           LibTorch link and load; nothing here calls cuDNN.
-# The build goes to build/<suite>-torch (build/<suite>-cuda) in the repository; the system to
-# DIR (default /var/tmp/mrnn-newer-torch-<suite>[-cuda]), outside the repository, whose folder
-# is bound inside it.
+# The build goes to build/<suite>-torch (or -cuda) in the repository; the system to DIR
+# (default /var/tmp/mrnn-newer-torch-<suite>, or mrnn-newer-cuda-<suite>), outside the
+# repository, whose folder is bound inside it.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 shared="$(cd "${repo}/.." && pwd)/shared"
@@ -41,8 +41,7 @@ flavour=$([[ ${cuda} -eq 1 ]] && echo cuda || echo torch)
 [[ $(id -u) -eq 0 ]] || die "needs root: debootstrap, chroot and bind mounts"
 command -v debootstrap >/dev/null || die "debootstrap is missing (apt-get install debootstrap)"
 
-suffix=$([[ ${cuda} -eq 1 ]] && echo -cuda || true)
-root="$(realpath -m "${root:-/var/tmp/mrnn-newer-torch-${suite}${suffix}}")"
+root="$(realpath -m "${root:-/var/tmp/mrnn-newer-${flavour}-${suite}}")"
 case "${root}/" in
   "${repo}/"*) die "${root} is inside the repository, which is bound inside it: choose another" ;;
 esac
