@@ -104,7 +104,9 @@ bool ProjectFiles::save() {
   } catch (const std::exception& e) {
     QMessageBox::warning(
         window_, tr("Save Project"),
-        tr("The project was not saved; the file on disk is unchanged.\n\n%1").arg(e.what()));
+        tr("The project was not saved; the file on disk is unchanged. Your changes are still "
+           "here: File > Save As… keeps them in another file.\n\n%1")
+            .arg(e.what()));
     return false;
   }
   emit statusMessage(tr("Saved %1").arg(QDir::toNativeSeparators(document_.path())));

@@ -4,9 +4,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <random>
 #include <stdexcept>
 
 namespace mrnn::engine {
@@ -45,20 +48,57 @@ int openRegularFile(const std::string& path, struct stat& status) {
   return fd;
 }
 
+std::string temporaryNameBeside(const std::string& path) {
+  // ".tmp-" marks a leftover that RunCatalogue clears; the suffix only has to be unlikely.
+  static std::atomic<uint64_t> counter{0};
+  static const uint64_t seed = std::random_device{}();
+  uint64_t value = seed ^ (static_cast<uint64_t>(::getpid()) << 20) ^ counter.fetch_add(1);
+  value *= 0x9E3779B97F4A7C15ULL;
+  static const char kLetters[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+  std::string name = path + ".tmp-";
+  for (int i = 0; i < 8; ++i, value /= 36) name += kLetters[value % 36];
+  return name;
+}
+
+// The rename is durable only once the folder's entry is on disk too.
+void syncFolderOf(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  const std::string folder = slash == std::string::npos ? "."
+                             : slash == 0               ? "/"
+                                                        : path.substr(0, slash);
+  const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
+}
+
 }  // namespace
 
 void writeFileAtomically(const std::string& path, const std::string& contents) {
   // rename(2) would replace a link, device or FIFO with a regular file: never do that.
   struct stat status {};
-  if (::lstat(path.c_str(), &status) == 0 && !S_ISREG(status.st_mode)) {
+  const bool replacing = ::lstat(path.c_str(), &status) == 0;
+  if (replacing && !S_ISREG(status.st_mode)) {
     throw std::runtime_error("cannot replace '" + path + "': it is " +
                              (S_ISLNK(status.st_mode)   ? "a symbolic link"
                               : S_ISDIR(status.st_mode) ? "a folder"
                                                         : "not a regular file") +
                              ", and is left as it is");
   }
-  std::string temp = path + ".tmp-XXXXXX";
-  const int fd = ::mkstemp(temp.data());
+  // The rename only needs the folder writable; the file's own mode says whether its owner
+  // lets it change (root passes access(), so no write bit at all counts as read-only too).
+  if (replacing && (::access(path.c_str(), W_OK) != 0 || (status.st_mode & 0222) == 0)) {
+    throw std::runtime_error("cannot replace '" + path +
+                             "': it is read-only, and is left as it is");
+  }
+  int fd = -1;
+  std::string temp;
+  for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
+    temp = temporaryNameBeside(path);
+    // 0666 through the umask, as any new file; a replaced file keeps its own mode below.
+    fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0 && errno != EEXIST) break;
+  }
   if (fd < 0) failWith("cannot create a temporary file beside", path, errno);
 
   const char* data = contents.data();
@@ -75,14 +115,19 @@ void writeFileAtomically(const std::string& path, const std::string& contents) {
     data += written;
     left -= static_cast<size_t>(written);
   }
+  if (replacing) {
+    // Keep the owner, group and mode the user gave the file (a private 0600 project stays
+    // private). chown succeeds only for root; anyone else owns what they write already.
+    const bool ownerKept = ::fchown(fd, status.st_uid, status.st_gid) == 0;
+    static_cast<void>(ownerKept);
+    ::fchmod(fd, status.st_mode & 07777);
+  }
   if (::fsync(fd) != 0) {
     const int error = errno;
     ::close(fd);
     ::unlink(temp.c_str());
     failWith("cannot flush", path, error);
   }
-  // mkstemp creates 0600; project files are ordinary documents.
-  ::fchmod(fd, 0644);
   if (::close(fd) != 0) {
     const int error = errno;
     ::unlink(temp.c_str());
@@ -93,6 +138,7 @@ void writeFileAtomically(const std::string& path, const std::string& contents) {
     ::unlink(temp.c_str());
     failWith("cannot replace", path, error);
   }
+  syncFolderOf(path);
 }
 
 std::string readWholeFile(const std::string& path, uint64_t maxBytes) {

@@ -11,7 +11,8 @@ namespace mrnn::engine {
 // renamed over it. Throws std::runtime_error naming the path and the system's reason
 // (for example "No space left on device"); on failure the old file is untouched and the
 // temporary is removed. A symbolic link, device, FIFO or folder at `path` is refused (renaming
-// would replace it), before anything is written.
+// would replace it), and so is a read-only file, before anything is written. A replaced file
+// keeps its mode, owner and group; a new one gets 0666 less the umask, as any new file.
 void writeFileAtomically(const std::string& path, const std::string& contents);
 
 // What a text file the workbench reads whole (a project, experiment, mapping, vocabulary or

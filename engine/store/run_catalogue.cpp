@@ -163,11 +163,17 @@ std::string RunCatalogue::checkpointToResume(int64_t runId) const {
   } else if (!store_->run(runId)) {
     throw std::runtime_error("there is no run " + std::to_string(runId) + " in " + store_->path());
   }
+  std::string best;
   for (const auto& checkpoint : checkpoints(runId)) {
     if (checkpoint.kind == "latest") return checkpoint.path;
+    if (checkpoint.kind == "best") best = checkpoint.path;
   }
-  throw std::runtime_error("run " + std::to_string(runId) + " has no latest checkpoint in " +
-                           RunPaths::checkpointFolder(folder_, runId) + " to resume from");
+  // A run that failed writing its first latest checkpoint (a full disk) may still have its
+  // best: say where, since resuming from it loses only the steps since then.
+  throw std::runtime_error(
+      "run " + std::to_string(runId) + " has no latest checkpoint in " +
+      RunPaths::checkpointFolder(folder_, runId) + " to resume from" +
+      (best.empty() ? std::string() : "; its best checkpoint can be resumed instead: " + best));
 }
 
 }  // namespace mrnn::engine

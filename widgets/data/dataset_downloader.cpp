@@ -97,6 +97,7 @@ void DatasetDownloader::start(const DatasetInfo& info, const QString& destinatio
           fail(tr("Could not create the folder %1. Choose another destination folder.")
                    .arg(QDir::toNativeSeparators(folder_)));
         } else {
+          written_ = std::make_unique<engine::WrittenFiles>(toNativePath(folder_));
           nextStep();
         }
       },
@@ -171,7 +172,13 @@ void DatasetDownloader::checkExisting(const QString& path) {
   const DatasetDownload& download = info_.downloads.at(downloadIndex_);
   const qint64 size = QFileInfo(path).size();
   if (download.size > 0 && size != download.size) {
-    QFile::remove(path);
+    if (!wrote(download.fileName)) {
+      fail(usersFileMessage(
+          download.fileName,
+          tr("has %1 bytes instead of the published %2").arg(size).arg(download.size)));
+      return;
+    }
+    removeWritten(download.fileName);
     fetch();
     return;
   }
@@ -186,9 +193,11 @@ void DatasetDownloader::checkExisting(const QString& path) {
       fail(result.error);
     } else if (result.sha256 == current.sha256) {
       installDownload();
+    } else if (!wrote(current.fileName)) {
+      fail(usersFileMessage(current.fileName, tr("does not match its published sha256 checksum")));
     } else {
-      // A stale or damaged copy: fetch it again.
-      QFile::remove(path);
+      // A stale or damaged copy of our own: fetch it again.
+      removeWritten(current.fileName);
       fetch();
     }
   });
@@ -393,6 +402,12 @@ void DatasetDownloader::afterTransfer() {
     return;
   }
   const auto moveIntoPlace = [this] {
+    const QString name = info_.downloads.at(downloadIndex_).fileName;
+    if (QFileInfo::exists(finalPath()) && !wrote(name)) {
+      // Put there during the transfer: it is the user's, and rename() would replace it.
+      fail(usersFileMessage(name, tr("appeared during the download")));
+      return;
+    }
     // rename() replaces the target in one step: the final name never holds a partial file.
     std::error_code error;
     std::filesystem::rename(toNativePath(partPath()), toNativePath(finalPath()), error);
@@ -401,7 +416,7 @@ void DatasetDownloader::afterTransfer() {
                .arg(QDir::toNativeSeparators(partPath()), QString::fromStdString(error.message())));
       return;
     }
-    installDownload();
+    if (recordWritten({name.toStdString()})) installDownload();
   };
   if (download.sha256.isEmpty()) {
     moveIntoPlace();
@@ -454,14 +469,21 @@ void DatasetDownloader::unpack() {
   }
   QStringList arguments;
   if (zip) {
-    arguments << QStringLiteral("-o") << QStringLiteral("-q") << finalPath() << download.members
+    // -n, --skip-old-files: a file already in the folder is never overwritten; the check
+    // after unpacking tells whether it is the published one.
+    arguments << QStringLiteral("-n") << QStringLiteral("-q") << finalPath() << download.members
               << QStringLiteral("-d") << folder_;
   } else {
-    arguments << QStringLiteral("-xzf") << finalPath() << QStringLiteral("-C") << folder_;
+    arguments << QStringLiteral("--skip-old-files") << QStringLiteral("-xzf") << finalPath()
+              << QStringLiteral("-C") << folder_;
     if (!download.members.isEmpty())
       arguments << QStringLiteral("--wildcards") << QStringLiteral("--wildcards-match-slash")
                 << download.members;
   }
+  missingBeforeUnpack_.clear();
+  for (const DatasetFile& file : info_.files)
+    if (!QFileInfo::exists(QDir(folder_).filePath(file.path)))
+      missingBeforeUnpack_.push_back(file.path.toStdString());
   emit statusChanged(tr("Unpacking %1…").arg(download.fileName));
   process_ = new QProcess(this);
   process_->setProcessChannelMode(QProcess::MergedChannels);
@@ -483,6 +505,7 @@ void DatasetDownloader::unpack() {
                        .arg(output.isEmpty() ? tr("no message") : output.left(400)));
               return;
             }
+            if (!recordWritten(missingBeforeUnpack_)) return;
             ++downloadIndex_;
             nextStep();
           });
@@ -498,9 +521,10 @@ void DatasetDownloader::unpack() {
 void DatasetDownloader::verifyYielded(int index) {
   if (index >= info_.files.size()) {
     // Every file is in place and checked: the archives have served their purpose.
+    // An archive the user had placed there is theirs to keep.
     for (const DatasetDownload& download : info_.downloads)
-      if (download.archive != ArchiveKind::None)
-        QFile::remove(QDir(folder_).filePath(download.fileName));
+      if (download.archive != ArchiveKind::None && wrote(download.fileName))
+        removeWritten(download.fileName);
     for (const QString& path : info_.unverifiableFiles())
       unverified_ << QDir(folder_).filePath(path);
     running_ = false;
@@ -519,19 +543,23 @@ void DatasetDownloader::verifyYielded(int index) {
     fail(tr("%1 is missing after the download; the archive did not contain it.").arg(file.path));
     return;
   }
-  const auto rejectFile = [this, path](const QString& reason) {
-    QFile::remove(path);
+  const auto rejectFile = [this, relative = file.path](const QString& reason, const QString& what) {
+    if (!wrote(relative)) {
+      fail(usersFileMessage(relative, what));
+      return;
+    }
+    removeWritten(relative);
     // An archive without a checksum of its own is the likely culprit: fetch it anew next time.
     for (const DatasetDownload& download : info_.downloads)
-      if (download.archive != ArchiveKind::None && download.sha256.isEmpty())
-        QFile::remove(QDir(folder_).filePath(download.fileName));
+      if (download.archive != ArchiveKind::None && download.sha256.isEmpty() &&
+          wrote(download.fileName))
+        removeWritten(download.fileName);
     fail(reason + QLatin1Char(' ') + tr("It was deleted; press Download to fetch it again."));
   };
   if (file.size > 0 && fileInfo.size() != file.size) {
-    rejectFile(tr("%1 has %2 bytes instead of the published %3.")
-                   .arg(file.path)
-                   .arg(fileInfo.size())
-                   .arg(file.size));
+    const QString what =
+        tr("has %1 bytes instead of the published %2").arg(fileInfo.size()).arg(file.size);
+    rejectFile(file.path + QLatin1Char(' ') + what + QLatin1Char('.'), what);
     return;
   }
   // A plain download with a checksum was checked on arrival; checking it twice costs time.
@@ -551,7 +579,8 @@ void DatasetDownloader::verifyYielded(int index) {
       fail(result.error);
     } else if (result.sha256 != current.sha256) {
       rejectFile(tr("%1 does not match its published sha256 checksum (expected %2, got %3).")
-                     .arg(current.path, current.sha256, result.sha256));
+                     .arg(current.path, current.sha256, result.sha256),
+                 tr("does not match its published sha256 checksum"));
     } else {
       verifyYielded(index + 1);
     }
@@ -588,6 +617,37 @@ void DatasetDownloader::hashFile(const QString& path, std::function<void(const H
     result.sha256 = QString::fromLatin1(hash.result().toHex());
     return result;
   }));
+}
+
+bool DatasetDownloader::wrote(const QString& relative) const {
+  return written_ && written_->wrote(relative.toStdString());
+}
+
+bool DatasetDownloader::recordWritten(const std::vector<std::string>& relatives) {
+  try {
+    written_->record(relatives);
+    return true;
+  } catch (const std::runtime_error& error) {
+    // Unrecorded, the files would count as the user's: kept, never deleted. Say so and stop.
+    fail(tr("Could not note the downloaded files in %1: %2.")
+             .arg(QDir::toNativeSeparators(folder_), QString::fromStdString(error.what())));
+    return false;
+  }
+}
+
+void DatasetDownloader::removeWritten(const QString& relative) {
+  QFile::remove(QDir(folder_).filePath(relative));
+  try {
+    written_->forget(relative.toStdString());
+  } catch (const std::runtime_error&) {
+    // The ledger keeps a line for a file that is gone: it matches nothing, harmless.
+  }
+}
+
+QString DatasetDownloader::usersFileMessage(const QString& relative, const QString& what) const {
+  return tr("%1 in %2 was not written by the downloader (or was changed since) and %3; it is "
+            "left as it is. Move it away, or choose another destination folder.")
+      .arg(relative, QDir::toNativeSeparators(folder_), what);
 }
 
 void DatasetDownloader::emitProgress() {

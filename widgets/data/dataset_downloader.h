@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 
+#include "engine/io/written_files.h"
 #include "engine/runtime/stop_token.h"
 #include "widgets/data/dataset_info.h"
 
@@ -23,7 +24,9 @@ namespace mrnn::widgets {
 // published sha256 (streamed, off the GUI thread) and only then renamed into place. Archives
 // are unpacked with `unzip` / `tar`, and the files they yield are checked where their
 // checksums are known. Cancelling keeps the .part for a later resume. Files already in place
-// are verified instead of downloaded again.
+// are verified instead of downloaded again. Only files the downloader wrote itself (its ledger
+// in the folder, engine::WrittenFiles) are ever deleted or replaced: a file the user keeps
+// there that differs from the published one stops the download, untouched.
 class DatasetDownloader : public QObject {
   Q_OBJECT
 
@@ -82,6 +85,15 @@ class DatasetDownloader : public QObject {
   QString currentHost() const;
   QString describeNetworkError(QNetworkReply* reply) const;
   bool allYieldedPresent(const DatasetDownload& download) const;
+  // Whether the file at `relative` in the folder is one this downloader wrote, unchanged.
+  bool wrote(const QString& relative) const;
+  // Records files now in the folder as this downloader's; false (after fail()) when the
+  // ledger cannot be saved.
+  bool recordWritten(const std::vector<std::string>& relatives);
+  // Deletes a file this downloader wrote and forgets it.
+  void removeWritten(const QString& relative);
+  // The sentence that stops a download at a file the user keeps: `what` says how it differs.
+  QString usersFileMessage(const QString& relative, const QString& what) const;
 
   QNetworkAccessManager* network_;
   QPointer<QNetworkReply> reply_;
@@ -110,6 +122,8 @@ class DatasetDownloader : public QObject {
   bool cancelRequested_ = false;
   int stallTimeoutMs_ = 30000;
   QStringList unverified_;
+  std::unique_ptr<engine::WrittenFiles> written_;  // the folder's ledger, from start()
+  std::vector<std::string> missingBeforeUnpack_;   // yielded files an unpack may create
 };
 
 }  // namespace mrnn::widgets

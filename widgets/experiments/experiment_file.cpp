@@ -373,8 +373,16 @@ std::string ExperimentFile::compose(const std::vector<AxisRow>& axes, const Sear
     // Only the text of what changed: the researcher's comments and layout stay.
     return engine::editYamlTextToMatch(text_, rewritten);
   } catch (const std::exception&) {
-    // A shape the editor cannot place an edit in: the file anew, its first comments kept.
-    return leadingComments(text_) + rewritten;
+    // A shape the editor cannot place an edit in (an anchored value changed apart from its
+    // alias): the file anew, its first comments kept, but only when no other comment would go.
+    const std::string kept = leadingComments(text_);
+    if (text_.find('#', kept.size()) != std::string::npos) {
+      throw engine::ConfigError(file, 0, 0, "experiment",
+                                "this change cannot be written without losing the file's "
+                                "comments (an anchored value would change apart from its "
+                                "alias); make it in the file itself, in a text editor");
+    }
+    return kept + rewritten;
   }
 }
 

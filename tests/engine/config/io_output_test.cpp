@@ -156,6 +156,49 @@ MRNN_TEST(a_document_is_rewritten_through_its_link) {
   EXPECT_EQ(contentsOf(real), std::string("name: b\n"));
 }
 
+mode_t permissionsOf(const std::string& path) {
+  struct stat status {};
+  EXPECT(::stat(path.c_str(), &status) == 0);
+  return status.st_mode & 07777;
+}
+
+// The defect: every save left the file 0644, whatever the user had set (a private 0600 project
+// became readable by all) and whatever the umask asked of a new file.
+MRNN_TEST(a_rewritten_file_keeps_its_permissions_and_a_new_one_follows_the_umask) {
+  Scratch scratch;
+  for (const mode_t mode : {mode_t{0600}, mode_t{0664}, mode_t{0640}}) {
+    const std::string path = scratch.file("kept.yaml", "name: a\n");
+    ::chmod(path.c_str(), mode);
+    engine::rewriteDocument(path, "name: b\n");
+    EXPECT_EQ(permissionsOf(path), mode);
+    EXPECT_EQ(contentsOf(path), std::string("name: b\n"));
+    fs::remove(path);
+  }
+  const mode_t previous = ::umask(077);
+  engine::writeFileAtomically((scratch.folder / "new.csv").string(), "x\n");
+  ::umask(previous);
+  EXPECT_EQ(permissionsOf((scratch.folder / "new.csv").string()), mode_t{0600});
+}
+
+// The defect: a project file the user had made read-only was replaced on save, as if writable.
+MRNN_TEST(a_read_only_file_is_never_replaced) {
+  Scratch scratch;
+  const std::string path = scratch.file("locked.yaml", "name: a\n");
+  ::chmod(path.c_str(), 0444);
+  std::string why;
+  try {
+    engine::rewriteDocument(path, "name: b\n");
+  } catch (const std::runtime_error& error) {
+    why = error.what();
+  }
+  EXPECT_MSG(contains(why, "read-only") && contains(why, path), why);
+  EXPECT_EQ(contentsOf(path), std::string("name: a\n"));
+  EXPECT_EQ(permissionsOf(path), mode_t{0444});
+  size_t files = 0;
+  for ([[maybe_unused]] const auto& entry : fs::directory_iterator(scratch.folder)) ++files;
+  EXPECT_EQ(files, size_t{1});
+}
+
 // The defect: --vocabulary /dev/zero grew to 22.7 GB; --corpus <fifo> waited forever.
 MRNN_TEST(a_whole_file_read_refuses_devices_and_fifos_at_once_and_bounds_size) {
   Scratch scratch;

@@ -166,6 +166,10 @@ MRNN_TEST(checkpoints_are_found_in_one_place) {
   EXPECT_THROWS_WITH(std::runtime_error, catalogue.checkpointToResume(), "run 3 has no latest");
   EXPECT(catalogue.checkpointToResume(second).find("run-2/latest.pt") != std::string::npos);
   EXPECT_EQ(catalogue.allCheckpoints().size(), size_t{3});
+  // A run whose disk filled before its first latest checkpoint: its best is named instead.
+  touch(engine::RunPaths::best(folder.path(), third));
+  EXPECT_THROWS_WITH(std::runtime_error, catalogue.checkpointToResume(third),
+                     "its best checkpoint can be resumed instead: ");
 }
 
 MRNN_TEST(deleting_a_run_is_refused_while_it_is_written) {

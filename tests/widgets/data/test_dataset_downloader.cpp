@@ -1,7 +1,11 @@
 // DatasetDownloader against a local HTTP server on 127.0.0.1: full download with its sha256,
 // a wrong checksum, cancel and resume with Range, a server that ignores Range, connection
 // refused, 404, a mirror after a failing address, files already in place, unpacking a .tgz and
-// a download without a published checksum.
+// a download without a published checksum; and the user's own files in the folder, which are
+// never deleted nor overwritten.
+
+#include <fcntl.h>
+#include <sys/stat.h>
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -21,6 +25,7 @@
 namespace {
 
 using mrnn::widgets::ArchiveKind;
+using mrnn::widgets::DatasetDownload;
 using mrnn::widgets::DatasetDownloader;
 using mrnn::widgets::DatasetInfo;
 
@@ -123,6 +128,34 @@ QByteArray makeZip(const QVector<QPair<QByteArray, QByteArray>>& entries) {
   put32(zip, directoryOffset);
   put16(zip, 0);
   return zip;
+}
+
+// New contents with the file's old modification time, as damage on disk would leave it.
+void rewriteKeepingTime(const QString& path, const QByteArray& bytes) {
+  struct stat before {};
+  QVERIFY(::stat(QFile::encodeName(path).constData(), &before) == 0);
+  writeFile(path, bytes);
+  const struct timespec times[2] = {before.st_atim, before.st_mtim};
+  QVERIFY(::utimensat(AT_FDCWD, QFile::encodeName(path).constData(), times, 0) == 0);
+}
+
+// `files` (names inside `top`) packed by `tar` as a .tgz of the folder `top`.
+QByteArray packTarGz(const QString& tar, const QString& top,
+                     const QVector<QPair<QString, QByteArray>>& files) {
+  QTemporaryDir staging;
+  for (const auto& [name, bytes] : files) writeFile(staging.filePath(top + '/' + name), bytes);
+  const QString archivePath = staging.filePath(QStringLiteral("packed.tgz"));
+  if (QProcess::execute(tar, {"-czf", archivePath, "-C", staging.path(), top}) != 0) return {};
+  return readAll(archivePath);
+}
+
+// A data set of one archive; the test names its files.
+DatasetInfo packedDataset(const DatasetDownload& download) {
+  DatasetInfo info;
+  info.id = QStringLiteral("testset");
+  info.name = QStringLiteral("Packed set");
+  info.downloads = QList<DatasetDownload>{download};
+  return info;
 }
 
 DatasetInfo plainDataset(const QStringList& urls, const QString& checksum, qint64 size) {
@@ -308,40 +341,64 @@ class DatasetDownloaderTest : public QObject {
     QCOMPARE(server_->requests().size(), 0);
   }
 
-  void damagedFileInPlaceIsFetchedAgain() {
-    QByteArray damaged = body_;
-    damaged[100] = static_cast<char>(damaged[100] ^ 1);
-    writeFile(QDir(folder_).filePath("data.bin"), damaged);
+  // A copy the downloader wrote that went bad on disk (same size and time): fetched again.
+  void damagedDownloadOfItsOwnIsFetchedAgain() {
+    const DatasetInfo info = plainDataset({server_->url("/data.bin")}, sha256(body_), body_.size());
     DatasetDownloader downloader;
     QSignalSpy finished(&downloader, &DatasetDownloader::finished);
+    downloader.start(info, destination_.path());
+    QVERIFY(finished.wait(kWaitMs));
+    QByteArray damaged = body_;
+    damaged[100] = static_cast<char>(damaged[100] ^ 1);
+    rewriteKeepingTime(QDir(folder_).filePath("data.bin"), damaged);
+    downloader.start(info, destination_.path());
+    QVERIFY(finished.wait(kWaitMs));
+    QCOMPARE(server_->requests().size(), 2);
+    QCOMPARE(readAll(QDir(folder_).filePath("data.bin")), body_);
+  }
+
+  // The defect: a file of the user's at the download's name that differed from the published
+  // one (their own edit of the corpus, say) was deleted and downloaded over.
+  void usersDifferingFileStopsTheDownloadUntouched() {
+    QByteArray users = body_;
+    users[100] = static_cast<char>(users[100] ^ 1);
+    const QString path = QDir(folder_).filePath("data.bin");
+    writeFile(path, users);
+    DatasetDownloader downloader;
+    QSignalSpy failed(&downloader, &DatasetDownloader::failed);
     downloader.start(plainDataset({server_->url("/data.bin")}, sha256(body_), body_.size()),
                      destination_.path());
-    QVERIFY(finished.wait(kWaitMs));
-    QCOMPARE(server_->requests().size(), 1);
-    QCOMPARE(readAll(QDir(folder_).filePath("data.bin")), body_);
+    QVERIFY(failed.wait(kWaitMs));
+    const QString reason = failed.first().first().toString();
+    QVERIFY2(reason.contains(QStringLiteral("data.bin")) &&
+                 reason.contains(QStringLiteral("left as it is")),
+             qPrintable(reason));
+    QCOMPARE(readAll(path), users);
+    QCOMPARE(server_->requests().size(), 0);
+
+    writeFile(path, "shorter");  // differing in size: the same
+    QSignalSpy failedAgain(&downloader, &DatasetDownloader::failed);
+    downloader.start(plainDataset({server_->url("/data.bin")}, sha256(body_), body_.size()),
+                     destination_.path());
+    QVERIFY(failedAgain.wait(kWaitMs));
+    QCOMPARE(readAll(path), QByteArray("shorter"));
+    QCOMPARE(server_->requests().size(), 0);
   }
 
   void unpacksTarGzAndChecksItsFiles() {
     const QString tar = QStandardPaths::findExecutable(QStringLiteral("tar"));
     if (tar.isEmpty()) QSKIP("tar is not installed");
-    QTemporaryDir staging;
     const QByteArray wanted = makeBody(70000);
-    writeFile(staging.filePath("corpus/data/wanted.txt"), wanted);
-    writeFile(staging.filePath("corpus/data/other.txt"), "not asked for\n");
-    const QString archivePath = staging.filePath("corpus.tgz");
-    QCOMPARE(QProcess::execute(tar, {"-czf", archivePath, "-C", staging.path(), "./corpus"}), 0);
-    const QByteArray archive = readAll(archivePath);
+    const QByteArray archive = packTarGz(
+        tar, "./corpus", {{"data/wanted.txt", wanted}, {"data/other.txt", "not asked for\n"}});
     server_->addFile("/corpus.tgz", archive);
-
-    DatasetInfo info;
-    info.id = QStringLiteral("testset");
-    info.name = QStringLiteral("Packed set");
-    info.downloads = {{{server_->url("/corpus.tgz")},
-                       QStringLiteral("corpus.tgz"),
-                       QString(),  // no published checksum: the unpacked file is checked
-                       0,
-                       ArchiveKind::TarGz,
-                       {QStringLiteral("*corpus/data/wanted.txt")}}};
+    // No published checksum for the archive: the unpacked file is checked.
+    DatasetInfo info = packedDataset({{server_->url("/corpus.tgz")},
+                                      "corpus.tgz",
+                                      QString(),
+                                      0,
+                                      ArchiveKind::TarGz,
+                                      {"*corpus/data/wanted.txt"}});
     info.files = {{QStringLiteral("corpus/data/wanted.txt"), sha256(wanted), wanted.size()}};
     DatasetDownloader downloader;
     QSignalSpy finished(&downloader, &DatasetDownloader::finished);
@@ -354,12 +411,77 @@ class DatasetDownloaderTest : public QObject {
     QVERIFY(!QFile::exists(QDir(folder_).filePath("corpus.tgz")));  // served its purpose
     QVERIFY(downloader.unverifiedFiles().isEmpty());
 
-    // A damaged unpacked file is caught by its checksum and removed.
-    writeFile(QDir(folder_).filePath("corpus/data/wanted.txt"), "tampered");
+    // An unpacked file damaged on disk is caught by its checksum and removed.
+    const QString wantedPath = QDir(folder_).filePath("corpus/data/wanted.txt");
+    QByteArray damaged = wanted;
+    damaged[7] = static_cast<char>(damaged[7] ^ 1);
+    rewriteKeepingTime(wantedPath, damaged);
     QSignalSpy failedAgain(&downloader, &DatasetDownloader::failed);
     downloader.start(info, destination_.path());
     QVERIFY(failedAgain.wait(kWaitMs));
-    QVERIFY(!QFile::exists(QDir(folder_).filePath("corpus/data/wanted.txt")));
+    QVERIFY(!QFile::exists(wantedPath));
+
+    // One the user edited is theirs: the check stops at it and leaves it.
+    writeFile(wantedPath, "the user's own edit");
+    QSignalSpy failedOnUsers(&downloader, &DatasetDownloader::failed);
+    downloader.start(info, destination_.path());
+    QVERIFY(failedOnUsers.wait(kWaitMs));
+    QVERIFY2(failedOnUsers.first().first().toString().contains(QStringLiteral("left as it is")),
+             qPrintable(failedOnUsers.first().first().toString()));
+    QCOMPARE(readAll(wantedPath), QByteArray("the user's own edit"));
+  }
+
+  // The defect: unpacking overwrote a file the user kept at a name the archive holds, and
+  // then a file of theirs that failed the check was deleted.
+  void unpackingNeverOverwritesAUsersFile() {
+    const QString tar = QStandardPaths::findExecutable(QStringLiteral("tar"));
+    if (tar.isEmpty()) QSKIP("tar is not installed");
+    const QByteArray first = makeBody(5000);
+    const QByteArray second = makeBody(7000);
+    const QByteArray archive =
+        packTarGz(tar, "set", {{"first.txt", first}, {"second.txt", second}});
+    server_->addFile("/set.tgz", archive);
+    DatasetInfo info = packedDataset({{server_->url("/set.tgz")},
+                                      "set.tgz",
+                                      sha256(archive),
+                                      archive.size(),
+                                      ArchiveKind::TarGz,
+                                      {}});
+    info.files = {{QStringLiteral("set/first.txt"), sha256(first), first.size()},
+                  {QStringLiteral("set/second.txt"), sha256(second), second.size()}};
+    const QString usersPath = QDir(folder_).filePath("set/first.txt");
+    writeFile(usersPath, "my own first file, not the published one");
+    DatasetDownloader downloader;
+    QSignalSpy failed(&downloader, &DatasetDownloader::failed);
+    downloader.start(info, destination_.path());
+    QVERIFY(failed.wait(kWaitMs));
+    QVERIFY2(failed.first().first().toString().contains(QStringLiteral("set/first.txt")),
+             qPrintable(failed.first().first().toString()));
+    QCOMPARE(readAll(usersPath), QByteArray("my own first file, not the published one"));
+    QCOMPARE(readAll(QDir(folder_).filePath("set/second.txt")), second);
+  }
+
+  // An archive the user had already placed there is used, and kept afterwards.
+  void usersOwnArchiveIsUsedAndKept() {
+    if (QStandardPaths::findExecutable(QStringLiteral("unzip")).isEmpty())
+      QSKIP("unzip is not installed");
+    const QByteArray tokens = "a b c\n";
+    const QByteArray zip = makeZip({{"corpus-2/wiki.train.tokens", tokens}});
+    writeFile(QDir(folder_).filePath("corpus-2-v1.zip"), zip);
+    DatasetInfo info = packedDataset({{server_->url("/corpus-2-v1.zip")},
+                                      "corpus-2-v1.zip",
+                                      sha256(zip),
+                                      zip.size(),
+                                      ArchiveKind::Zip,
+                                      {}});
+    info.files = {{QStringLiteral("corpus-2/wiki.train.tokens"), sha256(tokens), tokens.size()}};
+    DatasetDownloader downloader;
+    QSignalSpy finished(&downloader, &DatasetDownloader::finished);
+    downloader.start(info, destination_.path());
+    QVERIFY(finished.wait(kWaitMs));
+    QCOMPARE(server_->requests().size(), 0);
+    QCOMPARE(readAll(QDir(folder_).filePath("corpus-2/wiki.train.tokens")), tokens);
+    QCOMPARE(readAll(QDir(folder_).filePath("corpus-2-v1.zip")), zip);
   }
 
   void unpacksZipMembers() {
