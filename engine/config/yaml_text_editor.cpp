@@ -240,7 +240,10 @@ class TextEdit {
     const std::string& t = layout_.text();
     if (entry.flow) {
       const std::string written = flowText(value);
-      splice(entry.start, entry.end, entry.start == entry.after ? " " + written : written);
+      // A key with nothing after its colon needs a space before the value; a list item
+      // (whose value starts where it does) keeps the spacing it has.
+      const bool bareKey = !entry.isItem && entry.start == entry.after;
+      splice(entry.start, entry.end, bareKey ? " " + written : written);
       return;
     }
     const bool wasFlow = !entry.valueOnLaterLines && entry.end > entry.start &&

@@ -356,3 +356,18 @@ MRNN_TEST(an_experiment_file_is_edited_in_place_too) {
   EXPECT(edited.find("values: [0.001, 0.003, 0.01]\n") != std::string::npos);
   EXPECT(edited.find("  slots: 2\n") != std::string::npos);
 }
+
+// The defect: an item replaced inside a flow list gained a space before it ("[64,  256]"),
+// so an edit left marks in lines it did not mean to change the look of.
+MRNN_TEST(an_item_replaced_in_a_flow_list_keeps_its_spacing) {
+  EXPECT_EQ(engine::editYamlTextToMatch("a: [64, 128]  # sizes\n", "a: [64, 256]\n"),
+            std::string("a: [64, 256]  # sizes\n"));
+  EXPECT_EQ(
+      engine::editYamlTextToMatch("a: {values: [64, 128, 3]}\n", "a: {values: [8, 256, 3]}\n"),
+      std::string("a: {values: [8, 256, 3]}\n"));
+  EXPECT_EQ(engine::editYamlTextToMatch("a: [[1, 2], [3]]\n", "a: [[1, 5], [4]]\n"),
+            std::string("a: [[1, 5], [4]]\n"));
+  // A key with nothing after its colon still gets the space a value needs.
+  EXPECT_EQ(engine::editYamlTextToMatch("a: {b:, c: 1}\n", "a: {b: 2, c: 1}\n"),
+            std::string("a: {b: 2, c: 1}\n"));
+}
