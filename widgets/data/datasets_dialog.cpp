@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include "engine/config/project_file.h"
+#include "engine/io/written_files.h"
 #include "widgets/data/dataset_downloader.h"
 #include "widgets/project/project_document.h"
 
@@ -280,8 +281,18 @@ void DatasetsDialog::refreshStates() {
     const DatasetInfo* info = catalog_.find(item->data(NameColumn, Qt::UserRole).toString());
     if (!info) continue;
     const qint64 partial = partialBytes(*info, DatasetDownloader::folderFor(*info, folder));
+    item->setToolTip(StateColumn, QString());
     if (isDownloaded(*info, folder)) {
-      item->setText(StateColumn, tr("downloaded"));
+      // Files put there by hand (or changed since) are the user's: say so, not "downloaded".
+      const engine::WrittenFiles written(toNativePath(DatasetDownloader::folderFor(*info, folder)));
+      bool ours = true;
+      for (const DatasetFile& file : info->files)
+        ours = ours && written.wrote(file.path.toStdString());
+      item->setText(StateColumn, ours ? tr("downloaded") : tr("in place"));
+      item->setToolTip(StateColumn,
+                       ours ? tr("Downloaded here and checked against the published checksums")
+                            : tr("In the folder, but not as downloaded here (put there by hand, "
+                                 "or changed since): Verify checks them"));
     } else if (partial > 0) {
       item->setText(StateColumn, tr("partial, %1").arg(transferText(partial)));
     } else {

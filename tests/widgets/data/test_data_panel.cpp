@@ -15,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QTreeWidget>
 #include <QUndoStack>
 #include <cmath>
 
@@ -65,6 +66,17 @@ const QByteArray kSmallData = "data:\n  train: train.txt\n  valid: valid.txt\n  
 bool waitForScan(DataPanel& panel) {
   QSignalSpy spy(&panel, &DataPanel::scanFinished);
   return spy.wait(kWaitMs);
+}
+
+// The dataset list's "On disk" column for the data set with this id.
+QString stateOf(const DatasetsDialog& dialog, const QString& id) {
+  const auto* list = dialog.findChild<QTreeWidget*>(QStringLiteral("datasetList"));
+  for (int i = 0; list && i < list->topLevelItemCount(); ++i) {
+    const QTreeWidgetItem* item = list->topLevelItem(i);
+    if (item->data(DatasetsDialog::NameColumn, Qt::UserRole).toString() == id)
+      return item->text(DatasetsDialog::StateColumn);
+  }
+  return QString();
 }
 
 }  // namespace
@@ -335,6 +347,9 @@ class DataPanelTest : public QObject {
       QVERIFY(file.open(QIODevice::WriteOnly));
       file.write("the cat sat\n");
     }
+    // Put there by hand: in place, not "downloaded".
+    dialog.setDestination(downloads.path());
+    QCOMPARE(stateOf(dialog, QStringLiteral("ptb-word")), QStringLiteral("in place"));
     QVERIFY(dialog.useInProject());
     const auto& data = document.project().data;
     QCOMPARE(QString::fromStdString(data.train), folder.absoluteFilePath("ptb.train.txt"));
@@ -399,6 +414,7 @@ class DataPanelTest : public QObject {
              QStringLiteral("176 kB of 176 kB"));  // 4,000 lines of 44 bytes
     QVERIFY2(dialog.statusText().contains(QStringLiteral("checksum")),
              qPrintable(dialog.statusText()));
+    QCOMPARE(stateOf(dialog, QStringLiteral("local")), QStringLiteral("downloaded"));
     QVERIFY(dialog.useInProject());
     const QString expected = QDir(downloads.path()).absoluteFilePath("local/corpus.txt");
     QCOMPARE(QString::fromStdString(document.project().data.train), expected);
