@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include "engine/interop/exported_model_description.h"
 #include "engine/interop/exported_tensors.h"
@@ -120,7 +121,11 @@ ExportResult exportModel(const LoadedModel& loaded, const std::string& output,
   }
   // The description first: a reader that finds the weights finds what describes them.
   result.description = exportDescriptionPath(output);
+  // An earlier export's description is put back if the weights fail (its weights stay).
+  std::optional<std::string> earlier;
   try {
+    if (std::filesystem::is_regular_file(result.description))
+      earlier = readWholeFile(result.description);
     writeFileAtomically(result.description, description);
   } catch (const std::exception& error) {
     throw InteropError(error.what());
@@ -128,7 +133,15 @@ ExportResult exportModel(const LoadedModel& loaded, const std::string& output,
   try {
     writeTorchStateDict(output, tensors);
   } catch (const InteropError&) {
-    std::filesystem::remove(result.description);
+    std::error_code ignored;
+    try {
+      if (earlier)
+        writeFileAtomically(result.description, *earlier);
+      else
+        std::filesystem::remove(result.description, ignored);
+    } catch (const std::exception&) {
+      // The weights' failure is what the caller needs to hear.
+    }
     throw;
   }
   return result;

@@ -3,7 +3,11 @@
 
 #include <torch/torch.h>
 
+#include <sys/resource.h>
+
+#include <csignal>
 #include <filesystem>
+#include <fstream>
 
 #include "engine/analysis/loaded_model.h"
 #include "engine/analysis/model_placement.h"
@@ -12,6 +16,7 @@
 #include "engine/interop/import_vocabulary.h"
 #include "engine/interop/imported_model.h"
 #include "engine/interop/model_export.h"
+#include "engine/interop/model_file_kind.h"
 #include "engine/interop/run_import.h"
 #include "engine/interop/safetensors_file.h"
 #include "engine/interop/torch_file.h"
@@ -105,6 +110,43 @@ MRNN_TEST(an_exported_model_imports_as_a_run_bit_for_bit) {
     EXPECT(record && record->note.find(name) != std::string::npos);
     EXPECT(record && record->steps == 0 && record->status == engine::RunStatus::Finished);
   }
+}
+
+std::string contentsOf(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The defect: an export over an earlier one whose weights could not be written (a full disk)
+// deleted the earlier export's description, leaving its weights undescribed.
+MRNN_TEST(a_failed_export_leaves_the_earlier_export_whole) {
+  test::ScratchProject scratch("interop_failed_export");
+  auto loaded = modelToExport(scratch);
+  const std::string weights = scratch.file("m.pt");
+  const std::string description = engine::exportDescriptionPath(weights);
+  engine::exportModel(loaded, weights, engine::ModelFileFormat::Torch);
+  const std::string oldWeights = contentsOf(weights);
+  const std::string oldDescription = contentsOf(description);
+  EXPECT(!oldDescription.empty() && oldDescription.size() * 2 < oldWeights.size());
+  // A file-size limit between the two sizes: the description is written, the weights are not
+  // (EFBIG, as a full disk's ENOSPC).
+  struct rlimit before {};
+  EXPECT(::getrlimit(RLIMIT_FSIZE, &before) == 0);
+  const auto previousHandler = std::signal(SIGXFSZ, SIG_IGN);
+  struct rlimit limit = before;
+  limit.rlim_cur = (oldDescription.size() + oldWeights.size()) / 2;
+  EXPECT(::setrlimit(RLIMIT_FSIZE, &limit) == 0);
+  bool refused = false;
+  try {
+    engine::exportModel(loaded, weights, engine::ModelFileFormat::Torch);
+  } catch (const InteropError&) {
+    refused = true;
+  }
+  ::setrlimit(RLIMIT_FSIZE, &before);
+  std::signal(SIGXFSZ, previousHandler);
+  EXPECT(refused);
+  EXPECT(contentsOf(weights) == oldWeights);
+  EXPECT_MSG(contentsOf(description) == oldDescription, "the earlier description is gone");
 }
 
 MRNN_TEST(a_file_that_does_not_fit_is_refused_and_nothing_is_written) {
