@@ -18,7 +18,7 @@
 #include "engine/bench/throughput_probe.h"
 #include "engine/config/device_name.h"
 #include "engine/devices/compute_device.h"
-#include "engine/io/atomic_file.h"
+#include "engine/io/output_file.h"
 #include "engine/runtime/job_context.h"
 #include "option_values.h"
 
@@ -31,11 +31,25 @@ constexpr const char* kBenchUsage =
     "                  [--steps 10] [--sample-length 2000] [--repeats 3] [--threads N|auto]\n"
     "                  [--device cpu|cuda|cuda:N] [--precision fp32,bf16]   (bf16: CUDA only)\n"
     "                  [--mogrifier-rounds 5] [--mogrifier-rank 40]   (0: full rank)\n"
-    "                  [--peer PATH|none] [--python P] [--no-torch-lstm] [--markdown FILE]\n"
+    "                  [--peer PATH|none] [--python P] [--no-torch-lstm]\n"
+    "                  [--markdown FILE [--force]]   (replaces only a report it wrote)\n"
     "                  [--contention]   (each subject also measured with one core kept busy)\n";
 
 // Where the peer is when mrnn runs from a checkout beside the workplace's shared folder.
 constexpr const char* kDefaultPeer = "../shared/bench/peer_mlstm.py";
+
+// --markdown's rules: a file is the command's own when it starts as every report does
+// ("Machine: ...; LibTorch ..."); --force replaces any regular file.
+engine::OutputRules markdownRules(const CommandLine& args) {
+  engine::OutputRules rules;
+  rules.ownOutput = [](const std::string& path) {
+    const std::string head = engine::fileHead(path, 4096);
+    const std::string line = head.substr(0, head.find('\n'));
+    return line.rfind("Machine: ", 0) == 0 && line.find("; LibTorch ") != std::string::npos;
+  };
+  rules.replaceAny = args.has("force");
+  return rules;
+}
 
 std::vector<std::string> commaList(const std::string& text) {
   std::vector<std::string> items;
@@ -149,7 +163,7 @@ int runBench(const CommandLine& args, std::ostream& out, std::ostream& err) {
                                        "mogrifier-rank", "peer",
                                        "python",         "no-torch-lstm",
                                        "markdown",       "probe",
-                                       "contention"};
+                                       "contention",     "force"};
   const auto unknown = args.unknownOptions(known);
   if (!unknown.empty() || args.positional().size() != 1) {
     err << kBenchUsage;
@@ -157,6 +171,8 @@ int runBench(const CommandLine& args, std::ostream& out, std::ostream& err) {
     return 2;
   }
   if (args.has("probe")) return runProbe(args, out);
+  // Before minutes of measuring, not after: a file the report may not replace.
+  if (args.has("markdown")) engine::checkOutputPath(args.value("markdown"), markdownRules(args));
 
   engine::BenchSuiteOptions options;
   options.shape = shapeFrom(args);
@@ -226,7 +242,8 @@ int runBench(const CommandLine& args, std::ostream& out, std::ostream& err) {
   const auto report = engine::runBenchSuite(options, &job);
   const std::string text = engine::formatBenchReport(report, command.str());
   out << text;
-  if (args.has("markdown")) engine::writeFileAtomically(args.value("markdown"), text);
+  if (args.has("markdown"))
+    engine::writeOutputFile(args.value("markdown"), text, markdownRules(args));
   return 0;
 }
 

@@ -101,6 +101,20 @@ case $case in
       --test-examples 5 --length 4 >/dev/null || fail "data copy into a new folder"
     "$mrnn" data copy --output "$work/copy" --train-examples 6 --valid-examples 5 \
       --test-examples 5 --length 4 >/dev/null || fail "data copy over its own files"
+    # The defect: `mrnn bench --markdown` replaced any file, a project's own included, after
+    # minutes of measuring. Now refused before measuring; its own report it replaces.
+    bench=(bench --cells mlstm --hidden 8 --emb 4 --batch 2 --bptt 4 --vocab 6 --steps 1
+      --repeats 1 --measures train --no-torch-lstm --peer none)
+    printf '# My notes\n' >"$work/notes.md"
+    refused "--force" "${bench[@]}" --markdown "$work/notes.md"
+    grep -q "My notes" "$work/notes.md" || fail "bench replaced a user's notes"
+    yaml=$(digest "$project")
+    refused "YAML file" "${bench[@]}" --markdown "$project"
+    [ "$(digest "$project")" = "$yaml" ] || fail "bench replaced the project file"
+    "$mrnn" "${bench[@]}" --markdown "$work/bench.md" >/dev/null 2>&1 || fail "bench --markdown"
+    "$mrnn" "${bench[@]}" --markdown "$work/bench.md" >/dev/null 2>&1 || fail "bench again"
+    grep -q "^Machine: " "$work/bench.md" || fail "no report in bench.md"
+    "$mrnn" "${bench[@]}" --markdown "$work/notes.md" --force >/dev/null 2>&1 || fail "--force"
     ;;
   project-set)
     # The defect: saving from the workbench erased the project's comments. The same editor,
