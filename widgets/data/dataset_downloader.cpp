@@ -1,6 +1,7 @@
 #include "widgets/data/dataset_downloader.h"
 #include "widgets/native_path.h"
 
+#include <sys/stat.h>
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
@@ -11,6 +12,8 @@
 #include <QProcess>
 #include <QStandardPaths>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <cerrno>
 #include <filesystem>
 #include <system_error>
 
@@ -18,6 +21,13 @@ namespace mrnn::widgets {
 namespace {
 
 constexpr qint64 kHashChunk = qint64{1} << 20;
+
+// Whether nothing is at `path`, or a regular file (not a link to one, nor a FIFO or device).
+bool plainFileOrNone(const QString& path) {
+  struct stat status {};
+  if (::lstat(QFile::encodeName(path).constData(), &status) != 0) return errno == ENOENT;
+  return S_ISREG(status.st_mode);
+}
 
 QString megabytes(qint64 bytes) {
   return QStringLiteral("%1 MB").arg(static_cast<double>(bytes) / 1e6, 0, 'f', 1);
@@ -205,6 +215,12 @@ void DatasetDownloader::checkExisting(const QString& path) {
 
 void DatasetDownloader::fetch() {
   const DatasetDownload& download = info_.downloads.at(downloadIndex_);
+  if (!plainFileOrNone(partPath())) {
+    // Opening it would write through a link into another file, or wait on a FIFO.
+    fail(usersFileMessage(download.fileName + QStringLiteral(".part"),
+                          tr("is not a plain file (a link, folder, device or FIFO)")));
+    return;
+  }
   part_.setFileName(partPath());
   if (!part_.open(QIODevice::ReadWrite)) {
     fail(tr("Could not write %1: %2.")
@@ -403,7 +419,7 @@ void DatasetDownloader::afterTransfer() {
   }
   const auto moveIntoPlace = [this] {
     const QString name = info_.downloads.at(downloadIndex_).fileName;
-    if (QFileInfo::exists(finalPath()) && !wrote(name)) {
+    if ((QFileInfo::exists(finalPath()) || !plainFileOrNone(finalPath())) && !wrote(name)) {
       // Put there during the transfer: it is the user's, and rename() would replace it.
       fail(usersFileMessage(name, tr("appeared during the download")));
       return;

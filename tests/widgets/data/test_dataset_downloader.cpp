@@ -385,6 +385,25 @@ class DatasetDownloaderTest : public QObject {
     QCOMPARE(server_->requests().size(), 0);
   }
 
+  // The defect: a link at the download's .part name had the download appended to the file it
+  // names, wherever that was.
+  void aLinkAtThePartNameIsNeverWrittenThrough() {
+    QTemporaryDir elsewhere;
+    const QString outside = elsewhere.filePath(QStringLiteral("thesis.tex"));
+    writeFile(outside, "my thesis\n");
+    QDir().mkpath(folder_);
+    QVERIFY(QFile::link(outside, QDir(folder_).filePath("data.bin.part")));
+    DatasetDownloader downloader;
+    QSignalSpy failed(&downloader, &DatasetDownloader::failed);
+    downloader.start(plainDataset({server_->url("/data.bin")}, sha256(body_), body_.size()),
+                     destination_.path());
+    QVERIFY(failed.wait(kWaitMs));
+    QVERIFY2(failed.first().first().toString().contains(QStringLiteral("not a plain file")),
+             qPrintable(failed.first().first().toString()));
+    QCOMPARE(readAll(outside), QByteArray("my thesis\n"));
+    QCOMPARE(server_->requests().size(), 0);
+  }
+
   void unpacksTarGzAndChecksItsFiles() {
     const QString tar = QStandardPaths::findExecutable(QStringLiteral("tar"));
     if (tar.isEmpty()) QSKIP("tar is not installed");
