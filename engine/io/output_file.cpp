@@ -110,9 +110,8 @@ void checkOutputPath(const std::string& path, const OutputRules& rules) {
     }
   }
   if (existing && rules.ownOutput && !rules.replaceAny && !rules.ownOutput(path)) {
-    refuse(path,
-           "it exists and is not a file this command wrote; choose a new name, or add --force "
-           "to replace it");
+    refuse(path, "it exists and is not a file this command wrote; choose a new name, or " +
+                     rules.howToReplace);
   }
 }
 

@@ -26,6 +26,9 @@ struct OutputRules {
   std::function<bool(const std::string& path)> ownOutput;
   // --force: replace an existing regular file the command did not write.
   bool replaceAny = false;
+  // What the refusal of an existing file the command did not write says to do instead of
+  // choosing a new name (the command line's --force; a window's own way).
+  std::string howToReplace = "add --force to replace it";
 };
 
 // Throws OutputRefused unless `path` may receive a new file: a new name in an existing folder,

@@ -73,7 +73,9 @@ class RunsPanel : public QWidget {
   // safetensors file when the name ends in .safetensors, else a PyTorch state dict with its
   // description in `path`.json. false (with a notice) when refused at once: no checkpoint, an
   // export under way, an unsaved project. modelExported() tells how it ended.
-  bool exportModelTo(qint64 runId, const QString& path);
+  // `replaceConfirmed`: the user agreed to replace a file at `path` (a file dialog asked);
+  // otherwise only an earlier export is replaced.
+  bool exportModelTo(qint64 runId, const QString& path, bool replaceConfirmed = true);
   bool isExportingModel() const { return modelExport_ != nullptr; }
 
  public slots:

@@ -88,13 +88,14 @@ void RunsPanel::exportModelSelected() {
   if (path.isEmpty()) return;
   // The name decides the format (as `mrnn export` reads it); a name without either suffix
   // takes the one of the filter the user chose.
-  if (!path.endsWith(kTorchSuffix) && !path.endsWith(kSafetensorsSuffix)) {
-    path += filter == safetensorsFilter ? kSafetensorsSuffix : kTorchSuffix;
-  }
-  exportModelTo(runId, path);
+  // The dialog asked only about the name it was given: a file at the name with the suffix
+  // added was never confirmed, and is replaced only when it is an export itself.
+  const bool asked = path.endsWith(kTorchSuffix) || path.endsWith(kSafetensorsSuffix);
+  if (!asked) path += filter == safetensorsFilter ? kSafetensorsSuffix : kTorchSuffix;
+  exportModelTo(runId, path, asked);
 }
 
-bool RunsPanel::exportModelTo(qint64 runId, const QString& path) {
+bool RunsPanel::exportModelTo(qint64 runId, const QString& path, bool replaceConfirmed) {
   if (isExportingModel() || document_.isUntitled()) return false;
   const QString title = runTitle(runId);
   std::string checkpoint;
@@ -114,7 +115,7 @@ bool RunsPanel::exportModelTo(qint64 runId, const QString& path) {
   auto result = std::make_shared<engine::ExportResult>();
   // The file dialog asked before an existing file is replaced; the description beside it, the
   // project's own files and anything but a regular file never are.
-  const bool confirmed = QFileInfo::exists(path);
+  const bool confirmed = replaceConfirmed && QFileInfo::exists(path);
   // Reading a large checkpoint and writing its weights take seconds.
   modelExport_ = new BackgroundJob(
       [project, runId, checkpoint, output, result, confirmed](engine::JobContext&) {
@@ -124,6 +125,7 @@ bool RunsPanel::exportModelTo(qint64 runId, const QString& path) {
         rules.ownOutput = [output, confirmed](const std::string& file) {
           return (confirmed && file == output) || engine::isExportedModelFile(file);
         };
+        rules.howToReplace = "give its whole name, suffix included, to replace it";
         *result = engine::exportModel(loaded, output, engine::modelFileFormatFor(output), rules);
       },
       this);

@@ -5,8 +5,10 @@
 #include "model_files.h"
 
 #include <QAbstractButton>
+#include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QGroupBox>
 #include <QLineEdit>
@@ -15,8 +17,10 @@
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTimer>
 #include <QToolButton>
 #include <QtTest>
+#include <functional>
 #include <memory>
 
 #include "engine/interop/model_file_kind.h"
@@ -81,6 +85,7 @@ class RunModelFilesTest : public QObject {
   void exportIsOffWithoutARunOrACheckpoint();
   void exportWritesAStateDictAndItsDescription();
   void exportWritesSafetensorsWithTheDescriptionInside();
+  void aNameGivenWithoutItsSuffixNeverReplacesAFileUnasked();
   void theDialogTellsAFileThatCarriesItsVocabulary();
   void importRefusesAMissingFileAndWritesNothing();
   void importRefusesAVocabularyOfTheWrongSizeAndWritesNothing();
@@ -182,6 +187,39 @@ void RunModelFilesTest::exportWritesAStateDictAndItsDescription() {
            qPrintable(status.last().at(0).toString()));
   QCOMPARE(mrnn::engine::modelFileKind(path.toStdString()), ModelFileKind::Exported);
   QVERIFY(panel_->exportModelAction()->isEnabled());  // on again once it ended
+}
+
+// The defect: a name typed without ".pt" in the file dialog (which asked about nothing: no
+// such file) got the suffix, and the user's own file of that name was replaced unasked.
+void RunModelFilesTest::aNameGivenWithoutItsSuffixNeverReplacesAFileUnasked() {
+  const QString mine = scratch_ + QStringLiteral("/mine.pt");
+  writeText(mine, "the user's own weights\n");
+  panel_->selectRuns({project_->runId()});
+  QVERIFY(panel_->exportModelAction()->isEnabled());
+  bool answered = false;
+  // The dialog is modal: answer it from the event loop it runs.
+  const std::function<void()> answer = [&] {
+    auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+    if (!dialog) {
+      QTimer::singleShot(20, answer);
+      return;
+    }
+    dialog->selectFile(scratch_ + QStringLiteral("/mine"));
+    answered = true;
+    static_cast<QDialog*>(dialog)->accept();  // QFileDialog::accept, as its Save button
+  };
+  QTimer::singleShot(0, answer);
+  QSignalSpy exported(panel_.get(), &RunsPanel::modelExported);
+  panel_->exportModelAction()->trigger();
+  QVERIFY(answered);
+  QVERIFY(exported.wait(60000));
+  QVERIFY(!exported.at(0).at(1).toBool());
+  const QString why = exported.at(0).at(2).toString();
+  QVERIFY2(why.contains(QStringLiteral("mine.pt")) && why.contains(QStringLiteral("whole name")),
+           qPrintable(why));
+  QFile kept(mine);
+  QVERIFY(kept.open(QIODevice::ReadOnly));
+  QCOMPARE(kept.readAll(), QByteArray("the user's own weights\n"));
 }
 
 void RunModelFilesTest::exportWritesSafetensorsWithTheDescriptionInside() {
