@@ -69,11 +69,18 @@ void ExportBar::askFigure() {
       this, tr("Save figure"), QDir(lastFolder_).filePath(baseName_ + QStringLiteral(".png")),
       figureFileFilter(), &filter);
   if (path.isEmpty()) return;
-  // No suffix typed: take the one of the chosen filter.
+  // No suffix typed: take the one of the chosen filter. The dialog asked only about the name
+  // it was given, so a file at the completed name is asked about here.
   if (QFileInfo(path).suffix().isEmpty()) {
     path += filter.contains(QLatin1String("svg"))   ? QStringLiteral(".svg")
             : filter.contains(QLatin1String("pdf")) ? QStringLiteral(".pdf")
                                                     : QStringLiteral(".png");
+    if (QFileInfo::exists(path) &&
+        QMessageBox::question(
+            this, tr("Save figure"),
+            tr("%1 already exists. Replace it?").arg(QDir::toNativeSeparators(path)),
+            QMessageBox::Yes | QMessageBox::No, QMessageBox::No) != QMessageBox::Yes)
+      return;
   }
   lastFolder_ = QFileInfo(path).absolutePath();
   const QString error = saveFigureTo(path);

@@ -1,17 +1,23 @@
 #include <sys/stat.h>
 
 #include <qcustomplot.h>
+#include <QApplication>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTimer>
+#include <QToolButton>
 #include <QtTest>
 
 #include <atomic>
+#include <functional>
 #include <stdexcept>
 
 #include "engine/analysis/analysis_job.h"
@@ -132,6 +138,38 @@ class AnalysisCommonTest : public QObject {
     QCOMPARE(bar.saveCsvTo(dir.filePath("c.csv")), QString());
     QCOMPARE(test::fileHead(dir.filePath("c.csv"), 100), QByteArray("a,b\n1,2\n"));
     QVERIFY(bar.saveCsvTo(dir.filePath("nowhere/c.csv")).contains("c.csv"));
+  }
+
+  // The defect: a name typed without a suffix got ".png", and a file of that name (one the
+  // dialog never asked about) was replaced unasked. Now the bar asks; "No" keeps it.
+  void exportBarAsksBeforeReplacingAFileTheDialogDidNotAskAbout() {
+    QTemporaryDir dir;
+    const QString mine = dir.filePath("curve.png");
+    saveText(mine, "my photograph");
+    std::unique_ptr<QCustomPlot> plot(linePlot());
+    ExportBar bar(
+        "curve", [&](const QString& path) { savePlot(path, plot.get()); },
+        [] { return QByteArray("a,b\n1,2\n"); });
+    bar.setAvailable(true);
+    bool askedToReplace = false;
+    const std::function<void()> answer = [&] {
+      QWidget* modal = QApplication::activeModalWidget();
+      if (auto* files = qobject_cast<QFileDialog*>(modal)) {
+        files->selectFile(dir.filePath("curve"));
+        static_cast<QDialog*>(files)->accept();  // QFileDialog::accept, as its Save button
+      } else if (auto* box = qobject_cast<QMessageBox*>(modal)) {
+        askedToReplace = box->text().contains("curve.png");
+        box->button(QMessageBox::No)->click();
+        return;
+      }
+      QTimer::singleShot(20, &bar, answer);  // dropped with the bar, at the test's end
+    };
+    QTimer::singleShot(0, &bar, answer);
+    QSignalSpy saved(&bar, &ExportBar::saved);
+    bar.figureButton()->click();
+    QVERIFY(askedToReplace);
+    QCOMPARE(saved.count(), 0);
+    QCOMPARE(test::fileHead(mine, 100), QByteArray("my photograph"));
   }
 
   void jobBarReportsProgressAndSuccess() {

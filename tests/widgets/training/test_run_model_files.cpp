@@ -201,14 +201,14 @@ void RunModelFilesTest::aNameGivenWithoutItsSuffixNeverReplacesAFileUnasked() {
   const std::function<void()> answer = [&] {
     auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
     if (!dialog) {
-      QTimer::singleShot(20, answer);
+      QTimer::singleShot(20, panel_.get(), answer);
       return;
     }
     dialog->selectFile(scratch_ + QStringLiteral("/mine"));
     answered = true;
     static_cast<QDialog*>(dialog)->accept();  // QFileDialog::accept, as its Save button
   };
-  QTimer::singleShot(0, answer);
+  QTimer::singleShot(0, panel_.get(), answer);
   QSignalSpy exported(panel_.get(), &RunsPanel::modelExported);
   panel_->exportModelAction()->trigger();
   QVERIFY(answered);
