@@ -2,11 +2,13 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <stdexcept>
 
@@ -64,9 +66,14 @@ ChildOutcome runChildProcess(const std::vector<std::string>& argv,
   for (auto& a : added) envp.push_back(a.data());
   envp.push_back(nullptr);
 
+  const pid_t parent = ::getpid();
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error(std::string("cannot fork: ") + std::strerror(errno));
   if (pid == 0) {
+    // A measurement never outlives the command that waits for it (SIGTERM or kill -9 of the
+    // caller): the kernel ends it too.
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (::getppid() != parent) _exit(127);
     dup2(out.write, STDOUT_FILENO);
     dup2(err.write, STDERR_FILENO);
     execvpe(args[0], args.data(), envp.data());

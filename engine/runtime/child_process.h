@@ -19,7 +19,8 @@ struct ChildOutcome {
 // Runs argv (argv[0] looked up through PATH; the environment inherited, plus `environment`'s
 // "NAME=value" entries) to its end, collecting both output streams. Throws std::runtime_error
 // naming the program when it cannot be started. Benchmarks run each measurement this way so that
-// the peak memory is that measurement's alone.
+// the peak memory is that measurement's alone. The child gets SIGTERM if the thread that started
+// it ends first (its process's death included), so none is left running on its own.
 ChildOutcome runChildProcess(const std::vector<std::string>& argv,
                              const std::vector<std::string>& environment = {});
 

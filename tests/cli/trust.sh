@@ -3,7 +3,7 @@
 # One case a run: exports and other outputs never replace a project's files, a link's target,
 # a device or a FIFO; project files edited from the command line keep their comments; readers
 # refuse devices and FIFOs at once; names reach the terminal escaped; a Hessian-free step
-# honours SIGTERM; a run's recorded test figure is eval's.
+# honours SIGTERM, and so does a benchmark's child; a run's recorded test figure is eval's.
 # usage: trust.sh <mrnn> <tiny project folder> <projects folder> <case>
 set -u
 mrnn=$1
@@ -216,6 +216,25 @@ case $case in
       echo "$load: recorded $recorded, eval $evaluated"
       [ "$recorded" = "$evaluated" ] || fail "eval on a $load machine gives $evaluated, not $recorded"
     done
+    ;;
+  bench-sigterm)
+    # The defect: SIGTERM ended `mrnn bench` and left the child measuring (a probe or the
+    # peer) running on, orphaned, using the processors.
+    export SLOW_PEER_PIDFILE=$work/peer.pid
+    "$mrnn" bench --cells mlstm --hidden 8 --emb 4 --batch 2 --bptt 4 --vocab 6 --steps 1 \
+      --repeats 1 --measures train --no-torch-lstm --python /bin/sh \
+      --peer "$(dirname "${BASH_SOURCE[0]}")/bench/slow_peer.sh" >"$work/bench.out" 2>&1 &
+    bench=$!
+    for _ in $(seq 1 600); do [ -s "$work/peer.pid" ] && break; sleep 0.1; done
+    [ -s "$work/peer.pid" ] || { cat "$work/bench.out"; fail "the peer never started"; }
+    peer=$(cat "$work/peer.pid")
+    kill -TERM "$bench"
+    wait "$bench"
+    for _ in $(seq 1 20); do kill -0 "$peer" 2>/dev/null || break; sleep 0.1; done
+    if kill -0 "$peer" 2>/dev/null; then
+      kill -KILL "$peer"
+      fail "the peer outlived mrnn bench by 2 s"
+    fi
     ;;
   *) fail "unknown case" ;;
 esac
