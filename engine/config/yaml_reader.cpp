@@ -55,16 +55,32 @@ void rejectRepeatedKeys(const YAML::Node& root, const std::string& file) {
   // value would vanish silently, in block and flow mappings alike. Walked with a stack and a
   // bound: aliases can make a small text a vast (or circular) tree. Keys that are not names
   // are refused here too.
+  // The depth bounds the key paths kept on the stack too: an alias inside its own anchor
+  // nests without end, and a path per level grew the stack's strings past gigabytes.
   constexpr size_t kMaxVisits = 1'000'000;
-  std::vector<std::pair<YAML::Node, std::string>> stack;
-  stack.emplace_back(root, "");
+  constexpr size_t kMaxDepth = 200;
+  struct Pending {
+    YAML::Node node;
+    std::string path;
+    size_t depth;
+  };
+  std::vector<Pending> stack;
+  stack.push_back({root, "", 0});
   for (size_t visits = 0; !stack.empty() && visits < kMaxVisits; ++visits) {
-    const YAML::Node node = stack.back().first;
-    const std::string path = stack.back().second;
+    const YAML::Node node = stack.back().node;
+    const std::string path = stack.back().path;
+    const size_t depth = stack.back().depth;
     stack.pop_back();
+    if (depth > kMaxDepth) {
+      const YAML::Mark mark = node.Mark();
+      throw ConfigError(file, mark.is_null() ? 0 : mark.line + 1,
+                        mark.is_null() ? 0 : mark.column + 1, "",
+                        "the text nests more than " + std::to_string(kMaxDepth) +
+                            " levels deep (an alias inside its own anchor?)");
+    }
     if (node.IsSequence()) {
       for (size_t i = 0; i < node.size(); ++i) {
-        stack.emplace_back(node[i], path + "[" + std::to_string(i) + "]");
+        stack.push_back({node[i], path + "[" + std::to_string(i) + "]", depth + 1});
       }
       continue;
     }
@@ -85,7 +101,7 @@ void rejectRepeatedKeys(const YAML::Node& root, const std::string& file) {
                           "appears twice in this mapping (first at line " +
                               std::to_string(first.first->second + 1) + "); keep one");
       }
-      stack.emplace_back(entry.second, joinKey(path, name));
+      stack.push_back({entry.second, joinKey(path, name), depth + 1});
     }
   }
 }

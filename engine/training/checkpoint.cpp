@@ -98,11 +98,12 @@ bool addLegacyMrnnBias(YAML::Node layers) {
 void upgradeLegacyMrnnBias(TrainingSnapshot& s, const std::string& path) {
   if (s.modelYaml.find("mrnn") == std::string::npos) return;
   try {
-    YAML::Node model = YAML::Load(s.modelYaml);
+    // Through the bounded loader: a damaged checkpoint may hold an alias inside its anchor.
+    YAML::Node model = loadYamlText(s.modelYaml, path + " (stored model)");
     if (!addLegacyMrnnBias(model["layers"])) return;
     YamlReader reader(path + " (stored model)");
     s.modelYaml = modelSectionYaml(parseModelSection(model, reader));
-    YAML::Node project = YAML::Load(s.projectYaml);
+    YAML::Node project = loadYamlText(s.projectYaml, path + " (stored project)");
     if (project["model"] && addLegacyMrnnBias(project["model"]["layers"])) {
       YAML::Emitter out;
       out << project;

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -505,6 +506,17 @@ MRNN_TEST(a_key_repeated_inside_a_flow_mapping_is_an_error) {
   EXPECT(std::string(e.what()).find("twice") != std::string::npos);
   e = errorOf(project("    - {type: lstm, hidden_size: 8, hidden_size: 9}\n"));
   EXPECT_EQ(e.key(), std::string("model.layers[0].hidden_size"));
+}
+
+// The defect (a fuzzer's): an alias inside its own anchor, `&hf {..., damping: *hf}`, made
+// the repeated-key check keep a longer key path per level until memory ran out.
+MRNN_TEST(an_alias_inside_its_own_anchor_is_refused_at_once) {
+  const auto started = std::chrono::steady_clock::now();
+  const auto e =
+      errorOf(project(kLstm, "training:\n  optimizer: &hf {type: hessian_free, damping: *hf}\n"));
+  EXPECT_MSG(std::string(e.what()).find("an alias inside its own anchor") != std::string::npos,
+             e.what());
+  EXPECT(std::chrono::steady_clock::now() - started < std::chrono::seconds(2));
 }
 
 // The defect: `lambda: 1e-308` was "expected a number"; it is one, below a double's normal
