@@ -2,7 +2,8 @@
 # Runs the fuzz targets (preset `fuzz`) as a queue, JOBS at a time, each for SECONDS of
 # libFuzzer under ASan+UBSan, and prints one table: executions, edges covered, features,
 # corpus size and findings per target. Findings (crash-*, leak-*, timeout-*, oom-*) are kept
-# in build/fuzz/campaign/<target>/; new corpus inputs in build/fuzz/tests/fuzz/found/<target>/.
+# in build/fuzz/campaign/<target>/ (an earlier campaign's in .../<target>/earlier/); new corpus
+# inputs in build/fuzz/tests/fuzz/found/<target>/.
 #
 #   scripts/fuzz-campaign.sh [--jobs N] [--seconds S] [target ...]     (default: all, 1, 1800)
 #   scripts/fuzz-campaign.sh --table                                   (the last campaign's table)
@@ -71,7 +72,10 @@ echo "fuzz-campaign: ${#targets[@]} targets, $jobs at a time, ${seconds} s each,
 
 run_one() {
   local t="$1"
-  mkdir -p "$out/$t" "$bin/found/$t"
+  mkdir -p "$out/$t/earlier" "$bin/found/$t"
+  # An earlier campaign's findings move aside: the table counts this run's own.
+  find "$out/$t" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' \
+      -o -name 'oom-*' \) -exec mv -t "$out/$t/earlier/" {} +
   ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$bin/fuzz_$t" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \

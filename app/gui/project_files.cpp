@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
 
@@ -99,8 +100,15 @@ bool ProjectFiles::newFromTemplate() {
 
 bool ProjectFiles::save() {
   if (document_.isUntitled()) return saveAs();
+  bool replace = false;
+  if (document_.changedOnDisk()) {
+    const OutsideChoice choice = askAboutOutsideChanges();
+    if (choice == OutsideChoice::SaveAs) return saveAs();
+    if (choice == OutsideChoice::Cancel) return false;
+    replace = true;
+  }
   try {
-    document_.save();
+    document_.save(replace);
   } catch (const std::exception& e) {
     QMessageBox::warning(
         window_, tr("Save Project"),
@@ -111,6 +119,27 @@ bool ProjectFiles::save() {
   }
   emit statusMessage(tr("Saved %1").arg(QDir::toNativeSeparators(document_.path())));
   return true;
+}
+
+ProjectFiles::OutsideChoice ProjectFiles::askAboutOutsideChanges() {
+  // Edited elsewhere (a text editor, `mrnn project set`) since it was read here: the user
+  // decides which text wins, and Save As keeps both.
+  QMessageBox box(QMessageBox::Warning, tr("Save Project"),
+                  tr("%1 was changed by another program since the workbench read it.")
+                      .arg(QDir::toNativeSeparators(document_.path())),
+                  QMessageBox::NoButton, window_);
+  box.setObjectName(QStringLiteral("changedOnDiskBox"));
+  box.setInformativeText(
+      tr("Saving here would replace those changes. Save As… keeps both: the file stays as the "
+         "other program left it."));
+  QPushButton* saveAs = box.addButton(tr("Save As…"), QMessageBox::AcceptRole);
+  QPushButton* replace = box.addButton(tr("Replace Their Changes"), QMessageBox::DestructiveRole);
+  box.addButton(QMessageBox::Cancel);
+  box.setDefaultButton(saveAs);
+  box.exec();
+  if (box.clickedButton() == saveAs) return OutsideChoice::SaveAs;
+  if (box.clickedButton() == replace) return OutsideChoice::Replace;
+  return OutsideChoice::Cancel;
 }
 
 bool ProjectFiles::saveAs() {

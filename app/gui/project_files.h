@@ -52,6 +52,9 @@ class ProjectFiles : public QObject {
   void statusMessage(const QString& text);
 
  private:
+  enum class OutsideChoice { SaveAs, Replace, Cancel };
+  // The file was changed by another program since it was read: asks which text wins.
+  OutsideChoice askAboutOutsideChanges();
   void remember(const QString& path);
   void rebuildRecentMenu();
   void saveSettings() const;

@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QScreen>
@@ -150,6 +151,52 @@ class EndToEndTest : public QObject {
     QVERIFY(box->isVisible());
     QVERIFY2(box->text().contains(QStringLiteral("no-such")), qPrintable(box->text()));
     box->close();
+  }
+
+  // The project file edited in a text editor while open here: Save asks which text wins.
+  // Cancel keeps the editor's text; "Replace Their Changes" writes the workbench's.
+  void saveAsksBeforeReplacingChangesMadeOutside() {
+    QTemporaryDir folder;
+    const QString path = folder.filePath(QStringLiteral("project.yaml"));
+    {
+      QFile file(path);
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write(
+          "# A researcher's comment.\nname: Outside\nmodel:\n  input:\n    level: char\n"
+          "    embedding_size: 8\n    vocab_size: 20\n  layers:\n    - type: mlstm\n"
+          "      hidden_size: 16\ndata:\n  train: corpus.txt\n");
+    }
+    mrnn::app::MainWindow window(false);
+    QVERIFY(window.openProject(path));
+    auto& document = window.document();
+    auto model = document.project().model;
+    model.layers[0].hiddenSize = 128;
+    document.editModel(model, QStringLiteral("Set hidden size"));
+    QFile outside(path);
+    QVERIFY(outside.open(QIODevice::Append));
+    outside.write("# Added in a text editor.\n");
+    outside.close();
+    QAction* save = nullptr;
+    for (QAction* action : window.findChildren<QAction*>())
+      if (action->shortcut() == QKeySequence(QKeySequence::Save)) save = action;
+    QVERIFY(save != nullptr);
+    for (const QString& answer : {QStringLiteral("Cancel"), QStringLiteral("Replace")}) {
+      QString asked;
+      QTimer::singleShot(0, &window, [&] {
+        auto* box = window.findChild<QMessageBox*>(QStringLiteral("changedOnDiskBox"));
+        if (!box) return;
+        asked = box->text();
+        for (QAbstractButton* button : box->buttons())
+          if (button->text().contains(answer)) button->click();
+      });
+      save->trigger();
+      QVERIFY2(asked.contains(QStringLiteral("changed by another program")), qPrintable(asked));
+      QFile file(path);
+      QVERIFY(file.open(QIODevice::ReadOnly));
+      const bool theirs = file.readAll().contains("# Added in a text editor.");
+      QCOMPARE(theirs, answer == QStringLiteral("Cancel"));
+    }
+    QVERIFY(!document.isModified());
   }
 
   void helpShowsTheDocumentationAndEveryKey() {

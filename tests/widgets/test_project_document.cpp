@@ -224,6 +224,33 @@ class ProjectDocumentTest : public QObject {
     again.load(dir.filePath("real.yaml"));
     QCOMPARE(again.project().model.layers[0].hiddenSize, 48);
   }
+
+  // The defect: the file edited in a text editor while the workbench had it open, a save here
+  // wrote the workbench's copy over it and the editor's changes (a comment, a rate) were lost.
+  void saveNeverReplacesChangesMadeOutside() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("project.yaml");
+    write(path, kProject);
+    ProjectDocument doc;
+    doc.load(path);
+    const QByteArray outside =
+        QByteArray(kProject) + "# Tried 0.01 on Monday: diverged.\ntraining:\n  max_steps: 7\n";
+    write(path, outside);
+    auto model = doc.project().model;
+    model.layers[0].hiddenSize = 64;
+    doc.editModel(model, QStringLiteral("Set hidden size"));
+    QString refused;
+    try {
+      doc.save();
+    } catch (const std::runtime_error& error) {
+      refused = QString::fromUtf8(error.what());
+    }
+    QVERIFY2(refused.contains(QStringLiteral("changed")), qPrintable(refused));
+    QFile kept(path);
+    QVERIFY(kept.open(QIODevice::ReadOnly));
+    QCOMPARE(kept.readAll(), outside);
+    QVERIFY(doc.isModified());
+  }
 };
 
 QTEST_MAIN(ProjectDocumentTest)

@@ -10,6 +10,7 @@
 #include "engine/config/project_text.h"
 #include "engine/io/atomic_file.h"
 #include "engine/io/output_file.h"
+#include "widgets/project/changed_on_disk.h"
 #include "widgets/project/project_edit_command.h"
 
 namespace mrnn::widgets {
@@ -81,6 +82,7 @@ void ProjectDocument::load(const QString& path) {
   loaded.folder = toNativePath(QFileInfo(path).absolutePath());
   path_ = QFileInfo(path).absoluteFilePath();
   project_ = std::move(loaded);
+  diskText_ = text;
   text_ = std::move(text);
   corpusVocabulary_ = 0;
   undo_->clear();
@@ -101,6 +103,7 @@ void ProjectDocument::loadTemplate(const QString& templatePath) {
   rebaseData(loaded, QFileInfo(templatePath).absolutePath(), QString());
   loaded.folder.clear();
   path_.clear();
+  diskText_.clear();
   // The template's comments come along; only its data paths change.
   text_ = engine::editProjectText(text, loaded).text;
   project_ = std::move(loaded);
@@ -113,9 +116,20 @@ void ProjectDocument::loadTemplate(const QString& templatePath) {
   emit modifiedChanged(true);
 }
 
-void ProjectDocument::save() {
+bool ProjectDocument::changedOnDisk() const {
+  if (path_.isEmpty()) return false;
+  try {
+    return engine::readWholeFile(toNativePath(path_)) != diskText_;
+  } catch (const engine::FileReadError&) {
+    return false;
+  }
+}
+
+void ProjectDocument::save(bool replaceOutsideChanges) {
   if (path_.isEmpty()) throw std::runtime_error("the project has no file yet: use Save As");
+  if (!replaceOutsideChanges && changedOnDisk()) throw ChangedOnDisk(toNativePath(path_));
   engine::rewriteDocument(toNativePath(path_), text_);
+  diskText_ = text_;
   undo_->setClean();
 }
 
@@ -130,6 +144,7 @@ void ProjectDocument::saveAs(const QString& path) {
   std::string text = engine::editProjectText(text_, copy).text;
   engine::rewriteDocument(toNativePath(absolute), text);
   project_ = std::move(copy);
+  diskText_ = text;
   text_ = std::move(text);
   path_ = absolute;
   undo_->setClean();

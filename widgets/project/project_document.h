@@ -49,8 +49,12 @@ class ProjectDocument : public QObject {
   void loadTemplate(const QString& templatePath);
   // Atomic saves (temporary file, then rename). saveAs() into another folder rewrites
   // relative data paths so they still name the same files. Throw std::runtime_error naming
-  // the path.
-  void save();
+  // the path. save() throws ChangedOnDisk, writing nothing, when the file's text is no longer
+  // what this document last read or wrote, unless `replaceOutsideChanges`.
+  void save(bool replaceOutsideChanges = false);
+  // Whether the file holds another text than this document last read or wrote (a missing or
+  // unreadable file counts as unchanged: saving loses nothing of it).
+  bool changedOnDisk() const;
   void saveAs(const QString& path);
 
   // Replaces the project with `after` as one undoable step labelled `label` ("Set hidden
@@ -78,6 +82,7 @@ class ProjectDocument : public QObject {
 
   engine::Project project_;
   std::string text_;
+  std::string diskText_;  // the file's text as last read or written here
   QString path_;
   QUndoStack* undo_;
   int64_t corpusVocabulary_ = 0;
