@@ -72,7 +72,9 @@ class ExperimentFile {
   // "experiment.axes[1].values", "experiment.set.training.bptt") for a field that is not YAML.
   std::string compose(const std::vector<AxisRow>& axes, const SearchRow& search,
                       const std::vector<FixedSetting>& fixed) const;
-  // Writes `text` atomically (engine writeFileAtomically); throws std::runtime_error.
+  // Writes `text` atomically (engine writeFileAtomically); throws std::runtime_error, and
+  // writes nothing, when the file no longer holds the text it was read with (another program
+  // changed it).
   void save(const std::string& text);
 
   // A first experiment: one axis (the learning rate), one seed.

@@ -2,6 +2,7 @@
 // `also` keys and value names, anchors its claims name values by) stays when the researcher
 // edits something else. And the names label the plots.
 #include <QDir>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -41,6 +42,7 @@ class ExperimentFileTest : public QObject {
   void anEditKeepsWhatTheEditorDoesNotShow();
   void namedValuesLabelTheTablesAndPlots();
   void anEditThatWouldDropCommentsIsRefused();
+  void anEditNeverReplacesChangesMadeOutside();
 };
 
 void ExperimentFileTest::anEditKeepsWhatTheEditorDoesNotShow() {
@@ -138,6 +140,36 @@ void ExperimentFileTest::anEditThatWouldDropCommentsIsRefused() {
   // Refused, naming why; nothing was composed to be written.
   QVERIFY2(refused.contains(QStringLiteral("losing the file's comments")), qPrintable(refused));
   QVERIFY(after.empty());
+}
+
+// The defect: the file edited in a text editor after the panel read it, the panel's next edit
+// was written over it (composed from the old text) and the editor's changes were lost.
+void ExperimentFileTest::anEditNeverReplacesChangesMadeOutside() {
+  QTemporaryDir dir;
+  QVERIFY(dir.isValid());
+  const QString path = experimentBeside(dir);
+  test::ExperimentTestProject::writeFile(
+      path,
+      "experiment:\n  axes:\n    - key: training.optimizer.lr\n      values: [0.1]\n"
+      "  seeds: [1]\n");
+  ExperimentFile file;
+  QString problem;
+  QVERIFY2(file.load(path, &problem), qPrintable(problem));
+  const std::string outside = file.text() + "# Checked against the paper on Monday.\n";
+  test::ExperimentTestProject::writeFile(path, outside);
+  SearchRow search = file.search();
+  search.seeds = QStringLiteral("1, 2");
+  const std::string edited = file.compose(file.axes(), search, file.fixedSettings());
+  QString refused;
+  try {
+    file.save(edited);
+  } catch (const std::runtime_error& error) {
+    refused = QString::fromUtf8(error.what());
+  }
+  QVERIFY2(refused.contains(QStringLiteral("changed by another program")), qPrintable(refused));
+  QFile kept(path);
+  QVERIFY(kept.open(QIODevice::ReadOnly));
+  QCOMPARE(kept.readAll().toStdString(), outside);
 }
 
 void ExperimentFileTest::namedValuesLabelTheTablesAndPlots() {
