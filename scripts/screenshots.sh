@@ -83,12 +83,14 @@ for size in 1600x1000 1280x720; do
   [[ "${size}" == "1600x1000" ]] || suffix="-${size}"
   for panel in ${PANELS-training runs experiments sampler data summary gates tree surprisal masking sizes}; do
     out="docs/screenshots/workbench-${panel}${suffix}.png"
+    rm -f "${out}"  # the project's own picture: --screenshot replaces only its marked PNGs
     xvfb-run -a -s "-screen 0 ${size}x24" \
       "${gui}" "${project}" --panel "${panel}" --screenshot "${out}" --size "${size}"
     echo "wrote ${out}"
   done
   for view in ${VIEWS-seeds brushed difference compare}; do
     out="docs/screenshots/workbench-${view}${suffix}.png"
+    rm -f "${out}"
     xvfb-run -a -s "-screen 0 ${size}x24" \
       "${gui}" "${project}" --view "${view}" --screenshot "${out}" --size "${size}"
     echo "wrote ${out}"

@@ -17,6 +17,7 @@
 #include "app/gui/experiment_figure.h"
 #include "app/gui/main_window.h"
 #include "app/gui/project_files.h"
+#include "app/gui/screenshot_file.h"
 #include "app/gui/screenshot_showcase.h"
 #include "app/gui/template_catalog.h"
 #include "engine/experiment/experiment_spec.h"
@@ -58,7 +59,7 @@ int main(int argc, char* argv[]) {
   const QCommandLineOption screenshot(
       QStringLiteral("screenshot"),
       QStringLiteral("Open the project, save a picture of the window (1280x820, or --size) "
-                     "to <file.png> and exit."),
+                     "to <file.png> (a new file, or a screenshot written before) and exit."),
       QStringLiteral("file.png"));
   parser.addOption(screenshot);
   const QCommandLineOption size(
@@ -183,9 +184,10 @@ int main(int argc, char* argv[]) {
     QWidget* pictured = &window;
     if (loaded) pictured = mrnn::app::prepareShowcase(window, panelName, parser.value(view));
     settle();
-    const QString file = parser.value(screenshot);
-    if (!pictured->grab().save(file, "PNG")) {
-      std::fprintf(stderr, "mrnn-workbench: could not write %s\n", qPrintable(file));
+    const QString refused =
+        mrnn::app::writeScreenshot(pictured->grab().toImage(), parser.value(screenshot));
+    if (!refused.isEmpty()) {
+      std::fprintf(stderr, "mrnn-workbench: %s\n", qPrintable(refused));
       return 1;
     }
     return 0;
