@@ -143,6 +143,14 @@ bool startsLike(const std::string& path, const std::string& contents) {
   return !head.empty() && fileHead(path, head.size()) == head;
 }
 
+bool changedSince(const std::string& path, const std::string& lastKnown) {
+  try {
+    return readWholeFile(path) != lastKnown;
+  } catch (const FileReadError&) {
+    return false;
+  }
+}
+
 void rewriteDocument(const std::string& path, const std::string& contents) {
   // Through links: the user's file is what the link names, and stays where it is.
   char real[PATH_MAX];

@@ -54,4 +54,9 @@ bool startsLike(const std::string& path, const std::string& contents);
 // naming the path.
 void rewriteDocument(const std::string& path, const std::string& contents);
 
+// Whether the document at `path` no longer holds `lastKnown`, the text this program last read
+// from it or wrote to it: another program (a text editor) changed it since, and rewriting it
+// would lose that. A missing or unreadable file counts as unchanged: rewriting loses nothing.
+bool changedSince(const std::string& path, const std::string& lastKnown);
+
 }  // namespace mrnn::engine

@@ -12,6 +12,7 @@
 #include "engine/config/config_error.h"
 #include "engine/config/project_text.h"
 #include "engine/io/atomic_file.h"
+#include "engine/io/output_file.h"
 #include "widgets/native_path.h"
 
 namespace mrnn::widgets {
@@ -389,13 +390,7 @@ std::string ExperimentFile::compose(const std::vector<AxisRow>& axes, const Sear
 void ExperimentFile::save(const std::string& text) {
   // Edited elsewhere since it was read (a text editor): that text wins; the panel reads it
   // again rather than write an edit of the old one over it.
-  std::string onDisk = text_;
-  try {
-    onDisk = engine::readWholeFile(toNativePath(path_));
-  } catch (const engine::FileReadError&) {
-    // Gone or unreadable: writing it anew loses nothing.
-  }
-  if (onDisk != text_) {
+  if (engine::changedSince(toNativePath(path_), text_)) {
     throw std::runtime_error(toNativePath(path_) +
                              " was changed by another program since it was read here; this "
                              "edit was not written, and the file is read again");

@@ -10,7 +10,6 @@
 #include "engine/config/project_text.h"
 #include "engine/io/atomic_file.h"
 #include "engine/io/output_file.h"
-#include "widgets/project/changed_on_disk.h"
 #include "widgets/project/project_edit_command.h"
 
 namespace mrnn::widgets {
@@ -117,17 +116,16 @@ void ProjectDocument::loadTemplate(const QString& templatePath) {
 }
 
 bool ProjectDocument::changedOnDisk() const {
-  if (path_.isEmpty()) return false;
-  try {
-    return engine::readWholeFile(toNativePath(path_)) != diskText_;
-  } catch (const engine::FileReadError&) {
-    return false;
-  }
+  return !path_.isEmpty() && engine::changedSince(toNativePath(path_), diskText_);
 }
 
 void ProjectDocument::save(bool replaceOutsideChanges) {
   if (path_.isEmpty()) throw std::runtime_error("the project has no file yet: use Save As");
-  if (!replaceOutsideChanges && changedOnDisk()) throw ChangedOnDisk(toNativePath(path_));
+  if (!replaceOutsideChanges && changedOnDisk()) {
+    throw std::runtime_error("'" + toNativePath(path_) +
+                             "' was changed by another program since the workbench read it; "
+                             "saving would replace those changes");
+  }
   engine::rewriteDocument(toNativePath(path_), text_);
   diskText_ = text_;
   undo_->setClean();

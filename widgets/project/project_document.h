@@ -49,11 +49,10 @@ class ProjectDocument : public QObject {
   void loadTemplate(const QString& templatePath);
   // Atomic saves (temporary file, then rename). saveAs() into another folder rewrites
   // relative data paths so they still name the same files. Throw std::runtime_error naming
-  // the path. save() throws ChangedOnDisk, writing nothing, when the file's text is no longer
-  // what this document last read or wrote, unless `replaceOutsideChanges`.
+  // the path. save() also throws, writing nothing, when the file's text is no longer what this
+  // document last read or wrote (engine::changedSince), unless `replaceOutsideChanges`.
   void save(bool replaceOutsideChanges = false);
-  // Whether the file holds another text than this document last read or wrote (a missing or
-  // unreadable file counts as unchanged: saving loses nothing of it).
+  // Whether another program changed the file since this document last read or wrote it.
   bool changedOnDisk() const;
   void saveAs(const QString& path);
 
