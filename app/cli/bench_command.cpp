@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "engine/bench/bench_model.h"
+#include "engine/bench/bench_report.h"
 #include "engine/bench/bench_suite.h"
 #include "engine/bench/product_ceiling.h"
 #include "engine/bench/throughput_probe.h"
@@ -38,14 +39,12 @@ constexpr const char* kBenchUsage =
 // Where the peer is when mrnn runs from a checkout beside the workplace's shared folder.
 constexpr const char* kDefaultPeer = "../shared/bench/peer_mlstm.py";
 
-// --markdown's rules: a file is the command's own when it starts as every report does
-// ("Machine: ...; LibTorch ..."); --force replaces any regular file.
+// --markdown's rules: a file is the command's own when it starts as every report does;
+// --force replaces any regular file.
 engine::OutputRules markdownRules(const CommandLine& args) {
   engine::OutputRules rules;
   rules.ownOutput = [](const std::string& path) {
-    const std::string head = engine::fileHead(path, 4096);
-    const std::string line = head.substr(0, head.find('\n'));
-    return line.rfind("Machine: ", 0) == 0 && line.find("; LibTorch ") != std::string::npos;
+    return engine::startsAsBenchReport(engine::fileHead(path, 4096));
   };
   rules.replaceAny = args.has("force");
   return rules;

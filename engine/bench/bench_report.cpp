@@ -181,6 +181,11 @@ double BenchRow::gflopsPerSecond() const {
   return medianRate() * flopsPerSymbol / 1e9;
 }
 
+bool startsAsBenchReport(const std::string& head) {
+  const std::string line = head.substr(0, head.find('\n'));
+  return line.rfind("Machine: ", 0) == 0 && line.find("; LibTorch ") != std::string::npos;
+}
+
 std::string formatBenchReport(const BenchReport& report, const std::string& command) {
   std::ostringstream out;
   const auto& s = report.shape;

@@ -70,5 +70,8 @@ double median(std::vector<double> values);
 // the GPU targets as ratios (mLSTM / cuDNN LSTM >= 0.8, mLSTM / peer >= 3,
 // bf16 / fp32 >= 1.5 for the engine's cells, training); and the command that reproduces it.
 std::string formatBenchReport(const BenchReport& report, const std::string& command);
+// Whether `head` (a file's first bytes) starts as every formatBenchReport text does: a report
+// written before, which `mrnn bench --markdown` may replace.
+bool startsAsBenchReport(const std::string& head);
 
 }  // namespace mrnn::engine

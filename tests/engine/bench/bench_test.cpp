@@ -287,6 +287,9 @@ MRNN_TEST(report_gives_medians_ratios_and_gflops) {
                  std::string::npos,
              text);
   EXPECT(text.find("    mrnn bench --repeats 3\n") != std::string::npos);
+  // What `mrnn bench --markdown` recognises as a report of its own, and nothing else.
+  EXPECT(engine::startsAsBenchReport(text));
+  EXPECT(!engine::startsAsBenchReport("# My notes\nMachine: ; LibTorch \n"));
   EXPECT(text.find("Machine: test CPU; OpenBLAS Test; LibTorch 1.13.0; device cpu.") !=
          std::string::npos);
   EXPECT(text.find("Evaluation") == std::string::npos);  // no rows, no table
