@@ -6,7 +6,6 @@
 #include <exception>
 #include <string>
 
-#include "engine/io/atomic_file.h"
 #include "engine/io/output_file.h"
 
 namespace mrnn::app {
@@ -26,7 +25,9 @@ bool isWorkbenchScreenshot(const QString& path) {
 QString writeScreenshot(const QImage& image, const QString& path) {
   const std::string target = QFile::encodeName(path).toStdString();
   engine::OutputRules rules;
-  rules.ownOutput = [&path](const std::string&) { return isWorkbenchScreenshot(path); };
+  rules.ownOutput = [](const std::string& existing) {
+    return isWorkbenchScreenshot(QFile::decodeName(existing.c_str()));
+  };
   rules.howToReplace = "delete it first to replace it";
   QImage marked = image;
   marked.setText(QString::fromLatin1(kSoftwareKey), QString::fromLatin1(kSoftware));

@@ -2,9 +2,7 @@
 
 #include <sys/stat.h>
 
-#include <cerrno>
 #include <charconv>
-#include <stdexcept>
 
 #include "engine/io/atomic_file.h"
 

@@ -99,9 +99,10 @@ void upgradeLegacyMrnnBias(TrainingSnapshot& s, const std::string& path) {
   if (s.modelYaml.find("mrnn") == std::string::npos) return;
   try {
     // Through the bounded loader: a damaged checkpoint may hold an alias inside its anchor.
-    YAML::Node model = loadYamlText(s.modelYaml, path + " (stored model)");
+    const std::string storedModel = path + " (stored model)";
+    YAML::Node model = loadYamlText(s.modelYaml, storedModel);
     if (!addLegacyMrnnBias(model["layers"])) return;
-    YamlReader reader(path + " (stored model)");
+    YamlReader reader(storedModel);
     s.modelYaml = modelSectionYaml(parseModelSection(model, reader));
     YAML::Node project = loadYamlText(s.projectYaml, path + " (stored project)");
     if (project["model"] && addLegacyMrnnBias(project["model"]["layers"])) {

@@ -496,15 +496,16 @@ void DatasetDownloader::unpack() {
       arguments << QStringLiteral("--wildcards") << QStringLiteral("--wildcards-match-slash")
                 << download.members;
   }
-  missingBeforeUnpack_.clear();
+  // What the unpack may create: recorded as the downloader's once it has.
+  std::vector<std::string> missing;
   for (const DatasetFile& file : info_.files)
     if (!QFileInfo::exists(QDir(folder_).filePath(file.path)))
-      missingBeforeUnpack_.push_back(file.path.toStdString());
+      missing.push_back(file.path.toStdString());
   emit statusChanged(tr("Unpacking %1…").arg(download.fileName));
   process_ = new QProcess(this);
   process_->setProcessChannelMode(QProcess::MergedChannels);
   connect(process_, &QProcess::finished, this,
-          [this, tool](int exitCode, QProcess::ExitStatus exitStatus) {
+          [this, tool, missing](int exitCode, QProcess::ExitStatus exitStatus) {
             QProcess* process = process_;
             process_ = nullptr;
             process->deleteLater();
@@ -521,7 +522,7 @@ void DatasetDownloader::unpack() {
                        .arg(output.isEmpty() ? tr("no message") : output.left(400)));
               return;
             }
-            if (!recordWritten(missingBeforeUnpack_)) return;
+            if (!recordWritten(missing)) return;
             ++downloadIndex_;
             nextStep();
           });

@@ -123,7 +123,6 @@ class DatasetDownloader : public QObject {
   int stallTimeoutMs_ = 30000;
   QStringList unverified_;
   std::unique_ptr<engine::WrittenFiles> written_;  // the folder's ledger, from start()
-  std::vector<std::string> missingBeforeUnpack_;   // yielded files an unpack may create
 };
 
 }  // namespace mrnn::widgets
