@@ -1,22 +1,19 @@
 #include "widgets/export/figure_export.h"
 
-#include <sys/stat.h>
-
 #include <qcustomplot.h>
+#include <QBuffer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
-#include <QTemporaryFile>
 #include <QWidget>
-#include <filesystem>
 #include <optional>
 #include <stdexcept>
 
+#include "engine/io/atomic_file.h"
 #include "engine/io/output_file.h"
 
 namespace mrnn::widgets {
@@ -47,19 +44,6 @@ Format formatOf(const QString& path) {
       QStringLiteral("cannot save %1: %2").arg(QDir::toNativeSeparators(path), why).toStdString());
 }
 
-// A temporary name in the target's folder (same file system, so the rename is atomic).
-QString temporaryBeside(const QString& path) {
-  const QFileInfo info(path);
-  if (!info.absoluteDir().exists()) fail(path, QStringLiteral("the folder does not exist"));
-  QTemporaryFile probe(info.absoluteDir().filePath(
-      QStringLiteral(".%1.XXXXXX.%2").arg(info.completeBaseName(), info.suffix())));
-  probe.setAutoRemove(false);
-  if (!probe.open()) fail(path, probe.errorString());
-  const QString name = probe.fileName();
-  probe.close();
-  return name;
-}
-
 // The file dialog asked before replacing a file; links, devices and a project's own files
 // (its run database, checkpoints, project and experiment files) are never replaced.
 void checkDestination(const QString& path) {
@@ -70,21 +54,13 @@ void checkDestination(const QString& path) {
   }
 }
 
-void replace(const QString& temporary, const QString& path) {
-  // The temporary was made private (0600); the figure gets what any new file gets (0666
-  // less the umask), as the CSV beside it does.
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  std::error_code error;
-  std::filesystem::permissions(QFile::encodeName(temporary).toStdString(),
-                               static_cast<std::filesystem::perms>(0666 & ~mask),
-                               std::filesystem::perm_options::replace, error);
-  // rename(2) replaces the target in one step: readers see the old file or the new one.
-  std::filesystem::rename(QFile::encodeName(temporary).toStdString(),
-                          QFile::encodeName(path).toStdString(), error);
-  if (error) {
-    QFile::remove(temporary);
-    fail(path, QString::fromStdString(error.message()));
+// Through the engine's atomic save: the old file or the new one, never a torn one; a
+// replaced file keeps its mode, a read-only one is refused.
+void writeAtomically(const QString& path, const QByteArray& bytes) {
+  try {
+    engine::writeFileAtomically(QFile::encodeName(path).toStdString(), bytes.toStdString());
+  } catch (const std::exception& error) {
+    throw std::runtime_error(error.what());
   }
 }
 
@@ -103,48 +79,43 @@ void saveFigure(const QString& path, const QSize& size,
   const Format format = formatOf(path);
   if (size.isEmpty()) fail(path, QStringLiteral("the figure has no size"));
   checkDestination(path);
-  const QString temporary = temporaryBeside(path);
+  // Rendered in memory first: a painter that fails leaves the earlier file as it was.
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
   bool ok = true;
-  try {
-    switch (format) {
-      case Format::Png: {
-        QImage image(size * 2, QImage::Format_ARGB32);
-        image.setDevicePixelRatio(2.0);
-        image.fill(Qt::white);
-        paint(image, size);
-        ok = image.save(temporary, "PNG");
-        break;
-      }
-      case Format::Svg: {
-        QSvgGenerator generator;
-        generator.setFileName(temporary);
-        generator.setSize(size);
-        generator.setViewBox(QRect(QPoint(0, 0), size));
-        generator.setTitle(QFileInfo(path).completeBaseName());
-        generator.setDescription(QStringLiteral("mRNN Workbench"));
-        paint(generator, size);
-        break;
-      }
-      case Format::Pdf: {
-        QPdfWriter writer(temporary);
-        writer.setCreator(QStringLiteral("mRNN Workbench"));
-        writer.setTitle(QFileInfo(path).completeBaseName());
-        writer.setResolution(96);
-        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-        writer.setPageSize(QPageSize(QSizeF(size) * 72.0 / 96.0, QPageSize::Point));
-        paint(writer, size);
-        break;
-      }
+  switch (format) {
+    case Format::Png: {
+      QImage image(size * 2, QImage::Format_ARGB32);
+      image.setDevicePixelRatio(2.0);
+      image.fill(Qt::white);
+      paint(image, size);
+      ok = image.save(&buffer, "PNG");
+      break;
     }
-  } catch (...) {
-    QFile::remove(temporary);  // the earlier file, if any, stays as it was
-    throw;
+    case Format::Svg: {
+      QSvgGenerator generator;
+      generator.setOutputDevice(&buffer);
+      generator.setSize(size);
+      generator.setViewBox(QRect(QPoint(0, 0), size));
+      generator.setTitle(QFileInfo(path).completeBaseName());
+      generator.setDescription(QStringLiteral("mRNN Workbench"));
+      paint(generator, size);
+      break;
+    }
+    case Format::Pdf: {
+      QPdfWriter writer(&buffer);
+      writer.setCreator(QStringLiteral("mRNN Workbench"));
+      writer.setTitle(QFileInfo(path).completeBaseName());
+      writer.setResolution(96);
+      writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+      writer.setPageSize(QPageSize(QSizeF(size) * 72.0 / 96.0, QPageSize::Point));
+      paint(writer, size);
+      break;
+    }
   }
-  if (!ok || QFileInfo(temporary).size() == 0) {
-    QFile::remove(temporary);
-    fail(path, QStringLiteral("writing the figure failed (is the disk full?)"));
-  }
-  replace(temporary, path);
+  if (!ok || bytes.isEmpty()) fail(path, QStringLiteral("drawing the figure failed"));
+  writeAtomically(path, bytes);
 }
 
 void savePlot(const QString& path, QCustomPlot* plot) {
@@ -179,13 +150,7 @@ void saveWidget(const QString& path, QWidget* widget) {
 
 void saveText(const QString& path, const QByteArray& data) {
   checkDestination(path);
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) fail(path, file.errorString());
-  if (file.write(data) != data.size()) {
-    file.cancelWriting();
-    fail(path, QStringLiteral("writing failed (is the disk full?)"));
-  }
-  if (!file.commit()) fail(path, file.errorString());
+  writeAtomically(path, data);
 }
 
 }  // namespace mrnn::widgets
