@@ -12,19 +12,13 @@
 #include <random>
 #include <stdexcept>
 
+#include "engine/io/own_file.h"
+
 namespace mrnn::engine {
 namespace {
 
 [[noreturn]] void failWith(const std::string& what, const std::string& path, int error) {
   throw std::runtime_error(what + " '" + path + "': " + std::strerror(error));
-}
-
-const char* fileKind(mode_t mode) {
-  if (S_ISDIR(mode)) return "a folder";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
 }
 
 [[noreturn]] void failReading(const std::string& what, const std::string& path, int error) {
@@ -43,7 +37,7 @@ int openRegularFile(const std::string& path, struct stat& status) {
   if (!S_ISREG(status.st_mode)) {
     ::close(fd);
     throw FileReadError(path, "cannot read",
-                        std::string("it is ") + fileKind(status.st_mode) + ", not a file");
+                        std::string("it is ") + describeFileKind(status.st_mode) + ", not a file");
   }
   return fd;
 }
@@ -80,10 +74,7 @@ void writeFileAtomically(const std::string& path, const std::string& contents) {
   const bool replacing = ::lstat(path.c_str(), &status) == 0;
   if (replacing && !S_ISREG(status.st_mode)) {
     throw std::runtime_error("cannot replace '" + path + "': it is " +
-                             (S_ISLNK(status.st_mode)   ? "a symbolic link"
-                              : S_ISDIR(status.st_mode) ? "a folder"
-                                                        : "not a regular file") +
-                             ", and is left as it is");
+                             describeFileKind(status.st_mode) + ", and is left as it is");
   }
   // The rename only needs the folder writable; the file's own mode says whether its owner
   // lets it change (root passes access(), so no write bit at all counts as read-only too).

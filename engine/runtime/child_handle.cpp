@@ -10,6 +10,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "engine/io/own_file.h"
+
 namespace mrnn::engine {
 namespace {
 
@@ -25,11 +27,8 @@ ChildHandle ChildHandle::start(const std::vector<std::string>& argv, const std::
                                const std::vector<std::string>& environment) {
   if (argv.empty()) throw std::runtime_error("no program to start");
   const bool inherit = logPath.empty();
-  const int log =
-      inherit ? -1 : ::open(logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (!inherit && log < 0) {
-    throw std::runtime_error("cannot open the log '" + logPath + "': " + std::strerror(errno));
-  }
+  // Never appended through a link, nor waited on as a FIFO.
+  const int log = inherit ? -1 : openOwnFile(logPath, OwnFileUse::Append);
   // Everything the child needs is prepared before fork: only async-signal-safe calls after.
   std::vector<char*> args;
   for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));

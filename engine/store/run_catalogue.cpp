@@ -23,13 +23,7 @@ RunCatalogue::RunCatalogue(const std::string& projectFolder, Access access)
     : folder_(projectFolder.empty() ? std::string(".") : projectFolder) {
   if (access == Access::ReadWrite) {
     fs::create_directories(folder_);
-  } else if (!exists(folder_)) {
-    const std::string database = RunPaths::database(folder_);
-    std::error_code error;
-    if (fs::exists(database, error)) {
-      throw StoreError("run database '" + database +
-                       "' is not a file (a folder or device is in its place): move it away");
-    }
+  } else if (std::error_code error; !fs::exists(RunPaths::database(folder_), error)) {
     throw StoreError("no runs yet in " + folder_ + "; train the project first");
   }
   store_ = std::make_unique<RunStore>(RunPaths::database(folder_), access);

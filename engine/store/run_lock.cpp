@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "engine/io/own_file.h"
 #include "engine/store/text_format.h"
 
 namespace mrnn::engine {
@@ -93,10 +94,12 @@ void RunLock::release() {
 RunLock RunLock::acquire(const std::string& path, const std::string& what) {
   std::error_code ignored;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ignored);
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    throw std::runtime_error("cannot lock " + what + " for writing: '" + path +
-                             "': " + std::strerror(errno));
+  int fd = -1;
+  try {
+    // Never through a link or into a FIFO: the holder's lines below truncate the file.
+    fd = openOwnFile(path, OwnFileUse::Lock);
+  } catch (const std::runtime_error& error) {
+    throw std::runtime_error("cannot lock " + what + " for writing: " + error.what());
   }
   // A reader probing the lock holds it shared for an instant: a few tries ride over that.
   for (int attempt = 0;; ++attempt) {
@@ -131,8 +134,12 @@ RunLock RunLock::acquire(const std::string& path, const std::string& what) {
 }
 
 std::optional<LockHolder> RunLock::holder(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
+  int fd = -1;
+  try {
+    fd = openOwnFile(path, OwnFileUse::Read);
+  } catch (const std::runtime_error&) {
+    return std::nullopt;  // no lock file (or none of ours): nobody holds it
+  }
   std::optional<LockHolder> result;
   if (::flock(fd, LOCK_SH | LOCK_NB) == 0) {
     ::flock(fd, LOCK_UN);

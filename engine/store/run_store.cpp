@@ -1,6 +1,7 @@
 #include "engine/store/run_store.h"
 
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 #include <chrono>
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include <filesystem>
 #include <map>
 
+#include "engine/io/own_file.h"
 #include "engine/store/metric_names.h"
 #include "engine/store/sqlite_error.h"
 #include "engine/store/sqlite_statement.h"
@@ -253,6 +255,13 @@ std::string sqliteUri(const std::string& path, const std::string& query) {
 }  // namespace
 
 RunStore::RunStore(const std::string& path, Access access) : path_(path), access_(access) {
+  // A link to a database elsewhere is the user's choice; a FIFO, device or folder is no
+  // database (SQLite's own words for it would be "disk I/O error").
+  struct stat status {};
+  if (::stat(path_.c_str(), &status) == 0 && !S_ISREG(status.st_mode)) {
+    throw StoreError("run database '" + path_ + "' is " + describeFileKind(status.st_mode) +
+                     ", not a database file: move it away");
+  }
   if (access_ == Access::ReadWrite) {
     open(SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, path_);
     return;

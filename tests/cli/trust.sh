@@ -3,7 +3,8 @@
 # One case a run: exports and other outputs never replace a project's files, a link's target,
 # a device or a FIFO; project files edited from the command line keep their comments; readers
 # refuse devices and FIFOs at once; names reach the terminal escaped; a Hessian-free step
-# honours SIGTERM, and so does a benchmark's child; a run's recorded test figure is eval's.
+# honours SIGTERM, and so does a benchmark's child; a run's recorded test figure is eval's;
+# a link or FIFO at a lock's, log's or run database's name is refused, never written through.
 # usage: trust.sh <mrnn> <tiny project folder> <projects folder> <case>
 set -u
 mrnn=$1
@@ -235,6 +236,37 @@ case $case in
       kill -KILL "$peer"
       fail "the peer outlived mrnn bench by 2 s"
     fi
+    ;;
+  own-files)
+    # The defects: a link at a run's writer.lock or a trial's lock had its target truncated
+    # and overwritten with the holder's lines, a link at a trial's log had the log appended to
+    # its target, and a FIFO at a trial's log hung the queue for good.
+    train_tiny
+    echo "a file of the user's" >"$work/theirs.txt"
+    before=$(digest "$work/theirs.txt")
+    rm "$work/checkpoints/run-1/writer.lock"
+    ln -s "$work/theirs.txt" "$work/checkpoints/run-1/writer.lock"
+    refused "a symbolic link" resume "$project" --run 1 --max-steps 30
+    [ "$(digest "$work/theirs.txt")" = "$before" ] || fail "resume wrote through writer.lock"
+    rm "$work/checkpoints/run-1/writer.lock"
+    mkdir -p "$work/experiments" "$work/experiment-logs/grid"
+    printf 'experiment:\n  axes:\n    - key: training.optimizer.lr\n      values: [0.003, 0.01, 0.03]\n  seeds: [1]\n  slots: 1\n' \
+      >"$work/experiments/grid.yaml"
+    ln -s "$work/theirs.txt" "$work/experiment-logs/grid/trial-1.log"
+    ln -s "$work/theirs.txt" "$work/experiment-logs/grid/trial-2.lock"
+    mkfifo "$work/experiment-logs/grid/trial-3.log"
+    timeout -s KILL 60 "$mrnn" experiment run "$work/experiments/grid.yaml" >"$work/out.txt" 2>&1
+    status=$?
+    cat "$work/out.txt"
+    [ "$status" -eq 1 ] || fail "the queue ended with $status, not 1 (some trials failed)"
+    [ "$(digest "$work/theirs.txt")" = "$before" ] || fail "the queue wrote through a link"
+    grep -q "trial-1.log': it is a symbolic link" "$work/out.txt" || fail "trial 1 not refused"
+    grep -q "trial-2.lock': it is a symbolic link" "$work/out.txt" || fail "trial 2 not refused"
+    grep -q "trial-3.log': it is a FIFO" "$work/out.txt" || fail "trial 3 not refused"
+    mv "$work/runs.sqlite" "$work/runs.kept"
+    mkfifo "$work/runs.sqlite"
+    refused "is a FIFO, not a database file" train "$project"
+    refused "is a FIFO, not a database file" runs list "$work"
     ;;
   *) fail "unknown case" ;;
 esac

@@ -509,9 +509,21 @@ QString ExperimentsPanel::queueLog() const {
          QStringLiteral("/queue.log");
 }
 
+bool ExperimentsPanel::openOwnLog(QFile& file, engine::OwnFileUse use) const {
+  if (queueLog().isEmpty()) return false;
+  int fd = -1;
+  try {
+    fd = engine::openOwnFile(toNativePath(queueLog()), use);  // never a link's target, a FIFO
+  } catch (const std::exception&) {
+    return false;  // the launch says why, when it opens the log itself
+  }
+  const auto mode = use == engine::OwnFileUse::Read ? QIODevice::ReadOnly : QIODevice::Append;
+  return file.open(fd, mode, QFileDevice::AutoCloseHandle);
+}
+
 QString ExperimentsPanel::lastLogLine() const {
-  QFile log(queueLog());
-  if (!log.open(QIODevice::ReadOnly)) return {};
+  QFile log;
+  if (!openOwnLog(log, engine::OwnFileUse::Read)) return {};
   if (log.size() > 4096) log.seek(log.size() - 4096);
   const QStringList lines =
       QString::fromUtf8(log.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
@@ -612,8 +624,8 @@ bool ExperimentsPanel::launch(bool replan) {
   if (replan) arguments.append(QStringLiteral("--replan"));
   {
     // Each launch is marked in the log, so that its last line is this run's.
-    QFile marker(log);
-    if (marker.open(QIODevice::Append)) {
+    QFile marker;
+    if (openOwnLog(marker, engine::OwnFileUse::Append)) {
       marker.write(QStringLiteral("--- %1: launched from the workbench: %2 %3\n")
                        .arg(QDateTime::currentDateTime().toString(Qt::ISODate), program_,
                             arguments.join(QLatin1Char(' ')))

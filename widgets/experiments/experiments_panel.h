@@ -10,11 +10,13 @@
 #include "engine/experiment/experiment_queue.h"
 #include "engine/experiment/experiment_results.h"
 #include "engine/experiment/experiment_spec.h"
+#include "engine/io/own_file.h"
 #include "widgets/experiments/experiment_file.h"
 #include "widgets/experiments/experiment_snapshot.h"
 #include "widgets/experiments/vocabulary_cache.h"
 
 class QComboBox;
+class QFile;
 class QLabel;
 class QTabWidget;
 class QTimer;
@@ -113,6 +115,8 @@ class ExperimentsPanel : public QWidget {
   // The project folder whose run database holds the queue (the base project's).
   std::string queueFolder() const;
   QString queueLog() const;
+  // The queue's log, opened as the workbench's own file (a link or FIFO there is left alone).
+  bool openOwnLog(QFile& file, engine::OwnFileUse use) const;
   QString lastLogLine() const;
   bool externalChange();
 

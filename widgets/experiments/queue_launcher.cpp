@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/io/own_file.h"
 #include "widgets/native_path.h"
 
 namespace mrnn::widgets {
@@ -41,12 +42,7 @@ qint64 QueueLauncher::startDetached(const QString& program, const QStringList& a
   for (auto& arg : argv) args.push_back(arg.data());
   args.push_back(nullptr);
   const std::string workingFolder = toNativePath(folder);
-  const int log =
-      ::open(toNativePath(logPath).c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (log < 0) {
-    throw std::runtime_error("cannot open the queue's log " + toNativePath(logPath) + ": " +
-                             std::strerror(errno));
-  }
+  const int log = engine::openOwnFile(toNativePath(logPath), engine::OwnFileUse::Append);
   const int null = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   rlimit files{};
   const int highestFd = ::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < 65536

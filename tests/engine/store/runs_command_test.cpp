@@ -110,7 +110,8 @@ MRNN_TEST(runs_command_names_an_empty_or_misplaced_database) {
   std::filesystem::create_directories(folder.file("runs.sqlite"));
   const auto folderInPlace = runs({"runs", "list", folder.path()});
   EXPECT_EQ(folderInPlace.code, 1);
-  EXPECT_MSG(contains(folderInPlace.err, "runs.sqlite' is not a file"), folderInPlace.err);
+  EXPECT_MSG(contains(folderInPlace.err, "runs.sqlite' is a folder, not a database file"),
+             folderInPlace.err);
 }
 
 MRNN_TEST(runs_command_lists_runs_as_a_table) {

@@ -3,6 +3,7 @@
 #include <QToolButton>
 #include <QtTest>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -67,6 +68,7 @@ class ExperimentsRunTest : public QObject {
  private slots:
   void gridRunsEndToEndThroughThePanel();
   void pauseContinueStopAndLaunchAgain();
+  void aLinkOrFifoAtTheQueueLogIsLeftAlone();
 };
 
 // A 2x2 grid (LSTM and mLSTM at about 3,000 parameters x two learning rates) of 40 steps
@@ -196,6 +198,46 @@ void ExperimentsRunTest::pauseContinueStopAndLaunchAgain() {
         return false;
       }(),
       60000);
+}
+
+// The defects: a FIFO at the queue's log froze the workbench for good on Launch (waiting for a
+// reader), and a link there had the queue's output appended to the file it names. Both are
+// refused in words; the linked file is unchanged and no queue starts.
+void ExperimentsRunTest::aLinkOrFifoAtTheQueueLogIsLeftAlone() {
+  test::ExperimentTestProject project(40, "[1]");
+  QVERIFY(project.ok());
+  ProjectDocument document;
+  document.load(project.projectFile());
+  ExperimentsPanel panel(document);
+  panel.setProgram(QStringLiteral(MRNN_CLI_PATH));
+  QVERIFY2(panel.plan().has_value(), qPrintable(panel.problemLabel()->text()));
+  struct Cleanup {
+    QString folder;
+    ~Cleanup() { stopQueue(folder); }
+  } cleanup{project.folder()};
+  const QString logs = project.folder() + QStringLiteral("/experiment-logs/grid");
+  QVERIFY(QDir().mkpath(logs));
+  const QString log = logs + QStringLiteral("/queue.log");
+  QVERIFY(::mkfifo(QFile::encodeName(log).constData(), 0644) == 0);
+  QVERIFY(!panel.launch());
+  QVERIFY2(panel.queueLabel()->text().contains(QStringLiteral("it is a FIFO")),
+           qPrintable(panel.queueLabel()->text()));
+
+  QVERIFY(QFile::remove(log));
+  const QString theirs = project.folder() + QStringLiteral("/theirs.txt");
+  {
+    QFile file(theirs);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("a file of the user's\n");
+  }
+  QVERIFY(QFile::link(theirs, log));
+  QVERIFY(!panel.launch());
+  QVERIFY2(panel.queueLabel()->text().contains(QStringLiteral("it is a symbolic link")),
+           qPrintable(panel.queueLabel()->text()));
+  QFile file(theirs);
+  QVERIFY(file.open(QIODevice::ReadOnly));
+  QCOMPARE(file.readAll(), QByteArray("a file of the user's\n"));
+  QVERIFY(!panel.isQueueRunning());
 }
 
 QTEST_MAIN(ExperimentsRunTest)
