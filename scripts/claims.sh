@@ -56,6 +56,8 @@ export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
 for entry in "${recipes[@]}"; do
   read -r name recipe metric axis <<<"${entry}"
   "${mrnn}" experiment table "${recipe}"
+  # --figure replaces only a figure it marked; these are this script's to redraw.
+  rm -f "docs/claims/${name}.png"
   "${gui}" --figure "docs/claims/${name}.png" --experiment "${recipe}" --metric "${metric}" \
     --axis "${axis}"
 done

@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QFile>
 #include <QTabWidget>
 
 #include <cstdio>
@@ -9,8 +10,10 @@
 
 #include "app/gui/main_window.h"
 #include "engine/experiment/experiment_spec.h"
+#include "engine/io/output_file.h"
 #include "widgets/experiments/experiments_panel.h"
 #include "widgets/experiments/results_view.h"
+#include "widgets/export/figure_export.h"
 
 namespace mrnn::app {
 namespace {
@@ -52,6 +55,13 @@ int saveExperimentFigure(MainWindow& window, const QString& experimentFile, cons
   }
   QCoreApplication::processEvents();
   try {
+    // No dialog asked: only a figure the workbench saved earlier is replaced.
+    engine::OutputRules rules;
+    rules.ownOutput = [](const std::string& existing) {
+      return widgets::isWorkbenchFigure(QFile::decodeName(existing.c_str()));
+    };
+    rules.howToReplace = "delete it first to replace it";
+    engine::checkOutputPath(QFile::encodeName(output).toStdString(), rules);
     results->saveFigure(output);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "mrnn-workbench: %s\n", error.what());

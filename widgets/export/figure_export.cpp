@@ -22,6 +22,10 @@ namespace {
 
 enum class Format { Png, Svg, Pdf };
 
+// Every figure carries this mark (a PNG text chunk, an SVG description, a PDF's creator), so
+// that a figure saved without a dialog replaces only one the workbench made.
+constexpr const char* kFigureMark = "mRNN Workbench figure";
+
 // The format a path's suffix names (any case), if it names one.
 std::optional<Format> suffixFormat(const QString& path) {
   const QString suffix = QFileInfo(path).suffix().toLower();
@@ -74,6 +78,20 @@ bool isFigurePath(const QString& path) {
   return suffixFormat(path).has_value();
 }
 
+bool isWorkbenchFigure(const QString& path) {
+  const std::string bytes = engine::fileHead(QFile::encodeName(path).toStdString(), 64 * 1024);
+  if (bytes.rfind("\x89PNG", 0) == 0 || bytes.rfind("<?xml", 0) == 0) {
+    return bytes.find(kFigureMark) != std::string::npos;
+  }
+  if (bytes.rfind("%PDF", 0) == 0) {
+    // QPdfWriter writes the creator, in its first lines, as UTF-16 (big-endian, with a BOM).
+    std::string creator = "/Creator (\xFE\xFF";
+    for (const char c : std::string(kFigureMark)) creator += std::string(1, '\0') + c;
+    return bytes.find(creator) != std::string::npos;
+  }
+  return false;
+}
+
 void saveFigure(const QString& path, const QSize& size,
                 const std::function<void(QPaintDevice& device, const QSize& size)>& paint) {
   const Format format = formatOf(path);
@@ -89,6 +107,7 @@ void saveFigure(const QString& path, const QSize& size,
       QImage image(size * 2, QImage::Format_ARGB32);
       image.setDevicePixelRatio(2.0);
       image.fill(Qt::white);
+      image.setText(QStringLiteral("Software"), QString::fromLatin1(kFigureMark));
       paint(image, size);
       ok = image.save(&buffer, "PNG");
       break;
@@ -99,13 +118,13 @@ void saveFigure(const QString& path, const QSize& size,
       generator.setSize(size);
       generator.setViewBox(QRect(QPoint(0, 0), size));
       generator.setTitle(QFileInfo(path).completeBaseName());
-      generator.setDescription(QStringLiteral("mRNN Workbench"));
+      generator.setDescription(QString::fromLatin1(kFigureMark));
       paint(generator, size);
       break;
     }
     case Format::Pdf: {
       QPdfWriter writer(&buffer);
-      writer.setCreator(QStringLiteral("mRNN Workbench"));
+      writer.setCreator(QString::fromLatin1(kFigureMark));
       writer.setTitle(QFileInfo(path).completeBaseName());
       writer.setResolution(96);
       writer.setPageMargins(QMarginsF(0, 0, 0, 0));

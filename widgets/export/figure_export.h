@@ -21,6 +21,9 @@ namespace mrnn::widgets {
 QString figureFileFilter();
 // True for .png, .svg and .pdf (any case).
 bool isFigurePath(const QString& path);
+// Whether the file at `path` is a figure saveFigure() wrote (by the mark each format carries),
+// so that a save without a dialog may replace it.
+bool isWorkbenchFigure(const QString& path);
 
 // A figure of `size` (logical pixels) into `path`: `paint` draws on the device it is given
 // (with its own QPainter or QCPPainter) in logical coordinates.
