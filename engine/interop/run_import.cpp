@@ -109,8 +109,11 @@ ImportedRun importAsRun(const std::string& projectFile, const ImportedModel& imp
     store.setNote(runId, "Imported from " + source + " (" + imported.description + ").");
   } catch (const std::exception& error) {
     // Nothing half-made stays behind: the record goes with its folder.
-    std::error_code ignored;
-    std::filesystem::remove_all(RunPaths::checkpointFolder(project.folder, runId), ignored);
+    try {
+      RunCatalogue::removeRunFiles(RunPaths::checkpointFolder(project.folder, runId));
+    } catch (const std::exception&) {
+      // The import's own failure is what the user needs to hear.
+    }
     store.deleteRun(runId);
     throw InteropError("cannot import '" + sourceFile + "': " + libraryErrorText(error));
   }

@@ -69,12 +69,12 @@ RunLock RunCatalogue::lockForWriting(int64_t runId) const {
   for (fs::directory_iterator entry(RunPaths::checkpointFolder(folder_, runId), error), end;
        !error && entry != end; entry.increment(error)) {
     const std::string name = entry->path().filename().string();
-    if (name.find(".tmp-") != std::string::npos) fs::remove(entry->path(), error);
+    if (RunPaths::isLeftoverTemporary(name)) fs::remove(entry->path(), error);
   }
   return lock;
 }
 
-void RunCatalogue::deleteRun(int64_t runId) {
+std::vector<std::string> RunCatalogue::deleteRun(int64_t runId) {
   // Holding the lock while deleting keeps a resume from starting on a half-deleted run.
   RunLock lock = lockForWriting(runId);
   store_->deleteRun(runId);
@@ -84,12 +84,35 @@ void RunCatalogue::deleteRun(int64_t runId) {
   if (trial)
     ExperimentLedger(folder_).forgetRun(runId, "its run " + std::to_string(runId) + " was deleted");
   lock.release();
+  return removeRunFiles(RunPaths::checkpointFolder(folder_, runId));
+}
+
+std::vector<std::string> RunCatalogue::removeRunFiles(const std::string& runFolder) {
+  // Only what the workbench wrote goes: a file of the user's (notes, a copied sample) stays
+  // with its folder. A link at the folder's name (checkpoints kept on another disk) stays too;
+  // the run's files in the folder it names go.
+  std::vector<std::string> kept;
   std::error_code error;
-  fs::remove_all(RunPaths::checkpointFolder(folder_, runId), error);
-  if (error) {
-    throw std::runtime_error(RunPaths::checkpointFolder(folder_, runId) +
-                             " could not be removed entirely: " + error.message());
+  if (!fs::is_directory(runFolder, error)) return kept;
+  const bool link = fs::is_symlink(runFolder, error);
+  for (fs::directory_iterator entry(runFolder, error), end; !error && entry != end;
+       entry.increment(error)) {
+    const std::string name = entry->path().filename().string();
+    std::error_code kind;
+    if (RunPaths::isRunFile(name) && entry->symlink_status(kind).type() == fs::file_type::regular) {
+      std::error_code removed;
+      if (!fs::remove(entry->path(), removed) && removed) {
+        throw std::runtime_error(entry->path().string() + " could not be removed: " +
+                                 removed.message());
+      }
+    } else {
+      kept.push_back(name);
+    }
   }
+  if (error) throw std::runtime_error(runFolder + " could not be read: " + error.message());
+  std::sort(kept.begin(), kept.end());
+  if (kept.empty() && !link) fs::remove(runFolder, error);
+  return kept;
 }
 
 std::vector<RunCheckpoint> RunCatalogue::checkpoints(int64_t runId) const {

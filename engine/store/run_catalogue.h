@@ -52,10 +52,14 @@ class RunCatalogue {
   // writer left in the run's folder (only the writer may).
   RunLock lockForWriting(int64_t runId) const;
 
-  // Removes the run from the database and its checkpoint folder from disk; refuses (throws
-  // RunBusyError) while a process writes it. Throws std::runtime_error naming a folder that
-  // could not be removed entirely.
-  void deleteRun(int64_t runId);
+  // Removes the run from the database and, from its checkpoint folder, the files the workbench
+  // wrote there (RunPaths::isRunFile), then the folder once empty; refuses (throws
+  // RunBusyError) while a process writes it. Returns the names of what the folder still holds
+  // (files of the user's, kept with it), sorted; empty when it went. Throws std::runtime_error
+  // naming a file that could not be removed.
+  std::vector<std::string> deleteRun(int64_t runId);
+  // The same removal from a run's checkpoint folder, for a run whose making failed.
+  static std::vector<std::string> removeRunFiles(const std::string& runFolder);
 
   // The run's checkpoint files that exist, best first.
   std::vector<RunCheckpoint> checkpoints(int64_t runId) const;

@@ -28,6 +28,20 @@ struct RunPaths {
   static std::string writerLock(const std::string& projectFolder, int64_t runId) {
     return checkpointFolder(projectFolder, runId) + "/writer.lock";
   }
+  // Whether `name` in a run's checkpoint folder is one the workbench writes there: its two
+  // checkpoints, its lock, or a temporary an atomic save of a checkpoint left when its process
+  // died ("latest.pt.tmp-" and eight letters or digits). Anything else there is the user's.
+  static bool isRunFile(const std::string& name) {
+    if (name == "latest.pt" || name == "best.pt" || name == "writer.lock") return true;
+    for (const std::string checkpoint : {"latest.pt.tmp-", "best.pt.tmp-"}) {
+      if (name.size() > checkpoint.size() && name.compare(0, checkpoint.size(), checkpoint) == 0)
+        return true;
+    }
+    return false;
+  }
+  static bool isLeftoverTemporary(const std::string& name) {
+    return isRunFile(name) && name.find(".tmp-") != std::string::npos;
+  }
 };
 
 }  // namespace mrnn::engine

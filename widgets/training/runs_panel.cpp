@@ -595,20 +595,28 @@ void RunsPanel::deleteSelected() {
                   QMessageBox::Yes | QMessageBox::No, this);
   box.setObjectName(QStringLiteral("deleteRunsConfirmation"));
   box.setInformativeText(trialsNote(ids) +
-                         tr("Their metrics leave the database and their checkpoint folders "
-                            "(checkpoints/run-<id>) are removed. This cannot be undone."));
+                         tr("Their metrics leave the database and their checkpoints "
+                            "(checkpoints/run-<id>) are removed; files you put in those folders "
+                            "stay. This cannot be undone."));
   box.setDefaultButton(QMessageBox::No);
   box.button(QMessageBox::Yes)->setText(tr("Delete"));
   box.button(QMessageBox::No)->setText(tr("Keep"));
   if (box.exec() != QMessageBox::Yes) return;
 
   QStringList failures;
+  QStringList keptFolders;
   try {
     engine::RunCatalogue catalogue(toNativePath(document_.folder()),
                                    engine::RunCatalogue::Access::ReadWrite);
     for (qint64 id : ids) {
       try {
-        catalogue.deleteRun(id);
+        const std::vector<std::string> kept = catalogue.deleteRun(id);
+        if (kept.empty()) continue;
+        QStringList files;
+        for (const std::string& name : kept) files << QString::fromStdString(name);
+        keptFolders << tr("checkpoints/run-%1 stays with what you put there: %2")
+                           .arg(id)
+                           .arg(files.join(QStringLiteral(", ")));
       } catch (const std::exception& error) {
         failures << QString::fromUtf8(error.what());
       }
@@ -617,8 +625,13 @@ void RunsPanel::deleteSelected() {
     failures << QString::fromUtf8(error.what());
   }
   refresh();
-  if (failures.isEmpty()) {
+  if (failures.isEmpty() && keptFolders.isEmpty()) {
     showMessage(tr("Deleted %1").arg(names.join(QStringLiteral(", "))));
+  } else if (failures.isEmpty()) {
+    banner_->showMessage(RunBanner::Kind::Information,
+                         tr("Deleted %1; files that are not the workbench's were kept")
+                             .arg(names.join(QStringLiteral(", "))),
+                         keptFolders.join(QLatin1Char('\n')));
   } else {
     banner_->showMessage(RunBanner::Kind::Failure, tr("Deleting runs went wrong"),
                          failures.join(QLatin1Char('\n')));

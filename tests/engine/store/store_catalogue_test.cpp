@@ -1,6 +1,7 @@
 // The run catalogue: one writer per run (a lock that dies with its process), runs whose
 // process died read "interrupted", checkpoints found in one place, read-only projects read,
-// orphaned temporaries cleaned, and a project identity for checkpoints to carry.
+// orphaned temporaries cleaned, deleting a run leaves the user's files, and a project identity
+// for checkpoints to carry.
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -185,6 +186,44 @@ MRNN_TEST(deleting_a_run_is_refused_while_it_is_written) {
   catalogue.deleteRun(id);
   EXPECT(!catalogue.run(id).has_value());
   EXPECT(!std::filesystem::exists(engine::RunPaths::checkpointFolder(folder.path(), id)));
+}
+
+// The defect: deleting a run removed its whole checkpoint folder, a file the user had put
+// there (notes, a sample copied beside the checkpoint) with it.
+MRNN_TEST(deleting_a_run_removes_only_the_files_the_workbench_wrote) {
+  ScratchFolder folder;
+  RunCatalogue catalogue(folder.path(), RunCatalogue::Access::ReadWrite);
+  const int64_t id = addRun(catalogue, RunStatus::Finished);
+  const std::string runFolder = engine::RunPaths::checkpointFolder(folder.path(), id);
+  touch(engine::RunPaths::latest(folder.path(), id));
+  touch(engine::RunPaths::best(folder.path(), id));
+  touch(engine::RunPaths::writerLock(folder.path(), id));
+  touch(runFolder + "/latest.pt.tmp-a1b2c3d4");
+  touch(runFolder + "/notes.txt", "why this run diverged");
+  touch(runFolder + "/x.tmp-mine", "not a temporary of ours");
+  const std::vector<std::string> kept = catalogue.deleteRun(id);
+  EXPECT(!catalogue.run(id).has_value());
+  EXPECT_EQ(kept.size(), size_t{2});
+  EXPECT_EQ(kept[0], std::string("notes.txt"));
+  EXPECT_EQ(kept[1], std::string("x.tmp-mine"));
+  EXPECT(std::filesystem::exists(runFolder + "/notes.txt"));
+  EXPECT(std::filesystem::exists(runFolder + "/x.tmp-mine"));
+  for (const char* gone : {"latest.pt", "best.pt", "writer.lock", "latest.pt.tmp-a1b2c3d4"}) {
+    EXPECT(!std::filesystem::exists(runFolder + "/" + gone));
+  }
+
+  // Checkpoints kept on another disk through a link: the run's files there go, the link and
+  // the user's files stay.
+  ScratchFolder elsewhere;
+  const int64_t linked = addRun(catalogue, RunStatus::Finished);
+  const std::string linkedFolder = engine::RunPaths::checkpointFolder(folder.path(), linked);
+  touch(elsewhere.path() + "/latest.pt");
+  touch(elsewhere.path() + "/theirs.txt");
+  std::filesystem::create_symlink(elsewhere.path(), linkedFolder);
+  EXPECT_EQ(catalogue.deleteRun(linked).size(), size_t{1});
+  EXPECT(std::filesystem::is_symlink(linkedFolder));
+  EXPECT(!std::filesystem::exists(elsewhere.path() + "/latest.pt"));
+  EXPECT(std::filesystem::exists(elsewhere.path() + "/theirs.txt"));
 }
 
 MRNN_TEST(every_project_has_its_own_lasting_identity) {

@@ -473,6 +473,29 @@ void RunsPanelTest::deleteAsksAndRemoves() {
   QVERIFY(!RunStore(database_.toStdString()).run(3).has_value());
   QVERIFY(!QFileInfo::exists(checkpoints));
   QVERIFY(RunStore(database_.toStdString()).run(1).has_value());
+
+  // A file of the user's in a run's folder stays, and the banner says where (the defect: the
+  // whole folder went, the file with it).
+  const QString kept = QString::fromStdString(
+      mrnn::engine::RunPaths::checkpointFolder(project_->folder().toStdString(), 4));
+  QVERIFY(QDir().mkpath(kept));
+  QFile notes(kept + QStringLiteral("/notes.txt"));
+  QVERIFY(notes.open(QIODevice::WriteOnly));
+  notes.write("why the learning rate was doubled");
+  notes.close();
+  QFile checkpoint(kept + QStringLiteral("/latest.pt"));
+  QVERIFY(checkpoint.open(QIODevice::WriteOnly));
+  checkpoint.close();
+  panel_->selectRuns({4});
+  answerNextMessageBox(QStringLiteral("Delete"), &question);
+  panel_->deleteSelected();
+  QCOMPARE(panel_->model()->rowOfRun(4), -1);
+  QVERIFY(QFileInfo::exists(kept + QStringLiteral("/notes.txt")));
+  QVERIFY(!QFileInfo::exists(kept + QStringLiteral("/latest.pt")));
+  QCOMPARE(panel_->banner()->kind(), RunBanner::Kind::Information);
+  QVERIFY2(panel_->banner()->text().contains(QStringLiteral("checkpoints/run-4 stays")) &&
+               panel_->banner()->text().contains(QStringLiteral("notes.txt")),
+           qPrintable(panel_->banner()->text()));
 }
 
 // Deleting a trial's run said nothing of its experiment, which went on claiming it. The dialog
