@@ -102,8 +102,8 @@ std::vector<std::string> RunCatalogue::removeRunFiles(const std::string& runFold
     if (RunPaths::isRunFile(name) && entry->symlink_status(kind).type() == fs::file_type::regular) {
       std::error_code removed;
       if (!fs::remove(entry->path(), removed) && removed) {
-        throw std::runtime_error(entry->path().string() + " could not be removed: " +
-                                 removed.message());
+        throw std::runtime_error(entry->path().string() +
+                                 " could not be removed: " + removed.message());
       }
     } else {
       kept.push_back(name);
