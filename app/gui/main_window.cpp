@@ -60,13 +60,15 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
                  QMainWindow::AllowNestedDocks);
   files_ = new ProjectFiles(*document_, catalog_, this, useSettings_);
 
-  // A permanent label rather than showMessage(): menu status tips would erase a message.
+  // The project's line (its file, its parameters) is a label of its own, not a message, so
+  // that menu status tips cannot erase it; it is a normal widget (not a permanent one, which
+  // would leave a message no room), so a message takes its place for a while, then it returns.
   status_ = new QLabel(this);
   status_->setObjectName(QStringLiteral("projectStatus"));
   status_->setContentsMargins(6, 0, 6, 0);
   // Long paths and error messages must not set the window's minimum width.
   status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-  statusBar()->addPermanentWidget(status_, 1);
+  statusBar()->addWidget(status_, 1);
 
   createPanels();
   defaultLayout_ = saveState();

@@ -15,6 +15,7 @@
 #include "app/gui/template_catalog.h"
 #include "app/gui/workbench_settings.h"
 #include "widgets/project/project_document.h"
+#include "widgets/project/project_file_watcher.h"
 
 namespace mrnn::app {
 namespace {
@@ -38,6 +39,53 @@ ProjectFiles::ProjectFiles(widgets::ProjectDocument& document, const TemplateCat
     lastDirectory_ = settings.value(kLastDirectoryKey).toString();
     while (recent_.size() > kMaxRecent) recent_.removeLast();
   }
+  watcher_ = new widgets::ProjectFileWatcher(document_, this);
+  connect(watcher_, &widgets::ProjectFileWatcher::reloaded, this, [this](const QString& path) {
+    emit statusMessage(tr("%1 was changed by another program; this is its new text (Edit > "
+                          "Undo brings back the earlier one)")
+                           .arg(QDir::toNativeSeparators(path)));
+  });
+  connect(watcher_, &widgets::ProjectFileWatcher::changedUnreadable, this,
+          [this](const QString& path, const QString& reason) {
+            emit statusMessage(tr("%1 was changed by another program and does not read as a "
+                                  "project (%2); the workbench keeps what it shows")
+                                   .arg(QDir::toNativeSeparators(path), reason));
+          });
+  connect(watcher_, &widgets::ProjectFileWatcher::changedWhileEdited, this,
+          &ProjectFiles::offerReload);
+}
+
+void ProjectFiles::offerReload(const QString& path) {
+  if (reloadOffer_) return;
+  auto* box = new QMessageBox(QMessageBox::Information, tr("Project Changed on Disk"),
+                              tr("%1 was changed by another program.")
+                                  .arg(QDir::toNativeSeparators(path)),
+                              QMessageBox::NoButton, window_);
+  box->setObjectName(QStringLiteral("reloadOfferBox"));
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->setInformativeText(
+      tr("You have unsaved changes here. Reload shows the file's new text; Edit > Undo still "
+         "brings back yours. Keep Mine leaves this window as it is (Save will ask before "
+         "replacing their changes)."));
+  QPushButton* reload = box->addButton(tr("Reload"), QMessageBox::AcceptRole);
+  box->addButton(tr("Keep Mine"), QMessageBox::RejectRole);
+  box->setDefaultButton(reload);
+  reloadOffer_ = box;
+  connect(box, &QMessageBox::buttonClicked, this, [this, reload](QAbstractButton* clicked) {
+    if (clicked != reload) return;
+    try {
+      document_.reloadFromDisk();
+    } catch (const std::exception& e) {
+      QMessageBox::warning(window_, tr("Reload Project"),
+                           tr("The file's new text does not read as a project; the workbench "
+                              "keeps what it shows.\n\n%1")
+                               .arg(e.what()));
+      return;
+    }
+    emit statusMessage(tr("Reloaded %1 (Edit > Undo brings back your changes)")
+                           .arg(QDir::toNativeSeparators(document_.path())));
+  });
+  box->open();
 }
 
 bool ProjectFiles::open(const QString& path) {

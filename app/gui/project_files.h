@@ -1,22 +1,26 @@
 #pragma once
 
 #include <QObject>
+#include <QPointer>
 #include <QString>
 #include <QStringList>
 
 class QMenu;
+class QMessageBox;
 class QWidget;
 
 namespace mrnn::widgets {
 class ProjectDocument;
-}
+class ProjectFileWatcher;
+}  // namespace mrnn::widgets
 
 namespace mrnn::app {
 
 class TemplateCatalog;
 
 // The File menu's work on the open document: New (from a template), Open, Save, Save As,
-// the recent-projects list and the "save changes?" prompt. Failures are shown to the user
+// the recent-projects list, the "save changes?" prompt, and what happens when another program
+// changes the open file (widgets::ProjectFileWatcher). Failures are shown to the user
 // in words and reported through statusMessage().
 class ProjectFiles : public QObject {
   Q_OBJECT
@@ -55,6 +59,9 @@ class ProjectFiles : public QObject {
   enum class OutsideChoice { SaveAs, Replace, Cancel };
   // The file was changed by another program since it was read: asks which text wins.
   OutsideChoice askAboutOutsideChanges();
+  // The same change seen as it happened, with unsaved edits here: a question that waits
+  // (non-modal) for the user, Reload or Keep Mine.
+  void offerReload(const QString& path);
   void remember(const QString& path);
   void rebuildRecentMenu();
   void saveSettings() const;
@@ -67,6 +74,8 @@ class ProjectFiles : public QObject {
   QString lastDirectory_;
   QString lastError_;
   QMenu* recentMenu_ = nullptr;
+  widgets::ProjectFileWatcher* watcher_ = nullptr;
+  QPointer<QMessageBox> reloadOffer_;  // one question at a time: Reload reads the latest text
 };
 
 }  // namespace mrnn::app

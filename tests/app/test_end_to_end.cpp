@@ -19,11 +19,13 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 #include <QToolButton>
+#include <QUndoStack>
 
 #include "app/gui/help_dialog.h"
 #include "app/gui/main_window.h"
@@ -62,6 +64,68 @@ class EndToEndTest : public QObject {
   Q_OBJECT
 
  private slots:
+  // The defect: the status bar's project line (a permanent widget that took all its width)
+  // hid every message the workbench gave there ("Saved ...", "Deleted run 3"): none was seen.
+  void aStatusMessageIsSeen() {
+    QStandardPaths::setTestModeEnabled(true);
+    mrnn::app::MainWindow window(false);
+    window.resize(1280, 720);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCoreApplication::processEvents();
+    const QImage before = window.statusBar()->grab().toImage();
+    window.showStatus(QStringLiteral("Saved /tmp/a/project.yaml"));
+    QCoreApplication::processEvents();
+    QVERIFY2(window.statusBar()->grab().toImage() != before, "the message was not drawn");
+    window.statusBar()->clearMessage();
+    QCoreApplication::processEvents();
+    QCOMPARE(window.statusBar()->grab().toImage(), before);  // the project line is back
+  }
+
+  // Another program's change to the open project (an editor, `mrnn project set`) reaches the
+  // window as it happens: adopted and said when nothing here is unsaved, asked about when
+  // something is.
+  void anOutsideChangeReachesTheWindow() {
+    QStandardPaths::setTestModeEnabled(true);
+    QTemporaryDir folder;
+    const QString path = folder.filePath(QStringLiteral("project.yaml"));
+    const auto write = [&](int hidden) {
+      QFile file(path);
+      QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      file.write(QStringLiteral("name: outside\n# ours\nmodel:\n  input: {level: char, "
+                                "embedding_size: 8, vocab_size: 40}\n  layers:\n    - {type: "
+                                "lstm, hidden_size: %1}\n")
+                     .arg(hidden)
+                     .toUtf8());
+    };
+    write(16);
+    mrnn::app::MainWindow window(false);
+    QVERIFY2(window.openProject(path), qPrintable(window.statusText()));
+    window.show();
+    mrnn::widgets::ProjectDocument& document = window.document();
+    write(24);
+    QTRY_COMPARE(document.project().model.layers.at(0).hiddenSize, int64_t{24});
+    QVERIFY2(window.statusText().contains(QStringLiteral("was changed by another program")),
+             qPrintable(window.statusText()));
+    QVERIFY(!document.isModified());
+
+    auto model = document.project().model;
+    model.layers[0].hiddenSize = 20;
+    document.editModel(model, QStringLiteral("Set hidden size"));
+    write(32);
+    QMessageBox* offer = nullptr;
+    QTRY_VERIFY((offer = window.findChild<QMessageBox*>(QStringLiteral("reloadOfferBox"))) &&
+                offer->isVisible());
+    QCOMPARE(document.project().model.layers.at(0).hiddenSize, int64_t{20});
+    for (QAbstractButton* button : offer->buttons()) {
+      if (button->text() == QStringLiteral("Reload")) button->click();
+    }
+    QCOMPARE(document.project().model.layers.at(0).hiddenSize, int64_t{32});
+    QVERIFY(!document.isModified());
+    document.undoStack()->undo();
+    QCOMPARE(document.project().model.layers.at(0).hiddenSize, int64_t{20});
+  }
+
   // The workbench reopens the last project at launch (the first of the recent projects that
   // is still a file), unless the command line names one; with none, the default project.
   void theLastProjectIsReopenedAtLaunch() {

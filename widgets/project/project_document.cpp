@@ -119,6 +119,25 @@ bool ProjectDocument::changedOnDisk() const {
   return !path_.isEmpty() && engine::changedSince(toNativePath(path_), diskText_);
 }
 
+void ProjectDocument::reloadFromDisk() {
+  if (path_.isEmpty()) return;
+  const std::string file = toNativePath(path_);
+  std::string text;
+  try {
+    text = engine::readWholeFile(file);
+  } catch (const engine::FileReadError& error) {
+    throw engine::ConfigError(file, 0, 0, "", error.reason());
+  }
+  engine::Project parsed = engine::parseProject(text, file);
+  parsed.folder = toNativePath(folder());
+  if (text != text_) {
+    undo_->push(new ProjectEditCommand(*this, {project_, text_}, {std::move(parsed), text},
+                                       tr("Reload from disk"), 0));
+  }
+  diskText_ = std::move(text);
+  undo_->setClean();
+}
+
 void ProjectDocument::save(bool replaceOutsideChanges) {
   if (path_.isEmpty()) throw std::runtime_error("the project has no file yet: use Save As");
   if (!replaceOutsideChanges && changedOnDisk()) {
