@@ -57,10 +57,10 @@ ProjectFiles::ProjectFiles(widgets::ProjectDocument& document, const TemplateCat
 
 void ProjectFiles::offerReload(const QString& path) {
   if (reloadOffer_) return;
-  auto* box = new QMessageBox(QMessageBox::Information, tr("Project Changed on Disk"),
-                              tr("%1 was changed by another program.")
-                                  .arg(QDir::toNativeSeparators(path)),
-                              QMessageBox::NoButton, window_);
+  auto* box =
+      new QMessageBox(QMessageBox::Information, tr("Project Changed on Disk"),
+                      tr("%1 was changed by another program.").arg(QDir::toNativeSeparators(path)),
+                      QMessageBox::NoButton, window_);
   box->setObjectName(QStringLiteral("reloadOfferBox"));
   box->setAttribute(Qt::WA_DeleteOnClose);
   box->setInformativeText(
