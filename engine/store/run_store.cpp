@@ -11,6 +11,7 @@
 #include <map>
 
 #include "engine/io/own_file.h"
+#include "engine/store/database_owner.h"
 #include "engine/store/metric_names.h"
 #include "engine/store/sqlite_error.h"
 #include "engine/store/sqlite_statement.h"
@@ -307,6 +308,7 @@ void RunStore::configure() {
   // Reading the header first: a file that is not a database fails here, and a newer
   // schema is refused before anything (even the journal mode) is changed.
   const int version = readUserVersion(db_, path_);
+  requireWorkbenchDatabase(db_, path_);
   if (version > kSchemaVersion) {
     throw StoreError("run database '" + path_ + "' has schema version " + std::to_string(version) +
                      ", newer than this build understands (" + std::to_string(kSchemaVersion) +
@@ -327,6 +329,7 @@ void RunStore::configure() {
   execute(db_, path_, "cannot configure", "PRAGMA synchronous = NORMAL");
   execute(db_, path_, "cannot configure", "PRAGMA foreign_keys = ON");
   if (version < kSchemaVersion) createSchema(version);
+  markWorkbenchDatabase(db_, path_);
 }
 
 void RunStore::requireRunsTable() const {

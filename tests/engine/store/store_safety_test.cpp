@@ -118,19 +118,19 @@ MRNN_TEST(store_refuses_a_newer_schema) {
                      "newer than this build");
 }
 
-MRNN_TEST(store_opens_a_database_another_program_made) {
-  // A plain SQLite file with other tables (version 0): the store adds its schema beside them.
+MRNN_TEST(store_refuses_a_database_another_program_made) {
+  // A plain SQLite file with other tables (version 0) is another program's: nothing is added
+  // beside them (the catalogue's test checks every byte stays).
   ScratchFolder folder;
   const std::string path = folder.file("runs.sqlite");
   {
     RawDatabase raw(path);
     raw.execute("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('kept')");
   }
-  RunStore store(path);
-  store.createRun(RunRecord{});
-  EXPECT_EQ(store.listRuns().size(), 1u);
+  EXPECT_THROWS_WITH(StoreError, RunStore{path}, "another program's database (its tables: notes)");
   RawDatabase raw(path);
   EXPECT_EQ(raw.scalar("SELECT text FROM notes"), "kept");
+  EXPECT_EQ(raw.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'runs'"), "0");
 }
 
 MRNN_TEST(store_killed_writer_leaves_a_consistent_database) {
