@@ -45,11 +45,11 @@ void requireWorkbenchDatabase(sqlite3* db, const std::string& path) {
   std::string found;
   for (size_t i = 0; i < tables.size() && i < 5; ++i) found += (i ? ", " : "") + tables[i];
   if (tables.size() > 5) found += ", ...";
-  throw StoreError("run database '" + path + "' is another program's database (" +
-                   (found.empty() ? "its application id is " + std::to_string(id)
-                                  : "its tables: " + found) +
-                   "); it is left as it is: keep the project in a folder of its own, or move "
-                   "that file away");
+  throw StoreError(
+      "run database '" + path + "' is another program's database (" +
+      (found.empty() ? "its application id is " + std::to_string(id) : "its tables: " + found) +
+      "); it is left as it is: keep the project in a folder of its own, or move "
+      "that file away");
 }
 
 void markWorkbenchDatabase(sqlite3* db, const std::string& path) {

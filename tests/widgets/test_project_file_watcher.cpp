@@ -50,6 +50,24 @@ int hidden(const ProjectDocument& document) {
   return static_cast<int>(document.project().model.layers.at(0).hiddenSize);
 }
 
+void setHidden(ProjectDocument& document, int size) {
+  auto model = document.project().model;
+  model.layers[0].hiddenSize = size;
+  document.editModel(model, QStringLiteral("Set hidden size"));
+}
+
+// A project file on disk, open in a document; the watcher is made when a test asks.
+struct OpenProject {
+  QTemporaryDir dir;
+  QString path = dir.filePath(QStringLiteral("project.yaml"));
+  ProjectDocument document;
+
+  OpenProject() {
+    writeInPlace(path, kProject);
+    document.load(path);
+  }
+};
+
 }  // namespace
 
 class ProjectFileWatcherTest : public QObject {
@@ -57,11 +75,9 @@ class ProjectFileWatcherTest : public QObject {
 
  private slots:
   void anOutsideChangeIsAdoptedAsOneUndoableStep() {
-    QTemporaryDir dir;
-    const QString path = dir.filePath("project.yaml");
-    writeInPlace(path, kProject);
-    ProjectDocument document;
-    document.load(path);
+    OpenProject open;
+    const QString& path = open.path;
+    ProjectDocument& document = open.document;
     ProjectFileWatcher watcher(document);
     QSignalSpy reloaded(&watcher, &ProjectFileWatcher::reloaded);
 
@@ -85,14 +101,10 @@ class ProjectFileWatcherTest : public QObject {
   }
 
   void anOutsideChangeOverUnsavedEditsIsAnnouncedOnce() {
-    QTemporaryDir dir;
-    const QString path = dir.filePath("project.yaml");
-    writeInPlace(path, kProject);
-    ProjectDocument document;
-    document.load(path);
-    auto model = document.project().model;
-    model.layers[0].hiddenSize = 48;
-    document.editModel(model, QStringLiteral("Set hidden size"));
+    OpenProject open;
+    const QString& path = open.path;
+    ProjectDocument& document = open.document;
+    setHidden(document, 48);
     ProjectFileWatcher watcher(document);
     QSignalSpy asked(&watcher, &ProjectFileWatcher::changedWhileEdited);
     QSignalSpy reloaded(&watcher, &ProjectFileWatcher::reloaded);
@@ -116,11 +128,9 @@ class ProjectFileWatcherTest : public QObject {
   }
 
   void aChangeThatDoesNotReadIsNotAdopted() {
-    QTemporaryDir dir;
-    const QString path = dir.filePath("project.yaml");
-    writeInPlace(path, kProject);
-    ProjectDocument document;
-    document.load(path);
+    OpenProject open;
+    const QString& path = open.path;
+    ProjectDocument& document = open.document;
     ProjectFileWatcher watcher(document);
     QSignalSpy unreadable(&watcher, &ProjectFileWatcher::changedUnreadable);
 
@@ -138,17 +148,12 @@ class ProjectFileWatcherTest : public QObject {
   }
 
   void theWorkbenchsOwnSaveIsNoOutsideChange() {
-    QTemporaryDir dir;
-    const QString path = dir.filePath("project.yaml");
-    writeInPlace(path, kProject);
-    ProjectDocument document;
-    document.load(path);
+    OpenProject open;
+    ProjectDocument& document = open.document;
     ProjectFileWatcher watcher(document);
     QSignalSpy reloaded(&watcher, &ProjectFileWatcher::reloaded);
     QSignalSpy asked(&watcher, &ProjectFileWatcher::changedWhileEdited);
-    auto model = document.project().model;
-    model.layers[0].hiddenSize = 40;
-    document.editModel(model, QStringLiteral("Set hidden size"));
+    setHidden(document, 40);
     document.save();
     QTest::qWait(800);
     QCOMPARE(reloaded.count(), 0);

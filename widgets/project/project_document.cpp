@@ -35,6 +35,16 @@ void rebaseData(engine::Project& project, const QString& from, const QString& to
   project.data.test = rebase(project.data.test, from, to);
 }
 
+// A project file's text; a file that cannot be read is a ConfigError naming it, as a project
+// that does not parse is.
+std::string readProjectText(const std::string& file) {
+  try {
+    return engine::readWholeFile(file);
+  } catch (const engine::FileReadError& error) {
+    throw engine::ConfigError(file, 0, 0, "", error.reason());
+  }
+}
+
 }  // namespace
 
 ProjectDocument::ProjectDocument(QObject* parent) : QObject(parent), undo_(new QUndoStack(this)) {
@@ -71,12 +81,7 @@ void ProjectDocument::setCorpusVocabulary(int64_t size) {
 }
 
 void ProjectDocument::load(const QString& path) {
-  std::string text;
-  try {
-    text = engine::readWholeFile(toNativePath(path));
-  } catch (const engine::FileReadError& error) {
-    throw engine::ConfigError(toNativePath(path), 0, 0, "", error.reason());
-  }
+  std::string text = readProjectText(toNativePath(path));
   engine::Project loaded = engine::parseProject(text, toNativePath(path));
   loaded.folder = toNativePath(QFileInfo(path).absolutePath());
   path_ = QFileInfo(path).absoluteFilePath();
@@ -92,12 +97,7 @@ void ProjectDocument::load(const QString& path) {
 
 void ProjectDocument::loadTemplate(const QString& templatePath) {
   const std::string file = toNativePath(templatePath);
-  std::string text;
-  try {
-    text = engine::readWholeFile(file);
-  } catch (const engine::FileReadError& error) {
-    throw engine::ConfigError(file, 0, 0, "", error.reason());
-  }
+  const std::string text = readProjectText(file);
   engine::Project loaded = engine::parseProject(text, file);
   rebaseData(loaded, QFileInfo(templatePath).absolutePath(), QString());
   loaded.folder.clear();
@@ -122,12 +122,7 @@ bool ProjectDocument::changedOnDisk() const {
 void ProjectDocument::reloadFromDisk() {
   if (path_.isEmpty()) return;
   const std::string file = toNativePath(path_);
-  std::string text;
-  try {
-    text = engine::readWholeFile(file);
-  } catch (const engine::FileReadError& error) {
-    throw engine::ConfigError(file, 0, 0, "", error.reason());
-  }
+  std::string text = readProjectText(file);
   engine::Project parsed = engine::parseProject(text, file);
   parsed.folder = toNativePath(folder());
   if (text != text_) {
