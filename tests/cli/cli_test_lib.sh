@@ -60,3 +60,19 @@ training:
 evaluation: {batch_size: 2, bptt: 20}
 YAML
 }
+
+# The user's files an output command must leave alone: `$1 PATH` (a function that runs the
+# command with PATH as its output, its words in $work/out.txt) is run at a file of the user's
+# and at a link to one, named with suffix $2; each must be refused in words, unchanged.
+expect_users_files_kept() {
+  local write=$1 suffix=$2
+  printf 'my notes\n' >"$work/notes.$suffix"
+  if "$write" "$work/notes.$suffix"; then fail "a file of the user's was replaced"; fi
+  cat "$work/out.txt"
+  grep -q "not a file this command wrote" "$work/out.txt" || fail "no reason given"
+  grep -q "my notes" "$work/notes.$suffix" || fail "notes.$suffix changed"
+  printf 'elsewhere\n' >"$work/target.txt"
+  ln -s "$work/target.txt" "$work/link.$suffix"
+  if "$write" "$work/link.$suffix"; then fail "written through a link"; fi
+  grep -q "elsewhere" "$work/target.txt" || fail "the link's target changed"
+}
