@@ -117,7 +117,11 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
       out << "\n";
     } else if (const auto* log = std::get_if<engine::LogEvent>(&*event)) {
       out << (terminal ? "\n" : "") << log->message << "\n";
-    } else if (const auto* finished = std::get_if<engine::FinishedEvent>(&*event)) {
+    } else if (const auto* finished = std::get_if<engine::FinishedEvent>(&*event);
+               finished != nullptr && finished->beforeStart) {
+      out << (terminal ? "\n" : "")
+          << "stopped before training began (the corpus was being read); nothing was recorded\n";
+    } else if (finished != nullptr) {
       out << (terminal ? "\n" : "") << (finished->stopped ? "stopped" : "finished") << " at step "
           << finished->step << " after " << engine::compactDuration(finished->wallSeconds);
       if (!finished->stopped && finished->end != engine::RunEnd::Length)

@@ -169,7 +169,7 @@ int runTrain(const CommandLine& args, bool resume, std::ostream& out, std::ostre
   const TerminalTrainingResult result = trainInTerminal(project, options, out, err);
   const auto& outcome = result.outcome;
   if (outcome.failed) return 1;
-  if (!options.quiet) {
+  if (!options.quiet && outcome.runId > 0) {
     out << "run " << outcome.runId << ", checkpoint " << outcome.latestCheckpoint << "\n";
   }
   return 0;

@@ -29,6 +29,7 @@ class CharScanner {
     while (going && i < size) {
       if (i >= releaseAt) {
         file_.releaseBefore(i);
+        file_.checkStop();
         releaseAt = i + kReleaseChunk;
       }
       const uint8_t byte = data[i];

@@ -52,22 +52,26 @@ CorpusSplit makeSplit(TokenStream tokens, const std::string& source) {
   return split;
 }
 
-CorpusReader openReader(const std::string& path, CorpusFormat format, InputLevel level) {
-  return CorpusReader(std::make_shared<const MappedFile>(path), resolveCorpusFormat(format, path),
-                      level);
+CorpusReader openReader(const std::string& path, CorpusFormat format, InputLevel level,
+                        const StopCheck& stop) {
+  auto file = std::make_shared<MappedFile>(path);
+  file->setStopCheck(stop);
+  return CorpusReader(std::move(file), resolveCorpusFormat(format, path), level);
 }
 
 // The training text: one file mapped, or several joined (their format is the first's).
 CorpusReader openTrainReader(const DataConfig& config, InputLevel level,
-                             const std::string& projectDir, std::string& described) {
+                             const std::string& projectDir, std::string& described,
+                             const StopCheck& stop) {
   const std::string first = resolvePath(projectDir, config.train);
   if (config.moreTrain.empty()) {
     described = first;
-    return openReader(first, config.format, level);
+    return openReader(first, config.format, level, stop);
   }
   std::vector<std::string> paths;
   for (const std::string& file : trainFiles(config)) paths.push_back(resolvePath(projectDir, file));
-  auto joined = std::make_shared<const MappedFile>(paths);
+  auto joined = std::make_shared<MappedFile>(paths);
+  joined->setStopCheck(stop);
   described = joined->path();
   return CorpusReader(std::move(joined), resolveCorpusFormat(config.format, first), level);
 }
@@ -212,8 +216,9 @@ int64_t countWords(const TokenStream& tokens, const Vocabulary& vocabulary) {
   return count + (lineHasWords ? 1 : 0);
 }
 
-CorpusSplit loadSplit(const std::string& path, CorpusFormat format, const Vocabulary& vocabulary) {
-  const CorpusReader reader = openReader(path, format, vocabulary.level());
+CorpusSplit loadSplit(const std::string& path, CorpusFormat format, const Vocabulary& vocabulary,
+                      const StopCheck& stop) {
+  const CorpusReader reader = openReader(path, format, vocabulary.level(), stop);
   CorpusSplit split = makeSplit(reader.encode(vocabulary, countNonEmpty(reader, path)), path);
   split.words = countWords(split.tokens, vocabulary);
   return split;
@@ -231,11 +236,12 @@ int64_t generatedVocabularySize(const DataConfig& config) {
   return 0;
 }
 
-Corpus loadCorpus(const DataConfig& config, InputLevel level, const std::string& projectDir) {
+Corpus loadCorpus(const DataConfig& config, InputLevel level, const std::string& projectDir,
+                  const StopCheck& stop) {
   if (config.synthetic != SyntheticTask::None) return generateCorpus(config, level);
   checkConfig(config);
   std::string trainPath;  // the file, or the first of several and how many follow
-  const CorpusReader reader = openTrainReader(config, level, projectDir, trainPath);
+  const CorpusReader reader = openTrainReader(config, level, projectDir, trainPath, stop);
   const VocabularySource source = resolvedSource(config.vocabulary, level);
   Corpus corpus;
   if (!config.valid.empty()) {
@@ -247,15 +253,16 @@ Corpus loadCorpus(const DataConfig& config, InputLevel level, const std::string&
       reader.tally(count, tally);
       for (const std::string& path : {validPath, testPath}) {
         // Every symbol: no count first (loadSplit below counts, and finds an empty file).
-        openReader(path, config.format, level).tally(std::numeric_limits<int64_t>::max(), tally);
+        openReader(path, config.format, level, stop)
+            .tally(std::numeric_limits<int64_t>::max(), tally);
       }
       corpus.vocabulary = CorpusReader::vocabularyOf(level, tally, config.minCount);
     } else {
       corpus.vocabulary = withUnk(reader.buildVocabulary(count, config.minCount), source);
     }
     corpus.train = makeSplit(reader.encode(corpus.vocabulary, count), trainPath);
-    corpus.valid = loadSplit(validPath, config.format, corpus.vocabulary);
-    corpus.test = loadSplit(testPath, config.format, corpus.vocabulary);
+    corpus.valid = loadSplit(validPath, config.format, corpus.vocabulary, stop);
+    corpus.test = loadSplit(testPath, config.format, corpus.vocabulary, stop);
   } else {
     // One text: count, take the vocabulary (from the train part, or all of it), encode it all
     // once and cut the splits as views of the same ids.

@@ -6,6 +6,7 @@
 #include "engine/config/data_config.h"
 #include "engine/config/model_config.h"
 #include "engine/data/data_error.h"
+#include "engine/data/mapped_file.h"
 #include "engine/data/token_stream.h"
 #include "engine/data/vocabulary.h"
 
@@ -50,7 +51,10 @@ struct Corpus {
 // (the only way a split may be empty). Byte level keeps the file mapped and its bytes are the ids
 // (ptb-char files are decoded to the bytes of their characters instead). Raw cannot be read at char
 // level, nor ptb-char at word level. max_symbols keeps the first N symbols of each split.
-Corpus loadCorpus(const DataConfig& config, InputLevel level, const std::string& projectDir);
+// `stop` is asked between chunks of a large file: ReadingStopped ends the reading once it says
+// so (a command's Ctrl-C is honoured while a 200 MB corpus is read).
+Corpus loadCorpus(const DataConfig& config, InputLevel level, const std::string& projectDir,
+                  const StopCheck& stop = {});
 
 // The vocabulary size of generated data, known from the config alone (the reverse copy task:
 // its V tokens, the marker and <eos>; a long-range problem: its symbols); 0 for corpus files.
@@ -58,7 +62,8 @@ int64_t generatedVocabularySize(const DataConfig& config);
 
 // Reads one more file with an existing vocabulary (evaluation on other text). Symbols
 // outside the vocabulary become <unk>, or throw DataError naming the symbol and position.
-CorpusSplit loadSplit(const std::string& path, CorpusFormat format, const Vocabulary& vocabulary);
+CorpusSplit loadSplit(const std::string& path, CorpusFormat format, const Vocabulary& vocabulary,
+                      const StopCheck& stop = {});
 
 // The whitespace-separated words of a token stream's text, as CorpusSplit::words counts them.
 int64_t countWords(const TokenStream& tokens, const Vocabulary& vocabulary);

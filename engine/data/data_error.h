@@ -11,4 +11,10 @@ class DataError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Reading stopped because the caller asked (MappedFile::checkStop): no problem of the data's.
+class ReadingStopped : public std::runtime_error {
+ public:
+  ReadingStopped() : std::runtime_error("reading the corpus was stopped") {}
+};
+
 }  // namespace mrnn::engine

@@ -102,6 +102,10 @@ bool MappedFile::shrank() const {
   return guard_ != nullptr && guard_->shrank();
 }
 
+void MappedFile::checkStop() const {
+  if (stop_ && stop_()) throw ReadingStopped();
+}
+
 void MappedFile::checkUnchanged() const {
   if (!shrank()) return;
   struct stat info {};

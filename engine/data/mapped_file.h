@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -10,6 +11,9 @@
 namespace mrnn::engine {
 
 class ShrinkGuard;
+
+// Whether whoever reads a file has been asked to stop (a command's Ctrl-C, the GUI's Stop).
+using StopCheck = std::function<bool()>;
 
 // A read-only memory map of a whole file. Corpora are read through it so that a large file
 // never needs a second copy in memory: byte-level token streams use the mapping itself, and
@@ -39,6 +43,12 @@ class MappedFile {
   // does not keep 100 MB resident next to the ids decoded from it.
   void releaseBefore(int64_t offset) const;
 
+  // The readers' passes ask between chunks of kReleaseChunk bytes, so that a stop asked while
+  // a large corpus is read is honoured within a fraction of a second: checkStop() throws
+  // ReadingStopped once `stop` says so. Set before the file is shared.
+  void setStopCheck(StopCheck stop) { stop_ = std::move(stop); }
+  void checkStop() const;
+
   // A file truncated by another process while mapped reads as zeros past its new end rather
   // than killing the process (ShrinkGuard); readers call checkUnchanged() after reading.
   bool shrank() const;
@@ -55,6 +65,7 @@ class MappedFile {
   std::unique_ptr<ShrinkGuard> guard_;  // file mappings only
   bool joined_ = false;  // anonymous memory: its pages cannot be dropped and read back
   std::vector<std::pair<int64_t, std::string>> parts_;  // joined files: where each begins
+  StopCheck stop_;
 };
 
 }  // namespace mrnn::engine

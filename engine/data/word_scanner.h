@@ -31,6 +31,7 @@ class WordScanner {
     while (going && i < size) {
       if (i >= releaseAt) {
         file_.releaseBefore(i);
+        file_.checkStop();
         releaseAt = i + kReleaseChunk;
       }
       const uint8_t byte = data[i];

@@ -120,7 +120,12 @@ void Session::setUp(const std::string& resumeFrom) {
     throw std::runtime_error("the project has no 'data:' section: name a training corpus first");
   }
   if (!resumeFrom.empty()) resume_.emplace(planResume(project_, resumeFrom, length_));
-  parts_ = buildTrainingParts(project_, collective_, [this](const std::string& l) { log(l); });
+  // One process stops while its corpus is read; ranks stop together between steps instead.
+  StopCheck stop;
+  if (!ranked_) stop = [this] { return stop_.stopRequested(); };
+  parts_ = buildTrainingParts(
+      project_, collective_, [this](const std::string& l) { log(l); }, stop);
+  if (stop && stop()) throw ReadingStopped();  // asked while the model was built
   book_ = ValidationBook(training().earlyStopPatience, parts_.vocabularySize());
   openRun(resumeFrom);
   resume_.reset();  // its tensors are the run's now
@@ -364,6 +369,13 @@ TrainingOutcome Session::run(const std::string& resumeFrom) {
       journal_.updateProgress(counters_.step, counters_.wallSeconds);
     }
     end();
+  } catch (const ReadingStopped&) {
+    // Before a run was created or continued: nothing to record, nothing to save.
+    outcome_.stopped = true;
+    FinishedEvent stopped;
+    stopped.stopped = true;
+    stopped.beforeStart = true;
+    publish_(stopped);
   } catch (const std::exception& error) {
     outcome_.failed = true;
     outcome_.reason = trainingFailureText(error, parts_.device, counters_.step, parts_.sizeText);

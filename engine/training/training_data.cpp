@@ -11,7 +11,8 @@
 namespace mrnn::engine {
 
 TrainingData::TrainingData(const Project& project,
-                           const std::function<void(const std::string&)>& log) {
+                           const std::function<void(const std::string&)>& log,
+                           const StopCheck& stop) {
   if (isLongRangeProblem(project.data.synthetic)) {
     try {
       problem_ = std::make_unique<LongRangeProblem>(project.data.synthetic, project.data.problem);
@@ -21,7 +22,7 @@ TrainingData::TrainingData(const Project& project,
     vocabulary_ = problem_->vocabulary();
     return;
   }
-  corpus_ = loadCorpus(project.data, project.model.input.level, project.folder);
+  corpus_ = loadCorpus(project.data, project.model.input.level, project.folder, stop);
   checkHeldOutSplits(corpus_, project.data, log);
   vocabulary_ = corpus_.vocabulary;
 }

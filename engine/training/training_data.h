@@ -23,8 +23,10 @@ class TrainingData {
   enum class HeldOut { Valid, Test };
 
   // Reads the corpus (the held-out splits checked, notes to `log`) or sets the problem up.
-  // Throws DataError or std::runtime_error naming what is wrong.
-  TrainingData(const Project& project, const std::function<void(const std::string&)>& log);
+  // Throws DataError or std::runtime_error naming what is wrong, ReadingStopped once `stop`
+  // says so while a corpus is read.
+  TrainingData(const Project& project, const std::function<void(const std::string&)>& log,
+               const StopCheck& stop = {});
 
   const Vocabulary& vocabulary() const { return vocabulary_; }
   // "2,158,117 symbols" or "temporal_order_2bit sequences of length 100", for the log.

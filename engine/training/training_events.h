@@ -84,6 +84,9 @@ struct FinishedEvent {
   double testErrorRate = -1.0;
   int64_t testSequences = 0;  // the sequences testErrorRate is over
   RunEnd end = RunEnd::Length;
+  // Stopped while the corpus was read, before a run was created or continued: nothing was
+  // recorded, and there is no checkpoint to resume.
+  bool beforeStart = false;
 };
 
 struct FailedEvent {

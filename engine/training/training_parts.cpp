@@ -136,7 +136,8 @@ int64_t TrainingParts::vocabularySize() const {
 }
 
 TrainingParts buildTrainingParts(const Project& project, Collective& collective,
-                                 const std::function<void(const std::string&)>& log) {
+                                 const std::function<void(const std::string&)>& log,
+                                 const StopCheck& stop) {
   const TrainingConfig& training = project.training;
   const bool ranked = collective.size() > 1;
   TrainingParts parts;
@@ -154,7 +155,7 @@ TrainingParts buildTrainingParts(const Project& project, Collective& collective,
                    {"training", "training.threads: 0 follows the load"}, 0.25);
   torch::manual_seed(training.seed);
 
-  parts.data = std::make_unique<TrainingData>(project, log);
+  parts.data = std::make_unique<TrainingData>(project, log, stop);
   const int64_t vocab = parts.vocabularySize();
   if (project.model.input.vocabSize > 0 && project.model.input.vocabSize != vocab) {
     log("the corpus has " + std::to_string(vocab) + " symbols; model.input.vocab_size (" +

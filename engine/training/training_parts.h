@@ -71,8 +71,10 @@ struct TrainingParts {
 
 // Builds them, checking first that the model fits the machine's (or the GPU's) memory, and
 // seeds the generators as the run's seed says (each rank its own masks). `log` gets what a
-// researcher should read (the thread count, a vocabulary size the corpus replaced).
+// researcher should read (the thread count, a vocabulary size the corpus replaced). `stop` is
+// asked while the corpus is read (TrainingData).
 TrainingParts buildTrainingParts(const Project& project, Collective& collective,
-                                 const std::function<void(const std::string&)>& log);
+                                 const std::function<void(const std::string&)>& log,
+                                 const StopCheck& stop = {});
 
 }  // namespace mrnn::engine

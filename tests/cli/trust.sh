@@ -3,8 +3,9 @@
 # One case a run: exports and other outputs never replace a project's files, a link's target,
 # a device or a FIFO; project files edited from the command line keep their comments; readers
 # refuse devices and FIFOs at once; names reach the terminal escaped; a Hessian-free step
-# honours SIGTERM, and so does a benchmark's child; a run's recorded test figure is eval's;
-# a link or FIFO at a lock's, log's or run database's name is refused, never written through.
+# honours SIGTERM, and so do the reading of a large corpus and a benchmark's child; a run's
+# recorded test figure is eval's; a link or FIFO at a lock's, log's or run database's name is
+# refused, never written through.
 # usage: trust.sh <mrnn> <tiny project folder> <projects folder> <case>
 set -u
 mrnn=$1
@@ -267,6 +268,27 @@ case $case in
     mkfifo "$work/runs.sqlite"
     refused "is a FIFO, not a database file" train "$project"
     refused "is a FIFO, not a database file" runs list "$work"
+    ;;
+  corpus-sigterm)
+    # The defect: SIGTERM while a large corpus was read went unheard until it was read whole
+    # (3.3 s for 200 MB), and then a run was recorded that never took a step.
+    yes "the quick brown fox jumps over the lazy dog and a few more words after it" |
+      head -c 300000000 >"$work/big.txt"
+    sed -i 's|train: corpus.txt|train: big.txt|; s|level: char|level: word|' "$project"
+    "$mrnn" train "$project" >"$work/train.out" 2>&1 &
+    trainer=$!
+    sleep 0.5
+    start=$(date +%s%N)
+    kill -TERM "$trainer"
+    wait "$trainer"
+    status=$?
+    took=$((($(date +%s%N) - start) / 1000000))
+    cat "$work/train.out"
+    echo "SIGTERM honoured in ${took} ms"
+    [ "$status" -eq 0 ] || fail "exit status $status after SIGTERM"
+    [ "$took" -lt 1000 ] || fail "SIGTERM took ${took} ms"
+    grep -q "^stopped before training began" "$work/train.out" || fail "not stopped while reading"
+    [ ! -e "$work/runs.sqlite" ] || fail "a run was recorded"
     ;;
   *) fail "unknown case" ;;
 esac

@@ -574,7 +574,10 @@ void TrainingMonitorPanel::onFinished(const engine::FinishedEvent& event) {
   const bool stalled = !event.stopped && event.end == engine::RunEnd::Stalled;
   QString title;
   QString detail;
-  if (event.stopped) {
+  if (event.beforeStart) {
+    title = tr("Stopped before training began");
+    detail = tr("The corpus was still being read: nothing was recorded.");
+  } else if (event.stopped) {
     title = tr("%1 stopped at step %2").arg(run).arg(event.step);
     detail = tr("Its latest checkpoint was saved: resume it from the Runs table.");
   } else {
