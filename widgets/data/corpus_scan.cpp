@@ -70,7 +70,8 @@ CorpusScanResult scanCorpus(const CorpusScanRequest& request, const engine::Stop
   timer.start();
   try {
     const engine::Corpus corpus =
-        engine::loadCorpus(request.data, request.level, toNativePath(request.folder));
+        engine::loadCorpus(request.data, request.level, toNativePath(request.folder),
+                           [&cancel] { return cancel.stopRequested(); });
     if (cancel.stopRequested()) {
       result.cancelled = true;
       return result;
@@ -127,6 +128,8 @@ CorpusScanResult scanCorpus(const CorpusScanRequest& request, const engine::Stop
     }
     result.preview = previewOf(corpus, request.previewCharacters);
     result.ok = true;
+  } catch (const engine::ReadingStopped&) {
+    result.cancelled = true;
   } catch (const std::exception& error) {
     result.error = QString::fromUtf8(error.what());
   }

@@ -54,8 +54,8 @@ struct CorpusScanResult {
 };
 
 // Reads the corpus with engine::loadCorpus and summarises it. Runs on a worker thread; polls
-// `cancel` between its stages (loadCorpus itself runs to the end). Never throws: failures come
-// back in `error`.
+// `cancel` between its stages and, inside loadCorpus, between chunks of a large file. Never
+// throws: failures come back in `error`.
 CorpusScanResult scanCorpus(const CorpusScanRequest& request, const engine::StopToken& cancel);
 
 }  // namespace mrnn::widgets

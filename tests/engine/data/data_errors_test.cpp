@@ -1,4 +1,5 @@
-// Every kind of bad corpus input gives a DataError naming the file and the problem.
+// Every kind of bad corpus input gives a DataError naming the file and the problem; a stop
+// asked while a large one is read ends the reading.
 
 #include <unistd.h>
 
@@ -231,4 +232,25 @@ MRNN_TEST(a_text_corpus_truncated_under_its_mapping_is_named_not_a_crash) {
   const engine::MappedFile other(scratch.write("d.txt", std::string(8192, 'z')));
   EXPECT_EQ(other.data()[8000], uint8_t{'z'});
   EXPECT(!other.shrank());
+}
+
+// A stop asked while a corpus is read ends the reading at the next 16 MB chunk, in every pass
+// (counting, the vocabulary, encoding), as ReadingStopped rather than a problem of the data's.
+MRNN_TEST(a_stop_ends_the_reading_of_a_large_corpus_between_chunks) {
+  test::DataScratch scratch("stop");
+  std::string text;
+  while (text.size() < (size_t{40} << 20)) text += "the quick brown fox jumps over the lazy dog\n";
+  const std::string path = scratch.write("big.txt", text);
+  for (const InputLevel level : {InputLevel::Word, InputLevel::Char}) {
+    int asked = 0;
+    EXPECT_THROWS_WITH(engine::ReadingStopped,
+                       engine::loadCorpus(one(path), level, "", [&asked] { return ++asked > 3; }),
+                       "stopped");
+    EXPECT_EQ(asked, 4);  // the passes asked at each chunk until the answer was yes
+  }
+  int asked = 0;
+  const engine::Corpus corpus =
+      engine::loadCorpus(one(path), InputLevel::Word, "", [&asked] { return ++asked < 0; });
+  EXPECT(asked >= 6);  // never asked to stop: read whole, asking on the way
+  EXPECT(corpus.train.tokens.size() > 0);
 }
