@@ -176,6 +176,13 @@ void MainWindow::refreshRunViews() {
 
 void MainWindow::showEvent(QShowEvent* event) {
   QMainWindow::showEvent(event);
+  // A message given before the window showed (the project opened at launch) did not hide the
+  // project's line, which was not visible then: given again (QStatusBar ignores the same text
+  // twice, hence the clearing), it does.
+  if (const QString message = statusBar()->currentMessage(); !message.isEmpty()) {
+    statusBar()->clearMessage();
+    showStatus(message);
+  }
   if (layoutApplied_) return;
   layoutApplied_ = true;
   // The first layout (a saved one replaces it): the composer keeps the larger share.
