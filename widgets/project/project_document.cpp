@@ -121,9 +121,12 @@ bool ProjectDocument::changedOnDisk() const {
 
 void ProjectDocument::reloadFromDisk() {
   if (path_.isEmpty()) return;
-  const std::string file = toNativePath(path_);
-  std::string text = readProjectText(file);
-  engine::Project parsed = engine::parseProject(text, file);
+  adoptDiskText(readProjectText(toNativePath(path_)));
+}
+
+void ProjectDocument::adoptDiskText(std::string text) {
+  if (path_.isEmpty()) return;
+  engine::Project parsed = engine::parseProject(text, toNativePath(path_));
   parsed.folder = toNativePath(folder());
   if (text != text_) {
     undo_->push(new ProjectEditCommand(*this, {project_, text_}, {std::move(parsed), text},

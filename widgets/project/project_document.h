@@ -54,11 +54,15 @@ class ProjectDocument : public QObject {
   void save(bool replaceOutsideChanges = false);
   // Whether another program changed the file since this document last read or wrote it.
   bool changedOnDisk() const;
+  // The file's text as this document last read or wrote it.
+  const std::string& diskText() const { return diskText_; }
   // Adopts the file's text as it is on disk now (another program changed it) as one undoable
   // step, "Reload from disk", and counts it as saved: Undo brings back the text this document
   // had, unsaved, so nothing typed here is lost. Throws engine::ConfigError (file, line, key)
   // when the text does not read as a project, leaving the document as it was.
   void reloadFromDisk();
+  // The same, with the file's text as the caller just read it.
+  void adoptDiskText(std::string text);
   void saveAs(const QString& path);
 
   // Replaces the project with `after` as one undoable step labelled `label` ("Set hidden

@@ -5,6 +5,7 @@
 #include <QTimer>
 
 #include <exception>
+#include <utility>
 
 #include "engine/io/atomic_file.h"
 #include "widgets/native_path.h"
@@ -42,15 +43,15 @@ void ProjectFileWatcher::follow() {
 void ProjectFileWatcher::check() {
   if (document_.isUntitled()) return;
   if (!watcher_->files().contains(document_.path())) follow();
-  if (!document_.changedOnDisk()) {
-    announced_.clear();
-    return;
-  }
   std::string text;
   try {
     text = engine::readWholeFile(toNativePath(document_.path()));
   } catch (const std::exception&) {
     return;  // gone or unreadable for now: Save says so when it comes to that
+  }
+  if (text == document_.diskText()) {
+    announced_.clear();
+    return;
   }
   if (text == announced_) return;
   announced_ = text;
@@ -59,7 +60,7 @@ void ProjectFileWatcher::check() {
     return;
   }
   try {
-    document_.reloadFromDisk();
+    document_.adoptDiskText(std::move(text));
   } catch (const std::exception& error) {
     emit changedUnreadable(document_.path(), QString::fromUtf8(error.what()));
     return;
