@@ -4,7 +4,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -42,6 +44,9 @@ int openRegularFile(const std::string& path, struct stat& status) {
   return fd;
 }
 
+constexpr const char* kTemporaryMark = ".tmp-";
+constexpr size_t kTemporaryLetters = 8;
+
 std::string temporaryNameBeside(const std::string& path) {
   // ".tmp-" marks a leftover that RunCatalogue clears; the suffix only has to be unlikely.
   static std::atomic<uint64_t> counter{0};
@@ -49,8 +54,8 @@ std::string temporaryNameBeside(const std::string& path) {
   uint64_t value = seed ^ (static_cast<uint64_t>(::getpid()) << 20) ^ counter.fetch_add(1);
   value *= 0x9E3779B97F4A7C15ULL;
   static const char kLetters[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-  std::string name = path + ".tmp-";
-  for (int i = 0; i < 8; ++i, value /= 36) name += kLetters[value % 36];
+  std::string name = path + kTemporaryMark;
+  for (size_t i = 0; i < kTemporaryLetters; ++i, value /= 36) name += kLetters[value % 36];
   return name;
 }
 
@@ -67,6 +72,14 @@ void syncFolderOf(const std::string& path) {
 }
 
 }  // namespace
+
+bool isTemporaryOf(const std::string& name, const std::string& target) {
+  // Earlier builds' temporaries (mkstemp's) had six letters: they are recognised too.
+  const std::string prefix = target + kTemporaryMark;
+  if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) return false;
+  return std::all_of(name.begin() + static_cast<std::ptrdiff_t>(prefix.size()), name.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; });
+}
 
 void writeFileAtomically(const std::string& path, const std::string& contents) {
   // rename(2) would replace a link, device or FIFO with a regular file: never do that.

@@ -15,6 +15,11 @@ namespace mrnn::engine {
 // keeps its mode, owner and group; a new one gets 0666 less the umask, as any new file.
 void writeFileAtomically(const std::string& path, const std::string& contents);
 
+// Whether `name` (a file name, no folder) is the temporary writeFileAtomically gives a save of
+// `target` (also a name): "<target>.tmp-" and letters or digits. One left behind means its
+// process died mid-save.
+bool isTemporaryOf(const std::string& name, const std::string& target);
+
 // What a text file the workbench reads whole (a project, experiment, mapping, vocabulary or
 // description) may hold: far more than any real one.
 inline constexpr uint64_t kMaxTextFileBytes = uint64_t{64} << 20;

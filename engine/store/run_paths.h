@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <string>
 
+#include "engine/io/atomic_file.h"
+
 namespace mrnn::engine {
 
 // Where a project keeps its runs: <folder>/runs.sqlite and <folder>/checkpoints/run-<id>/.
@@ -30,17 +32,13 @@ struct RunPaths {
   }
   // Whether `name` in a run's checkpoint folder is one the workbench writes there: its two
   // checkpoints, its lock, or a temporary an atomic save of a checkpoint left when its process
-  // died ("latest.pt.tmp-" and eight letters or digits). Anything else there is the user's.
+  // died. Anything else there is the user's.
   static bool isRunFile(const std::string& name) {
-    if (name == "latest.pt" || name == "best.pt" || name == "writer.lock") return true;
-    for (const std::string checkpoint : {"latest.pt.tmp-", "best.pt.tmp-"}) {
-      if (name.size() > checkpoint.size() && name.compare(0, checkpoint.size(), checkpoint) == 0)
-        return true;
-    }
-    return false;
+    return name == "latest.pt" || name == "best.pt" || name == "writer.lock" ||
+           isLeftoverTemporary(name);
   }
   static bool isLeftoverTemporary(const std::string& name) {
-    return isRunFile(name) && name.find(".tmp-") != std::string::npos;
+    return isTemporaryOf(name, "latest.pt") || isTemporaryOf(name, "best.pt");
   }
 };
 
