@@ -78,6 +78,10 @@ bool isFigurePath(const QString& path) {
   return suffixFormat(path).has_value();
 }
 
+void markAsWorkbenchFigure(QImage& image) {
+  image.setText(QStringLiteral("Software"), QString::fromLatin1(kFigureMark));
+}
+
 bool isWorkbenchFigure(const QString& path) {
   const std::string bytes = engine::fileHead(QFile::encodeName(path).toStdString(), 64 * 1024);
   if (bytes.rfind("\x89PNG", 0) == 0 || bytes.rfind("<?xml", 0) == 0) {
@@ -107,7 +111,7 @@ void saveFigure(const QString& path, const QSize& size,
       QImage image(size * 2, QImage::Format_ARGB32);
       image.setDevicePixelRatio(2.0);
       image.fill(Qt::white);
-      image.setText(QStringLiteral("Software"), QString::fromLatin1(kFigureMark));
+      markAsWorkbenchFigure(image);
       paint(image, size);
       ok = image.save(&buffer, "PNG");
       break;

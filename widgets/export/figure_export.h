@@ -7,6 +7,7 @@
 #include <vector>
 
 class QCustomPlot;
+class QImage;
 class QPaintDevice;
 class QWidget;
 
@@ -22,8 +23,10 @@ QString figureFileFilter();
 // True for .png, .svg and .pdf (any case).
 bool isFigurePath(const QString& path);
 // Whether the file at `path` is a figure saveFigure() wrote (by the mark each format carries),
-// so that a save without a dialog may replace it.
+// or a picture given the mark below, so that a save without a dialog may replace it.
 bool isWorkbenchFigure(const QString& path);
+// Gives a picture saved as PNG the figures' mark (a window's screenshot).
+void markAsWorkbenchFigure(QImage& image);
 
 // A figure of `size` (logical pixels) into `path`: `paint` draws on the device it is given
 // (with its own QPainter or QCPPainter) in logical coordinates.
