@@ -44,6 +44,21 @@ write_pytorch_lm() {
   cp "$(dirname "${BASH_SOURCE[0]}")/../engine/interop/interop_files/lstm_state_dict.pt" "$work/lm.pt"
 }
 
+# Sends SIGTERM to the training process $1 and waits for it: it must end within a second, with
+# exit status 0; prints how long it took.
+stopped_within_a_second() {
+  local trainer=$1 start status took
+  start=$(date +%s%N)
+  kill -TERM "$trainer"
+  wait "$trainer"
+  status=$?
+  took=$((($(date +%s%N) - start) / 1000000))
+  cat "$work/train.out"
+  echo "stopped ${took} ms after SIGTERM"
+  [ "$status" -eq 0 ] || fail "exit status $status after SIGTERM"
+  [ "$took" -lt 1000 ] || fail "SIGTERM took ${took} ms"
+}
+
 case $case in
   export-outputs)
     # The defect: --output <project>/runs.sqlite, a checkpoint, project.yaml, /dev/null, a link
@@ -192,15 +207,7 @@ case $case in
       sleep 0.1
     done
     sleep 2
-    start=$(date +%s%N)
-    kill -TERM "$trainer"
-    wait "$trainer"
-    status=$?
-    took=$((($(date +%s%N) - start) / 1000000))
-    cat "$work/train.out"
-    echo "stopped ${took} ms after SIGTERM"
-    [ "$status" -eq 0 ] || fail "exit status $status after SIGTERM"
-    [ "$took" -lt 1000 ] || fail "SIGTERM took ${took} ms"
+    stopped_within_a_second "$trainer"
     grep -q "^stopped at step" "$work/train.out" || fail "not stopped"
     ;;
   eval-figure)
@@ -278,15 +285,7 @@ case $case in
     "$mrnn" train "$project" >"$work/train.out" 2>&1 &
     trainer=$!
     sleep 0.5
-    start=$(date +%s%N)
-    kill -TERM "$trainer"
-    wait "$trainer"
-    status=$?
-    took=$((($(date +%s%N) - start) / 1000000))
-    cat "$work/train.out"
-    echo "SIGTERM honoured in ${took} ms"
-    [ "$status" -eq 0 ] || fail "exit status $status after SIGTERM"
-    [ "$took" -lt 1000 ] || fail "SIGTERM took ${took} ms"
+    stopped_within_a_second "$trainer"
     grep -q "^stopped before training began" "$work/train.out" || fail "not stopped while reading"
     [ ! -e "$work/runs.sqlite" ] || fail "a run was recorded"
     ;;
