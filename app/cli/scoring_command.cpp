@@ -3,8 +3,8 @@
 #include <torch/torch.h>
 
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -13,6 +13,7 @@
 #include "engine/analysis/loaded_model.h"
 #include "engine/analysis/model_placement.h"
 #include "engine/data/corpus.h"
+#include "engine/io/atomic_file.h"
 #include "engine/models/language_model.h"
 #include "engine/runtime/machine_resources.h"
 #include "engine/scoring/debagging.h"
@@ -26,12 +27,20 @@
 namespace mrnn::app {
 namespace {
 
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+// The text of --file, refused at once when it is no regular file (a FIFO would wait for good,
+// /dev/zero never ends) or more than memory holds: the text and its ids are held (about 9
+// bytes a symbol); the scores stream.
+std::string readTextToScore(const std::string& path) {
+  engine::requireRegularFile(path);
+  std::error_code error;
+  const auto bytes = std::filesystem::file_size(path, error);
+  if (!error) {
+    engine::requireMemory(
+        10.0 * static_cast<double>(bytes),
+        "scoring '" + path + "' (" + engine::formatBytes(static_cast<double>(bytes)) + ")",
+        "Score it in parts");
+  }
+  return engine::readWholeFile(path, std::numeric_limits<uint64_t>::max());
 }
 
 // The model to analyse, on --device (every mode: text, debag, recovery, mask).
@@ -74,18 +83,8 @@ int scoreText(const CommandLine& args, std::ostream& out, std::ostream& err) {
     err << "mrnn score: give the text with exactly one of --text TEXT or --file F\n";
     return 2;
   }
-  if (args.has("file")) {
-    // The text and its ids are held (about 9 bytes a symbol); the scores stream.
-    std::error_code error;
-    const auto bytes = std::filesystem::file_size(args.value("file"), error);
-    if (!error) {
-      engine::requireMemory(10.0 * static_cast<double>(bytes),
-                            "scoring '" + args.value("file") + "' (" +
-                                engine::formatBytes(static_cast<double>(bytes)) + ")",
-                            "Score it in parts");
-    }
-  }
-  const std::string text = args.has("text") ? args.value("text") : readFile(args.value("file"));
+  const std::string text =
+      args.has("text") ? args.value("text") : readTextToScore(args.value("file"));
   auto loaded = load(args, args.positional()[1]);
   CommandThreads threads(loaded.project.training.threads, "scoring", err);
   const auto format = args.has("json")  ? engine::TextScoreFormat::Json

@@ -161,6 +161,12 @@ case $case in
     refused "a device" import "$work/lm.pt" --project "$project" --vocabulary /dev/zero
     refused "a FIFO" import "$work/lm.pt" --project "$project" --corpus "$work/fifo.txt"
     refused "a device" import "$work/lm.pt" --project "$project" --corpus /dev/zero
+    # The defect: `mrnn score --file` waited on a FIFO for good, read /dev/zero until memory ran
+    # out, and scored a folder as "0 symbols".
+    train_tiny
+    refused "a FIFO" score "$project" --file "$work/fifo.txt"
+    refused "a device" score "$project" --file /dev/zero
+    refused "a folder" score "$project" --file "$work/checkpoints"
     sed -i 's|train: corpus.txt|train: fifo.txt|' "$project"
     refused "not a regular file" train "$project"
     ;;
