@@ -230,7 +230,8 @@ int table(const CommandLine& args, const engine::ExperimentPlan& plan, std::ostr
 }
 
 // One trial, as the queue starts it: trains (or resumes) the trial's run to its budget.
-// Exit 0 done, 1 failed, 3 stopped before its budget (a signal), 4 another process has it.
+// Exit 0 done, 1 failed, 3 stopped before its budget (a signal), 4 another process has it
+// (the trial, or the run database past the wait): the queue tries it again later.
 int trial(const CommandLine& args, const engine::ExperimentPlan& plan, std::ostream& out,
           std::ostream& err) {
   const int64_t number = positiveInteger(args, "trial", 0);
@@ -295,7 +296,7 @@ int trial(const CommandLine& args, const engine::ExperimentPlan& plan, std::ostr
       << (start.resumeFrom.empty() ? ", a new run" : ", resuming " + start.resumeFrom) << "\n"
       << std::flush;
   const TerminalTrainingResult result = trainInTerminal(project, options, out, err);
-  if (result.outcome.failed) return 1;
+  if (result.outcome.failed) return result.outcome.databaseHeld ? 4 : 1;
   if (result.outcome.finished) return 0;
   if (record->budget > 0 && result.outcome.steps >= record->budget) return 0;
   return 3;

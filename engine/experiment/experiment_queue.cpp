@@ -15,6 +15,7 @@
 #include "engine/config/loss_unit.h"
 #include "engine/data/long_range_problem.h"
 #include "engine/experiment/experiment_paths.h"
+#include "engine/experiment/held_database.h"
 #include "engine/experiment/queue_run.h"
 #include "engine/experiment/trial_executor.h"
 #include "engine/experiment/trial_executors.h"
@@ -289,11 +290,20 @@ void recordTrialExit(const ExperimentPlan& plan, ExperimentLedger& ledger,
   const bool stoppedByUs = stopping && (code == 3 || code == 128 + SIGTERM);
   if (stoppedByUs || code == 3 || code == 4) {
     ledger.setStatus(name, index, TrialStatus::Queued);
-    if (!stopping) log(describeTrial(*row) + " stopped; it will go on from its checkpoint");
+    if (stopping) return;
+    if (code == 4) {
+      // Another process had its lock, or the run database was held past the wait.
+      const std::string why = lastLogLine(ExperimentPaths::trialLog(folder, name, index));
+      log(describeTrial(*row) + " could not go on now" + (why.empty() ? "" : " (" + why + ")") +
+          "; it waits in the queue");
+    } else {
+      log(describeTrial(*row) + " stopped; it will go on from its checkpoint");
+    }
     return;
   }
-  if (code > 128 && ++kills[index] <= 1) {
+  if (code > 128 && kills[index] < 1) {
     ledger.setStatus(name, index, TrialStatus::Queued);
+    ++kills[index];  // once recorded: a held database makes the queue record it again
     log(describeTrial(*row) + " was killed (signal " + std::to_string(code - 128) +
         "); it goes on from its last checkpoint");
     return;
@@ -386,6 +396,28 @@ PendingTrials pendingTrials(const QueueRun& queue, const TrialExecutor& executor
   return found;
 }
 
+// One turn of the queue: the ended trials recorded, the next ones started. True when the queue
+// is over (stopped and idle, or nothing left to train).
+bool pollOnce(QueueRun& queue, TrialExecutor& executor) {
+  const bool polled = executor.poll(queue);
+  if (queue.stopping) return executor.idle();
+  if (!polled) return false;
+  // Halving ranks by the runs' validation; other searches need not read them every poll.
+  if (isHalving(queue.plan)) promoteAtRungs(queue.plan, queue.ledger, queue.catalogue.runs());
+  const PendingTrials pending = pendingTrials(queue, executor);
+  if (!pending.ready.empty()) executor.start(queue, pending.ready);
+  return executor.idle() && !pending.any && !pending.waiting;
+}
+
+// A stop asked while another program holds the database: what the queue could not record
+// (a trial's end, its return to the queue) the next queue run finds from the trials' runs.
+QueueOutcome stoppedWhileHeld(const QueueRun& queue) {
+  queue.log(
+      "stopped; another program still holds the run database locked, so the trials' "
+      "last states wait for the next queue run; run the experiment again to go on");
+  return QueueOutcome::Stopped;
+}
+
 QueueOutcome finishQueue(const QueueRun& queue) {
   const std::vector<TrialRecord> rows = queue.ledger.trials(queue.name());
   if (queue.stopping) {
@@ -420,33 +452,37 @@ QueueOutcome runExperimentQueue(const ExperimentPlan& plan, const QueueOptions& 
   matchLedgerToPlan(plan, options, ledger, catalogue, executor.kind(), log);
   QueueRun queue{plan, options, ledger, catalogue, log, false, {}};
   for (const std::string& line : executor.begin(queue)) log(line);
+  // Another program may hold the database a while (a database browser mid-edit): a poll that
+  // finds it locked is made again later, so no write waits long enough to delay a stop.
+  ledger.setBusyWait(kHeldDatabaseTryMilliseconds);
+  catalogue.store().setBusyWait(kHeldDatabaseTryMilliseconds);
+  HeldDatabase held(log);
 
   const auto pause = [&options]() {
     std::this_thread::sleep_for(std::chrono::milliseconds(options.pollMilliseconds));
   };
   while (true) {
-    const bool polled = executor.poll(queue);
     if (!queue.stopping && options.stop != nullptr && options.stop->stopRequested()) {
       queue.stopping = true;
+      held.stopAsked();
       executor.stopAll(queue);
     }
-    if (queue.stopping) {
-      if (executor.idle()) break;
-      pause();
-      continue;
+    try {
+      if (pollOnce(queue, executor)) break;
+      held.free();
+    } catch (const StoreBusyError&) {
+      if (!held.wait(queue.stopping)) return stoppedWhileHeld(queue);
     }
-    if (!polled) {
-      pause();
-      continue;
-    }
-    // Halving ranks by the runs' validation; other searches need not read them every poll.
-    if (isHalving(plan)) promoteAtRungs(plan, ledger, catalogue.runs());
-    const PendingTrials pending = pendingTrials(queue, executor);
-    if (!pending.ready.empty()) executor.start(queue, pending.ready);
-    if (executor.idle() && !pending.any && !pending.waiting) break;
     pause();
   }
-  return finishQueue(queue);
+  while (true) {
+    try {
+      return finishQueue(queue);
+    } catch (const StoreBusyError&) {
+      if (!held.wait(queue.stopping)) return stoppedWhileHeld(queue);
+      pause();
+    }
+  }
 }
 
 }  // namespace mrnn::engine

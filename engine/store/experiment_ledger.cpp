@@ -121,6 +121,10 @@ ExperimentLedger::~ExperimentLedger() {
   sqlite3_close_v2(db_);
 }
 
+void ExperimentLedger::setBusyWait(int milliseconds) {
+  if (db_ != nullptr) sqlite3_busy_timeout(db_, milliseconds);
+}
+
 std::vector<TrialRecord> ExperimentLedger::trials(const std::string& experiment) const {
   std::vector<TrialRecord> out;
   if (!hasTable_) return out;

@@ -47,6 +47,10 @@ class ExperimentLedger {
   ExperimentLedger(const ExperimentLedger&) = delete;
   ExperimentLedger& operator=(const ExperimentLedger&) = delete;
 
+  // How long a write waits for another connection's lock before StoreBusyError (5 s when
+  // opened).
+  void setBusyWait(int milliseconds);
+
   // The experiment's trials in index order.
   std::vector<TrialRecord> trials(const std::string& experiment) const;
   std::optional<TrialRecord> trial(const std::string& experiment, int64_t index) const;

@@ -301,6 +301,10 @@ RunStore::~RunStore() {
   sqlite3_close_v2(db_);
 }
 
+void RunStore::setBusyWait(int milliseconds) {
+  sqlite3_busy_timeout(db_, milliseconds);
+}
+
 void RunStore::configure() {
   // Wait for another connection's write rather than failing at once: the GUI and the
   // trainer share the file.

@@ -16,6 +16,14 @@ class StoreError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Another connection (a database browser mid-edit, a sqlite3 shell in a transaction) held the
+// database locked for longer than the store waits: nothing was written, and the same write
+// can be made again later.
+class StoreBusyError : public StoreError {
+ public:
+  using StoreError::StoreError;
+};
+
 // Interrupted is never stored: RunCatalogue reads a Running or Paused run whose writer's
 // lock is free (its process died: kill -9, a crash, a full disk) as Interrupted.
 enum class RunStatus { Running, Paused, Stopped, Finished, Failed, Interrupted };
@@ -95,6 +103,9 @@ class RunStore {
   RunStore& operator=(const RunStore&) = delete;
 
   const std::string& path() const { return path_; }
+  // How long a write waits for another connection's lock before StoreBusyError (5 s when
+  // opened).
+  void setBusyWait(int milliseconds);
   bool readOnly() const { return access_ == Access::ReadOnly; }
   // A random id made with the database: checkpoints carry it, so a run is never continued
   // from another project's file. Empty in a version-1 database opened read-only.

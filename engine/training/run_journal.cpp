@@ -20,9 +20,15 @@
 #include "engine/training/training_events.h"
 
 namespace mrnn::engine {
+namespace {
 
-RunJournal::RunJournal(const std::string& projectFolder, bool writes)
-    : folder_(projectFolder), writes_(writes) {}
+const char* const kFreeAgain =
+    "the run database is free again; the records that waited are written";
+
+}  // namespace
+
+RunJournal::RunJournal(const std::string& projectFolder, bool writes, Say say)
+    : folder_(projectFolder), writes_(writes), say_(std::move(say)) {}
 
 void RunJournal::open() {
   if (!writes_ || catalogue_) return;
@@ -90,11 +96,32 @@ void RunJournal::recordSettings(const std::string& configYaml, const RunRecord& 
 void RunJournal::startRunning() {
   if (!store_) return;
   std::filesystem::create_directories(RunPaths::checkpointFolder(folder_, runId_));
-  store_->setStatus(runId_, RunStatus::Running);
+  deferred_ = std::make_unique<DeferredWrites>(*store_);
+  setStatus(RunStatus::Running);
+}
+
+void RunJournal::write(DeferredWrites::Write write, int64_t weight, const char* kind) {
+  if (!deferred_) {
+    write(*store_);
+    return;
+  }
+  const bool waited = deferred_->waiting() > 0;
+  deferred_->write(std::move(write), weight, kind);
+  const bool waits = deferred_->waiting() > 0;
+  if (!say_ || waited == waits) return;
+  if (waits) {
+    say_(
+        "another program holds the run database locked; training goes on, and the run's "
+        "records wait in memory until it is free",
+        true);
+  } else {
+    say_(kFreeAgain, false);
+  }
 }
 
 void RunJournal::setStatus(RunStatus status, const std::string& reason) {
-  if (store_) store_->setStatus(runId_, status, reason);
+  if (!store_) return;
+  write([id = runId_, status, reason](RunStore& store) { store.setStatus(id, status, reason); });
 }
 
 void RunJournal::recordStep(const StepEvent& event, bool usesLearningRate) {
@@ -134,16 +161,24 @@ void RunJournal::metric(const MetricPoint& point) {
 
 void RunJournal::flush() {
   if (!store_ || pending_.empty()) return;
-  store_->appendMetrics(runId_, pending_);
-  pending_.clear();
+  std::vector<MetricPoint> points;
+  points.swap(pending_);
+  const auto weight = static_cast<int64_t>(points.size());
+  write([id = runId_,
+         points = std::move(points)](RunStore& store) { store.appendMetrics(id, points); },
+        weight);
 }
 
 void RunJournal::setBestValid(double bitsPerSymbol) {
-  if (store_) store_->setBestValid(runId_, bitsPerSymbol);
+  if (!store_) return;
+  write([id = runId_, bitsPerSymbol](RunStore& store) { store.setBestValid(id, bitsPerSymbol); });
 }
 
 void RunJournal::updateProgress(int64_t step, double wallSeconds) {
-  if (store_) store_->updateProgress(runId_, step, wallSeconds);
+  if (!store_) return;
+  write([id = runId_, step,
+         wallSeconds](RunStore& store) { store.updateProgress(id, step, wallSeconds); },
+        1, "progress");
 }
 
 void RunJournal::recordCheckpoint(const std::string& kind, const std::string& path, int64_t step,
@@ -155,23 +190,48 @@ void RunJournal::recordCheckpoint(const std::string& kind, const std::string& pa
   const auto relative = std::filesystem::relative(path, folder_, error);
   const std::string recorded = error || relative.empty() ? std::filesystem::absolute(path).string()
                                                          : relative.generic_string();
-  store_->recordCheckpoint(
-      runId_, {kind, recorded, step,
-               bestValid > 0 ? std::optional<double>(bestValid) : std::nullopt, utcTimestamp()});
+  const CheckpointRecord record{kind, recorded, step,
+                                bestValid > 0 ? std::optional<double>(bestValid) : std::nullopt,
+                                utcTimestamp()};
+  write([id = runId_, record](RunStore& store) { store.recordCheckpoint(id, record); });
 }
 
 void RunJournal::recordTest(const LossFigures& figures, int64_t step, double epoch,
                             double wallSeconds) {
-  if (store_) recordTestResult(*store_, runId_, figures, step, epoch, wallSeconds);
+  if (!store_) return;
+  write([id = runId_, figures, step, epoch, wallSeconds](RunStore& store) {
+    recordTestResult(store, id, figures, step, epoch, wallSeconds);
+  });
 }
 
 void RunJournal::fail(const std::string& reason) noexcept {
   if (!store_ || runId_ <= 0) return;
   try {
     flush();
-    store_->setStatus(runId_, RunStatus::Failed, reason);
+    setStatus(RunStatus::Failed, reason);
   } catch (const std::exception&) {
     // The database itself may be what failed; the failure's event still says why.
+  }
+  try {
+    settle(std::chrono::seconds(1));
+  } catch (const std::exception&) {
+    // As above: never throws.
+  }
+}
+
+void RunJournal::settle(std::chrono::steady_clock::duration patience,
+                        const std::function<bool()>& giveUp) {
+  if (!deferred_ || deferred_->waiting() == 0) return;
+  if (deferred_->settle(patience, giveUp)) {
+    if (say_) say_(kFreeAgain, false);
+    return;
+  }
+  if (say_) {
+    say_("run " + std::to_string(runId_) +
+             "'s last records were not written: another program "
+             "still holds the run database locked. The run reads as interrupted and resumes from "
+             "its latest checkpoint",
+         true);
   }
 }
 

@@ -1,10 +1,13 @@
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "engine/store/deferred_writes.h"
 #include "engine/store/run_lock.h"
 #include "engine/store/run_store.h"
 
@@ -23,10 +26,13 @@ struct TrainingSnapshot;
 // figure. Rank 0 (or the only process) keeps the record; every other rank's journal writes
 // nothing, so the loop calls it the same way on every rank. The store is opened (made, for a
 // project's first run) only when the run is created or reopened: a run refused before that
-// leaves the project's folder as it was.
+// leaves the project's folder as it was. Once the run trains, another program holding the
+// database does not stop it: its records wait in memory (DeferredWrites) and `say` tells the
+// researcher, a note when they start waiting and a line when they are written.
 class RunJournal {
  public:
-  RunJournal(const std::string& projectFolder, bool writes);
+  using Say = std::function<void(const std::string& line, bool note)>;
+  RunJournal(const std::string& projectFolder, bool writes, Say say = {});
   ~RunJournal();
   RunJournal(const RunJournal&) = delete;
   RunJournal& operator=(const RunJournal&) = delete;
@@ -72,17 +78,27 @@ class RunJournal {
                         double bestValid);
   void recordTest(const LossFigures& figures, int64_t step, double epoch, double wallSeconds);
   // The run failed for `reason`: what is pending and the status, as far as the store takes
-  // them (the store may be what failed). Never throws.
+  // them within a second (the store may be what failed). Never throws.
   void fail(const std::string& reason) noexcept;
+  // The run ends: what waits for a locked database is written, trying for `patience` or until
+  // `giveUp` says so. When it cannot be, says what was lost; the run then reads as interrupted
+  // (its writer's lock goes with this journal) and resumes from its latest checkpoint.
+  void settle(std::chrono::steady_clock::duration patience,
+              const std::function<bool()>& giveUp = {});
 
  private:
   void open();
+  // Writes through `deferred_` once the run trains (directly before), saying when records
+  // start or stop waiting.
+  void write(DeferredWrites::Write write, int64_t weight = 1, const char* kind = nullptr);
 
   std::string folder_;
   bool writes_ = false;
   std::unique_ptr<RunCatalogue> catalogue_;
   RunStore* store_ = nullptr;
   RunLock lock_;  // this process is the run's one writer while it is held
+  std::unique_ptr<DeferredWrites> deferred_;  // from startRunning()
+  Say say_;
   std::vector<MetricPoint> pending_;
   int64_t runId_ = 0;
 };

@@ -58,7 +58,8 @@ class Session {
         local_(collective ? nullptr : std::make_unique<LocalCollective>()),
         collective_(collective ? *collective : *local_),
         ranked_(collective_.size() > 1),
-        journal_(project.folder, collective_.rank() == 0),
+        journal_(project.folder, collective_.rank() == 0,
+                 [this](const std::string& line, bool isNote) { isNote ? note(line) : log(line); }),
         book_(project.training.earlyStopPatience, 0) {}
 
   TrainingOutcome run(const std::string& resumeFrom);
@@ -328,6 +329,13 @@ void Session::end() {
     journal_.setStatus(RunStatus::Finished, uselessNote.value_or(""));
     outcome_.finished = true;
   }
+  // A stop is honoured within a second; a finished run's figures are worth a minute's wait
+  // for a database another program holds, unless a stop is asked meanwhile.
+  if (outcome_.stopped) {
+    journal_.settle(std::chrono::seconds(1));
+  } else {
+    journal_.settle(std::chrono::minutes(1), [this] { return stop_.stopRequested(); });
+  }
   outcome_.steps = counters_.step;
   outcome_.bestValid = book_.best();
   const RunEnd ending = book_.solved()    ? RunEnd::Solved
@@ -378,6 +386,7 @@ TrainingOutcome Session::run(const std::string& resumeFrom) {
     publish_(stopped);
   } catch (const std::exception& error) {
     outcome_.failed = true;
+    outcome_.databaseHeld = dynamic_cast<const StoreBusyError*>(&error) != nullptr;
     outcome_.reason = trainingFailureText(error, parts_.device, counters_.step, parts_.sizeText);
     outcome_.steps = counters_.step;
     journal_.fail(outcome_.reason);

@@ -20,7 +20,10 @@ struct TrainingOutcome {
   bool finished = false;  // ran to the end
   bool stopped = false;   // stopped on request: resumable from the latest checkpoint
   bool failed = false;
-  std::string reason;           // why it failed
+  std::string reason;  // why it failed
+  // It failed because another program held the run database past the wait: nothing is wrong
+  // with the run, and it can be tried again once the database is free.
+  bool databaseHeld = false;
   double bestValid = 0.0;       // bits per symbol
   double test = 0.0;            // bits per symbol
   double testErrorRate = -1.0;  // a long-range problem's (FinishedEvent::testErrorRate)
