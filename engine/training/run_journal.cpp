@@ -115,7 +115,7 @@ void RunJournal::write(DeferredWrites::Write write, int64_t weight, const char* 
         "records wait in memory until it is free",
         true);
   } else {
-    say_(kFreeAgain, false);
+    say_(kFreeAgain, true);
   }
 }
 
@@ -223,7 +223,7 @@ void RunJournal::settle(std::chrono::steady_clock::duration patience,
                         const std::function<bool()>& giveUp) {
   if (!deferred_ || deferred_->waiting() == 0) return;
   if (deferred_->settle(patience, giveUp)) {
-    if (say_) say_(kFreeAgain, false);
+    if (say_) say_(kFreeAgain, true);
     return;
   }
   if (say_) {

@@ -28,7 +28,8 @@ struct TrainingSnapshot;
 // project's first run) only when the run is created or reopened: a run refused before that
 // leaves the project's folder as it was. Once the run trains, another program holding the
 // database does not stop it: its records wait in memory (DeferredWrites) and `say` tells the
-// researcher, a note when they start waiting and a line when they are written.
+// researcher, a note when they start waiting and another when they are written (the second
+// replaces the first where a note stays in view).
 class RunJournal {
  public:
   using Say = std::function<void(const std::string& line, bool note)>;
