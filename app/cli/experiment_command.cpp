@@ -1,5 +1,7 @@
 #include "experiment_command.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -302,10 +304,26 @@ int trial(const CommandLine& args, const engine::ExperimentPlan& plan, std::ostr
   return 3;
 }
 
+// An exit file replaces only an earlier one (a number on a line: a job run again), never
+// another file at that name; a link, FIFO or device writeFileAtomically refuses itself.
+void requireExitFileOrNone(const std::string& path) {
+  struct stat status {};
+  if (::lstat(path.c_str(), &status) != 0 || !S_ISREG(status.st_mode)) return;
+  std::string text;
+  if (status.st_size <= 8) text = engine::readWholeFile(path, 8);
+  const bool exitCode = !text.empty() && text.back() == '\n' && text.size() >= 2 &&
+                        text.find_first_not_of("0123456789") == text.size() - 1;
+  if (!exitCode) {
+    throw UsageError("will not write --exit-file '" + path +
+                     "': it exists and is not an exit file this command wrote; name another");
+  }
+}
+
 // A trial on Slurm: its exit status, written to --exit-file however it ends short of a kill,
 // is how the queue learns how it ended (Slurm's own records may not be kept).
 int trialWithExitFile(const CommandLine& args, std::ostream& out, std::ostream& err) {
   const std::string path = args.value("exit-file");
+  requireExitFileOrNone(path);
   const auto record = [&path, &err](int code) {
     try {
       engine::writeFileAtomically(path, std::to_string(code) + "\n");

@@ -277,6 +277,15 @@ case $case in
     grep -q "trial-1.log': it is a symbolic link" "$work/out.txt" || fail "trial 1 not refused"
     grep -q "trial-2.lock': it is a symbolic link" "$work/out.txt" || fail "trial 2 not refused"
     grep -q "trial-3.log': it is a FIFO" "$work/out.txt" || fail "trial 3 not refused"
+    # The defect: a trial's --exit-file (where a Slurm job leaves its exit status) replaced
+    # whatever file it named.
+    refused "not an exit file" experiment trial "$work/experiments/grid.yaml" --trial 1 \
+      --exit-file "$work/theirs.txt"
+    [ "$(digest "$work/theirs.txt")" = "$before" ] || fail "--exit-file replaced a user's file"
+    printf '3\n' >"$work/exit"
+    timeout -s KILL 60 "$mrnn" experiment trial "$work/experiments/grid.yaml" --trial 9 \
+      --exit-file "$work/exit" >/dev/null 2>&1
+    [ "$(cat "$work/exit")" = 2 ] || fail "an earlier exit file was not replaced"
     mv "$work/runs.sqlite" "$work/runs.kept"
     mkfifo "$work/runs.sqlite"
     refused "is a FIFO, not a database file" train "$project"
