@@ -215,7 +215,9 @@ std::vector<CommandHelp> experimentHelps() {
        {{"trial", "N", "the trial's number, from 1; required"},
         {"threads", "N", "threads; default the trial's training.threads"},
         {"run-folder", "DIR", "Slurm: train in DIR as its ticket says, not in the project"},
-        {"exit-file", "FILE", "Slurm: write the exit status to FILE however the trial ends"},
+        {"exit-file", "FILE",
+         "Slurm: write the exit status to FILE however the trial ends (a new file, or one it wrote "
+         "before)"},
         experimentLine()},
        "mrnn experiment trial projects/long-range-problems --trial 1"},
   };

@@ -1,7 +1,9 @@
 #include "model_describe_command.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <ostream>
+#include <string>
 
 #include "engine/config/parameter_count.h"
 #include "engine/config/project_file.h"
@@ -12,20 +14,29 @@ namespace mrnn::app {
 namespace {
 
 void printSummary(const engine::ModelSummary& summary, std::ostream& out) {
-  size_t detailWidth = 6;
-  for (const auto& row : summary.rows) detailWidth = std::max(detailWidth, row.detail.size());
-  out << std::left << std::setw(9) << "block" << std::setw(11) << "type"
-      << std::setw(static_cast<int>(detailWidth) + 2) << "detail" << std::right << std::setw(8)
-      << "in" << std::setw(8) << "out" << std::setw(14) << "parameters"
+  // Each column as wide as its longest entry (a model of thousands of layers, a layer of
+  // millions of units), two spaces apart.
+  size_t block = 5, kind = 4, detail = 6, in = 2, out_ = 3, parameters = 10;
+  for (const auto& row : summary.rows) {
+    block = std::max(block, row.block.size());
+    kind = std::max(kind, row.kind.size());
+    detail = std::max(detail, row.detail.size());
+    in = std::max(in, std::to_string(row.inputWidth).size());
+    out_ = std::max(out_, std::to_string(row.outputWidth).size());
+    parameters = std::max(parameters, engine::groupedInteger(row.parameters).size());
+  }
+  parameters = std::max(parameters, engine::groupedInteger(summary.totalParameters).size());
+  const auto w = [](size_t width) { return std::setw(static_cast<int>(width) + 2); };
+  out << std::left << w(block) << "block" << w(kind) << "type" << w(detail) << "detail"
+      << std::right << w(in) << "in" << w(out_) << "out" << w(parameters) << "parameters"
       << "\n";
   for (const auto& row : summary.rows) {
-    out << std::left << std::setw(9) << row.block << std::setw(11) << row.kind
-        << std::setw(static_cast<int>(detailWidth) + 2) << row.detail << std::right << std::setw(8)
-        << row.inputWidth << std::setw(8) << row.outputWidth << std::setw(14)
+    out << std::left << w(block) << row.block << w(kind) << row.kind << w(detail) << row.detail
+        << std::right << w(in) << row.inputWidth << w(out_) << row.outputWidth << w(parameters)
         << engine::groupedInteger(row.parameters) << "\n";
   }
-  out << std::left << std::setw(static_cast<int>(detailWidth) + 36) << "total" << std::right
-      << std::setw(14) << engine::groupedInteger(summary.totalParameters) << "\n";
+  out << std::left << std::setw(static_cast<int>(block + kind + detail + in + out_) + 10) << "total"
+      << std::right << w(parameters) << engine::groupedInteger(summary.totalParameters) << "\n";
 }
 
 }  // namespace
