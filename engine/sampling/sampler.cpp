@@ -357,6 +357,12 @@ std::vector<Completion> Sampler::continueFrom(SamplingStart start, const Samplin
       row = model_.forward(input, state).to(torch::kCPU, torch::kFloat).contiguous();
       logp = row.data_ptr<float>();
     }
+    if (!options.keepSymbols) {
+      // Streamed: a tail kept per completion would still grow with their number. The last
+      // stands for all (its stop reason).
+      builder.forget(completion);
+      results.clear();
+    }
     results.push_back(std::move(completion));
   }
   return results;

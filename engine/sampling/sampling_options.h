@@ -29,9 +29,9 @@ struct SamplingOptions {
   uint64_t seed = 1;
   int64_t alternatives = 5;       // top-N symbols reported for every generated position
   std::vector<UnitClamp> clamps;  // held while priming and generating
-  // false (sampling only): symbols go to the stream and are not kept, so any length runs in
-  // bounded memory; completions then hold only their log-probability, stop reason and the
-  // text's last few characters.
+  // false (sampling only): symbols go to the stream and are not kept, so any length and any
+  // number of completions run in bounded memory; generate() then returns the last completion
+  // alone, holding only its log-probability, stop reason and the text's last few characters.
   bool keepSymbols = true;
 };
 

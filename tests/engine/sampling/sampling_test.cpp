@@ -356,6 +356,22 @@ MRNN_TEST(streaming_calls_back_once_per_symbol_and_can_stop) {
   EXPECT_EQ(results.front().stopReason, std::string("stopped"));
 }
 
+MRNN_TEST(streamed_completions_are_not_kept_however_many_are_asked) {
+  // The defect: `mrnn sample --completions 100000000` grew by 90 MB a second, each streamed
+  // completion's tail kept to the end.
+  Fixture f;
+  auto o = options("a", 3);
+  o.completions = 2000;
+  o.keepSymbols = false;
+  size_t calls = 0;
+  const auto results =
+      f.sampler.generate(o, [&](size_t, const engine::GeneratedSymbol&) { ++calls; });
+  EXPECT_EQ(calls, size_t{6000});
+  EXPECT_EQ(results.size(), size_t{1});  // the last stands for all: its stop reason
+  EXPECT_EQ(results.front().stopReason, std::string("length"));
+  EXPECT(results.front().symbols.size() <= 1);
+}
+
 MRNN_TEST(bad_options_are_refused_by_name) {
   Fixture f;
   auto o = options("a", 10);
