@@ -13,6 +13,7 @@
 #include "engine/analysis/model_device.h"
 #include "engine/models/eval_mode_guard.h"
 #include "engine/models/language_model.h"
+#include "engine/runtime/machine_resources.h"
 #include "engine/scoring/model_stream.h"
 #include "engine/scoring/text_score.h"
 
@@ -209,6 +210,26 @@ std::vector<RankedOrdering> beamSearch(LanguageModel& model, const Vocabulary& v
   return out;
 }
 
+// A beam step holds every beam extended by every unused word, each with its state row (twice,
+// while the kept rows are gathered) and its order: refused at once when that is more than the
+// machine has, not after minutes of growing.
+void requireBeamMemory(const Setup& setup, size_t words, int64_t width) {
+  double stateBytes = 0.0;
+  for (const CellState& layer : setup.state.layers) {
+    for (const torch::Tensor& part : layer.parts) stateBytes += static_cast<double>(part.nbytes());
+  }
+  double beams = 1.0;  // at most the orders the bag has, for a width wider than that
+  for (size_t k = 0; k + 1 < words && beams < static_cast<double>(width); ++k) {
+    beams *= static_cast<double>(words - k);
+  }
+  beams = std::min(beams, static_cast<double>(width));
+  const double perCandidate = 2.0 * stateBytes + 16.0 * static_cast<double>(words) + 200.0;
+  requireMemory(
+      beams * static_cast<double>(words) * perCandidate,
+      "debagging " + std::to_string(words) + " words with a beam of " + std::to_string(width),
+      "Ask for a narrower beam");
+}
+
 }  // namespace
 
 DebagResult debag(LanguageModel& model, const Vocabulary& vocabulary, const std::string& left,
@@ -252,6 +273,7 @@ DebagResult debag(LanguageModel& model, const Vocabulary& vocabulary, const std:
     }
   } else {
     result.exhaustive = false;
+    requireBeamMemory(setup, bag.size(), options.beamWidth);
     result.orderings = beamSearch(model, vocabulary, setup, bag, options.beamWidth, job);
   }
   result.scored = static_cast<int64_t>(result.orderings.size());

@@ -4,10 +4,12 @@
 
 #include <torch/torch.h>
 
+#include <chrono>
 #include <cmath>
 #include <sstream>
 
 #include "engine/models/language_model.h"
+#include "engine/runtime/machine_resources.h"
 #include "engine/scoring/debagging.h"
 #include "engine/scoring/scoring_output.h"
 #include "scoring_fixtures.h"
@@ -99,6 +101,21 @@ MRNN_TEST(debag_uses_beam_search_above_seven_words) {
   // The beam's piecewise score equals the one-pass score of the same ordering.
   EXPECT_NEAR(result.orderings.front().logProb, result.trueLogProb, 1e-4);
   EXPECT_NEAR(result.trueLogProb, 9 * bigramLogProb(vocabulary, transitions, 4.0, 1, 2), 1e-3);
+}
+
+MRNN_TEST(debag_refuses_a_beam_wider_than_memory_at_once) {
+  // The defect: `mrnn score debag --beam 100000000` over 17 words grew past 10 GB in 30 s.
+  const auto vocabulary = words();
+  auto model = bigramModel(vocabulary, chain(), 4.0);
+  std::vector<std::string> bag;
+  for (int i = 0; i < 4; ++i) bag.insert(bag.end(), kWords.begin() + 1, kWords.end());
+  engine::DebagOptions options;
+  options.beamWidth = int64_t{1} << 50;
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_THROWS_WITH(engine::ResourceError,
+                     engine::debag(*model, vocabulary, "the", bag, "", options),
+                     "debagging 44 words with a beam of", "Ask for a narrower beam");
+  EXPECT(std::chrono::steady_clock::now() - start < std::chrono::seconds(2));
 }
 
 MRNN_TEST(debag_joins_words_with_single_spaces_for_char_models) {
