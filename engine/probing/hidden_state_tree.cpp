@@ -11,6 +11,7 @@
 #include "engine/models/eval_mode_guard.h"
 #include "engine/models/language_model.h"
 #include "engine/runtime/job_context.h"
+#include "engine/runtime/machine_resources.h"
 
 namespace mrnn::engine {
 namespace {
@@ -41,9 +42,10 @@ struct Child {
   double logProb;
 };
 
-// The children of each row of `logp` [N, V] (double, CPU) at `depth`.
+// The children of each row of `logp` [N, V] (double, CPU) at `depth`; no more than `limit` + 1
+// (one over says the level is too large, without building it whole).
 std::vector<Child> chooseChildren(const torch::Tensor& logp, int64_t depth,
-                                  const TreeOptions& options) {
+                                  const TreeOptions& options, int64_t limit) {
   const int64_t vocab = logp.size(1);
   const int64_t cap =
       depth == 1 ? options.firstLevelCap : (options.topK > 0 ? options.topK : vocab);
@@ -60,11 +62,38 @@ std::vector<Child> chooseChildren(const torch::Tensor& logp, int64_t depth,
     for (int64_t k = 0; k < std::min(cap, vocab); ++k) {
       const int64_t symbol = order[static_cast<size_t>(k)];
       children.push_back({r, symbol, values[symbol]});
+      if (static_cast<int64_t>(children.size()) > limit) return children;
       mass += std::exp(values[symbol]);
       if (useMass && mass >= options.mass) break;
     }
   }
   return children;
+}
+
+// What a node costs while the tree grows: its kept hidden vector and record, and while its
+// level is expanded its state row, next-symbol row and a copy of each; half as much again for
+// the allocator's slack and the vectors' growth (measured: 1.2 KB a node where this counts 0.9).
+double nodeBytes(const ModelState& oneRow, int64_t vocab, size_t hiddenWidth) {
+  double stateBytes = 0.0;
+  for (const CellState& layer : oneRow.layers) {
+    for (const torch::Tensor& part : layer.parts) stateBytes += static_cast<double>(part.nbytes());
+  }
+  return 1.5 * (2.0 * stateBytes + 16.0 * static_cast<double>(vocab) +
+                8.0 * static_cast<double>(hiddenWidth) + 200.0);
+}
+
+// A level that would take the tree past its node limit, or past memory: refused in words.
+[[noreturn]] void refuseLevel(int64_t depth, int64_t limit, const TreeOptions& options,
+                              double perNode, double memory) {
+  if (limit == options.maxNodes) {
+    throw std::invalid_argument("the tree would exceed " + std::to_string(options.maxNodes) +
+                                " nodes at depth " + std::to_string(depth) +
+                                "; lower the depth, top-k or mass");
+  }
+  throw ResourceError("the tree at depth " + std::to_string(depth) + " holds more than " +
+                      std::to_string(limit) + " nodes, about " +
+                      formatBytes(perNode * static_cast<double>(limit)) + "; this machine has " +
+                      formatBytes(memory) + " available: lower the depth, top-k or mass");
 }
 
 }  // namespace
@@ -92,15 +121,20 @@ TreeResult expandTree(LanguageModel& model, const Vocabulary& vocabulary,
   torch::Tensor logp = out[out.size(0) - 1].to(torch::kCPU, torch::kDouble).contiguous();
   std::vector<int64_t> levelNodes = {-1};  // node index of each row of `logp` / `state`
   std::vector<double> levelCumulative = {0.0};
+  // The nodes it may hold: options.maxNodes, and no more than memory holds.
+  const double perNode = nodeBytes(state, model.vocab(), result.rootHidden.size());
+  const double memory =
+      options.memoryBytes > 0.0 ? options.memoryBytes : static_cast<double>(availableMemoryBytes());
+  int64_t limit = options.maxNodes;
+  if (memory > 0.0 && memory / perNode < static_cast<double>(limit)) {
+    limit = static_cast<int64_t>(memory / perNode);
+  }
 
   for (int64_t depth = 1; depth <= options.depth; ++depth) {
-    const std::vector<Child> children = chooseChildren(logp, depth, options);
+    const auto room = limit - static_cast<int64_t>(result.nodes.size());
+    const std::vector<Child> children = chooseChildren(logp, depth, options, room);
     const auto count = static_cast<int64_t>(children.size());
-    if (static_cast<int64_t>(result.nodes.size()) + count > options.maxNodes) {
-      throw std::invalid_argument("the tree would exceed " + std::to_string(options.maxNodes) +
-                                  " nodes at depth " + std::to_string(depth) +
-                                  "; lower the depth, top-k or mass");
-    }
+    if (count > room) refuseLevel(depth, limit, options, perNode, memory);
     std::vector<int64_t> parentRows, symbols;
     for (const auto& child : children) {
       parentRows.push_back(child.parentRow);

@@ -14,7 +14,9 @@ struct TreeOptions {
   double mass = 0.9;           // ...and stop once the children hold this much probability
                                // (>= 1: no mass limit)
   bool allLayers = false;      // hidden = every layer's h concatenated, else the top layer's
-  int64_t maxNodes = 200000;   // refuse trees larger than this (memory)
+  int64_t maxNodes = 200000;   // refuse trees larger than this
+  // Refuse trees that would need more than this; 0: the memory this machine has available.
+  double memoryBytes = 0.0;
 };
 
 // One node: the state after reading `symbol` on the path from the context's end.

@@ -14,6 +14,7 @@
 #include "engine/probing/hidden_state_tree.h"
 #include "engine/probing/probing_jobs.h"
 #include "engine/probing/probing_output.h"
+#include "engine/runtime/machine_resources.h"
 #include "probing_fixtures.h"
 #include "test_harness.h"
 
@@ -208,6 +209,22 @@ MRNN_TEST(bad_tree_requests_are_refused) {
   options.depth = 0;
   EXPECT_THROWS_WITH(std::invalid_argument, engine::expandTree(model, vocabulary, "a", options),
                      "depth");
+}
+
+MRNN_TEST(a_tree_larger_than_memory_is_refused_before_it_is_grown) {
+  // The defect: `mrnn analyze tree --max-nodes 1000000000000` grew past 8 GB in 20 s; the node
+  // limit was the only bound. Memory bounds the tree too (here a machine of 2 MB).
+  const int64_t vocab = 30;
+  engine::LanguageModel model(tinyModel({CellType::Lstm}, 5, 3), vocab);
+  auto options = fullExpansion(3, vocab);  // 30 + 900 + 27,000 nodes
+  options.maxNodes = int64_t{1} << 50;
+  options.memoryBytes = 2'000'000;
+  EXPECT_THROWS_WITH(engine::ResourceError,
+                     engine::expandTree(model, tinyVocabulary(vocab), "ab", options), "at depth 3",
+                     "this machine has 2 MB", "lower the depth, top-k or mass");
+  options.depth = 2;  // 930 nodes fit
+  EXPECT_EQ(engine::expandTree(model, tinyVocabulary(vocab), "ab", options).nodes.size(),
+            static_cast<size_t>(vocab + vocab * vocab));
 }
 
 MRNN_TEST(two_models_render_side_by_side) {
