@@ -166,7 +166,7 @@ int runEval(const CommandLine& args, std::ostream& out, std::ostream& err) {
     options.temperature = tuned.first;
   }
   rows.push_back({"static", engine::evaluateStatic(model, split, options, threads.job())});
-  const int64_t mc = positiveInteger(args, "mc", config.mcSamples);
+  const int64_t mc = boundedInteger(args, "mc", config.mcSamples, 1, engine::kMaxMcSamples);
   if (mc > 0) {
     engine::EvalOptions sampled = options;
     sampled.mcSamples = mc;

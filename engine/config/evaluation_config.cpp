@@ -17,7 +17,7 @@ EvaluationConfig parseEvaluationSection(const YAML::Node& node, YamlReader& read
   EvaluationConfig config;
   config.batchSize = reader.integer(node, path, "batch_size", config.batchSize, 1, 65536);
   config.bptt = reader.integer(node, path, "bptt", config.bptt, 1, 1 << 20);
-  config.mcSamples = reader.integer(node, path, "mc_samples", 0, 0, 100000);
+  config.mcSamples = reader.integer(node, path, "mc_samples", 0, 0, kMaxMcSamples);
 
   if (const YAML::Node dynamic = node["dynamic"]) {
     const std::string key = joinKey(path, "dynamic");

@@ -32,6 +32,9 @@ struct DynamicEvalConfig {
 // `config` with gradientBatchSize 0 replaced by the training batch size.
 DynamicEvalConfig withTrainingBatch(DynamicEvalConfig config, int64_t trainingBatch);
 
+// The most MC dropout masks `evaluation.mc_samples` and `mrnn eval --mc` accept.
+inline constexpr int64_t kMaxMcSamples = 100000;
+
 // The `evaluation:` section of a project.
 struct EvaluationConfig {
   int64_t batchSize = 1;  // parallel streams when scoring a split

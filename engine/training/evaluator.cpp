@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -9,6 +10,7 @@
 #include "engine/inference/single_stream_scoring.h"
 #include "engine/models/eval_mode_guard.h"
 #include "engine/runtime/job_context.h"
+#include "engine/runtime/machine_resources.h"
 #include "engine/training/data_parallel.h"
 #include "engine/training/one_stream_scorer.h"
 #include "engine/training/window_tensor.h"
@@ -96,6 +98,22 @@ LossFigures figuresOf(const CorpusSplit& split, double nats, int64_t counted, in
                      wordsScored(split, positions));
 }
 
+// MC dropout keeps, for each mask, its state and a window's predictions (and their stack):
+// refused at once when that is more than the machine has, not after minutes of growing.
+void requireMcMemory(const LanguageModel& model, int64_t symbols, const EvalOptions& options) {
+  const int64_t batch = std::max<int64_t>(options.batch, 1);
+  const int64_t window = std::min(options.bptt, std::max<int64_t>(symbols / batch, 1));
+  double stateBytes = 0.0;
+  for (const CellState& layer : model.initialState(batch).layers) {
+    for (const torch::Tensor& part : layer.parts) stateBytes += static_cast<double>(part.nbytes());
+  }
+  const double predictions = 8.0 * static_cast<double>(window) * static_cast<double>(batch) *
+                             static_cast<double>(model.vocab());
+  requireMemory(static_cast<double>(options.mcSamples) * (stateBytes + predictions),
+                "MC dropout with " + std::to_string(options.mcSamples) + " masks",
+                "Ask for fewer masks");
+}
+
 }  // namespace
 
 std::vector<torch::Tensor> rmsGradientStatistics(LanguageModel& model, const CorpusSplit& train,
@@ -167,6 +185,7 @@ LossFigures evaluateStatic(LanguageModel& model, const CorpusSplit& split,
     return figures;
   }
   const bool mc = options.mcSamples > 0;
+  if (mc) requireMcMemory(model, tokens.size(), options);
   const bool wasTraining = model.is_training();
   model.train(mc);
   torch::NoGradGuard noGrad;

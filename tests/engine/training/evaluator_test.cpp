@@ -4,7 +4,10 @@
 
 #include <torch/torch.h>
 
+#include <chrono>
+
 #include "engine/data/corpus.h"
+#include "engine/runtime/machine_resources.h"
 #include "engine/training/evaluator.h"
 #include "engine/training/event_queue.h"
 #include "engine/training/metrics.h"
@@ -83,6 +86,31 @@ MRNN_TEST(mc_dropout_without_dropout_equals_static) {
   const auto noisyFigures = engine::evaluateStatic(noisy, split, options);
   options.mcSamples = 0;
   EXPECT(std::fabs(engine::evaluateStatic(noisy, split, options).nats - noisyFigures.nats) > 1e-6);
+}
+
+MRNN_TEST(mc_dropout_wider_than_memory_is_refused_at_once) {
+  // The defect: `mrnn eval --mc 100000000` grew past 5 GB in 15 s and on until memory ran
+  // out. Each mask keeps its state and a window's predictions: 100,000 masks over windows of
+  // 2,000 words of a 5,000-word vocabulary need some 8 TB.
+  ScratchProject scratch("mc-memory");
+  std::vector<std::string> symbols{"<unk>", "<eos>"};
+  std::string text;
+  for (int i = 0; i < 4998; ++i) symbols.push_back("w" + std::to_string(i));
+  for (int i = 0; i < 2000; ++i) text += "w" + std::to_string(i % 4998) + " ";
+  const auto vocabulary = engine::Vocabulary::fromSymbols(engine::InputLevel::Word, symbols);
+  scratch.write("words.txt", text);
+  const auto split =
+      engine::loadSplit(scratch.file("words.txt"), engine::CorpusFormat::Text, vocabulary);
+  auto config = tinyModel();
+  config.dropout.output = 0.5;
+  engine::LanguageModel model(config, vocabulary.size());
+  engine::EvalOptions options;
+  options.bptt = 2000;
+  options.mcSamples = 100000;
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_THROWS_WITH(engine::ResourceError, engine::evaluateStatic(model, split, options),
+                     "MC dropout with 100000 masks", "Ask for fewer masks");
+  EXPECT(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
 }
 
 MRNN_TEST(temperature_tuning_never_does_worse_than_one) {
