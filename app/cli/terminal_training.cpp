@@ -120,7 +120,8 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
     } else if (const auto* finished = std::get_if<engine::FinishedEvent>(&*event);
                finished != nullptr && finished->beforeStart) {
       out << (terminal ? "\n" : "")
-          << "stopped before training began (the corpus was being read); nothing was recorded\n";
+          << "stopped before training began (the corpus was being read or the model built); "
+             "nothing was recorded\n";
     } else if (finished != nullptr) {
       out << (terminal ? "\n" : "") << (finished->stopped ? "stopped" : "finished") << " at step "
           << finished->step << " after " << engine::compactDuration(finished->wallSeconds);

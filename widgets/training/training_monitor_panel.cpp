@@ -576,7 +576,7 @@ void TrainingMonitorPanel::onFinished(const engine::FinishedEvent& event) {
   QString detail;
   if (event.beforeStart) {
     title = tr("Stopped before training began");
-    detail = tr("The corpus was still being read: nothing was recorded.");
+    detail = tr("The corpus was still being read, or the model built: nothing was recorded.");
   } else if (event.stopped) {
     title = tr("%1 stopped at step %2").arg(run).arg(event.step);
     detail = tr("Its latest checkpoint was saved: resume it from the Runs table.");
