@@ -28,6 +28,8 @@ bool endsFlowToken(char c) {
 
 YamlTextLayout::YamlTextLayout(std::string text) : text_(std::move(text)) {
   root_ = loadYamlText(text_, "");
+  // yaml-cpp counts positions after a UTF-8 byte-order mark (some editors begin every file so).
+  if (text_.compare(0, 3, "\xEF\xBB\xBF") == 0) markOffset_ = 3;
   starts_.push_back(0);
   for (size_t i = 0; i < text_.size(); ++i) {
     if (text_[i] == '\n') starts_.push_back(i + 1);
@@ -69,10 +71,11 @@ size_t YamlTextLayout::lineAfter(const YamlTextEntry& entry) const {
 }
 
 size_t YamlTextLayout::positionOf(const YAML::Mark& mark) const {
-  if (mark.is_null() || mark.pos < 0 || static_cast<size_t>(mark.pos) > text_.size()) {
+  if (mark.is_null() || mark.pos < 0 ||
+      static_cast<size_t>(mark.pos) + markOffset_ > text_.size()) {
     cannotPlace("a node without a position");
   }
-  return static_cast<size_t>(mark.pos);
+  return static_cast<size_t>(mark.pos) + markOffset_;
 }
 
 size_t YamlTextLayout::quotedEnd(size_t open) const {

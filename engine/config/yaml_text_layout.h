@@ -74,6 +74,7 @@ class YamlTextLayout {
   size_t positionOf(const YAML::Mark& mark) const;
 
   std::string text_;
+  size_t markOffset_ = 0;  // a byte-order mark before the positions yaml-cpp gives
   YAML::Node root_;
   std::vector<size_t> starts_;
 };

@@ -176,6 +176,29 @@ class ProjectDocumentTest : public QObject {
     QVERIFY(!doc.isModified());
   }
 
+  // The defect: a recipe saved by an editor that begins its files with a byte-order mark and
+  // ends lines the Windows way lost every comment at the first Save (written anew, whole).
+  void saveKeepsAMarkedWindowsFilesComments() {
+    QTemporaryDir dir;
+    QFile recipe(QStringLiteral(MRNN_PROJECTS_DIR "/sutskever-mrnn-vs-rnn/project.yaml"));
+    QVERIFY(recipe.open(QIODevice::ReadOnly));
+    QByteArray original = recipe.readAll();
+    original.replace("\n", "\r\n");
+    original.prepend("\xEF\xBB\xBF");
+    write(dir.filePath("project.yaml"), original);
+    ProjectDocument doc;
+    doc.load(dir.filePath("project.yaml"));
+    auto model = doc.project().model;
+    model.layers[0].hiddenSize = 400;
+    doc.editModel(model, QStringLiteral("Set hidden size"));
+    doc.save();
+    QFile saved(dir.filePath("project.yaml"));
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    QByteArray expected = original;
+    expected.replace("      hidden_size: 350\r\n", "      hidden_size: 400\r\n");
+    QCOMPARE(saved.readAll(), expected);
+  }
+
   void undoGivesBackTheTextsBytes() {
     QTemporaryDir dir;
     const QByteArray commented = QByteArray(kProject) + "training:\n  bptt: 50   # short\n";

@@ -300,6 +300,27 @@ MRNN_TEST(project_set_writes_values_as_typed_and_refuses_what_the_check_refuses)
   }
 }
 
+// The defect: a project saved by an editor that starts its files with a byte-order mark (and
+// Windows line ends) could not be edited at all: "a key whose ':' is not on its line".
+MRNN_TEST(a_file_with_a_byte_order_mark_and_windows_line_ends_is_edited_in_place) {
+  std::string windows;
+  for (const char c : kCommented) windows += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  const std::string marked = "\xEF\xBB\xBF" + windows;
+  const std::string text = engine::setProjectKeys(
+      marked, {{"training.optimizer.lambda", "20"}, {"name", "Renamed"}}, "p.yaml");
+  EXPECT_EQ(text.substr(0, 3), std::string("\xEF\xBB\xBF"));
+  EXPECT(text.find("name: \"Renamed\"\r\n") != std::string::npos);  // quoted as it was
+  EXPECT(text.find("    lambda: 20              # the paper's starting damping\r\n") !=
+         std::string::npos);
+  EXPECT_EQ(text.size() + 4, marked.size());  // "Quoted name" to "Renamed": nothing else
+  engine::Project project = engine::parseProject(marked);
+  project.model.layers[0].hiddenSize = 80;
+  const engine::ProjectText edited = engine::editProjectText(marked, project);
+  EXPECT(!edited.rewrittenWhole);
+  EXPECT(edited.text.find("      hidden_size: 80\r\n") != std::string::npos);
+  EXPECT_EQ(edited.text.substr(0, 3), std::string("\xEF\xBB\xBF"));
+}
+
 // Every recipe the project ships keeps every byte but the edited value's.
 MRNN_TEST(every_shipped_recipe_keeps_its_comments_through_a_set_and_an_edit) {
   int checked = 0;
