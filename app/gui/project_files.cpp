@@ -155,6 +155,11 @@ bool ProjectFiles::save() {
     if (choice == OutsideChoice::Cancel) return false;
     replace = true;
   }
+  if (document_.saveLosesLayout()) {
+    const OutsideChoice choice = askAboutLosingLayout();
+    if (choice == OutsideChoice::SaveAs) return saveAs();
+    if (choice == OutsideChoice::Cancel) return false;
+  }
   try {
     document_.save(replace);
   } catch (const std::exception& e) {
@@ -187,6 +192,27 @@ ProjectFiles::OutsideChoice ProjectFiles::askAboutOutsideChanges() {
   box.exec();
   if (box.clickedButton() == saveAs) return OutsideChoice::SaveAs;
   if (box.clickedButton() == replace) return OutsideChoice::Replace;
+  return OutsideChoice::Cancel;
+}
+
+ProjectFiles::OutsideChoice ProjectFiles::askAboutLosingLayout() {
+  QMessageBox box(QMessageBox::Warning, tr("Save Project"),
+                  tr("Saving would write %1 anew: its comments and layout would be lost.")
+                      .arg(QDir::toNativeSeparators(document_.path())),
+                  QMessageBox::NoButton, window_);
+  box.setObjectName(QStringLiteral("layoutLostBox"));
+  box.setInformativeText(
+      tr("The workbench keeps a project file's own text and changes only the values you edit, "
+         "but this file is written in a way it cannot place your last edit in (a key in YAML's "
+         "explicit \"? key\" form, for instance). Save As… writes the project to a new file "
+         "and leaves this one as it is."));
+  QPushButton* saveAs = box.addButton(tr("Save As…"), QMessageBox::AcceptRole);
+  QPushButton* anew = box.addButton(tr("Write It Anew"), QMessageBox::DestructiveRole);
+  box.addButton(QMessageBox::Cancel);
+  box.setDefaultButton(saveAs);
+  box.exec();
+  if (box.clickedButton() == saveAs) return OutsideChoice::SaveAs;
+  if (box.clickedButton() == anew) return OutsideChoice::Replace;
   return OutsideChoice::Cancel;
 }
 

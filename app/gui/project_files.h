@@ -59,6 +59,9 @@ class ProjectFiles : public QObject {
   enum class OutsideChoice { SaveAs, Replace, Cancel };
   // The file was changed by another program since it was read: asks which text wins.
   OutsideChoice askAboutOutsideChanges();
+  // The file's comments and layout would be lost (ProjectDocument::saveLosesLayout): Save As…
+  // (the default), write it anew, or cancel.
+  OutsideChoice askAboutLosingLayout();
   // The same change seen as it happened, with unsaved edits here: a question that waits
   // (non-modal) for the user, Reload or Keep Mine.
   void offerReload(const QString& path);

@@ -119,6 +119,17 @@ bool ProjectDocument::changedOnDisk() const {
   return !path_.isEmpty() && engine::changedSince(toNativePath(path_), diskText_);
 }
 
+bool ProjectDocument::saveLosesLayout() const {
+  if (path_.isEmpty() || text_ == diskText_ || text_ != engine::projectToYaml(project_)) {
+    return false;
+  }
+  try {
+    return diskText_ != engine::projectToYaml(engine::parseProject(diskText_, "", false));
+  } catch (const std::exception&) {
+    return true;  // not a project as it stands on disk: whatever it holds would go
+  }
+}
+
 void ProjectDocument::reloadFromDisk() {
   if (path_.isEmpty()) return;
   adoptDiskText(readProjectText(toNativePath(path_)));

@@ -54,6 +54,10 @@ class ProjectDocument : public QObject {
   void save(bool replaceOutsideChanges = false);
   // Whether another program changed the file since this document last read or wrote it.
   bool changedOnDisk() const;
+  // Whether saving would write the project anew, the file's comments and layout lost: an edit
+  // could not be placed in the file's own text (engine::editProjectText), so the text to save
+  // is the project as the workbench writes a new file, and the file on disk was not that.
+  bool saveLosesLayout() const;
   // The file's text as this document last read or wrote it.
   const std::string& diskText() const { return diskText_; }
   // Adopts the file's text as it is on disk now (another program changed it) as one undoable
