@@ -137,6 +137,14 @@ ModelState ModelState::rows(const torch::Tensor& index) const {
   return out;
 }
 
+double ModelState::bytes() const {
+  double total = 0.0;
+  for (const auto& layer : layers) {
+    for (const auto& part : layer.parts) total += static_cast<double>(part.nbytes());
+  }
+  return total;
+}
+
 ModelState ModelState::concatenated(const std::vector<ModelState>& states) {
   if (states.size() == 1) return states.front();
   ModelState out = states.front();

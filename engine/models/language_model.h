@@ -26,6 +26,8 @@ struct ModelState {
   ModelState rows(const torch::Tensor& index) const;
   // The states' batch rows one after another (all states of the same model).
   static ModelState concatenated(const std::vector<ModelState>& states);
+  // The memory its tensors hold, in bytes: what an analysis that keeps many states counts.
+  double bytes() const;
 };
 
 // What an update's objective asks of a forward pass besides the log-probabilities: the

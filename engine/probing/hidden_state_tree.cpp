@@ -74,11 +74,7 @@ std::vector<Child> chooseChildren(const torch::Tensor& logp, int64_t depth,
 // level is expanded its state row, next-symbol row and a copy of each; half as much again for
 // the allocator's slack and the vectors' growth (measured: 1.2 KB a node where this counts 0.9).
 double nodeBytes(const ModelState& oneRow, int64_t vocab, size_t hiddenWidth) {
-  double stateBytes = 0.0;
-  for (const CellState& layer : oneRow.layers) {
-    for (const torch::Tensor& part : layer.parts) stateBytes += static_cast<double>(part.nbytes());
-  }
-  return 1.5 * (2.0 * stateBytes + 16.0 * static_cast<double>(vocab) +
+  return 1.5 * (2.0 * oneRow.bytes() + 16.0 * static_cast<double>(vocab) +
                 8.0 * static_cast<double>(hiddenWidth) + 200.0);
 }
 

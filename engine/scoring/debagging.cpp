@@ -214,10 +214,7 @@ std::vector<RankedOrdering> beamSearch(LanguageModel& model, const Vocabulary& v
 // while the kept rows are gathered) and its order: refused at once when that is more than the
 // machine has, not after minutes of growing.
 void requireBeamMemory(const Setup& setup, size_t words, int64_t width) {
-  double stateBytes = 0.0;
-  for (const CellState& layer : setup.state.layers) {
-    for (const torch::Tensor& part : layer.parts) stateBytes += static_cast<double>(part.nbytes());
-  }
+  const double stateBytes = setup.state.bytes();
   double beams = 1.0;  // at most the orders the bag has, for a width wider than that
   for (size_t k = 0; k + 1 < words && beams < static_cast<double>(width); ++k) {
     beams *= static_cast<double>(words - k);

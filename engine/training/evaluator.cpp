@@ -103,10 +103,7 @@ LossFigures figuresOf(const CorpusSplit& split, double nats, int64_t counted, in
 void requireMcMemory(const LanguageModel& model, int64_t symbols, const EvalOptions& options) {
   const int64_t batch = std::max<int64_t>(options.batch, 1);
   const int64_t window = std::min(options.bptt, std::max<int64_t>(symbols / batch, 1));
-  double stateBytes = 0.0;
-  for (const CellState& layer : model.initialState(batch).layers) {
-    for (const torch::Tensor& part : layer.parts) stateBytes += static_cast<double>(part.nbytes());
-  }
+  const double stateBytes = model.initialState(batch).bytes();
   const double predictions = 8.0 * static_cast<double>(window) * static_cast<double>(batch) *
                              static_cast<double>(model.vocab());
   requireMemory(static_cast<double>(options.mcSamples) * (stateBytes + predictions),
