@@ -174,19 +174,14 @@ bool ProjectFiles::save() {
   return true;
 }
 
-ProjectFiles::OutsideChoice ProjectFiles::askAboutOutsideChanges() {
-  // Edited elsewhere (a text editor, `mrnn project set`) since it was read here: the user
-  // decides which text wins, and Save As keeps both.
-  QMessageBox box(QMessageBox::Warning, tr("Save Project"),
-                  tr("%1 was changed by another program since the workbench read it.")
-                      .arg(QDir::toNativeSeparators(document_.path())),
-                  QMessageBox::NoButton, window_);
-  box.setObjectName(QStringLiteral("changedOnDiskBox"));
-  box.setInformativeText(
-      tr("Saving here would replace those changes. Save As… keeps both: the file stays as the "
-         "other program left it."));
+ProjectFiles::OutsideChoice ProjectFiles::askBeforeSaving(const QString& name, const QString& text,
+                                                          const QString& detail,
+                                                          const QString& destructive) {
+  QMessageBox box(QMessageBox::Warning, tr("Save Project"), text, QMessageBox::NoButton, window_);
+  box.setObjectName(name);
+  box.setInformativeText(detail);
   QPushButton* saveAs = box.addButton(tr("Save As…"), QMessageBox::AcceptRole);
-  QPushButton* replace = box.addButton(tr("Replace Their Changes"), QMessageBox::DestructiveRole);
+  QPushButton* replace = box.addButton(destructive, QMessageBox::DestructiveRole);
   box.addButton(QMessageBox::Cancel);
   box.setDefaultButton(saveAs);
   box.exec();
@@ -195,25 +190,28 @@ ProjectFiles::OutsideChoice ProjectFiles::askAboutOutsideChanges() {
   return OutsideChoice::Cancel;
 }
 
+ProjectFiles::OutsideChoice ProjectFiles::askAboutOutsideChanges() {
+  // Edited elsewhere (a text editor, `mrnn project set`) since it was read here: the user
+  // decides which text wins, and Save As keeps both.
+  return askBeforeSaving(
+      QStringLiteral("changedOnDiskBox"),
+      tr("%1 was changed by another program since the workbench read it.")
+          .arg(QDir::toNativeSeparators(document_.path())),
+      tr("Saving here would replace those changes. Save As… keeps both: the file stays as the "
+         "other program left it."),
+      tr("Replace Their Changes"));
+}
+
 ProjectFiles::OutsideChoice ProjectFiles::askAboutLosingLayout() {
-  QMessageBox box(QMessageBox::Warning, tr("Save Project"),
-                  tr("Saving would write %1 anew: its comments and layout would be lost.")
-                      .arg(QDir::toNativeSeparators(document_.path())),
-                  QMessageBox::NoButton, window_);
-  box.setObjectName(QStringLiteral("layoutLostBox"));
-  box.setInformativeText(
+  return askBeforeSaving(
+      QStringLiteral("layoutLostBox"),
+      tr("Saving would write %1 anew: its comments and layout would be lost.")
+          .arg(QDir::toNativeSeparators(document_.path())),
       tr("The workbench keeps a project file's own text and changes only the values you edit, "
          "but this file is written in a way it cannot place your last edit in (a key in YAML's "
          "explicit \"? key\" form, for instance). Save As… writes the project to a new file "
-         "and leaves this one as it is."));
-  QPushButton* saveAs = box.addButton(tr("Save As…"), QMessageBox::AcceptRole);
-  QPushButton* anew = box.addButton(tr("Write It Anew"), QMessageBox::DestructiveRole);
-  box.addButton(QMessageBox::Cancel);
-  box.setDefaultButton(saveAs);
-  box.exec();
-  if (box.clickedButton() == saveAs) return OutsideChoice::SaveAs;
-  if (box.clickedButton() == anew) return OutsideChoice::Replace;
-  return OutsideChoice::Cancel;
+         "and leaves this one as it is."),
+      tr("Write It Anew"));
 }
 
 bool ProjectFiles::saveAs() {

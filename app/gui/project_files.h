@@ -57,6 +57,10 @@ class ProjectFiles : public QObject {
 
  private:
   enum class OutsideChoice { SaveAs, Replace, Cancel };
+  // A question before a save that would destroy something (the box `name`): Save As… (the
+  // default), the `destructive` button, or Cancel.
+  OutsideChoice askBeforeSaving(const QString& name, const QString& text, const QString& detail,
+                                const QString& destructive);
   // The file was changed by another program since it was read: asks which text wins.
   OutsideChoice askAboutOutsideChanges();
   // The file's comments and layout would be lost (ProjectDocument::saveLosesLayout): Save As…

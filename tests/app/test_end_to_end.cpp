@@ -58,6 +58,25 @@ namespace {
 // first command installs.
 const char* const kCorpus = "/usr/share/games/fortunes/people";
 
+// File > Save (Ctrl+S) in `window`, answering the question box named `box` with the button
+// whose text holds `answer`; what the box asked ("" when none came).
+QString saveAnswering(QWidget& window, const QString& box, const QString& answer) {
+  QAction* save = nullptr;
+  for (QAction* action : window.findChildren<QAction*>())
+    if (action->shortcut() == QKeySequence(QKeySequence::Save)) save = action;
+  if (save == nullptr) return QStringLiteral("(no Save action)");
+  QString asked;
+  QTimer::singleShot(0, &window, [&] {
+    auto* question = window.findChild<QMessageBox*>(box);
+    if (!question) return;
+    asked = question->text();
+    for (QAbstractButton* button : question->buttons())
+      if (button->text().contains(answer)) button->click();
+  });
+  save->trigger();
+  return asked;
+}
+
 }  // namespace
 
 class EndToEndTest : public QObject {
@@ -251,20 +270,8 @@ class EndToEndTest : public QObject {
     QVERIFY(outside.open(QIODevice::Append));
     outside.write("# Added in a text editor.\n");
     outside.close();
-    QAction* save = nullptr;
-    for (QAction* action : window.findChildren<QAction*>())
-      if (action->shortcut() == QKeySequence(QKeySequence::Save)) save = action;
-    QVERIFY(save != nullptr);
     for (const QString& answer : {QStringLiteral("Cancel"), QStringLiteral("Replace")}) {
-      QString asked;
-      QTimer::singleShot(0, &window, [&] {
-        auto* box = window.findChild<QMessageBox*>(QStringLiteral("changedOnDiskBox"));
-        if (!box) return;
-        asked = box->text();
-        for (QAbstractButton* button : box->buttons())
-          if (button->text().contains(answer)) button->click();
-      });
-      save->trigger();
+      const QString asked = saveAnswering(window, QStringLiteral("changedOnDiskBox"), answer);
       QVERIFY2(asked.contains(QStringLiteral("changed by another program")), qPrintable(asked));
       QFile file(path);
       QVERIFY(file.open(QIODevice::ReadOnly));
@@ -295,20 +302,8 @@ class EndToEndTest : public QObject {
     auto after = document.project();
     after.training.optimizer.learningRate = 0.02;
     document.edit(after, QStringLiteral("Set learning rate"));
-    QAction* save = nullptr;
-    for (QAction* action : window.findChildren<QAction*>())
-      if (action->shortcut() == QKeySequence(QKeySequence::Save)) save = action;
-    QVERIFY(save != nullptr);
     for (const QString& answer : {QStringLiteral("Cancel"), QStringLiteral("Write It Anew")}) {
-      QString asked;
-      QTimer::singleShot(0, &window, [&] {
-        auto* box = window.findChild<QMessageBox*>(QStringLiteral("layoutLostBox"));
-        if (!box) return;
-        asked = box->text();
-        for (QAbstractButton* button : box->buttons())
-          if (button->text().contains(answer)) button->click();
-      });
-      save->trigger();
+      const QString asked = saveAnswering(window, QStringLiteral("layoutLostBox"), answer);
       QVERIFY2(asked.contains(QStringLiteral("comments")), qPrintable(asked));
       QFile file(path);
       QVERIFY(file.open(QIODevice::ReadOnly));

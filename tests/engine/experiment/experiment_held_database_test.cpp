@@ -52,6 +52,7 @@ void waitForFile(const std::string& path) {
   }
 }
 
+// The queue's lines, kept for the test to read while the queue runs.
 struct Lines {
   std::mutex mutex;
   std::vector<std::string> lines;
@@ -64,19 +65,26 @@ struct Lines {
   }
 };
 
+// Options for a queue of stand-in trials that each train for `seconds`, its lines to `log`.
+engine::QueueOptions queueOptions(const ScratchFolder& folder, const std::string& seconds,
+                                  Lines& log) {
+  engine::QueueOptions options;
+  options.program = writeTrialProgram(folder, seconds);
+  options.pollMilliseconds = 50;
+  options.log = [&log](const std::string& line) {
+    std::lock_guard<std::mutex> lock(log.mutex);
+    log.lines.push_back(line);
+  };
+  return options;
+}
+
 }  // namespace
 
 MRNN_TEST(a_queue_waits_for_a_held_database_and_records_its_trials_after) {
   ScratchFolder folder;
   const engine::ExperimentPlan plan = planIn(folder, kTwoTrials);
-  engine::QueueOptions options;
-  options.program = writeTrialProgram(folder, "0.5");
-  options.pollMilliseconds = 50;
   Lines log;
-  options.log = [&log](const std::string& line) {
-    std::lock_guard<std::mutex> lock(log.mutex);
-    log.lines.push_back(line);
-  };
+  engine::QueueOptions options = queueOptions(folder, "0.5", log);
   // Held from trial 1's start until after it ended: its end, and trial 2's start, wait.
   std::thread holder([&folder] {
     waitForFile(folder.file("started-1"));
@@ -107,16 +115,10 @@ MRNN_TEST(a_queue_waits_for_a_held_database_and_records_its_trials_after) {
 MRNN_TEST(a_queue_waiting_for_a_held_database_stops_at_once) {
   ScratchFolder folder;
   const engine::ExperimentPlan plan = planIn(folder, kTwoTrials);
-  engine::QueueOptions options;
-  options.program = writeTrialProgram(folder, "0.2");
-  options.pollMilliseconds = 50;
+  Lines log;
+  engine::QueueOptions options = queueOptions(folder, "0.2", log);
   engine::StopToken stop;
   options.stop = &stop;
-  Lines log;
-  options.log = [&log](const std::string& line) {
-    std::lock_guard<std::mutex> lock(log.mutex);
-    log.lines.push_back(line);
-  };
   // Held from trial 1's start; the stop comes once the queue says it waits, and the database
   // stays held 3 s more: the queue must not wait them out.
   std::thread holder([&] {
