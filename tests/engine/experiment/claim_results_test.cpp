@@ -176,6 +176,11 @@ MRNN_TEST(a_claim_must_select_one_configuration_on_each_side) {
 // docs/claims.md) plans: three seeds of every configuration, each claim's sides one
 // configuration, and every configuration at the same parameter count to within 1%.
 MRNN_TEST(the_shipped_claims_recipes_plan_at_equal_parameters) {
+  // Planning counts parameters over the recipes' vocabularies, read from the shared corpora.
+  for (const char* corpus : {"ptb", "tinyshakespeare"}) {
+    const auto folder = std::filesystem::path(MRNN_SHARED_DIR) / "data" / corpus;
+    if (!std::filesystem::exists(folder)) MRNN_SKIP("shared corpus not found: " + folder.string());
+  }
   size_t experiments = 0;
   size_t recipes = 0;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(MRNN_PROJECTS_DIR)) {
