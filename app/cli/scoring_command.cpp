@@ -27,11 +27,10 @@
 namespace mrnn::app {
 namespace {
 
-// The text of --file, refused at once when it is no regular file (a FIFO would wait for good,
-// /dev/zero never ends) or more than memory holds: the text and its ids are held (about 9
-// bytes a symbol); the scores stream.
+// The text of --file, refused at once when it is more than memory holds (the text and its ids
+// are held, about 9 bytes a symbol; the scores stream) or no regular file: readWholeFile
+// refuses a FIFO (which would wait for good), a device (/dev/zero never ends) or a folder.
 std::string readTextToScore(const std::string& path) {
-  engine::requireRegularFile(path);
   std::error_code error;
   const auto bytes = std::filesystem::file_size(path, error);
   if (!error) {

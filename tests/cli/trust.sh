@@ -44,6 +44,14 @@ write_pytorch_lm() {
   cp "$(dirname "${BASH_SOURCE[0]}")/../engine/interop/interop_files/lstm_state_dict.pt" "$work/lm.pt"
 }
 
+# Waits up to a minute for a line matching $1 in file $2 (a background command's output).
+wait_for_line() {
+  for _ in $(seq 1 600); do
+    grep -q "$1" "$2" && return
+    sleep 0.1
+  done
+}
+
 # Sends SIGTERM to the training process $1 and waits for it: it must end within a second, with
 # exit status 0; prints how long it took.
 stopped_within_a_second() {
@@ -208,10 +216,7 @@ case $case in
     sed -i 's|max_steps: 20|max_steps: 3|; s|hidden_size: 16|hidden_size: 160|' "$project"
     "$mrnn" train "$project" >"$work/train.out" 2>&1 &
     trainer=$!
-    for _ in $(seq 1 600); do
-      grep -q "training " "$work/train.out" && break
-      sleep 0.1
-    done
+    wait_for_line "training " "$work/train.out"
     sleep 2
     stopped_within_a_second "$trainer"
     grep -q "^stopped at step" "$work/train.out" || fail "not stopped"
@@ -312,10 +317,7 @@ case $case in
       "$project"
     "$mrnn" train "$project" >"$work/train.out" 2>&1 &
     trainer=$!
-    for _ in $(seq 1 600); do
-      grep -q "^validation at step" "$work/train.out" && break
-      sleep 0.1
-    done
+    wait_for_line "^validation at step" "$work/train.out"
     python3 -c '
 import sqlite3, sys, time
 held = sqlite3.connect(sys.argv[1], isolation_level=None)
