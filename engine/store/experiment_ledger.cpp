@@ -95,7 +95,7 @@ ExperimentLedger::ExperimentLedger(const std::string& projectFolder, Access acce
   }
   const int flags = access == Access::ReadWrite ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY;
   if (sqlite3_open_v2(path_.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
-    const std::string reason = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
+    const std::string reason = storeErrorReason(db_);
     sqlite3_close_v2(db_);
     db_ = nullptr;
     throw StoreError("run database '" + path_ + "': cannot open: " + reason);
@@ -103,7 +103,7 @@ ExperimentLedger::ExperimentLedger(const std::string& projectFolder, Access acce
   sqlite3_busy_timeout(db_, 5000);
   if (access == Access::ReadWrite) {
     if (sqlite3_exec(db_, kTableSql, nullptr, nullptr, nullptr) != SQLITE_OK) {
-      const std::string reason = sqlite3_errmsg(db_);
+      const std::string reason = storeErrorReason(db_);
       sqlite3_close_v2(db_);
       db_ = nullptr;
       throw StoreError("run database '" + path_ +

@@ -5,7 +5,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <map>
@@ -13,6 +12,7 @@
 #include "engine/io/own_file.h"
 #include "engine/store/database_owner.h"
 #include "engine/store/metric_names.h"
+#include "engine/store/run_folder_ids.h"
 #include "engine/store/sqlite_error.h"
 #include "engine/store/sqlite_statement.h"
 #include "engine/store/sqlite_transaction.h"
@@ -142,14 +142,41 @@ void bindRunColumns(SqliteStatement& statement, int first, const RunRecord& run)
 
 // The writes below run inside the caller's transaction: creating a run and importing one
 // share them.
+std::filesystem::path absoluteFolderOf(const std::string& databasePath) {
+  std::filesystem::path folder = std::filesystem::path(databasePath).parent_path();
+  if (folder.empty()) folder = ".";
+  return std::filesystem::absolute(folder).lexically_normal();
+}
+
+// A new run's id names its checkpoint folder. SQLite's next id, unless a database that began
+// again (moved aside, deleted, restored from an older copy) would hand out the name of a
+// folder an earlier run left: then the id after the highest such folder.
+std::optional<int64_t> idPastRunFolders(sqlite3* db, const std::string& path,
+                                        const std::string& action) {
+  const int64_t highest = highestRunFolderId(absoluteFolderOf(path).string());
+  if (highest == 0) return std::nullopt;
+  SqliteStatement used(db, path, action,
+                       "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = "
+                       "'runs'), 0), coalesce((SELECT max(id) FROM runs), 0))");
+  used.step();
+  if (used.int64(0) >= highest) return std::nullopt;
+  return highest + 1;
+}
+
 int64_t insertRunRow(sqlite3* db, const std::string& path, const std::string& action,
                      const RunRecord& run) {
+  const std::optional<int64_t> id = idPastRunFolders(db, path, action);
   SqliteStatement insert(db, path, action,
                          "INSERT INTO runs (name, model_type, parameters, config_yaml, "
                          "started_at, ended_at, status, reason, duration_s, best_valid, "
-                         "test_result, steps) "
-                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
+                         "test_result, steps, id) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
   bindRunColumns(insert, 1, run);
+  if (id) {
+    insert.bind(13, *id);
+  } else {
+    insert.bindNull(13);  // SQLite's next
+  }
   insert.run();
   return sqlite3_last_insert_rowid(db);
 }
@@ -281,9 +308,7 @@ RunStore::RunStore(const std::string& path, Access access) : path_(path), access
 
 void RunStore::open(int flags, const std::string& name) {
   if (sqlite3_open_v2(name.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
-    std::string reason = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
-    const int systemError = db_ != nullptr ? sqlite3_system_errno(db_) : 0;
-    if (systemError != 0) reason += std::string(" (") + std::strerror(systemError) + ")";
+    const std::string reason = storeErrorReason(db_);
     sqlite3_close_v2(db_);
     db_ = nullptr;
     throw StoreError("run database '" + path_ + "': cannot open: " + reason);
@@ -635,12 +660,6 @@ CREATE TABLE IF NOT EXISTS run_origins (
   UNIQUE (source_project, source_run)
 );
 )sql";
-
-std::filesystem::path absoluteFolderOf(const std::string& databasePath) {
-  std::filesystem::path folder = std::filesystem::path(databasePath).parent_path();
-  if (folder.empty()) folder = ".";
-  return std::filesystem::absolute(folder).lexically_normal();
-}
 
 // An absolute path as the database in folder `to` records it: relative to `to` when it lies
 // inside it (the project folder may move), else absolute.

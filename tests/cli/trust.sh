@@ -296,6 +296,24 @@ case $case in
     refused "is a FIFO, not a database file" train "$project"
     refused "is a FIFO, not a database file" runs list "$work"
     ;;
+  database-lost)
+    # The defect: with the run database moved aside (damaged), deleted or restored from an
+    # older copy, the next run was run 1 again and its checkpoints replaced the first run's.
+    train_tiny
+    best=$(digest "$work/checkpoints/run-1/best.pt")
+    latest=$(digest "$work/checkpoints/run-1/latest.pt")
+    head -c 5000 "$work/runs.sqlite" >"$work/runs.damaged"
+    mv "$work/runs.damaged" "$work/runs.sqlite"
+    refused "it is damaged" train "$project"
+    refused "it is damaged" runs list "$work"
+    [ "$(stat -c %s "$work/runs.sqlite")" = 5000 ] || fail "the damaged database was changed"
+    mv "$work/runs.sqlite" "$work/runs.sqlite.damaged"
+    train_tiny
+    cat "$work/train.out"
+    grep -q "^run 2, checkpoint" "$work/train.out" || fail "the new run did not pass run-1"
+    [ "$(digest "$work/checkpoints/run-1/best.pt")" = "$best" ] || fail "run-1/best.pt replaced"
+    [ "$(digest "$work/checkpoints/run-1/latest.pt")" = "$latest" ] || fail "run-1/latest.pt replaced"
+    ;;
   corpus-sigterm)
     # The defect: SIGTERM while a large corpus was read went unheard until it was read whole
     # (3.3 s for 200 MB), and then a run was recorded that never took a step.

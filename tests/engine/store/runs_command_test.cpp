@@ -215,6 +215,6 @@ MRNN_TEST(runs_command_reports_a_corrupt_database) {
   const auto outcome = runs({"runs", "list", folder.path()});
   EXPECT_EQ(outcome.code, 1);
   EXPECT_MSG(contains(outcome.err, folder.file("runs.sqlite")) &&
-                 contains(outcome.err, "file is not a database"),
+                 contains(outcome.err, "it is not a run database"),
              outcome.err);
 }

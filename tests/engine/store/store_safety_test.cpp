@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -94,7 +95,31 @@ MRNN_TEST(store_corrupt_file_names_the_path) {
   for (int i = 0; i < 4096; ++i) garbage += static_cast<char>((i * 7919 + 13) % 251);
   folder.write("runs.sqlite", garbage);
   const std::string path = folder.file("runs.sqlite");
-  EXPECT_THROWS_WITH(StoreError, RunStore store(path), path.c_str(), "file is not a database");
+  EXPECT_THROWS_WITH(StoreError, RunStore store(path), path.c_str(),
+                     "it is not a run database, nor any SQLite database", "move it aside");
+}
+
+// The defect: SQLite's own words ("database disk image is malformed") were all a user saw of
+// a damaged database, in the terminal and the workbench alike, with no word of what to do.
+MRNN_TEST(a_damaged_database_is_named_damaged_and_left_as_it_is) {
+  ScratchFolder folder;
+  const std::string path = folder.file("runs.sqlite");
+  {
+    RunStore store(path);
+    for (int run = 0; run < 20; ++run) {
+      const int64_t id = store.createRun(RunRecord{});
+      store.appendMetrics(id, batch(run));
+    }
+  }
+  const uintmax_t whole = std::filesystem::file_size(path);
+  std::filesystem::resize_file(path, whole / 3);
+  const auto damaged = [&] {
+    RunStore store(path);
+    store.listRuns();
+    for (const auto& run : store.listRuns()) store.metrics(run.id);
+  };
+  EXPECT_THROWS_WITH(StoreError, damaged(), path.c_str(), "it is damaged", "move it aside");
+  EXPECT_EQ(std::filesystem::file_size(path), whole / 3);
 }
 
 MRNN_TEST(store_unwritable_folder_names_the_path) {
@@ -103,7 +128,7 @@ MRNN_TEST(store_unwritable_folder_names_the_path) {
   folder.write("not-a-folder", "plain text");
   const std::string path = folder.file("not-a-folder") + "/runs.sqlite";
   EXPECT_THROWS_WITH(StoreError, RunStore store(path), path.c_str(), "cannot open",
-                     "unable to open database file");
+                     "its folder is missing, or cannot be read or written");
 }
 
 MRNN_TEST(store_refuses_a_newer_schema) {
@@ -201,4 +226,25 @@ MRNN_TEST(store_killed_writer_leaves_a_consistent_database) {
     }
     reported = batches;
   }
+}
+
+// A database moved aside (damaged), deleted, or restored from an older copy begins its ids
+// again while the runs it knew keep their checkpoint folders: a new run must not be handed
+// a folder that holds another run's checkpoints, or its first save replaces them.
+MRNN_TEST(a_new_run_passes_the_checkpoint_folders_an_earlier_database_left) {
+  ScratchFolder folder;
+  std::filesystem::create_directories(folder.file("checkpoints/run-1"));
+  folder.write("checkpoints/run-1/latest.pt", "an earlier run's checkpoint");
+  std::filesystem::create_directories(folder.file("checkpoints/run-7"));
+  folder.write("checkpoints/run-12", "a file, not a folder, at a run's name");
+  std::filesystem::create_directories(folder.file("checkpoints/run-x3"));
+  std::filesystem::create_directories(folder.file("checkpoints/run-99999999999999999999999"));
+  RunStore store(folder.file("runs.sqlite"));
+  EXPECT_EQ(store.createRun(RunRecord{}), 13);
+  EXPECT_EQ(store.createRun(RunRecord{}), 14);
+  // Ids already past every folder go on from the database's own count.
+  std::filesystem::create_directories(folder.file("checkpoints/run-3"));
+  EXPECT_EQ(store.createRun(RunRecord{}), 15);
+  store.deleteRun(15);
+  EXPECT_EQ(store.createRun(RunRecord{}), 16);
 }
