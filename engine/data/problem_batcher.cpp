@@ -78,13 +78,14 @@ void ProblemBatcher::restoreState(const std::string& state) {
   int64_t epoch = -1;
   in >> tag >> version >> batch >> windows >> position >> epoch;
   if (!in || tag != kProblemBatcherTag || version != 1 || position < 0 || epoch < 0) {
-    throw std::invalid_argument("batcher: not a saved long-range problem position");
+    throw std::invalid_argument("the checkpoint's place in the problem's data cannot be read");
   }
   if (batch != batch_ || windows != windowsPerEpoch_ || position > windows) {
-    throw std::invalid_argument("batcher: the state is for batches of " + std::to_string(batch) +
-                                " and " + std::to_string(windows) +
-                                " windows an epoch; this run has " + std::to_string(batch_) +
-                                " and " + std::to_string(windowsPerEpoch_));
+    throw std::invalid_argument(
+        "the problem's data has changed (the checkpoint's place is in batches of " +
+        std::to_string(batch) + " and " + std::to_string(windows) +
+        " windows an epoch; the problem now gives " + std::to_string(batch_) + " and " +
+        std::to_string(windowsPerEpoch_) + ")");
   }
   position_ = position;
   epoch_ = epoch;

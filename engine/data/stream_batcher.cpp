@@ -122,15 +122,21 @@ void StreamBatcher::restoreState(const std::string& state) {
   in >> tag >> version >> batch >> length >> position >> epoch;
   if (!in || tag != kStreamBatcherTag || version != 1 || position < 0 || position > length ||
       epoch < 0)
-    throw std::invalid_argument("batcher: not a saved batcher state");
-  if (batch != options_.batch || length != streamLength_)
+    throw std::invalid_argument("the checkpoint's place in the training data cannot be read");
+  if (batch != options_.batch) {
+    throw std::invalid_argument("the checkpoint's place is in a batch of " + std::to_string(batch) +
+                                " rows; this one has " + std::to_string(options_.batch));
+  }
+  if (length != streamLength_) {
     throw std::invalid_argument(
-        "batcher: the state is for " + std::to_string(batch) + " streams of " +
-        std::to_string(length) + " steps, this batcher has " + std::to_string(options_.batch) +
-        " of " + std::to_string(streamLength_) + " (another batch size or corpus?)");
+        "the training corpus has changed length (the checkpoint's place is in rows of " +
+        std::to_string(length) + " symbols; the corpus now gives rows of " +
+        std::to_string(streamLength_) + ")");
+  }
   std::mt19937_64 random;
   in >> random;
-  if (!in) throw std::invalid_argument("batcher: the saved generator state is malformed");
+  if (!in)
+    throw std::invalid_argument("the checkpoint's place in the training data cannot be read");
   position_ = position;
   epoch_ = epoch;
   random_ = random;

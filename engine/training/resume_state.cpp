@@ -1,5 +1,7 @@
 #include "engine/training/resume_state.h"
 
+#include <stdexcept>
+
 #include <torch/torch.h>
 
 #include "engine/config/model_changes.h"
@@ -93,7 +95,13 @@ void continueRun(Checkpoint& checkpoint, const Project& project, TrainingParts& 
   parts.state = checkpoint.loadState(whole, *parts.model)
                     ? stateRows(whole, parts.shard.begin, parts.shard.count)
                     : parts.model->initialState(parts.shard.count);
-  parts.batcher->restoreState(s.batcherState);
+  try {
+    parts.batcher->restoreState(s.batcherState);
+  } catch (const std::invalid_argument& error) {
+    throw std::runtime_error("run " + std::to_string(s.runId) +
+                             " cannot go on where it stopped: " + error.what() +
+                             "; put back the data it began with, or start a new run");
+  }
   parts.schedule->restoreState(s.scheduleState);
   restoreGenerators(s, parts.device, project.training.seed, rank, ranks);
   counters = {s.step, s.symbols, s.wallSeconds};

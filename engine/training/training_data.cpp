@@ -44,6 +44,13 @@ std::unique_ptr<WindowSource> TrainingData::windows(const TrainingConfig& traini
   batching.predictLast = training.predictLast;
   batching.seed = training.seed;
   // The target mask (the reverse copy task's reversed half) reaches the loss as window.lossMask.
+  const int64_t symbols = static_cast<int64_t>(corpus_.train.tokens.size());
+  if (symbols <= training.batchSize) {
+    throw std::invalid_argument(
+        "the training split's " + groupedInteger(symbols) + " symbols are too few for a batch of " +
+        groupedInteger(training.batchSize) +
+        " rows (training.batch_size): each row needs at least one symbol and its next");
+  }
   return std::make_unique<StreamBatcher>(corpus_.train.tokens, batching, corpus_.train.targetMask);
 }
 

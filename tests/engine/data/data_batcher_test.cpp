@@ -166,6 +166,6 @@ MRNN_TEST(batcher_restored_state_continues_exactly) {
   EXPECT_EQ(resumed.saveState(), original.saveState());
 
   StreamBatcher wrongBatch(tokens, options(5, 30));
-  EXPECT_THROWS_WITH(std::invalid_argument, wrongBatch.restoreState(state), "4 streams");
-  EXPECT_THROWS_WITH(std::invalid_argument, resumed.restoreState("position=3"), "not a saved");
+  EXPECT_THROWS_WITH(std::invalid_argument, wrongBatch.restoreState(state), "a batch of 4 rows");
+  EXPECT_THROWS_WITH(std::invalid_argument, resumed.restoreState("position=3"), "cannot be read");
 }

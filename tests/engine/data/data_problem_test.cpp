@@ -270,5 +270,5 @@ MRNN_TEST(the_problem_batcher_reads_fresh_sequences_and_resumes_where_it_was) {
   EXPECT(resumed.next().inputs == fifth.inputs);
   engine::ProblemBatcher other(problem, 8);
   EXPECT_THROWS_WITH(std::invalid_argument, other.restoreState(saved), "batches of 16");
-  EXPECT_THROWS_WITH(std::invalid_argument, other.restoreState("nonsense"), "not a saved");
+  EXPECT_THROWS_WITH(std::invalid_argument, other.restoreState("nonsense"), "cannot be read");
 }

@@ -287,3 +287,37 @@ MRNN_TEST(a_checkpoint_with_bytes_after_its_end_is_called_damaged_not_truncated)
     EXPECT_MSG(what.find("19 bytes follow the end") != std::string::npos, what);
   }
 }
+
+// The defect: a run resumed after its corpus grew or shrank failed with the batcher's own
+// words ("batcher: the state is for 4 streams of 769 steps, ... (another batch size or
+// corpus?)"), naming neither the run nor what changed.
+MRNN_TEST(a_run_whose_corpus_changed_length_is_refused_naming_the_run_and_the_corpus) {
+  ScratchProject scratch("corpus-changed");
+  const auto project = quick(scratch, 2);
+  const auto first = trainWith(project, "");
+  EXPECT_MSG(first.finished, first.reason);
+  const RunState before = stateOf(project, first.runId);
+  const auto longer = quick(scratch, 4);  // writes the corpus of 5000 symbols again
+  scratch.write("corpus.txt", syntheticText(8000));
+  const auto resumed = trainWith(longer, first.latestCheckpoint);
+  EXPECT(resumed.failed);
+  EXPECT_MSG(resumed.reason.find("run 1 cannot go on where it stopped") != std::string::npos &&
+                 resumed.reason.find("training corpus has changed length") != std::string::npos &&
+                 resumed.reason.find("batcher") == std::string::npos,
+             resumed.reason);
+  EXPECT(stateOf(project, first.runId) == before);
+}
+
+// The defect: a batch larger than the training split was refused in the batcher's words
+// ("batcher: 3079 symbols are too few for 100000 streams"), naming neither split nor key.
+MRNN_TEST(a_batch_larger_than_the_training_split_is_refused_naming_the_key) {
+  ScratchProject scratch("batch-too-large");
+  auto project = quick(scratch, 2);
+  project.training.batchSize = 100000;
+  const auto outcome = trainWith(project, "");
+  EXPECT(outcome.failed);
+  EXPECT_MSG(outcome.reason.find("the training split's 4,500 symbols are too few") !=
+                     std::string::npos &&
+                 outcome.reason.find("training.batch_size") != std::string::npos,
+             outcome.reason);
+}
