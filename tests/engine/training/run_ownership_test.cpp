@@ -316,8 +316,8 @@ MRNN_TEST(a_batch_larger_than_the_training_split_is_refused_naming_the_key) {
   project.training.batchSize = 100000;
   const auto outcome = trainWith(project, "");
   EXPECT(outcome.failed);
-  EXPECT_MSG(outcome.reason.find("the training split's 4,500 symbols are too few") !=
-                     std::string::npos &&
-                 outcome.reason.find("training.batch_size") != std::string::npos,
-             outcome.reason);
+  EXPECT_MSG(
+      outcome.reason.find("the training split's 4,500 symbols are too few") != std::string::npos &&
+          outcome.reason.find("training.batch_size") != std::string::npos,
+      outcome.reason);
 }
