@@ -49,6 +49,23 @@ namespace {
 constexpr int kTablePage = 0;
 constexpr int kEmptyPage = 1;
 
+// How long the window waits for another program's lock on the run database before it says
+// so: the researcher tries again, rather than watching a frozen window for the store's 5 s.
+constexpr int kHeldDatabaseWaitMs = 250;
+
+QString heldDatabaseWords() {
+  return QObject::tr(
+      "another program holds the run database locked (a database browser with "
+      "unsaved changes?); try again when it is free");
+}
+
+// The project's runs, opened to change them, waiting only briefly for a held database.
+engine::RunCatalogue writableCatalogue(const QString& folder) {
+  engine::RunCatalogue catalogue(toNativePath(folder), engine::RunCatalogue::Access::ReadWrite);
+  catalogue.store().setBusyWait(kHeldDatabaseWaitMs);
+  return catalogue;
+}
+
 }  // namespace
 
 RunsPanel::RunsPanel(ProjectDocument& document, QWidget* parent)
@@ -337,8 +354,7 @@ void RunsPanel::refresh() {
 
 void RunsPanel::nameRun(qint64 runId, int column, const QString& text) {
   try {
-    engine::RunCatalogue catalogue(toNativePath(document_.folder()),
-                                   engine::RunCatalogue::Access::ReadWrite);
+    engine::RunCatalogue catalogue = writableCatalogue(document_.folder());
     if (column == RunsTableModel::Name) {
       catalogue.store().renameRun(runId, text.toStdString());
       if (runId == bannerRun_) banner_->hide();  // it named the run by its old name
@@ -348,6 +364,11 @@ void RunsPanel::nameRun(qint64 runId, int column, const QString& text) {
       emit statusMessage(text.isEmpty() ? tr("Run %1 has no note now").arg(runId)
                                         : tr("Noted run %1").arg(runId));
     }
+  } catch (const engine::StoreBusyError&) {
+    emit statusMessage((column == RunsTableModel::Name ? tr("Run %1 keeps its name: %2")
+                                                       : tr("Run %1 keeps its note: %2"))
+                           .arg(runId)
+                           .arg(heldDatabaseWords()));
   } catch (const std::exception& error) {
     emit statusMessage(
         tr("Could not change run %1: %2").arg(runId).arg(QString::fromUtf8(error.what())));
@@ -605,18 +626,23 @@ void RunsPanel::deleteSelected() {
 
   QStringList failures;
   QStringList keptFolders;
+  QStringList deleted;
+  bool held = false;
   try {
-    engine::RunCatalogue catalogue(toNativePath(document_.folder()),
-                                   engine::RunCatalogue::Access::ReadWrite);
+    engine::RunCatalogue catalogue = writableCatalogue(document_.folder());
     for (qint64 id : ids) {
       try {
         const std::vector<std::string> kept = catalogue.deleteRun(id);
+        deleted << runTitle(id);
         if (kept.empty()) continue;
         QStringList files;
         for (const std::string& name : kept) files << QString::fromStdString(name);
         keptFolders << tr("checkpoints/run-%1 stays with what you put there: %2")
                            .arg(id)
                            .arg(files.join(QStringLiteral(", ")));
+      } catch (const engine::StoreBusyError&) {
+        held = true;  // the rest would wait in turn
+        break;
       } catch (const std::exception& error) {
         failures << QString::fromUtf8(error.what());
       }
@@ -625,6 +651,14 @@ void RunsPanel::deleteSelected() {
     failures << QString::fromUtf8(error.what());
   }
   refresh();
+  if (held) {
+    banner_->showMessage(RunBanner::Kind::Failure,
+                         deleted.isEmpty()
+                             ? tr("Nothing was deleted")
+                             : tr("Only %1 was deleted").arg(deleted.join(QStringLiteral(", "))),
+                         heldDatabaseWords());
+    return;
+  }
   if (failures.isEmpty() && keptFolders.isEmpty()) {
     showMessage(tr("Deleted %1").arg(names.join(QStringLiteral(", "))));
   } else if (failures.isEmpty()) {

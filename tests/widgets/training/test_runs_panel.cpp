@@ -1,3 +1,4 @@
+#include <sqlite3.h>
 #include <QAbstractButton>
 #include <QApplication>
 #include <QDir>
@@ -103,6 +104,7 @@ class RunsPanelTest : public QObject {
   void filterMatchesAnyColumn();
   void headersReadWholeAndTheFooterCountsWhatIsShown();
   void aRunIsRenamedAndNotedInTheTable();
+  void aHeldDatabaseNeitherFreezesTheTableNorTakesItsWords();
   void selectionAsksForOverlays();
   void lineDiffMarksExactlyTheChangedLines();
   void configDiffOfTwoRunsShowsTheChangedLine();
@@ -382,6 +384,44 @@ void RunsPanelTest::aRunIsRenamedAndNotedInTheTable() {
   QTest::keyClicks(editor, QStringLiteral("the baseline"));
   QTest::keyClick(editor, Qt::Key_Return);
   QTRY_COMPARE(store.run(1).value().note, std::string("the baseline"));
+}
+
+// The defect: with another program holding the run database (a database browser with unsaved
+// edits), a rename, a note or a delete froze the window for the store's 5 s wait and then
+// said "another program holds it locked" in the database's terms.
+void RunsPanelTest::aHeldDatabaseNeitherFreezesTheTableNorTakesItsWords() {
+  sqlite3* other = nullptr;
+  QCOMPARE(sqlite3_open(database_.toUtf8().constData(), &other), SQLITE_OK);
+  QCOMPARE(sqlite3_exec(other, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr), SQLITE_OK);
+  QSignalSpy messages(panel_.get(), &RunsPanel::statusMessage);
+  RunsTableModel* model = panel_->model();
+  QElapsedTimer clock;
+  clock.start();
+  model->setData(model->index(model->rowOfRun(2), RunsTableModel::Name), QStringLiteral("wide"));
+  const qint64 renameMs = clock.elapsed();
+  QVERIFY2(renameMs < 1500, qPrintable(QStringLiteral("the rename took %1 ms").arg(renameMs)));
+  QCOMPARE(messages.count(), 1);
+  const QString said = messages.takeFirst().at(0).toString();
+  QVERIFY2(said.contains(QStringLiteral("Run 2 keeps its name")) &&
+               said.contains(QStringLiteral("another program holds the run database")) &&
+               said.contains(QStringLiteral("try again")),
+           qPrintable(said));
+
+  clock.restart();
+  QString question;
+  answerNextMessageBox(QStringLiteral("Delete"), &question);
+  panel_->selectRuns({1});
+  panel_->deleteSelected();
+  QVERIFY2(clock.elapsed() < 1500,
+           qPrintable(QStringLiteral("the delete took %1 ms").arg(clock.elapsed())));
+  QVERIFY2(panel_->banner()->text().contains(QStringLiteral("Nothing was deleted")) &&
+               panel_->banner()->text().contains(QStringLiteral("try again when it is free")),
+           qPrintable(panel_->banner()->text()));
+  sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_close(other);
+  RunStore store(database_.toStdString(), RunStore::Access::ReadOnly);
+  QVERIFY(store.run(1).has_value());
+  QCOMPARE(store.run(2)->name, std::string("wider"));
 }
 
 void RunsPanelTest::selectionAsksForOverlays() {
