@@ -51,6 +51,18 @@ ProjectFiles::ProjectFiles(widgets::ProjectDocument& document, const TemplateCat
                                   "project (%2); the workbench keeps what it shows")
                                    .arg(QDir::toNativeSeparators(path), reason));
           });
+  connect(watcher_, &widgets::ProjectFileWatcher::becameUnreadable, this,
+          [this](const QString& path, const QString& reason) {
+            emit statusMessage(tr("%1 cannot be read now (%2); the window keeps the project "
+                                  "as it shows it, and File > Save As… keeps it in another file")
+                                   .arg(QDir::toNativeSeparators(path), reason));
+          });
+  connect(watcher_, &widgets::ProjectFileWatcher::vanished, this, [this](const QString& path) {
+    emit statusMessage(tr("%1 is no longer on disk (moved or deleted by another program?); the "
+                          "window keeps the project as it shows it, and File > Save writes it "
+                          "there again")
+                           .arg(QDir::toNativeSeparators(path)));
+  });
   connect(watcher_, &widgets::ProjectFileWatcher::changedWhileEdited, this,
           &ProjectFiles::offerReload);
 }

@@ -3,6 +3,7 @@
 // once and the user chooses; a change that does not read as a project is never adopted; the
 // workbench's own save is no outside change.
 
+#include <sys/stat.h>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -145,6 +146,33 @@ class ProjectFileWatcherTest : public QObject {
     renameOver(path, withHidden(96));
     QTRY_COMPARE(reloaded.count(), 1);
     QCOMPARE(hidden(document), 96);
+  }
+
+  // The defect: the project's file deleted, moved away or replaced by a FIFO while open went
+  // unmentioned until a Save, long after the researcher could ask what happened.
+  void aFileThatGoesOrCannotBeReadIsAnnouncedOnce() {
+    OpenProject open;
+    const QString& path = open.path;
+    ProjectDocument& document = open.document;
+    ProjectFileWatcher watcher(document);
+    QSignalSpy vanished(&watcher, &ProjectFileWatcher::vanished);
+    QSignalSpy unreadable(&watcher, &ProjectFileWatcher::becameUnreadable);
+    QVERIFY(QFile::remove(path));
+    QTRY_COMPARE(vanished.count(), 1);
+    watcher.check();  // once for each thing that went wrong
+    QCOMPARE(vanished.count(), 1);
+    QCOMPARE(hidden(document), 32);  // what the window shows stays
+    QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+    QTRY_COMPARE(unreadable.count(), 1);
+    QVERIFY2(unreadable.at(0).at(1).toString().contains(QStringLiteral("FIFO")),
+             qPrintable(unreadable.at(0).at(1).toString()));
+    QVERIFY(QFile::remove(path));
+    writeInPlace(path, kProject);  // back as it was: nothing to say
+    QTest::qWait(800);
+    QCOMPARE(vanished.count(), 1);
+    QCOMPARE(unreadable.count(), 1);
+    QVERIFY(QFile::remove(path));
+    QTRY_COMPARE(vanished.count(), 2);
   }
 
   void theWorkbenchsOwnSaveIsNoOutsideChange() {

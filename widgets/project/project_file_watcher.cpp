@@ -27,6 +27,7 @@ ProjectFileWatcher::ProjectFileWatcher(ProjectDocument& document, QObject* paren
   connect(watcher_, &QFileSystemWatcher::directoryChanged, settle_, qOverload<>(&QTimer::start));
   connect(&document_, &ProjectDocument::pathChanged, this, [this] {
     announced_.clear();
+    announcedProblem_.reset();
     follow();
   });
   follow();
@@ -46,9 +47,20 @@ void ProjectFileWatcher::check() {
   std::string text;
   try {
     text = engine::readWholeFile(toNativePath(document_.path()));
-  } catch (const std::exception&) {
-    return;  // gone or unreadable for now: Save says so when it comes to that
+  } catch (const std::exception& error) {
+    // The window keeps its text (Save writes it again); the researcher hears of it now, once.
+    const bool gone = !QFileInfo::exists(document_.path());
+    const QString problem = gone ? QString() : QString::fromUtf8(error.what());
+    if (announcedProblem_ && *announcedProblem_ == problem) return;
+    announcedProblem_ = problem;
+    if (gone) {
+      emit vanished(document_.path());
+    } else {
+      emit becameUnreadable(document_.path(), problem);
+    }
+    return;
   }
+  announcedProblem_.reset();
   if (text == document_.diskText()) {
     announced_.clear();
     return;

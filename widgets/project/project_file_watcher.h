@@ -3,6 +3,7 @@
 #include <QObject>
 #include <QString>
 
+#include <optional>
 #include <string>
 
 class QFileSystemWatcher;
@@ -35,6 +36,11 @@ class ProjectFileWatcher : public QObject {
   void changedWhileEdited(const QString& path);
   // The file changed and its new text does not read as a project: `reason` names line and key.
   void changedUnreadable(const QString& path, const QString& reason);
+  // The file is gone (moved or deleted): the document keeps its text, and Save writes it again.
+  void vanished(const QString& path);
+  // Something that cannot be read as a file is at its name (a FIFO, a folder, a file too large):
+  // `reason` says which. The document keeps its text; Save will not replace it.
+  void becameUnreadable(const QString& path, const QString& reason);
 
  private:
   void follow();
@@ -43,6 +49,8 @@ class ProjectFileWatcher : public QObject {
   QFileSystemWatcher* watcher_;
   QTimer* settle_;
   std::string announced_;  // the text on disk last announced, so that it is announced once
+  // Why the file could not be read when that was last announced (empty: it was gone).
+  std::optional<QString> announcedProblem_;
 };
 
 }  // namespace mrnn::widgets
