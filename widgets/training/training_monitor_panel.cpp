@@ -679,8 +679,15 @@ void TrainingMonitorPanel::onStateChanged() {
           tr("Paused at step %1: press Resume (F5) to continue").arg(lastStep_.step));
       break;
     case State::Stopping:
-      appendLog(tr("stop requested: the run ends after this step, with a checkpoint"));
-      emit statusMessage(tr("Stopping after the current step…"));
+      // Before its first step a run is still reading its corpus or building its model: it
+      // ends there, with nothing to save.
+      if (haveStep_) {
+        appendLog(tr("stop requested: the run ends after this step, with a checkpoint"));
+        emit statusMessage(tr("Stopping after the current step…"));
+      } else {
+        appendLog(tr("stop requested before the first step: the run ends without training"));
+        emit statusMessage(tr("Stopping before the first step…"));
+      }
       break;
   }
 }

@@ -55,6 +55,7 @@ class TrainingMonitorPanelTest : public QObject {
   void initTestCase();
   void actionsHaveTheirShortcuts();
   void runPlotsEveryStepAndEndsWithANotice();
+  void aStopBeforeTheRunBeginsSaysSo();
   void xAxisEpochAndTimeUseTheEventsValues();
   void perplexityAndLogScale();
   void overlaysDrawStoredRuns();
@@ -161,6 +162,23 @@ void TrainingMonitorPanelTest::runPlotsEveryStepAndEndsWithANotice() {
   QVERIFY(panel_->logText().contains(QStringLiteral("validation at step 30")));
   QVERIFY(!status.isEmpty());
   QCOMPARE(panel_->findChild<QLabel*>(QStringLiteral("stepValue"))->text(), QStringLiteral("30"));
+}
+
+// The defect: a stop pressed while the corpus was still being read logged "the run ends after
+// this step, with a checkpoint", of a run that had taken no step and would save nothing.
+void TrainingMonitorPanelTest::aStopBeforeTheRunBeginsSaysSo() {
+  TrainingTestProject project;  // its own: the shared run stays as the other tests read it
+  ProjectDocument document;
+  QCOMPARE(project.loadInto(document), QString());
+  TrainingMonitorPanel monitor(document);
+  QSignalSpy ended(&monitor, &TrainingMonitorPanel::runEnded);
+  monitor.startAction()->trigger();
+  QVERIFY(monitor.controller()->isRunning());
+  monitor.stopAction()->trigger();  // no event has reached the window yet
+  QVERIFY2(monitor.logText().contains(QStringLiteral("stop requested before the first step")) &&
+               !monitor.logText().contains(QStringLiteral("after this step")),
+           qPrintable(monitor.logText()));
+  QVERIFY(ended.wait(60000));
 }
 
 void TrainingMonitorPanelTest::xAxisEpochAndTimeUseTheEventsValues() {
