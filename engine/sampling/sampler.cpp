@@ -166,7 +166,9 @@ void Sampler::check(const SamplingOptions& o) const {
   }
   if (o.topK < 0) fail("top-k must be 0 (off) or positive, not " + std::to_string(o.topK));
   if (!(o.topP > 0.0 && o.topP <= 1.0)) {
-    fail("top-p must lie in (0, 1], not " + std::to_string(o.topP));
+    std::ostringstream text;
+    text << "top-p must lie in (0, 1], not " << o.topP;
+    fail(text.str());
   }
   if (o.beamWidth < 0) fail("beam width must be 0 (off) or positive");
   if (o.completions < 1) fail("completions must be at least 1");
@@ -175,7 +177,7 @@ void Sampler::check(const SamplingOptions& o) const {
     if (!std::isfinite(clamp.value)) {
       fail("clamp of layer " + std::to_string(clamp.layer + 1) + " unit " +
            std::to_string(clamp.unit) + ": the value must be a finite number, not " +
-           std::to_string(clamp.value));
+           (std::isnan(clamp.value) ? "NaN" : clamp.value > 0 ? "infinity" : "-infinity"));
     }
   }
 }

@@ -382,6 +382,9 @@ MRNN_TEST(bad_options_are_refused_by_name) {
   o = options("a", 10);
   o.topP = 1.5;
   EXPECT_THROWS_WITH(std::invalid_argument, f.sampler.generate(o), "top-p");
+  // The value refused is shown as given (-1e-9 read "not -0.000000").
+  o.topP = -1e-9;
+  EXPECT_THROWS_WITH(std::invalid_argument, f.sampler.generate(o), "not -1e-09");
   // Temperatures whose logits overflow, or that make every symbol equally likely, are out.
   for (const double temperature : {1e-308, 1e308}) {
     o = options("a", 10);
