@@ -83,6 +83,17 @@ void refuseStores(const std::string& path, const fs::path& target, bool existing
 
 }  // namespace
 
+void refuseGuarded(const std::string& path, const std::vector<std::string>& guarded) {
+  const fs::path target = landing(path);
+  for (const std::string& kept : guarded) {
+    if (kept.empty()) continue;
+    const fs::path folder = resolved(kept);
+    if (fs::is_directory(folder) ? isInside(target, folder) : sameFile(kept, target)) {
+      refuse(path, "it is part of the project ('" + kept + "')");
+    }
+  }
+}
+
 void checkOutputPath(const std::string& path, const OutputRules& rules) {
   if (path.empty()) throw OutputRefused("the output path is empty");
   const fs::path target = landing(path);
@@ -102,13 +113,7 @@ void checkOutputPath(const std::string& path, const OutputRules& rules) {
     if (!input.empty() && sameFile(input, target)) refuse(path, "it is the file being read");
   }
   refuseStores(path, target, existing);
-  for (const std::string& kept : rules.guarded) {
-    if (kept.empty()) continue;
-    const fs::path guarded = resolved(kept);
-    if (fs::is_directory(guarded) ? isInside(target, guarded) : sameFile(kept, target)) {
-      refuse(path, "it is part of the project ('" + kept + "')");
-    }
-  }
+  refuseGuarded(path, rules.guarded);
   if (existing && rules.ownOutput && !rules.replaceAny && !rules.ownOutput(path)) {
     refuse(path, "it exists and is not a file this command wrote; choose a new name, or " +
                      rules.howToReplace);

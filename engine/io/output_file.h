@@ -38,6 +38,11 @@ struct OutputRules {
 // wrote before (or `replaceAny`).
 void checkOutputPath(const std::string& path, const OutputRules& rules);
 
+// The part of checkOutputPath that `guarded` makes: throws OutputRefused when `path` is one of
+// them or lies in one that is a folder. For a save that may replace a file of its own kind (a
+// project saved as another project's file) but never a project's data or runs.
+void refuseGuarded(const std::string& path, const std::vector<std::string>& guarded);
+
 // checkOutputPath, then an atomic write (a temporary file beside it, then rename).
 void writeOutputFile(const std::string& path, const std::string& contents,
                      const OutputRules& rules);

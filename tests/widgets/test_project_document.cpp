@@ -137,6 +137,34 @@ class ProjectDocumentTest : public QObject {
              QDir::cleanPath(QDir(dir.path()).absoluteFilePath("a/corpus.txt")));
   }
 
+  // The defect: Save As onto the project's corpus (or its run database) replaced it with the
+  // project's YAML, the file dialog's "replace it?" the only question asked.
+  void saveAsNeverReplacesTheProjectsDataOrRuns() {
+    QTemporaryDir dir;
+    write(dir.filePath("project.yaml"), kProject);
+    write(dir.filePath("corpus.txt"), "the researcher's corpus\n");
+    write(dir.filePath("runs.sqlite"), "a run database\n");
+    ProjectDocument doc;
+    doc.load(dir.filePath("project.yaml"));
+    for (const char* name : {"corpus.txt", "runs.sqlite"}) {
+      bool refused = false;
+      try {
+        doc.saveAs(dir.filePath(name));
+      } catch (const std::runtime_error& error) {
+        refused = QString::fromUtf8(error.what()).contains(QStringLiteral("part of the project"));
+      }
+      QVERIFY2(refused, name);
+    }
+    QFile corpus(dir.filePath("corpus.txt"));
+    QVERIFY(corpus.open(QIODevice::ReadOnly));
+    QCOMPARE(corpus.readAll(), QByteArray("the researcher's corpus\n"));
+    QCOMPARE(doc.path(), QDir(dir.path()).absoluteFilePath("project.yaml"));
+    // Its own file, and another name beside it, are saved to as before.
+    doc.saveAs(dir.filePath("project.yaml"));
+    doc.saveAs(dir.filePath("copy.yaml"));
+    QCOMPARE(doc.path(), QDir(dir.path()).absoluteFilePath("copy.yaml"));
+  }
+
   void templateIsUntitledAndAbsolute() {
     QTemporaryDir dir;
     write(dir.filePath("project.yaml"), kProject);

@@ -15,6 +15,7 @@
 
 #include "engine/io/atomic_file.h"
 #include "engine/io/output_file.h"
+#include "widgets/project/open_project_files.h"
 
 namespace mrnn::widgets {
 
@@ -49,10 +50,11 @@ Format formatOf(const QString& path) {
 }
 
 // The file dialog asked before replacing a file; links, devices and a project's own files
-// (its run database, checkpoints, project and experiment files) are never replaced.
+// (its run database, checkpoints, project and experiment files, an open project's corpora)
+// are never replaced.
 void checkDestination(const QString& path) {
   try {
-    engine::checkOutputPath(QFile::encodeName(path).toStdString(), engine::OutputRules());
+    engine::checkOutputPath(QFile::encodeName(path).toStdString(), OpenProjectFiles::exportRules());
   } catch (const engine::OutputRefused& error) {
     throw std::runtime_error(error.what());
   }

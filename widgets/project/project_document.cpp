@@ -10,6 +10,7 @@
 #include "engine/config/project_text.h"
 #include "engine/io/atomic_file.h"
 #include "engine/io/output_file.h"
+#include "widgets/project/open_project_files.h"
 #include "widgets/project/project_edit_command.h"
 
 namespace mrnn::widgets {
@@ -52,6 +53,11 @@ ProjectDocument::ProjectDocument(QObject* parent) : QObject(parent), undo_(new Q
   text_ = engine::projectToYaml(project_);
   connect(undo_, &QUndoStack::cleanChanged, this,
           [this](bool clean) { emit modifiedChanged(!clean); });
+  OpenProjectFiles::add(this);
+}
+
+ProjectDocument::~ProjectDocument() {
+  OpenProjectFiles::remove(this);
 }
 
 QString ProjectDocument::folder() const {
@@ -167,6 +173,14 @@ void ProjectDocument::saveAs(const QString& path) {
   if (oldFolder != newFolder)
     rebaseData(copy, oldFolder.isEmpty() ? newFolder : oldFolder, newFolder);
   copy.folder = toNativePath(newFolder);
+  // Another project's file may be replaced (the file dialog asked); a project's corpora, run
+  // database and checkpoints never are.
+  std::vector<std::string> kept;
+  for (const std::string& file : OpenProjectFiles::paths()) {
+    const QString suffix = QFileInfo(QString::fromStdString(file)).suffix().toLower();
+    if (suffix != QLatin1String("yaml") && suffix != QLatin1String("yml")) kept.push_back(file);
+  }
+  engine::refuseGuarded(toNativePath(absolute), kept);
   std::string text = engine::editProjectText(text_, copy).text;
   engine::rewriteDocument(toNativePath(absolute), text);
   project_ = std::move(copy);

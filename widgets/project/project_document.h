@@ -20,6 +20,7 @@ class ProjectDocument : public QObject {
 
  public:
   explicit ProjectDocument(QObject* parent = nullptr);
+  ~ProjectDocument() override;
 
   const engine::Project& project() const { return project_; }
   // The project as the file's text: what Save writes. Edits change only the text of the keys

@@ -35,6 +35,7 @@
 #include "engine/store/run_store.h"
 #include "engine/training/run_test_evaluation.h"
 #include "widgets/display_format.h"
+#include "widgets/project/open_project_files.h"
 #include "widgets/project/project_document.h"
 #include "widgets/tool_bar_rows.h"
 #include "widgets/training/background_job.h"
@@ -675,7 +676,7 @@ void RunsPanel::deleteSelected() {
 bool RunsPanel::exportCsvTo(const QString& path) {
   try {
     // What the table shows, hyperparameters included (`mrnn runs export` has the configs).
-    engine::writeOutputFile(toNativePath(path), model_->toCsv(), engine::OutputRules());
+    engine::writeOutputFile(toNativePath(path), model_->toCsv(), OpenProjectFiles::exportRules());
   } catch (const std::exception& error) {
     banner_->showMessage(RunBanner::Kind::Failure, tr("The runs were not exported"),
                          QString::fromUtf8(error.what()));

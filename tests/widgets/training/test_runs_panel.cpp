@@ -22,6 +22,7 @@
 #include "engine/store/run_paths.h"
 #include "engine/store/run_store.h"
 #include "training_test_project.h"
+#include "widgets/export/export_bar.h"
 #include "widgets/project/project_document.h"
 #include "widgets/training/config_diff_dialog.h"
 #include "widgets/training/line_diff.h"
@@ -110,6 +111,7 @@ class RunsPanelTest : public QObject {
   void configDiffOfTwoRunsShowsTheChangedLine();
   void deleteAsksAndRemoves();
   void exportWritesTheStoresCsv();
+  void anExportNeverReplacesTheOpenProjectsCorpus();
   void resumeNamesTheLatestCheckpoint();
   void aRunWhoseProcessDiedReadsInterrupted();
   void aRunAnotherProcessWritesIsNeitherResumedNorDeleted();
@@ -586,6 +588,29 @@ void RunsPanelTest::exportWritesTheStoresCsv() {
   // A folder that does not exist: a notice, no crash.
   QVERIFY(!panel_->exportCsvTo(project_->folder() + QStringLiteral("/no/such/folder/x.csv")));
   QCOMPARE(panel_->banner()->kind(), RunBanner::Kind::Failure);
+}
+
+// The defect: a file dialog's "replace it?" was all that stood between an export (the Runs
+// table's CSV, any view's numbers) and the open project's corpus, though `mrnn` and Export
+// Model never replace a project's own files.
+void RunsPanelTest::anExportNeverReplacesTheOpenProjectsCorpus() {
+  const QString corpus = project_->folder() + QStringLiteral("/corpus.txt");
+  QFile before(corpus);
+  QVERIFY(before.open(QIODevice::ReadOnly));
+  const QByteArray text = before.readAll();
+  before.close();
+  QVERIFY(!panel_->exportCsvTo(corpus));
+  QVERIFY2(panel_->banner()->text().contains(QStringLiteral("corpus.txt")),
+           qPrintable(panel_->banner()->text()));
+  mrnn::widgets::ExportBar bar(QStringLiteral("numbers"), nullptr,
+                               [] { return QByteArray("step,loss\n1,2.0\n"); });
+  const QString refused = bar.saveCsvTo(corpus);
+  QVERIFY2(refused.contains(QStringLiteral("corpus.txt")), qPrintable(refused));
+  QFile after(corpus);
+  QVERIFY(after.open(QIODevice::ReadOnly));
+  QCOMPARE(after.readAll(), text);
+  // Beside it, a new file is written as before.
+  QCOMPARE(bar.saveCsvTo(project_->folder() + QStringLiteral("/numbers.csv")), QString());
 }
 
 void RunsPanelTest::resumeNamesTheLatestCheckpoint() {
