@@ -177,7 +177,9 @@ void Sampler::check(const SamplingOptions& o) const {
     if (!std::isfinite(clamp.value)) {
       fail("clamp of layer " + std::to_string(clamp.layer + 1) + " unit " +
            std::to_string(clamp.unit) + ": the value must be a finite number, not " +
-           (std::isnan(clamp.value) ? "NaN" : clamp.value > 0 ? "infinity" : "-infinity"));
+           (std::isnan(clamp.value) ? "NaN"
+            : clamp.value > 0       ? "infinity"
+                                    : "-infinity"));
     }
   }
 }
