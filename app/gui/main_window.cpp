@@ -266,6 +266,7 @@ void MainWindow::connectPanels() {
   connect(document_, &widgets::ProjectDocument::vocabularyChanged, this,
           &MainWindow::projectChanged);
   connect(document_, &widgets::ProjectDocument::modifiedChanged, this, &MainWindow::updateTitle);
+  connect(data_, &widgets::DataPanel::scanFinished, this, &MainWindow::updateTitle);
   connect(document_, &widgets::ProjectDocument::pathChanged, this, [this] {
     updateTitle();
     refreshRunViews();
@@ -352,7 +353,9 @@ void MainWindow::updateTitle() {
   const QString count =
       total > 0 ? tr("%1 parameters")
                       .arg(QLocale(QLocale::English, QLocale::UnitedStates).toString(total))
-                : tr("parameter count needs the vocabulary size (open the Data panel)");
+      : !data_->lastScan().ok && !data_->lastScan().error.isEmpty()
+          ? tr("the corpus could not be read: the Data panel says why")
+          : tr("parameter count needs the vocabulary size (open the Data panel)");
   status_->setText(where + QStringLiteral("  \u2014  ") + count);
   status_->setToolTip(status_->text());
 }

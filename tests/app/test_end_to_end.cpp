@@ -112,6 +112,28 @@ class EndToEndTest : public QObject {
     QVERIFY2(early.statusBar()->grab().toImage() == during, "the message and the line overlap");
   }
 
+  // The defect: with a corpus that could not be read, the status line asked the researcher to
+  // open the Data panel for the vocabulary size, as if nothing were wrong.
+  void aCorpusThatCannotBeReadIsSaidInTheStatusLine() {
+    QTemporaryDir folder;
+    const QString path = folder.filePath(QStringLiteral("project.yaml"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(
+        "name: unreadable\nmodel:\n  input: {level: char, embedding_size: 8}\n  layers:\n"
+        "    - {type: lstm, hidden_size: 16}\ndata:\n  train: corpus.txt\n");
+    file.close();
+    QFile corpus(folder.filePath(QStringLiteral("corpus.txt")));
+    QVERIFY(corpus.open(QIODevice::WriteOnly));
+    corpus.write("not \xff UTF-8 text\n");
+    corpus.close();
+    mrnn::app::MainWindow window(false);
+    QVERIFY2(window.openProject(path), qPrintable(window.statusText()));
+    window.show();
+    QTRY_VERIFY2(window.statusText().contains(QStringLiteral("the corpus could not be read")),
+                 qPrintable(window.statusText()));
+  }
+
   // Another program's change to the open project (an editor, `mrnn project set`) reaches the
   // window as it happens: adopted and said when nothing here is unsaved, asked about when
   // something is.

@@ -17,6 +17,7 @@
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QShortcut>
 #include <QSpinBox>
 #include <QSplitter>
@@ -538,6 +539,15 @@ void DataPanel::showScan(const CorpusScanResult& result) {
   if (!result.ok) {
     clearResults();
     showMessage(tr("Could not read the corpus: %1").arg(result.error), true);
+    // In a short dock the reason lies below the form: the dock scrolls to it, once laid out.
+    QTimer::singleShot(0, this, [this] {
+      for (QWidget* up = parentWidget(); up != nullptr; up = up->parentWidget()) {
+        if (auto* area = qobject_cast<QScrollArea*>(up)) {
+          area->ensureWidgetVisible(message_);
+          return;
+        }
+      }
+    });
     scanStatus_->clear();
     document_.setCorpusVocabulary(0);
     emit scanFinished();

@@ -9,6 +9,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -240,6 +242,31 @@ class DataPanelTest : public QObject {
     QVERIFY(panel.histogramLabels().isEmpty());
     QVERIFY(panel.previewText().isEmpty());
     QCOMPARE(document.vocabularySize(), int64_t{0});
+  }
+
+  // The defect: in a short dock (a 1280x720 screen) the reason a corpus could not be read lay
+  // below the fold, under the form, while nothing in view said anything was wrong.
+  void aCorpusThatCannotBeReadIsShownInAShortDock() {
+    QTemporaryDir dir;
+    writeSmallCorpus(QDir(dir.path()));
+    writeProject(QDir(dir.path()), kSmallData);
+    ProjectDocument document;
+    document.load(dir.filePath("project.yaml"));
+    QScrollArea area;
+    area.setWidgetResizable(true);
+    auto* panel = new DataPanel(document);
+    area.setWidget(panel);
+    area.resize(900, 300);
+    area.show();
+    QVERIFY(waitForScan(*panel));
+    QCOMPARE(area.verticalScrollBar()->value(), 0);
+    panel->setSplitFile(DataPanel::Train, dir.filePath("missing.txt"));
+    QVERIFY(waitForScan(*panel));
+    auto* message = panel->findChild<QLabel*>(QStringLiteral("dataMessage"));
+    QVERIFY(message != nullptr);
+    QTRY_VERIFY2(area.viewport()->rect().contains(
+                     QRect(message->mapTo(area.viewport(), QPoint(0, 0)), message->size())),
+                 "the message is out of view");
   }
 
   void spinBoxEditsMergeIntoOneStep() {
