@@ -288,12 +288,12 @@ int trial(const CommandLine& args, const engine::ExperimentPlan& plan, std::ostr
   engine::Project project = plan.trials[static_cast<size_t>(index)].project;
   if (own) project = engine::slurmTrialProject(project, runFolder);
   if (args.has("threads")) project.training.threads = static_cast<int>(threadsOption(args));
+  // A new run links itself to the trial with its first records (a held database keeps the
+  // link waiting with them); a resumed one is the trial's already.
+  if (ledger) project.trial = engine::TrialOfRun{name, index};
   TerminalTrainingOptions options;
   options.resumeFrom = start.resumeFrom;
   options.stopAtStep = record->budget;
-  options.onStarted = [&](int64_t runId) {
-    if (ledger && runId != record->runId) ledger->setRun(name, index, runId);
-  };
   out << "trial #" << number << ": " << plan.trials[static_cast<size_t>(index)].label
       << (start.resumeFrom.empty() ? ", a new run" : ", resuming " + start.resumeFrom) << "\n"
       << std::flush;

@@ -69,8 +69,8 @@ TerminalTrainingResult trainInTerminal(const engine::Project& project,
       if (!run.isRunning()) break;
       continue;
     }
-    if (const auto* started = std::get_if<engine::StartedEvent>(&*event)) {
-      if (options.onStarted) options.onStarted(started->runId);
+    if (std::holds_alternative<engine::StartedEvent>(*event)) {
+      continue;  // the run's number is said when it ends
     } else if (options.quiet && !std::holds_alternative<engine::FailedEvent>(*event)) {
       continue;
     } else if (const auto* step = std::get_if<engine::StepEvent>(&*event)) {

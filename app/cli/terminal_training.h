@@ -1,7 +1,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <iosfwd>
 #include <string>
 
@@ -14,8 +13,6 @@ struct TerminalTrainingOptions {
   std::string resumeFrom;    // a checkpoint to continue, or empty for a new run
   engine::RunLength length;  // resuming: a new length (unset: the run's own)
   int64_t stopAtStep = 0;    // stop (resumable) after this step; 0: the project's own end
-  // Called with the run's id as soon as the engine names it (before its first step).
-  std::function<void(int64_t runId)> onStarted;
   // Data parallel: this process is one rank (must outlive the call).
   engine::Collective* collective = nullptr;
   // Ranks other than 0 print only their failures.

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "engine/config/data_config.h"
@@ -12,6 +14,12 @@ namespace mrnn::engine {
 // A project file (project.yaml): a name, a description, the model and, for training, the
 // data, training and evaluation sections. `folder` is where the file lives: data paths,
 // checkpoints and the run database are relative to it.
+// Which trial of which experiment a run trains (ExperimentLedger's key).
+struct TrialOfRun {
+  std::string experiment;
+  int64_t index = 0;
+};
+
 struct Project {
   std::string name;
   std::string description;
@@ -24,6 +32,9 @@ struct Project {
   // The name a new run of it records; empty: defaultRunName(model). Not in the file: an
   // experiment's trial names its runs after its setting.
   std::string runName;
+  // The experiment's trial a new run of it is, linked to the run in the queue's ledger as the
+  // run starts; unset outside a queue. Not in the file either.
+  std::optional<TrialOfRun> trial;
 };
 
 // Throws ConfigError naming the file (and line and key) for a missing or unreadable file,

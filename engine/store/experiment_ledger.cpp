@@ -84,7 +84,7 @@ std::optional<TrialStatus> trialStatusFromName(const std::string& name) {
   return std::nullopt;
 }
 
-ExperimentLedger::ExperimentLedger(const std::string& projectFolder, Access access)
+ExperimentLedger::ExperimentLedger(const std::string& projectFolder, Access access, int busyWait)
     : path_(RunPaths::database(projectFolder)) {
   if (access == Access::ReadWrite) {
     // RunStore creates (or upgrades) the database and switches it to WAL first.
@@ -100,14 +100,16 @@ ExperimentLedger::ExperimentLedger(const std::string& projectFolder, Access acce
     db_ = nullptr;
     throw StoreError("run database '" + path_ + "': cannot open: " + reason);
   }
-  sqlite3_busy_timeout(db_, 5000);
+  sqlite3_busy_timeout(db_, busyWait);
   if (access == Access::ReadWrite) {
     if (sqlite3_exec(db_, kTableSql, nullptr, nullptr, nullptr) != SQLITE_OK) {
-      const std::string reason = storeErrorReason(db_);
-      sqlite3_close_v2(db_);
-      db_ = nullptr;
-      throw StoreError("run database '" + path_ +
-                       "': cannot create the experiment table: " + reason);
+      try {
+        throwStoreError(db_, path_, "cannot create the experiment table");
+      } catch (...) {
+        sqlite3_close_v2(db_);
+        db_ = nullptr;
+        throw;
+      }
     }
     return;
   }

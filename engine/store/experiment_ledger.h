@@ -42,7 +42,9 @@ class ExperimentLedger {
  public:
   enum class Access { ReadWrite, ReadOnly };
   // ReadOnly reads a database that may lack the table (no experiment ran): no trials.
-  explicit ExperimentLedger(const std::string& projectFolder, Access access = Access::ReadWrite);
+  // `busyWait`: as setBusyWait, from the opening on (a held database throws StoreBusyError).
+  explicit ExperimentLedger(const std::string& projectFolder, Access access = Access::ReadWrite,
+                            int busyWait = 5000);
   ~ExperimentLedger();
   ExperimentLedger(const ExperimentLedger&) = delete;
   ExperimentLedger& operator=(const ExperimentLedger&) = delete;

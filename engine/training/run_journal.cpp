@@ -7,6 +7,7 @@
 
 #include "engine/config/model_names.h"
 #include "engine/config/project_file.h"
+#include "engine/store/experiment_ledger.h"
 #include "engine/store/imported_run.h"
 #include "engine/store/metric_names.h"
 #include "engine/store/run_catalogue.h"
@@ -59,6 +60,7 @@ void RunJournal::create(const Project& project, int64_t parameters) {
   record.startedAt = utcTimestamp();
   runId_ = store_->createRun(record);
   lock_ = catalogue_->lockForWriting(runId_);
+  trial_ = project.trial;
 }
 
 RunRecord RunJournal::reopen(const TrainingSnapshot& snapshot, const std::string& path) {
@@ -98,6 +100,14 @@ void RunJournal::startRunning() {
   std::filesystem::create_directories(RunPaths::checkpointFolder(folder_, runId_));
   deferred_ = std::make_unique<DeferredWrites>(*store_);
   setStatus(RunStatus::Running);
+  if (!trial_) return;
+  // The queue learns which run its trial trains as the run's other records reach the store:
+  // a held database keeps them waiting together.
+  write([folder = folder_, trial = *trial_, id = runId_](RunStore&) {
+    ExperimentLedger ledger(folder, ExperimentLedger::Access::ReadWrite,
+                            DeferredWrites::kTryMilliseconds);
+    ledger.setRun(trial.experiment, trial.index, id);
+  });
 }
 
 void RunJournal::write(DeferredWrites::Write write, int64_t weight, const char* kind) {

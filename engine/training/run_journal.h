@@ -4,9 +4,11 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "engine/config/project_file.h"
 #include "engine/store/deferred_writes.h"
 #include "engine/store/run_lock.h"
 #include "engine/store/run_store.h"
@@ -102,6 +104,7 @@ class RunJournal {
   Say say_;
   std::vector<MetricPoint> pending_;
   int64_t runId_ = 0;
+  std::optional<TrialOfRun> trial_;  // linked to the run once it trains
 };
 
 }  // namespace mrnn::engine

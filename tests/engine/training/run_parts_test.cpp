@@ -3,15 +3,18 @@
 // project's folder as it was) and writes nothing on a rank other than 0.
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 
 #include "engine/data/long_range_problem.h"
+#include "engine/store/experiment_ledger.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
 #include "engine/training/run_journal.h"
 #include "engine/training/training_events.h"
 #include "engine/training/validation_book.h"
+#include "store_fixtures.h"
 #include "test_harness.h"
 #include "training_fixtures.h"
 
@@ -106,6 +109,38 @@ MRNN_TEST(the_journal_opens_the_store_only_for_the_run_and_only_on_rank_0) {
   const auto names = catalogue.store().metricNames(journal.runId());
   EXPECT(std::find(names.begin(), names.end(), "train/loss") != names.end());
   EXPECT(std::find(names.begin(), names.end(), "lr") == names.end());
+}
+
+// The defect: an experiment's trial linked itself to its run as the run started, waiting the
+// store's 5 s for a held database (deaf to a stop meanwhile) and failing the trial, its run
+// with it, when the database stayed held. The link now waits with the run's other records.
+MRNN_TEST(a_trials_link_to_its_run_waits_with_the_runs_records_for_a_held_database) {
+  test::ScratchProject scratch("trial_link");
+  const std::string folder = scratch.folder().string();
+  engine::Project project = scratch.project(10);
+  {
+    engine::ExperimentLedger ledger(folder);
+    engine::TrialRecord trial;
+    trial.experiment = "grid";
+    trial.trial = 1;
+    ledger.put(trial);
+  }
+  project.trial = engine::TrialOfRun{"grid", 1};
+  engine::RunJournal journal(folder, true);
+  journal.create(project, 100);
+  test::RawDatabase other(engine::RunPaths::database(folder));
+  other.execute("BEGIN EXCLUSIVE");
+  const auto start = std::chrono::steady_clock::now();
+  journal.startRunning();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_MSG(seconds < 1.0, std::to_string(seconds) + " s");
+  other.execute("ROLLBACK");
+  journal.settle(std::chrono::seconds(10));
+  const engine::ExperimentLedger ledger(folder, engine::ExperimentLedger::Access::ReadOnly);
+  const auto trial = ledger.trial("grid", 1);
+  EXPECT(trial.has_value());
+  if (trial) EXPECT_EQ(trial->runId, journal.runId());
 }
 
 // A validation shows a problem solved when a model that gets exactly 1% wrong would do as well
