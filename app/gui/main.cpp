@@ -17,6 +17,7 @@
 #include "app/gui/experiment_figure.h"
 #include "app/gui/main_window.h"
 #include "app/gui/project_files.h"
+#include "app/gui/quit_signals.h"
 #include "app/gui/screenshot_file.h"
 #include "app/gui/screenshot_showcase.h"
 #include "app/gui/template_catalog.h"
@@ -193,6 +194,11 @@ int main(int argc, char* argv[]) {
     return 0;
   }
 
+  // A logout's SIGTERM (or Ctrl-C in the terminal) stops a training run with its checkpoint
+  // before the window goes, as Quit does.
+  mrnn::app::QuitSignals quitSignals;
+  QObject::connect(&quitSignals, &mrnn::app::QuitSignals::requested, &window,
+                   &mrnn::app::MainWindow::quitOnSignal);
   window.show();
   if (!loaded && !positional.isEmpty()) window.warnProjectNotOpened();
   return app.exec();

@@ -1,5 +1,7 @@
 #include "app/gui/main_window.h"
 
+#include <cstdio>
+
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -392,19 +394,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
       event->ignore();
       return;
     }
-    // The run ends its step (or the validation it is in) and saves a checkpoint first, which
-    // can take seconds: the window says so and closes when the run has ended.
-    quitting_ = true;
-    monitor_->stop();
-    showStatus(
-        tr("Quitting once the run has saved its checkpoint; a validation in progress "
-           "is finished first"));
-    connect(training, &widgets::TrainingController::stateChanged, this,
-            [this](widgets::TrainingController::State state) {
-              if (quitting_ && state == widgets::TrainingController::State::Idle) {
-                QTimer::singleShot(0, this, &QWidget::close);
-              }
-            });
+    stopTrainingThenClose();
     event->ignore();
     return;
   }
@@ -423,6 +413,37 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     settings.endGroup();
   }
   QMainWindow::closeEvent(event);
+}
+
+void MainWindow::stopTrainingThenClose() {
+  // The run ends its step (or the validation it is in) and saves a checkpoint first, which
+  // can take seconds: the window says so and closes when the run has ended.
+  quitting_ = true;
+  monitor_->stop();
+  showStatus(
+      tr("Quitting once the run has saved its checkpoint; a validation in progress "
+         "is finished first"));
+  connect(monitor_->controller(), &widgets::TrainingController::stateChanged, this,
+          [this](widgets::TrainingController::State state) {
+            if (quitting_ && state == widgets::TrainingController::State::Idle) {
+              QTimer::singleShot(0, this, &QWidget::close);
+            }
+          });
+}
+
+void MainWindow::quitOnSignal(const QString& name) {
+  if (quitting_) return;  // already on its way out
+  const bool running = monitor_->controller()->isRunning();
+  std::fprintf(
+      stderr, "mrnn-workbench: %s: %s%s\n", qPrintable(name),
+      running ? "stopping the training run (its checkpoint is kept), then quitting" : "quitting",
+      document_->isModified() ? "; the project's unsaved edits are not saved" : "");
+  quitting_ = true;  // no question: the edits stay unsaved, the window closes
+  if (running) {
+    stopTrainingThenClose();
+  } else {
+    close();
+  }
 }
 
 QByteArray MainWindow::layoutToSave() const {

@@ -87,6 +87,11 @@ class MainWindow : public QMainWindow {
   // The layout a quit saves for the next launch: a focus mode is a moment's view, so the
   // layout from before it.
   QByteArray layoutToSave() const;
+  // A signal asked the workbench to quit (SIGTERM at a logout, `kill`, Ctrl-C in its
+  // terminal; `name` says which): nobody can be asked. A training run stops with its
+  // checkpoint first, as on Quit, and the window closes once it has ended; unsaved edits to
+  // the project stay unsaved (the terminal is told so).
+  void quitOnSignal(const QString& name);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -134,7 +139,9 @@ class MainWindow : public QMainWindow {
   QLabel* status_ = nullptr;
   bool restoredLayout_ = false;
   bool layoutApplied_ = false;
-  bool quitting_ = false;     // a quit waits for the training run's checkpoint
+  bool quitting_ = false;  // a quit waits for the training run's checkpoint
+  // The run stops, then the window closes when it has ended.
+  void stopTrainingThenClose();
   QByteArray defaultLayout_;  // the docks as first built, for View > Reset Layout
   QByteArray beforeFocus_;    // the layout View > Focus replaced, empty when not focused
 };
