@@ -79,6 +79,13 @@ QString saveAnswering(QWidget& window, const QString& box, const QString& answer
   return asked;
 }
 
+// Writes `bytes` to a new file at `path` (a test's project or corpus).
+void writeFile(const QString& path, const QByteArray& bytes) {
+  QFile file(path);
+  QVERIFY(file.open(QIODevice::WriteOnly));
+  file.write(bytes);
+}
+
 }  // namespace
 
 class EndToEndTest : public QObject {
@@ -119,16 +126,10 @@ class EndToEndTest : public QObject {
   void aCorpusThatCannotBeReadIsSaidInTheStatusLine() {
     QTemporaryDir folder;
     const QString path = folder.filePath(QStringLiteral("project.yaml"));
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(
-        "name: unreadable\nmodel:\n  input: {level: char, embedding_size: 8}\n  layers:\n"
-        "    - {type: lstm, hidden_size: 16}\ndata:\n  train: corpus.txt\n");
-    file.close();
-    QFile corpus(folder.filePath(QStringLiteral("corpus.txt")));
-    QVERIFY(corpus.open(QIODevice::WriteOnly));
-    corpus.write("not \xff UTF-8 text\n");
-    corpus.close();
+    writeFile(path,
+              "name: unreadable\nmodel:\n  input: {level: char, embedding_size: 8}\n  layers:\n"
+              "    - {type: lstm, hidden_size: 16}\ndata:\n  train: corpus.txt\n");
+    writeFile(folder.filePath(QStringLiteral("corpus.txt")), "not \xff UTF-8 text\n");
     mrnn::app::MainWindow window(false);
     QVERIFY2(window.openProject(path), qPrintable(window.statusText()));
     window.show();
@@ -142,18 +143,13 @@ class EndToEndTest : public QObject {
   void aSignalToQuitStopsTheRunWithItsCheckpoint() {
     QTemporaryDir folder;
     const QString path = folder.filePath(QStringLiteral("project.yaml"));
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(
-        "name: signalled\nmodel:\n  input: {level: char, embedding_size: 8}\n  layers:\n"
-        "    - {type: lstm, hidden_size: 16}\ndata:\n  train: corpus.txt\ntraining:\n"
-        "  batch_size: 4\n  bptt: 20\n  max_steps: 100000000\n  validate_every: 0\n"
-        "  checkpoint_every: 100000000\n  threads: 1\n");
-    file.close();
-    QFile corpus(folder.filePath(QStringLiteral("corpus.txt")));
-    QVERIFY(corpus.open(QIODevice::WriteOnly));
-    for (int i = 0; i < 400; ++i) corpus.write("the quick brown fox jumps over the lazy dog. ");
-    corpus.close();
+    writeFile(path,
+              "name: signalled\nmodel:\n  input: {level: char, embedding_size: 8}\n  layers:\n"
+              "    - {type: lstm, hidden_size: 16}\ndata:\n  train: corpus.txt\ntraining:\n"
+              "  batch_size: 4\n  bptt: 20\n  max_steps: 100000000\n  validate_every: 0\n"
+              "  checkpoint_every: 100000000\n  threads: 1\n");
+    writeFile(folder.filePath(QStringLiteral("corpus.txt")),
+              QByteArray("the quick brown fox jumps over the lazy dog. ").repeated(400));
     mrnn::app::MainWindow window(false);
     QVERIFY2(window.openProject(path), qPrintable(window.statusText()));
     window.show();
