@@ -140,8 +140,6 @@ void bindRunColumns(SqliteStatement& statement, int first, const RunRecord& run)
       .bind(first + 11, run.steps);
 }
 
-// The writes below run inside the caller's transaction: creating a run and importing one
-// share them.
 std::filesystem::path absoluteFolderOf(const std::string& databasePath) {
   std::filesystem::path folder = std::filesystem::path(databasePath).parent_path();
   if (folder.empty()) folder = ".";
@@ -163,6 +161,8 @@ std::optional<int64_t> idPastRunFolders(sqlite3* db, const std::string& path,
   return highest + 1;
 }
 
+// The writes below run inside the caller's transaction: creating a run and importing one
+// share them.
 int64_t insertRunRow(sqlite3* db, const std::string& path, const std::string& action,
                      const RunRecord& run) {
   const std::optional<int64_t> id = idPastRunFolders(db, path, action);

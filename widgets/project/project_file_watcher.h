@@ -38,8 +38,8 @@ class ProjectFileWatcher : public QObject {
   void changedUnreadable(const QString& path, const QString& reason);
   // The file is gone (moved or deleted): the document keeps its text, and Save writes it again.
   void vanished(const QString& path);
-  // Something that cannot be read as a file is at its name (a FIFO, a folder, a file too large):
-  // `reason` says which. The document keeps its text; Save will not replace it.
+  // Something that cannot be read as the project is at its name (a FIFO, a folder, a file too
+  // large): `reason` says which. The document keeps its text.
   void becameUnreadable(const QString& path, const QString& reason);
 
  private:
