@@ -76,3 +76,15 @@ expect_users_files_kept() {
   if "$write" "$work/link.$suffix"; then fail "written through a link"; fi
   grep -q "elsewhere" "$work/target.txt" || fail "the link's target changed"
 }
+
+# Waits (up to 10 s) until process $1 catches signal number $2 (its bit in /proc's SigCgt
+# mask): a signal sent before then meets the default action or an inherited "ignored" and
+# proves nothing. A fixed sleep was too short on a loaded machine (startup loads LibTorch).
+wait_for_handler() {
+  local pid=$1 signal=$2 caught
+  for _ in $(seq 1 100); do
+    caught=$(awk '/^SigCgt:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0)
+    (( (16#${caught:-0} >> (signal - 1)) & 1 )) && return
+    sleep 0.1
+  done
+}

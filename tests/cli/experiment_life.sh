@@ -236,14 +236,8 @@ YAML
     for verb in plan run; do
       "$mrnn" experiment "$verb" "$experiment" >"$work/$verb.out" 2>&1 &
       pid=$!
-      # Ctrl-C once its handler is in place (SIGINT, bit 2, in /proc's caught mask): before,
-      # the signal is the inherited "ignored" and proves nothing; a fixed sleep was too short
-      # on a loaded machine. Then a moment into planning.
-      for _ in $(seq 1 100); do
-        caught=$(awk '/^SigCgt:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0)
-        (( (16#${caught:-0} & 2) != 0 )) && break
-        sleep 0.1
-      done
+      # Ctrl-C once its handler is in place, then a moment into planning.
+      wait_for_handler "$pid" 2
       sleep 0.3
       kill -INT "$pid"
       gone=0

@@ -322,7 +322,8 @@ case $case in
     sed -i 's|train: corpus.txt|train: big.txt|; s|level: char|level: word|' "$project"
     "$mrnn" train "$project" >"$work/train.out" 2>&1 &
     trainer=$!
-    sleep 0.5
+    wait_for_handler "$trainer" 15
+    sleep 0.3
     stopped_within_a_second "$trainer"
     grep -q "^stopped before training began" "$work/train.out" || fail "not stopped while reading"
     [ ! -e "$work/runs.sqlite" ] || fail "a run was recorded"

@@ -630,9 +630,9 @@ void TrainingMonitorPanel::onFailed(const QString& reason) {
   runActive_ = false;
   charts_->setWaitingText(QString());
   if (controller_->runId() > 0) liveRunId_ = controller_->runId();
-  const QString title =
-      wasRunning ? (liveRunId_ > 0 ? tr("Run %1 failed").arg(liveRunId_) : tr("Training failed"))
-                 : tr("Training did not start");
+  const QString title = wasRunning ? (liveRunId_ > 0 ? tr("Run %1 failed").arg(liveRunId_)
+                                                     : tr("Training could not start"))
+                                   : tr("Training did not start");
   banner_->showMessage(RunBanner::Kind::Failure, title, reason);
   appendLog(title + QStringLiteral(": ") + reason);
   const QString summary = title + QStringLiteral(": ") + reason;

@@ -43,6 +43,10 @@ void RunEndBannerTest::failingRunShowsTheReasonInTheBanner() {
   QCOMPARE(panel.banner()->kind(), RunBanner::Kind::Failure);
   QVERIFY2(panel.banner()->text().contains(QStringLiteral("no-such-corpus.txt")),
            qPrintable(panel.banner()->text()));
+  // No run was made: the training could not start (it read "Training failed", as of a run
+  // that had trained and failed).
+  QVERIFY2(panel.banner()->text().startsWith(QStringLiteral("Training could not start")),
+           qPrintable(panel.banner()->text()));
   QVERIFY(panel.startAction()->isEnabled());
   // Nothing is starting any more: the empty charts say how to start.
   QVERIFY2(panel.charts()->placeholderText().contains(QStringLiteral("press Start")),
