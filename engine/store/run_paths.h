@@ -26,6 +26,19 @@ struct RunPaths {
   static std::string best(const std::string& projectFolder, int64_t runId) {
     return checkpointFolder(projectFolder, runId) + "/best.pt";
   }
+  // The id a name in the checkpoints folder stands for ("run-12": 12), 0 for any other name
+  // (ids of up to 18 digits: no id the database hands out is longer).
+  static int64_t idOfFolderName(const std::string& name) {
+    static const std::string prefix = "run-";
+    if (name.rfind(prefix, 0) != 0 || name.size() == prefix.size() ||
+        name.size() > prefix.size() + 18) {
+      return 0;
+    }
+    for (size_t i = prefix.size(); i < name.size(); ++i) {
+      if (name[i] < '0' || name[i] > '9') return 0;
+    }
+    return std::stoll(name.substr(prefix.size()));
+  }
   // Held (flock) by the one process writing the run; see RunLock.
   static std::string writerLock(const std::string& projectFolder, int64_t runId) {
     return checkpointFolder(projectFolder, runId) + "/writer.lock";

@@ -108,12 +108,7 @@ int64_t runOfFolder(const std::string& path, const RunCatalogue& catalogue) {
   const auto root = std::filesystem::weakly_canonical(
       std::filesystem::absolute(RunPaths::checkpoints(catalogue.folder())), error);
   if (error || folder.parent_path() != root) return 0;
-  const std::string name = folder.filename().string();
-  if (name.rfind("run-", 0) != 0 || name.size() == 4 || name.size() > 22) return 0;
-  for (size_t i = 4; i < name.size(); ++i) {
-    if (name[i] < '0' || name[i] > '9') return 0;
-  }
-  return std::stoll(name.substr(4));
+  return RunPaths::idOfFolderName(folder.filename().string());
 }
 
 void checkCheckpointBelongs(const TrainingSnapshot& s, const std::string& path,
