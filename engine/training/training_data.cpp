@@ -43,7 +43,7 @@ std::unique_ptr<WindowSource> TrainingData::windows(const TrainingConfig& traini
   batching.randomLength = training.randomBptt;
   batching.predictLast = training.predictLast;
   batching.seed = training.seed;
-  // The target mask (the reverse copy task's reversed half) reaches the loss as window.lossMask.
+  // The batcher refuses this too, in its own terms; here it is named by the split and the key.
   const int64_t symbols = static_cast<int64_t>(corpus_.train.tokens.size());
   if (symbols <= training.batchSize) {
     throw std::invalid_argument(
@@ -51,6 +51,7 @@ std::unique_ptr<WindowSource> TrainingData::windows(const TrainingConfig& traini
         groupedInteger(training.batchSize) +
         " rows (training.batch_size): each row needs at least one symbol and its next");
   }
+  // The target mask (the reverse copy task's reversed half) reaches the loss as window.lossMask.
   return std::make_unique<StreamBatcher>(corpus_.train.tokens, batching, corpus_.train.targetMask);
 }
 
