@@ -434,16 +434,28 @@ void MainWindow::stopTrainingThenClose() {
 void MainWindow::quitOnSignal(const QString& name) {
   if (quitting_) return;  // already on its way out
   const bool running = monitor_->controller()->isRunning();
+  QString edits;
+  if (document_->isModified()) {
+    QString problem;
+    edits = files_->keepUnsavedEdits(&problem)
+                ? tr("; the project's unsaved edits are kept, and offered back when it is opened "
+                     "again")
+                : tr("; the project's unsaved edits are not saved (%1)").arg(problem);
+  }
   std::fprintf(
       stderr, "mrnn-workbench: %s: %s%s\n", qPrintable(name),
       running ? "stopping the training run (its checkpoint is kept), then quitting" : "quitting",
-      document_->isModified() ? "; the project's unsaved edits are not saved" : "");
-  quitting_ = true;  // no question: the edits stay unsaved, the window closes
+      qPrintable(edits));
+  quitting_ = true;  // no question: the edits are kept, not saved, and the window closes
   if (running) {
     stopTrainingThenClose();
   } else {
     close();
   }
+}
+
+void MainWindow::keepUnsavedEditsIn(const QString& folder) {
+  files_->keepUnsavedEditsIn(folder);
 }
 
 QByteArray MainWindow::layoutToSave() const {

@@ -90,8 +90,11 @@ class MainWindow : public QMainWindow {
   // A signal asked the workbench to quit (SIGTERM at a logout, `kill`, Ctrl-C in its
   // terminal; `name` says which): nobody can be asked. A training run stops with its
   // checkpoint first, as on Quit, and the window closes once it has ended; unsaved edits to
-  // the project stay unsaved (the terminal is told so).
+  // the project are kept for the next window that opens it, which offers them back.
   void quitOnSignal(const QString& name);
+  // Where unsaved edits are kept against a quit that cannot ask (ProjectFiles): by default the
+  // workbench's data folder when the settings are in use, else nowhere.
+  void keepUnsavedEditsIn(const QString& folder);
 
  protected:
   void closeEvent(QCloseEvent* event) override;

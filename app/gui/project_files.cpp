@@ -2,6 +2,7 @@
 
 #include <exception>
 
+#include <QDateTime>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -14,8 +15,13 @@
 #include "app/gui/new_project_dialog.h"
 #include "app/gui/template_catalog.h"
 #include "app/gui/workbench_settings.h"
+#include "engine/config/config_error.h"
+#include "engine/config/project_file.h"
+#include "engine/io/fnv1a.h"
+#include "widgets/native_path.h"
 #include "widgets/project/project_document.h"
 #include "widgets/project/project_file_watcher.h"
+#include "widgets/project/unsaved_edits_keeper.h"
 
 namespace mrnn::app {
 namespace {
@@ -39,6 +45,16 @@ ProjectFiles::ProjectFiles(widgets::ProjectDocument& document, const TemplateCat
     lastDirectory_ = settings.value(kLastDirectoryKey).toString();
     while (recent_.size() > kMaxRecent) recent_.removeLast();
   }
+  keeper_ = new widgets::UnsavedEditsKeeper(document_, this);
+  if (useSettings_) {
+    keeper_->setFolder(QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
+                           .filePath(QStringLiteral("unsaved-edits")));
+  }
+  connect(keeper_, &widgets::UnsavedEditsKeeper::keepingFailed, this, [this](const QString& why) {
+    emit statusMessage(tr("Unsaved edits could not be kept against a crash (%1); File > Save "
+                          "keeps them")
+                           .arg(why));
+  });
   watcher_ = new widgets::ProjectFileWatcher(document_, this);
   connect(watcher_, &widgets::ProjectFileWatcher::reloaded, this, [this](const QString& path) {
     emit statusMessage(tr("%1 was changed by another program; this is its new text (Edit > "
@@ -100,6 +116,80 @@ void ProjectFiles::offerReload(const QString& path) {
   box->open();
 }
 
+void ProjectFiles::keepUnsavedEditsIn(const QString& folder) {
+  keeper_->setFolder(folder);
+}
+
+bool ProjectFiles::keepUnsavedEdits(QString* problem) {
+  return keeper_->keepNow(problem);
+}
+
+void ProjectFiles::offerKeptEdits() {
+  QString problem;
+  const std::optional<engine::KeptEdits> kept = keeper_->kept(&problem);
+  if (!problem.isEmpty()) {
+    emit statusMessage(
+        tr("Unsaved edits kept for this project could not be read: %1").arg(problem));
+  }
+  if (!kept) return;
+  if (kept->text == document_.text()) {  // saved elsewhere since: nothing to give back
+    keeper_->discard();
+    return;
+  }
+  const QString when = QDateTime::fromString(QString::fromStdString(kept->keptAt), Qt::ISODate)
+                           .toLocalTime()
+                           .toString(QStringLiteral("d MMM yyyy, HH:mm"));
+  auto* box = new QMessageBox(
+      QMessageBox::Question, tr("Unsaved Edits Kept"),
+      tr("Edits to %1 that were not saved were kept when the workbench closed (%2).")
+          .arg(QDir::toNativeSeparators(document_.path()), when),
+      QMessageBox::NoButton, window_);
+  box->setObjectName(QStringLiteral("keptEditsBox"));
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  QString detail =
+      tr("Restore puts them in the window, unsaved: File > Save writes them, and "
+         "Edit > Undo brings back the file's text. Discard forgets them.");
+  if (kept->basedOn != engine::fnv1a(document_.diskText())) {
+    detail +=
+        tr("\n\nThe file was changed since they were made (by another program, or saved "
+           "from another window): restoring replaces its text in the window with theirs.");
+  }
+  box->setInformativeText(detail);
+  QPushButton* restore = box->addButton(tr("Restore"), QMessageBox::AcceptRole);
+  box->addButton(tr("Discard"), QMessageBox::DestructiveRole);
+  box->setDefaultButton(restore);
+  box->setEscapeButton(restore);  // nothing is lost by restoring: Undo takes it back
+  const std::string text = kept->text;
+  connect(box, &QMessageBox::buttonClicked, this, [this, restore, text](QAbstractButton* clicked) {
+    if (clicked != restore) {
+      keeper_->discard();
+      emit statusMessage(tr("Discarded the unsaved edits kept for this project"));
+      return;
+    }
+    try {
+      engine::Project parsed =
+          engine::parseProject(text, widgets::toNativePath(keeper_->keptFile()));
+      parsed.folder = widgets::toNativePath(document_.folder());
+      document_.editText(text, parsed, tr("Restore unsaved edits"));
+    } catch (const engine::ConfigError& e) {
+      // Out of the way of new edits, for a person to read by hand.
+      const QString aside = keeper_->setAside();
+      QMessageBox::warning(
+          window_, tr("Restore Unsaved Edits"),
+          tr("The kept edits do not read as a project, so the window keeps the file's text. "
+             "They stay in %1.\n\nLine %2 of the project's text%3: %4")
+              .arg(QDir::toNativeSeparators(aside))
+              .arg(e.line())
+              .arg(e.key().empty() ? QString()
+                                   : QStringLiteral(", ") + QString::fromStdString(e.key()))
+              .arg(QString::fromStdString(e.message())));
+      return;
+    }
+    emit statusMessage(tr("Restored the unsaved edits (Edit > Undo brings back the file's text)"));
+  });
+  box->open();
+}
+
 bool ProjectFiles::open(const QString& path) {
   try {
     document_.load(path);
@@ -112,6 +202,7 @@ bool ProjectFiles::open(const QString& path) {
   lastDirectory_ = QFileInfo(path).absolutePath();
   remember(QFileInfo(path).absoluteFilePath());
   emit statusMessage(tr("Opened %1").arg(QDir::toNativeSeparators(document_.path())));
+  offerKeptEdits();
   return true;
 }
 
@@ -238,6 +329,7 @@ bool ProjectFiles::saveAs() {
       window_, tr("Save Project As (each project in a folder of its own)"), start,
       tr("Project files (*.yaml)"));
   if (path.isEmpty()) return false;
+  const QString before = document_.path();
   try {
     QDir().mkpath(QFileInfo(path).absolutePath());
     document_.saveAs(path);
@@ -246,6 +338,7 @@ bool ProjectFiles::saveAs() {
                          tr("The project was not saved.\n\n%1").arg(e.what()));
     return false;
   }
+  if (!before.isEmpty() && before != document_.path()) keeper_->discard(before);  // saved here
   remember(document_.path());
   emit statusMessage(tr("Saved %1").arg(QDir::toNativeSeparators(document_.path())));
   return true;
@@ -259,6 +352,7 @@ bool ProjectFiles::maybeSave() {
       QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
   if (answer == QMessageBox::Cancel) return false;
   if (answer == QMessageBox::Save) return save();
+  keeper_->discard();  // the user let them go
   return true;
 }
 

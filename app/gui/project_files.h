@@ -12,6 +12,7 @@ class QWidget;
 namespace mrnn::widgets {
 class ProjectDocument;
 class ProjectFileWatcher;
+class UnsavedEditsKeeper;
 }  // namespace mrnn::widgets
 
 namespace mrnn::app {
@@ -37,6 +38,12 @@ class ProjectFiles : public QObject {
   bool saveAs();
   // Asks to save unsaved changes; false when the user cancels.
   bool maybeSave();
+  // Where unsaved edits are kept until saved or discarded, so that a window closed without
+  // asking loses none (widgets::UnsavedEditsKeeper): the workbench's data folder when the
+  // settings are in use, else nowhere unless given here.
+  void keepUnsavedEditsIn(const QString& folder);
+  // Keeps the unsaved edits now (a quit that cannot ask); false with `problem` when it cannot.
+  bool keepUnsavedEdits(QString* problem);
 
   // The most recent project that is still a file, from the settings; empty when none is.
   static QString lastProject();
@@ -69,6 +76,9 @@ class ProjectFiles : public QObject {
   // The same change seen as it happened, with unsaved edits here: a question that waits
   // (non-modal) for the user, Reload or Keep Mine.
   void offerReload(const QString& path);
+  // Edits kept for the project just opened by a window that closed without saving them:
+  // a question that waits (window-modal), Restore or Discard.
+  void offerKeptEdits();
   void remember(const QString& path);
   void rebuildRecentMenu();
   void saveSettings() const;
@@ -82,6 +92,7 @@ class ProjectFiles : public QObject {
   QString lastError_;
   QMenu* recentMenu_ = nullptr;
   widgets::ProjectFileWatcher* watcher_ = nullptr;
+  widgets::UnsavedEditsKeeper* keeper_ = nullptr;
   QPointer<QMessageBox> reloadOffer_;  // one question at a time: Reload reads the latest text
 };
 

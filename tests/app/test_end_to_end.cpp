@@ -34,8 +34,10 @@
 #include "app/gui/quit_signals.h"
 #include "app/gui/template_catalog.h"
 #include "app/gui/workbench_settings.h"
+#include "engine/config/kept_edits.h"
 #include "engine/experiment/experiment_plan.h"
 #include "engine/experiment/experiment_results.h"
+#include "engine/io/fnv1a.h"
 #include "engine/store/experiment_ledger.h"
 #include "engine/store/run_store.h"
 #include "widgets/composer/block_inspector.h"
@@ -169,6 +171,136 @@ class EndToEndTest : public QObject {
     QVERIFY(run.has_value());
     QCOMPARE(run->status, mrnn::engine::RunStatus::Stopped);
     QVERIFY(QFileInfo::exists(folder.filePath(QStringLiteral("checkpoints/run-1/latest.pt"))));
+  }
+
+  // The defect: a signal to quit (a logout's SIGTERM, `kill`) closed the window with the
+  // project's unsaved edits nowhere: nobody could be asked, and they were gone. Now they are
+  // kept outside the project, and the next window to open it offers them back.
+  void unsavedEditsOutliveASignalToQuit() {
+    QTemporaryDir folder;
+    QTemporaryDir kept;
+    const QString path = folder.filePath(QStringLiteral("project.yaml"));
+    const QByteArray original =
+        "name: kept\n# the researcher's note\nmodel:\n  input: {level: char, embedding_size: 8, "
+        "vocab_size: 40}\n  layers:\n    - {type: lstm, hidden_size: 16}\n";
+    writeFile(path, original);
+    {
+      mrnn::app::MainWindow window(false);
+      window.keepUnsavedEditsIn(kept.path());
+      QVERIFY2(window.openProject(path), qPrintable(window.statusText()));
+      window.show();
+      mrnn::engine::ModelConfig model = window.document().project().model;
+      model.layers.at(0).hiddenSize = 24;
+      window.document().editModel(model, QStringLiteral("Set hidden size"));
+      mrnn::app::QuitSignals quitSignals;
+      connect(&quitSignals, &mrnn::app::QuitSignals::requested, &window,
+              &mrnn::app::MainWindow::quitOnSignal);
+      QVERIFY(::raise(SIGTERM) == 0);
+      QTRY_VERIFY_WITH_TIMEOUT(!window.isVisible(), 10000);
+    }
+    QFile onDisk(path);
+    QVERIFY(onDisk.open(QIODevice::ReadOnly));
+    QCOMPARE(onDisk.readAll(), original);  // kept, not saved
+
+    mrnn::app::MainWindow again(false);
+    again.keepUnsavedEditsIn(kept.path());
+    QVERIFY2(again.openProject(path), qPrintable(again.statusText()));
+    again.show();
+    QMessageBox* offer = nullptr;
+    QTRY_VERIFY((offer = again.findChild<QMessageBox*>(QStringLiteral("keptEditsBox"))));
+    for (QAbstractButton* button : offer->buttons())
+      if (button->text() == QStringLiteral("Restore")) button->click();
+    mrnn::widgets::ProjectDocument& document = again.document();
+    QCOMPARE(document.project().model.layers.at(0).hiddenSize, int64_t{24});
+    QVERIFY(document.isModified());
+    QVERIFY(QString::fromStdString(document.text()).contains(QStringLiteral("researcher's note")));
+    document.undoStack()->undo();  // the file's text again
+    QCOMPARE(document.project().model.layers.at(0).hiddenSize, int64_t{16});
+    document.undoStack()->redo();
+    QCOMPARE(saveAnswering(again, QString(), QString()), QString());
+    QVERIFY(!document.isModified());
+    QVERIFY2(QDir(kept.path()).entryList({QStringLiteral("*.kept-edits")}, QDir::Files).isEmpty(),
+             "a save leaves nothing kept to offer again");
+  }
+
+  // Kept edits that no longer read as a project (edited by hand, an older workbench's): the
+  // window keeps the file's text, says why, and sets them aside where no new edit writes.
+  void keptEditsThatDoNotReadAreSetAsideNotLost() {
+    QTemporaryDir folder;
+    QTemporaryDir kept;
+    const QString path = folder.filePath(QStringLiteral("project.yaml"));
+    writeFile(path,
+              "name: aside\nmodel:\n  input: {level: char, embedding_size: 8, vocab_size: 40}\n"
+              "  layers:\n    - {type: lstm, hidden_size: 16}\n");
+    mrnn::engine::KeptEdits edits;
+    edits.project = QFileInfo(path).absoluteFilePath().toStdString();
+    edits.keptAt = "2026-12-07T18:40:00Z";
+    edits.text = "name: aside\nmodel:\n  layers: [\n";
+    const QString name =
+        QString::number(static_cast<qulonglong>(mrnn::engine::fnv1a(edits.project)), 16)
+            .rightJustified(16, QLatin1Char('0'));
+    writeFile(QDir(kept.path()).filePath(name + QStringLiteral(".kept-edits")),
+              QByteArray::fromStdString(mrnn::engine::keptEditsFileText(edits)));
+    mrnn::app::MainWindow window(false);
+    window.keepUnsavedEditsIn(kept.path());
+    QVERIFY2(window.openProject(path), qPrintable(window.statusText()));
+    window.show();
+    QMessageBox* offer = nullptr;
+    QTRY_VERIFY((offer = window.findChild<QMessageBox*>(QStringLiteral("keptEditsBox"))));
+    QString warned;
+    QTimer::singleShot(0, &window, [&] {
+      auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+      if (!box) return;
+      warned = box->text();
+      box->accept();
+    });
+    for (QAbstractButton* button : offer->buttons())
+      if (button->text() == QStringLiteral("Restore")) button->click();
+    QVERIFY2(warned.contains(QStringLiteral("do not read as a project")) &&
+                 warned.contains(QStringLiteral("Line 4 of the project's text")),
+             qPrintable(warned));
+    QCOMPARE(window.document().project().model.layers.at(0).hiddenSize, int64_t{16});
+    const QStringList aside =
+        QDir(kept.path()).entryList({QStringLiteral("*.unreadable-*")}, QDir::Files);
+    QCOMPARE(aside.size(), 1);
+    QVERIFY(warned.contains(aside.at(0)));
+    // A new edit is kept beside them, not over them.
+    mrnn::engine::ModelConfig model = window.document().project().model;
+    model.layers.at(0).hiddenSize = 24;
+    window.document().editModel(model, QStringLiteral("Set hidden size"));
+    QTRY_COMPARE_WITH_TIMEOUT(
+        QDir(kept.path()).entryList({QStringLiteral("*.kept-edits")}, QDir::Files).size(), 1, 5000);
+    QFile setAside(QDir(kept.path()).filePath(aside.at(0)));
+    QVERIFY(setAside.open(QIODevice::ReadOnly));
+    QVERIFY(setAside.readAll().endsWith("  layers: [\n"));
+  }
+
+  // Discard at "save changes?" lets the edits go: nothing is kept to offer them back.
+  void discardedEditsAreNotOfferedBack() {
+    QTemporaryDir folder;
+    QTemporaryDir kept;
+    const QString path = folder.filePath(QStringLiteral("project.yaml"));
+    writeFile(path,
+              "name: discarded\nmodel:\n  input: {level: char, embedding_size: 8, vocab_size: "
+              "40}\n  layers:\n    - {type: lstm, hidden_size: 16}\n");
+    mrnn::app::MainWindow window(false);
+    window.keepUnsavedEditsIn(kept.path());
+    QVERIFY2(window.openProject(path), qPrintable(window.statusText()));
+    window.show();
+    mrnn::engine::ModelConfig model = window.document().project().model;
+    model.layers.at(0).hiddenSize = 24;
+    window.document().editModel(model, QStringLiteral("Set hidden size"));
+    const auto keptFiles = [&] {
+      return QDir(kept.path()).entryList({QStringLiteral("*.kept-edits")}, QDir::Files);
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(keptFiles().size(), 1, 5000);
+    QTimer::singleShot(0, &window, [] {
+      auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+      if (box) box->button(QMessageBox::Discard)->click();
+    });
+    window.close();
+    QTRY_VERIFY(!window.isVisible());
+    QVERIFY(keptFiles().isEmpty());
   }
 
   // Another program's change to the open project (an editor, `mrnn project set`) reaches the

@@ -1,0 +1,69 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+#include "engine/config/kept_edits.h"
+
+class QLockFile;
+class QTimer;
+
+namespace mrnn::widgets {
+
+class ProjectDocument;
+
+// Keeps the open project's unsaved edits in a folder of the workbench's own (never the
+// project's), within a second of each change, so that a window that closes without asking (a
+// logout's SIGTERM, a crash, a power cut) loses nothing: the next window to open the project
+// finds them (kept()) and offers them back. A save, or an undo back to the file's text,
+// forgets them. One window keeps a project's edits at a time: a second window on the same
+// project neither keeps nor offers them (a lock file, freed when its process ends).
+class UnsavedEditsKeeper : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit UnsavedEditsKeeper(ProjectDocument& document, QObject* parent = nullptr);
+  ~UnsavedEditsKeeper() override;
+
+  // Where edits are kept; empty (the default) keeps nothing.
+  void setFolder(const QString& folder);
+  QString folder() const { return folder_; }
+
+  // What was kept for the open project by a window that has closed; nullopt when nothing was
+  // (or another window has the project open). A file that does not read sets `problem` (file,
+  // line, key) and is set aside, so that new edits do not write over it.
+  std::optional<engine::KeptEdits> kept(QString* problem = nullptr);
+  // Keeps the edits now (a quit that cannot ask); false with `problem` when they could not be.
+  bool keepNow(QString* problem = nullptr);
+  // Forgets what is kept for `projectPath` (the open project's when empty): the user chose
+  // Discard, or saved the edits under another name.
+  void discard(const QString& projectPath = QString());
+  // Moves what is kept for the open project out of the way of new edits (it does not read as a
+  // project, say), to a name beside it that says so; that name (the kept file's own when it
+  // could not be moved).
+  QString setAside();
+  // The kept file of the open project (exists or not); empty when nothing is kept for it.
+  QString keptFile() const;
+
+ signals:
+  // Edits could not be kept (a full disk): said once until keeping works again.
+  void keepingFailed(const QString& reason);
+
+ private:
+  void projectMoved();
+  void changed();
+  void cleaned();
+  QString fileFor(const QString& projectPath, const QString& suffix) const;
+
+  ProjectDocument& document_;
+  QString folder_;
+  QString path_;  // the project whose edits this keeps (and whose lock it holds)
+  std::unique_ptr<QLockFile> lock_;
+  QTimer* pending_;
+  bool failed_ = false;
+};
+
+}  // namespace mrnn::widgets
