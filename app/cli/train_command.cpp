@@ -27,10 +27,22 @@ namespace mrnn::app {
 namespace {
 
 // The checkpoint `mrnn resume` continues from: --checkpoint, or --run's latest, or the
-// newest run that did not finish.
+// newest run that did not finish. A latest checkpoint missing or damaged is said before
+// training starts, with the option that resumes from the run's best one when that is whole.
 std::string resumeCheckpoint(const CommandLine& args, const engine::Project& project) {
   if (args.has("checkpoint")) return args.value("checkpoint");
-  return engine::RunCatalogue(project.folder).checkpointToResume(positiveInteger(args, "run", 0));
+  const engine::ResumePoint point =
+      engine::RunCatalogue(project.folder).resumePoint(positiveInteger(args, "run", 0));
+  if (!point.checkpoint.empty()) return point.checkpoint;
+  std::string message = point.latestProblem;
+  if (point.best) {
+    message += "; --checkpoint " + point.best->path + " resumes run " +
+               std::to_string(point.runId) + " from its best checkpoint (step " +
+               std::to_string(point.best->step) + "), training the steps after it again";
+  } else {
+    message += "; run " + std::to_string(point.runId) + " has no whole checkpoint to resume from";
+  }
+  throw std::runtime_error(message);
 }
 
 // This command again, for the ranks `--nproc` starts (without --nproc, --threads, --timeout:

@@ -251,10 +251,14 @@ TrialStart decideTrialStart(const std::string& projectFolder, const TrialRecord&
     start.alreadyDone = true;
     return start;
   }
-  try {
-    start.resumeFrom = catalogue.checkpointToResume(trial.runId);
-  } catch (const std::exception&) {
-    // Killed before its first checkpoint: nothing to continue; a new run starts the trial.
+  // Its latest checkpoint, whole; else (damaged, or a disk that filled as it was written) its
+  // best, whole, the steps after it trained again; else (killed before its first checkpoint)
+  // nothing to continue, and a new run starts the trial.
+  const ResumePoint point = catalogue.resumePoint(trial.runId);
+  if (!point.checkpoint.empty()) {
+    start.resumeFrom = point.checkpoint;
+  } else if (point.best) {
+    start.resumeFrom = point.best->path;
   }
   return start;
 }

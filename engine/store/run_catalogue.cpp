@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "engine/io/checkpoint_envelope.h"
 #include "engine/store/experiment_ledger.h"
 #include "engine/store/run_paths.h"
 
@@ -171,26 +172,54 @@ std::string RunCatalogue::checkpointToAnalyse(int64_t runId) const {
   return found.front().path;
 }
 
-std::string RunCatalogue::checkpointToResume(int64_t runId) const {
+ResumePoint RunCatalogue::resumePoint(int64_t runId) const {
   if (runId == 0) {
     for (const auto& run : store_->listRuns()) {
       if (run.status != RunStatus::Finished) runId = std::max(runId, run.id);
     }
-    if (runId == 0) throw std::runtime_error("no unfinished run to resume in " + folder_);
+    if (runId == 0) {
+      std::error_code error;
+      fs::path where = fs::absolute(folder_, error).lexically_normal();
+      if (!where.has_filename()) where = where.parent_path();  // "." gives "/p/"
+      throw std::runtime_error("no unfinished run to resume in " +
+                               (error ? folder_ : where.string()) +
+                               " (every run there finished: name one to train it further)");
+    }
   } else if (!store_->run(runId)) {
     throw std::runtime_error("there is no run " + std::to_string(runId) + " in " + store_->path());
   }
-  std::string best;
+  ResumePoint point;
+  point.runId = runId;
+  std::optional<RunCheckpoint> best;
   for (const auto& checkpoint : checkpoints(runId)) {
-    if (checkpoint.kind == "latest") return checkpoint.path;
-    if (checkpoint.kind == "best") best = checkpoint.path;
+    if (checkpoint.kind == "best") best = checkpoint;
+    if (checkpoint.kind == "latest") {
+      point.latestProblem = checkpointFileProblem(checkpoint.path);
+      if (point.latestProblem.empty()) point.checkpoint = checkpoint.path;
+    }
   }
-  // A run that failed writing its first latest checkpoint (a full disk) may still have its
-  // best: say where, since resuming from it loses only the steps since then.
-  throw std::runtime_error(
-      "run " + std::to_string(runId) + " has no latest checkpoint in " +
-      RunPaths::checkpointFolder(folder_, runId) + " to resume from" +
-      (best.empty() ? std::string() : "; its best checkpoint can be resumed instead: " + best));
+  if (!point.checkpoint.empty()) return point;
+  if (point.latestProblem.empty()) {
+    // A run that failed writing its first latest checkpoint (a full disk) may still have its
+    // best, which loses only the steps since then.
+    point.latestProblem = "run " + std::to_string(runId) + " has no latest checkpoint in " +
+                          RunPaths::checkpointFolder(folder_, runId);
+  }
+  if (best && checkpointFileProblem(best->path).empty()) point.best = best;
+  return point;
+}
+
+std::string RunCatalogue::checkpointToResume(int64_t runId) const {
+  const ResumePoint point = resumePoint(runId);
+  if (!point.checkpoint.empty()) return point.checkpoint;
+  std::string message = point.latestProblem + "; run " + std::to_string(point.runId) +
+                        " cannot be resumed from its latest checkpoint";
+  if (point.best) {
+    message += ", but its best checkpoint (step " + std::to_string(point.best->step) +
+               ") is whole and can be resumed instead, training the steps after it again: " +
+               point.best->path;
+  }
+  throw std::runtime_error(message);
 }
 
 }  // namespace mrnn::engine

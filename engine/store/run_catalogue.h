@@ -20,6 +20,16 @@ struct RunCheckpoint {
   std::optional<double> validLoss;
 };
 
+// Where a resume of a run starts: its latest checkpoint when that one is whole; else why not
+// (missing, truncated, damaged), and its best checkpoint when that one is whole, which can be
+// resumed from instead (the steps after it are trained again).
+struct ResumePoint {
+  int64_t runId = 0;
+  std::string checkpoint;             // the whole latest checkpoint; empty when there is none
+  std::string latestProblem;          // why the latest cannot be resumed from, in one sentence
+  std::optional<RunCheckpoint> best;  // set only when the latest cannot be resumed from
+};
+
 // The one way anything finds or changes a project's runs: the trainer, `mrnn`, the GUI and
 // the experiment queue. It joins the run database (RunStore), the checkpoint folders
 // (RunPaths) and the writers' locks (RunLock), so that a run's status, its checkpoints and
@@ -69,8 +79,13 @@ class RunCatalogue {
   // the newest run that has one when runId is 0. Throws std::runtime_error naming what is
   // missing.
   std::string checkpointToAnalyse(int64_t runId = 0) const;
-  // The checkpoint `resume` continues run `runId` from (its latest), or, with 0, the newest
-  // run that did not finish; throws std::runtime_error naming what is missing.
+  // Where a resume of run `runId` (with 0, the newest run that did not finish) starts, each
+  // checkpoint read whole to find damage before training starts; throws std::runtime_error
+  // when there is no such run.
+  ResumePoint resumePoint(int64_t runId = 0) const;
+  // The checkpoint `resume` continues run `runId` from (its latest, whole), or, with 0, the
+  // newest run that did not finish; throws std::runtime_error naming what is missing or
+  // damaged, and the best checkpoint that can be resumed instead.
   std::string checkpointToResume(int64_t runId = 0) const;
 
  private:

@@ -15,6 +15,7 @@
 #include "engine/config/project_file.h"
 #include "engine/config/yaml_reader.h"
 #include "engine/io/atomic_file.h"
+#include "engine/io/checkpoint_envelope.h"
 #include "engine/io/script_declarations.h"
 #include "engine/io/script_pickles.h"
 #include "engine/io/zip_directory.h"
@@ -25,33 +26,6 @@ namespace mrnn::engine {
 namespace {
 
 const char* kMagic = "mrnn-workbench checkpoint";
-// The file: 8-byte tag, format version, payload length and FNV-1a hash, then the LibTorch
-// archive. LibTorch's zip does not verify tensor bytes, so the hash is what detects a
-// corrupted file, and the length a truncated one, before anything is loaded.
-constexpr char kFileTag[8] = {'M', 'R', 'N', 'N', 'C', 'K', 'P', 'T'};
-constexpr size_t kHeaderSize = 8 + 8 + 8 + 8;
-
-uint64_t fnv1a(const char* data, size_t size) {
-  uint64_t hash = 14695981039346656037ull;
-  for (size_t i = 0; i < size; ++i) {
-    hash ^= static_cast<unsigned char>(data[i]);
-    hash *= 1099511628211ull;
-  }
-  return hash;
-}
-
-void putU64(std::string& out, uint64_t value) {
-  for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
-}
-
-uint64_t getU64(const std::string& in, size_t offset) {
-  uint64_t value = 0;
-  for (int i = 0; i < 8; ++i) {
-    value |= static_cast<uint64_t>(static_cast<unsigned char>(in[offset + i])) << (8 * i);
-  }
-  return value;
-}
-
 void writeString(torch::serialize::OutputArchive& archive, const std::string& key,
                  const std::string& value) {
   archive.write(key, c10::IValue(value));
@@ -189,12 +163,7 @@ void Checkpoint::save(const std::string& path, const TrainingSnapshot& snapshot,
   std::ostringstream bytes;
   archive.save_to(bytes);
   const std::string payload = bytes.str();
-  std::string file(kFileTag, sizeof kFileTag);
-  putU64(file, static_cast<uint64_t>(kFormatVersion));
-  putU64(file, payload.size());
-  putU64(file, fnv1a(payload.data(), payload.size()));
-  file += payload;
-  writeFileAtomically(path, file);
+  writeFileAtomically(path, sealCheckpoint(payload));
 }
 
 Checkpoint Checkpoint::open(const std::string& path) {
@@ -210,33 +179,9 @@ Checkpoint Checkpoint::open(const std::string& path) {
   } catch (const std::exception& error) {
     throw CheckpointError("cannot read checkpoint: " + libraryErrorText(error));
   }
-  if (file.size() < kHeaderSize ||
-      file.compare(0, sizeof kFileTag, kFileTag, sizeof kFileTag) != 0) {
-    throw CheckpointError("'" + path + "' is not an mRNN Workbench checkpoint");
-  }
-  const uint64_t version = getU64(file, 8);
-  if (version != static_cast<uint64_t>(kFormatVersion)) {
-    throw CheckpointError("checkpoint '" + path + "' has format version " +
-                          std::to_string(version) + "; this build reads version " +
-                          std::to_string(kFormatVersion));
-  }
-  const uint64_t expected = getU64(file, 16);
-  const uint64_t present = file.size() - kHeaderSize;
-  if (present < expected) {
-    throw CheckpointError("checkpoint '" + path + "' is truncated: " + std::to_string(present) +
-                          " of " + std::to_string(expected) + " bytes are present");
-  }
-  if (present > expected) {
-    throw CheckpointError("checkpoint '" + path +
-                          "' is damaged: " + std::to_string(present - expected) +
-                          " bytes follow the end its header gives (" + std::to_string(expected) +
-                          " bytes); something appended to or overwrote the file");
-  }
-  if (fnv1a(file.data() + kHeaderSize, present) != getU64(file, 24)) {
-    throw CheckpointError("checkpoint '" + path +
-                          "' is corrupt: its contents do not match their checksum");
-  }
-  const std::string payloadBytes = file.substr(kHeaderSize);
+  const std::string envelopeProblem = checkpointEnvelopeProblem(file, path);
+  if (!envelopeProblem.empty()) throw CheckpointError(envelopeProblem);
+  const std::string payloadBytes = file.substr(kCheckpointHeaderBytes);
   const std::string problem =
       torchArchiveProblem(payloadBytes, caffe2::serialize::kMaxSupportedFileFormatVersion);
   if (!problem.empty()) {

@@ -52,15 +52,14 @@ struct TrainingSnapshot {
   torch::Tensor rankGpuRngStates;
 };
 
-// Checkpoint files: a header (tag, format version, length, checksum) and a LibTorch archive
+// Checkpoint files: a header (tag, format version, length, checksum:
+// engine/io/checkpoint_envelope.h) and a LibTorch archive
 // holding the snapshot, the model, the update rule's state (a first-order optimiser's under
 // "optimizer", Hessian-free's under "hessian_free") and the recurrent state carried across
 // windows.
 // Written atomically (temporary file, then rename), so a crash never leaves half a file.
 class Checkpoint {
  public:
-  static constexpr int64_t kFormatVersion = 1;
-
   // Moved, never copied: its archive cannot be copied (clang refuses a defaulted copy of it
   // inside std::optional).
   Checkpoint(Checkpoint&&) = default;

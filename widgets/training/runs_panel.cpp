@@ -468,7 +468,7 @@ void RunsPanel::resumeSelected() {
   if (ids.size() != 1 || trainingActive_) return;
   const qint64 runId = ids.first();
   // The catalogue names the checkpoint and whether another process writes the run.
-  QString checkpoint;
+  engine::ResumePoint point;
   try {
     const engine::RunCatalogue catalogue(toNativePath(document_.folder()));
     if (const auto writer = catalogue.writer(runId)) {
@@ -478,16 +478,48 @@ void RunsPanel::resumeSelected() {
                                .arg(QString::fromStdString(writer->describe())));
       return;
     }
-    checkpoint = fromNativePath(catalogue.checkpointToResume(runId));
+    point = catalogue.resumePoint(runId);
   } catch (const std::exception& error) {
     banner_->showMessage(RunBanner::Kind::Failure, tr("Run %1 cannot be resumed").arg(runId),
-                         tr("%1: it failed or was stopped before its first checkpoint, or its "
-                            "files were deleted.")
-                             .arg(QString::fromUtf8(error.what())));
+                         QString::fromUtf8(error.what()));
     return;
   }
+  if (point.checkpoint.empty()) {
+    offerBestCheckpoint(runId, point);
+    return;
+  }
+  const QString checkpoint = fromNativePath(point.checkpoint);
   showMessage(tr("Resuming %1 from %2").arg(runTitle(runId), QDir::toNativeSeparators(checkpoint)));
   emit resumeRequested(runId, checkpoint);
+}
+
+void RunsPanel::offerBestCheckpoint(qint64 runId, const engine::ResumePoint& point) {
+  if (!point.best) {
+    banner_->showMessage(RunBanner::Kind::Failure, tr("Run %1 cannot be resumed").arg(runId),
+                         tr("%1: it failed or was stopped before its first checkpoint, or its "
+                            "files were deleted or damaged, and it has no whole best checkpoint "
+                            "either.")
+                             .arg(QString::fromStdString(point.latestProblem)));
+    return;
+  }
+  const engine::RunCheckpoint best = *point.best;
+  const QString figure =
+      best.validLoss ? tr(", %1 bits/symbol").arg(*best.validLoss, 0, 'f', 3) : QString();
+  banner_->showMessage(
+      RunBanner::Kind::Failure,
+      tr("Run %1 cannot be resumed from its latest checkpoint").arg(runId),
+      tr("%1. Its best checkpoint (step %2%3) is whole: resuming from it trains the steps after "
+         "it again.")
+          .arg(QString::fromStdString(point.latestProblem))
+          .arg(best.step)
+          .arg(figure));
+  banner_->setAction(
+      tr("Resume from the best checkpoint (step %1)").arg(best.step), [this, runId, best] {
+        if (trainingActive_) return;
+        const QString path = fromNativePath(best.path);
+        showMessage(tr("Resuming %1 from %2").arg(runTitle(runId), QDir::toNativeSeparators(path)));
+        emit resumeRequested(runId, path);
+      });
 }
 
 bool RunsPanel::isEvaluating() const {

@@ -15,6 +15,10 @@ class QTableView;
 class QTimer;
 class QToolButton;
 
+namespace mrnn::engine {
+struct ResumePoint;
+}
+
 namespace mrnn::widgets {
 
 class BackgroundJob;
@@ -26,7 +30,8 @@ class TrainingController;
 // Every run in the project's database (runs.sqlite beside project.yaml) in a sortable,
 // filterable table. Selecting runs overlays their curves in the training monitor
 // (overlayRunsChanged); two selected runs can have their configs compared; a run can be
-// resumed from its latest checkpoint, evaluated on the test split (on a worker thread),
+// resumed from its latest checkpoint (or, when that one is missing or damaged, from its best,
+// offered in the banner), evaluated on the test split (on a worker thread),
 // deleted (after asking, with its checkpoint files) and the table exported as CSV. A run's
 // model is exported for PyTorch (a state dict or safetensors), and a PyTorch model imported
 // as a run (ImportModelDialog), both on worker threads.
@@ -111,6 +116,9 @@ class RunsPanel : public QWidget {
   // Export Model's state and tooltip: why it is off, or which checkpoint it writes.
   void updateExportModelAction(const QList<qint64>& ids);
   void showContextMenu(const QPoint& at);
+  // The run's latest checkpoint cannot be resumed from (`point` says why): the banner says
+  // so, with a link that resumes from its best checkpoint when that one is whole.
+  void offerBestCheckpoint(qint64 runId, const engine::ResumePoint& point);
   // "3 runs, 2 finished", and how many the filter shows.
   void updateFooter();
   // What deleting the runs `ids` does to experiments they are trials of ("" when none is).

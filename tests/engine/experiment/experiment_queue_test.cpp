@@ -12,6 +12,7 @@
 #include "engine/experiment/experiment_plan.h"
 #include "engine/experiment/experiment_queue.h"
 #include "engine/experiment/experiment_results.h"
+#include "engine/io/checkpoint_envelope.h"
 #include "engine/runtime/child_handle.h"
 #include "engine/store/experiment_ledger.h"
 #include "engine/store/metric_names.h"
@@ -213,13 +214,20 @@ MRNN_TEST(a_trial_child_continues_its_run_or_knows_it_is_done) {
   trial.budget = 40;
   const std::string latest = engine::RunPaths::latest(folder.path(), trial.runId);
   std::filesystem::create_directories(std::filesystem::path(latest).parent_path());
-  std::ofstream(latest) << "checkpoint";
+  std::ofstream(latest) << engine::sealCheckpoint("checkpoint");
   catalogue.store().recordCheckpoint(
       trial.runId,
       {"latest", "checkpoints/run-" + std::to_string(trial.runId) + "/latest.pt", 10, 2.0, ""});
   const auto start = engine::decideTrialStart(folder.path(), trial);
   EXPECT(!start.alreadyDone);
   EXPECT_EQ(start.resumeFrom, latest);
+  // Its latest damaged: its best, whole, is resumed from instead; neither whole: a new run.
+  std::ofstream(latest) << "damaged";
+  const std::string best = engine::RunPaths::best(folder.path(), trial.runId);
+  std::ofstream(best) << engine::sealCheckpoint("best");
+  EXPECT_EQ(engine::decideTrialStart(folder.path(), trial).resumeFrom, best);
+  std::ofstream(best) << "damaged too";
+  EXPECT(engine::decideTrialStart(folder.path(), trial).resumeFrom.empty());
   // Killed before its first checkpoint: a new run.
   trial.runId = addRun(catalogue, engine::RunStatus::Running, 2.0, 3);
   EXPECT(engine::decideTrialStart(folder.path(), trial).resumeFrom.empty());

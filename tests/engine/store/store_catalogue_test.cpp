@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "engine/io/checkpoint_envelope.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
 #include "store_fixtures.h"
@@ -28,6 +29,10 @@ int64_t addRun(RunCatalogue& catalogue, RunStatus status = RunStatus::Running) {
   record.status = status;
   return catalogue.store().createRun(record);
 }
+
+// A checkpoint file whose envelope is whole (its payload is no archive: the catalogue reads only
+// the envelope).
+const std::string whole = engine::sealCheckpoint("payload");
 
 void touch(const std::string& path, const std::string& contents = "x") {
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());
@@ -149,9 +154,9 @@ MRNN_TEST(checkpoints_are_found_in_one_place) {
   const int64_t first = addRun(catalogue, RunStatus::Finished);
   const int64_t second = addRun(catalogue, RunStatus::Stopped);
   const int64_t third = addRun(catalogue, RunStatus::Failed);  // no checkpoint at all
-  touch(engine::RunPaths::latest(folder.path(), first));
-  touch(engine::RunPaths::best(folder.path(), first));
-  touch(engine::RunPaths::latest(folder.path(), second));
+  touch(engine::RunPaths::latest(folder.path(), first), whole);
+  touch(engine::RunPaths::best(folder.path(), first), whole);
+  touch(engine::RunPaths::latest(folder.path(), second), whole);
   catalogue.store().recordCheckpoint(second, {"latest", "checkpoints/run-2/latest.pt", 40, {}, ""});
   const auto ofFirst = catalogue.checkpoints(first);
   EXPECT_EQ(ofFirst.size(), size_t{2});
@@ -168,9 +173,47 @@ MRNN_TEST(checkpoints_are_found_in_one_place) {
   EXPECT(catalogue.checkpointToResume(second).find("run-2/latest.pt") != std::string::npos);
   EXPECT_EQ(catalogue.allCheckpoints().size(), size_t{3});
   // A run whose disk filled before its first latest checkpoint: its best is named instead.
-  touch(engine::RunPaths::best(folder.path(), third));
+  touch(engine::RunPaths::best(folder.path(), third), whole);
   EXPECT_THROWS_WITH(std::runtime_error, catalogue.checkpointToResume(third),
-                     "its best checkpoint can be resumed instead: ");
+                     "run 3 has no latest checkpoint", "its best checkpoint (step 0) is whole",
+                     "run-3/best.pt");
+}
+
+// The defect: a run whose latest checkpoint was damaged (a disk error, a copy cut short) was
+// resumed from it: training failed to start, and the window offered no other way on, though
+// the run's best checkpoint was whole. The damage is found before training starts, and the best
+// checkpoint is offered.
+MRNN_TEST(a_damaged_latest_checkpoint_is_found_before_resuming_and_the_best_offered) {
+  ScratchFolder folder;
+  RunCatalogue catalogue(folder.path(), RunCatalogue::Access::ReadWrite);
+  const int64_t id = addRun(catalogue, RunStatus::Stopped);
+  const std::string latest = engine::RunPaths::latest(folder.path(), id);
+  const std::string best = engine::RunPaths::best(folder.path(), id);
+  std::string damaged = engine::sealCheckpoint(std::string(4096, 'w'));
+  damaged[2000] = 'x';
+  touch(latest, damaged);
+  touch(best, engine::sealCheckpoint(std::string(4096, 'b')));
+  catalogue.store().recordCheckpoint(id, {"best", "checkpoints/run-1/best.pt", 300, 2.5, ""});
+  EXPECT_THROWS_WITH(std::runtime_error, catalogue.checkpointToResume(id), "latest.pt", "corrupt",
+                     "best checkpoint (step 300) is whole", "run-1/best.pt");
+  const engine::ResumePoint point = catalogue.resumePoint(id);
+  EXPECT(point.checkpoint.empty());
+  EXPECT(point.latestProblem.find("do not match their checksum") != std::string::npos);
+  EXPECT(point.best.has_value() && point.best->step == 300);
+  // Cut short, or nothing at the name but a folder: the same.
+  touch(latest, engine::sealCheckpoint(std::string(4096, 'w')).substr(0, 3000));
+  EXPECT(catalogue.resumePoint(id).latestProblem.find("truncated") != std::string::npos);
+  std::filesystem::remove(latest);
+  std::filesystem::create_directory(latest);
+  EXPECT(catalogue.resumePoint(id).best.has_value());
+  std::filesystem::remove(latest);
+  // Both damaged: nothing is offered.
+  touch(best, "not a checkpoint");
+  EXPECT(!catalogue.resumePoint(id).best.has_value());
+  // Whole again: resumed from as always.
+  touch(latest, engine::sealCheckpoint("w"));
+  EXPECT_EQ(catalogue.checkpointToResume(id),
+            std::filesystem::absolute(latest).lexically_normal().string());
 }
 
 MRNN_TEST(deleting_a_run_is_refused_while_it_is_written) {

@@ -17,6 +17,7 @@
 #include <cmath>
 
 #include "engine/config/project_file.h"
+#include "engine/io/checkpoint_envelope.h"
 #include "engine/store/experiment_ledger.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
@@ -73,13 +74,17 @@ QString cell(const RunsPanel& panel, int proxyRow, int column) {
   return panel.proxy()->index(proxyRow, column).data().toString();
 }
 
-// An (empty) latest checkpoint file for run `runId`, as a run in progress leaves one.
-QString placeLatestCheckpoint(const QString& folder, qint64 runId) {
-  const QString latest =
-      QString::fromStdString(mrnn::engine::RunPaths::latest(folder.toStdString(), runId));
+// A checkpoint file of run `runId` whose envelope is whole (its payload is no model: the panel
+// reads only the envelope before a resume), as a run in progress leaves one; `best` for the
+// best one.
+QString placeLatestCheckpoint(const QString& folder, qint64 runId, bool best = false) {
+  const std::string path = best ? mrnn::engine::RunPaths::best(folder.toStdString(), runId)
+                                : mrnn::engine::RunPaths::latest(folder.toStdString(), runId);
+  const QString latest = QString::fromStdString(path);
   QDir().mkpath(QFileInfo(latest).path());
   QFile file(latest);
-  if (file.open(QIODevice::WriteOnly)) file.close();
+  if (file.open(QIODevice::WriteOnly))
+    file.write(QByteArray::fromStdString(mrnn::engine::sealCheckpoint("payload")));
   return latest;
 }
 
@@ -113,6 +118,7 @@ class RunsPanelTest : public QObject {
   void exportWritesTheStoresCsv();
   void anExportNeverReplacesTheOpenProjectsCorpus();
   void resumeNamesTheLatestCheckpoint();
+  void aDamagedLatestCheckpointOffersTheBestOne();
   void aRunWhoseProcessDiedReadsInterrupted();
   void aRunAnotherProcessWritesIsNeitherResumedNorDeleted();
   void projectWithoutRunsCreatesNoDatabase();
@@ -627,6 +633,46 @@ void RunsPanelTest::resumeNamesTheLatestCheckpoint() {
   QCOMPARE(resume.count(), 1);
   QCOMPARE(resume.at(0).at(0).toLongLong(), 4);
   QCOMPARE(resume.at(0).at(1).toString(), latest);
+}
+
+// The defect: a run whose latest checkpoint was damaged was resumed from it (training then
+// failed to start), and the window had no way to resume from its best checkpoint, whole beside
+// it. The damage is said before anything starts, and the banner resumes from the best one.
+void RunsPanelTest::aDamagedLatestCheckpointOffersTheBestOne() {
+  const QString latest = placeLatestCheckpoint(project_->folder(), 4);
+  const QString best = placeLatestCheckpoint(project_->folder(), 4, true);
+  {
+    QFile damage(latest);
+    QVERIFY(damage.open(QIODevice::ReadWrite));
+    damage.seek(34);
+    damage.write("X");
+  }
+  QSignalSpy resume(panel_.get(), &RunsPanel::resumeRequested);
+  panel_->selectRuns({4});
+  panel_->resumeSelected();
+  QCOMPARE(resume.count(), 0);
+  const QString said = panel_->banner()->text();
+  QVERIFY2(said.contains(QStringLiteral("cannot be resumed from its latest checkpoint")) &&
+               said.contains(QStringLiteral("checksum")) &&
+               said.contains(QStringLiteral("best checkpoint")),
+           qPrintable(said));
+  QVERIFY(panel_->banner()->hasAction());
+  panel_->banner()->triggerAction();
+  QCOMPARE(resume.count(), 1);
+  QCOMPARE(resume.at(0).at(0).toLongLong(), 4);
+  QCOMPARE(resume.at(0).at(1).toString(), best);
+  // The best one damaged too: said, and nothing offered.
+  {
+    QFile damage(best);
+    QVERIFY(damage.open(QIODevice::WriteOnly | QIODevice::Truncate));
+  }
+  panel_->resumeSelected();
+  QCOMPARE(resume.count(), 1);
+  QVERIFY(!panel_->banner()->hasAction());
+  QVERIFY2(panel_->banner()->text().contains(QStringLiteral("no whole best checkpoint")),
+           qPrintable(panel_->banner()->text()));
+  QFile::remove(best);
+  QFile::remove(latest);
 }
 
 void RunsPanelTest::aRunWhoseProcessDiedReadsInterrupted() {
