@@ -268,7 +268,11 @@ void MainWindow::connectPanels() {
   connect(document_, &widgets::ProjectDocument::vocabularyChanged, this,
           &MainWindow::projectChanged);
   connect(document_, &widgets::ProjectDocument::modifiedChanged, this, &MainWindow::updateTitle);
-  connect(data_, &widgets::DataPanel::scanFinished, this, &MainWindow::updateTitle);
+  connect(data_, &widgets::DataPanel::scanFinished, this, [this] {
+    const auto& scan = data_->lastScan();
+    composer_->setDataProblem(scan.ok ? QString() : scan.error);
+    updateTitle();
+  });
   connect(document_, &widgets::ProjectDocument::pathChanged, this, [this] {
     updateTitle();
     refreshRunViews();

@@ -42,6 +42,7 @@
 #include "engine/store/run_store.h"
 #include "widgets/composer/block_inspector.h"
 #include "widgets/composer/composer_panel.h"
+#include "widgets/data/data_panel.h"
 #include "widgets/experiments/experiments_panel.h"
 #include "widgets/experiments/results_view.h"
 #include "widgets/masking/size_validation_panel.h"
@@ -137,6 +138,16 @@ class EndToEndTest : public QObject {
     window.show();
     QTRY_VERIFY2(window.statusText().contains(QStringLiteral("the corpus could not be read")),
                  qPrintable(window.statusText()));
+    // Nor does the composer's chip say "Ready to train" (the defect that followed): the model
+    // is sound, but nothing can train on that corpus.
+    QVERIFY2(window.composer()->statusText().contains(QStringLiteral("corpus cannot be read")),
+             qPrintable(window.composer()->statusText()));
+    // The corpus mended: ready again.
+    writeFile(folder.filePath(QStringLiteral("corpus.txt")),
+              QByteArray("plain text now. ").repeated(100));
+    window.dataPanel()->rescan();
+    QTRY_VERIFY2(window.composer()->statusText().contains(QStringLiteral("Ready to train")),
+                 qPrintable(window.composer()->statusText()));
   }
 
   // The defect: SIGTERM (a logout, `kill`) while a run trained ended the workbench at once:

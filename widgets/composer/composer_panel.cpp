@@ -377,6 +377,12 @@ void ComposerPanel::followModelInPalette() {
   }
 }
 
+void ComposerPanel::setDataProblem(const QString& problem) {
+  if (problem == dataProblem_) return;
+  dataProblem_ = problem;
+  refresh();
+}
+
 void ComposerPanel::setTrainingActive(bool active) {
   if (active == training_) return;
   training_ = active;
@@ -408,6 +414,13 @@ void ComposerPanel::refresh() {
     validity_->setStyleSheet(QStringLiteral(
         "color: #1864ab; background: #e7f5ff; border-radius: 9px; padding: 2px 10px;"));
     validity_->setToolTip(tr("A run is training; changes here apply to the next run"));
+  } else if (problems_.empty() && !dataProblem_.isEmpty()) {
+    validity_->setText(tr("⚠ The corpus cannot be read"));
+    validity_->setStyleSheet(QStringLiteral(
+        "color: #c92a2a; background: #fff5f5; border-radius: 9px; padding: 2px 10px;"));
+    validity_->setToolTip(tr("The model can be built, but training cannot start until its "
+                             "corpus reads (the Data panel says more):\n") +
+                          dataProblem_);
   } else if (problems_.empty()) {
     validity_->setText(tr("✓ Ready to train"));
     validity_->setStyleSheet(QStringLiteral(

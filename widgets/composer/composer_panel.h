@@ -44,6 +44,10 @@ class ComposerPanel : public QWidget {
   // While a run trains, the status chip says so instead of "Ready to train" (edits apply
   // to the next run).
   void setTrainingActive(bool active);
+  // Why the project's corpus cannot be read (the Data panel's scan), empty when it can: the
+  // status chip then says training cannot start, not "Ready to train", though the model is
+  // sound.
+  void setDataProblem(const QString& problem);
   QString statusText() const;
 
   // Blocks top to bottom: 0 input, 1..N layers, N+1 output.
@@ -113,6 +117,7 @@ class ComposerPanel : public QWidget {
   QString summary_;
   bool reportedValid_ = true;
   bool training_ = false;
+  QString dataProblem_;  // why the corpus cannot be read; empty when it can
   qint64 total_ = -1;
 };
 
