@@ -441,10 +441,15 @@ void MainWindow::quitOnSignal(const QString& name) {
   QString edits;
   if (document_->isModified()) {
     QString problem;
-    edits = files_->keepUnsavedEdits(&problem)
-                ? tr("; the project's unsaved edits are kept, and offered back when it is opened "
-                     "again")
-                : tr("; the project's unsaved edits are not saved (%1)").arg(problem);
+    if (!files_->keepUnsavedEdits(&problem)) {
+      edits = tr("; the project's unsaved edits are not saved (%1)").arg(problem);
+    } else if (document_->isUntitled()) {
+      edits = tr("; the new project's edits are kept, and offered at the next start");
+    } else {
+      edits =
+          tr("; the project's unsaved edits are kept, and offered back when it is opened "
+             "again");
+    }
   }
   std::fprintf(
       stderr, "mrnn-workbench: %s: %s%s\n", qPrintable(name),

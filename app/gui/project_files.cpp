@@ -131,9 +131,9 @@ void ProjectFiles::offerKeptEdits() {
     emit statusMessage(
         tr("Unsaved edits kept for this project could not be read: %1").arg(problem));
   }
-  if (!kept) return;
-  if (kept->text == document_.text()) {  // saved elsewhere since: nothing to give back
-    keeper_->discard();
+  if (!kept || kept->text == document_.text()) {
+    if (kept) keeper_->discard();  // saved elsewhere since: nothing to give back
+    offerKeptNewProject();
     return;
   }
   const QString when = QDateTime::fromString(QString::fromStdString(kept->keptAt), Qt::ISODate)
@@ -187,6 +187,77 @@ void ProjectFiles::offerKeptEdits() {
     }
     emit statusMessage(tr("Restored the unsaved edits (Edit > Undo brings back the file's text)"));
   });
+  connect(box, &QDialog::finished, this, &ProjectFiles::offerKeptNewProject);
+  box->open();
+}
+
+void ProjectFiles::offerKeptNewProject() {
+  if (newProjectOffered_) return;
+  newProjectOffered_ = true;
+  QString problem;
+  const auto kept = keeper_->keptNewProjects(&problem);
+  if (!problem.isEmpty()) {
+    emit statusMessage(tr("A new project's kept edits could not be read: %1").arg(problem));
+  }
+  if (kept.empty()) return;
+  const widgets::UnsavedEditsKeeper::KeptNewProject newest = kept.front();
+  const QString when =
+      QDateTime::fromString(QString::fromStdString(newest.edits.keptAt), Qt::ISODate)
+          .toLocalTime()
+          .toString(QStringLiteral("d MMM yyyy, HH:mm"));
+  QString name;
+  try {
+    name = QString::fromStdString(engine::parseProject(newest.edits.text, "", false).name);
+  } catch (const std::exception&) {
+    // Named by its time alone; opening it says what is wrong.
+  }
+  auto* box = new QMessageBox(
+      QMessageBox::Question, tr("New Project Kept"),
+      name.isEmpty()
+          ? tr("A new project that was never saved was kept when the workbench closed (%1).")
+                .arg(when)
+          : tr("A new project that was never saved, \"%1\", was kept when the workbench closed "
+               "(%2).")
+                .arg(name, when),
+      QMessageBox::NoButton, window_);
+  box->setObjectName(QStringLiteral("keptNewProjectBox"));
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  QString detail =
+      tr("Open It shows it in the window, unsaved: File > Save As… gives it a "
+         "folder of its own. Discard forgets it; Later asks again next time.");
+  if (kept.size() > 1) {
+    detail += tr("\n\n%n more are kept; each is offered at a later start.", "",
+                 static_cast<int>(kept.size() - 1));
+  }
+  box->setInformativeText(detail);
+  QPushButton* openIt = box->addButton(tr("Open It"), QMessageBox::AcceptRole);
+  QPushButton* discard = box->addButton(tr("Discard"), QMessageBox::DestructiveRole);
+  QPushButton* later = box->addButton(tr("Later"), QMessageBox::RejectRole);
+  box->setDefaultButton(openIt);
+  box->setEscapeButton(later);  // nothing is lost by waiting
+  connect(box, &QMessageBox::buttonClicked, this,
+          [this, openIt, discard, newest](QAbstractButton* clicked) {
+            if (clicked == discard) {
+              keeper_->forgetNewProject(newest.file);
+              emit statusMessage(tr("Discarded the new project that was kept"));
+              return;
+            }
+            if (clicked != openIt || !maybeSave()) return;
+            try {
+              document_.loadUntitledText(newest.edits.text, widgets::toNativePath(newest.file));
+            } catch (const engine::ConfigError& e) {
+              QMessageBox::warning(
+                  window_, tr("Open Kept Project"),
+                  tr("The kept project does not read as a project; it stays in %1.\n\n%2")
+                      .arg(QDir::toNativeSeparators(newest.file), QString::fromUtf8(e.what())));
+              return;
+            }
+            keeper_->keepNow();  // under this window's name, before the old file goes
+            keeper_->forgetNewProject(newest.file);
+            emit statusMessage(
+                tr("Opened the new project that was kept: File > Save As… gives "
+                   "it a folder of its own"));
+          });
   box->open();
 }
 

@@ -79,6 +79,9 @@ class ProjectFiles : public QObject {
   // Edits kept for the project just opened by a window that closed without saving them:
   // a question that waits (window-modal), Restore or Discard.
   void offerKeptEdits();
+  // A new project (never saved) a closed window kept: offered once, after the project the
+  // window opens first (and its own kept edits, when it has some): Open It, Discard or Later.
+  void offerKeptNewProject();
   void remember(const QString& path);
   void rebuildRecentMenu();
   void saveSettings() const;
@@ -93,6 +96,7 @@ class ProjectFiles : public QObject {
   QMenu* recentMenu_ = nullptr;
   widgets::ProjectFileWatcher* watcher_ = nullptr;
   widgets::UnsavedEditsKeeper* keeper_ = nullptr;
+  bool newProjectOffered_ = false;
   QPointer<QMessageBox> reloadOffer_;  // one question at a time: Reload reads the latest text
 };
 

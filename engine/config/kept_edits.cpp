@@ -58,7 +58,6 @@ KeptEdits parseKeptEdits(const std::string& contents, const std::string& file) {
   }
   KeptEdits edits;
   edits.project = reader.text(root, "", "project", "");
-  if (edits.project.empty()) reader.failAtKey("project", "names no project file");
   edits.keptAt = reader.text(root, "", "kept_at", "");
   const std::string basedOn = reader.text(root, "", "based_on", "");
   if (basedOn.size() != 16 || basedOn.find_first_not_of("0123456789abcdef") != std::string::npos) {

@@ -286,6 +286,49 @@ class EndToEndTest : public QObject {
     QVERIFY(setAside.readAll().endsWith("  layers: [\n"));
   }
 
+  // A new project from a template, never saved, outlives a signal to quit too: the next
+  // window to start offers it.
+  void aNewProjectOutlivesASignalToQuit() {
+    QTemporaryDir folder;
+    QTemporaryDir kept;
+    const QString recipe = folder.filePath(QStringLiteral("recipe.yaml"));
+    writeFile(recipe,
+              "name: from a recipe\nmodel:\n  input: {level: char, embedding_size: 8, "
+              "vocab_size: 40}\n  layers:\n    - {type: lstm, hidden_size: 16}\n");
+    const QString other = folder.filePath(QStringLiteral("other/project.yaml"));
+    QVERIFY(QDir().mkpath(folder.filePath(QStringLiteral("other"))));
+    writeFile(other,
+              "name: other\nmodel:\n  input: {level: char, embedding_size: 8, vocab_size: 40}\n"
+              "  layers:\n    - {type: gru, hidden_size: 8}\n");
+    {
+      mrnn::app::MainWindow window(false);
+      window.keepUnsavedEditsIn(kept.path());
+      window.document().loadTemplate(recipe);
+      window.show();
+      mrnn::engine::ModelConfig model = window.document().project().model;
+      model.layers.at(0).hiddenSize = 72;
+      window.document().editModel(model, QStringLiteral("Set hidden size"));
+      mrnn::app::QuitSignals quitSignals;
+      connect(&quitSignals, &mrnn::app::QuitSignals::requested, &window,
+              &mrnn::app::MainWindow::quitOnSignal);
+      QVERIFY(::raise(SIGTERM) == 0);
+      QTRY_VERIFY_WITH_TIMEOUT(!window.isVisible(), 10000);
+    }
+    mrnn::app::MainWindow again(false);
+    again.keepUnsavedEditsIn(kept.path());
+    QVERIFY2(again.openProject(other), qPrintable(again.statusText()));
+    again.show();
+    QMessageBox* offer = nullptr;
+    QTRY_VERIFY((offer = again.findChild<QMessageBox*>(QStringLiteral("keptNewProjectBox"))));
+    for (QAbstractButton* button : offer->buttons())
+      if (button->text() == QStringLiteral("Open It")) button->click();
+    mrnn::widgets::ProjectDocument& document = again.document();
+    QVERIFY(document.isUntitled());
+    QVERIFY(document.isModified());
+    QCOMPARE(QString::fromStdString(document.project().name), QStringLiteral("from a recipe"));
+    QCOMPARE(document.project().model.layers.at(0).hiddenSize, int64_t{72});
+  }
+
   // Discard at "save changes?" lets the edits go: nothing is kept to offer them back.
   void discardedEditsAreNotOfferedBack() {
     QTemporaryDir folder;

@@ -195,6 +195,48 @@ class UnsavedEditsKeeperTest : public QObject {
     QVERIFY(window.keeper.keptFile() != before);
   }
 
+  // A new project (from a template, never saved) is kept under a name of its own, offered to
+  // the next window once its own has gone, and forgotten once saved.
+  void aNewProjectIsKeptAndOfferedToTheNextWindow() {
+    const auto keptNew = [&] {
+      return QDir(kept_->path()).entryList({QStringLiteral("new-*.kept-edits")}, QDir::Files);
+    };
+    QString file;
+    {
+      ProjectDocument document;
+      UnsavedEditsKeeper keeper(document);
+      keeper.setFolder(kept_->path());
+      document.loadTemplate(path_);
+      setHidden(document, 48);
+      QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(keeper.keptFile()), 3000);
+      file = keeper.keptFile();
+      QVERIFY2(QFileInfo(file).fileName().startsWith(QStringLiteral("new-")), qPrintable(file));
+      ProjectDocument other;  // another window, while this one is open: not offered there
+      UnsavedEditsKeeper otherKeeper(other);
+      otherKeeper.setFolder(kept_->path());
+      QVERIFY(otherKeeper.keptNewProjects().empty());
+    }
+    ProjectDocument next;
+    UnsavedEditsKeeper keeper(next);
+    keeper.setFolder(kept_->path());
+    const auto found = keeper.keptNewProjects();
+    QCOMPARE(found.size(), size_t{1});
+    QCOMPARE(found.front().file, file);
+    QVERIFY(found.front().edits.project.empty());
+    QVERIFY(QString::fromStdString(found.front().edits.text).contains(QStringLiteral("48")));
+    next.loadUntitledText(found.front().edits.text, "kept");
+    QVERIFY(next.isUntitled() && next.isModified());
+    QCOMPARE(next.project().model.layers.at(0).hiddenSize, int64_t{48});
+    QVERIFY(keeper.keepNow());
+    keeper.forgetNewProject(file);
+    QVERIFY(!QFile::exists(file));
+    QCOMPARE(keptNew().size(), 1);  // this window's own
+    // Saved: nothing of it is kept any more.
+    QVERIFY(QDir().mkpath(project_->filePath(QStringLiteral("saved"))));
+    next.saveAs(project_->filePath(QStringLiteral("saved/project.yaml")));
+    QVERIFY2(keptNew().isEmpty(), qPrintable(keptNew().join(QLatin1Char(' '))));
+  }
+
  private:
   std::unique_ptr<QTemporaryDir> project_;
   std::unique_ptr<QTemporaryDir> kept_;

@@ -121,6 +121,21 @@ void ProjectDocument::loadTemplate(const QString& templatePath) {
   emit modifiedChanged(true);
 }
 
+void ProjectDocument::loadUntitledText(const std::string& text, const std::string& file) {
+  engine::Project loaded = engine::parseProject(text, file);
+  loaded.folder.clear();
+  path_.clear();
+  diskText_.clear();
+  text_ = text;
+  project_ = std::move(loaded);
+  corpusVocabulary_ = 0;
+  undo_->clear();
+  undo_->resetClean();  // unsaved work, as a template is
+  emit pathChanged(path_);
+  emit projectChanged();
+  emit modifiedChanged(true);
+}
+
 bool ProjectDocument::changedOnDisk() const {
   return !path_.isEmpty() && engine::changedSince(toNativePath(path_), diskText_);
 }

@@ -48,6 +48,10 @@ class ProjectDocument : public QObject {
   // An untitled copy of a template: relative data paths are made absolute against the
   // template's folder. Throws like load().
   void loadTemplate(const QString& templatePath);
+  // An untitled project with `text`, unsaved: a new project's edits a closed window kept
+  // (UnsavedEditsKeeper), its data paths absolute as an untitled project's are. `file` names
+  // where the text came from in a ConfigError, thrown like load()'s.
+  void loadUntitledText(const std::string& text, const std::string& file);
   // Atomic saves (temporary file, then rename). saveAs() into another folder rewrites
   // relative data paths so they still name the same files. Throw std::runtime_error naming
   // the path. save() also throws, writing nothing, when the file's text is no longer what this

@@ -1,5 +1,6 @@
 #include "widgets/project/unsaved_edits_keeper.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -19,8 +20,26 @@ namespace {
 
 const char* const kKeptSuffix = ".kept-edits";
 const char* const kLockSuffix = ".lock";
+// A new project's files: no path to name them by.
+const char* const kNewPrefix = "new-";
 // Edits are kept this long after the first change not yet kept: a crash loses at most this.
 constexpr int kKeepAfterMilliseconds = 1000;
+
+// A project's files are named by a digest of its absolute path.
+QString keyOf(const QString& projectPath) {
+  const std::string absolute = toNativePath(QFileInfo(projectPath).absoluteFilePath());
+  return QString::number(static_cast<qulonglong>(engine::fnv1a(absolute)), 16)
+      .rightJustified(16, QLatin1Char('0'));
+}
+
+// Moves `file` to a name beside it that says it did not read; that name, or `file` when it
+// could not be moved.
+QString moveAside(const QString& file) {
+  const QString aside =
+      file + QStringLiteral(".unreadable-") +
+      QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd'T'HHmmss'Z'"));
+  return QFile::rename(file, aside) ? aside : file;
+}
 
 }  // namespace
 
@@ -56,32 +75,43 @@ void UnsavedEditsKeeper::setFolder(const QString& folder) {
   projectMoved();
 }
 
-QString UnsavedEditsKeeper::fileFor(const QString& projectPath, const QString& suffix) const {
-  const std::string absolute = toNativePath(QFileInfo(projectPath).absoluteFilePath());
-  const QString name =
-      QString::number(static_cast<qulonglong>(engine::fnv1a(absolute)), 16).rightJustified(16, '0');
-  return QDir(folder_).filePath(name + suffix);
+QString UnsavedEditsKeeper::fileFor(const QString& key, const QString& suffix) const {
+  return QDir(folder_).filePath(key + suffix);
 }
 
 void UnsavedEditsKeeper::projectMoved() {
   pending_->stop();
+  // A new project that now has a file (Save As) or gave way to another project (after "save
+  // changes?") is no longer in the window: what was kept of it goes.
+  if (lock_ && key_.startsWith(QLatin1String(kNewPrefix)))
+    QFile::remove(fileFor(key_, kKeptSuffix));
   lock_.reset();
   path_ = document_.path();
-  if (folder_.isEmpty() || path_.isEmpty()) return;
+  key_.clear();
+  if (folder_.isEmpty()) return;
+  if (path_.isEmpty()) {
+    static int made = 0;
+    key_ = QStringLiteral("%1%2-%3")
+               .arg(QLatin1String(kNewPrefix))
+               .arg(QCoreApplication::applicationPid())
+               .arg(++made);
+  } else {
+    key_ = keyOf(path_);
+  }
   // The project's text can name private paths: the folder is the user's alone.
   if (QDir().mkpath(folder_)) {
     QFile::setPermissions(folder_,
                           QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
   }
-  auto lock = std::make_unique<QLockFile>(fileFor(path_, kLockSuffix));
+  auto lock = std::make_unique<QLockFile>(fileFor(key_, kLockSuffix));
   lock->setStaleLockTime(0);  // held as long as the window lives; stale only when it is gone
   if (lock->tryLock(0)) lock_ = std::move(lock);
   if (document_.isModified()) changed();
 }
 
 QString UnsavedEditsKeeper::keptFile() const {
-  if (!lock_ || path_.isEmpty() || path_ != document_.path()) return QString();
-  return fileFor(path_, kKeptSuffix);
+  if (!lock_ || key_.isEmpty() || path_ != document_.path()) return QString();
+  return fileFor(key_, kKeptSuffix);
 }
 
 void UnsavedEditsKeeper::changed() {
@@ -125,44 +155,75 @@ bool UnsavedEditsKeeper::keepNow(QString* problem) {
   return true;
 }
 
+std::optional<engine::KeptEdits> UnsavedEditsKeeper::read(const QString& file, QString* problem) {
+  try {
+    return engine::parseKeptEdits(engine::readWholeFile(toNativePath(file)), toNativePath(file));
+  } catch (const std::exception& error) {  // engine::ConfigError, engine::FileReadError
+    // Set aside, so that new edits do not write over what may still be read by hand.
+    const QString aside = moveAside(file);
+    if (problem) {
+      *problem = QString::fromStdString(error.what()) +
+                 tr(" (set aside as %1)").arg(QDir::toNativeSeparators(aside));
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<engine::KeptEdits> UnsavedEditsKeeper::kept(QString* problem) {
   const QString file = keptFile();
-  if (file.isEmpty() || !QFileInfo(file).exists()) return std::nullopt;
-  try {
-    engine::KeptEdits edits =
-        engine::parseKeptEdits(engine::readWholeFile(toNativePath(file)), toNativePath(file));
-    if (edits.project != toNativePath(path_)) return std::nullopt;  // another project's
-    return edits;
-  } catch (const std::exception& error) {  // engine::ConfigError, engine::FileReadError
-    if (problem) *problem = QString::fromStdString(error.what());
+  if (path_.isEmpty() || file.isEmpty() || !QFileInfo(file).exists()) return std::nullopt;
+  std::optional<engine::KeptEdits> edits = read(file, problem);
+  if (edits && edits->project != toNativePath(path_)) return std::nullopt;  // another project's
+  return edits;
+}
+
+std::vector<UnsavedEditsKeeper::KeptNewProject> UnsavedEditsKeeper::keptNewProjects(
+    QString* problem) {
+  std::vector<KeptNewProject> found;
+  if (folder_.isEmpty()) return found;
+  const QStringList names = QDir(folder_).entryList(
+      {QLatin1String(kNewPrefix) + QStringLiteral("*") + kKeptSuffix}, QDir::Files, QDir::Time);
+  for (const QString& name : names) {
+    const QString file = QDir(folder_).filePath(name);
+    const QString key = name.chopped(static_cast<int>(qstrlen(kKeptSuffix)));
+    if (key == key_) continue;  // this window's own
+    QLockFile owner(fileFor(key, kLockSuffix));
+    owner.setStaleLockTime(0);
+    if (!owner.tryLock(0)) continue;  // its window is still open
+    QString why;
+    std::optional<engine::KeptEdits> edits = read(file, &why);
+    if (!why.isEmpty() && problem) *problem = why;
+    if (edits && edits->project.empty()) found.push_back({file, std::move(*edits)});
   }
-  const QString aside = setAside();
-  if (problem) *problem += tr(" (set aside as %1)").arg(QDir::toNativeSeparators(aside));
-  return std::nullopt;
+  return found;
+}
+
+void UnsavedEditsKeeper::forgetNewProject(const QString& file) {
+  const QString name = QFileInfo(file).fileName();
+  if (folder_.isEmpty() || !name.startsWith(QLatin1String(kNewPrefix))) return;
+  QLockFile owner(fileFor(name.chopped(static_cast<int>(qstrlen(kKeptSuffix))), kLockSuffix));
+  owner.setStaleLockTime(0);
+  if (owner.tryLock(0)) QFile::remove(QDir(folder_).filePath(name));
 }
 
 QString UnsavedEditsKeeper::setAside() {
   const QString file = keptFile();
-  if (file.isEmpty()) return QString();
-  const QString aside =
-      file + QStringLiteral(".unreadable-") +
-      QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd'T'HHmmss'Z'"));
-  return QFile::rename(file, aside) ? aside : file;
+  return file.isEmpty() ? QString() : moveAside(file);
 }
 
 void UnsavedEditsKeeper::discard(const QString& projectPath) {
   if (folder_.isEmpty()) return;
-  const QString path = projectPath.isEmpty() ? path_ : QFileInfo(projectPath).absoluteFilePath();
-  if (path.isEmpty()) return;
-  if (path == path_) {
+  if (projectPath.isEmpty() || QFileInfo(projectPath).absoluteFilePath() == path_) {
     pending_->stop();
-    if (lock_) QFile::remove(fileFor(path, kKeptSuffix));
+    const QString file = keptFile();
+    if (!file.isEmpty()) QFile::remove(file);
     return;
   }
   // Another project (the one a Save As left): only when no window has it open.
-  QLockFile other(fileFor(path, kLockSuffix));
+  const QString key = keyOf(projectPath);
+  QLockFile other(fileFor(key, kLockSuffix));
   other.setStaleLockTime(0);
-  if (other.tryLock(0)) QFile::remove(fileFor(path, kKeptSuffix));
+  if (other.tryLock(0)) QFile::remove(fileFor(key, kKeptSuffix));
 }
 
 }  // namespace mrnn::widgets

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "engine/config/kept_edits.h"
 
@@ -20,7 +21,9 @@ class ProjectDocument;
 // logout's SIGTERM, a crash, a power cut) loses nothing: the next window to open the project
 // finds them (kept()) and offers them back. A save, or an undo back to the file's text,
 // forgets them. One window keeps a project's edits at a time: a second window on the same
-// project neither keeps nor offers them (a lock file, freed when its process ends).
+// project neither keeps nor offers them (a lock file, freed when its process ends). A new
+// project not yet saved (from a template) is kept too, under a name of its own, and offered
+// by the next window that starts (keptNewProjects()).
 class UnsavedEditsKeeper : public QObject {
   Q_OBJECT
 
@@ -48,6 +51,17 @@ class UnsavedEditsKeeper : public QObject {
   // The kept file of the open project (exists or not); empty when nothing is kept for it.
   QString keptFile() const;
 
+  // A new project's edits kept by a window that has closed: its file and what it holds.
+  struct KeptNewProject {
+    QString file;
+    engine::KeptEdits edits;
+  };
+  // Every new project kept by a window that is gone, newest first; one that does not read is
+  // set aside and said in `problem`.
+  std::vector<KeptNewProject> keptNewProjects(QString* problem = nullptr);
+  // Forgets a kept new project's file (Discard, or its edits were taken into this window).
+  void forgetNewProject(const QString& file);
+
  signals:
   // Edits could not be kept (a full disk): said once until keeping works again.
   void keepingFailed(const QString& reason);
@@ -56,11 +70,14 @@ class UnsavedEditsKeeper : public QObject {
   void projectMoved();
   void changed();
   void cleaned();
-  QString fileFor(const QString& projectPath, const QString& suffix) const;
+  QString fileFor(const QString& key, const QString& suffix) const;
+  // Reads a kept file; a damaged one is set aside, `problem` saying why and where it went.
+  std::optional<engine::KeptEdits> read(const QString& file, QString* problem);
 
   ProjectDocument& document_;
   QString folder_;
   QString path_;  // the project whose edits this keeps (and whose lock it holds)
+  QString key_;   // its files' name: a digest of its path, or "new-<pid>-<n>" while untitled
   std::unique_ptr<QLockFile> lock_;
   QTimer* pending_;
   bool failed_ = false;
