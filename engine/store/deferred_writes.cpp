@@ -23,7 +23,8 @@ DeferredWrites::DeferredWrites(RunStore& store) : store_(store) {
   store_.setBusyWait(kTryMilliseconds);
 }
 
-void DeferredWrites::write(Write write, int64_t weight, const char* kind) {
+void DeferredWrites::write(Write write, int64_t weight, const char* kind,
+                           std::shared_ptr<const std::vector<MetricPoint>> points) {
   if (kind != nullptr) {
     const auto same = [kind](const Waiting& w) { return w.kind == kind; };
     for (const auto& w : waiting_) {
@@ -39,7 +40,7 @@ void DeferredWrites::write(Write write, int64_t weight, const char* kind) {
       heldSince_ = lastTry_ = Clock::now();
     }
   }
-  waiting_.push_back({std::move(write), weight, kind});
+  waiting_.push_back({std::move(write), weight, kind, std::move(points)});
   waitingWeight_ += weight;
   if (waiting_.size() > 1 && Clock::now() - lastTry_ >= kRetryEvery && drain()) return;
   if (waitingWeight_ > kMaxWaitingWeight) {
@@ -66,6 +67,14 @@ bool DeferredWrites::drain() {
     waiting_.pop_front();
   }
   return true;
+}
+
+std::vector<MetricPoint> DeferredWrites::waitingMetrics() const {
+  std::vector<MetricPoint> points;
+  for (const auto& w : waiting_) {
+    if (w.points) points.insert(points.end(), w.points->begin(), w.points->end());
+  }
+  return points;
 }
 
 bool DeferredWrites::settle(Clock::duration patience, const std::function<bool()>& giveUp) {

@@ -5,11 +5,14 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace mrnn::engine {
 
 class RunStore;
+struct MetricPoint;
 
 // A training run's writes to its store, kept in order while another program holds the
 // database (a database browser mid-edit, a sqlite3 shell in a transaction): a write that finds
@@ -32,12 +35,18 @@ class DeferredWrites {
   // a `kind` (a progress update) replaces a waiting one of that kind: only the newest counts.
   // Throws StoreBusyError when more than kMaxWaitingWeight would wait, naming how long the
   // database has been held.
-  void write(Write write, int64_t weight = 1, const char* kind = nullptr);
+  // `points`, when given, are the metric points the write appends: waitingMetrics() finds
+  // them while it waits.
+  void write(Write write, int64_t weight = 1, const char* kind = nullptr,
+             std::shared_ptr<const std::vector<MetricPoint>> points = nullptr);
   // Writes what waits, trying until `patience` has passed or `giveUp` says so; true when
   // nothing waits any more.
   bool settle(Clock::duration patience, const std::function<bool()>& giveUp);
 
   size_t waiting() const { return waiting_.size(); }
+  // The metric points of the writes still waiting, oldest first (what a run that cannot wait
+  // any longer keeps elsewhere).
+  std::vector<MetricPoint> waitingMetrics() const;
   // When the first write still waiting found the database locked.
   Clock::time_point heldSince() const { return heldSince_; }
 
@@ -46,6 +55,7 @@ class DeferredWrites {
     Write write;
     int64_t weight = 1;
     const char* kind = nullptr;
+    std::shared_ptr<const std::vector<MetricPoint>> points;
   };
   // Writes waiting writes, oldest first, until one finds the database locked; true when none
   // waits.

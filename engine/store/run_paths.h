@@ -39,19 +39,26 @@ struct RunPaths {
     }
     return std::stoll(name.substr(prefix.size()));
   }
+  // The metric points a stop could not write to a held database, until the run resumes
+  // (engine/store/unwritten_metrics.h).
+  static std::string unwrittenMetrics(const std::string& projectFolder, int64_t runId) {
+    return checkpointFolder(projectFolder, runId) + "/" + kUnwrittenMetricsName;
+  }
+  static constexpr const char* kUnwrittenMetricsName = "unwritten-metrics.tsv";
   // Held (flock) by the one process writing the run; see RunLock.
   static std::string writerLock(const std::string& projectFolder, int64_t runId) {
     return checkpointFolder(projectFolder, runId) + "/writer.lock";
   }
   // Whether `name` in a run's checkpoint folder is one the workbench writes there: its two
-  // checkpoints, its lock, or a temporary an atomic save of a checkpoint left when its process
-  // died. Anything else there is the user's.
+  // checkpoints, its lock, its unwritten metric points, or a temporary an atomic save of one of
+  // them left when its process died. Anything else there is the user's.
   static bool isRunFile(const std::string& name) {
     return name == "latest.pt" || name == "best.pt" || name == "writer.lock" ||
-           isLeftoverTemporary(name);
+           name == kUnwrittenMetricsName || isLeftoverTemporary(name);
   }
   static bool isLeftoverTemporary(const std::string& name) {
-    return isTemporaryOf(name, "latest.pt") || isTemporaryOf(name, "best.pt");
+    return isTemporaryOf(name, "latest.pt") || isTemporaryOf(name, "best.pt") ||
+           isTemporaryOf(name, kUnwrittenMetricsName);
   }
 };
 

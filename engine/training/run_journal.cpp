@@ -7,12 +7,14 @@
 
 #include "engine/config/model_names.h"
 #include "engine/config/project_file.h"
+#include "engine/io/atomic_file.h"
 #include "engine/store/experiment_ledger.h"
 #include "engine/store/imported_run.h"
 #include "engine/store/metric_names.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/text_format.h"
+#include "engine/store/unwritten_metrics.h"
 #include "engine/training/checkpoint.h"
 #include "engine/training/collective.h"
 #include "engine/training/metrics.h"
@@ -87,6 +89,7 @@ RunRecord RunJournal::reopen(const TrainingSnapshot& snapshot, const std::string
 void RunJournal::rewindTo(int64_t step, const RunRecord& record) {
   if (!store_) return;
   runId_ = record.id;
+  writeKeptMetrics();
   store_->deleteMetricsAfter(runId_, step);
   if (record.testResult) store_->clearTestResult(runId_);
 }
@@ -110,13 +113,14 @@ void RunJournal::startRunning() {
   });
 }
 
-void RunJournal::write(DeferredWrites::Write write, int64_t weight, const char* kind) {
+void RunJournal::write(DeferredWrites::Write write, int64_t weight, const char* kind,
+                       std::shared_ptr<const std::vector<MetricPoint>> points) {
   if (!deferred_) {
     write(*store_);
     return;
   }
   const bool waited = deferred_->waiting() > 0;
-  deferred_->write(std::move(write), weight, kind);
+  deferred_->write(std::move(write), weight, kind, std::move(points));
   const bool waits = deferred_->waiting() > 0;
   if (!say_ || waited == waits) return;
   if (waits) {
@@ -174,9 +178,9 @@ void RunJournal::flush() {
   std::vector<MetricPoint> points;
   points.swap(pending_);
   const auto weight = static_cast<int64_t>(points.size());
-  write([id = runId_,
-         points = std::move(points)](RunStore& store) { store.appendMetrics(id, points); },
-        weight);
+  auto shared = std::make_shared<const std::vector<MetricPoint>>(std::move(points));
+  write([id = runId_, shared](RunStore& store) { store.appendMetrics(id, *shared); }, weight,
+        nullptr, shared);
 }
 
 void RunJournal::setBestValid(double bitsPerSymbol) {
@@ -236,13 +240,58 @@ void RunJournal::settle(std::chrono::steady_clock::duration patience,
     if (say_) say_(kFreeAgain, true);
     return;
   }
+  const std::string kept = keepUnwrittenMetrics();
   if (say_) {
     say_("run " + std::to_string(runId_) +
-             "'s last records were not written: another program "
-             "still holds the run database locked. The run reads as interrupted and resumes from "
-             "its latest checkpoint",
+             "'s last records were not written: another program still holds the run database "
+             "locked. The run reads as interrupted and resumes from its latest checkpoint" +
+             (kept.empty() ? std::string()
+                           : "; its metric points since then are kept in " + kept +
+                                 " and written when it resumes"),
          true);
   }
+}
+
+std::string RunJournal::keepUnwrittenMetrics() {
+  std::vector<MetricPoint> points = deferred_->waitingMetrics();
+  if (points.empty()) return "";
+  const std::string file = RunPaths::unwrittenMetrics(folder_, runId_);
+  try {
+    // A stop of a run resumed while the database was held may find an earlier stop's points.
+    std::error_code error;
+    if (std::filesystem::is_regular_file(file, error)) {
+      std::vector<MetricPoint> earlier = parseUnwrittenMetrics(readWholeFile(file), file);
+      points.insert(points.begin(), earlier.begin(), earlier.end());
+    }
+    writeFileAtomically(file, unwrittenMetricsText(points));
+  } catch (const std::exception& error) {
+    if (say_)
+      say_("the metric points that waited could not be kept either: " + std::string(error.what()),
+           true);
+    return "";
+  }
+  return file;
+}
+
+void RunJournal::writeKeptMetrics() {
+  const std::string file = RunPaths::unwrittenMetrics(folder_, runId_);
+  std::error_code error;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(file, error))) return;
+  try {
+    store_->appendMetrics(runId_, parseUnwrittenMetrics(readWholeFile(file), file));
+  } catch (const StoreError&) {
+    throw;  // the database itself: the resume cannot go on, and the file stays for the next
+  } catch (const std::exception& why) {
+    // Damaged: the curves keep their gap; the file is left for a person to read.
+    if (say_) {
+      say_("the metric points a stop could not write are not written: " + std::string(why.what()),
+           true);
+    }
+    return;
+  }
+  // Written: a crash before this removal writes them twice at the next resume, a smaller harm
+  // than a gap.
+  std::filesystem::remove(file, error);
 }
 
 }  // namespace mrnn::engine

@@ -93,7 +93,13 @@ class RunJournal {
   void open();
   // Writes through `deferred_` once the run trains (directly before), saying when records
   // start or stop waiting.
-  void write(DeferredWrites::Write write, int64_t weight = 1, const char* kind = nullptr);
+  void write(DeferredWrites::Write write, int64_t weight = 1, const char* kind = nullptr,
+             std::shared_ptr<const std::vector<MetricPoint>> points = nullptr);
+  // The metric points still waiting when the run can wait no longer, kept in its checkpoint
+  // folder (RunPaths::unwrittenMetrics); the file's path, or "" when none were kept.
+  std::string keepUnwrittenMetrics();
+  // Those a run's earlier stop kept, written to the store as it resumes.
+  void writeKeptMetrics();
 
   std::string folder_;
   bool writes_ = false;

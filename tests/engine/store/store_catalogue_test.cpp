@@ -242,6 +242,8 @@ MRNN_TEST(deleting_a_run_removes_only_the_files_the_workbench_wrote) {
   touch(engine::RunPaths::best(folder.path(), id));
   touch(engine::RunPaths::writerLock(folder.path(), id));
   touch(runFolder + "/latest.pt.tmp-a1b2c3d4");
+  touch(engine::RunPaths::unwrittenMetrics(folder.path(), id));
+  touch(runFolder + "/unwritten-metrics.tsv.tmp-Zz09");
   touch(runFolder + "/notes.txt", "why this run diverged");
   touch(runFolder + "/x.tmp-mine", "not a temporary of ours");
   const std::vector<std::string> kept = catalogue.deleteRun(id);
@@ -251,7 +253,8 @@ MRNN_TEST(deleting_a_run_removes_only_the_files_the_workbench_wrote) {
   EXPECT_EQ(kept[1], std::string("x.tmp-mine"));
   EXPECT(std::filesystem::exists(runFolder + "/notes.txt"));
   EXPECT(std::filesystem::exists(runFolder + "/x.tmp-mine"));
-  for (const char* gone : {"latest.pt", "best.pt", "writer.lock", "latest.pt.tmp-a1b2c3d4"}) {
+  for (const char* gone : {"latest.pt", "best.pt", "writer.lock", "latest.pt.tmp-a1b2c3d4",
+                           "unwritten-metrics.tsv", "unwritten-metrics.tsv.tmp-Zz09"}) {
     EXPECT(!std::filesystem::exists(runFolder + "/" + gone));
   }
 

@@ -1,11 +1,13 @@
 // A run's writes while another program holds the run database: they wait in memory, in
 // order, never holding the loop up for more than a moment, and are written once it is free.
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "engine/store/deferred_writes.h"
 #include "engine/store/run_store.h"
+#include "engine/store/unwritten_metrics.h"
 #include "store_fixtures.h"
 #include "test_harness.h"
 
@@ -121,4 +123,53 @@ MRNN_TEST(store_held_writes_are_bounded_and_other_errors_are_not_held) {
   EXPECT_THROWS_WITH(StoreBusyError, writes.write(appendLoss(run, 3), 2),
                      "locked by another program for", "reached their limit");
   other.execute("COMMIT");
+}
+
+// What a run keeps when it can wait no longer: the waiting writes' metric points, in order,
+// in a file that reads back exactly and names the line at fault when damaged.
+MRNN_TEST(waiting_metric_points_are_found_and_kept_exactly) {
+  ScratchFolder folder;
+  RunStore store(folder.path() + "/runs.sqlite");
+  RunRecord record;
+  record.name = "r";
+  const int64_t run = store.createRun(record);
+  DeferredWrites writes(store);
+  RawDatabase other(folder.path() + "/runs.sqlite");
+  other.execute("BEGIN EXCLUSIVE");
+  for (int64_t step = 1; step <= 3; ++step) {
+    auto points = std::make_shared<const std::vector<MetricPoint>>(
+        std::vector<MetricPoint>{{"train/loss", step, 0.1 * step, 1.0 / 3 * step, 2.0 / 7 * step},
+                                 {"valid/bpc", step, 0.1 * step, 1e-300, -0.0}});
+    writes.write([run, points](RunStore& s) { s.appendMetrics(run, *points); }, 2, nullptr, points);
+  }
+  writes.write([run](RunStore& s) { s.setStatus(run, RunStatus::Stopped); });
+  const std::vector<MetricPoint> waiting = writes.waitingMetrics();
+  EXPECT_EQ(waiting.size(), size_t{6});
+  const std::string text = mrnn::engine::unwrittenMetricsText(waiting);
+  const auto back = mrnn::engine::parseUnwrittenMetrics(text, "u.tsv");
+  EXPECT_EQ(back.size(), waiting.size());
+  for (size_t i = 0; i < back.size() && i < waiting.size(); ++i) {
+    EXPECT_EQ(back[i].name, waiting[i].name);
+    EXPECT_EQ(back[i].step, waiting[i].step);
+    EXPECT(back[i].epoch == waiting[i].epoch);  // exactly, not nearly
+    EXPECT(back[i].wallSeconds == waiting[i].wallSeconds);
+    EXPECT(back[i].value == waiting[i].value);
+  }
+  other.execute("ROLLBACK");
+  EXPECT(writes.settle(std::chrono::seconds(5), {}));
+  EXPECT(writes.waitingMetrics().empty());
+  // Damaged: cut short, a field that is no number, a file of something else.
+  using mrnn::engine::UnwrittenMetricsError;
+  EXPECT_THROWS_WITH(UnwrittenMetricsError,
+                     mrnn::engine::parseUnwrittenMetrics(text.substr(0, text.size() - 3), "u.tsv"),
+                     "u.tsv:7", "cut short");
+  std::string bad = text;
+  bad.replace(bad.find("\t2\t"), 3, "\tx\t");
+  EXPECT_THROWS_WITH(UnwrittenMetricsError, mrnn::engine::parseUnwrittenMetrics(bad, "u.tsv"),
+                     "u.tsv:4", "'x' is not a step");
+  EXPECT_THROWS_WITH(UnwrittenMetricsError,
+                     mrnn::engine::parseUnwrittenMetrics("step,loss\n1,2\n", "u.tsv"), "u.tsv:1",
+                     "not a file of a run's unwritten metric points");
+  EXPECT_THROWS_WITH(UnwrittenMetricsError, mrnn::engine::parseUnwrittenMetrics("", "u.tsv"),
+                     "empty");
 }

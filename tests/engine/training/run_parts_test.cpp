@@ -11,6 +11,7 @@
 #include "engine/store/experiment_ledger.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
+#include "engine/training/checkpoint.h"
 #include "engine/training/run_journal.h"
 #include "engine/training/training_events.h"
 #include "engine/training/validation_book.h"
@@ -141,6 +142,56 @@ MRNN_TEST(a_trials_link_to_its_run_waits_with_the_runs_records_for_a_held_databa
   const auto trial = ledger.trial("grid", 1);
   EXPECT(trial.has_value());
   if (trial) EXPECT_EQ(trial->runId, journal.runId());
+}
+
+// The defect: a run stopped while another program held its database past the stop's second
+// lost the metrics waiting in memory: resumed, its curves had a gap from the hold to the
+// stop. They are kept beside its checkpoints and written when the run is resumed (the points
+// past the checkpoint it resumes from are trained again, and go, as always).
+MRNN_TEST(metrics_a_held_database_kept_waiting_at_a_stop_are_written_when_the_run_resumes) {
+  test::ScratchProject scratch("held_at_stop");
+  const std::string folder = scratch.folder().string();
+  const engine::Project project = scratch.project(10);
+  int64_t id = 0;
+  std::string projectId;
+  const auto loss = [](int64_t step) {
+    return engine::MetricPoint{"train/loss", step, 0.01 * step, 0.5 * step, 4.0 / step};
+  };
+  {
+    engine::RunJournal journal(folder, true);
+    journal.create(project, 100);
+    journal.startRunning();
+    id = journal.runId();
+    projectId = journal.projectId();
+    for (int64_t step = 1; step <= 5; ++step) journal.metric(loss(step));
+    journal.flush();
+    test::RawDatabase other(engine::RunPaths::database(folder));
+    other.execute("BEGIN EXCLUSIVE");
+    for (int64_t step = 6; step <= 10; ++step) journal.metric(loss(step));
+    journal.flush();
+    journal.setStatus(engine::RunStatus::Stopped, "stopped at step 10");
+    journal.settle(std::chrono::milliseconds(300));  // a stop's patience, passed
+    other.execute("ROLLBACK");
+  }
+  engine::RunJournal resumed(folder, true);
+  engine::TrainingSnapshot snapshot;
+  snapshot.runId = id;
+  snapshot.projectId = projectId;
+  const engine::RunRecord record = resumed.reopen(snapshot, engine::RunPaths::latest(folder, id));
+  resumed.rewindTo(8, record);  // its checkpoint was at step 8
+  const engine::RunCatalogue catalogue(folder);
+  const auto points = catalogue.store().metrics(id, "train/loss");
+  EXPECT_EQ(points.size(), size_t{8});
+  for (size_t i = 0; i < points.size(); ++i) {
+    EXPECT_EQ(points[i].step, static_cast<int64_t>(i + 1));
+    EXPECT_NEAR(points[i].value, 4.0 / static_cast<double>(i + 1), 1e-12);
+    EXPECT_NEAR(points[i].wallSeconds, 0.5 * static_cast<double>(i + 1), 1e-12);
+  }
+  // Written once: nothing is left to write again.
+  for (const auto& entry :
+       std::filesystem::directory_iterator(engine::RunPaths::checkpointFolder(folder, id))) {
+    EXPECT_MSG(entry.path().filename() == "writer.lock", entry.path().string());
+  }
 }
 
 // A validation shows a problem solved when a model that gets exactly 1% wrong would do as well
