@@ -30,6 +30,13 @@ constexpr int kMaxRecent = 8;
 const char* const kRecentKey = "recentProjects";
 const char* const kLastDirectoryKey = "lastDirectory";
 
+// When kept edits were kept (UTC, ISO 8601), in the local time a question shows.
+QString keptWhen(const std::string& keptAt) {
+  return QDateTime::fromString(QString::fromStdString(keptAt), Qt::ISODate)
+      .toLocalTime()
+      .toString(QStringLiteral("d MMM yyyy, HH:mm"));
+}
+
 }  // namespace
 
 ProjectFiles::ProjectFiles(widgets::ProjectDocument& document, const TemplateCatalog& catalog,
@@ -136,9 +143,7 @@ void ProjectFiles::offerKeptEdits() {
     offerKeptNewProject();
     return;
   }
-  const QString when = QDateTime::fromString(QString::fromStdString(kept->keptAt), Qt::ISODate)
-                           .toLocalTime()
-                           .toString(QStringLiteral("d MMM yyyy, HH:mm"));
+  const QString when = keptWhen(kept->keptAt);
   auto* box = new QMessageBox(
       QMessageBox::Question, tr("Unsaved Edits Kept"),
       tr("Edits to %1 that were not saved were kept when the workbench closed (%2).")
@@ -201,10 +206,7 @@ void ProjectFiles::offerKeptNewProject() {
   }
   if (kept.empty()) return;
   const widgets::UnsavedEditsKeeper::KeptNewProject newest = kept.front();
-  const QString when =
-      QDateTime::fromString(QString::fromStdString(newest.edits.keptAt), Qt::ISODate)
-          .toLocalTime()
-          .toString(QStringLiteral("d MMM yyyy, HH:mm"));
+  const QString when = keptWhen(newest.edits.keptAt);
   QString name;
   try {
     name = QString::fromStdString(engine::parseProject(newest.edits.text, "", false).name);

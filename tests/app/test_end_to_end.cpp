@@ -89,6 +89,19 @@ void writeFile(const QString& path, const QByteArray& bytes) {
   file.write(bytes);
 }
 
+// Sets the first layer's hidden size in `window` (unsaved), then quits it as a logout's
+// SIGTERM does.
+void editThenQuitOnSignal(mrnn::app::MainWindow& window, int64_t hidden) {
+  mrnn::engine::ModelConfig model = window.document().project().model;
+  model.layers.at(0).hiddenSize = hidden;
+  window.document().editModel(model, QStringLiteral("Set hidden size"));
+  mrnn::app::QuitSignals quitSignals;
+  QObject::connect(&quitSignals, &mrnn::app::QuitSignals::requested, &window,
+                   &mrnn::app::MainWindow::quitOnSignal);
+  QVERIFY(::raise(SIGTERM) == 0);
+  QTRY_VERIFY_WITH_TIMEOUT(!window.isVisible(), 10000);
+}
+
 }  // namespace
 
 class EndToEndTest : public QObject {
@@ -200,14 +213,7 @@ class EndToEndTest : public QObject {
       window.keepUnsavedEditsIn(kept.path());
       QVERIFY2(window.openProject(path), qPrintable(window.statusText()));
       window.show();
-      mrnn::engine::ModelConfig model = window.document().project().model;
-      model.layers.at(0).hiddenSize = 24;
-      window.document().editModel(model, QStringLiteral("Set hidden size"));
-      mrnn::app::QuitSignals quitSignals;
-      connect(&quitSignals, &mrnn::app::QuitSignals::requested, &window,
-              &mrnn::app::MainWindow::quitOnSignal);
-      QVERIFY(::raise(SIGTERM) == 0);
-      QTRY_VERIFY_WITH_TIMEOUT(!window.isVisible(), 10000);
+      editThenQuitOnSignal(window, 24);
     }
     QFile onDisk(path);
     QVERIFY(onDisk.open(QIODevice::ReadOnly));
@@ -305,14 +311,7 @@ class EndToEndTest : public QObject {
       window.keepUnsavedEditsIn(kept.path());
       window.document().loadTemplate(recipe);
       window.show();
-      mrnn::engine::ModelConfig model = window.document().project().model;
-      model.layers.at(0).hiddenSize = 72;
-      window.document().editModel(model, QStringLiteral("Set hidden size"));
-      mrnn::app::QuitSignals quitSignals;
-      connect(&quitSignals, &mrnn::app::QuitSignals::requested, &window,
-              &mrnn::app::MainWindow::quitOnSignal);
-      QVERIFY(::raise(SIGTERM) == 0);
-      QTRY_VERIFY_WITH_TIMEOUT(!window.isVisible(), 10000);
+      editThenQuitOnSignal(window, 72);
     }
     mrnn::app::MainWindow again(false);
     again.keepUnsavedEditsIn(kept.path());
