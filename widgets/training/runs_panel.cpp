@@ -426,7 +426,7 @@ void RunsPanel::updateActions() {
   // An imported run has weights but no training state: resuming it can only fail.
   const int selectedRow = ids.size() == 1 ? model_->rowOfRun(ids.first()) : -1;
   const bool imported = selectedRow >= 0 && engine::isImportedRun(model_->run(selectedRow));
-  resume_->setEnabled(ids.size() == 1 && !trainingActive_ && !imported);
+  resume_->setEnabled(ids.size() == 1 && !trainingActive_ && !imported && !resumeCheck_);
   resume_->setToolTip(imported ? tr("Run %1 was imported: it has weights but no training state "
                                     "(optimiser, data position) to resume from. Train a new run "
                                     "to train further.")
@@ -465,10 +465,11 @@ void RunsPanel::diffSelected() {
 
 void RunsPanel::resumeSelected() {
   const QList<qint64> ids = selectedRunIds();
-  if (ids.size() != 1 || trainingActive_) return;
+  if (ids.size() != 1 || trainingActive_ || resumeCheck_ != nullptr) return;
   const qint64 runId = ids.first();
-  // The catalogue names the checkpoint and whether another process writes the run.
-  engine::ResumePoint point;
+  // The catalogue says whether another process writes the run (at once), then reads the
+  // checkpoints whole against their checksums: seconds for a large model, so not on this
+  // thread.
   try {
     const engine::RunCatalogue catalogue(toNativePath(document_.folder()));
     if (const auto writer = catalogue.writer(runId)) {
@@ -478,19 +479,42 @@ void RunsPanel::resumeSelected() {
                                .arg(QString::fromStdString(writer->describe())));
       return;
     }
-    point = catalogue.resumePoint(runId);
   } catch (const std::exception& error) {
     banner_->showMessage(RunBanner::Kind::Failure, tr("Run %1 cannot be resumed").arg(runId),
                          QString::fromUtf8(error.what()));
     return;
   }
-  if (point.checkpoint.empty()) {
-    offerBestCheckpoint(runId, point);
-    return;
-  }
-  const QString checkpoint = fromNativePath(point.checkpoint);
-  showMessage(tr("Resuming %1 from %2").arg(runTitle(runId), QDir::toNativeSeparators(checkpoint)));
-  emit resumeRequested(runId, checkpoint);
+  auto point = std::make_shared<engine::ResumePoint>();
+  const std::string folder = toNativePath(document_.folder());
+  resumeCheck_ = new BackgroundJob(
+      [folder, runId, point](engine::JobContext&) {
+        *point = engine::RunCatalogue(folder).resumePoint(runId);
+      },
+      this);
+  const auto end = [this] {
+    resumeCheck_->deleteLater();
+    resumeCheck_ = nullptr;
+    updateFooter();
+    updateActions();
+  };
+  connect(resumeCheck_, &BackgroundJob::succeeded, this, [this, end, runId, point] {
+    end();
+    if (point->checkpoint.empty()) {
+      offerBestCheckpoint(runId, *point);
+      return;
+    }
+    const QString checkpoint = fromNativePath(point->checkpoint);
+    showMessage(
+        tr("Resuming %1 from %2").arg(runTitle(runId), QDir::toNativeSeparators(checkpoint)));
+    emit resumeRequested(runId, checkpoint);
+  });
+  connect(resumeCheck_, &BackgroundJob::failed, this, [this, end, runId](const QString& why) {
+    end();
+    banner_->showMessage(RunBanner::Kind::Failure, tr("Run %1 cannot be resumed").arg(runId), why);
+  });
+  footer_->setText(tr("Reading the checkpoints of %1…").arg(runTitle(runId)));
+  updateActions();
+  resumeCheck_->start();
 }
 
 void RunsPanel::offerBestCheckpoint(qint64 runId, const engine::ResumePoint& point) {

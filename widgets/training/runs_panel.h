@@ -153,6 +153,7 @@ class RunsPanel : public QWidget {
   QAction* exportModel_ = nullptr;
   QTimer* refreshTimer_ = nullptr;
   BackgroundJob* evaluation_ = nullptr;
+  BackgroundJob* resumeCheck_ = nullptr;  // reads a run's checkpoints before a resume
   qint64 evaluatingRun_ = 0;
   BackgroundJob* modelExport_ = nullptr;
   // The kind ("best" or "latest") of the checkpoint each run would export, for runs with one.

@@ -623,16 +623,18 @@ void RunsPanelTest::resumeNamesTheLatestCheckpoint() {
   QSignalSpy resume(panel_.get(), &RunsPanel::resumeRequested);
   panel_->selectRuns({4});
   panel_->resumeSelected();  // no checkpoint file yet
-  QCOMPARE(resume.count(), 0);
+  QTRY_VERIFY(panel_->banner()->text().contains(QStringLiteral("no latest checkpoint")));
   QVERIFY(panel_->banner()->isVisible());
-  QVERIFY(panel_->banner()->text().contains(QStringLiteral("no latest checkpoint")));
+  QCOMPARE(resume.count(), 0);
 
   const QString latest = placeLatestCheckpoint(project_->folder(), 4);
   QVERIFY(QFileInfo::exists(latest));
   panel_->resumeSelected();
-  QCOMPARE(resume.count(), 1);
+  QVERIFY(!panel_->resumeAction()->isEnabled());  // while the checkpoints are read
+  QTRY_COMPARE(resume.count(), 1);
   QCOMPARE(resume.at(0).at(0).toLongLong(), 4);
   QCOMPARE(resume.at(0).at(1).toString(), latest);
+  QVERIFY(panel_->resumeAction()->isEnabled());
 }
 
 // The defect: a run whose latest checkpoint was damaged was resumed from it (training then
@@ -650,6 +652,7 @@ void RunsPanelTest::aDamagedLatestCheckpointOffersTheBestOne() {
   QSignalSpy resume(panel_.get(), &RunsPanel::resumeRequested);
   panel_->selectRuns({4});
   panel_->resumeSelected();
+  QTRY_VERIFY(panel_->banner()->hasAction());
   QCOMPARE(resume.count(), 0);
   const QString said = panel_->banner()->text();
   QVERIFY2(said.contains(QStringLiteral("cannot be resumed from its latest checkpoint")) &&
@@ -667,10 +670,10 @@ void RunsPanelTest::aDamagedLatestCheckpointOffersTheBestOne() {
     QVERIFY(damage.open(QIODevice::WriteOnly | QIODevice::Truncate));
   }
   panel_->resumeSelected();
+  QTRY_VERIFY2(panel_->banner()->text().contains(QStringLiteral("no whole best checkpoint")),
+               qPrintable(panel_->banner()->text()));
   QCOMPARE(resume.count(), 1);
   QVERIFY(!panel_->banner()->hasAction());
-  QVERIFY2(panel_->banner()->text().contains(QStringLiteral("no whole best checkpoint")),
-           qPrintable(panel_->banner()->text()));
   QFile::remove(best);
   QFile::remove(latest);
 }
