@@ -131,11 +131,12 @@ int runEval(const CommandLine& args, std::ostream& out, std::ostream& err) {
     err << "mrnn: " << args.positional()[1] << " has no 'data:' section to evaluate on\n";
     return 1;
   }
-  const std::string path = args.has("checkpoint")
-                               ? args.value("checkpoint")
-                               : engine::RunCatalogue(project.folder)
-                                     .checkpointToAnalyse(positiveInteger(args, "run", 0));
-  engine::Checkpoint checkpoint = engine::Checkpoint::open(path);
+  engine::Checkpoint checkpoint = [&] {
+    if (args.has("checkpoint")) return engine::Checkpoint::open(args.value("checkpoint"));
+    const engine::RunCatalogue catalogue(project.folder);
+    return engine::Checkpoint::openOfRun(
+        catalogue.checkpointToAnalyse(positiveInteger(args, "run", 0)), catalogue);
+  }();
   // The run's model as it trained (an experiment's trial at its own size, a run from before
   // an edit): the project gives the data and the evaluation settings.
   project.model = checkpoint.modelAsTrained(project.model);
@@ -184,11 +185,11 @@ int runEval(const CommandLine& args, std::ostream& out, std::ostream& err) {
   }
 
   if (args.has("json")) {
-    printJson(out, path, splitName, rows, options.temperature);
+    printJson(out, checkpoint.path(), splitName, rows, options.temperature);
     return 0;
   }
   const int64_t symbols = split.tokens.size();
-  out << "checkpoint " << path << ", " << splitName << " split, ";
+  out << "checkpoint " << checkpoint.path() << ", " << splitName << " split, ";
   if (options.maxSymbols > 0 && options.maxSymbols < symbols) {
     out << "its first " << options.maxSymbols << " of " << symbols << " symbols";
   } else {

@@ -61,9 +61,14 @@ void placeForAnalysis(LanguageModel& model, const torch::Device& device) {
 LoadedModel loadModelForAnalysis(const std::string& projectFile, int64_t runId,
                                  const std::string& checkpoint, const torch::Device& device) {
   Project project = loadProject(projectFile);
-  const std::string path =
-      checkpoint.empty() ? RunCatalogue(project.folder).checkpointToAnalyse(runId) : checkpoint;
-  return fromCheckpoint(std::move(project), path, device);
+  if (!checkpoint.empty()) return fromCheckpoint(std::move(project), checkpoint, device);
+  const RunCatalogue catalogue(project.folder);
+  const std::string path = catalogue.checkpointToAnalyse(runId);
+  try {
+    return fromCheckpoint(std::move(project), path, device);
+  } catch (const CheckpointError& error) {
+    throw CheckpointError(error.what() + catalogue.wholeAlternativeTo(path));
+  }
 }
 
 LoadedModel loadModelForAnalysis(const std::string& projectFile, int64_t runId,

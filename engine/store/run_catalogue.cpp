@@ -172,6 +172,18 @@ std::string RunCatalogue::checkpointToAnalyse(int64_t runId) const {
   return found.front().path;
 }
 
+std::string RunCatalogue::wholeAlternativeTo(const std::string& checkpoint) const {
+  for (const RunCheckpoint& mine : allCheckpoints()) {
+    if (mine.path != checkpoint) continue;
+    for (const RunCheckpoint& other : checkpoints(mine.runId)) {
+      if (other.path == checkpoint || !checkpointFileProblem(other.path).empty()) continue;
+      return "; its " + other.kind + " checkpoint (step " + std::to_string(other.step) +
+             ") is whole: " + other.path;
+    }
+  }
+  return "";
+}
+
 ResumePoint RunCatalogue::resumePoint(int64_t runId) const {
   if (runId == 0) {
     for (const auto& run : store_->listRuns()) {

@@ -79,6 +79,10 @@ class RunCatalogue {
   // the newest run that has one when runId is 0. Throws std::runtime_error naming what is
   // missing.
   std::string checkpointToAnalyse(int64_t runId = 0) const;
+  // When `checkpoint`, one of a run's, cannot be read: the words that name the run's other
+  // checkpoint when that one is whole ("; its latest checkpoint (step 30) is whole: <path>"),
+  // for the refusal to end with; "" when there is none.
+  std::string wholeAlternativeTo(const std::string& checkpoint) const;
   // Where a resume of run `runId` (with 0, the newest run that did not finish) starts, each
   // checkpoint read whole to find damage before training starts; throws std::runtime_error
   // when there is no such run.

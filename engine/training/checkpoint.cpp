@@ -19,6 +19,7 @@
 #include "engine/io/script_declarations.h"
 #include "engine/io/script_pickles.h"
 #include "engine/io/zip_directory.h"
+#include "engine/store/run_catalogue.h"
 #include "engine/store/text_format.h"
 #include "engine/training/library_error_text.h"
 
@@ -164,6 +165,14 @@ void Checkpoint::save(const std::string& path, const TrainingSnapshot& snapshot,
   archive.save_to(bytes);
   const std::string payload = bytes.str();
   writeFileAtomically(path, sealCheckpoint(payload));
+}
+
+Checkpoint Checkpoint::openOfRun(const std::string& path, const RunCatalogue& catalogue) {
+  try {
+    return open(path);
+  } catch (const CheckpointError& error) {
+    throw CheckpointError(error.what() + catalogue.wholeAlternativeTo(path));
+  }
 }
 
 Checkpoint Checkpoint::open(const std::string& path) {

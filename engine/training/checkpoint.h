@@ -13,6 +13,8 @@
 
 namespace mrnn::engine {
 
+class RunCatalogue;
+
 // A checkpoint that cannot be used, in words: missing, truncated or corrupt, of another
 // format version, another model or another vocabulary. The message names the file.
 class CheckpointError : public std::runtime_error {
@@ -74,6 +76,9 @@ class Checkpoint {
 
   // Reads and checks the file; throws CheckpointError.
   static Checkpoint open(const std::string& path);
+  // The same for a checkpoint `catalogue` chose for a run (its best, say): one that cannot be
+  // read is refused naming the run's other checkpoint when that one is whole.
+  static Checkpoint openOfRun(const std::string& path, const RunCatalogue& catalogue);
 
   const std::string& path() const { return path_; }
   const TrainingSnapshot& snapshot() const { return snapshot_; }

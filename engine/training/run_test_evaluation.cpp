@@ -52,7 +52,7 @@ RunTestEvaluation evaluateRunOnTest(const std::string& projectFolder, int64_t ru
   result.checkpoint = catalogue.checkpointToAnalyse(runId);
 
   reportTo(job, 0.02, "loading the checkpoint and the corpus");
-  Checkpoint checkpoint = Checkpoint::open(result.checkpoint);
+  Checkpoint checkpoint = Checkpoint::openOfRun(result.checkpoint, catalogue);
   // A corpus's test split, or a long-range problem's test sequences: as the trainer scores.
   const TrainingData data(project, [](const std::string&) {});
   checkpoint.checkCompatible(project.model, data.vocabulary());

@@ -314,6 +314,28 @@ case $case in
     [ "$(digest "$work/checkpoints/run-1/best.pt")" = "$best" ] || fail "run-1/best.pt replaced"
     [ "$(digest "$work/checkpoints/run-1/latest.pt")" = "$latest" ] || fail "run-1/latest.pt replaced"
     ;;
+  checkpoint-damaged)
+    # The defect: a run's damaged latest checkpoint was found only once a resume had begun,
+    # and a damaged best one failed every analysis, each naming no way on though the run's
+    # other checkpoint was whole. Now each says so and names the whole one.
+    train_tiny
+    damage() { printf 'XXXX' | dd of="$1" bs=1 seek=3000 conv=notrunc status=none; }
+    damage "$work/checkpoints/run-1/latest.pt"
+    refused "latest.pt' is corrupt" resume "$project" --run 1 --max-steps 30
+    grep -q -- "--checkpoint .*run-1/best.pt resumes run 1 from its best checkpoint" \
+      "$work/out.txt" || fail "resume did not name the best checkpoint"
+    "$mrnn" resume "$project" --checkpoint "$work/checkpoints/run-1/best.pt" --max-steps 30 \
+      >"$work/resume.out" 2>&1 || { cat "$work/resume.out"; fail "resume from best"; }
+    damage "$work/checkpoints/run-1/best.pt"
+    for command in "sample $project --length 5" "eval $project" \
+                   "export $project --output $work/model.pt"; do
+      # shellcheck disable=SC2086
+      refused "best.pt' is corrupt" $command
+      grep -q "its latest checkpoint (step 30) is whole: .*run-1/latest.pt" "$work/out.txt" ||
+        fail "'$command' did not name the latest checkpoint"
+    done
+    [ ! -e "$work/model.pt" ] || fail "an export was written from a damaged checkpoint"
+    ;;
   corpus-sigterm)
     # The defect: SIGTERM while a large corpus was read went unheard until it was read whole
     # (3.3 s for 200 MB), and then a run was recorded that never took a step.
