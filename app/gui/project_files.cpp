@@ -183,11 +183,10 @@ void ProjectFiles::offerKeptEdits() {
           window_, tr("Restore Unsaved Edits"),
           tr("The kept edits do not read as a project, so the window keeps the file's text. "
              "They stay in %1.\n\nLine %2 of the project's text%3: %4")
-              .arg(QDir::toNativeSeparators(aside))
-              .arg(e.line())
-              .arg(e.key().empty() ? QString()
-                                   : QStringLiteral(", ") + QString::fromStdString(e.key()))
-              .arg(QString::fromStdString(e.message())));
+              .arg(QDir::toNativeSeparators(aside), QString::number(e.line()),
+                   e.key().empty() ? QString()
+                                   : QStringLiteral(", ") + QString::fromStdString(e.key()),
+                   QString::fromStdString(e.message())));
       return;
     }
     emit statusMessage(tr("Restored the unsaved edits (Edit > Undo brings back the file's text)"));

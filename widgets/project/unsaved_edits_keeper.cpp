@@ -90,10 +90,13 @@ void UnsavedEditsKeeper::projectMoved() {
   key_.clear();
   if (folder_.isEmpty()) return;
   if (path_.isEmpty()) {
+    // The process and the time: a later process given the same id finds no name of its own
+    // taken by what an earlier one left.
     static int made = 0;
-    key_ = QStringLiteral("%1%2-%3")
+    key_ = QStringLiteral("%1%2-%3-%4")
                .arg(QLatin1String(kNewPrefix))
                .arg(QCoreApplication::applicationPid())
+               .arg(QDateTime::currentMSecsSinceEpoch())
                .arg(++made);
   } else {
     key_ = keyOf(path_);
@@ -136,7 +139,6 @@ bool UnsavedEditsKeeper::keepNow(QString* problem) {
   if (file.isEmpty()) {
     if (problem) {
       *problem = folder_.isEmpty() ? tr("this window keeps no unsaved edits")
-                 : path_.isEmpty() ? tr("the project has no file yet")
                                    : tr("another workbench window has this project open");
     }
     return false;

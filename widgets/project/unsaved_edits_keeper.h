@@ -77,7 +77,7 @@ class UnsavedEditsKeeper : public QObject {
   ProjectDocument& document_;
   QString folder_;
   QString path_;  // the project whose edits this keeps (and whose lock it holds)
-  QString key_;   // its files' name: a digest of its path, or "new-<pid>-<n>" while untitled
+  QString key_;   // its files' name: a digest of its path, or "new-<pid>-<ms>-<n>" untitled
   std::unique_ptr<QLockFile> lock_;
   QTimer* pending_;
   bool failed_ = false;

@@ -86,9 +86,7 @@ void RunsPanel::offerBestCheckpoint(qint64 runId, const engine::ResumePoint& poi
       tr("Run %1 cannot be resumed from its latest checkpoint").arg(runId),
       tr("%1. Its best checkpoint (step %2%3) is whole: resuming from it trains the steps after "
          "it again.")
-          .arg(QString::fromStdString(point.latestProblem))
-          .arg(best.step)
-          .arg(figure));
+          .arg(QString::fromStdString(point.latestProblem), QString::number(best.step), figure));
   banner_->setAction(
       tr("Resume from the best checkpoint (step %1)").arg(best.step), [this, runId, best] {
         if (trainingActive_) return;
