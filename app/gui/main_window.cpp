@@ -73,6 +73,7 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
   statusBar()->addWidget(status_, 1);
 
   createPanels();
+  files_->setDraftCheck([this] { return yaml_->unappliedDraft(); });
   defaultLayout_ = saveState();
   createMenus();
   connectPanels();
@@ -438,6 +439,8 @@ void MainWindow::stopTrainingThenClose() {
 void MainWindow::quitOnSignal(const QString& name) {
   if (quitting_) return;  // already on its way out
   const bool running = monitor_->controller()->isRunning();
+  // A draft in the YAML view that reads is applied, and so kept with the other edits.
+  const QString draft = yaml_->unappliedDraft();
   QString edits;
   if (document_->isModified()) {
     QString problem;
@@ -450,6 +453,9 @@ void MainWindow::quitOnSignal(const QString& name) {
           tr("; the project's unsaved edits are kept, and offered back when it is opened "
              "again");
     }
+  }
+  if (!draft.isEmpty()) {
+    edits += tr("; the YAML view's text that does not read as a project is lost (%1)").arg(draft);
   }
   std::fprintf(
       stderr, "mrnn-workbench: %s: %s%s\n", qPrintable(name),

@@ -417,6 +417,21 @@ bool ProjectFiles::saveAs() {
 }
 
 bool ProjectFiles::maybeSave() {
+  const QString draft = draftCheck_ ? draftCheck_() : QString();
+  if (!draft.isEmpty()) {
+    QMessageBox box(QMessageBox::Warning, tr("Unapplied YAML"),
+                    tr("The YAML view holds text that does not read as a project, so it is not "
+                       "part of it yet."),
+                    QMessageBox::Cancel, window_);
+    box.setObjectName(QStringLiteral("unappliedYamlBox"));
+    box.setInformativeText(
+        tr("%1\n\nCancel to go on editing it; Discard Text drops it, and the project stays as "
+           "it was before that text.")
+            .arg(draft));
+    box.addButton(tr("Discard Text"), QMessageBox::DestructiveRole);
+    box.setDefaultButton(QMessageBox::Cancel);
+    if (box.exec() == QMessageBox::Cancel) return false;
+  }
   if (!document_.isModified()) return true;
   const auto answer = QMessageBox::warning(
       window_, tr("Unsaved Changes"),

@@ -5,6 +5,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
+
 class QMenu;
 class QMessageBox;
 class QWidget;
@@ -36,8 +38,12 @@ class ProjectFiles : public QObject {
   bool newFromTemplate();          // prompts to save first
   bool save();                     // Save As when untitled
   bool saveAs();
-  // Asks to save unsaved changes; false when the user cancels.
+  // Asks to save unsaved changes; false when the user cancels. Text typed in the YAML view
+  // that does not read as a project (setDraftCheck) is asked about first.
   bool maybeSave();
+  // What says whether the window holds text not yet in the project (the YAML view's draft
+  // that does not parse): why it does not, or empty when nothing is.
+  void setDraftCheck(std::function<QString()> check) { draftCheck_ = std::move(check); }
   // Where unsaved edits are kept until saved or discarded, so that a window closed without
   // asking loses none (widgets::UnsavedEditsKeeper): the workbench's data folder when the
   // settings are in use, else nowhere unless given here.
@@ -97,6 +103,7 @@ class ProjectFiles : public QObject {
   widgets::ProjectFileWatcher* watcher_ = nullptr;
   widgets::UnsavedEditsKeeper* keeper_ = nullptr;
   bool newProjectOffered_ = false;
+  std::function<QString()> draftCheck_;
   QPointer<QMessageBox> reloadOffer_;  // one question at a time: Reload reads the latest text
 };
 

@@ -14,6 +14,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QScreen>
 #include <QScrollArea>
 #include <QShortcut>
@@ -42,6 +43,7 @@
 #include "engine/store/run_store.h"
 #include "widgets/composer/block_inspector.h"
 #include "widgets/composer/composer_panel.h"
+#include "widgets/composer/yaml_view.h"
 #include "widgets/data/data_panel.h"
 #include "widgets/experiments/experiments_panel.h"
 #include "widgets/experiments/results_view.h"
@@ -326,6 +328,47 @@ class EndToEndTest : public QObject {
     QVERIFY(document.isModified());
     QCOMPARE(QString::fromStdString(document.project().name), QStringLiteral("from a recipe"));
     QCOMPARE(document.project().model.layers.at(0).hiddenSize, int64_t{72});
+  }
+
+  // The defect: text typed in the YAML view that did not read as a project yet (a colon
+  // missing, a list half typed) went without a word when the window closed or another project
+  // opened: the document had no unsaved edits, so nothing asked. Now closing asks.
+  void closingAsksBeforeLosingYamlThatDoesNotRead() {
+    QTemporaryDir folder;
+    const QString path = folder.filePath(QStringLiteral("project.yaml"));
+    writeFile(path,
+              "name: drafted\nmodel:\n  input: {level: char, embedding_size: 8, vocab_size: "
+              "40}\n  layers:\n    - {type: lstm, hidden_size: 16}\n");
+    mrnn::app::MainWindow window(false);
+    QVERIFY2(window.openProject(path), qPrintable(window.statusText()));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QString typed = QStringLiteral(
+        "name: drafted\nmodel:\n  input: {level: char, embedding_size: 8, vocab_size: 40}\n"
+        "  layers:\n    - {type: lstm, hidden_size: 16\n");
+    window.yamlView()->editor()->setPlainText(typed);  // as typed: a brace not yet closed
+    QVERIFY(!window.yamlView()->applyNow());
+    QVERIFY(!window.document().isModified());
+    QString asked;
+    const auto answer = [&](const QString& button) {
+      QTimer::singleShot(0, &window, [&, button] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (!box) return;
+        asked = box->text() + QLatin1Char(' ') + box->informativeText();
+        for (QAbstractButton* candidate : box->buttons())
+          if (candidate->text().contains(button)) candidate->click();
+      });
+    };
+    answer(QStringLiteral("Cancel"));
+    window.close();
+    QVERIFY2(asked.contains(QStringLiteral("does not read as a project")), qPrintable(asked));
+    QVERIFY(window.isVisible());
+    QCOMPARE(window.yamlView()->editor()->toPlainText(), typed);  // still there
+    asked.clear();
+    answer(QStringLiteral("Discard"));
+    window.close();
+    QVERIFY(!asked.isEmpty());
+    QTRY_VERIFY(!window.isVisible());
   }
 
   // Discard at "save changes?" lets the edits go: nothing is kept to offer them back.

@@ -148,6 +148,11 @@ bool YamlView::applyNow() {
   return true;
 }
 
+QString YamlView::unappliedDraft() {
+  if (!draft_ || applyNow()) return QString();
+  return errorText_;
+}
+
 void YamlView::revert() {
   debounce_->stop();
   draft_ = false;

@@ -37,6 +37,9 @@ class YamlView : public QWidget {
   bool applyNow();
   // Drops the draft and shows the document's text.
   void revert();
+  // Text typed here that is not in the document: applied now when it parses; else why it
+  // does not (errorText()), for a question before it would be lost. Empty when nothing is.
+  QString unappliedDraft();
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
