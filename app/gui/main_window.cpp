@@ -73,7 +73,14 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
   statusBar()->addWidget(status_, 1);
 
   createPanels();
-  files_->setDraftCheck([this] { return yaml_->unappliedDraft(); });
+  files_->setDraftCheck([this] {
+    const QString yaml = yaml_->unappliedDraft();
+    QStringList unapplied;
+    if (!yaml.isEmpty()) unapplied << tr("The YAML view: %1").arg(yaml);
+    const QString experiment = experiments_->unappliedEdits();
+    if (!experiment.isEmpty()) unapplied << experiment;
+    return unapplied.join(QStringLiteral("\n"));
+  });
   defaultLayout_ = saveState();
   createMenus();
   connectPanels();

@@ -419,14 +419,14 @@ bool ProjectFiles::saveAs() {
 bool ProjectFiles::maybeSave() {
   const QString draft = draftCheck_ ? draftCheck_() : QString();
   if (!draft.isEmpty()) {
-    QMessageBox box(QMessageBox::Warning, tr("Unapplied YAML"),
-                    tr("The YAML view holds text that does not read as a project, so it is not "
-                       "part of it yet."),
+    QMessageBox box(QMessageBox::Warning, tr("Unapplied Text"),
+                    tr("Text typed in the window does not read as a project or an experiment "
+                       "yet, so it is not saved."),
                     QMessageBox::Cancel, window_);
-    box.setObjectName(QStringLiteral("unappliedYamlBox"));
+    box.setObjectName(QStringLiteral("unappliedTextBox"));
     box.setInformativeText(
-        tr("%1\n\nCancel to go on editing it; Discard Text drops it, and the project stays as "
-           "it was before that text.")
+        tr("%1\n\nCancel to go on editing it; Discard Text drops it, and the files stay as "
+           "they were before that text.")
             .arg(draft));
     box.addButton(tr("Discard Text"), QMessageBox::DestructiveRole);
     box.setDefaultButton(QMessageBox::Cancel);

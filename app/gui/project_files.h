@@ -38,11 +38,11 @@ class ProjectFiles : public QObject {
   bool newFromTemplate();          // prompts to save first
   bool save();                     // Save As when untitled
   bool saveAs();
-  // Asks to save unsaved changes; false when the user cancels. Text typed in the YAML view
-  // that does not read as a project (setDraftCheck) is asked about first.
+  // Asks to save unsaved changes; false when the user cancels. Text typed in the window that
+  // does not read yet (setDraftCheck) is asked about first.
   bool maybeSave();
-  // What says whether the window holds text not yet in the project (the YAML view's draft
-  // that does not parse): why it does not, or empty when nothing is.
+  // What says whether the window holds text not yet in its files (the YAML view's draft that
+  // does not parse, an experiment's edit with a problem): where and why, or empty.
   void setDraftCheck(std::function<QString()> check) { draftCheck_ = std::move(check); }
   // Where unsaved edits are kept until saved or discarded, so that a window closed without
   // asking loses none (widgets::UnsavedEditsKeeper): the workbench's data folder when the

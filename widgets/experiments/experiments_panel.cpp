@@ -326,6 +326,12 @@ void ExperimentsPanel::newExperimentAsked() {
   if (!problem.isEmpty()) QMessageBox::warning(this, tr("New Experiment"), problem);
 }
 
+QString ExperimentsPanel::unappliedEdits() const {
+  if (!editPending_ || !file_.isLoaded()) return QString();
+  return tr("The Experiments panel's edit of %1: %2")
+      .arg(QDir::toNativeSeparators(file_.path()), problem_->text());
+}
+
 void ExperimentsPanel::applyEdits() {
   if (!file_.isLoaded()) return;
   editPending_ = true;  // until the edit is checked and written

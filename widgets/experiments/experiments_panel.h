@@ -47,6 +47,11 @@ class ExperimentsPanel : public QWidget {
   explicit ExperimentsPanel(ProjectDocument& document, QWidget* parent = nullptr);
   ~ExperimentsPanel() override;
 
+  // An edit the file does not hold because it has a problem (the file keeps its last valid
+  // version): the file and the problem, for a question before the edit would be lost; empty
+  // when every edit is written.
+  QString unappliedEdits() const;
+
   // The `mrnn` Launch runs (findMrnnProgram() unless set; tests set the build's).
   void setProgram(const QString& program);
   QString program() const { return program_; }

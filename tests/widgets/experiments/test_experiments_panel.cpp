@@ -296,8 +296,11 @@ void ExperimentsPanelTest::aBadValueIsShownAndLaunchWaits() {
   QCOMPARE(panel.trialsTable()->rowCount(), 0);
   QCOMPARE(editor->table()->item(1, AxesEditor::KeyColumn)->background().color(),
            QColor(255, 214, 214));
-  // The file keeps its last valid version.
+  // The file keeps its last valid version; the window knows it holds an edit the file does
+  // not, so that closing asks before it is lost.
   QCOMPARE(readText(project.experimentFile()), valid);
+  QVERIFY2(panel.unappliedEdits().contains(QStringLiteral("Axis 2 (lr)")),
+           qPrintable(panel.unappliedEdits()));
 
   // Not a list at all, and a cell type that does not exist: located by the engine's key.
   editor->setCell(1, AxesEditor::ValuesColumn, QStringLiteral("[0.001"));
@@ -306,6 +309,7 @@ void ExperimentsPanelTest::aBadValueIsShownAndLaunchWaits() {
            qPrintable(panel.problemLabel()->text()));
   editor->setCell(1, AxesEditor::ValuesColumn, QStringLiteral("0.001, 0.003"));
   QVERIFY(panel.plan().has_value());
+  QCOMPARE(panel.unappliedEdits(), QString());
   valid = readText(project.experimentFile());  // written again: valid once more
   editor->setCell(0, AxesEditor::ValuesColumn, QStringLiteral("lstm, gru2"));
   QVERIFY(!panel.plan().has_value());
