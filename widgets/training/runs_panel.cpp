@@ -35,6 +35,7 @@
 #include "engine/store/run_store.h"
 #include "engine/training/run_test_evaluation.h"
 #include "widgets/display_format.h"
+#include "widgets/elided_label.h"
 #include "widgets/project/open_project_files.h"
 #include "widgets/project/project_document.h"
 #include "widgets/tool_bar_rows.h"
@@ -155,7 +156,9 @@ RunsPanel::RunsPanel(ProjectDocument& document, QWidget* parent)
   stack_->addWidget(emptyLabel_);
 
   banner_ = new RunBanner(this);
-  footer_ = new QLabel(this);
+  // A long message (an evaluation's failure names two paths) is cut to the room there is,
+  // whole in its tooltip, rather than widening the panel past its window.
+  footer_ = new ElidedLabel(this);
   footer_->setObjectName(QStringLiteral("runsFooter"));
   footer_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   progress_ = new QProgressBar(this);
@@ -385,7 +388,7 @@ void RunsPanel::updateFooter() {
   QString text =
       total == 0 ? QString() : tr("%n run(s)", "", total) + tr(", %1 finished").arg(finished_);
   if (shown != total) text += tr("; %1 shown by the filter").arg(shown);
-  footer_->setText(text);
+  footer_->setFullText(text);
 }
 
 QList<qint64> RunsPanel::selectedRunIds() const {
@@ -444,7 +447,7 @@ void RunsPanel::updateActions() {
 }
 
 void RunsPanel::showMessage(const QString& message) {
-  footer_->setText(message);
+  footer_->setFullText(message);
   emit statusMessage(message);
 }
 
@@ -491,7 +494,7 @@ void RunsPanel::evaluateSelected() {
   connect(evaluation_, &BackgroundJob::progress, this,
           [this](double fraction, const QString& phase) {
             progress_->setValue(static_cast<int>(fraction * 1000));
-            footer_->setText(tr("Evaluating %1: %2…").arg(runTitle(evaluatingRun_), phase));
+            footer_->setFullText(tr("Evaluating %1: %2…").arg(runTitle(evaluatingRun_), phase));
           });
   connect(evaluation_, &BackgroundJob::succeeded, this, [this, end, result, runId, title] {
     end();
@@ -521,7 +524,7 @@ void RunsPanel::evaluateSelected() {
   progress_->setValue(0);
   progress_->setVisible(true);
   cancel_->setVisible(true);
-  footer_->setText(tr("Evaluating %1…").arg(title));
+  footer_->setFullText(tr("Evaluating %1…").arg(title));
   updateActions();
   evaluation_->start();
 }

@@ -22,6 +22,7 @@ struct ResumePoint;
 namespace mrnn::widgets {
 
 class BackgroundJob;
+class ElidedLabel;
 class ProjectDocument;
 class RunBanner;
 class RunsTableModel;
@@ -139,7 +140,7 @@ class RunsPanel : public QWidget {
   QLineEdit* filter_ = nullptr;
   RunBanner* banner_ = nullptr;
   qint64 bannerRun_ = 0;  // the run the banner names by its name, if any
-  QLabel* footer_ = nullptr;
+  ElidedLabel* footer_ = nullptr;
   int finished_ = 0;  // runs finished, of all listed
   QProgressBar* progress_ = nullptr;
   QToolButton* cancel_ = nullptr;

@@ -19,6 +19,7 @@
 
 #include "engine/store/run_catalogue.h"
 #include "widgets/display_format.h"
+#include "widgets/elided_label.h"
 #include "widgets/native_path.h"
 #include "widgets/project/project_document.h"
 #include "widgets/training/background_job.h"
@@ -163,7 +164,7 @@ bool RunsPanel::exportModelTo(qint64 runId, const QString& path, bool replaceCon
             showMessage(tr("The model of %1 was not exported: %2").arg(title, why));
             emit modelExported(runId, false, why);
           });
-  footer_->setText(
+  footer_->setFullText(
       tr("Exporting the model of %1 to %2…").arg(title, QDir::toNativeSeparators(path)));
   setCursor(Qt::BusyCursor);
   updateActions();

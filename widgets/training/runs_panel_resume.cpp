@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "engine/store/run_catalogue.h"
+#include "widgets/elided_label.h"
 #include "widgets/native_path.h"
 #include "widgets/project/project_document.h"
 #include "widgets/training/background_job.h"
@@ -64,7 +65,7 @@ void RunsPanel::resumeSelected() {
     end();
     banner_->showMessage(RunBanner::Kind::Failure, tr("Run %1 cannot be resumed").arg(runId), why);
   });
-  footer_->setText(tr("Reading the checkpoints of %1…").arg(runTitle(runId)));
+  footer_->setFullText(tr("Reading the checkpoints of %1…").arg(runTitle(runId)));
   updateActions();
   resumeCheck_->start();
 }

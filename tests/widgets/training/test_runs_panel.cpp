@@ -354,6 +354,26 @@ void RunsPanelTest::headersReadWholeAndTheFooterCountsWhatIsShown() {
   QVERIFY2(footer->text().contains(QStringLiteral("1 shown")), qPrintable(footer->text()));
   panel_->filterEdit()->clear();
   QVERIFY(!footer->text().contains(QStringLiteral("shown")));
+
+  // The defect: a long message there (an evaluation's failure names two checkpoint paths) set
+  // the panel's least width past the window's, and a scroll bar came up under it. It is cut
+  // to the room there is, whole in its tooltip.
+  panel_->resize(1280, 400);
+  panel_->show();
+  QVERIFY(QTest::qWaitForWindowExposed(panel_.get()));
+  const int before = panel_->minimumSizeHint().width();
+  panel_->selectRuns({2});
+  QVERIFY(panel_->model()->setData(
+      panel_->model()->index(panel_->model()->rowOfRun(2), RunsTableModel::Name),
+      QStringLiteral("a run named at length ").repeated(20)));
+  QString question;
+  answerNextMessageBox(QStringLiteral("Delete"), &question);
+  panel_->deleteSelected();
+  QCoreApplication::processEvents();
+  QVERIFY2(
+      panel_->minimumSizeHint().width() <= before,
+      qPrintable(QStringLiteral("%1 > %2").arg(panel_->minimumSizeHint().width()).arg(before)));
+  QVERIFY2(footer->toolTip().contains(QStringLiteral("Deleted")), qPrintable(footer->toolTip()));
 }
 
 void RunsPanelTest::aRunIsRenamedAndNotedInTheTable() {
