@@ -14,7 +14,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QMessageBox>
-#include <QPlainTextEdit>
 #include <QScreen>
 #include <QScrollArea>
 #include <QShortcut>
@@ -35,15 +34,12 @@
 #include "app/gui/quit_signals.h"
 #include "app/gui/template_catalog.h"
 #include "app/gui/workbench_settings.h"
-#include "engine/config/kept_edits.h"
 #include "engine/experiment/experiment_plan.h"
 #include "engine/experiment/experiment_results.h"
-#include "engine/io/fnv1a.h"
 #include "engine/store/experiment_ledger.h"
 #include "engine/store/run_store.h"
 #include "widgets/composer/block_inspector.h"
 #include "widgets/composer/composer_panel.h"
-#include "widgets/composer/yaml_view.h"
 #include "widgets/data/data_panel.h"
 #include "widgets/experiments/experiments_panel.h"
 #include "widgets/experiments/results_view.h"
@@ -58,51 +54,16 @@
 #include "widgets/training/training_monitor_panel.h"
 #include "widgets/tree/hidden_state_tree_panel.h"
 #include "widgets/tree/tree_canvas.h"
+#include "window_test_support.h"
+
+using mrnn::test::saveAnswering;
+using mrnn::test::writeFile;
 
 namespace {
 
 // The default project's corpus comes from Debian's fortunes package, which the README's
 // first command installs.
 const char* const kCorpus = "/usr/share/games/fortunes/people";
-
-// File > Save (Ctrl+S) in `window`, answering the question box named `box` with the button
-// whose text holds `answer`; what the box asked ("" when none came).
-QString saveAnswering(QWidget& window, const QString& box, const QString& answer) {
-  QAction* save = nullptr;
-  for (QAction* action : window.findChildren<QAction*>())
-    if (action->shortcut() == QKeySequence(QKeySequence::Save)) save = action;
-  if (save == nullptr) return QStringLiteral("(no Save action)");
-  QString asked;
-  QTimer::singleShot(0, &window, [&] {
-    auto* question = window.findChild<QMessageBox*>(box);
-    if (!question) return;
-    asked = question->text();
-    for (QAbstractButton* button : question->buttons())
-      if (button->text().contains(answer)) button->click();
-  });
-  save->trigger();
-  return asked;
-}
-
-// Writes `bytes` to a new file at `path` (a test's project or corpus).
-void writeFile(const QString& path, const QByteArray& bytes) {
-  QFile file(path);
-  QVERIFY(file.open(QIODevice::WriteOnly));
-  file.write(bytes);
-}
-
-// Sets the first layer's hidden size in `window` (unsaved), then quits it as a logout's
-// SIGTERM does.
-void editThenQuitOnSignal(mrnn::app::MainWindow& window, int64_t hidden) {
-  mrnn::engine::ModelConfig model = window.document().project().model;
-  model.layers.at(0).hiddenSize = hidden;
-  window.document().editModel(model, QStringLiteral("Set hidden size"));
-  mrnn::app::QuitSignals quitSignals;
-  QObject::connect(&quitSignals, &mrnn::app::QuitSignals::requested, &window,
-                   &mrnn::app::MainWindow::quitOnSignal);
-  QVERIFY(::raise(SIGTERM) == 0);
-  QTRY_VERIFY_WITH_TIMEOUT(!window.isVisible(), 10000);
-}
 
 }  // namespace
 
@@ -197,206 +158,6 @@ class EndToEndTest : public QObject {
     QVERIFY(run.has_value());
     QCOMPARE(run->status, mrnn::engine::RunStatus::Stopped);
     QVERIFY(QFileInfo::exists(folder.filePath(QStringLiteral("checkpoints/run-1/latest.pt"))));
-  }
-
-  // The defect: a signal to quit (a logout's SIGTERM, `kill`) closed the window with the
-  // project's unsaved edits nowhere: nobody could be asked, and they were gone. Now they are
-  // kept outside the project, and the next window to open it offers them back.
-  void unsavedEditsOutliveASignalToQuit() {
-    QTemporaryDir folder;
-    QTemporaryDir kept;
-    const QString path = folder.filePath(QStringLiteral("project.yaml"));
-    const QByteArray original =
-        "name: kept\n# the researcher's note\nmodel:\n  input: {level: char, embedding_size: 8, "
-        "vocab_size: 40}\n  layers:\n    - {type: lstm, hidden_size: 16}\n";
-    writeFile(path, original);
-    {
-      mrnn::app::MainWindow window(false);
-      window.keepUnsavedEditsIn(kept.path());
-      QVERIFY2(window.openProject(path), qPrintable(window.statusText()));
-      window.show();
-      editThenQuitOnSignal(window, 24);
-    }
-    QFile onDisk(path);
-    QVERIFY(onDisk.open(QIODevice::ReadOnly));
-    QCOMPARE(onDisk.readAll(), original);  // kept, not saved
-
-    mrnn::app::MainWindow again(false);
-    again.keepUnsavedEditsIn(kept.path());
-    QVERIFY2(again.openProject(path), qPrintable(again.statusText()));
-    again.show();
-    QMessageBox* offer = nullptr;
-    QTRY_VERIFY((offer = again.findChild<QMessageBox*>(QStringLiteral("keptEditsBox"))));
-    for (QAbstractButton* button : offer->buttons())
-      if (button->text() == QStringLiteral("Restore")) button->click();
-    mrnn::widgets::ProjectDocument& document = again.document();
-    QCOMPARE(document.project().model.layers.at(0).hiddenSize, int64_t{24});
-    QVERIFY(document.isModified());
-    QVERIFY(QString::fromStdString(document.text()).contains(QStringLiteral("researcher's note")));
-    document.undoStack()->undo();  // the file's text again
-    QCOMPARE(document.project().model.layers.at(0).hiddenSize, int64_t{16});
-    document.undoStack()->redo();
-    QCOMPARE(saveAnswering(again, QString(), QString()), QString());
-    QVERIFY(!document.isModified());
-    QVERIFY2(QDir(kept.path()).entryList({QStringLiteral("*.kept-edits")}, QDir::Files).isEmpty(),
-             "a save leaves nothing kept to offer again");
-  }
-
-  // Kept edits that no longer read as a project (edited by hand, an older workbench's): the
-  // window keeps the file's text, says why, and sets them aside where no new edit writes.
-  void keptEditsThatDoNotReadAreSetAsideNotLost() {
-    QTemporaryDir folder;
-    QTemporaryDir kept;
-    const QString path = folder.filePath(QStringLiteral("project.yaml"));
-    writeFile(path,
-              "name: aside\nmodel:\n  input: {level: char, embedding_size: 8, vocab_size: 40}\n"
-              "  layers:\n    - {type: lstm, hidden_size: 16}\n");
-    mrnn::engine::KeptEdits edits;
-    edits.project = QFileInfo(path).absoluteFilePath().toStdString();
-    edits.keptAt = "2026-12-07T18:40:00Z";
-    edits.text = "name: aside\nmodel:\n  layers: [\n";
-    const QString name =
-        QString::number(static_cast<qulonglong>(mrnn::engine::fnv1a(edits.project)), 16)
-            .rightJustified(16, QLatin1Char('0'));
-    writeFile(QDir(kept.path()).filePath(name + QStringLiteral(".kept-edits")),
-              QByteArray::fromStdString(mrnn::engine::keptEditsFileText(edits)));
-    mrnn::app::MainWindow window(false);
-    window.keepUnsavedEditsIn(kept.path());
-    QVERIFY2(window.openProject(path), qPrintable(window.statusText()));
-    window.show();
-    QMessageBox* offer = nullptr;
-    QTRY_VERIFY((offer = window.findChild<QMessageBox*>(QStringLiteral("keptEditsBox"))));
-    QString warned;
-    QTimer::singleShot(0, &window, [&] {
-      auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-      if (!box) return;
-      warned = box->text();
-      box->accept();
-    });
-    for (QAbstractButton* button : offer->buttons())
-      if (button->text() == QStringLiteral("Restore")) button->click();
-    QVERIFY2(warned.contains(QStringLiteral("do not read as a project")) &&
-                 warned.contains(QStringLiteral("Line 4 of the project's text")),
-             qPrintable(warned));
-    QCOMPARE(window.document().project().model.layers.at(0).hiddenSize, int64_t{16});
-    const QStringList aside =
-        QDir(kept.path()).entryList({QStringLiteral("*.unreadable-*")}, QDir::Files);
-    QCOMPARE(aside.size(), 1);
-    QVERIFY(warned.contains(aside.at(0)));
-    // A new edit is kept beside them, not over them.
-    mrnn::engine::ModelConfig model = window.document().project().model;
-    model.layers.at(0).hiddenSize = 24;
-    window.document().editModel(model, QStringLiteral("Set hidden size"));
-    QTRY_COMPARE_WITH_TIMEOUT(
-        QDir(kept.path()).entryList({QStringLiteral("*.kept-edits")}, QDir::Files).size(), 1, 5000);
-    QFile setAside(QDir(kept.path()).filePath(aside.at(0)));
-    QVERIFY(setAside.open(QIODevice::ReadOnly));
-    QVERIFY(setAside.readAll().endsWith("  layers: [\n"));
-  }
-
-  // A new project from a template, never saved, outlives a signal to quit too: the next
-  // window to start offers it.
-  void aNewProjectOutlivesASignalToQuit() {
-    QTemporaryDir folder;
-    QTemporaryDir kept;
-    const QString recipe = folder.filePath(QStringLiteral("recipe.yaml"));
-    writeFile(recipe,
-              "name: from a recipe\nmodel:\n  input: {level: char, embedding_size: 8, "
-              "vocab_size: 40}\n  layers:\n    - {type: lstm, hidden_size: 16}\n");
-    const QString other = folder.filePath(QStringLiteral("other/project.yaml"));
-    QVERIFY(QDir().mkpath(folder.filePath(QStringLiteral("other"))));
-    writeFile(other,
-              "name: other\nmodel:\n  input: {level: char, embedding_size: 8, vocab_size: 40}\n"
-              "  layers:\n    - {type: gru, hidden_size: 8}\n");
-    {
-      mrnn::app::MainWindow window(false);
-      window.keepUnsavedEditsIn(kept.path());
-      window.document().loadTemplate(recipe);
-      window.show();
-      editThenQuitOnSignal(window, 72);
-    }
-    mrnn::app::MainWindow again(false);
-    again.keepUnsavedEditsIn(kept.path());
-    QVERIFY2(again.openProject(other), qPrintable(again.statusText()));
-    again.show();
-    QMessageBox* offer = nullptr;
-    QTRY_VERIFY((offer = again.findChild<QMessageBox*>(QStringLiteral("keptNewProjectBox"))));
-    for (QAbstractButton* button : offer->buttons())
-      if (button->text() == QStringLiteral("Open It")) button->click();
-    mrnn::widgets::ProjectDocument& document = again.document();
-    QVERIFY(document.isUntitled());
-    QVERIFY(document.isModified());
-    QCOMPARE(QString::fromStdString(document.project().name), QStringLiteral("from a recipe"));
-    QCOMPARE(document.project().model.layers.at(0).hiddenSize, int64_t{72});
-  }
-
-  // The defect: text typed in the YAML view that did not read as a project yet (a colon
-  // missing, a list half typed) went without a word when the window closed or another project
-  // opened: the document had no unsaved edits, so nothing asked. Now closing asks.
-  void closingAsksBeforeLosingYamlThatDoesNotRead() {
-    QTemporaryDir folder;
-    const QString path = folder.filePath(QStringLiteral("project.yaml"));
-    writeFile(path,
-              "name: drafted\nmodel:\n  input: {level: char, embedding_size: 8, vocab_size: "
-              "40}\n  layers:\n    - {type: lstm, hidden_size: 16}\n");
-    mrnn::app::MainWindow window(false);
-    QVERIFY2(window.openProject(path), qPrintable(window.statusText()));
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    const QString typed = QStringLiteral(
-        "name: drafted\nmodel:\n  input: {level: char, embedding_size: 8, vocab_size: 40}\n"
-        "  layers:\n    - {type: lstm, hidden_size: 16\n");
-    window.yamlView()->editor()->setPlainText(typed);  // as typed: a brace not yet closed
-    QVERIFY(!window.yamlView()->applyNow());
-    QVERIFY(!window.document().isModified());
-    QString asked;
-    const auto answer = [&](const QString& button) {
-      QTimer::singleShot(0, &window, [&, button] {
-        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-        if (!box) return;
-        asked = box->text() + QLatin1Char(' ') + box->informativeText();
-        for (QAbstractButton* candidate : box->buttons())
-          if (candidate->text().contains(button)) candidate->click();
-      });
-    };
-    answer(QStringLiteral("Cancel"));
-    window.close();
-    QVERIFY2(asked.contains(QStringLiteral("does not read as a project")), qPrintable(asked));
-    QVERIFY(window.isVisible());
-    QCOMPARE(window.yamlView()->editor()->toPlainText(), typed);  // still there
-    asked.clear();
-    answer(QStringLiteral("Discard"));
-    window.close();
-    QVERIFY(!asked.isEmpty());
-    QTRY_VERIFY(!window.isVisible());
-  }
-
-  // Discard at "save changes?" lets the edits go: nothing is kept to offer them back.
-  void discardedEditsAreNotOfferedBack() {
-    QTemporaryDir folder;
-    QTemporaryDir kept;
-    const QString path = folder.filePath(QStringLiteral("project.yaml"));
-    writeFile(path,
-              "name: discarded\nmodel:\n  input: {level: char, embedding_size: 8, vocab_size: "
-              "40}\n  layers:\n    - {type: lstm, hidden_size: 16}\n");
-    mrnn::app::MainWindow window(false);
-    window.keepUnsavedEditsIn(kept.path());
-    QVERIFY2(window.openProject(path), qPrintable(window.statusText()));
-    window.show();
-    mrnn::engine::ModelConfig model = window.document().project().model;
-    model.layers.at(0).hiddenSize = 24;
-    window.document().editModel(model, QStringLiteral("Set hidden size"));
-    const auto keptFiles = [&] {
-      return QDir(kept.path()).entryList({QStringLiteral("*.kept-edits")}, QDir::Files);
-    };
-    QTRY_COMPARE_WITH_TIMEOUT(keptFiles().size(), 1, 5000);
-    QTimer::singleShot(0, &window, [] {
-      auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-      if (box) box->button(QMessageBox::Discard)->click();
-    });
-    window.close();
-    QTRY_VERIFY(!window.isVisible());
-    QVERIFY(keptFiles().isEmpty());
   }
 
   // Another program's change to the open project (an editor, `mrnn project set`) reaches the

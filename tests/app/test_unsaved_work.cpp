@@ -1,0 +1,217 @@
+// What a user has typed and not saved survives what the window cannot ask about: a signal to
+// quit (a logout's SIGTERM), a crash, text that does not read yet. Kept edits come back in the
+// next window; a new project, never saved, too; what the user discards stays discarded.
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QUndoStack>
+
+#include "app/gui/main_window.h"
+#include "engine/config/kept_edits.h"
+#include "engine/io/fnv1a.h"
+#include "widgets/composer/yaml_view.h"
+#include "widgets/project/project_document.h"
+#include "window_test_support.h"
+
+using mrnn::test::answerNextBox;
+using mrnn::test::click;
+using mrnn::test::editThenQuitOnSignal;
+using mrnn::test::saveAnswering;
+using mrnn::test::writeFile;
+
+class UnsavedWorkTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  // The defect: a signal to quit (a logout's SIGTERM, `kill`) closed the window with the
+  // project's unsaved edits nowhere: nobody could be asked, and they were gone. Now they are
+  // kept outside the project, and the next window to open it offers them back.
+  void unsavedEditsOutliveASignalToQuit() {
+    QTemporaryDir folder;
+    QTemporaryDir kept;
+    const QString path = folder.filePath(QStringLiteral("project.yaml"));
+    const QByteArray original =
+        "name: kept\n# the researcher's note\nmodel:\n  input: {level: char, embedding_size: 8, "
+        "vocab_size: 40}\n  layers:\n    - {type: lstm, hidden_size: 16}\n";
+    writeFile(path, original);
+    {
+      mrnn::app::MainWindow window(false);
+      window.keepUnsavedEditsIn(kept.path());
+      QVERIFY2(window.openProject(path), qPrintable(window.statusText()));
+      window.show();
+      editThenQuitOnSignal(window, 24);
+    }
+    QFile onDisk(path);
+    QVERIFY(onDisk.open(QIODevice::ReadOnly));
+    QCOMPARE(onDisk.readAll(), original);  // kept, not saved
+
+    mrnn::app::MainWindow again(false);
+    again.keepUnsavedEditsIn(kept.path());
+    QVERIFY2(again.openProject(path), qPrintable(again.statusText()));
+    again.show();
+    QMessageBox* offer = nullptr;
+    QTRY_VERIFY((offer = again.findChild<QMessageBox*>(QStringLiteral("keptEditsBox"))));
+    click(offer, QStringLiteral("Restore"));
+    mrnn::widgets::ProjectDocument& document = again.document();
+    QCOMPARE(document.project().model.layers.at(0).hiddenSize, int64_t{24});
+    QVERIFY(document.isModified());
+    QVERIFY(QString::fromStdString(document.text()).contains(QStringLiteral("researcher's note")));
+    document.undoStack()->undo();  // the file's text again
+    QCOMPARE(document.project().model.layers.at(0).hiddenSize, int64_t{16});
+    document.undoStack()->redo();
+    QCOMPARE(saveAnswering(again, QString(), QString()), QString());
+    QVERIFY(!document.isModified());
+    QVERIFY2(QDir(kept.path()).entryList({QStringLiteral("*.kept-edits")}, QDir::Files).isEmpty(),
+             "a save leaves nothing kept to offer again");
+  }
+
+  // Kept edits that no longer read as a project (edited by hand, an older workbench's): the
+  // window keeps the file's text, says why, and sets them aside where no new edit writes.
+  void keptEditsThatDoNotReadAreSetAsideNotLost() {
+    QTemporaryDir folder;
+    QTemporaryDir kept;
+    const QString path = folder.filePath(QStringLiteral("project.yaml"));
+    writeFile(path,
+              "name: aside\nmodel:\n  input: {level: char, embedding_size: 8, vocab_size: 40}\n"
+              "  layers:\n    - {type: lstm, hidden_size: 16}\n");
+    mrnn::engine::KeptEdits edits;
+    edits.project = QFileInfo(path).absoluteFilePath().toStdString();
+    edits.keptAt = "2026-12-07T18:40:00Z";
+    edits.text = "name: aside\nmodel:\n  layers: [\n";
+    const QString name =
+        QString::number(static_cast<qulonglong>(mrnn::engine::fnv1a(edits.project)), 16)
+            .rightJustified(16, QLatin1Char('0'));
+    writeFile(QDir(kept.path()).filePath(name + QStringLiteral(".kept-edits")),
+              QByteArray::fromStdString(mrnn::engine::keptEditsFileText(edits)));
+    mrnn::app::MainWindow window(false);
+    window.keepUnsavedEditsIn(kept.path());
+    QVERIFY2(window.openProject(path), qPrintable(window.statusText()));
+    window.show();
+    QMessageBox* offer = nullptr;
+    QTRY_VERIFY((offer = window.findChild<QMessageBox*>(QStringLiteral("keptEditsBox"))));
+    QString warned;
+    answerNextBox(window, QStringLiteral("OK"), &warned);
+    click(offer, QStringLiteral("Restore"));
+    QVERIFY2(warned.contains(QStringLiteral("do not read as a project")) &&
+                 warned.contains(QStringLiteral("Line 4 of the project's text")),
+             qPrintable(warned));
+    QCOMPARE(window.document().project().model.layers.at(0).hiddenSize, int64_t{16});
+    const QStringList aside =
+        QDir(kept.path()).entryList({QStringLiteral("*.unreadable-*")}, QDir::Files);
+    QCOMPARE(aside.size(), 1);
+    QVERIFY(warned.contains(aside.at(0)));
+    // A new edit is kept beside them, not over them.
+    mrnn::engine::ModelConfig model = window.document().project().model;
+    model.layers.at(0).hiddenSize = 24;
+    window.document().editModel(model, QStringLiteral("Set hidden size"));
+    QTRY_COMPARE_WITH_TIMEOUT(
+        QDir(kept.path()).entryList({QStringLiteral("*.kept-edits")}, QDir::Files).size(), 1, 5000);
+    QFile setAside(QDir(kept.path()).filePath(aside.at(0)));
+    QVERIFY(setAside.open(QIODevice::ReadOnly));
+    QVERIFY(setAside.readAll().endsWith("  layers: [\n"));
+  }
+
+  // A new project from a template, never saved, outlives a signal to quit too: the next
+  // window to start offers it.
+  void aNewProjectOutlivesASignalToQuit() {
+    QTemporaryDir folder;
+    QTemporaryDir kept;
+    const QString recipe = folder.filePath(QStringLiteral("recipe.yaml"));
+    writeFile(recipe,
+              "name: from a recipe\nmodel:\n  input: {level: char, embedding_size: 8, "
+              "vocab_size: 40}\n  layers:\n    - {type: lstm, hidden_size: 16}\n");
+    const QString other = folder.filePath(QStringLiteral("other/project.yaml"));
+    QVERIFY(QDir().mkpath(folder.filePath(QStringLiteral("other"))));
+    writeFile(other,
+              "name: other\nmodel:\n  input: {level: char, embedding_size: 8, vocab_size: 40}\n"
+              "  layers:\n    - {type: gru, hidden_size: 8}\n");
+    {
+      mrnn::app::MainWindow window(false);
+      window.keepUnsavedEditsIn(kept.path());
+      window.document().loadTemplate(recipe);
+      window.show();
+      editThenQuitOnSignal(window, 72);
+    }
+    mrnn::app::MainWindow again(false);
+    again.keepUnsavedEditsIn(kept.path());
+    QVERIFY2(again.openProject(other), qPrintable(again.statusText()));
+    again.show();
+    QMessageBox* offer = nullptr;
+    QTRY_VERIFY((offer = again.findChild<QMessageBox*>(QStringLiteral("keptNewProjectBox"))));
+    click(offer, QStringLiteral("Open It"));
+    mrnn::widgets::ProjectDocument& document = again.document();
+    QVERIFY(document.isUntitled());
+    QVERIFY(document.isModified());
+    QCOMPARE(QString::fromStdString(document.project().name), QStringLiteral("from a recipe"));
+    QCOMPARE(document.project().model.layers.at(0).hiddenSize, int64_t{72});
+  }
+
+  // The defect: text typed in the YAML view that did not read as a project yet (a colon
+  // missing, a list half typed) went without a word when the window closed or another project
+  // opened: the document had no unsaved edits, so nothing asked. Now closing asks.
+  void closingAsksBeforeLosingYamlThatDoesNotRead() {
+    QTemporaryDir folder;
+    const QString path = folder.filePath(QStringLiteral("project.yaml"));
+    writeFile(path,
+              "name: drafted\nmodel:\n  input: {level: char, embedding_size: 8, vocab_size: "
+              "40}\n  layers:\n    - {type: lstm, hidden_size: 16}\n");
+    mrnn::app::MainWindow window(false);
+    QVERIFY2(window.openProject(path), qPrintable(window.statusText()));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QString typed = QStringLiteral(
+        "name: drafted\nmodel:\n  input: {level: char, embedding_size: 8, vocab_size: 40}\n"
+        "  layers:\n    - {type: lstm, hidden_size: 16\n");
+    window.yamlView()->editor()->setPlainText(typed);  // as typed: a brace not yet closed
+    QVERIFY(!window.yamlView()->applyNow());
+    QVERIFY(!window.document().isModified());
+    QString asked;
+    answerNextBox(window, QStringLiteral("Cancel"), &asked);
+    window.close();
+    QVERIFY2(asked.contains(QStringLiteral("does not read as a project")), qPrintable(asked));
+    QVERIFY(window.isVisible());
+    QCOMPARE(window.yamlView()->editor()->toPlainText(), typed);  // still there
+    asked.clear();
+    answerNextBox(window, QStringLiteral("Discard"), &asked);
+    window.close();
+    QVERIFY(!asked.isEmpty());
+    QTRY_VERIFY(!window.isVisible());
+  }
+
+  // Discard at "save changes?" lets the edits go: nothing is kept to offer them back.
+  void discardedEditsAreNotOfferedBack() {
+    QTemporaryDir folder;
+    QTemporaryDir kept;
+    const QString path = folder.filePath(QStringLiteral("project.yaml"));
+    writeFile(path,
+              "name: discarded\nmodel:\n  input: {level: char, embedding_size: 8, vocab_size: "
+              "40}\n  layers:\n    - {type: lstm, hidden_size: 16}\n");
+    mrnn::app::MainWindow window(false);
+    window.keepUnsavedEditsIn(kept.path());
+    QVERIFY2(window.openProject(path), qPrintable(window.statusText()));
+    window.show();
+    mrnn::engine::ModelConfig model = window.document().project().model;
+    model.layers.at(0).hiddenSize = 24;
+    window.document().editModel(model, QStringLiteral("Set hidden size"));
+    const auto keptFiles = [&] {
+      return QDir(kept.path()).entryList({QStringLiteral("*.kept-edits")}, QDir::Files);
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(keptFiles().size(), 1, 5000);
+    answerNextBox(window, QStringLiteral("Discard"), nullptr);
+    window.close();
+    QTRY_VERIFY(!window.isVisible());
+    QVERIFY(keptFiles().isEmpty());
+  }
+};
+
+QTEST_MAIN(UnsavedWorkTest)
+#include "test_unsaved_work.moc"
