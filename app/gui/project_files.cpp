@@ -30,6 +30,16 @@ constexpr int kMaxRecent = 8;
 const char* const kRecentKey = "recentProjects";
 const char* const kLastDirectoryKey = "lastDirectory";
 
+// A box that deletes itself once answered, named `name` (tests find it by that).
+QMessageBox* selfClosingBox(QMessageBox::Icon icon, const QString& title, const QString& text,
+                            const QString& name, QWidget* parent,
+                            QMessageBox::StandardButtons buttons = QMessageBox::NoButton) {
+  auto* box = new QMessageBox(icon, title, text, buttons, parent);
+  box->setObjectName(name);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  return box;
+}
+
 // When kept edits were kept (UTC, ISO 8601), in the local time a question shows.
 QString keptWhen(const std::string& keptAt) {
   return QDateTime::fromString(QString::fromStdString(keptAt), Qt::ISODate)
@@ -93,11 +103,9 @@ ProjectFiles::ProjectFiles(widgets::ProjectDocument& document, const TemplateCat
 void ProjectFiles::offerReload(const QString& path) {
   if (reloadOffer_) return;
   auto* box =
-      new QMessageBox(QMessageBox::Information, tr("Project Changed on Disk"),
-                      tr("%1 was changed by another program.").arg(QDir::toNativeSeparators(path)),
-                      QMessageBox::NoButton, window_);
-  box->setObjectName(QStringLiteral("reloadOfferBox"));
-  box->setAttribute(Qt::WA_DeleteOnClose);
+      selfClosingBox(QMessageBox::Information, tr("Project Changed on Disk"),
+                     tr("%1 was changed by another program.").arg(QDir::toNativeSeparators(path)),
+                     QStringLiteral("reloadOfferBox"), window_);
   box->setInformativeText(
       tr("You have unsaved changes here. Reload shows the file's new text; Edit > Undo still "
          "brings back yours. Keep Mine leaves this window as it is (Save will ask before "
@@ -144,13 +152,11 @@ void ProjectFiles::offerKeptEdits() {
     return;
   }
   const QString when = keptWhen(kept->keptAt);
-  auto* box = new QMessageBox(
-      QMessageBox::Question, tr("Unsaved Edits Kept"),
-      tr("Edits to %1 that were not saved were kept when the workbench closed (%2).")
-          .arg(QDir::toNativeSeparators(document_.path()), when),
-      QMessageBox::NoButton, window_);
-  box->setObjectName(QStringLiteral("keptEditsBox"));
-  box->setAttribute(Qt::WA_DeleteOnClose);
+  auto* box =
+      selfClosingBox(QMessageBox::Question, tr("Unsaved Edits Kept"),
+                     tr("Edits to %1 that were not saved were kept when the workbench closed (%2).")
+                         .arg(QDir::toNativeSeparators(document_.path()), when),
+                     QStringLiteral("keptEditsBox"), window_);
   QString detail =
       tr("Restore puts them in the window, unsaved: File > Save writes them, and "
          "Edit > Undo brings back the file's text. Discard forgets them.");
@@ -212,7 +218,7 @@ void ProjectFiles::offerKeptNewProject() {
   } catch (const std::exception&) {
     // Named by its time alone; opening it says what is wrong.
   }
-  auto* box = new QMessageBox(
+  auto* box = selfClosingBox(
       QMessageBox::Question, tr("New Project Kept"),
       name.isEmpty()
           ? tr("A new project that was never saved was kept when the workbench closed (%1).")
@@ -220,9 +226,7 @@ void ProjectFiles::offerKeptNewProject() {
           : tr("A new project that was never saved, \"%1\", was kept when the workbench closed "
                "(%2).")
                 .arg(name, when),
-      QMessageBox::NoButton, window_);
-  box->setObjectName(QStringLiteral("keptNewProjectBox"));
-  box->setAttribute(Qt::WA_DeleteOnClose);
+      QStringLiteral("keptNewProjectBox"), window_);
   QString detail =
       tr("Open It shows it in the window, unsaved: File > Save As… gives it a "
          "folder of its own. Discard forgets it; Later asks again next time.");
@@ -292,11 +296,9 @@ bool ProjectFiles::chooseAndOpen() {
 }
 
 void ProjectFiles::warnNotOpened(bool wait) {
-  auto* box = new QMessageBox(QMessageBox::Warning, tr("Open Project"),
-                              tr("The project could not be opened.\n\n%1").arg(lastError_),
-                              QMessageBox::Ok, window_);
-  box->setObjectName(QStringLiteral("projectNotOpened"));
-  box->setAttribute(Qt::WA_DeleteOnClose);
+  auto* box = selfClosingBox(QMessageBox::Warning, tr("Open Project"),
+                             tr("The project could not be opened.\n\n%1").arg(lastError_),
+                             QStringLiteral("projectNotOpened"), window_, QMessageBox::Ok);
   if (wait) {
     box->exec();
   } else {
