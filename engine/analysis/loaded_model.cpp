@@ -13,8 +13,9 @@
 namespace mrnn::engine {
 namespace {
 
-LoadedModel fromCheckpoint(Project project, const std::string& path, const torch::Device& device) {
-  Checkpoint checkpoint = Checkpoint::open(path);
+// The model `checkpoint` holds, for `project` (its data and settings); opened once by the caller.
+LoadedModel fromCheckpoint(Project project, Checkpoint checkpoint, const torch::Device& device) {
+  const std::string& path = checkpoint.path();
   project.model = checkpoint.modelAsTrained(project.model);
   if (!project.model.predictsSymbols()) {
     // Sampling, scores and the probes read next-symbol probabilities, which it has none of.
@@ -61,14 +62,13 @@ void placeForAnalysis(LanguageModel& model, const torch::Device& device) {
 LoadedModel loadModelForAnalysis(const std::string& projectFile, int64_t runId,
                                  const std::string& checkpoint, const torch::Device& device) {
   Project project = loadProject(projectFile);
-  if (!checkpoint.empty()) return fromCheckpoint(std::move(project), checkpoint, device);
-  const RunCatalogue catalogue(project.folder);
-  const std::string path = catalogue.checkpointToAnalyse(runId);
-  try {
-    return fromCheckpoint(std::move(project), path, device);
-  } catch (const CheckpointError& error) {
-    throw CheckpointError(error.what() + catalogue.wholeAlternativeTo(path));
+  if (!checkpoint.empty()) {
+    return fromCheckpoint(std::move(project), Checkpoint::open(checkpoint), device);
   }
+  const RunCatalogue catalogue(project.folder);
+  return fromCheckpoint(std::move(project),
+                        Checkpoint::openOfRun(catalogue.checkpointToAnalyse(runId), catalogue),
+                        device);
 }
 
 LoadedModel loadModelForAnalysis(const std::string& projectFile, int64_t runId,
@@ -84,7 +84,7 @@ LoadedModel loadModelFromCheckpoint(const std::string& path, const torch::Device
   Checkpoint checkpoint = Checkpoint::open(path);
   Project project = parseProject(checkpoint.snapshot().projectYaml, path + " (stored project)");
   project.folder = std::filesystem::path(path).parent_path().string();
-  return fromCheckpoint(std::move(project), path, device);
+  return fromCheckpoint(std::move(project), std::move(checkpoint), device);
 }
 
 }  // namespace mrnn::engine
