@@ -73,9 +73,8 @@ void RunsPanel::resumeSelected() {
 void RunsPanel::offerBestCheckpoint(qint64 runId, const engine::ResumePoint& point) {
   if (!point.best) {
     banner_->showMessage(RunBanner::Kind::Failure, tr("Run %1 cannot be resumed").arg(runId),
-                         tr("%1: it failed or was stopped before its first checkpoint, or its "
-                            "files were deleted or damaged, and it has no whole best checkpoint "
-                            "either.")
+                         tr("%1; it has no whole best checkpoint either (a run that failed or "
+                            "was stopped before its first checkpoint has none).")
                              .arg(QString::fromStdString(point.latestProblem)));
     return;
   }
