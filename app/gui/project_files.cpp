@@ -148,7 +148,7 @@ void ProjectFiles::offerKeptEdits() {
   }
   if (!kept || kept->text == document_.text()) {
     if (kept) keeper_->discard();  // saved elsewhere since: nothing to give back
-    offerKeptNewProject();
+    offerKeptElsewhere();
     return;
   }
   const QString when = keptWhen(kept->keptAt);
@@ -197,73 +197,112 @@ void ProjectFiles::offerKeptEdits() {
     }
     emit statusMessage(tr("Restored the unsaved edits (Edit > Undo brings back the file's text)"));
   });
-  connect(box, &QDialog::finished, this, &ProjectFiles::offerKeptNewProject);
+  connect(box, &QDialog::finished, this, &ProjectFiles::offerKeptElsewhere);
   box->open();
 }
 
-void ProjectFiles::offerKeptNewProject() {
-  if (newProjectOffered_) return;
-  newProjectOffered_ = true;
+void ProjectFiles::offerKeptElsewhere() {
+  if (keptElsewhereOffered_) return;
+  keptElsewhereOffered_ = true;
   QString problem;
-  const auto kept = keeper_->keptNewProjects(&problem);
+  const auto kept = keeper_->keptWithoutTheirFile(&problem);
   if (!problem.isEmpty()) {
     emit statusMessage(tr("A new project's kept edits could not be read: %1").arg(problem));
   }
   if (kept.empty()) return;
-  const widgets::UnsavedEditsKeeper::KeptNewProject newest = kept.front();
+  const widgets::UnsavedEditsKeeper::KeptProject newest = kept.front();
   const QString when = keptWhen(newest.edits.keptAt);
+  const bool isNew = newest.edits.project.empty();
+  // A project moved and opened where it is now reads as the text the edits began from: they
+  // can go back into it as they would have at its old path.
+  const bool fitsThisFile = !isNew && !document_.isUntitled() && !document_.isModified() &&
+                            engine::fnv1a(document_.diskText()) == newest.edits.basedOn;
   QString name;
   try {
     name = QString::fromStdString(engine::parseProject(newest.edits.text, "", false).name);
   } catch (const std::exception&) {
     // Named by its time alone; opening it says what is wrong.
   }
-  auto* box = selfClosingBox(
-      QMessageBox::Question, tr("New Project Kept"),
-      name.isEmpty()
-          ? tr("A new project that was never saved was kept when the workbench closed (%1).")
-                .arg(when)
-          : tr("A new project that was never saved, \"%1\", was kept when the workbench closed "
-               "(%2).")
-                .arg(name, when),
-      QStringLiteral("keptNewProjectBox"), window_);
-  QString detail =
-      tr("Open It shows it in the window, unsaved: File > Save As… gives it a "
-         "folder of its own. Discard forgets it; Later asks again next time.");
+  QString text;
+  if (!isNew) {
+    text = tr("Edits to %1 that were not saved were kept when the workbench closed (%2), and "
+              "that file is no longer there.")
+               .arg(QDir::toNativeSeparators(widgets::fromNativePath(newest.edits.project)), when);
+  } else if (name.isEmpty()) {
+    text =
+        tr("A new project that was never saved was kept when the workbench closed (%1).").arg(when);
+  } else {
+    text = tr("A new project that was never saved, \"%1\", was kept when the workbench closed "
+              "(%2).")
+               .arg(name, when);
+  }
+  auto* box = selfClosingBox(QMessageBox::Question,
+                             isNew ? tr("New Project Kept") : tr("Unsaved Edits Kept"), text,
+                             QStringLiteral("keptElsewhereBox"), window_);
+  QString detail;
+  if (isNew) {
+    detail =
+        tr("Open It shows it in the window, unsaved: File > Save As… gives it a folder of its "
+           "own. Discard forgets it; Later asks again next time.");
+  } else {
+    detail = tr("Its folder may have been renamed or moved, or be on a drive not mounted now. ");
+    if (fitsThisFile) {
+      detail +=
+          tr("The project open now has the text they were made from: Restore Here puts "
+             "them in it, unsaved. ");
+    }
+    detail +=
+        tr("Open It shows them in the window, unsaved: File > Save As… puts them where the "
+           "project is now (its data paths are read from the folder it is saved in). "
+           "Discard forgets them; Later asks again next time.");
+  }
   if (kept.size() > 1) {
     detail += tr("\n\n%n more are kept; each is offered at a later start.", "",
                  static_cast<int>(kept.size() - 1));
   }
   box->setInformativeText(detail);
+  QPushButton* restoreHere =
+      fitsThisFile ? box->addButton(tr("Restore Here"), QMessageBox::AcceptRole) : nullptr;
   QPushButton* openIt = box->addButton(tr("Open It"), QMessageBox::AcceptRole);
   QPushButton* discard = box->addButton(tr("Discard"), QMessageBox::DestructiveRole);
   QPushButton* later = box->addButton(tr("Later"), QMessageBox::RejectRole);
-  box->setDefaultButton(openIt);
+  box->setDefaultButton(restoreHere ? restoreHere : openIt);
   box->setEscapeButton(later);  // nothing is lost by waiting
   connect(box, &QMessageBox::buttonClicked, this,
-          [this, openIt, discard, newest](QAbstractButton* clicked) {
+          [this, restoreHere, openIt, discard, newest](QAbstractButton* clicked) {
             if (clicked == discard) {
-              keeper_->forgetNewProject(newest.file);
-              emit statusMessage(tr("Discarded the new project that was kept"));
-              return;
+              keeper_->forgetKept(newest.file);
+              emit statusMessage(tr("Discarded the unsaved edits that were kept"));
+            } else if (clicked == openIt || (restoreHere && clicked == restoreHere)) {
+              takeKeptEdits(newest.file, newest.edits.text, clicked == openIt);
             }
-            if (clicked != openIt || !maybeSave()) return;
-            try {
-              document_.loadUntitledText(newest.edits.text, widgets::toNativePath(newest.file));
-            } catch (const engine::ConfigError& e) {
-              QMessageBox::warning(
-                  window_, tr("Open Kept Project"),
-                  tr("The kept project does not read as a project; it stays in %1.\n\n%2")
-                      .arg(QDir::toNativeSeparators(newest.file), QString::fromUtf8(e.what())));
-              return;
-            }
-            keeper_->keepNow();  // under this window's name, before the old file goes
-            keeper_->forgetNewProject(newest.file);
-            emit statusMessage(
-                tr("Opened the new project that was kept: File > Save As… gives "
-                   "it a folder of its own"));
           });
   box->open();
+}
+
+void ProjectFiles::takeKeptEdits(const QString& file, const std::string& text, bool asNewProject) {
+  if (asNewProject && !maybeSave()) return;
+  const std::string where = widgets::toNativePath(file);
+  try {
+    if (asNewProject) {
+      document_.loadUntitledText(text, where);
+      keeper_->keepNow();  // under this window's name, before the old file goes
+    } else {
+      engine::Project parsed = engine::parseProject(text, where);
+      parsed.folder = widgets::toNativePath(document_.folder());
+      document_.editText(text, parsed, tr("Restore unsaved edits"));
+    }
+  } catch (const engine::ConfigError& e) {
+    QMessageBox::warning(window_, tr("Open Kept Project"),
+                         tr("The kept project does not read as a project; it stays in %1.\n\n%2")
+                             .arg(QDir::toNativeSeparators(file), QString::fromUtf8(e.what())));
+    return;
+  }
+  keeper_->forgetKept(file);
+  emit statusMessage(asNewProject ? tr("Opened the unsaved edits that were kept: File > Save As… "
+                                       "gives them a folder")
+                                  : tr("Restored the unsaved edits (Edit > Undo brings back the "
+                                       "file's text)"));
 }
 
 bool ProjectFiles::open(const QString& path) {

@@ -6,6 +6,7 @@
 #include <QStringList>
 
 #include <functional>
+#include <string>
 
 class QMenu;
 class QMessageBox;
@@ -85,9 +86,14 @@ class ProjectFiles : public QObject {
   // Edits kept for the project just opened by a window that closed without saving them:
   // a question that waits (window-modal), Restore or Discard.
   void offerKeptEdits();
-  // A new project (never saved) a closed window kept: offered once, after the project the
-  // window opens first (and its own kept edits, when it has some): Open It, Discard or Later.
-  void offerKeptNewProject();
+  // Edits a closed window kept that no project's opening finds (a new project never saved, or
+  // a project whose file has gone): offered once, after the project the window opens first
+  // (and its own kept edits, when it has some): Open It, Discard or Later.
+  void offerKeptElsewhere();
+  // One of those into the window: as a new project (Open It), or into the open project (its
+  // file moved here, Restore Here).
+  // `file` holds them; `text` is the project they say.
+  void takeKeptEdits(const QString& file, const std::string& text, bool asNewProject);
   void remember(const QString& path);
   void rebuildRecentMenu();
   void saveSettings() const;
@@ -102,7 +108,7 @@ class ProjectFiles : public QObject {
   QMenu* recentMenu_ = nullptr;
   widgets::ProjectFileWatcher* watcher_ = nullptr;
   widgets::UnsavedEditsKeeper* keeper_ = nullptr;
-  bool newProjectOffered_ = false;
+  bool keptElsewhereOffered_ = false;
   std::function<QString()> draftCheck_;
   QPointer<QMessageBox> reloadOffer_;  // one question at a time: Reload reads the latest text
 };

@@ -28,6 +28,29 @@ using mrnn::test::editThenQuitOnSignal;
 using mrnn::test::saveAnswering;
 using mrnn::test::writeFile;
 
+namespace {
+
+// A window edits <folder>/before/project.yaml's hidden size and is told to quit (the edits are
+// kept, not saved); the folder is then renamed "after". The project's path before.
+QString keepEditsThenMoveTheFolder(const QTemporaryDir& folder, const QString& kept, int hidden) {
+  QDir().mkpath(folder.filePath(QStringLiteral("before")));
+  const QString path = folder.filePath(QStringLiteral("before/project.yaml"));
+  writeFile(path,
+            "name: moved away\nmodel:\n  input: {level: char, embedding_size: 8, vocab_size: "
+            "40}\n  layers:\n    - {type: lstm, hidden_size: 16}\n");
+  {
+    mrnn::app::MainWindow window(false);
+    window.keepUnsavedEditsIn(kept);
+    if (!window.openProject(path)) qFatal("%s", qPrintable(window.statusText()));
+    window.show();
+    editThenQuitOnSignal(window, hidden);
+  }
+  QDir(folder.path()).rename(QStringLiteral("before"), QStringLiteral("after"));
+  return path;
+}
+
+}  // namespace
+
 class UnsavedWorkTest : public QObject {
   Q_OBJECT
 
@@ -146,13 +169,68 @@ class UnsavedWorkTest : public QObject {
     QVERIFY2(again.openProject(other), qPrintable(again.statusText()));
     again.show();
     QMessageBox* offer = nullptr;
-    QTRY_VERIFY((offer = again.findChild<QMessageBox*>(QStringLiteral("keptNewProjectBox"))));
+    QTRY_VERIFY((offer = again.findChild<QMessageBox*>(QStringLiteral("keptElsewhereBox"))));
     click(offer, QStringLiteral("Open It"));
     mrnn::widgets::ProjectDocument& document = again.document();
     QVERIFY(document.isUntitled());
     QVERIFY(document.isModified());
     QCOMPARE(QString::fromStdString(document.project().name), QStringLiteral("from a recipe"));
     QCOMPARE(document.project().model.layers.at(0).hiddenSize, int64_t{72});
+  }
+
+  // The defect: edits kept for a project whose file then went (its folder renamed, a branch
+  // checked out without it, a drive not mounted) were offered only by a window opening that
+  // very path, so nothing ever offered them again. Now the next window to start offers them.
+  void editsKeptForAProjectThatWentAreOfferedAtTheNextStart() {
+    QTemporaryDir folder;
+    QTemporaryDir kept;
+    const QString before = keepEditsThenMoveTheFolder(folder, kept.path(), 56);
+    mrnn::app::MainWindow again(false);
+    again.keepUnsavedEditsIn(kept.path());
+    writeFile(folder.filePath(QStringLiteral("elsewhere.yaml")),
+              "name: another\nmodel:\n  input: {level: char, embedding_size: 8, vocab_size: "
+              "40}\n  layers:\n    - {type: gru, hidden_size: 8}\n");
+    QVERIFY2(again.openProject(folder.filePath(QStringLiteral("elsewhere.yaml"))),
+             qPrintable(again.statusText()));
+    again.show();
+    QMessageBox* offer = nullptr;
+    QTRY_VERIFY((offer = again.findChild<QMessageBox*>(QStringLiteral("keptElsewhereBox"))));
+    QVERIFY2(offer->text().contains(QDir::toNativeSeparators(before)), qPrintable(offer->text()));
+    QVERIFY2(!offer->informativeText().contains(QStringLiteral("Restore Here")),
+             "another project's text: the edits are not its own");
+    click(offer, QStringLiteral("Open It"));
+    mrnn::widgets::ProjectDocument& document = again.document();
+    QVERIFY(document.isUntitled());
+    QVERIFY(document.isModified());
+    QCOMPARE(document.project().model.layers.at(0).hiddenSize, int64_t{56});
+    // Kept now as this window's new project, the old file gone: offered once, not twice.
+    const auto keptNames = [&] {
+      return QDir(kept.path()).entryList({QStringLiteral("*.kept-edits")}, QDir::Files);
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(keptNames().size(), 1, 5000);
+    QVERIFY(keptNames().at(0).startsWith(QStringLiteral("new-")));
+  }
+
+  // The project opened where it went, its text the one the edits began from: they go back
+  // into it, unsaved, as they would have at its old path.
+  void editsKeptForAMovedProjectGoBackIntoItWhereItIsNow() {
+    QTemporaryDir folder;
+    QTemporaryDir kept;
+    keepEditsThenMoveTheFolder(folder, kept.path(), 40);
+    const QString now = folder.filePath(QStringLiteral("after/project.yaml"));
+    mrnn::app::MainWindow again(false);
+    again.keepUnsavedEditsIn(kept.path());
+    QVERIFY2(again.openProject(now), qPrintable(again.statusText()));
+    again.show();
+    QMessageBox* offer = nullptr;
+    QTRY_VERIFY((offer = again.findChild<QMessageBox*>(QStringLiteral("keptElsewhereBox"))));
+    click(offer, QStringLiteral("Restore Here"));
+    mrnn::widgets::ProjectDocument& document = again.document();
+    QCOMPARE(QFileInfo(document.path()).canonicalFilePath(), QFileInfo(now).canonicalFilePath());
+    QVERIFY(document.isModified());
+    QCOMPARE(document.project().model.layers.at(0).hiddenSize, int64_t{40});
+    QCOMPARE(saveAnswering(again, QString(), QString()), QString());
+    QVERIFY(QDir(kept.path()).entryList({QStringLiteral("*.kept-edits")}, QDir::Files).isEmpty());
   }
 
   // The defect: text typed in the YAML view that did not read as a project yet (a colon

@@ -214,12 +214,12 @@ class UnsavedEditsKeeperTest : public QObject {
       ProjectDocument other;  // another window, while this one is open: not offered there
       UnsavedEditsKeeper otherKeeper(other);
       otherKeeper.setFolder(kept_->path());
-      QVERIFY(otherKeeper.keptNewProjects().empty());
+      QVERIFY(otherKeeper.keptWithoutTheirFile().empty());
     }
     ProjectDocument next;
     UnsavedEditsKeeper keeper(next);
     keeper.setFolder(kept_->path());
-    const auto found = keeper.keptNewProjects();
+    const auto found = keeper.keptWithoutTheirFile();
     QCOMPARE(found.size(), size_t{1});
     QCOMPARE(found.front().file, file);
     QVERIFY(found.front().edits.project.empty());
@@ -228,13 +228,41 @@ class UnsavedEditsKeeperTest : public QObject {
     QVERIFY(next.isUntitled() && next.isModified());
     QCOMPARE(next.project().model.layers.at(0).hiddenSize, int64_t{48});
     QVERIFY(keeper.keepNow());
-    keeper.forgetNewProject(file);
+    keeper.forgetKept(file);
     QVERIFY(!QFile::exists(file));
     QCOMPARE(keptNew().size(), 1);  // this window's own
     // Saved: nothing of it is kept any more.
     QVERIFY(QDir().mkpath(project_->filePath(QStringLiteral("saved"))));
     next.saveAs(project_->filePath(QStringLiteral("saved/project.yaml")));
     QVERIFY2(keptNew().isEmpty(), qPrintable(keptNew().join(QLatin1Char(' '))));
+  }
+
+  // A project's kept edits are offered by the window opening its path; when that file has gone
+  // (its folder renamed), by the next window to start: not before, and not while it is there.
+  void aGoneProjectsEditsAreOfferedToTheNextWindow() {
+    QString file;
+    {
+      Window window(path_, kept_->path());
+      setHidden(window.document, 40);
+      QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(window.keeper.keptFile()), 3000);
+      file = window.keeper.keptFile();
+      Window other(path_, kept_->path());  // its window still open: not offered
+      QVERIFY(QFile::rename(path_, path_ + QStringLiteral(".away")));
+      QVERIFY(other.keeper.keptWithoutTheirFile().empty());
+      QVERIFY(QFile::rename(path_ + QStringLiteral(".away"), path_));
+    }
+    ProjectDocument next;
+    UnsavedEditsKeeper keeper(next);
+    keeper.setFolder(kept_->path());
+    QVERIFY2(keeper.keptWithoutTheirFile().empty(), "its file is there: opening it offers them");
+    QVERIFY(QFile::remove(path_));
+    const auto found = keeper.keptWithoutTheirFile();
+    QCOMPARE(found.size(), size_t{1});
+    QCOMPARE(found.front().file, file);
+    QCOMPARE(QString::fromStdString(found.front().edits.project), path_);
+    QVERIFY(QString::fromStdString(found.front().edits.text).contains(QStringLiteral("40")));
+    keeper.forgetKept(file);
+    QVERIFY(!QFile::exists(file));
   }
 
  private:

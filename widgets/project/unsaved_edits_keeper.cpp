@@ -179,12 +179,12 @@ std::optional<engine::KeptEdits> UnsavedEditsKeeper::kept(QString* problem) {
   return edits;
 }
 
-std::vector<UnsavedEditsKeeper::KeptNewProject> UnsavedEditsKeeper::keptNewProjects(
+std::vector<UnsavedEditsKeeper::KeptProject> UnsavedEditsKeeper::keptWithoutTheirFile(
     QString* problem) {
-  std::vector<KeptNewProject> found;
+  std::vector<KeptProject> found;
   if (folder_.isEmpty()) return found;
   const QStringList names = QDir(folder_).entryList(
-      {QLatin1String(kNewPrefix) + QStringLiteral("*") + kKeptSuffix}, QDir::Files, QDir::Time);
+      {QStringLiteral("*") + QLatin1String(kKeptSuffix)}, QDir::Files, QDir::Time);
   for (const QString& name : names) {
     const QString file = QDir(folder_).filePath(name);
     const QString key = name.chopped(static_cast<int>(qstrlen(kKeptSuffix)));
@@ -192,17 +192,35 @@ std::vector<UnsavedEditsKeeper::KeptNewProject> UnsavedEditsKeeper::keptNewProje
     QLockFile owner(fileFor(key, kLockSuffix));
     owner.setStaleLockTime(0);
     if (!owner.tryLock(0)) continue;  // its window is still open
-    QString why;
-    std::optional<engine::KeptEdits> edits = read(file, &why);
-    if (!why.isEmpty() && problem) *problem = why;
-    if (edits && edits->project.empty()) found.push_back({file, std::move(*edits)});
+    // A project whose file is there offers its own when opened: only its header is read
+    // here, so that a damaged one is set aside by the window that opens it, and said there.
+    std::optional<engine::KeptEdits> edits;
+    if (key.startsWith(QLatin1String(kNewPrefix))) {
+      QString why;
+      edits = read(file, &why);
+      if (!why.isEmpty() && problem) *problem = why;
+      if (edits && !edits->project.empty()) edits.reset();
+    } else {
+      try {
+        edits =
+            engine::parseKeptEdits(engine::readWholeFile(toNativePath(file)), toNativePath(file));
+      } catch (const std::exception&) {
+        continue;
+      }
+      // Its project is still there (under this key) or named by another's path: not gone.
+      if (edits->project.empty() || keyOf(fromNativePath(edits->project)) != key ||
+          QFileInfo::exists(fromNativePath(edits->project))) {
+        edits.reset();
+      }
+    }
+    if (edits) found.push_back({file, std::move(*edits)});
   }
   return found;
 }
 
-void UnsavedEditsKeeper::forgetNewProject(const QString& file) {
+void UnsavedEditsKeeper::forgetKept(const QString& file) {
   const QString name = QFileInfo(file).fileName();
-  if (folder_.isEmpty() || !name.startsWith(QLatin1String(kNewPrefix))) return;
+  if (folder_.isEmpty() || !name.endsWith(QLatin1String(kKeptSuffix))) return;
   QLockFile owner(fileFor(name.chopped(static_cast<int>(qstrlen(kKeptSuffix))), kLockSuffix));
   owner.setStaleLockTime(0);
   if (owner.tryLock(0)) QFile::remove(QDir(folder_).filePath(name));

@@ -23,7 +23,8 @@ class ProjectDocument;
 // forgets them. One window keeps a project's edits at a time: a second window on the same
 // project neither keeps nor offers them (a lock file, freed when its process ends). A new
 // project not yet saved (from a template) is kept too, under a name of its own, and offered
-// by the next window that starts (keptNewProjects()).
+// by the next window that starts, as are a project's edits when its file has gone
+// (keptWithoutTheirFile()).
 class UnsavedEditsKeeper : public QObject {
   Q_OBJECT
 
@@ -51,16 +52,19 @@ class UnsavedEditsKeeper : public QObject {
   // The kept file of the open project (exists or not); empty when nothing is kept for it.
   QString keptFile() const;
 
-  // A new project's edits kept by a window that has closed: its file and what it holds.
-  struct KeptNewProject {
+  // Edits kept by a window that has closed that no window opening a project by its path will
+  // find: a new project's (never saved), or a project's whose file is no longer there (its
+  // folder renamed or on a drive not mounted). Its file and what it holds.
+  struct KeptProject {
     QString file;
     engine::KeptEdits edits;
   };
-  // Every new project kept by a window that is gone, newest first; one that does not read is
-  // set aside and said in `problem`.
-  std::vector<KeptNewProject> keptNewProjects(QString* problem = nullptr);
-  // Forgets a kept new project's file (Discard, or its edits were taken into this window).
-  void forgetNewProject(const QString& file);
+  // Every such kept file, newest first; one that does not read is set aside and said in
+  // `problem`.
+  std::vector<KeptProject> keptWithoutTheirFile(QString* problem = nullptr);
+  // Forgets one of those (Discard, or its edits were taken into this window); not while
+  // another window keeps it.
+  void forgetKept(const QString& file);
 
  signals:
   // Edits could not be kept (a full disk): said once until keeping works again.
