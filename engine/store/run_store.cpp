@@ -181,11 +181,17 @@ int64_t insertRunRow(sqlite3* db, const std::string& path, const std::string& ac
   return sqlite3_last_insert_rowid(db);
 }
 
+// Each point a row; with `skipWritten`, not one whose run, name and step a row already has.
 void insertMetricRows(sqlite3* db, const std::string& path, const std::string& action,
-                      int64_t runId, const std::vector<MetricPoint>& points) {
+                      int64_t runId, const std::vector<MetricPoint>& points,
+                      bool skipWritten = false) {
   SqliteStatement insert(db, path, action,
-                         "INSERT INTO metrics (run_id, name, step, epoch, wall_s, value) "
-                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+                         skipWritten
+                             ? "INSERT INTO metrics (run_id, name, step, epoch, wall_s, value) "
+                               "SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE NOT EXISTS (SELECT 1 FROM "
+                               "metrics WHERE run_id = ?1 AND name = ?2 AND step = ?3)"
+                             : "INSERT INTO metrics (run_id, name, step, epoch, wall_s, value) "
+                               "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
   for (const auto& point : points) {
     insert.bind(1, runId)
         .bind(2, point.name)
@@ -412,6 +418,15 @@ void RunStore::appendMetrics(int64_t runId, const std::vector<MetricPoint>& poin
   SqliteTransaction transaction(db_, path_, action);
   requireRun(db_, path_, action, runId);
   insertMetricRows(db_, path_, action, runId, points);
+  transaction.commit();
+}
+
+void RunStore::appendMissingMetrics(int64_t runId, const std::vector<MetricPoint>& points) {
+  if (points.empty()) return;
+  const std::string action = "cannot append metrics";
+  SqliteTransaction transaction(db_, path_, action);
+  requireRun(db_, path_, action, runId);
+  insertMetricRows(db_, path_, action, runId, points, true);
   transaction.commit();
 }
 

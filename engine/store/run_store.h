@@ -116,7 +116,10 @@ class RunStore {
   // startedAt becomes now.
   int64_t createRun(const RunRecord& run);
   void appendMetrics(int64_t runId, const std::vector<MetricPoint>& points);  // one transaction
-  void recordCheckpoint(int64_t runId, const CheckpointRecord& checkpoint);   // replaces same kind
+  // As appendMetrics, less the points whose name and step the run has already: a file of
+  // points written again after a crash (between writing them and removing it) adds none twice.
+  void appendMissingMetrics(int64_t runId, const std::vector<MetricPoint>& points);
+  void recordCheckpoint(int64_t runId, const CheckpointRecord& checkpoint);  // replaces same kind
   void updateProgress(int64_t runId, int64_t steps, double durationSeconds);
   // Stopped/Finished/Failed set endedAt to now (kept if the run had already ended);
   // Running/Paused clear it (a resumed run has not ended). Interrupted is refused.

@@ -278,7 +278,7 @@ void RunJournal::writeKeptMetrics() {
   std::error_code error;
   if (!std::filesystem::exists(std::filesystem::symlink_status(file, error))) return;
   try {
-    store_->appendMetrics(runId_, parseUnwrittenMetrics(readWholeFile(file), file));
+    store_->appendMissingMetrics(runId_, parseUnwrittenMetrics(readWholeFile(file), file));
   } catch (const StoreError&) {
     throw;  // the database itself: the resume cannot go on, and the file stays for the next
   } catch (const std::exception& why) {
@@ -289,8 +289,7 @@ void RunJournal::writeKeptMetrics() {
     }
     return;
   }
-  // Written: a crash before this removal writes them twice at the next resume, a smaller harm
-  // than a gap.
+  // Written: a crash before this removal finds them at the next resume, which skips them.
   std::filesystem::remove(file, error);
 }
 

@@ -173,25 +173,40 @@ MRNN_TEST(metrics_a_held_database_kept_waiting_at_a_stop_are_written_when_the_ru
     journal.settle(std::chrono::milliseconds(300));  // a stop's patience, passed
     other.execute("ROLLBACK");
   }
-  engine::RunJournal resumed(folder, true);
-  engine::TrainingSnapshot snapshot;
-  snapshot.runId = id;
-  snapshot.projectId = projectId;
-  const engine::RunRecord record = resumed.reopen(snapshot, engine::RunPaths::latest(folder, id));
-  resumed.rewindTo(8, record);  // its checkpoint was at step 8
-  const engine::RunCatalogue catalogue(folder);
-  const auto points = catalogue.store().metrics(id, "train/loss");
-  EXPECT_EQ(points.size(), size_t{8});
-  for (size_t i = 0; i < points.size(); ++i) {
-    EXPECT_EQ(points[i].step, static_cast<int64_t>(i + 1));
-    EXPECT_NEAR(points[i].value, 4.0 / static_cast<double>(i + 1), 1e-12);
-    EXPECT_NEAR(points[i].wallSeconds, 0.5 * static_cast<double>(i + 1), 1e-12);
-  }
+  const std::string keptFile = engine::RunPaths::unwrittenMetrics(folder, id);
+  const std::string keptCopy = (scratch.folder() / "kept-copy.tsv").string();
+  std::filesystem::copy_file(keptFile, keptCopy);
+  const auto resume = [&] {
+    engine::RunJournal resumed(folder, true);
+    engine::TrainingSnapshot snapshot;
+    snapshot.runId = id;
+    snapshot.projectId = projectId;
+    const engine::RunRecord record =
+        resumed.reopen(snapshot, engine::RunPaths::latest(folder, id));
+    resumed.rewindTo(8, record);  // its checkpoint was at step 8
+  };
+  const auto expectEightPoints = [&] {
+    const engine::RunCatalogue catalogue(folder);
+    const auto points = catalogue.store().metrics(id, "train/loss");
+    EXPECT_EQ(points.size(), size_t{8});
+    for (size_t i = 0; i < points.size(); ++i) {
+      EXPECT_EQ(points[i].step, static_cast<int64_t>(i + 1));
+      EXPECT_NEAR(points[i].value, 4.0 / static_cast<double>(i + 1), 1e-12);
+      EXPECT_NEAR(points[i].wallSeconds, 0.5 * static_cast<double>(i + 1), 1e-12);
+    }
+  };
+  resume();
+  expectEightPoints();
   // Written once: nothing is left to write again.
   for (const auto& entry :
        std::filesystem::directory_iterator(engine::RunPaths::checkpointFolder(folder, id))) {
     EXPECT_MSG(entry.path().filename() == "writer.lock", entry.path().string());
   }
+  // A crash after they were written and before their file went: the next resume finds the
+  // file again, and its points are not drawn twice.
+  std::filesystem::copy_file(keptCopy, keptFile);
+  resume();
+  expectEightPoints();
 }
 
 // A validation shows a problem solved when a model that gets exactly 1% wrong would do as well
