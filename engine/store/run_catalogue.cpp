@@ -172,16 +172,21 @@ std::string RunCatalogue::checkpointToAnalyse(int64_t runId) const {
   return found.front().path;
 }
 
-std::string RunCatalogue::wholeAlternativeTo(const std::string& checkpoint) const {
+std::optional<RunCheckpoint> RunCatalogue::wholeAlternative(const std::string& checkpoint) const {
   for (const RunCheckpoint& mine : allCheckpoints()) {
     if (mine.path != checkpoint) continue;
     for (const RunCheckpoint& other : checkpoints(mine.runId)) {
-      if (other.path == checkpoint || !checkpointFileProblem(other.path).empty()) continue;
-      return "; its " + other.kind + " checkpoint (step " + std::to_string(other.step) +
-             ") is whole: " + other.path;
+      if (other.path != checkpoint && checkpointFileProblem(other.path).empty()) return other;
     }
   }
-  return "";
+  return std::nullopt;
+}
+
+std::string RunCatalogue::wholeAlternativeTo(const std::string& checkpoint) const {
+  const std::optional<RunCheckpoint> other = wholeAlternative(checkpoint);
+  if (!other) return "";
+  return "; its " + other->kind + " checkpoint (step " + std::to_string(other->step) +
+         ") is whole: " + other->path;
 }
 
 ResumePoint RunCatalogue::resumePoint(int64_t runId) const {

@@ -83,6 +83,8 @@ class RunCatalogue {
   // checkpoint when that one is whole ("; its latest checkpoint (step 30) is whole: <path>"),
   // for the refusal to end with; "" when there is none.
   std::string wholeAlternativeTo(const std::string& checkpoint) const;
+  // The same as a record: the run's other checkpoint, read whole; nullopt when there is none.
+  std::optional<RunCheckpoint> wholeAlternative(const std::string& checkpoint) const;
   // Where a resume of run `runId` (with 0, the newest run that did not finish) starts, each
   // checkpoint read whole to find damage before training starts; throws std::runtime_error
   // when there is no such run.

@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "engine/config/project_file.h"
@@ -33,7 +34,7 @@ void recordTestResult(RunStore& store, int64_t runId, const LossFigures& figures
 }
 
 RunTestEvaluation evaluateRunOnTest(const std::string& projectFolder, int64_t runId,
-                                    JobContext* job) {
+                                    JobContext* job, const std::string& checkpointPath) {
   reportTo(job, 0.0, "reading the run");
   RunCatalogue catalogue(projectFolder, RunCatalogue::Access::ReadWrite);
   const auto record = catalogue.run(runId);
@@ -49,7 +50,16 @@ RunTestEvaluation evaluateRunOnTest(const std::string& projectFolder, int64_t ru
     throw std::runtime_error("run " + std::to_string(runId) + " has no data section");
   }
   RunTestEvaluation result;
-  result.checkpoint = catalogue.checkpointToAnalyse(runId);
+  result.checkpoint =
+      checkpointPath.empty() ? catalogue.checkpointToAnalyse(runId) : checkpointPath;
+  if (!checkpointPath.empty()) {
+    const auto own = catalogue.checkpoints(runId);
+    if (std::none_of(own.begin(), own.end(),
+                     [&](const RunCheckpoint& mine) { return mine.path == checkpointPath; })) {
+      throw std::runtime_error("'" + checkpointPath + "' is not a checkpoint of run " +
+                               std::to_string(runId));
+    }
+  }
 
   reportTo(job, 0.02, "loading the checkpoint and the corpus");
   Checkpoint checkpoint = Checkpoint::openOfRun(result.checkpoint, catalogue);

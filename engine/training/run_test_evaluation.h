@@ -21,8 +21,11 @@ struct RunTestEvaluation {
 // trainer records a finished run's (recordTestResult, at the run's last step). Runs on the
 // calling thread, reporting to `job` (may be null) and stopping when it is cancelled; throws
 // with the reason in words (no checkpoint, corpus missing, another model, run being written).
+// `checkpoint`, when given, is the one of the run's checkpoints to score instead (the latest
+// when the best cannot be read, say).
 RunTestEvaluation evaluateRunOnTest(const std::string& projectFolder, int64_t runId,
-                                    JobContext* job = nullptr);
+                                    JobContext* job = nullptr,
+                                    const std::string& checkpoint = std::string());
 
 // The one record of a test figure: the run's test result, and test/bpc (test/bpw for word
 // counts) metric points at `step`, `epoch`, `wallSeconds`.

@@ -328,6 +328,7 @@ case $case in
       >"$work/resume.out" 2>&1 || { cat "$work/resume.out"; fail "resume from best"; }
     damage "$work/checkpoints/run-1/best.pt"
     for command in "sample $project --length 5" "eval $project" \
+                   "sample $project --checkpoint $work/checkpoints/run-1/best.pt --length 5" \
                    "export $project --output $work/model.pt"; do
       # shellcheck disable=SC2086
       refused "best.pt' is corrupt" $command

@@ -470,69 +470,6 @@ bool RunsPanel::isEvaluating() const {
   return evaluation_ != nullptr;
 }
 
-void RunsPanel::evaluateSelected() {
-  const QList<qint64> ids = selectedRunIds();
-  if (ids.size() != 1 || isEvaluating() || document_.isUntitled()) return;
-  const qint64 runId = ids.first();
-  const std::string folder = toNativePath(document_.folder());
-  auto result = std::make_shared<engine::RunTestEvaluation>();
-  evaluation_ = new BackgroundJob(
-      [folder, runId, result](engine::JobContext& context) {
-        *result = engine::evaluateRunOnTest(folder, runId, &context);
-      },
-      this);
-  evaluatingRun_ = runId;
-  const QString title = runTitle(runId);
-  const auto end = [this] {
-    evaluation_->deleteLater();
-    evaluation_ = nullptr;
-    evaluatingRun_ = 0;
-    progress_->setVisible(false);
-    cancel_->setVisible(false);
-    updateActions();
-  };
-  connect(evaluation_, &BackgroundJob::progress, this,
-          [this](double fraction, const QString& phase) {
-            progress_->setValue(static_cast<int>(fraction * 1000));
-            footer_->setFullText(tr("Evaluating %1: %2…").arg(runTitle(evaluatingRun_), phase));
-          });
-  connect(evaluation_, &BackgroundJob::succeeded, this, [this, end, result, runId, title] {
-    end();
-    const engine::LossFigures& f = result->figures;
-    QString detail =
-        tr("%1 bits/symbol, perplexity %2 on %3 test symbols")
-            .arg(formatLoss(f.bitsPerSymbol), formatValue(f.perplexity), formatCount(f.symbols));
-    if (f.words > 0) detail += tr("; %1 bits/word").arg(formatLoss(f.bitsPerWord));
-    detail += tr(".\nCheckpoint %1; recorded as the run's test result.")
-                  .arg(QDir::toNativeSeparators(fromNativePath(result->checkpoint)));
-    banner_->showMessage(RunBanner::Kind::Success, tr("Test evaluation of %1").arg(title), detail);
-    refresh();
-    showMessage(tr("%1: test %2 bits/symbol").arg(title, formatLoss(f.bitsPerSymbol)));
-    emit evaluationFinished(runId, true, detail);
-  });
-  connect(evaluation_, &BackgroundJob::failed, this, [this, end, runId, title](const QString& why) {
-    end();
-    banner_->showMessage(RunBanner::Kind::Failure, tr("Evaluation of %1 failed").arg(title), why);
-    showMessage(tr("Evaluation of %1 failed: %2").arg(title, why));
-    emit evaluationFinished(runId, false, why);
-  });
-  connect(evaluation_, &BackgroundJob::cancelled, this, [this, end, runId, title] {
-    end();
-    showMessage(tr("Evaluation of %1 cancelled").arg(title));
-    emit evaluationFinished(runId, false, tr("cancelled"));
-  });
-  progress_->setValue(0);
-  progress_->setVisible(true);
-  cancel_->setVisible(true);
-  footer_->setFullText(tr("Evaluating %1…").arg(title));
-  updateActions();
-  evaluation_->start();
-}
-
-void RunsPanel::cancelEvaluation() {
-  if (evaluation_) evaluation_->cancel();
-}
-
 QString RunsPanel::trialsNote(const QList<qint64>& ids) const {
   QString note;
   try {

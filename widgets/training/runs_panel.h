@@ -120,6 +120,9 @@ class RunsPanel : public QWidget {
   // The run's latest checkpoint cannot be resumed from (`point` says why): the banner says
   // so, with a link that resumes from its best checkpoint when that one is whole.
   void offerBestCheckpoint(qint64 runId, const engine::ResumePoint& point);
+  // Scores `checkpoint` (the run's best, else its latest, when empty) on the test split; one
+  // that cannot be read is said with a link to the run's other checkpoint when that is whole.
+  void evaluateRun(qint64 runId, const QString& checkpoint);
   // "3 runs, 2 finished", and how many the filter shows.
   void updateFooter();
   // What deleting the runs `ids` does to experiments they are trials of ("" when none is).

@@ -214,6 +214,14 @@ MRNN_TEST(two_writers_never_share_a_run) {
     EXPECT_THROWS_WITH(engine::RunBusyError, engine::evaluateRunOnTest(project.folder, 1),
                        "being written");
   }
+  // A checkpoint named for the evaluation must be the run's own.
+  const auto others = engine::RunCatalogue(project.folder).checkpoints(2);
+  EXPECT(!others.empty());
+  if (!others.empty()) {
+    EXPECT_THROWS_WITH(std::runtime_error,
+                       engine::evaluateRunOnTest(project.folder, 1, nullptr, others.front().path),
+                       "is not a checkpoint of run 1");
+  }
   const auto resumed = trainWith(longer, first.latestCheckpoint);
   EXPECT_MSG(resumed.finished, resumed.reason);
   EXPECT_EQ(stateOf(project, first.runId).steps, int64_t{4});

@@ -121,7 +121,6 @@ class RunsPanelTest : public QObject {
   void aRunWhoseProcessDiedReadsInterrupted();
   void aRunAnotherProcessWritesIsNeitherResumedNorDeleted();
   void projectWithoutRunsCreatesNoDatabase();
-  void evaluateScoresTheBestCheckpointAndRecordsIt();
   void renderScreenshot();
 
  private:
@@ -714,47 +713,6 @@ void RunsPanelTest::projectWithoutRunsCreatesNoDatabase() {
   QVERIFY(label->text().contains(QStringLiteral("No runs yet")));
   QVERIFY(!QFileInfo::exists(empty.folder() + QStringLiteral("/runs.sqlite")));
   QVERIFY(!panel.exportAction()->isEnabled());
-}
-
-void RunsPanelTest::evaluateScoresTheBestCheckpointAndRecordsIt() {
-  // A real run in its own project: the trainer records its test figure at the end.
-  TrainingTestProject project;
-  ProjectDocument document;
-  QCOMPARE(project.loadInto(document), QString());
-  TrainingController controller(document);
-  QSignalSpy finished(&controller, &TrainingController::finished);
-  QVERIFY(controller.start());
-  QVERIFY(finished.wait(60000));
-  const double trainerTest = finished.at(0).at(0).value<mrnn::engine::FinishedEvent>().test;
-  QVERIFY(trainerTest > 0);
-  const qint64 runId = controller.runId();
-  const std::string database = mrnn::engine::RunPaths::database(project.folder().toStdString());
-  RunStore(database).setTestResult(runId, 9.0);  // overwritten by the evaluation below
-
-  RunsPanel panel(document);
-  panel.attachController(&controller);
-  panel.show();
-  QCOMPARE(
-      panel.model()->index(panel.model()->rowOfRun(runId), RunsTableModel::Test).data().toString(),
-      QStringLiteral("9.0000"));
-  panel.selectRuns({runId});
-  QSignalSpy evaluated(&panel, &RunsPanel::evaluationFinished);
-  panel.evaluateSelected();
-  QVERIFY(panel.isEvaluating());
-  QVERIFY(!panel.evaluateAction()->isEnabled());
-  QVERIFY(evaluated.wait(60000));
-  QVERIFY2(evaluated.at(0).at(1).toBool(), qPrintable(evaluated.at(0).at(2).toString()));
-  // The same checkpoint (best), split and settings as the trainer's: the same figure.
-  const auto stored = RunStore(database).run(runId);
-  QVERIFY(stored->testResult.has_value());
-  QVERIFY2(std::fabs(*stored->testResult - trainerTest) < 1e-6,
-           qPrintable(QStringLiteral("%1 vs %2").arg(*stored->testResult).arg(trainerTest)));
-  QCOMPARE(RunStore(database).metrics(runId, "test/bpc").size(), size_t(2));
-  QCOMPARE(
-      panel.model()->index(panel.model()->rowOfRun(runId), RunsTableModel::Test).data().toString(),
-      QString::number(trainerTest, 'f', 4));
-  QVERIFY(panel.banner()->text().contains(QStringLiteral("bits/symbol")));
-  QVERIFY(!panel.isEvaluating());
 }
 
 void RunsPanelTest::renderScreenshot() {
