@@ -181,8 +181,7 @@ MRNN_TEST(metrics_a_held_database_kept_waiting_at_a_stop_are_written_when_the_ru
     engine::TrainingSnapshot snapshot;
     snapshot.runId = id;
     snapshot.projectId = projectId;
-    const engine::RunRecord record =
-        resumed.reopen(snapshot, engine::RunPaths::latest(folder, id));
+    const engine::RunRecord record = resumed.reopen(snapshot, engine::RunPaths::latest(folder, id));
     resumed.rewindTo(8, record);  // its checkpoint was at step 8
   };
   const auto expectEightPoints = [&] {
