@@ -25,6 +25,9 @@ struct ExperimentPaths {
                               int64_t trial) {
     return folder(projectFolder, experiment) + "/trial-" + std::to_string(trial + 1) + ".log";
   }
+  // How much of a trial log's end is read for its last words or step: a long training's log
+  // can be larger than any text file read whole.
+  static constexpr uint64_t kTrialLogTailBytes = uint64_t{1} << 20;
 
   // The Slurm executor (docs/distributed.md).
   static std::string slurmFolder(const std::string& projectFolder, const std::string& experiment) {

@@ -7,9 +7,9 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <map>
+#include <sstream>
 #include <thread>
 
 #include "engine/config/loss_unit.h"
@@ -19,6 +19,7 @@
 #include "engine/experiment/queue_run.h"
 #include "engine/experiment/trial_executor.h"
 #include "engine/experiment/trial_executors.h"
+#include "engine/io/atomic_file.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_lock.h"
 #include "engine/store/text_format.h"
@@ -35,9 +36,15 @@ int64_t firstBudget(const ExperimentPlan& plan) {
 }
 
 // The last line of a trial's log that says something: why a child that left no failed run
-// (it could not start) ended.
+// (it could not start) ended. Only the log's end is read: a long training's log is large.
 std::string lastLogLine(const std::string& path) {
-  std::ifstream in(path);
+  std::string tail;
+  try {
+    tail = readFileTail(path, ExperimentPaths::kTrialLogTailBytes);
+  } catch (const std::exception&) {
+    return "";  // none, or no file (a FIFO is not waited on)
+  }
+  std::istringstream in(tail);
   std::string line;
   std::string last;
   while (std::getline(in, line)) {

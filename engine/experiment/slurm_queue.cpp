@@ -166,8 +166,14 @@ void describeSlurmJobs(const std::string& projectFolder, const std::string& expe
       // Not interrupted: Slurm has it. How far it came is in its log (its database is the
       // job's alone while it runs).
       row.interrupted = false;
-      const auto log = readIfPresent(ExperimentPaths::trialLog(projectFolder, experiment, index));
-      const int64_t step = log ? lastLoggedStep(*log) : -1;
+      int64_t step = -1;
+      try {
+        step =
+            lastLoggedStep(readFileTail(ExperimentPaths::trialLog(projectFolder, experiment, index),
+                                        ExperimentPaths::kTrialLogTailBytes));
+      } catch (const std::exception&) {
+        // No log yet (the job has not started), or no file: no step to say.
+      }
       if (step >= 0) row.job += ", step " + std::to_string(step) + " in its log";
       continue;
     }

@@ -145,16 +145,10 @@ void writeFileAtomically(const std::string& path, const std::string& contents) {
   syncFolderOf(path);
 }
 
-std::string readWholeFile(const std::string& path, uint64_t maxBytes) {
-  struct stat status {};
-  const int fd = openRegularFile(path, status);
-  const auto size = static_cast<uint64_t>(status.st_size);
-  if (size > maxBytes) {
-    ::close(fd);
-    throw FileReadError(path, "cannot read",
-                        "it is " + std::to_string(size) + " bytes, more than the " +
-                            std::to_string(maxBytes) + " such a file may hold");
-  }
+namespace {
+
+// Reads up to `size` bytes from `fd` at its offset, then closes it; fewer when it shrank.
+std::string readAndClose(int fd, uint64_t size, const std::string& path) {
   std::string contents(static_cast<size_t>(size), '\0');
   size_t got = 0;
   while (got < contents.size()) {
@@ -171,6 +165,34 @@ std::string readWholeFile(const std::string& path, uint64_t maxBytes) {
   ::close(fd);
   contents.resize(got);
   return contents;
+}
+
+}  // namespace
+
+std::string readWholeFile(const std::string& path, uint64_t maxBytes) {
+  struct stat status {};
+  const int fd = openRegularFile(path, status);
+  const auto size = static_cast<uint64_t>(status.st_size);
+  if (size > maxBytes) {
+    ::close(fd);
+    throw FileReadError(path, "cannot read",
+                        "it is " + std::to_string(size) + " bytes, more than the " +
+                            std::to_string(maxBytes) + " such a file may hold");
+  }
+  return readAndClose(fd, size, path);
+}
+
+std::string readFileTail(const std::string& path, uint64_t maxBytes) {
+  struct stat status {};
+  const int fd = openRegularFile(path, status);
+  const auto size = static_cast<uint64_t>(status.st_size);
+  const uint64_t start = size > maxBytes ? size - maxBytes : 0;
+  if (::lseek(fd, static_cast<off_t>(start), SEEK_SET) < 0) {
+    const int error = errno;
+    ::close(fd);
+    failReading("cannot read", path, error);
+  }
+  return readAndClose(fd, size - start, path);
 }
 
 void requireRegularFile(const std::string& path) {

@@ -43,6 +43,10 @@ class FileReadError : public std::runtime_error {
 // waiting on it or reading from it).
 std::string readWholeFile(const std::string& path, uint64_t maxBytes = kMaxTextFileBytes);
 
+// The last `maxBytes` of a regular file (all of it when it is smaller), for a log whose end is
+// what is read: a long training's log is read no further than that. Throws like readWholeFile.
+std::string readFileTail(const std::string& path, uint64_t maxBytes);
+
 // Throws like readWholeFile (FileReadError) when `path` is not a regular file that can be
 // opened.
 void requireRegularFile(const std::string& path);

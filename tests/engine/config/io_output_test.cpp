@@ -225,3 +225,22 @@ MRNN_TEST(a_whole_file_read_refuses_devices_and_fifos_at_once_and_bounds_size) {
   EXPECT_MSG(contains(why, "1000 bytes, more than the 999"), why);
   EXPECT_EQ(engine::readWholeFile(big, 1000).size(), size_t{1000});
 }
+
+// A log's end: the last bytes of a file of any size, all of a small one, a FIFO refused at once.
+MRNN_TEST(a_files_tail_is_its_last_bytes_and_no_fifo_is_waited_on) {
+  Scratch scratch;
+  const std::string log = scratch.file("run.log", std::string(5000, 'x') + "last line\n");
+  EXPECT_EQ(engine::readFileTail(log, 10), std::string("last line\n"));
+  EXPECT_EQ(engine::readFileTail(log, 1u << 20).size(), size_t{5010});
+  const std::string fifo = (scratch.folder / "pipe").string();
+  EXPECT(::mkfifo(fifo.c_str(), 0600) == 0);
+  const auto started = std::chrono::steady_clock::now();
+  std::string why;
+  try {
+    engine::readFileTail(fifo, 10);
+  } catch (const std::runtime_error& error) {
+    why = error.what();
+  }
+  EXPECT_MSG(contains(why, "it is a") && contains(why, fifo), why);
+  EXPECT(std::chrono::steady_clock::now() - started < std::chrono::seconds(2));
+}

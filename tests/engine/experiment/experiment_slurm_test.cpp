@@ -572,6 +572,19 @@ MRNN_TEST(status_shows_each_job_its_logged_step_and_what_ended_jobs_left) {
   engine::describeSlurmJobs(plan.folder(), plan.experiment.name, jobs, &states, rows);
   EXPECT_EQ(rows[0].job, "job 5_1: running on n3 for 0:42, step 50 in its log");
   EXPECT(!rows[0].interrupted);
+  // The defect: a long training's log, larger than a text file read whole, said no step.
+  {
+    std::string log;
+    const std::string line = "epoch 0.1  step 1  loss 3.0000  bits/sym 4.3000  6520 sym/s\n";
+    log.reserve((size_t{65} << 20) + line.size());
+    while (log.size() < (size_t{65} << 20)) log += line;
+    log += "epoch 9.9  step 90000  loss 1.2\n";
+    folder.write("experiment-logs/e/trial-1.log", log);
+  }
+  std::vector<engine::TrialProgress> again(1);
+  again[0].trial.status = TrialStatus::Running;
+  engine::describeSlurmJobs(plan.folder(), plan.experiment.name, {{0, "5_1"}}, &states, again);
+  EXPECT_EQ(again[0].job, "job 5_1: running on n3 for 0:42, step 90000 in its log");
   EXPECT_MSG(rows[1].job.find("job 5_2: ended, left run 1 of its folder stopped at step 20; "
                               "`mrnn experiment run` collects it") == 0,
              rows[1].job);
