@@ -167,13 +167,16 @@ std::vector<CommandHelp> experimentHelps() {
        "run (or resume) the queue until every trial is done",
        "usage: mrnn experiment run <experiment.yaml | project folder>\n"
        "                           [--experiment NAME] [--slots N] [--threads N]\n"
-       "                           [--replan] [--executor local|slurm]\n",
+       "                           [--replan] [--retry-failed] [--executor local|slurm]\n",
        "Runs (or resumes) the experiment's queue until every trial is done; exit 0 all done, 1 "
        "some failed, 3 stopped, 4 already running.",
        {experimentLine(),
         {"slots", "N", "trials at once; default the experiment's slots, else one per core or GPU"},
         {"threads", "N", "threads per trial; default the experiment's threads, else cores / slots"},
         {"replan", "", "plan changed trials afresh; their old runs stay, with a note"},
+        {"retry-failed", "",
+         "train failed trials again, each from its run's last checkpoint (after a full disk, "
+         "a kill)"},
         {"executor", "local|slurm",
          "where trials train; default the experiment's executor, else local"}},
        "mrnn experiment run projects/krause-hutter --experiment size-dropout-quick"},

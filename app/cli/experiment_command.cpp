@@ -47,7 +47,7 @@ std::string executorNames(const std::string& between, const std::string& last) {
 
 std::string experimentUsage() {
   return "usage: mrnn experiment plan|run|status|stop|table <experiment.yaml | project folder>\n"
-         "         [--experiment NAME] [--slots N] [--threads N] [--replan]\n"
+         "         [--experiment NAME] [--slots N] [--threads N] [--replan] [--retry-failed]\n"
          "         [--executor " +
          executorNames("|", "|") + "] [--format text|csv|json] [--output FILE]\n";
 }
@@ -120,6 +120,7 @@ int run(const CommandLine& args, const engine::ExperimentPlan& plan, const StopS
   options.slotCount = positiveInteger(args, "slots", 0);
   options.threads = threadsOption(args);
   options.replan = args.has("replan");
+  options.retryFailed = args.has("retry-failed");
   options.gpus =
       torch::cuda::is_available() ? static_cast<int64_t>(torch::cuda::device_count()) : 0;
   options.stop = &signals.token();
@@ -376,8 +377,8 @@ int runExperimentCommand(const CommandLine& args, std::ostream& out, std::ostrea
   const bool known =
       words.size() == 3 && std::find(verbs.begin(), verbs.end(), words[1]) != verbs.end();
   const auto unknown =
-      args.unknownOptions({"experiment", "slots", "threads", "replan", "format", "output", "force",
-                           "trial", "executor", "run-folder", "exit-file"});
+      args.unknownOptions({"experiment", "slots", "threads", "replan", "retry-failed", "format",
+                           "output", "force", "trial", "executor", "run-folder", "exit-file"});
   if (!known || !unknown.empty()) {
     err << experimentUsage();
     if (!unknown.empty()) err << "unknown option " << unknown.front() << "\n";

@@ -377,6 +377,14 @@ void matchLedgerToPlan(const ExperimentPlan& plan, const QueueOptions& options,
   }
   syncLedger(plan, ledger, options.replan, &catalogue.store());
   checkTrialsExecutor(plan, ledger, catalogue.store(), executor);
+  if (!options.retryFailed) return;
+  for (const TrialRecord& row : ledger.trials(plan.experiment.name)) {
+    if (row.status != TrialStatus::Failed) continue;
+    ledger.setStatus(plan.experiment.name, row.trial, TrialStatus::Queued);
+    log(describeTrial(row) + " failed" + (row.reason.empty() ? "" : " (" + row.reason + ")") +
+        "; it trains again" +
+        (row.runId > 0 ? ", from its run's last whole checkpoint when it has one" : ""));
+  }
 }
 
 // The trials that may start now, in the ledger's order.
@@ -441,7 +449,9 @@ QueueOutcome finishQueue(const QueueRun& queue) {
   }
   bool failed = false;
   for (const TrialRecord& row : rows) failed = failed || row.status == TrialStatus::Failed;
-  queue.log(failed ? "finished; some trials failed" : "finished: every trial done");
+  queue.log(failed ? "finished; some trials failed (`mrnn experiment run --retry-failed` trains "
+                     "them again, each from its run's last checkpoint)"
+                   : "finished: every trial done");
   return failed ? QueueOutcome::SomeFailed : QueueOutcome::AllDone;
 }
 

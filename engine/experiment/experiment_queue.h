@@ -44,6 +44,9 @@ struct QueueOptions {
   // GPU, each child seeing only its own (CUDA_VISIBLE_DEVICES).
   int64_t gpus = 0;
   bool replan = false;
+  // Failed trials are queued again, each going on from its run's last whole checkpoint (a new
+  // run when it has none): for failures from outside (a disk that filled, a process killed).
+  bool retryFailed = false;
   std::function<void(const std::string&)> log;  // one line per event, for the terminal
   const StopToken* stop = nullptr;              // stopped by a signal handler or the GUI
   int pollMilliseconds = 200;

@@ -175,6 +175,54 @@ YAML
     "$mrnn" experiment table "$experiment" | grep -Eq "failed: training could not start" ||
       fail "table does not say why"
     ;;
+  retry-failed)
+    # The defect: a trial that failed for a reason outside it (killed twice by the kernel's
+    # out-of-memory killer, a disk that filled) stayed failed: every later run ended at once,
+    # and nothing could train it again. `--retry-failed` does, from its run's last checkpoint.
+    write_project 1500 50
+    cat >"$experiment" <<'YAML'
+experiment:
+  axes:
+    - key: training.optimizer.lr
+      values: [0.01]
+  slots: 1
+YAML
+    "$mrnn" experiment run "$experiment" >"$work/run.out" 2>&1 &
+    queue=$!
+    wait_for_first_checkpoint
+    # Killed as the out-of-memory killer would, then its second child too.
+    killed=""
+    for _ in 1 2; do
+      child=""
+      for _ in $(seq 1 300); do
+        child=$(pgrep -f "experiment trial .*grid.yaml" | grep -vx "${killed:-none}" | head -1)
+        [ -n "$child" ] && break
+        sleep 0.05
+      done
+      [ -n "$child" ] || fail "no trial process to kill"
+      kill -9 "$child"
+      killed=$child
+    done
+    wait "$queue"
+    status=$?
+    cat "$work/run.out"
+    [ "$status" -eq 1 ] || fail "experiment run exited $status, not 1"
+    grep -Eq "trial #1 .* failed: killed by signal 9 twice" "$work/run.out" ||
+      fail "trial 1 did not fail"
+    grep -q -- "--retry-failed" "$work/run.out" || fail "the end does not say how to retry"
+    run_queue 1 again  # without the option the failure stands
+    grep -q "started" "$work/again.out" && fail "a failed trial started without --retry-failed"
+    "$mrnn" experiment run "$experiment" --retry-failed >"$work/retry.out" 2>&1 ||
+      { cat "$work/retry.out"; fail "the retry did not finish the trial"; }
+    cat "$work/retry.out"
+    grep -Eq "trial #1 .* failed \(killed by signal 9 twice.*\); it trains again" \
+      "$work/retry.out" || fail "the retry does not say what it does"
+    grep -q "resuming .*run-1/" "$work/experiment-logs/grid/trial-1.log" ||
+      fail "the retried trial did not resume its run"
+    "$mrnn" experiment status "$experiment" | tee "$work/status.out"
+    grep -Eq "^#1 .* done +1 +1500/1500 " "$work/status.out" || fail "trial 1 not done"
+    [ "$(run_count)" -eq 1 ] || fail "the retried trial did not go on with its own run"
+    ;;
   halving)
     write_project 40 10
     cat >"$experiment" <<'YAML'

@@ -9,6 +9,7 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSplitter>
 #include <QStyle>
 #include <QTabWidget>
@@ -580,7 +581,7 @@ void ExperimentsPanel::updateQueueLabel() {
                  .arg(chosen.count);
     } else if (done + failed + cut >= total) {
       text = tr("Finished: %1 of %2 done").arg(done).arg(total);
-      if (failed > 0) text += tr(", %1 failed").arg(failed);
+      if (failed > 0) text += tr(", %1 failed (Launch can train them again)").arg(failed);
       if (cut > 0) text += tr(", %1 cut by halving").arg(cut);
     } else {
       text = tr("Stopped: %1 of %2 done; Launch goes on from the checkpoints").arg(done).arg(total);
@@ -618,7 +619,7 @@ void ExperimentsPanel::updateQueueLabel() {
           : tr("Launch: %1").arg(text));
 }
 
-bool ExperimentsPanel::launch(bool replan) {
+bool ExperimentsPanel::launch(bool replan, bool retryFailed) {
   if (!plan_ || program_.isEmpty() || document_.isUntitled() || isQueueRunning()) {
     updateQueueLabel();
     return false;
@@ -628,6 +629,7 @@ bool ExperimentsPanel::launch(bool replan) {
   QDir().mkpath(QFileInfo(log).absolutePath());
   QStringList arguments{QStringLiteral("experiment"), QStringLiteral("run"), file_.path()};
   if (replan) arguments.append(QStringLiteral("--replan"));
+  if (retryFailed) arguments.append(QStringLiteral("--retry-failed"));
   {
     // Each launch is marked in the log, so that its last line is this run's.
     QFile marker;
@@ -666,7 +668,44 @@ void ExperimentsPanel::launchAsked() {
     if (answer == QMessageBox::Yes) launch(true);
     return;
   }
-  launch(false);
+  const qint64 failed = snapshot_.count(engine::TrialStatus::Failed);
+  if (failed == 0) {
+    launch(false);
+    return;
+  }
+  // Failed trials stay failed unless asked: a failure from outside the trial (a full disk, a
+  // process killed) goes away, a model's own (NaN) comes back.
+  QString reason;
+  for (const engine::TrialProgress& row : snapshot_.progress) {
+    if (row.trial.status == engine::TrialStatus::Failed && !row.trial.reason.empty()) {
+      reason = QString::fromStdString(row.trial.reason);
+      break;
+    }
+  }
+  const qint64 waiting =
+      snapshot_.count(engine::TrialStatus::Queued) + snapshot_.count(engine::TrialStatus::Running);
+  QMessageBox box(QMessageBox::Question, tr("Failed Trials"),
+                  tr("%1 of this experiment failed%2. Train them again, each from its run's last "
+                     "checkpoint?")
+                      .arg(plural(failed, tr("trial"), tr("trials")),
+                           reason.isEmpty() ? QString() : tr(" (%1)").arg(reason)),
+                  QMessageBox::NoButton, this);
+  box.setObjectName(QStringLiteral("retryFailedBox"));
+  box.setInformativeText(
+      tr("Retry Failed suits a failure from outside the trial: a disk that "
+         "filled, a process killed. One the model brings on itself (its loss "
+         "became NaN) is likely to come back."));
+  QPushButton* retry = box.addButton(tr("Retry Failed"), QMessageBox::AcceptRole);
+  QPushButton* without =
+      waiting > 0 ? box.addButton(tr("Launch Without Them"), QMessageBox::NoRole) : nullptr;
+  box.addButton(QMessageBox::Cancel);
+  box.setDefaultButton(retry);
+  box.exec();
+  if (box.clickedButton() == retry) {
+    launch(false, true);
+  } else if (without != nullptr && box.clickedButton() == without) {
+    launch(false);
+  }
 }
 
 void ExperimentsPanel::togglePause() {

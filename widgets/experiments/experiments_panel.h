@@ -86,9 +86,11 @@ class ExperimentsPanel : public QWidget {
 
  public slots:
   // Starts the queue; with `replan`, `--replan` (trials that ran with an earlier version of
-  // the experiment train again). Returns false with the reason shown when it cannot start.
-  bool launch(bool replan = false);
-  // Asks (when trials ran with an earlier version) then launch(); the Launch button.
+  // the experiment train again); with `retryFailed`, `--retry-failed`. Returns false with the
+  // reason shown when it cannot start.
+  bool launch(bool replan = false, bool retryFailed = false);
+  // Asks (when trials ran with an earlier version, or some failed) then launch(); the Launch
+  // button.
   void launchAsked();
   void togglePause();
   void stop();

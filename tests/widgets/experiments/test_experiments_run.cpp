@@ -1,5 +1,9 @@
+#include <QAbstractButton>
+#include <QApplication>
 #include <QLabel>
+#include <QMessageBox>
 #include <QTableWidget>
+#include <QTimer>
 #include <QToolButton>
 #include <QtTest>
 
@@ -11,7 +15,9 @@
 #include <map>
 #include <thread>
 
+#include "engine/experiment/experiment_queue.h"
 #include "engine/experiment/queue_control.h"
+#include "engine/store/experiment_ledger.h"
 #include "engine/store/run_catalogue.h"
 #include "experiment_test_project.h"
 #include "widgets/experiments/axes_editor.h"
@@ -69,6 +75,7 @@ class ExperimentsRunTest : public QObject {
   void gridRunsEndToEndThroughThePanel();
   void pauseContinueStopAndLaunchAgain();
   void aLinkOrFifoAtTheQueueLogIsLeftAlone();
+  void failedTrialsAreTrainedAgainWhenAsked();
 };
 
 // A 2x2 grid (LSTM and mLSTM at about 3,000 parameters x two learning rates) of 40 steps
@@ -238,6 +245,55 @@ void ExperimentsRunTest::aLinkOrFifoAtTheQueueLogIsLeftAlone() {
   QVERIFY(file.open(QIODevice::ReadOnly));
   QCOMPARE(file.readAll(), QByteArray("a file of the user's\n"));
   QVERIFY(!panel.isQueueRunning());
+}
+
+// The defect: trials that failed for a reason outside them (a disk that filled, a process
+// killed twice) stayed failed: Launch ended at once, and nothing in the window could train them
+// again. Launch now asks, and Retry Failed trains them.
+void ExperimentsRunTest::failedTrialsAreTrainedAgainWhenAsked() {
+  test::ExperimentTestProject project(40, "[1]");
+  QVERIFY(project.ok());
+  ProjectDocument document;
+  document.load(project.projectFile());
+  ExperimentsPanel panel(document);
+  panel.setProgram(QStringLiteral(MRNN_CLI_PATH));
+  QVERIFY2(panel.plan().has_value(), qPrintable(panel.problemLabel()->text()));
+  struct Cleanup {
+    QString folder;
+    ~Cleanup() { stopQueue(folder); }
+  } cleanup{project.folder()};
+  {
+    engine::ExperimentLedger ledger(panel.plan()->folder());
+    for (const auto& trial : panel.plan()->trials) {
+      engine::TrialRecord record = engine::queuedTrialRecord(*panel.plan(), trial);
+      record.status = engine::TrialStatus::Failed;
+      record.reason = "cannot write './checkpoints/run-1/best.pt': No space left on device";
+      ledger.put(record);
+    }
+  }
+  panel.refreshStatus();
+  QVERIFY2(panel.queueLabel()->text().contains(QStringLiteral("4 failed (Launch can train")),
+           qPrintable(panel.queueLabel()->text()));
+  QString asked;
+  QTimer answer;
+  answer.setInterval(50);
+  connect(&answer, &QTimer::timeout, [&] {
+    auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+    if (box == nullptr || box->objectName() != QLatin1String("retryFailedBox")) return;
+    asked = box->text();
+    for (QAbstractButton* button : box->buttons()) {
+      if (button->text() == QLatin1String("Retry Failed")) button->click();
+    }
+  });
+  answer.start();
+  QTest::mouseClick(panel.launchButton(), Qt::LeftButton);
+  answer.stop();
+  QVERIFY2(asked.contains(QStringLiteral("4 trials of this experiment failed")) &&
+               asked.contains(QStringLiteral("No space left on device")),
+           qPrintable(asked));
+  QTRY_VERIFY_WITH_TIMEOUT(doneTrials(panel) == 4 && !panel.isQueueRunning(), 120000);
+  QVERIFY2(panel.queueLabel()->text().startsWith(QStringLiteral("Finished: 4 of 4 done")),
+           qPrintable(panel.queueLabel()->text()));
 }
 
 QTEST_MAIN(ExperimentsRunTest)
