@@ -81,6 +81,10 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
     if (!experiment.isEmpty()) unapplied << experiment;
     return unapplied.join(QStringLiteral("\n"));
   });
+  files_->keepDrafts([this] { return yaml_->failedDraft(); },
+                     [this](const QString& text) { yaml_->restoreDraft(text); },
+                     [this] { yaml_->revert(); });
+  connect(yaml_, &widgets::YamlView::draftChanged, files_, &ProjectFiles::draftChanged);
   defaultLayout_ = saveState();
   createMenus();
   connectPanels();
@@ -449,7 +453,7 @@ void MainWindow::quitOnSignal(const QString& name) {
   // A draft in the YAML view that reads is applied, and so kept with the other edits.
   const QString draft = yaml_->unappliedDraft();
   QString edits;
-  if (document_->isModified()) {
+  if (document_->isModified() || !draft.isEmpty()) {
     QString problem;
     if (!files_->keepUnsavedEdits(&problem)) {
       edits = tr("; the project's unsaved edits are not saved (%1)").arg(problem);
@@ -460,9 +464,9 @@ void MainWindow::quitOnSignal(const QString& name) {
           tr("; the project's unsaved edits are kept, and offered back when it is opened "
              "again");
     }
-  }
-  if (!draft.isEmpty()) {
-    edits += tr("; the YAML view's text that does not read as a project is lost (%1)").arg(draft);
+    if (!draft.isEmpty()) {
+      edits += tr(" (the YAML view's text, which does not read as a project yet: %1)").arg(draft);
+    }
   }
   std::fprintf(
       stderr, "mrnn-workbench: %s: %s%s\n", qPrintable(name),

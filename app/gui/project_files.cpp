@@ -139,6 +139,18 @@ bool ProjectFiles::keepUnsavedEdits(QString* problem) {
   return keeper_->keepNow(problem);
 }
 
+void ProjectFiles::keepDrafts(std::function<QString()> draft,
+                              std::function<void(const QString&)> restore,
+                              std::function<void()> drop) {
+  keeper_->setDraftSource(std::move(draft));
+  restoreDraft_ = std::move(restore);
+  dropDraft_ = std::move(drop);
+}
+
+void ProjectFiles::draftChanged() {
+  keeper_->draftChanged();
+}
+
 void ProjectFiles::offerKeptEdits() {
   QString problem;
   const std::optional<engine::KeptEdits> kept = keeper_->kept(&problem);
@@ -152,14 +164,20 @@ void ProjectFiles::offerKeptEdits() {
     return;
   }
   const QString when = keptWhen(kept->keptAt);
-  auto* box =
-      selfClosingBox(QMessageBox::Question, tr("Unsaved Edits Kept"),
-                     tr("Edits to %1 that were not saved were kept when the workbench closed (%2).")
-                         .arg(QDir::toNativeSeparators(document_.path()), when),
-                     QStringLiteral("keptEditsBox"), window_);
+  const bool draft = kept->draft && restoreDraft_;
+  auto* box = selfClosingBox(
+      QMessageBox::Question, tr("Unsaved Edits Kept"),
+      draft ? tr("Text typed for %1 in the YAML view, which did not read as a project yet, was "
+                 "kept when the workbench closed (%2).")
+                  .arg(QDir::toNativeSeparators(document_.path()), when)
+            : tr("Edits to %1 that were not saved were kept when the workbench closed (%2).")
+                  .arg(QDir::toNativeSeparators(document_.path()), when),
+      QStringLiteral("keptEditsBox"), window_);
   QString detail =
-      tr("Restore puts them in the window, unsaved: File > Save writes them, and "
-         "Edit > Undo brings back the file's text. Discard forgets them.");
+      draft ? tr("Restore puts it back in the YAML view as it was typed, its problem shown "
+                 "under it; the project takes it once it reads. Discard forgets it.")
+            : tr("Restore puts them in the window, unsaved: File > Save writes them, and "
+                 "Edit > Undo brings back the file's text. Discard forgets them.");
   if (kept->basedOn != engine::fnv1a(document_.diskText())) {
     detail +=
         tr("\n\nThe file was changed since they were made (by another program, or saved "
@@ -171,32 +189,40 @@ void ProjectFiles::offerKeptEdits() {
   box->setDefaultButton(restore);
   box->setEscapeButton(restore);  // nothing is lost by restoring: Undo takes it back
   const std::string text = kept->text;
-  connect(box, &QMessageBox::buttonClicked, this, [this, restore, text](QAbstractButton* clicked) {
-    if (clicked != restore) {
-      keeper_->discard();
-      emit statusMessage(tr("Discarded the unsaved edits kept for this project"));
-      return;
-    }
-    try {
-      engine::Project parsed =
-          engine::parseProject(text, widgets::toNativePath(keeper_->keptFile()));
-      parsed.folder = widgets::toNativePath(document_.folder());
-      document_.editText(text, parsed, tr("Restore unsaved edits"));
-    } catch (const engine::ConfigError& e) {
-      // Out of the way of new edits, for a person to read by hand.
-      const QString aside = keeper_->setAside();
-      QMessageBox::warning(
-          window_, tr("Restore Unsaved Edits"),
-          tr("The kept edits do not read as a project, so the window keeps the file's text. "
-             "They stay in %1.\n\nLine %2 of the project's text%3: %4")
-              .arg(QDir::toNativeSeparators(aside), QString::number(e.line()),
-                   e.key().empty() ? QString()
-                                   : QStringLiteral(", ") + QString::fromStdString(e.key()),
-                   QString::fromStdString(e.message())));
-      return;
-    }
-    emit statusMessage(tr("Restored the unsaved edits (Edit > Undo brings back the file's text)"));
-  });
+  connect(
+      box, &QMessageBox::buttonClicked, this,
+      [this, restore, text, draft](QAbstractButton* clicked) {
+        if (clicked != restore) {
+          keeper_->discard();
+          emit statusMessage(tr("Discarded the unsaved edits kept for this project"));
+          return;
+        }
+        if (draft) {
+          restoreDraft_(QString::fromStdString(text));
+          emit statusMessage(tr("Restored the text typed in the YAML view"));
+          return;
+        }
+        try {
+          engine::Project parsed =
+              engine::parseProject(text, widgets::toNativePath(keeper_->keptFile()));
+          parsed.folder = widgets::toNativePath(document_.folder());
+          document_.editText(text, parsed, tr("Restore unsaved edits"));
+        } catch (const engine::ConfigError& e) {
+          // Out of the way of new edits, for a person to read by hand.
+          const QString aside = keeper_->setAside();
+          QMessageBox::warning(
+              window_, tr("Restore Unsaved Edits"),
+              tr("The kept edits do not read as a project, so the window keeps the file's text. "
+                 "They stay in %1.\n\nLine %2 of the project's text%3: %4")
+                  .arg(QDir::toNativeSeparators(aside), QString::number(e.line()),
+                       e.key().empty() ? QString()
+                                       : QStringLiteral(", ") + QString::fromStdString(e.key()),
+                       QString::fromStdString(e.message())));
+          return;
+        }
+        emit statusMessage(
+            tr("Restored the unsaved edits (Edit > Undo brings back the file's text)"));
+      });
   connect(box, &QDialog::finished, this, &ProjectFiles::offerKeptElsewhere);
   box->open();
 }
@@ -472,6 +498,9 @@ bool ProjectFiles::maybeSave() {
     box.addButton(tr("Discard Text"), QMessageBox::DestructiveRole);
     box.setDefaultButton(QMessageBox::Cancel);
     if (box.exec() == QMessageBox::Cancel) return false;
+    // Dropped, and so no longer kept: only the project's own edits, if any, are.
+    if (dropDraft_) dropDraft_();
+    keeper_->keepNow();
   }
   if (!document_.isModified()) return true;
   const auto answer = QMessageBox::warning(

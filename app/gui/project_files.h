@@ -51,6 +51,12 @@ class ProjectFiles : public QObject {
   void keepUnsavedEditsIn(const QString& folder);
   // Keeps the unsaved edits now (a quit that cannot ask); false with `problem` when it cannot.
   bool keepUnsavedEdits(QString* problem);
+  // The project's text typed in the window that does not read yet (the YAML view's), kept in
+  // place of its edits; `restore` puts such text back where it was typed, `drop` drops it
+  // (Discard Text). draftChanged() is called when the text may have changed.
+  void keepDrafts(std::function<QString()> draft, std::function<void(const QString&)> restore,
+                  std::function<void()> drop);
+  void draftChanged();
 
   // The most recent project that is still a file, from the settings; empty when none is.
   static QString lastProject();
@@ -110,6 +116,8 @@ class ProjectFiles : public QObject {
   widgets::UnsavedEditsKeeper* keeper_ = nullptr;
   bool keptElsewhereOffered_ = false;
   std::function<QString()> draftCheck_;
+  std::function<void(const QString&)> restoreDraft_;
+  std::function<void()> dropDraft_;
   QPointer<QMessageBox> reloadOffer_;  // one question at a time: Reload reads the latest text
 };
 

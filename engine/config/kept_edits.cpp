@@ -36,6 +36,7 @@ std::string keptEditsFileText(const KeptEdits& edits) {
   header << YAML::Key << "kept_at" << YAML::Value << YAML::DoubleQuoted << edits.keptAt;
   header << YAML::Key << "based_on" << YAML::Value << YAML::DoubleQuoted << hex(edits.basedOn);
   header << YAML::Key << "text_bytes" << YAML::Value << static_cast<long long>(edits.text.size());
+  if (edits.draft) header << YAML::Key << "draft" << YAML::Value << true;
   header << YAML::EndMap;
   return "# Unsaved edits of the project below, kept by mRNN Workbench, which offers them back\n"
          "# when it opens the project. The project's text, as the window had it, follows the\n"
@@ -52,7 +53,7 @@ KeptEdits parseKeptEdits(const std::string& contents, const std::string& file) {
   }
   const YAML::Node root = loadYamlText(contents.substr(0, marker + 1), file);
   YamlReader reader(file);
-  reader.expectMap(root, "", {"project", "kept_at", "based_on", "text_bytes"});
+  reader.expectMap(root, "", {"project", "kept_at", "based_on", "text_bytes", "draft"});
   for (const char* key : {"project", "kept_at", "based_on", "text_bytes"}) {
     if (!root[key]) reader.fail(root, key, "is missing");
   }
@@ -64,6 +65,7 @@ KeptEdits parseKeptEdits(const std::string& contents, const std::string& file) {
     reader.failAtKey("based_on", "'" + basedOn + "' is not 16 hexadecimal digits");
   }
   edits.basedOn = std::stoull(basedOn, nullptr, 16);
+  edits.draft = reader.boolean(root, "", "draft", false);
   const auto bytes = static_cast<uint64_t>(
       reader.integer(root, "", "text_bytes", 0, 0, static_cast<int64_t>(kMaxTextFileBytes)));
   const size_t start = marker + kMarker.size();

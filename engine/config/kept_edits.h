@@ -16,6 +16,9 @@ struct KeptEdits {
   std::string keptAt;    // when they were kept, UTC ISO 8601 ("2026-12-07T18:40:00Z")
   uint64_t basedOn = 0;  // fnv1a of the file's text the edits began from
   std::string text;      // the project as the window had it, unsaved
+  // The text was typed in the YAML view and did not read as a project yet (a list half
+  // typed): it goes back there, as typed, rather than into the project.
+  bool draft = false;
 };
 
 // The file's contents for `edits`.

@@ -153,6 +153,15 @@ QString YamlView::unappliedDraft() {
   return errorText_;
 }
 
+QString YamlView::failedDraft() const {
+  return draft_ && hasError() ? editor_->toPlainText() : QString();
+}
+
+void YamlView::restoreDraft(const QString& text) {
+  editor_->setPlainText(text);  // as typed: a draft, read now
+  applyNow();
+}
+
 void YamlView::revert() {
   debounce_->stop();
   draft_ = false;
@@ -190,13 +199,16 @@ void YamlView::showError(int line, const QString& message) {
     selections << selection;
   }
   editor_->setExtraSelections(selections);
+  emit draftChanged();
 }
 
 void YamlView::clearError() {
+  const bool had = !errorText_.isEmpty();
   errorText_.clear();
   errorLine_ = 0;
   errorBar_->hide();
   editor_->setExtraSelections({});
+  if (had) emit draftChanged();
 }
 
 }  // namespace mrnn::widgets

@@ -40,6 +40,16 @@ class YamlView : public QWidget {
   // Text typed here that is not in the document: applied now when it parses; else why it
   // does not (errorText()), for a question before it would be lost. Empty when nothing is.
   QString unappliedDraft();
+  // The editor's text when it holds a draft that did not read (errorText() says why), as
+  // typed; empty otherwise. Parses nothing: for keeping it against a crash.
+  QString failedDraft() const;
+  // Puts text kept from an earlier window in the editor as typed: applied when it reads, else
+  // shown with its problem.
+  void restoreDraft(const QString& text);
+
+ signals:
+  // failedDraft() may have changed: a draft failed to read, or went.
+  void draftChanged();
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;

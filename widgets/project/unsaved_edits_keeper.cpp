@@ -86,6 +86,7 @@ void UnsavedEditsKeeper::projectMoved() {
   if (lock_ && key_.startsWith(QLatin1String(kNewPrefix)))
     QFile::remove(fileFor(key_, kKeptSuffix));
   lock_.reset();
+  wrote_ = false;
   path_ = document_.path();
   key_.clear();
   if (folder_.isEmpty()) return;
@@ -117,24 +118,52 @@ QString UnsavedEditsKeeper::keptFile() const {
   return fileFor(key_, kKeptSuffix);
 }
 
+void UnsavedEditsKeeper::setDraftSource(std::function<QString()> draft) {
+  draft_ = std::move(draft);
+}
+
+QString UnsavedEditsKeeper::draft() const {
+  return draft_ ? draft_() : QString();
+}
+
+void UnsavedEditsKeeper::draftChanged() {
+  // A draft that went with nothing else unsaved leaves nothing to keep: what this window kept
+  // of it goes (keepNow), never a file from an earlier window waiting to be offered.
+  if (keptFile().isEmpty() || (!wrote_ && draft().isEmpty())) return;
+  if (!pending_->isActive()) pending_->start();
+}
+
 void UnsavedEditsKeeper::changed() {
-  if (keptFile().isEmpty() || !document_.isModified()) return;
+  if (keptFile().isEmpty() || (!document_.isModified() && draft().isEmpty())) return;
   if (!pending_->isActive()) pending_->start();
 }
 
 void UnsavedEditsKeeper::cleaned() {
-  // Saved, or undone back to the file's text: nothing unsaved is left to keep. (A document
-  // given another project's text is cleaned before it hears its new path: keptFile() is empty
-  // then, and what was kept for the old project stays until the user says otherwise.)
+  // Saved, or undone back to the file's text: nothing unsaved is left to keep, but for a draft
+  // typed meanwhile. (A document given another project's text is cleaned before it hears its
+  // new path: keptFile() is empty then, and what was kept for the old project stays until the
+  // user says otherwise.)
   const QString file = keptFile();
   if (file.isEmpty()) return;
   pending_->stop();
+  if (!draft().isEmpty()) {
+    keepNow();
+    return;
+  }
   QFile::remove(file);
+  wrote_ = false;
 }
 
 bool UnsavedEditsKeeper::keepNow(QString* problem) {
   pending_->stop();
-  if (!document_.isModified()) return true;
+  const QString typed = draft();
+  if (!document_.isModified() && typed.isEmpty()) {
+    if (wrote_) {
+      QFile::remove(keptFile());
+      wrote_ = false;
+    }
+    return true;
+  }
   const QString file = keptFile();
   if (file.isEmpty()) {
     if (problem) {
@@ -147,13 +176,15 @@ bool UnsavedEditsKeeper::keepNow(QString* problem) {
   edits.project = toNativePath(path_);
   edits.keptAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
   edits.basedOn = engine::fnv1a(document_.diskText());
-  edits.text = document_.text();
+  edits.draft = !typed.isEmpty();
+  edits.text = edits.draft ? typed.toStdString() : document_.text();
   try {
     engine::writeFileAtomically(toNativePath(file), engine::keptEditsFileText(edits));
   } catch (const std::exception& error) {
     if (problem) *problem = QString::fromStdString(error.what());
     return false;
   }
+  wrote_ = true;
   return true;
 }
 
@@ -237,6 +268,7 @@ void UnsavedEditsKeeper::discard(const QString& projectPath) {
     pending_->stop();
     const QString file = keptFile();
     if (!file.isEmpty()) QFile::remove(file);
+    wrote_ = false;
     return;
   }
   // Another project (the one a Save As left): only when no window has it open.

@@ -3,6 +3,7 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -34,6 +35,11 @@ class UnsavedEditsKeeper : public QObject {
 
   // Where edits are kept; empty (the default) keeps nothing.
   void setFolder(const QString& folder);
+  // Text typed for the project that does not read as one yet (the YAML view's), empty when
+  // there is none: kept in place of the project's text, marked as a draft. draftChanged()
+  // says when it may have changed.
+  void setDraftSource(std::function<QString()> draft);
+  void draftChanged();
   QString folder() const { return folder_; }
 
   // What was kept for the open project by a window that has closed; nullopt when nothing was
@@ -72,6 +78,7 @@ class UnsavedEditsKeeper : public QObject {
 
  private:
   void projectMoved();
+  QString draft() const;
   void changed();
   void cleaned();
   QString fileFor(const QString& key, const QString& suffix) const;
@@ -84,6 +91,8 @@ class UnsavedEditsKeeper : public QObject {
   QString key_;   // its files' name: a digest of its path, or "new-<pid>-<ms>-<n>" untitled
   std::unique_ptr<QLockFile> lock_;
   QTimer* pending_;
+  std::function<QString()> draft_;
+  bool wrote_ = false;  // the kept file is this window's (not one waiting to be offered)
   bool failed_ = false;
 };
 

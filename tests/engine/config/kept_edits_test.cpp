@@ -46,6 +46,17 @@ MRNN_TEST(kept_edits_come_back_byte_for_byte) {
   }
 }
 
+// Text typed in the YAML view that did not read yet is marked as such, and back as such; a file
+// without the mark (an earlier workbench's) holds a project's text.
+MRNN_TEST(a_draft_is_marked_and_back_as_a_draft) {
+  auto typed = edits("/home/r/project.yaml", "model:\n  layers: [\n");
+  typed.draft = true;
+  const std::string file = engine::keptEditsFileText(typed);
+  EXPECT(engine::parseKeptEdits(file, "k").draft);
+  EXPECT(
+      !engine::parseKeptEdits(engine::keptEditsFileText(edits("/p.yaml", "name: a\n")), "k").draft);
+}
+
 MRNN_TEST(the_digest_tells_texts_apart) {
   EXPECT(engine::fnv1a("a") != engine::fnv1a("b"));
   EXPECT(engine::fnv1a("") != engine::fnv1a(std::string(1, '\0')));
