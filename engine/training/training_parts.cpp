@@ -9,6 +9,7 @@
 #include "engine/config/model_names.h"
 #include "engine/config/parameter_count.h"
 #include "engine/config/project_file.h"
+#include "engine/config/training_memory.h"
 #include "engine/data/stream_batcher.h"
 #include "engine/devices/compute_device.h"
 #include "engine/devices/torch_threads.h"
@@ -44,13 +45,9 @@ std::string checkMemory(const Project& project, int64_t vocab, const torch::Devi
                                std::to_string(training.bptt);
   const std::string what = "training this model (" + sizeText + ")";
   const std::string advice = "Make the layers smaller (hidden_size) or the batch or bptt shorter";
-  if (device.is_cpu()) {
-    requireMemory(bytes, what, advice);
-  } else {
-    // The weights are made on the host, then moved; the windows' activations live on the GPU.
-    requireMemory(8.0 * static_cast<double>(parameters), what, advice);
-    requireGpuMemory(device, bytes, what, advice);
-  }
+  requireMemory(hostTrainingBytes(project.model, parameters, vocab, training, !device.is_cpu()),
+                what, advice);
+  if (!device.is_cpu()) requireGpuMemory(device, bytes, what, advice);
   return sizeText;
 }
 

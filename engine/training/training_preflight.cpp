@@ -27,16 +27,4 @@ void checkHeldOutSplits(const Corpus& corpus, const DataConfig& data,
   }
 }
 
-double trainingBytes(const ModelConfig& model, int64_t parameters, int64_t vocab,
-                     const TrainingConfig& training) {
-  double widths = 0.0;
-  for (const auto& layer : model.layers) {
-    widths += static_cast<double>(layer.hiddenSize + layer.intermediateSize());
-  }
-  const double positions =
-      static_cast<double>(training.bptt) * static_cast<double>(training.batchSize);
-  return 4.0 * (5.0 * static_cast<double>(parameters) +
-                positions * (8.0 * widths + 3.0 * static_cast<double>(vocab)));
-}
-
 }  // namespace mrnn::engine

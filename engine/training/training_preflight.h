@@ -21,10 +21,4 @@ namespace mrnn::engine {
 void checkHeldOutSplits(const Corpus& corpus, const DataConfig& data,
                         const std::function<void(const std::string&)>& log);
 
-// Bytes a training step holds, roughly: each parameter as weight, gradient, two optimiser
-// slots and a per-window copy (weight norm / drop), and per window position each layer's
-// gates and states kept for the backward pass, plus the output's logits and their gradient.
-double trainingBytes(const ModelConfig& model, int64_t parameters, int64_t vocab,
-                     const TrainingConfig& training);
-
 }  // namespace mrnn::engine

@@ -2,11 +2,14 @@
 
 #include <QLocale>
 #include <QRegularExpression>
+#include <optional>
 
 #include "engine/config/config_error.h"
 #include "engine/config/device_name.h"
 #include "engine/config/model_check.h"
 #include "engine/config/parameter_count.h"
+#include "engine/config/training_memory.h"
+#include "engine/runtime/machine_resources.h"
 #include "widgets/composer/cell_catalogue.h"
 
 namespace mrnn::widgets {
@@ -148,6 +151,38 @@ QString blockName(int block, int layerCount) {
   return QObject::tr("Layer %1").arg(block);
 }
 
+// A run of `project` that would not fit the machine's `availableBytes` (the trainer refuses it
+// at Start with the same estimate): the widest layer marked, the sizes to change named.
+std::optional<ComposerProblem> memoryProblem(const engine::Project& project, int64_t vocab,
+                                             uint64_t availableBytes) {
+  const engine::ModelConfig& model = project.model;
+  const int64_t parameters = engine::summarizeModel(model, vocab).totalParameters;
+  const bool onGpu = engine::namesCudaDevice(project.training.device);
+  const double bytes = engine::hostTrainingBytes(model, parameters, vocab, project.training, onGpu);
+  if (bytes <= static_cast<double>(availableBytes)) return std::nullopt;
+  ComposerProblem problem;
+  size_t widest = 0;
+  for (size_t i = 0; i < model.layers.size(); ++i) {
+    if (model.layers[i].hiddenSize > model.layers[widest].hiddenSize) widest = i;
+  }
+  if (!model.layers.empty()) problem.blocks.push_back(static_cast<int>(widest) + 1);
+  problem.where = QObject::tr("Model");
+  const QString needed = QString::fromStdString(engine::formatBytes(bytes));
+  const QString here =
+      QString::fromStdString(engine::formatBytes(static_cast<double>(availableBytes)));
+  problem.reason = onGpu
+                       ? QObject::tr(
+                             "training it on a GPU needs about %1 of this machine's memory for its "
+                             "weights, made here before they move; it has %2 available: make the "
+                             "layers smaller")
+                             .arg(needed, here)
+                       : QObject::tr(
+                             "training it needs about %1 of memory; this machine has %2 available: "
+                             "make the layers smaller, or the batch or BPTT shorter")
+                             .arg(needed, here);
+  return problem;
+}
+
 }  // namespace
 
 std::vector<ComposerBlock> describeBlocks(const engine::ModelConfig& model, int64_t vocab) {
@@ -170,7 +205,8 @@ std::vector<ComposerBlock> describeBlocks(const engine::ModelConfig& model, int6
   return blocks;
 }
 
-std::vector<ComposerProblem> diagnoseProject(const engine::Project& project, int64_t vocab) {
+std::vector<ComposerProblem> diagnoseProject(const engine::Project& project, int64_t vocab,
+                                             uint64_t availableBytes) {
   std::vector<ComposerProblem> problems;
   const engine::ModelConfig& model = project.model;
   const int layerCount = static_cast<int>(model.layers.size());
@@ -212,6 +248,11 @@ std::vector<ComposerProblem> diagnoseProject(const engine::Project& project, int
                         QStringLiteral("training.bf16"),
                         QObject::tr("bf16 autocast needs a GPU: choose one in the training "
                                     "panel's device list, or set bf16: false")});
+  }
+  if (problems.empty() && availableBytes > 0 && vocab > 0) {
+    if (auto tooLarge = memoryProblem(project, vocab, availableBytes)) {
+      problems.push_back(std::move(*tooLarge));
+    }
   }
   return problems;
 }

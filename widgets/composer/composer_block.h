@@ -42,8 +42,10 @@ std::vector<ComposerBlock> describeBlocks(const engine::ModelConfig& model, int6
 
 // Everything that keeps `project` from being trained: engine::checkModel's cross-key
 // problems, then (when there are none) whatever the parser rejects when the project is
-// written and read back, so that a model the composer calls valid is one training accepts.
-std::vector<ComposerProblem> diagnoseProject(const engine::Project& project, int64_t vocab);
+// written and read back, so that a model the composer calls valid is one training accepts;
+// with `availableBytes` (the machine's free memory; 0: unknown), a run too large for it.
+std::vector<ComposerProblem> diagnoseProject(const engine::Project& project, int64_t vocab,
+                                             uint64_t availableBytes = 0);
 
 // Copies each problem's reason onto the blocks it names.
 void markProblems(std::vector<ComposerBlock>& blocks, const std::vector<ComposerProblem>& problems);

@@ -11,6 +11,7 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "engine/runtime/machine_resources.h"
 #include "widgets/composer/block_inspector.h"
 #include "widgets/composer/cell_catalogue.h"
 #include "widgets/composer/cell_palette.h"
@@ -397,7 +398,7 @@ void ComposerPanel::refresh() {
   const int64_t vocab = document_.vocabularySize();
   const engine::Project& project = document_.project();
   std::vector<ComposerBlock> blocks = describeBlocks(project.model, vocab);
-  problems_ = diagnoseProject(project, vocab);
+  problems_ = diagnoseProject(project, vocab, engine::availableMemoryBytes());
   markProblems(blocks, problems_);
   total_ = -1;
   if (vocab > 0 && !project.model.layers.empty()) {

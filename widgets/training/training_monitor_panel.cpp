@@ -667,7 +667,10 @@ void TrainingMonitorPanel::onStateChanged() {
   stop_->setEnabled(state == State::Running || state == State::Paused);
   switch (state) {
     case State::Idle:
-      if (lastStatus_.isEmpty()) emit statusMessage(tr("Ready to train"));
+      if (lastStatus_.isEmpty()) {
+        emit statusMessage(startOk_ || whyNot_.isEmpty() ? tr("Ready to train")
+                                                         : tr("Cannot train yet: %1").arg(whyNot_));
+      }
       break;
     case State::Running:
       lastStatus_.clear();

@@ -66,6 +66,7 @@ class ComposerLogicTest : public QObject {
   void mogrifierRankProblemMarksItsLayer();
   void emptyStackIsAProblemOfTheModel();
   void bf16OnTheCpuIsAProblemOfTraining();
+  void aModelTooLargeForTheMachineIsAProblem();
   void catalogueCoversEveryCell();
   void dialogPrefillsAnLstmReferenceAndMatches();
 };
@@ -271,6 +272,33 @@ void ComposerLogicTest::bf16OnTheCpuIsAProblemOfTraining() {
   QVERIFY(problems[0].reason.contains(QStringLiteral("device list")));
   project.training.device = "cuda";
   QVERIFY(w::diagnoseProject(project, kVocab).empty());
+}
+
+// The defect: three layers of a million units (27 trillion parameters) read "Ready to train";
+// only Start said it would need terabytes. The composer says so as the sizes are typed, with
+// the memory a run needs beside what this machine has.
+void ComposerLogicTest::aModelTooLargeForTheMachineIsAProblem() {
+  mrnn::engine::Project project;
+  project.model = oneLayer(CellType::Lstm, 1048576);
+  const uint64_t gigabytes24 = uint64_t{24} << 30;
+  const auto problems = w::diagnoseProject(project, kVocab, gigabytes24);
+  QCOMPARE(problems.size(), size_t{1});
+  QCOMPARE(problems[0].blocks, std::vector<int>{1});  // the widest layer
+  QVERIFY2(problems[0].reason.contains(QStringLiteral("needs about")) &&
+               problems[0].reason.contains(QStringLiteral("TB")) &&
+               problems[0].reason.contains(QStringLiteral("25.8 GB available")),
+           qPrintable(problems[0].reason));
+  project.model.layers[0].hiddenSize = 512;
+  QVERIFY(w::diagnoseProject(project, kVocab, gigabytes24).empty());
+  // On a GPU the host holds the weights only until they move (the GPU's memory is the
+  // trainer's to check): 22,000 units fit the host there, not a CPU run's activations.
+  project.model.layers[0].hiddenSize = 22000;
+  QCOMPARE(w::diagnoseProject(project, kVocab, gigabytes24).size(), size_t{1});
+  project.training.device = "cuda";
+  QVERIFY(w::diagnoseProject(project, kVocab, gigabytes24).empty());
+  project.model.layers[0].hiddenSize = 1048576;
+  QCOMPARE(w::diagnoseProject(project, kVocab, gigabytes24).size(), size_t{1});
+  QVERIFY(w::diagnoseProject(project, kVocab, 0).empty());  // memory unknown: nothing said
 }
 
 void ComposerLogicTest::catalogueCoversEveryCell() {

@@ -348,9 +348,14 @@ void TrainingMonitorPanelTest::invalidModelIsRefusedWithTheComposersReason() {
   QCOMPARE(project.loadInto(document), QString());
   TrainingMonitorPanel panel(document);
   panel.show();
+  QSignalSpy said(&panel, &TrainingMonitorPanel::statusMessage);
   panel.setStartEnabled(false, QStringLiteral("layer 1: hidden_size must be at least 1"));
-  // A problem marked on a block disables Start, as the docs say.
+  // A problem marked on a block disables Start, as the docs say; the status line says why
+  // (it said "Ready to train").
   QVERIFY(!panel.startAction()->isEnabled());
+  QVERIFY(!said.isEmpty());
+  QVERIFY2(said.last().at(0).toString().startsWith(QStringLiteral("Cannot train yet: layer 1")),
+           qPrintable(said.last().at(0).toString()));
   panel.start();
   QVERIFY(!panel.controller()->isRunning());
   QVERIFY(panel.banner()->text().contains(QStringLiteral("hidden_size must be at least 1")));
@@ -359,6 +364,7 @@ void TrainingMonitorPanelTest::invalidModelIsRefusedWithTheComposersReason() {
   panel.setStartEnabled(true);
   QVERIFY(panel.startAction()->isEnabled());
   QVERIFY(!panel.startAction()->toolTip().contains(QStringLiteral("hidden_size")));
+  QCOMPARE(said.last().at(0).toString(), QStringLiteral("Ready to train"));
   // The problem was undone: its refusal no longer stands.
   QVERIFY(!panel.banner()->isVisible());
 }
