@@ -96,9 +96,8 @@ class ProjectFiles : public QObject {
   // a project whose file has gone): offered once, after the project the window opens first
   // (and its own kept edits, when it has some): Open It, Discard or Later.
   void offerKeptElsewhere();
-  // One of those into the window: as a new project (Open It), or into the open project (its
-  // file moved here, Restore Here).
-  // `file` holds them; `text` is the project they say.
+  // One of those (`file` holds them, `text` is the project they say) into the window: as a
+  // new project (Open It), or into the open project (its file moved here, Restore Here).
   void takeKeptEdits(const QString& file, const std::string& text, bool asNewProject);
   void remember(const QString& path);
   void rebuildRecentMenu();

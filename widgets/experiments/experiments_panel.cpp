@@ -684,12 +684,16 @@ void ExperimentsPanel::launchAsked() {
   }
   const qint64 waiting =
       snapshot_.count(engine::TrialStatus::Queued) + snapshot_.count(engine::TrialStatus::Running);
-  QMessageBox box(QMessageBox::Question, tr("Failed Trials"),
-                  tr("%1 of this experiment failed%2. Train them again, each from its run's last "
-                     "checkpoint?")
-                      .arg(plural(failed, tr("trial"), tr("trials")),
-                           reason.isEmpty() ? QString() : tr(" (%1)").arg(reason)),
-                  QMessageBox::NoButton, this);
+  const QString because = reason.isEmpty() ? QString() : tr(" (%1)").arg(reason);
+  const QString question =
+      failed == 1 ? tr("1 trial of this experiment failed%1. Train it again, from its run's last "
+                       "checkpoint?")
+                        .arg(because)
+                  : tr("%1 trials of this experiment failed%2. Train them again, each from its "
+                       "run's last checkpoint?")
+                        .arg(QString::number(failed), because);
+  QMessageBox box(QMessageBox::Question, tr("Failed Trials"), question, QMessageBox::NoButton,
+                  this);
   box.setObjectName(QStringLiteral("retryFailedBox"));
   box.setInformativeText(
       tr("Retry Failed suits a failure from outside the trial: a disk that "
