@@ -31,6 +31,21 @@ using mrnn::test::writeFile;
 
 namespace {
 
+// Opens `path` in `window`, which keeps edits in `kept`, and waits for the question `box`
+// (keptEditsBox, keptElsewhereBox) that offers kept edits back; null when none came.
+QMessageBox* openAndAwaitOffer(mrnn::app::MainWindow& window, const QString& kept,
+                               const QString& path, const QString& box) {
+  window.keepUnsavedEditsIn(kept);
+  if (!window.openProject(path)) return nullptr;
+  window.show();
+  QMessageBox* offer = nullptr;
+  for (int waited = 0; waited < 5000 && offer == nullptr; waited += 20) {
+    QTest::qWait(20);
+    offer = window.findChild<QMessageBox*>(box);
+  }
+  return offer;
+}
+
 // A window edits <folder>/before/project.yaml's hidden size and is told to quit (the edits are
 // kept, not saved); the folder is then renamed "after". The project's path before.
 QString keepEditsThenMoveTheFolder(const QTemporaryDir& folder, const QString& kept, int hidden) {
@@ -79,11 +94,9 @@ class UnsavedWorkTest : public QObject {
     QCOMPARE(onDisk.readAll(), original);  // kept, not saved
 
     mrnn::app::MainWindow again(false);
-    again.keepUnsavedEditsIn(kept.path());
-    QVERIFY2(again.openProject(path), qPrintable(again.statusText()));
-    again.show();
-    QMessageBox* offer = nullptr;
-    QTRY_VERIFY((offer = again.findChild<QMessageBox*>(QStringLiteral("keptEditsBox"))));
+    QMessageBox* offer =
+        openAndAwaitOffer(again, kept.path(), path, QStringLiteral("keptEditsBox"));
+    QVERIFY2(offer, qPrintable(again.statusText()));
     click(offer, QStringLiteral("Restore"));
     mrnn::widgets::ProjectDocument& document = again.document();
     QCOMPARE(document.project().model.layers.at(0).hiddenSize, int64_t{24});
@@ -166,11 +179,9 @@ class UnsavedWorkTest : public QObject {
       editThenQuitOnSignal(window, 72);
     }
     mrnn::app::MainWindow again(false);
-    again.keepUnsavedEditsIn(kept.path());
-    QVERIFY2(again.openProject(other), qPrintable(again.statusText()));
-    again.show();
-    QMessageBox* offer = nullptr;
-    QTRY_VERIFY((offer = again.findChild<QMessageBox*>(QStringLiteral("keptElsewhereBox"))));
+    QMessageBox* offer =
+        openAndAwaitOffer(again, kept.path(), other, QStringLiteral("keptElsewhereBox"));
+    QVERIFY2(offer, qPrintable(again.statusText()));
     click(offer, QStringLiteral("Open It"));
     mrnn::widgets::ProjectDocument& document = again.document();
     QVERIFY(document.isUntitled());
@@ -186,16 +197,14 @@ class UnsavedWorkTest : public QObject {
     QTemporaryDir folder;
     QTemporaryDir kept;
     const QString before = keepEditsThenMoveTheFolder(folder, kept.path(), 56);
-    mrnn::app::MainWindow again(false);
-    again.keepUnsavedEditsIn(kept.path());
     writeFile(folder.filePath(QStringLiteral("elsewhere.yaml")),
               "name: another\nmodel:\n  input: {level: char, embedding_size: 8, vocab_size: "
               "40}\n  layers:\n    - {type: gru, hidden_size: 8}\n");
-    QVERIFY2(again.openProject(folder.filePath(QStringLiteral("elsewhere.yaml"))),
-             qPrintable(again.statusText()));
-    again.show();
-    QMessageBox* offer = nullptr;
-    QTRY_VERIFY((offer = again.findChild<QMessageBox*>(QStringLiteral("keptElsewhereBox"))));
+    mrnn::app::MainWindow again(false);
+    QMessageBox* offer =
+        openAndAwaitOffer(again, kept.path(), folder.filePath(QStringLiteral("elsewhere.yaml")),
+                          QStringLiteral("keptElsewhereBox"));
+    QVERIFY2(offer, qPrintable(again.statusText()));
     QVERIFY2(offer->text().contains(QDir::toNativeSeparators(before)), qPrintable(offer->text()));
     QVERIFY2(!offer->informativeText().contains(QStringLiteral("Restore Here")),
              "another project's text: the edits are not its own");
@@ -220,11 +229,9 @@ class UnsavedWorkTest : public QObject {
     keepEditsThenMoveTheFolder(folder, kept.path(), 40);
     const QString now = folder.filePath(QStringLiteral("after/project.yaml"));
     mrnn::app::MainWindow again(false);
-    again.keepUnsavedEditsIn(kept.path());
-    QVERIFY2(again.openProject(now), qPrintable(again.statusText()));
-    again.show();
-    QMessageBox* offer = nullptr;
-    QTRY_VERIFY((offer = again.findChild<QMessageBox*>(QStringLiteral("keptElsewhereBox"))));
+    QMessageBox* offer =
+        openAndAwaitOffer(again, kept.path(), now, QStringLiteral("keptElsewhereBox"));
+    QVERIFY2(offer, qPrintable(again.statusText()));
     click(offer, QStringLiteral("Restore Here"));
     mrnn::widgets::ProjectDocument& document = again.document();
     QCOMPARE(QFileInfo(document.path()).canonicalFilePath(), QFileInfo(now).canonicalFilePath());
@@ -267,11 +274,9 @@ class UnsavedWorkTest : public QObject {
     QCOMPARE(onDisk.readAll(), original);
 
     mrnn::app::MainWindow again(false);
-    again.keepUnsavedEditsIn(kept.path());
-    QVERIFY2(again.openProject(path), qPrintable(again.statusText()));
-    again.show();
-    QMessageBox* offer = nullptr;
-    QTRY_VERIFY((offer = again.findChild<QMessageBox*>(QStringLiteral("keptEditsBox"))));
+    QMessageBox* offer =
+        openAndAwaitOffer(again, kept.path(), path, QStringLiteral("keptEditsBox"));
+    QVERIFY2(offer, qPrintable(again.statusText()));
     QVERIFY2(offer->text().contains(QStringLiteral("YAML view")), qPrintable(offer->text()));
     click(offer, QStringLiteral("Restore"));
     QCOMPARE(again.yamlView()->editor()->toPlainText(), typed);

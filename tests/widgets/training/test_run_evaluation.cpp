@@ -7,6 +7,7 @@
 #include <QSignalSpy>
 #include <QtTest>
 #include <cmath>
+#include <memory>
 
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
@@ -29,19 +30,32 @@ class RunEvaluationTest : public QObject {
   Q_OBJECT
 
  private slots:
-  void evaluateScoresTheBestCheckpointAndRecordsIt() {
-    // A real run in its own project: the trainer records its test figure at the end.
-    TrainingTestProject project;
-    ProjectDocument document;
-    QCOMPARE(project.loadInto(document), QString());
-    TrainingController controller(document);
-    QSignalSpy finished(&controller, &TrainingController::finished);
-    QVERIFY(controller.start());
+  // Each test has a real run in a project of its own, trained to its end: the trainer records
+  // its test figure then.
+  void init() {
+    project_ = std::make_unique<TrainingTestProject>();
+    document_ = std::make_unique<ProjectDocument>();
+    QCOMPARE(project_->loadInto(*document_), QString());
+    controller_ = std::make_unique<TrainingController>(*document_);
+    QSignalSpy finished(controller_.get(), &TrainingController::finished);
+    QVERIFY(controller_->start());
     QVERIFY(finished.wait(60000));
-    const double trainerTest = finished.at(0).at(0).value<mrnn::engine::FinishedEvent>().test;
+    trainerTest_ = finished.at(0).at(0).value<mrnn::engine::FinishedEvent>().test;
+  }
+
+  void cleanup() {
+    controller_.reset();
+    document_.reset();
+    project_.reset();
+  }
+
+  void evaluateScoresTheBestCheckpointAndRecordsIt() {
+    ProjectDocument& document = *document_;
+    TrainingController& controller = *controller_;
+    const double trainerTest = trainerTest_;
     QVERIFY(trainerTest > 0);
     const qint64 runId = controller.runId();
-    const std::string database = mrnn::engine::RunPaths::database(project.folder().toStdString());
+    const std::string database = mrnn::engine::RunPaths::database(project_->folder().toStdString());
     RunStore(database).setTestResult(runId, 9.0);  // overwritten by the evaluation below
 
     RunsPanel panel(document);
@@ -78,15 +92,9 @@ class RunEvaluationTest : public QObject {
   // window: the failure named the run's latest checkpoint as whole, and nothing in the window
   // could score it. The banner now does, with one click.
   void aDamagedBestCheckpointOffersTheLatestOne() {
-    TrainingTestProject project;
-    ProjectDocument document;
-    QCOMPARE(project.loadInto(document), QString());
-    TrainingController controller(document);
-    QSignalSpy finished(&controller, &TrainingController::finished);
-    QVERIFY(controller.start());
-    QVERIFY(finished.wait(60000));
-    const qint64 runId = controller.runId();
-    const std::string folder = project.folder().toStdString();
+    ProjectDocument& document = *document_;
+    const qint64 runId = controller_->runId();
+    const std::string folder = project_->folder().toStdString();
     {
       QFile best(QString::fromStdString(mrnn::engine::RunPaths::best(folder, runId)));
       QVERIFY(best.open(QIODevice::ReadWrite));
@@ -111,6 +119,12 @@ class RunEvaluationTest : public QObject {
              qPrintable(panel.banner()->text()));
     QVERIFY(RunStore(mrnn::engine::RunPaths::database(folder)).run(runId)->testResult);
   }
+
+ private:
+  std::unique_ptr<TrainingTestProject> project_;
+  std::unique_ptr<ProjectDocument> document_;
+  std::unique_ptr<TrainingController> controller_;
+  double trainerTest_ = 0.0;
 };
 
 QTEST_MAIN(RunEvaluationTest)
