@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <thread>
 
 #include "engine/experiment/experiment_queue.h"
@@ -66,6 +67,20 @@ int64_t totalSteps(const QString& folder) {
   return total;
 }
 
+// A 2x2 grid project of `steps` steps a trial, open in a panel that launches the built `mrnn`;
+// whatever happens to the test, its queue is stopped before the project's folder goes.
+struct LaunchablePanel {
+  test::ExperimentTestProject project;
+  ProjectDocument document;
+  std::unique_ptr<ExperimentsPanel> panel;
+  explicit LaunchablePanel(int steps) : project(steps, "[1]") {
+    document.load(project.projectFile());
+    panel = std::make_unique<ExperimentsPanel>(document);
+    panel->setProgram(QStringLiteral(MRNN_CLI_PATH));
+  }
+  ~LaunchablePanel() { stopQueue(project.folder()); }
+};
+
 }  // namespace
 
 class ExperimentsRunTest : public QObject {
@@ -82,20 +97,13 @@ class ExperimentsRunTest : public QObject {
 // each, launched with the panel's Launch button: the built `mrnn` trains it in a queue of its
 // own; the panel follows it, and its results table is the run store's.
 void ExperimentsRunTest::gridRunsEndToEndThroughThePanel() {
-  test::ExperimentTestProject project(40, "[1]");
-  QVERIFY(project.ok());
-  ProjectDocument document;
-  document.load(project.projectFile());
-  ExperimentsPanel panel(document);
-  panel.setProgram(QStringLiteral(MRNN_CLI_PATH));
+  LaunchablePanel opened(40);
+  QVERIFY(opened.project.ok());
+  const test::ExperimentTestProject& project = opened.project;
+  ExperimentsPanel& panel = *opened.panel;
   QVERIFY2(panel.plan().has_value(), qPrintable(panel.problemLabel()->text()));
   QCOMPARE(panel.plan()->trials.size(), size_t{4});
   QVERIFY(panel.launchButton()->isEnabled());
-
-  struct Cleanup {
-    QString folder;
-    ~Cleanup() { stopQueue(folder); }
-  } cleanup{project.folder()};
   QTest::mouseClick(panel.launchButton(), Qt::LeftButton);
   QVERIFY2(!panel.queueLabel()->text().startsWith(QStringLiteral("Could not")),
            qPrintable(panel.queueLabel()->text()));
@@ -145,16 +153,10 @@ void ExperimentsRunTest::gridRunsEndToEndThroughThePanel() {
 // leaves it running), Pause freezes its trials, Continue wakes them, Stop ends it with the
 // trials' checkpoints, and Launch goes on from them (the same runs, further along).
 void ExperimentsRunTest::pauseContinueStopAndLaunchAgain() {
-  test::ExperimentTestProject project(3000, "[1]");
-  ProjectDocument document;
-  document.load(project.projectFile());
-  ExperimentsPanel panel(document);
-  panel.setProgram(QStringLiteral(MRNN_CLI_PATH));
+  LaunchablePanel opened(3000);
+  const test::ExperimentTestProject& project = opened.project;
+  ExperimentsPanel& panel = *opened.panel;
   QVERIFY2(panel.plan().has_value(), qPrintable(panel.problemLabel()->text()));
-  struct Cleanup {
-    QString folder;
-    ~Cleanup() { stopQueue(folder); }
-  } cleanup{project.folder()};
   QVERIFY(panel.launch());
   QTRY_VERIFY_WITH_TIMEOUT(panel.isQueueRunning(), 20000);
   QVERIFY(!panel.launchButton()->isEnabled());
@@ -211,17 +213,11 @@ void ExperimentsRunTest::pauseContinueStopAndLaunchAgain() {
 // reader), and a link there had the queue's output appended to the file it names. Both are
 // refused in words; the linked file is unchanged and no queue starts.
 void ExperimentsRunTest::aLinkOrFifoAtTheQueueLogIsLeftAlone() {
-  test::ExperimentTestProject project(40, "[1]");
-  QVERIFY(project.ok());
-  ProjectDocument document;
-  document.load(project.projectFile());
-  ExperimentsPanel panel(document);
-  panel.setProgram(QStringLiteral(MRNN_CLI_PATH));
+  LaunchablePanel opened(40);
+  QVERIFY(opened.project.ok());
+  const test::ExperimentTestProject& project = opened.project;
+  ExperimentsPanel& panel = *opened.panel;
   QVERIFY2(panel.plan().has_value(), qPrintable(panel.problemLabel()->text()));
-  struct Cleanup {
-    QString folder;
-    ~Cleanup() { stopQueue(folder); }
-  } cleanup{project.folder()};
   const QString logs = project.folder() + QStringLiteral("/experiment-logs/grid");
   QVERIFY(QDir().mkpath(logs));
   const QString log = logs + QStringLiteral("/queue.log");
@@ -251,17 +247,10 @@ void ExperimentsRunTest::aLinkOrFifoAtTheQueueLogIsLeftAlone() {
 // killed twice) stayed failed: Launch ended at once, and nothing in the window could train them
 // again. Launch now asks, and Retry Failed trains them.
 void ExperimentsRunTest::failedTrialsAreTrainedAgainWhenAsked() {
-  test::ExperimentTestProject project(40, "[1]");
-  QVERIFY(project.ok());
-  ProjectDocument document;
-  document.load(project.projectFile());
-  ExperimentsPanel panel(document);
-  panel.setProgram(QStringLiteral(MRNN_CLI_PATH));
+  LaunchablePanel opened(40);
+  QVERIFY(opened.project.ok());
+  ExperimentsPanel& panel = *opened.panel;
   QVERIFY2(panel.plan().has_value(), qPrintable(panel.problemLabel()->text()));
-  struct Cleanup {
-    QString folder;
-    ~Cleanup() { stopQueue(folder); }
-  } cleanup{project.folder()};
   {
     engine::ExperimentLedger ledger(panel.plan()->folder());
     for (const auto& trial : panel.plan()->trials) {
