@@ -300,14 +300,22 @@ void ProjectFiles::offerKeptElsewhere() {
               keeper_->forgetKept(newest.file);
               emit statusMessage(tr("Discarded the unsaved edits that were kept"));
             } else if (clicked == openIt || (restoreHere && clicked == restoreHere)) {
-              takeKeptEdits(newest.file, newest.edits.text, clicked == openIt);
+              takeKeptEdits(newest.file, newest.edits.text, newest.edits.draft, clicked == openIt);
             }
           });
   box->open();
 }
 
-void ProjectFiles::takeKeptEdits(const QString& file, const std::string& text, bool asNewProject) {
+void ProjectFiles::takeKeptEdits(const QString& file, const std::string& text, bool draft,
+                                 bool asNewProject) {
   if (asNewProject && !maybeSave()) return;
+  if (draft && !asNewProject && restoreDraft_) {
+    // Typed in the YAML view and not reading yet: back there, as typed.
+    restoreDraft_(QString::fromStdString(text));
+    keeper_->forgetKept(file);
+    emit statusMessage(tr("Restored the text typed in the YAML view"));
+    return;
+  }
   const std::string where = widgets::toNativePath(file);
   try {
     if (asNewProject) {

@@ -96,9 +96,10 @@ class ProjectFiles : public QObject {
   // a project whose file has gone): offered once, after the project the window opens first
   // (and its own kept edits, when it has some): Open It, Discard or Later.
   void offerKeptElsewhere();
-  // One of those (`file` holds them, `text` is the project they say) into the window: as a
-  // new project (Open It), or into the open project (its file moved here, Restore Here).
-  void takeKeptEdits(const QString& file, const std::string& text, bool asNewProject);
+  // One of those (`file` holds them, `text` is the project they say, or with `draft` the YAML
+  // view's text that did not read) into the window: as a new project (Open It), or into the
+  // open project (its file moved here, Restore Here).
+  void takeKeptEdits(const QString& file, const std::string& text, bool draft, bool asNewProject);
   void remember(const QString& path);
   void rebuildRecentMenu();
   void saveSettings() const;

@@ -16,7 +16,6 @@
 #include <QUndoStack>
 
 #include "app/gui/main_window.h"
-#include "app/gui/quit_signals.h"
 #include "engine/config/kept_edits.h"
 #include "engine/io/fnv1a.h"
 #include "widgets/composer/yaml_view.h"
@@ -26,6 +25,7 @@
 using mrnn::test::answerNextBox;
 using mrnn::test::click;
 using mrnn::test::editThenQuitOnSignal;
+using mrnn::test::quitOnSignal;
 using mrnn::test::saveAnswering;
 using mrnn::test::writeFile;
 
@@ -48,7 +48,9 @@ QMessageBox* openAndAwaitOffer(mrnn::app::MainWindow& window, const QString& kep
 
 // A window edits <folder>/before/project.yaml's hidden size and is told to quit (the edits are
 // kept, not saved); the folder is then renamed "after". The project's path before.
-QString keepEditsThenMoveTheFolder(const QTemporaryDir& folder, const QString& kept, int hidden) {
+// With `typed`, the window's edit is that text typed in the YAML view, not reading yet.
+QString keepEditsThenMoveTheFolder(const QTemporaryDir& folder, const QString& kept, int hidden,
+                                   const QString& typed = QString()) {
   QDir().mkpath(folder.filePath(QStringLiteral("before")));
   const QString path = folder.filePath(QStringLiteral("before/project.yaml"));
   writeFile(path,
@@ -59,7 +61,13 @@ QString keepEditsThenMoveTheFolder(const QTemporaryDir& folder, const QString& k
     window.keepUnsavedEditsIn(kept);
     if (!window.openProject(path)) qFatal("%s", qPrintable(window.statusText()));
     window.show();
-    editThenQuitOnSignal(window, hidden);
+    if (typed.isEmpty()) {
+      editThenQuitOnSignal(window, hidden);
+    } else {
+      window.yamlView()->editor()->setPlainText(typed);
+      window.yamlView()->applyNow();
+      quitOnSignal(window);
+    }
   }
   QDir(folder.path()).rename(QStringLiteral("before"), QStringLiteral("after"));
   return path;
@@ -241,6 +249,23 @@ class UnsavedWorkTest : public QObject {
     QVERIFY(QDir(kept.path()).entryList({QStringLiteral("*.kept-edits")}, QDir::Files).isEmpty());
   }
 
+  // The same for text typed in the YAML view that did not read yet: back there, as typed.
+  void aDraftKeptForAMovedProjectGoesBackIntoTheYamlView() {
+    QTemporaryDir folder;
+    QTemporaryDir kept;
+    const QString typed = QStringLiteral("name: moved away\nmodel: [\n");
+    keepEditsThenMoveTheFolder(folder, kept.path(), 0, typed);
+    mrnn::app::MainWindow again(false);
+    QMessageBox* offer =
+        openAndAwaitOffer(again, kept.path(), folder.filePath(QStringLiteral("after/project.yaml")),
+                          QStringLiteral("keptElsewhereBox"));
+    QVERIFY2(offer, qPrintable(again.statusText()));
+    click(offer, QStringLiteral("Restore Here"));
+    QCOMPARE(again.yamlView()->editor()->toPlainText(), typed);
+    QVERIFY(again.yamlView()->hasError());
+    QVERIFY(!again.document().isUntitled());
+  }
+
   // The defect: text typed in the YAML view that did not read as a project yet (a list half
   // typed) was lost to a signal to quit: the terminal said so, and only the project's last
   // edits that read were kept. Now the text is kept as typed, and Restore puts it back there.
@@ -263,11 +288,7 @@ class UnsavedWorkTest : public QObject {
       QVERIFY(QTest::qWaitForWindowExposed(&window));
       window.yamlView()->editor()->setPlainText(typed);
       QVERIFY(!window.yamlView()->applyNow());
-      mrnn::app::QuitSignals quitSignals;
-      QObject::connect(&quitSignals, &mrnn::app::QuitSignals::requested, &window,
-                       &mrnn::app::MainWindow::quitOnSignal);
-      QVERIFY(::raise(SIGTERM) == 0);
-      QTRY_VERIFY_WITH_TIMEOUT(!window.isVisible(), 10000);
+      quitOnSignal(window);
     }
     QFile onDisk(path);
     QVERIFY(onDisk.open(QIODevice::ReadOnly));

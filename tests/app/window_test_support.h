@@ -46,17 +46,22 @@ inline void writeFile(const QString& path, const QByteArray& bytes) {
   file.write(bytes);
 }
 
+// Sends the process SIGTERM, as a logout does, and waits for `window` to close.
+inline void quitOnSignal(mrnn::app::MainWindow& window) {
+  mrnn::app::QuitSignals quitSignals;
+  QObject::connect(&quitSignals, &mrnn::app::QuitSignals::requested, &window,
+                   &mrnn::app::MainWindow::quitOnSignal);
+  QVERIFY(::raise(SIGTERM) == 0);
+  QTRY_VERIFY_WITH_TIMEOUT(!window.isVisible(), 10000);
+}
+
 // Sets the first layer's hidden size in `window` (unsaved), then quits it as a logout's
 // SIGTERM does.
 inline void editThenQuitOnSignal(mrnn::app::MainWindow& window, int64_t hidden) {
   mrnn::engine::ModelConfig model = window.document().project().model;
   model.layers.at(0).hiddenSize = hidden;
   window.document().editModel(model, QStringLiteral("Set hidden size"));
-  mrnn::app::QuitSignals quitSignals;
-  QObject::connect(&quitSignals, &mrnn::app::QuitSignals::requested, &window,
-                   &mrnn::app::MainWindow::quitOnSignal);
-  QVERIFY(::raise(SIGTERM) == 0);
-  QTRY_VERIFY_WITH_TIMEOUT(!window.isVisible(), 10000);
+  quitOnSignal(window);
 }
 
 // Answers the next modal question box with the button whose text holds `button`; what it
