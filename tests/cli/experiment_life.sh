@@ -190,12 +190,13 @@ YAML
     "$mrnn" experiment run "$experiment" >"$work/run.out" 2>&1 &
     queue=$!
     wait_for_first_checkpoint
-    # Killed as the out-of-memory killer would, then its second child too.
+    # Killed as the out-of-memory killer would, then its second child too: this test's own
+    # children only (tests run side by side, each with an experiments/grid.yaml of its own).
     killed=""
     for _ in 1 2; do
       child=""
       for _ in $(seq 1 300); do
-        child=$(pgrep -f "experiment trial .*grid.yaml" | grep -vx "${killed:-none}" | head -1)
+        child=$(pgrep -f -- "experiment trial $experiment " | grep -vx "${killed:-none}" | head -1)
         [ -n "$child" ] && break
         sleep 0.05
       done
