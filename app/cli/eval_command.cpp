@@ -132,10 +132,11 @@ int runEval(const CommandLine& args, std::ostream& out, std::ostream& err) {
     return 1;
   }
   engine::Checkpoint checkpoint = [&] {
-    if (args.has("checkpoint")) return engine::Checkpoint::open(args.value("checkpoint"));
-    const engine::RunCatalogue catalogue(project.folder);
-    return engine::Checkpoint::openOfRun(
-        catalogue.checkpointToAnalyse(positiveInteger(args, "run", 0)), catalogue);
+    const std::string path = args.has("checkpoint")
+                                 ? args.value("checkpoint")
+                                 : engine::RunCatalogue(project.folder)
+                                       .checkpointToAnalyse(positiveInteger(args, "run", 0));
+    return engine::Checkpoint::openOfRun(path, project.folder);
   }();
   // The run's model as it trained (an experiment's trial at its own size, a run from before
   // an edit): the project gives the data and the evaluation settings.

@@ -8,7 +8,6 @@
 #include "engine/models/language_model.h"
 
 #include "engine/store/run_catalogue.h"
-#include "engine/store/run_paths.h"
 #include "engine/training/checkpoint.h"
 
 namespace mrnn::engine {
@@ -41,24 +40,6 @@ LoadedModel fromCheckpoint(Project project, Checkpoint checkpoint, const torch::
   return loaded;
 }
 
-// Checkpoint::open, and when `path` (chosen from a list of the project's checkpoints) cannot
-// be read, the refusal names the run's other checkpoint when that one is whole. The catalogue
-// is read only then: a checkpoint from elsewhere leaves no database behind.
-Checkpoint openNamingTheOther(const std::string& path, const std::string& projectFolder) {
-  try {
-    return Checkpoint::open(path);
-  } catch (const CheckpointError& error) {
-    if (!std::filesystem::is_regular_file(RunPaths::database(projectFolder))) throw;
-    std::string other;
-    try {
-      other = RunCatalogue(projectFolder).wholeAlternativeTo(path);
-    } catch (const std::exception&) {
-      throw error;  // the database unreadable too: the checkpoint's own fault is the one said
-    }
-    throw CheckpointError(error.what() + other);
-  }
-}
-
 }  // namespace
 
 LoadedModel::LoadedModel() = default;
@@ -81,14 +62,10 @@ void placeForAnalysis(LanguageModel& model, const torch::Device& device) {
 LoadedModel loadModelForAnalysis(const std::string& projectFile, int64_t runId,
                                  const std::string& checkpoint, const torch::Device& device) {
   Project project = loadProject(projectFile);
-  if (!checkpoint.empty()) {
-    Checkpoint opened = openNamingTheOther(checkpoint, project.folder);
-    return fromCheckpoint(std::move(project), std::move(opened), device);
-  }
-  const RunCatalogue catalogue(project.folder);
-  return fromCheckpoint(std::move(project),
-                        Checkpoint::openOfRun(catalogue.checkpointToAnalyse(runId), catalogue),
-                        device);
+  const std::string path =
+      checkpoint.empty() ? RunCatalogue(project.folder).checkpointToAnalyse(runId) : checkpoint;
+  Checkpoint opened = Checkpoint::openOfRun(path, project.folder);
+  return fromCheckpoint(std::move(project), std::move(opened), device);
 }
 
 LoadedModel loadModelForAnalysis(const std::string& projectFile, int64_t runId,

@@ -167,11 +167,19 @@ void Checkpoint::save(const std::string& path, const TrainingSnapshot& snapshot,
   writeFileAtomically(path, sealCheckpoint(payload));
 }
 
-Checkpoint Checkpoint::openOfRun(const std::string& path, const RunCatalogue& catalogue) {
+Checkpoint Checkpoint::openOfRun(const std::string& path, const std::string& projectFolder) {
   try {
     return open(path);
   } catch (const CheckpointError& error) {
-    throw CheckpointError(error.what() + catalogue.wholeAlternativeTo(path));
+    std::string other;
+    try {
+      if (RunCatalogue::exists(projectFolder)) {
+        other = RunCatalogue(projectFolder).wholeAlternativeTo(path);
+      }
+    } catch (const std::exception&) {
+      // The database unreadable too: the checkpoint's own fault is the one said.
+    }
+    throw CheckpointError(error.what() + other);
   }
 }
 

@@ -13,8 +13,6 @@
 
 namespace mrnn::engine {
 
-class RunCatalogue;
-
 // A checkpoint that cannot be used, in words: missing, truncated or corrupt, of another
 // format version, another model or another vocabulary. The message names the file.
 class CheckpointError : public std::runtime_error {
@@ -76,9 +74,11 @@ class Checkpoint {
 
   // Reads and checks the file; throws CheckpointError.
   static Checkpoint open(const std::string& path);
-  // The same for a checkpoint `catalogue` chose for a run (its best, say): one that cannot be
-  // read is refused naming the run's other checkpoint when that one is whole.
-  static Checkpoint openOfRun(const std::string& path, const RunCatalogue& catalogue);
+  // The same for a checkpoint of a run of the project in `projectFolder` (its best, chosen by
+  // the run catalogue or named by the user): one that cannot be read is refused naming the
+  // run's other checkpoint when that one is whole. The run database is read only then; a
+  // project without one, or with one that cannot be read, adds nothing to the refusal.
+  static Checkpoint openOfRun(const std::string& path, const std::string& projectFolder);
 
   const std::string& path() const { return path_; }
   const TrainingSnapshot& snapshot() const { return snapshot_; }

@@ -62,7 +62,7 @@ RunTestEvaluation evaluateRunOnTest(const std::string& projectFolder, int64_t ru
   }
 
   reportTo(job, 0.02, "loading the checkpoint and the corpus");
-  Checkpoint checkpoint = Checkpoint::openOfRun(result.checkpoint, catalogue);
+  Checkpoint checkpoint = Checkpoint::openOfRun(result.checkpoint, projectFolder);
   // A corpus's test split, or a long-range problem's test sequences: as the trainer scores.
   const TrainingData data(project, [](const std::string&) {});
   checkpoint.checkCompatible(project.model, data.vocabulary());

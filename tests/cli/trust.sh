@@ -329,6 +329,7 @@ case $case in
     damage "$work/checkpoints/run-1/best.pt"
     for command in "sample $project --length 5" "eval $project" \
                    "sample $project --checkpoint $work/checkpoints/run-1/best.pt --length 5" \
+                   "eval $project --checkpoint $work/checkpoints/run-1/best.pt" \
                    "export $project --output $work/model.pt"; do
       # shellcheck disable=SC2086
       refused "best.pt' is corrupt" $command
