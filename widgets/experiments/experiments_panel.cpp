@@ -581,7 +581,8 @@ void ExperimentsPanel::updateQueueLabel() {
                  .arg(chosen.count);
     } else if (done + failed + cut >= total) {
       text = tr("Finished: %1 of %2 done").arg(done).arg(total);
-      if (failed > 0) text += tr(", %1 failed (Launch can train them again)").arg(failed);
+      if (failed == 1) text += tr(", 1 failed (Launch can train it again)");
+      if (failed > 1) text += tr(", %1 failed (Launch can train them again)").arg(failed);
       if (cut > 0) text += tr(", %1 cut by halving").arg(cut);
     } else {
       text = tr("Stopped: %1 of %2 done; Launch goes on from the checkpoints").arg(done).arg(total);
