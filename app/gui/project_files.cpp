@@ -282,6 +282,12 @@ void ProjectFiles::offerKeptElsewhere() {
            "project is now (its data paths are read from the folder it is saved in). "
            "Discard forgets them; Later asks again next time.");
   }
+  if (newest.edits.draft) {
+    detail +=
+        tr("\n\nWhat was kept is text typed in the YAML view that did not read as a project yet: "
+           "Open It puts it in the YAML view of a new project, which takes it once it "
+           "reads.");
+  }
   if (kept.size() > 1) {
     detail += tr("\n\n%n more are kept; each is offered at a later start.", "",
                  static_cast<int>(kept.size() - 1));
@@ -309,11 +315,17 @@ void ProjectFiles::offerKeptElsewhere() {
 void ProjectFiles::takeKeptEdits(const QString& file, const std::string& text, bool draft,
                                  bool asNewProject) {
   if (asNewProject && !maybeSave()) return;
-  if (draft && !asNewProject && restoreDraft_) {
-    // Typed in the YAML view and not reading yet: back there, as typed.
+  if (draft && restoreDraft_) {
+    // Typed in the YAML view and not reading yet: back there, as typed. As a new project, the
+    // window holds the starter template until the text reads and takes its place.
+    if (asNewProject && !loadStarter()) return;
     restoreDraft_(QString::fromStdString(text));
+    if (asNewProject) keeper_->keepNow();  // under this window's name, before the old file goes
     keeper_->forgetKept(file);
-    emit statusMessage(tr("Restored the text typed in the YAML view"));
+    emit statusMessage(asNewProject
+                           ? tr("Opened the text that was kept in the YAML view of a new project: "
+                                "it becomes the project once it reads")
+                           : tr("Restored the text typed in the YAML view"));
     return;
   }
   const std::string where = widgets::toNativePath(file);
@@ -337,6 +349,24 @@ void ProjectFiles::takeKeptEdits(const QString& file, const std::string& text, b
                                        "gives them a folder")
                                   : tr("Restored the unsaved edits (Edit > Undo brings back the "
                                        "file's text)"));
+}
+
+bool ProjectFiles::loadStarter() {
+  const QString starter = catalog_.starterTemplate();
+  QString problem = tr("The workbench's project templates are not installed.");
+  if (!starter.isEmpty()) {
+    try {
+      document_.loadTemplate(starter);
+      return true;
+    } catch (const std::exception& e) {
+      problem = QString::fromUtf8(e.what());
+    }
+  }
+  QMessageBox::warning(
+      window_, tr("Open Kept Project"),
+      tr("A new project could not be started for the kept text, which stays kept.\n\n%1")
+          .arg(problem));
+  return false;
 }
 
 bool ProjectFiles::open(const QString& path) {

@@ -100,6 +100,8 @@ class ProjectFiles : public QObject {
   // view's text that did not read) into the window: as a new project (Open It), or into the
   // open project (its file moved here, Restore Here).
   void takeKeptEdits(const QString& file, const std::string& text, bool draft, bool asNewProject);
+  // A new, unsaved project from the starter template; false (the user told) when none reads.
+  bool loadStarter();
   void remember(const QString& path);
   void rebuildRecentMenu();
   void saveSettings() const;

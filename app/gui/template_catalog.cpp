@@ -59,9 +59,8 @@ QString TemplateCatalog::defaultProject(const QString& userFolder) const {
   const QString target =
       QDir(userFolder).filePath(kDefaultTemplate + QStringLiteral("/project.yaml"));
   if (QFileInfo::exists(target)) return target;
-  const QString source =
-      QDir(directory_).filePath(kDefaultTemplate + QStringLiteral("/project.yaml"));
-  if (directory_.isEmpty() || !QFileInfo::exists(source)) return QString();
+  const QString source = starterTemplate();
+  if (source.isEmpty()) return QString();
   if (!QDir().mkpath(QFileInfo(target).absolutePath())) return QString();
   // Through the document, so relative data paths still name the template's files.
   try {
@@ -72,6 +71,13 @@ QString TemplateCatalog::defaultProject(const QString& userFolder) const {
     return QString();
   }
   return target;
+}
+
+QString TemplateCatalog::starterTemplate() const {
+  const QString source =
+      QDir(directory_).filePath(kDefaultTemplate + QStringLiteral("/project.yaml"));
+  if (directory_.isEmpty() || !QFileInfo::exists(source)) return QString();
+  return source;
 }
 
 }  // namespace mrnn::app

@@ -29,6 +29,9 @@ class TemplateCatalog {
   // the quick-mlstm template under `userFolder` (copied there on first use, so that runs
   // and checkpoints have a writable home). Empty when neither exists nor can be made.
   QString defaultProject(const QString& userFolder) const;
+  // The quick-mlstm template's project.yaml, where a project with nothing else to start from
+  // begins; empty when the catalogue has none.
+  QString starterTemplate() const;
 
  private:
   QString directory_;

@@ -266,6 +266,45 @@ class UnsavedWorkTest : public QObject {
     QVERIFY(!again.document().isUntitled());
   }
 
+  // The defect: Open It on text typed in the YAML view that did not read yet, kept for a
+  // project whose file went, said it "does not read as a project" and left it in the kept
+  // file, where no window could show it. Now a new project opens with the text in its YAML
+  // view, as typed, its problem shown, for the project to take once it reads.
+  void aDraftKeptForAProjectThatWentOpensInANewProject() {
+    QTemporaryDir folder;
+    QTemporaryDir kept;
+    const QString typed = QStringLiteral("name: moved away\nmodel: [\n");
+    keepEditsThenMoveTheFolder(folder, kept.path(), 0, typed);
+    const QString elsewhere = folder.filePath(QStringLiteral("elsewhere.yaml"));
+    writeFile(elsewhere,
+              "name: another\nmodel:\n  input: {level: char, embedding_size: 8, vocab_size: "
+              "40}\n  layers:\n    - {type: gru, hidden_size: 8}\n");
+    mrnn::app::MainWindow again(false);
+    QMessageBox* offer =
+        openAndAwaitOffer(again, kept.path(), elsewhere, QStringLiteral("keptElsewhereBox"));
+    QVERIFY2(offer, qPrintable(again.statusText()));
+    QString refused;
+    answerNextBox(again, QStringLiteral("OK"), &refused);  // the old refusal, if it comes
+    click(offer, QStringLiteral("Open It"));
+    QVERIFY2(refused.isEmpty(), qPrintable(refused));
+    QVERIFY(again.document().isUntitled());
+    QCOMPARE(again.yamlView()->editor()->toPlainText(), typed);
+    QTRY_VERIFY(again.yamlView()->hasError());
+    // Kept now under this window's new project, the moved project's kept file gone.
+    const auto keptNames = [&] {
+      return QDir(kept.path()).entryList({QStringLiteral("*.kept-edits")}, QDir::Files);
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(keptNames().size(), 1, 5000);
+    QVERIFY(keptNames().at(0).startsWith(QStringLiteral("new-")));
+    // Once it reads, the project is the typed text.
+    again.yamlView()->editor()->setPlainText(
+        QStringLiteral("name: moved away\nmodel:\n  input: {level: char, embedding_size: 8, "
+                       "vocab_size: 40}\n  layers:\n    - {type: lstm, hidden_size: 24}\n"));
+    QVERIFY(again.yamlView()->applyNow());
+    QCOMPARE(QString::fromStdString(again.document().project().name), QStringLiteral("moved away"));
+    QCOMPARE(again.document().project().model.layers.at(0).hiddenSize, int64_t{24});
+  }
+
   // The defect: text typed in the YAML view that did not read as a project yet (a list half
   // typed) was lost to a signal to quit: the terminal said so, and only the project's last
   // edits that read were kept. Now the text is kept as typed, and Restore puts it back there.
