@@ -226,7 +226,7 @@ std::vector<CommandHelp> experimentHelps() {
   };
 }
 
-// runs list|show|rename|note|export.
+// runs list|show|rename|note|recover|export.
 std::vector<CommandHelp> runsHelps() {
   return {
       {{"runs", "list"},
@@ -255,6 +255,18 @@ std::vector<CommandHelp> runsHelps() {
        "Sets a run's note, even while it trains; an empty text (\"\") removes it.",
        {},
        "mrnn runs note projects/quick-mlstm 3 \"diverged after step 800\""},
+      {{"runs", "recover"},
+       "record runs a lost run database took, from their checkpoints",
+       "usage: mrnn runs recover <project-folder> [--set-aside]\n",
+       "Records each run whose folder under checkpoints/ holds a checkpoint but which the run "
+       "database does not (it was deleted, moved aside, restored from an older copy): its "
+       "project, model, step, training time, best validation and both checkpoints, from the "
+       "files. Its curves were in the lost database. It resumes from its latest checkpoint. "
+       "Nothing in the run folders changes.",
+       {{"set-aside", "",
+         "first move a run database that cannot be read to "
+         "runs.sqlite.damaged-<time> (never over a file)"}},
+       "mrnn runs recover projects/quick-mlstm --set-aside"},
       {{"runs", "export"},
        "the runs, or one run's metrics, as CSV or JSON",
        "usage: mrnn runs export <project-folder> [<run-id>] --format csv|json\n"
@@ -554,7 +566,7 @@ std::vector<GroupHelp> groupHelps() {
        "A grid, random or successive-halving search over a project's settings, run as a queue of "
        "trials that survives kills and reboots (docs/experiments.md)."},
       {{"runs"},
-       "usage: mrnn runs list|show|rename|note|export <project-folder> [<run-id>] ...\n",
+       "usage: mrnn runs list|show|rename|note|recover|export <project-folder> [<run-id>] ...\n",
        "Reads and annotates the runs a project records in its runs.sqlite."},
       {{"analyze"},
        "usage: mrnn analyze recovery|mask|gates|tree|copy <project.yaml> ...\n",

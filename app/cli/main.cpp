@@ -41,6 +41,7 @@ void printUsage(std::ostream& out) {
          "  mrnn experiment plan|run|status|stop|table <experiment.yaml>   (docs/experiments.md)\n"
          "  mrnn runs list|show|export <project-folder> [run-id] [--format csv|json] [--output F]\n"
          "  mrnn runs rename|note <project-folder> <run-id> <text>\n"
+         "  mrnn runs recover <project-folder> [--set-aside]   runs back from their checkpoints\n"
          "  mrnn sample <project.yaml> [--run ID | --checkpoint PATH] [--prime TEXT] [--length N]\n"
          "              [--temperature T] [--top-k K] [--top-p P] [--greedy] [--beam N]\n"
          "              [--stop 'S1|S2'] [--completions N] [--seed S] [--clamp L:U:V] [--json]\n"

@@ -17,6 +17,7 @@
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/text_format.h"
+#include "engine/training/run_recovery.h"
 #include "output_option.h"
 
 namespace mrnn::app {
@@ -28,7 +29,8 @@ constexpr const char* kRunsUsage =
     "  mrnn runs show <project-folder> <run-id>\n"
     "  mrnn runs rename <project-folder> <run-id> <name>\n"
     "  mrnn runs note <project-folder> <run-id> <text>   (\"\" removes the note)\n"
-    "  mrnn runs export <project-folder> [<run-id>] --format csv|json [--output FILE]\n";
+    "  mrnn runs export <project-folder> [<run-id>] --format csv|json [--output FILE]\n"
+    "  mrnn runs recover <project-folder> [--set-aside]\n";
 
 int usageError(std::ostream& err, const std::string& problem) {
   if (!problem.empty()) err << "mrnn runs: " << problem << "\n";
@@ -269,6 +271,66 @@ int nameRun(const std::string& folder, int64_t runId, const std::string& verb,
   }
 }
 
+// Ids as "1, 2 and 5".
+std::string idList(const std::vector<int64_t>& ids) {
+  std::string text;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (i > 0) text += i + 1 == ids.size() ? " and " : ", ";
+    text += std::to_string(ids[i]);
+  }
+  return text;
+}
+
+// A word on runs whose checkpoints the database does not record, after a listing; nothing when
+// there are none or the folder cannot be read.
+void mentionUnrecorded(const std::string& folder, std::ostream& out) {
+  try {
+    const std::vector<int64_t> ids = engine::unrecordedRuns(folder);
+    if (ids.empty()) return;
+    out << "checkpoints of run" << (ids.size() > 1 ? "s " : " ") << idList(ids)
+        << " are in the project but not in its run database: mrnn runs recover " << folder
+        << " records them\n";
+  } catch (const std::exception&) {
+    // The listing stands on its own.
+  }
+}
+
+// `recover`: runs whose database was lost, back from their checkpoints.
+int recoverRuns(const std::string& folder, bool setAside, std::ostream& out, std::ostream& err) {
+  try {
+    if (setAside) {
+      try {
+        engine::RunCatalogue probe(folder);
+        probe.runs();
+        out << "the run database reads: nothing set aside\n";
+      } catch (const engine::StoreDamagedError&) {
+        out << "set the run database aside as " << engine::setAsideRunDatabase(folder)
+            << " (SQLite's own tools may mend it)\n";
+      }
+    }
+    const engine::RunRecovery recovery = engine::recoverRuns(folder);
+    for (const auto& run : recovery.recovered) {
+      out << "recovered run " << run.id << " (" << shown(run.name) << ", step " << run.steps;
+      if (run.bestValid) out << ", best validation " << fixed(*run.bestValid, 4) << " bits/symbol";
+      if (run.metricPoints > 0) out << ", " << run.metricPoints << " metric points";
+      out << ")\n";
+    }
+    for (const auto& skipped : recovery.skipped) err << "mrnn: skipped " << skipped << "\n";
+    if (recovery.recovered.empty() && recovery.skipped.empty()) {
+      out << "every run with checkpoints in " << folder << " is in its run database\n";
+    } else if (!recovery.recovered.empty()) {
+      out << "their curves were in the lost database; each resumes from its latest checkpoint\n";
+    }
+    return recovery.skipped.empty() ? 0 : 1;
+  } catch (const engine::StoreDamagedError& error) {
+    err << "mrnn: " << error.what() << "\n";
+    return 1;
+  } catch (const std::exception& error) {
+    err << "mrnn: " << error.what() << "\n";
+    return 1;
+  }
+}
+
 }  // namespace
 
 int runRunsCommand(const CommandLine& args, std::ostream& out, std::ostream& err) {
@@ -287,6 +349,8 @@ int runRunsCommand(const CommandLine& args, std::ostream& out, std::ostream& err
   } else if (verb == "export") {
     maxWords = 4;
     knownOptions = {"format", "output", "force"};
+  } else if (verb == "recover") {
+    knownOptions = {"set-aside"};
   } else {
     return usageError(err, "unknown subcommand '" + verb + "'");
   }
@@ -318,10 +382,12 @@ int runRunsCommand(const CommandLine& args, std::ostream& out, std::ostream& err
     err << "mrnn: no project folder '" << folder << "'\n";
     return 1;
   }
+  if (verb == "recover") return recoverRuns(folder, args.has("set-aside"), out, err);
   // Never create a database just to report that there is none.
   if (!engine::RunCatalogue::exists(folder) &&
       !std::filesystem::exists(engine::RunPaths::database(folder), ignored)) {
     err << "mrnn: no runs yet in " << folder << " (no runs.sqlite)\n";
+    mentionUnrecorded(folder, err);
     return 1;
   }
 
@@ -329,7 +395,11 @@ int runRunsCommand(const CommandLine& args, std::ostream& out, std::ostream& err
   try {
     // Read-only: listing a project must work in a folder one may not write.
     const engine::RunCatalogue catalogue(folder, engine::RunCatalogue::Access::ReadOnly);
-    if (verb == "list") return listRuns(catalogue, folder, out);
+    if (verb == "list") {
+      const int status = listRuns(catalogue, folder, out);
+      mentionUnrecorded(folder, out);
+      return status;
+    }
     if (verb == "show") {
       const auto run = catalogue.run(*runId);
       if (!run) {

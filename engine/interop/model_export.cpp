@@ -39,7 +39,7 @@ ExportSource sourceOf(const LoadedModel& loaded) {
     for (const std::string& folder : {loaded.project.folder, checkpointProject.string()}) {
       if (loaded.runId <= 0 || folder.empty() || !RunCatalogue::exists(folder)) continue;
       const RunCatalogue catalogue(folder);
-      if (catalogue.projectId() != checkpoint.snapshot().projectId) continue;
+      if (!catalogue.ownsProjectId(checkpoint.snapshot().projectId)) continue;
       if (auto run = catalogue.run(loaded.runId)) source.runName = run->name;
       break;
     }

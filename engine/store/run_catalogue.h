@@ -49,6 +49,8 @@ class RunCatalogue {
   RunStore& store() { return *store_; }
   const RunStore& store() const { return *store_; }
   std::string projectId() const { return store_->projectId(); }
+  // Whether a checkpoint carrying project id `id` is this project's (RunStore::ownsProjectId).
+  bool ownsProjectId(const std::string& id) const { return store_->ownsProjectId(id); }
 
   // Runs oldest first, with their status as it is: a Running or Paused run that no process
   // holds (its writer died) reads Interrupted, and can be resumed.

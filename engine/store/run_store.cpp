@@ -13,13 +13,14 @@
 #include "engine/store/database_owner.h"
 #include "engine/store/metric_names.h"
 #include "engine/store/run_folder_ids.h"
+#include "engine/store/run_rows.h"
 #include "engine/store/sqlite_error.h"
 #include "engine/store/sqlite_statement.h"
 #include "engine/store/sqlite_transaction.h"
 #include "engine/store/text_format.h"
 
 namespace mrnn::engine {
-namespace {
+namespace run_rows {
 
 // Version 2 (version 1 lacked `project`). AUTOINCREMENT keeps a deleted run's id from being handed
 // out again (ids name checkpoint folders and appear in notes). Metrics carry an explicit id so that
@@ -164,8 +165,8 @@ std::optional<int64_t> idPastRunFolders(sqlite3* db, const std::string& path,
 // The writes below run inside the caller's transaction: creating a run and importing one
 // share them.
 int64_t insertRunRow(sqlite3* db, const std::string& path, const std::string& action,
-                     const RunRecord& run) {
-  const std::optional<int64_t> id = idPastRunFolders(db, path, action);
+                     const RunRecord& run, std::optional<int64_t> givenId) {
+  const std::optional<int64_t> id = givenId ? givenId : idPastRunFolders(db, path, action);
   SqliteStatement insert(db, path, action,
                          "INSERT INTO runs (name, model_type, parameters, config_yaml, "
                          "started_at, ended_at, status, reason, duration_s, best_valid, "
@@ -183,8 +184,7 @@ int64_t insertRunRow(sqlite3* db, const std::string& path, const std::string& ac
 
 // Each point a row; with `skipWritten`, not one whose run, name and step a row already has.
 void insertMetricRows(sqlite3* db, const std::string& path, const std::string& action,
-                      int64_t runId, const std::vector<MetricPoint>& points,
-                      bool skipWritten = false) {
+                      int64_t runId, const std::vector<MetricPoint>& points, bool skipWritten) {
   SqliteStatement insert(db, path, action,
                          skipWritten
                              ? "INSERT INTO metrics (run_id, name, step, epoch, wall_s, value) "
@@ -241,7 +241,9 @@ RunRecord readRun(const SqliteStatement& row) {
   return run;
 }
 
-}  // namespace
+}  // namespace run_rows
+
+using namespace run_rows;  // NOLINT: this file's own helpers
 
 std::string runStatusName(RunStatus status) {
   switch (status) {
@@ -485,7 +487,7 @@ void RunStore::setConfig(int64_t runId, const std::string& configYaml) {
             [&](SqliteStatement& update) { update.bind(2, configYaml); });
 }
 
-namespace {
+namespace run_rows {
 
 // The researchers' notes: beside the run tables (as the imports' origins are), made by the
 // first note; the schema version stays.
@@ -520,7 +522,7 @@ void writeNote(sqlite3* db, const std::string& path, const std::string& action, 
   upsert.run();
 }
 
-}  // namespace
+}  // namespace run_rows
 
 std::vector<RunRecord> RunStore::listRuns() const {
   const std::string sql = "SELECT " + runSelection() + " FROM runs ORDER BY id";
@@ -659,121 +661,6 @@ void RunStore::deleteRun(int64_t runId) {
   // foreign_keys = ON: the metrics and checkpoints go with the run, in the same transaction.
   changeRun(db_, path_, "cannot delete a run", runId, "DELETE FROM runs WHERE id = ?1",
             [](SqliteStatement&) {});
-}
-
-namespace {
-
-// Which source run each imported run is: an addition beside the run tables (as the
-// experiments' table is), made by the first import; the schema version stays.
-constexpr const char* kOriginsSql = R"sql(
-CREATE TABLE IF NOT EXISTS run_origins (
-  run_id INTEGER PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,
-  source_project TEXT NOT NULL,
-  source_run INTEGER NOT NULL,
-  source_folder TEXT NOT NULL,
-  imported_at TEXT NOT NULL,
-  UNIQUE (source_project, source_run)
-);
-)sql";
-
-// An absolute path as the database in folder `to` records it: relative to `to` when it lies
-// inside it (the project folder may move), else absolute.
-std::string recordedFrom(const std::filesystem::path& absolute, const std::filesystem::path& to) {
-  const std::filesystem::path relative = absolute.lexically_relative(to);
-  if (relative.empty() || *relative.begin() == "..") return absolute.string();
-  return relative.generic_string();
-}
-
-// A path recorded by the database in `from` (relative to it, or absolute), for the one in `to`.
-std::string rebased(const std::string& path, const std::filesystem::path& from,
-                    const std::filesystem::path& to) {
-  if (std::filesystem::path(path).is_absolute()) return path;
-  return recordedFrom((from / path).lexically_normal(), to);
-}
-
-}  // namespace
-
-int64_t RunStore::importRun(const RunStore& source, int64_t sourceRunId,
-                            const std::optional<std::string>& configYaml) {
-  const std::string action =
-      "cannot import run " + std::to_string(sourceRunId) + " of '" + source.path() + "'";
-  std::optional<RunRecord> run = source.run(sourceRunId);
-  if (!run) throwNoRun(source.path(), "cannot import", sourceRunId);
-  const std::string sourceProject = source.projectId();
-  if (sourceProject.empty() || sourceProject == projectId()) {
-    throw StoreError("run database '" + path_ + "': " + action + ": " +
-                     (sourceProject.empty() ? "it carries no project id (an older database)"
-                                            : "it is this database"));
-  }
-  // Read the source first: it is another connection, outside this transaction.
-  const std::vector<MetricPoint> points = source.metrics(sourceRunId);
-  std::vector<CheckpointRecord> checkpoints = source.checkpoints(sourceRunId);
-  const std::filesystem::path from = absoluteFolderOf(source.path());
-  const std::filesystem::path to = absoluteFolderOf(path_);
-  for (CheckpointRecord& checkpoint : checkpoints) {
-    checkpoint.path = rebased(checkpoint.path, from, to);
-  }
-  if (configYaml) run->configYaml = *configYaml;
-
-  SqliteTransaction transaction(db_, path_, action);
-  execute(db_, path_, action, kOriginsSql);
-  int64_t id = 0;
-  {
-    SqliteStatement find(db_, path_, action,
-                         "SELECT run_id FROM run_origins WHERE source_project = ?1 AND "
-                         "source_run = ?2");
-    find.bind(1, sourceProject).bind(2, sourceRunId);
-    if (find.step()) id = find.int64(0);
-  }
-  if (id > 0) {
-    SqliteStatement update(db_, path_, action,
-                           "UPDATE runs SET name = ?2, model_type = ?3, parameters = ?4, "
-                           "config_yaml = ?5, started_at = ?6, ended_at = ?7, status = ?8, "
-                           "reason = ?9, duration_s = ?10, best_valid = ?11, "
-                           "test_result = ?12, steps = ?13 WHERE id = ?1");
-    update.bind(1, id);
-    bindRunColumns(update, 2, *run);
-    update.run();
-    for (const char* sql :
-         {"DELETE FROM metrics WHERE run_id = ?1", "DELETE FROM checkpoints WHERE run_id = ?1"}) {
-      SqliteStatement remove(db_, path_, action, sql);
-      remove.bind(1, id);
-      remove.run();
-    }
-  } else {
-    id = insertRunRow(db_, path_, action, *run);
-    SqliteStatement origin(db_, path_, action,
-                           "INSERT INTO run_origins (run_id, source_project, source_run, "
-                           "source_folder, imported_at) VALUES (?1, ?2, ?3, ?4, ?5)");
-    origin.bind(1, id)
-        .bind(2, sourceProject)
-        .bind(3, sourceRunId)
-        .bind(4, recordedFrom(from, to))
-        .bind(5, utcTimestamp());
-    origin.run();
-  }
-  insertMetricRows(db_, path_, action, id, points);
-  for (const CheckpointRecord& checkpoint : checkpoints) {
-    upsertCheckpointRow(db_, path_, action, id, checkpoint);
-  }
-  writeNote(db_, path_, action, id, run->note);
-  transaction.commit();
-  return id;
-}
-
-std::optional<RunOrigin> RunStore::origin(int64_t runId) const {
-  {
-    SqliteStatement table(db_, path_, "cannot read run origins",
-                          "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
-                          "name = 'run_origins'");
-    if (!table.step()) return std::nullopt;  // nothing was ever imported
-  }
-  SqliteStatement query(db_, path_, "cannot read run origins",
-                        "SELECT source_project, source_run, source_folder FROM run_origins "
-                        "WHERE run_id = ?1");
-  query.bind(1, runId);
-  if (!query.step()) return std::nullopt;
-  return RunOrigin{query.text(0), query.int64(1), query.text(2)};
 }
 
 std::string RunStore::integrityCheck() const {

@@ -16,6 +16,14 @@ class StoreError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The file is not a database this workbench can read (damaged, or not SQLite at all): left as
+// it is; setAsideRunDatabase moves it out of the way, and recoverRuns brings its runs back from
+// their checkpoints.
+class StoreDamagedError : public StoreError {
+ public:
+  using StoreError::StoreError;
+};
+
 // Another connection (a database browser mid-edit, a sqlite3 shell in a transaction) held the
 // database locked for longer than the store waits: nothing was written, and the same write
 // can be made again later.
@@ -161,6 +169,17 @@ class RunStore {
                     const std::optional<std::string>& configYaml = std::nullopt);
   // Where an imported run came from; nullopt for a run trained into this database.
   std::optional<RunOrigin> origin(int64_t runId) const;
+
+  // Records, in one transaction, a run whose checkpoint files outlived the database that
+  // recorded it: `run` under its own id (its checkpoint folder's), with its checkpoints and
+  // whatever metric points were kept beside them. `runProject` is the project id its
+  // checkpoints carry: when it is not this database's, this database answers to it from then
+  // on (ownsProjectId), so that the run resumes here. Throws StoreError when the id is taken.
+  void recoverRun(const RunRecord& run, const std::vector<CheckpointRecord>& checkpoints,
+                  const std::vector<MetricPoint>& points, const std::string& runProject);
+  // Whether checkpoints carrying project id `id` are this project's: its own id, or one its
+  // runs were recovered under.
+  bool ownsProjectId(const std::string& id) const;
 
   // Text exports for `mrnn runs export`: every run (or one run's metrics) as CSV or JSON.
   // CSV: a header row, RFC 4180 quoting, absent values empty. JSON: an array of objects,

@@ -24,10 +24,12 @@ std::string storeErrorReason(sqlite3* db) {
   switch (sqlite3_errcode(db) & 0xff) {
     case SQLITE_CORRUPT:
       return "it is damaged (part of it is missing or overwritten); the workbench leaves it as "
-             "it is: move it aside, or put back a copy, and a new one begins with the next run";
+             "it is: put back a copy, or set it aside (mrnn runs recover --set-aside) and the "
+             "runs come back from their checkpoints";
     case SQLITE_NOTADB:
       return "it is not a run database, nor any SQLite database; the workbench leaves it as it "
-             "is: move it aside and a new one begins with the next run";
+             "is: set it aside (mrnn runs recover --set-aside) and the runs come back from their "
+             "checkpoints";
     case SQLITE_FULL:
       return "the disk is full";
     case SQLITE_READONLY:
@@ -55,7 +57,12 @@ void throwStoreError(sqlite3* db, const std::string& path, const std::string& ac
     throw StoreBusyError("run database '" + path + "': " + action +
                          ": another program holds it locked");
   }
-  throw StoreError("run database '" + path + "': " + action + ": " + storeErrorReason(db));
+  const std::string message =
+      "run database '" + path + "': " + action + ": " + storeErrorReason(db);
+  if (db != nullptr && (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)) {
+    throw StoreDamagedError(message);
+  }
+  throw StoreError(message);
 }
 
 }  // namespace mrnn::engine

@@ -198,9 +198,12 @@ std::string compactDuration(double seconds) {
 }
 
 std::string utcTimestamp() {
-  const std::time_t now = std::time(nullptr);
+  return utcTimestampOf(std::time(nullptr));
+}
+
+std::string utcTimestampOf(std::time_t when) {
   std::tm utc{};
-  gmtime_r(&now, &utc);
+  gmtime_r(&when, &utc);
   char text[32];
   std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
   return text;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <ctime>
 #include <optional>
 #include <string>
 
@@ -43,6 +44,8 @@ std::string compactDuration(double seconds);
 
 // Now as ISO 8601 in UTC, "2026-11-23T10:02:11Z": how runs, checkpoints and locks date things.
 std::string utcTimestamp();
+// The same for another time (a file's modification time).
+std::string utcTimestampOf(std::time_t when);
 
 // A CSV number: formatDouble, or an empty field for an absent value.
 std::string csvNumber(const std::optional<double>& value);

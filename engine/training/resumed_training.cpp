@@ -125,7 +125,7 @@ void checkCheckpointBelongs(const TrainingSnapshot& s, const std::string& path,
                           "'s own checkpoint, or resume " + run + " from its own folder");
   }
   if (!s.projectId.empty()) {
-    if (s.projectId == ours) return;
+    if (catalogue.ownsProjectId(s.projectId)) return;
     throw CheckpointError("checkpoint '" + path + "' belongs to " + run + " of another project " +
                           "(project id " + s.projectId + "; this one is " + ours +
                           "); resuming it here would replace this project's " + run +

@@ -314,6 +314,29 @@ case $case in
     [ "$(digest "$work/checkpoints/run-1/best.pt")" = "$best" ] || fail "run-1/best.pt replaced"
     [ "$(digest "$work/checkpoints/run-1/latest.pt")" = "$latest" ] || fail "run-1/latest.pt replaced"
     ;;
+  database-recovered)
+    # The defect: once a damaged run database was moved aside as told, its runs were gone from
+    # every listing, resume and analysis, though their checkpoints were still in the project.
+    train_tiny
+    latest=$(digest "$work/checkpoints/run-1/latest.pt")
+    head -c 5000 "$work/runs.sqlite" >"$work/runs.damaged"
+    mv "$work/runs.damaged" "$work/runs.sqlite"
+    rm -f "$work/runs.sqlite-wal" "$work/runs.sqlite-shm"
+    refused "mrnn runs recover --set-aside" runs list "$work"
+    "$mrnn" runs recover "$work" --set-aside >"$work/recover.out" 2>&1 ||
+      { cat "$work/recover.out"; fail "runs recover --set-aside"; }
+    cat "$work/recover.out"
+    grep -q "^recovered run 1 " "$work/recover.out" || fail "run 1 was not recovered"
+    aside=$(find "$work" -maxdepth 1 -name 'runs.sqlite.damaged-*' ! -name '*-wal' ! -name '*-shm')
+    [ "$(stat -c %s "$aside")" = 5000 ] || fail "the damaged database was not set aside whole"
+    "$mrnn" runs list "$work" >"$work/list.out" 2>&1 || { cat "$work/list.out"; fail "runs list"; }
+    grep -q "^ *1 .* finished " "$work/list.out" || { cat "$work/list.out"; fail "run 1 not listed"; }
+    [ "$(digest "$work/checkpoints/run-1/latest.pt")" = "$latest" ] || fail "run-1 changed"
+    "$mrnn" resume "$project" --run 1 --max-steps 40 >"$work/resume.out" 2>&1 ||
+      { cat "$work/resume.out"; fail "the recovered run did not resume"; }
+    "$mrnn" runs recover "$work" >"$work/again.out" 2>&1 || fail "a second recover"
+    grep -q "is in its run database" "$work/again.out" || fail "a second recover recovered"
+    ;;
   checkpoint-damaged)
     # The defect: a run's damaged latest checkpoint was found only once a resume had begun,
     # and a damaged best one failed every analysis, each naming no way on though the run's

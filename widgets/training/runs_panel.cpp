@@ -194,6 +194,8 @@ RunsPanel::RunsPanel(ProjectDocument& document, QWidget* parent)
   connect(&document_, &ProjectDocument::pathChanged, this, [this] {
     banner_->hide();  // what it said was of the last project's runs
     bannerRun_ = 0;
+    offeredUnrecorded_.clear();
+    offeredDamaged_ = false;
     refresh();
   });
   refresh();
@@ -321,6 +323,8 @@ void RunsPanel::refresh() {
   std::vector<engine::RunRecord> runs;
   exportable_.clear();
   QString problem;
+  QList<qint64> unrecorded;
+  bool damaged = false;
   if (database.isEmpty()) {
     problem =
         tr("This project is not saved yet.\nSave it, then train it (F5 in the training "
@@ -330,6 +334,7 @@ void RunsPanel::refresh() {
     problem = tr("No runs yet in %1.\nTrain the project (F5 in the training monitor) and its "
                  "runs are listed here.")
                   .arg(QDir::toNativeSeparators(document_.folder()));
+    unrecorded = unrecordedRunIds(document_.folder());
   } else {
     try {
       // Read-only, with live statuses: a run whose process died reads "interrupted".
@@ -342,6 +347,13 @@ void RunsPanel::refresh() {
           exportable_.insert(checkpoint.runId, QString::fromStdString(checkpoint.kind));
         }
       }
+      unrecorded = unrecordedRunIds(document_.folder());
+    } catch (const engine::StoreDamagedError&) {
+      damaged = true;
+      problem = tr("The run database, %1, is damaged or is not a run database, and cannot be "
+                   "read. The workbench leaves it as it is: the banner above sets it aside and "
+                   "records the runs again from their checkpoints.")
+                    .arg(QDir::toNativeSeparators(database));
     } catch (const std::exception& error) {
       problem = tr("The run database could not be read:\n%1").arg(QString::fromUtf8(error.what()));
     }
@@ -354,6 +366,7 @@ void RunsPanel::refresh() {
   for (const auto& run : runs) finished_ += run.status == engine::RunStatus::Finished ? 1 : 0;
   updateFooter();
   updateActions();
+  offerRecovery(unrecorded, damaged);
 }
 
 void RunsPanel::nameRun(qint64 runId, int column, const QString& text) {

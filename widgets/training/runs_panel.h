@@ -83,6 +83,11 @@ class RunsPanel : public QWidget {
   // otherwise only an earlier export is replaced.
   bool exportModelTo(qint64 runId, const QString& path, bool replaceConfirmed = true);
   bool isExportingModel() const { return modelExport_ != nullptr; }
+  // Records, on a worker thread, the runs whose checkpoints the run database does not (it was
+  // lost); with `setAsideFirst`, first moves a database that cannot be read out of the way
+  // (engine/training/run_recovery.h). The banner offers it when refresh() finds such runs.
+  void recoverRuns(bool setAsideFirst);
+  bool isRecovering() const { return recovery_ != nullptr; }
 
  public slots:
   // Re-reads the database now (nothing is created when there is none yet).
@@ -123,6 +128,10 @@ class RunsPanel : public QWidget {
   // Scores `checkpoint` (the run's best, else its latest, when empty) on the test split; one
   // that cannot be read is said with a link to the run's other checkpoint when that is whole.
   void evaluateRun(qint64 runId, const QString& checkpoint);
+  // The banner's offer to recover runs (or set a damaged database aside), once for each set.
+  void offerRecovery(const QList<qint64>& unrecorded, bool damaged);
+  // engine::unrecordedRuns, empty when the folder or database cannot be read.
+  static QList<qint64> unrecordedRunIds(const QString& folder);
   // "3 runs, 2 finished", and how many the filter shows.
   void updateFooter();
   // What deleting the runs `ids` does to experiments they are trials of ("" when none is).
@@ -160,6 +169,9 @@ class RunsPanel : public QWidget {
   BackgroundJob* resumeCheck_ = nullptr;  // reads a run's checkpoints before a resume
   qint64 evaluatingRun_ = 0;
   BackgroundJob* modelExport_ = nullptr;
+  BackgroundJob* recovery_ = nullptr;
+  QList<qint64> offeredUnrecorded_;  // what the banner last offered to recover
+  bool offeredDamaged_ = false;
   // The kind ("best" or "latest") of the checkpoint each run would export, for runs with one.
   QHash<qint64, QString> exportable_;
   bool trainingActive_ = false;

@@ -18,6 +18,7 @@
 using mrnn::engine::MetricPoint;
 using mrnn::engine::RunRecord;
 using mrnn::engine::RunStore;
+using mrnn::engine::StoreDamagedError;
 using mrnn::engine::StoreError;
 using mrnn::test::RawDatabase;
 using mrnn::test::ScratchFolder;
@@ -95,8 +96,8 @@ MRNN_TEST(store_corrupt_file_names_the_path) {
   for (int i = 0; i < 4096; ++i) garbage += static_cast<char>((i * 7919 + 13) % 251);
   folder.write("runs.sqlite", garbage);
   const std::string path = folder.file("runs.sqlite");
-  EXPECT_THROWS_WITH(StoreError, RunStore store(path), path.c_str(),
-                     "it is not a run database, nor any SQLite database", "move it aside");
+  EXPECT_THROWS_WITH(StoreDamagedError, RunStore store(path), path.c_str(),
+                     "it is not a run database, nor any SQLite database", "--set-aside");
 }
 
 // The defect: SQLite's own words ("database disk image is malformed") were all a user saw of
@@ -118,7 +119,7 @@ MRNN_TEST(a_damaged_database_is_named_damaged_and_left_as_it_is) {
     store.listRuns();
     for (const auto& run : store.listRuns()) store.metrics(run.id);
   };
-  EXPECT_THROWS_WITH(StoreError, damaged(), path.c_str(), "it is damaged", "move it aside");
+  EXPECT_THROWS_WITH(StoreDamagedError, damaged(), path.c_str(), "it is damaged", "--set-aside");
   EXPECT_EQ(std::filesystem::file_size(path), whole / 3);
 }
 
