@@ -319,7 +319,8 @@ int recoverRuns(const std::string& folder, bool setAside, std::ostream& out, std
     if (recovery.recovered.empty() && recovery.skipped.empty()) {
       out << "every run with checkpoints in " << folder << " is in its run database\n";
     } else if (!recovery.recovered.empty()) {
-      out << "their curves were in the lost database; each resumes from its latest checkpoint\n";
+      out << "their curves and test figures were in the lost database: mrnn eval --run ID "
+             "scores a run on test again, and each resumes from its latest checkpoint\n";
     }
     return recovery.skipped.empty() ? 0 : 1;
   } catch (const engine::StoreDamagedError& error) {

@@ -132,6 +132,7 @@ void Checkpoint::save(const std::string& path, const TrainingSnapshot& snapshot,
   archive.write("symbols", c10::IValue(snapshot.symbols));
   archive.write("run_id", c10::IValue(snapshot.runId));
   writeString(archive, "project_id", snapshot.projectId);
+  writeString(archive, "run_name", snapshot.runName);
   archive.write("best_valid", c10::IValue(snapshot.bestValid));
   archive.write("bad_validations", c10::IValue(snapshot.badValidations));
   archive.write("best_error_rate", c10::IValue(snapshot.bestErrorRate));
@@ -259,6 +260,10 @@ Checkpoint Checkpoint::open(const std::string& path) {
     c10::IValue projectId;
     if (archive.try_read("project_id", projectId) && projectId.isString()) {
       s.projectId = projectId.toStringRef();
+    }
+    c10::IValue runName;
+    if (archive.try_read("run_name", runName) && runName.isString()) {
+      s.runName = runName.toStringRef();
     }
   } catch (const std::exception& error) {
     throw CheckpointError("checkpoint '" + path + "' is incomplete: " + libraryErrorText(error));

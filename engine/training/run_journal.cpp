@@ -61,6 +61,7 @@ void RunJournal::create(const Project& project, int64_t parameters) {
   record.configYaml = projectToYaml(project);
   record.startedAt = utcTimestamp();
   runId_ = store_->createRun(record);
+  runName_ = record.name;
   lock_ = catalogue_->lockForWriting(runId_);
   trial_ = project.trial;
 }
@@ -83,6 +84,7 @@ RunRecord RunJournal::reopen(const TrainingSnapshot& snapshot, const std::string
                              "resume from; train a new run to train further");
   }
   lock_ = catalogue_->lockForWriting(snapshot.runId);  // one writer per run
+  runName_ = record->name;
   return *record;
 }
 

@@ -49,6 +49,8 @@ class RunJournal {
   void shareRunId(Collective& collective);
   // The store's project id (checkpoints carry it); empty on a rank that writes nothing.
   std::string projectId() const;
+  // The run's name when it was created or reopened (checkpoints carry it, for a recovery).
+  const std::string& runName() const { return runName_; }
 
   // A new run of `project`, its model of `parameters`.
   void create(const Project& project, int64_t parameters);
@@ -110,6 +112,7 @@ class RunJournal {
   Say say_;
   std::vector<MetricPoint> pending_;
   int64_t runId_ = 0;
+  std::string runName_;              // as recorded when the run was created or reopened
   std::optional<TrialOfRun> trial_;  // linked to the run once it trains
 };
 

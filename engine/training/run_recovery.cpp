@@ -68,7 +68,7 @@ RunRecord recordOf(int64_t id, const std::vector<ReadCheckpoint>& files) {
   const Project project = parseProject(snapshot.projectYaml, newest.path, false);
   RunRecord run;
   run.id = id;
-  run.name = defaultRunName(project.model);
+  run.name = snapshot.runName.empty() ? defaultRunName(project.model) : snapshot.runName;
   run.modelType = modelTypeSummary(project.model);
   run.parameters =
       summarizeModel(project.model, Vocabulary::deserialize(snapshot.vocabulary).size())
@@ -79,8 +79,9 @@ RunRecord recordOf(int64_t id, const std::vector<ReadCheckpoint>& files) {
   // A run at its project's length ended there; any other stopped before it.
   const bool atLength = project.training.maxSteps > 0 && snapshot.step >= project.training.maxSteps;
   run.status = atLength ? RunStatus::Finished : RunStatus::Stopped;
-  run.reason = "recovered from its checkpoints at step " + std::to_string(snapshot.step) +
-               ": the run database that recorded it was lost, and its curves with it";
+  run.reason =
+      "recovered from its checkpoints at step " + std::to_string(snapshot.step) +
+      ": the run database that recorded it was lost, and its curves and test figure with it";
   run.durationSeconds = snapshot.wallSeconds;
   run.steps = snapshot.step;
   double best = 0.0;

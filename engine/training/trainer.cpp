@@ -279,6 +279,7 @@ void Session::saveCheckpoint(const std::string& kind) {
       runSnapshot(project_, parts_, counters_, book_, outcome_.runId, journal_.projectId());
   snapshot.rankRngStates = ranks.cpu;
   snapshot.rankGpuRngStates = ranks.gpu;
+  snapshot.runName = journal_.runName();
   Checkpoint::save(path, snapshot, *parts_.model, parts_.rule.get(), &whole);
   if (ranked_) collective_.sum(torch::zeros({1}));
   journal_.recordCheckpoint(kind, path, counters_.step, book_.best());

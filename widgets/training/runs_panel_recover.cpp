@@ -105,8 +105,8 @@ void RunsPanel::recoverRuns(bool setAsideFirst) {
     }
     if (!ids.isEmpty()) {
       detail +=
-          tr("Each resumes from its latest checkpoint; its curves were in the lost "
-             "database.");
+          tr("Their curves and test figures were in the lost database: Evaluate scores a "
+             "run on test again, and each resumes from its latest checkpoint.");
     }
     for (const std::string& skipped : recovery->skipped) {
       detail += tr("\nLeft as it was: %1").arg(QString::fromStdString(skipped));

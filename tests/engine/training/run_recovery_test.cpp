@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "engine/config/model_names.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/unwritten_metrics.h"
@@ -39,7 +40,9 @@ MRNN_TEST(runs_come_back_from_their_checkpoints_when_the_database_went) {
   const auto project = shortRun(scratch, 3);
   const auto first = trainToEnd(project);
   EXPECT_MSG(first.finished, first.reason);
-  const auto second = trainToEnd(project);
+  auto trial = project;  // an experiment's trial: its run is named after its setting
+  trial.runName = "lr-sweep #2: lr=0.003";
+  const auto second = trainToEnd(trial);
   EXPECT_MSG(second.finished, second.reason);
   const engine::RunRecord before = *engine::RunCatalogue(project.folder).run(second.runId);
   const std::string latest = engine::RunPaths::latest(project.folder, second.runId);
@@ -66,7 +69,8 @@ MRNN_TEST(runs_come_back_from_their_checkpoints_when_the_database_went) {
   const auto run = catalogue.run(second.runId);
   EXPECT(run.has_value());
   EXPECT_EQ(run->steps, int64_t{3});
-  EXPECT_EQ(run->name, before.name);
+  EXPECT_EQ(run->name, std::string("lr-sweep #2: lr=0.003"));
+  EXPECT_EQ(catalogue.run(first.runId)->name, engine::defaultRunName(project.model));
   EXPECT_EQ(run->parameters, before.parameters);
   EXPECT(run->bestValid.has_value());
   EXPECT_NEAR(*run->bestValid, *before.bestValid, 1e-9);
