@@ -358,6 +358,11 @@ void RunsPanel::refresh() {
       problem = tr("The run database could not be read:\n%1").arg(QString::fromUtf8(error.what()));
     }
   }
+  if (runs.empty() && !unrecorded.isEmpty()) {
+    problem = tr("The run database of %1 records no run, but runs' checkpoints are in the "
+                 "project: the banner above records them again.")
+                  .arg(QDir::toNativeSeparators(document_.folder()));
+  }
   model_->setRuns(runs);
   selectRuns(selected);
   stack_->setCurrentIndex(runs.empty() ? kEmptyPage : kTablePage);
