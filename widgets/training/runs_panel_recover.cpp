@@ -46,6 +46,9 @@ void RunsPanel::offerRecovery(const QList<qint64>& unrecorded, bool damaged) {
   if (recovery_ != nullptr || (unrecorded == offeredUnrecorded_ && damaged == offeredDamaged_)) {
     return;
   }
+  // A failure in view (a delete whose files could not all go) is not covered by the offer; it
+  // comes at the next refresh once that is closed.
+  if (!damaged && !banner_->isHidden() && banner_->kind() == RunBanner::Kind::Failure) return;
   offeredUnrecorded_ = unrecorded;
   offeredDamaged_ = damaged;
   const QString database = QDir::toNativeSeparators(
