@@ -16,6 +16,7 @@
 #include "engine/config/parameter_count.h"
 #include "engine/config/project_file.h"
 #include "engine/io/atomic_file.h"
+#include "engine/runtime/job_context.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/text_format.h"
@@ -161,12 +162,18 @@ std::vector<int64_t> unrecordedRuns(const std::string& projectFolder) {
   return ids;
 }
 
-RunRecovery recoverRuns(const std::string& projectFolder) {
+RunRecovery recoverRuns(const std::string& projectFolder, JobContext* job) {
   RunRecovery result;
   const std::vector<int64_t> ids = unrecordedRuns(projectFolder);
   if (ids.empty()) return result;
   RunCatalogue catalogue(projectFolder, RunCatalogue::Access::ReadWrite);
-  for (const int64_t id : ids) {
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const int64_t id = ids[i];
+    if (job) {
+      job->report(static_cast<double>(i) / static_cast<double>(ids.size()),
+                  "run " + std::to_string(id) + " (" + std::to_string(i + 1) + " of " +
+                      std::to_string(ids.size()) + ")");
+    }
     const std::string folder = RunPaths::checkpointFolder(projectFolder, id);
     if (const auto holder = catalogue.writer(id)) {
       result.skipped.push_back(runText(id) + " (" + folder + ") is being written by " +

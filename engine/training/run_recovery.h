@@ -7,6 +7,8 @@
 
 namespace mrnn::engine {
 
+class JobContext;
+
 // A run brought back from its checkpoint files.
 struct RecoveredRun {
   int64_t id = 0;
@@ -36,7 +38,9 @@ std::vector<int64_t> unrecordedRuns(const std::string& projectFolder);
 // before that were in the lost database: the run's reason says so. Finished when it reached its
 // project's max_steps, else Stopped; either resumes from its latest checkpoint. Nothing in the
 // run folders is changed.
-RunRecovery recoverRuns(const std::string& projectFolder);
+// With `job`, reports before each run and stops there once cancelled (JobCancelledError): each
+// run is recorded in one transaction, so what was recovered stays and the rest can follow.
+RunRecovery recoverRuns(const std::string& projectFolder, JobContext* job = nullptr);
 
 // Moves a project's run database that cannot be read (with its -wal and -shm files) to
 // runs.sqlite.damaged-<UTC time>, never over an existing file, for SQLite's own tools to mend;

@@ -84,9 +84,9 @@ void RunsPanel::recoverRuns(bool setAsideFirst) {
   auto recovery = std::make_shared<engine::RunRecovery>();
   auto aside = std::make_shared<std::string>();
   recovery_ = new BackgroundJob(
-      [folder, setAsideFirst, recovery, aside](engine::JobContext&) {
+      [folder, setAsideFirst, recovery, aside](engine::JobContext& context) {
         if (setAsideFirst) *aside = engine::setAsideRunDatabase(folder);
-        *recovery = engine::recoverRuns(folder);
+        *recovery = engine::recoverRuns(folder, &context);
       },
       this);
   const auto end = [this] {
@@ -97,6 +97,11 @@ void RunsPanel::recoverRuns(bool setAsideFirst) {
     progress_->setRange(0, 1000);
     progress_->setVisible(false);
   };
+  connect(recovery_, &BackgroundJob::progress, this, [this](double fraction, const QString& phase) {
+    progress_->setRange(0, 1000);
+    progress_->setValue(static_cast<int>(fraction * 1000));
+    footer_->setFullText(tr("Recovering runs from their checkpoints: %1…").arg(phase));
+  });
   connect(recovery_, &BackgroundJob::succeeded, this, [this, end, recovery, aside] {
     end();
     QList<qint64> ids;

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "engine/config/model_names.h"
+#include "engine/runtime/job_context.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/unwritten_metrics.h"
@@ -60,6 +61,15 @@ MRNN_TEST(runs_come_back_from_their_checkpoints_when_the_database_went) {
 
   EXPECT(engine::unrecordedRuns(project.folder) ==
          std::vector<int64_t>({first.runId, second.runId}));
+  {
+    // Cancelled (a window closing): it stops before the next run, recording nothing more.
+    engine::StopToken stop;
+    stop.requestStop();
+    engine::JobContext cancelled({}, stop);
+    EXPECT_THROWS_WITH(engine::JobCancelledError, engine::recoverRuns(project.folder, &cancelled),
+                       "");
+    EXPECT_EQ(engine::unrecordedRuns(project.folder).size(), size_t{2});
+  }
   const engine::RunRecovery recovery = engine::recoverRuns(project.folder);
   EXPECT_MSG(recovery.skipped.empty(), recovery.skipped.front());
   EXPECT_EQ(recovery.recovered.size(), size_t{2});
