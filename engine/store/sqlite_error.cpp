@@ -24,12 +24,12 @@ std::string storeErrorReason(sqlite3* db) {
   switch (sqlite3_errcode(db) & 0xff) {
     case SQLITE_CORRUPT:
       return "it is damaged (part of it is missing or overwritten); the workbench leaves it as "
-             "it is: put back a copy, or set it aside (mrnn runs recover --set-aside) and the "
-             "runs come back from their checkpoints";
+             "it is: put back a copy, or set it aside (the workbench's Runs panel, or mrnn runs "
+             "recover --set-aside) and the runs come back from their checkpoints";
     case SQLITE_NOTADB:
       return "it is not a run database, nor any SQLite database; the workbench leaves it as it "
-             "is: set it aside (mrnn runs recover --set-aside) and the runs come back from their "
-             "checkpoints";
+             "is: set it aside (the workbench's Runs panel, or mrnn runs recover --set-aside) and "
+             "the runs come back from their checkpoints";
     case SQLITE_FULL:
       return "the disk is full";
     case SQLITE_READONLY:
