@@ -314,6 +314,7 @@ int recoverRuns(const std::string& folder, bool setAside, std::ostream& out, std
       if (run.bestValid) out << ", best validation " << fixed(*run.bestValid, 4) << " bits/symbol";
       if (run.metricPoints > 0) out << ", " << run.metricPoints << " metric points";
       out << ")\n";
+      if (!run.unreadable.empty()) out << "  left unrecorded: " << run.unreadable << "\n";
     }
     for (const auto& skipped : recovery.skipped) err << "mrnn: skipped " << skipped << "\n";
     if (recovery.recovered.empty() && recovery.skipped.empty()) {

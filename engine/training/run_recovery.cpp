@@ -210,8 +210,9 @@ RunRecovery recoverRuns(const std::string& projectFolder, JobContext* job) {
       }
       const std::vector<MetricPoint> points = keptMetrics(projectFolder, id);
       catalogue.store().recoverRun(run, records, points, files.front().snapshot.projectId);
-      result.recovered.push_back(
-          {id, run.name, run.steps, run.bestValid, static_cast<int64_t>(points.size())});
+      result.recovered.push_back({id, run.name, run.steps, run.bestValid,
+                                  static_cast<int64_t>(points.size()),
+                                  problems.empty() ? std::string() : problems.front()});
     } catch (const StoreError&) {
       throw;  // the database itself failed: the caller says so
     } catch (const std::exception& e) {

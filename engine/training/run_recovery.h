@@ -16,6 +16,8 @@ struct RecoveredRun {
   int64_t steps = 0;
   std::optional<double> bestValid;  // bits per symbol
   int64_t metricPoints = 0;         // kept beside its checkpoints (unwritten-metrics.tsv)
+  // Its other checkpoint file, when that one could not be read (left as it is, unrecorded).
+  std::string unreadable;
 };
 
 struct RunRecovery {

@@ -116,6 +116,12 @@ void RunsPanel::recoverRuns(bool setAsideFirst) {
           tr("Their curves and test figures were in the lost database: Evaluate scores a "
              "run on test again, and each resumes from its latest checkpoint.");
     }
+    for (const auto& run : recovery->recovered) {
+      if (run.unreadable.empty()) continue;
+      detail += tr("\nRun %1 was recovered without a checkpoint that could not be read: %2")
+                    .arg(run.id)
+                    .arg(QString::fromStdString(run.unreadable));
+    }
     for (const std::string& skipped : recovery->skipped) {
       detail += tr("\nLeft as it was: %1").arg(QString::fromStdString(skipped));
     }

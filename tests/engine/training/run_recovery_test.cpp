@@ -119,6 +119,13 @@ MRNN_TEST(recovered_runs_join_a_database_begun_again) {
   const auto again = trainToEnd(project);  // a new database, another project id
   EXPECT_MSG(again.finished, again.reason);
   EXPECT_EQ(again.runId, first.runId + 1);
+  // Run 1's best checkpoint damaged: recovered from its latest, the damage said.
+  {
+    std::fstream best(engine::RunPaths::best(project.folder, first.runId),
+                      std::ios::binary | std::ios::in | std::ios::out);
+    best.seekp(3000);
+    best << "XXXX";
+  }
   // Run 1's checkpoint copied into a folder of its own: not recovered as another run.
   fs::create_directories(engine::RunPaths::checkpointFolder(project.folder, 9));
   fs::copy_file(engine::RunPaths::latest(project.folder, first.runId),
@@ -131,8 +138,13 @@ MRNN_TEST(recovered_runs_join_a_database_begun_again) {
     EXPECT_MSG(recovery.skipped.front().find("holds run 1's checkpoint") != std::string::npos,
                recovery.skipped.front());
   }
+  if (!recovery.recovered.empty()) {
+    EXPECT_MSG(recovery.recovered.front().unreadable.find("best.pt") != std::string::npos,
+               recovery.recovered.front().unreadable);
+  }
   const engine::RunCatalogue catalogue(project.folder);
   EXPECT_EQ(catalogue.runs().size(), size_t{2});
+  EXPECT_EQ(catalogue.store().checkpoints(first.runId).size(), size_t{1});  // the whole one
   auto longer = project;
   engine::RunLength length;
   length.maxSteps = 4;
