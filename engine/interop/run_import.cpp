@@ -102,6 +102,8 @@ ImportedRun importAsRun(const std::string& projectFile, const ImportedModel& imp
     snapshot.vocabulary = imported.vocabulary.serialize();
     snapshot.projectId = store.projectId();
     snapshot.runId = runId;
+    snapshot.runName = record.name;
+    snapshot.importedFrom = source;
     Checkpoint::save(result.checkpoint, snapshot, *model, nullptr, nullptr);
     store.recordCheckpoint(runId,
                            {"latest", "checkpoints/run-" + std::to_string(runId) + "/latest.pt", 0,

@@ -133,6 +133,7 @@ void Checkpoint::save(const std::string& path, const TrainingSnapshot& snapshot,
   archive.write("run_id", c10::IValue(snapshot.runId));
   writeString(archive, "project_id", snapshot.projectId);
   writeString(archive, "run_name", snapshot.runName);
+  writeString(archive, "imported_from", snapshot.importedFrom);
   archive.write("best_valid", c10::IValue(snapshot.bestValid));
   archive.write("bad_validations", c10::IValue(snapshot.badValidations));
   archive.write("best_error_rate", c10::IValue(snapshot.bestErrorRate));
@@ -264,6 +265,10 @@ Checkpoint Checkpoint::open(const std::string& path) {
     c10::IValue runName;
     if (archive.try_read("run_name", runName) && runName.isString()) {
       s.runName = runName.toStringRef();
+    }
+    c10::IValue importedFrom;
+    if (archive.try_read("imported_from", importedFrom) && importedFrom.isString()) {
+      s.importedFrom = importedFrom.toStringRef();
     }
   } catch (const std::exception& error) {
     throw CheckpointError("checkpoint '" + path + "' is incomplete: " + libraryErrorText(error));

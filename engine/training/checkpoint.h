@@ -35,6 +35,8 @@ struct TrainingSnapshot {
   // The run's name in its database when the file was written (a trial's is its setting), so
   // that a run recovered from its checkpoints keeps it; empty in a file from before it was kept.
   std::string runName;
+  // An imported model's source file (`mrnn import`), absolute; empty for a trained run.
+  std::string importedFrom;
   double bestValid = 0.0;      // bits per symbol; 0 when never validated
   int64_t badValidations = 0;  // early stopping's counter
   // A long-range problem's best model's share of sequences wrong (which model is best turns on

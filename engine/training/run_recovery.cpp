@@ -17,6 +17,7 @@
 #include "engine/config/project_file.h"
 #include "engine/io/atomic_file.h"
 #include "engine/runtime/job_context.h"
+#include "engine/store/imported_run.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/text_format.h"
@@ -83,6 +84,14 @@ RunRecord recordOf(int64_t id, const std::vector<ReadCheckpoint>& files) {
   run.reason =
       "recovered from its checkpoints at step " + std::to_string(snapshot.step) +
       ": the run database that recorded it was lost, and its curves and test figure with it";
+  // A model imported from a file took no step and has no training state: it stays an import,
+  // which nothing resumes (a file from before imports named their source says so).
+  if (snapshot.step == 0 && snapshot.batcherState.empty()) {
+    run.status = RunStatus::Finished;
+    run.reason = std::string(kImportedReasonPrefix) + (snapshot.importedFrom.empty()
+                                                           ? "a file the lost run database named"
+                                                           : snapshot.importedFrom);
+  }
   run.durationSeconds = snapshot.wallSeconds;
   run.steps = snapshot.step;
   double best = 0.0;

@@ -172,6 +172,7 @@ class RunsPanel : public QWidget {
   BackgroundJob* recovery_ = nullptr;
   QList<qint64> offeredUnrecorded_;  // what the banner last offered to recover
   bool offeredDamaged_ = false;
+  QString offerTitle_;  // the banner's title while it shows that offer
   // The kind ("best" or "latest") of the checkpoint each run would export, for runs with one.
   QHash<qint64, QString> exportable_;
   bool trainingActive_ = false;

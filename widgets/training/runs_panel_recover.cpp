@@ -51,11 +51,18 @@ void RunsPanel::offerRecovery(const QList<qint64>& unrecorded, bool damaged) {
   if (!damaged && !banner_->isHidden() && banner_->kind() == RunBanner::Kind::Failure) return;
   offeredUnrecorded_ = unrecorded;
   offeredDamaged_ = damaged;
+  // An offer still in view whose runs were recorded since (by `mrnn runs recover`, another
+  // window) goes: its link would find nothing to do.
+  if (!offerTitle_.isEmpty() && !banner_->isHidden() && banner_->text().startsWith(offerTitle_)) {
+    banner_->hide();
+  }
+  offerTitle_.clear();
   const QString database = QDir::toNativeSeparators(
       fromNativePath(engine::RunPaths::database(toNativePath(document_.folder()))));
   if (damaged) {
+    offerTitle_ = tr("The run database cannot be read");
     banner_->showMessage(
-        RunBanner::Kind::Failure, tr("The run database cannot be read"),
+        RunBanner::Kind::Failure, offerTitle_,
         tr("%1 is damaged, or is not a run database; nothing has changed it.\n"
            "Setting it aside renames it %1.damaged-<time> (kept whole, for SQLite's own tools "
            "to mend) and records each run again from its checkpoints: its model, step, "
@@ -65,10 +72,10 @@ void RunsPanel::offerRecovery(const QList<qint64>& unrecorded, bool damaged) {
     banner_->setAction(tr("Set it aside and recover the runs"), [this] { recoverRuns(true); });
   } else if (!unrecorded.isEmpty()) {
     const bool one = unrecorded.size() == 1;
+    offerTitle_ = one ? tr("Run %1 is not in the run database").arg(unrecorded.first())
+                      : tr("%1 runs are not in the run database").arg(unrecorded.size());
     banner_->showMessage(
-        RunBanner::Kind::Information,
-        one ? tr("Run %1 is not in the run database").arg(unrecorded.first())
-            : tr("%1 runs are not in the run database").arg(unrecorded.size()),
+        RunBanner::Kind::Information, offerTitle_,
         tr("The checkpoints of %1 %2 are in the project, but %3 does not record them (it "
            "was deleted, moved aside or restored from an older copy). Recover records each "
            "from its checkpoints: its model, step, training time and best validation; its "

@@ -5,9 +5,11 @@
 
 #include "engine/config/model_names.h"
 #include "engine/runtime/job_context.h"
+#include "engine/store/imported_run.h"
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
 #include "engine/store/unwritten_metrics.h"
+#include "engine/training/checkpoint.h"
 #include "engine/training/run_recovery.h"
 #include "test_harness.h"
 #include "training_fixtures.h"
@@ -182,4 +184,35 @@ MRNN_TEST(a_damaged_database_is_set_aside_whole_and_its_runs_recovered) {
   const std::string second = engine::setAsideRunDatabase(project.folder);
   EXPECT(second != aside);
   EXPECT(fileBytes(aside) == garbage);
+}
+
+// A model imported from a file comes back as an import (named, finished, its source file
+// named), never as a run to resume: it has weights but no training state.
+MRNN_TEST(an_imported_model_is_recovered_as_an_import) {
+  ScratchProject scratch("recover-import");
+  const auto project = shortRun(scratch, 2);
+  const auto first = trainToEnd(project);
+  EXPECT_MSG(first.finished, first.reason);
+  {
+    // As `mrnn import` writes one: step 0, no training state, its source named.
+    auto checkpoint = engine::Checkpoint::open(engine::RunPaths::latest(project.folder, 1));
+    engine::LanguageModel model(project.model, checkpoint.vocabulary().size());
+    checkpoint.loadModel(model);
+    engine::TrainingSnapshot snapshot = checkpoint.snapshot();
+    snapshot.step = 0;
+    snapshot.batcherState.clear();
+    snapshot.scheduleState.clear();
+    snapshot.runId = 5;
+    snapshot.runName = "imported lm.pt";
+    snapshot.importedFrom = "/data/lm.pt";
+    fs::create_directories(engine::RunPaths::checkpointFolder(project.folder, 5));
+    engine::Checkpoint::save(engine::RunPaths::latest(project.folder, 5), snapshot, model, nullptr,
+                             nullptr);
+  }
+  EXPECT_EQ(engine::recoverRuns(project.folder).recovered.size(), size_t{1});
+  const auto run = engine::RunCatalogue(project.folder).run(5);
+  EXPECT(run.has_value());
+  EXPECT(engine::isImportedRun(*run));
+  EXPECT_EQ(engine::importedRunSource(*run), std::string("/data/lm.pt"));
+  EXPECT_EQ(run->name, std::string("imported lm.pt"));
 }

@@ -10,6 +10,7 @@
 
 #include "engine/store/run_catalogue.h"
 #include "engine/store/run_paths.h"
+#include "engine/training/run_recovery.h"
 #include "training_test_project.h"
 #include "widgets/project/project_document.h"
 #include "widgets/training/run_banner.h"
@@ -69,6 +70,22 @@ class RunRecoveryTest : public QObject {
     panel.banner()->hide();
     panel.refresh();
     QVERIFY(!panel.banner()->isVisible());
+  }
+
+  // Recorded by another program (`mrnn runs recover`) while the offer is in view: the offer
+  // goes, its link having nothing left to do.
+  void anOfferGoesOnceItsRunsAreRecordedElsewhere() {
+    for (const QString& suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")}) {
+      QFile::remove(database_ + suffix);
+    }
+    RunsPanel panel(*document_);
+    panel.show();
+    QVERIFY(panel.banner()->isVisible());
+    QCOMPARE(mrnn::engine::recoverRuns(project_->folder().toStdString()).recovered.size(),
+             size_t{1});
+    panel.refresh();
+    QVERIFY(!panel.banner()->isVisible());
+    QCOMPARE(panel.model()->rowCount(), 1);
   }
 
   // A damaged database: said in the panel's words, set aside whole, and its runs recovered.
