@@ -299,7 +299,14 @@ RunStore::RunStore(const std::string& path, Access access) : path_(path), access
                      ", not a database file: move it away");
   }
   if (access_ == Access::ReadWrite) {
-    open(SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, path_);
+    std::error_code error;
+    const bool existed = std::filesystem::exists(std::filesystem::symlink_status(path_, error));
+    try {
+      open(SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, path_);
+    } catch (const StoreError&) {
+      if (!existed) removeUnbegun();
+      throw;
+    }
     return;
   }
   if (!std::filesystem::exists(path_)) {
@@ -311,6 +318,23 @@ RunStore::RunStore(const std::string& path, Access access) : path_(path), access
     // A WAL database needs its -shm file; in a folder it cannot create one in, the file is
     // read as immutable (no other writer can be at work where nothing can be written).
     open(SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, sqliteUri(path_, "immutable=1"));
+  }
+}
+
+void RunStore::removeUnbegun() const {
+  // Only an empty file: one with anything in it came from somewhere else (another process
+  // that began it meanwhile), and is left as it is.
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(path_, error)) ||
+      std::filesystem::file_size(path_, error) != 0 || error) {
+    return;
+  }
+  std::filesystem::remove(path_, error);
+  for (const char* suffix : {"-wal", "-shm", "-journal"}) {
+    const std::string companion = path_ + suffix;
+    if (std::filesystem::file_size(companion, error) == 0 && !error) {
+      std::filesystem::remove(companion, error);
+    }
   }
 }
 
@@ -376,9 +400,11 @@ void RunStore::requireRunsTable() const {
   std::error_code error;
   const auto bytes = std::filesystem::file_size(path_, error);
   if (!error && bytes == 0) {
-    throw StoreError("run database '" + path_ +
-                     "' is empty (0 bytes): its runs were lost; restore it from a backup, or "
-                     "delete it to start the project's runs afresh");
+    throw StoreDamagedError(
+        "run database '" + path_ +
+        "' is empty (0 bytes): whatever it recorded was lost; restore it from a backup, or set "
+        "it aside (the workbench's Runs panel, or mrnn runs recover --set-aside) and the runs "
+        "come back from their checkpoints");
   }
   throw StoreError("run database '" + path_ +
                    "' has no runs table: it is not a run database of this workbench");

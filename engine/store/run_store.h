@@ -198,6 +198,8 @@ class RunStore {
 
  private:
   void open(int flags, const std::string& name);
+  // After a failed first open in ReadWrite: the empty file (and companions) it made goes.
+  void removeUnbegun() const;
   void configure();
   // Fills in the runs' notes (none in a database never given one).
   void attachNotes(std::vector<RunRecord>& runs) const;

@@ -106,6 +106,7 @@ MRNN_TEST(runs_command_names_an_empty_or_misplaced_database) {
   const auto empty = runs({"runs", "list", folder.path()});
   EXPECT_EQ(empty.code, 1);
   EXPECT_MSG(contains(empty.err, "runs.sqlite' is empty (0 bytes)"), empty.err);
+  EXPECT_MSG(contains(empty.err, "--set-aside"), empty.err);  // its runs' way back
   std::filesystem::remove(folder.file("runs.sqlite"));
   std::filesystem::create_directories(folder.file("runs.sqlite"));
   const auto folderInPlace = runs({"runs", "list", folder.path()});

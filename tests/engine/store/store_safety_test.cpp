@@ -1,6 +1,7 @@
 // The run database under stress: a second connection, a damaged or foreign file, a folder
 // that cannot hold it, and a writer killed in the middle of its work.
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -248,4 +249,37 @@ MRNN_TEST(a_new_run_passes_the_checkpoint_folders_an_earlier_database_left) {
   EXPECT_EQ(store.createRun(RunRecord{}), 15);
   store.deleteRun(15);
   EXPECT_EQ(store.createRun(RunRecord{}), 16);
+}
+
+// The defect: a disk that filled while a project's first run created its database left an empty
+// runs.sqlite behind, which every later reader refused as "its runs were lost" until the user
+// deleted it. Now a database this store began and could not set up is removed again.
+MRNN_TEST(a_database_that_could_not_be_begun_is_not_left_behind) {
+  ScratchFolder folder;
+  const std::string path = folder.file("runs.sqlite");
+  // A full disk, as the kernel says it to one process: writes past one byte fail (EFBIG).
+  struct rlimit before {};
+  ::getrlimit(RLIMIT_FSIZE, &before);
+  struct sigaction ignore {
+  }, previous{};
+  ignore.sa_handler = SIG_IGN;
+  ::sigaction(SIGXFSZ, &ignore, &previous);
+  struct rlimit tiny = before;
+  tiny.rlim_cur = 1;
+  ::setrlimit(RLIMIT_FSIZE, &tiny);
+  bool refused = false;
+  try {
+    RunStore store(path);
+  } catch (const StoreError&) {
+    refused = true;
+  }
+  ::setrlimit(RLIMIT_FSIZE, &before);
+  ::sigaction(SIGXFSZ, &previous, nullptr);
+  EXPECT(refused);
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+    EXPECT_MSG(!std::filesystem::exists(path + suffix), path + suffix + " was left behind");
+  }
+  // The disk free again, the project's first run begins its database.
+  RunStore again(path);
+  EXPECT(again.listRuns().empty());
 }
