@@ -304,8 +304,11 @@ int recoverRuns(const std::string& folder, bool setAside, std::ostream& out, std
         probe.runs();
         out << "the run database reads: nothing set aside\n";
       } catch (const engine::StoreDamagedError&) {
-        out << "set the run database aside as " << engine::setAsideRunDatabase(folder)
-            << " (SQLite's own tools may mend it)\n";
+        const std::string aside = engine::setAsideRunDatabase(folder);
+        std::error_code error;
+        const bool empty = std::filesystem::file_size(aside, error) == 0 && !error;
+        out << "set the run database aside as " << aside
+            << (empty ? " (it was empty)\n" : " (SQLite's own tools may mend it)\n");
       }
     }
     const engine::RunRecovery recovery = engine::recoverRuns(folder);
