@@ -298,7 +298,8 @@ void mentionUnrecorded(const std::string& folder, std::ostream& out) {
 // `recover`: runs whose database was lost, back from their checkpoints.
 int recoverRuns(const std::string& folder, bool setAside, std::ostream& out, std::ostream& err) {
   try {
-    if (setAside) {
+    std::error_code ignored;
+    if (setAside && std::filesystem::exists(engine::RunPaths::database(folder), ignored)) {
       try {
         engine::RunCatalogue probe(folder);
         probe.runs();
@@ -327,9 +328,6 @@ int recoverRuns(const std::string& folder, bool setAside, std::ostream& out, std
              "scores a run on test again, and each resumes from its latest checkpoint\n";
     }
     return recovery.skipped.empty() ? 0 : 1;
-  } catch (const engine::StoreDamagedError& error) {
-    err << "mrnn: " << error.what() << "\n";
-    return 1;
   } catch (const std::exception& error) {
     err << "mrnn: " << error.what() << "\n";
     return 1;

@@ -336,6 +336,11 @@ case $case in
       { cat "$work/resume.out"; fail "the recovered run did not resume"; }
     "$mrnn" runs recover "$work" >"$work/again.out" 2>&1 || fail "a second recover"
     grep -q "is in its run database" "$work/again.out" || fail "a second recover recovered"
+    # --set-aside with no database at all: nothing to set aside, the runs still come back.
+    rm -f "$work/runs.sqlite" "$work/runs.sqlite-wal" "$work/runs.sqlite-shm"
+    "$mrnn" runs recover "$work" --set-aside >"$work/none.out" 2>&1 ||
+      { cat "$work/none.out"; fail "runs recover --set-aside without a database"; }
+    grep -q "^recovered run 1 " "$work/none.out" || fail "run 1 not recovered without a database"
     ;;
   checkpoint-damaged)
     # The defect: a run's damaged latest checkpoint was found only once a resume had begun,
