@@ -110,8 +110,8 @@ std::optional<int64_t> parseRunId(const std::string& text) {
   return std::nullopt;
 }
 
-int listRuns(const engine::RunCatalogue& catalogue, const std::string& folder, std::ostream& out) {
-  const auto runs = catalogue.runs();
+int listRuns(const std::vector<engine::RunRecord>& runs, const std::string& folder,
+             std::ostream& out) {
   if (runs.empty()) {
     out << "no runs yet in " << folder << "\n";
     return 0;
@@ -283,9 +283,10 @@ std::string idList(const std::vector<int64_t>& ids) {
 
 // A word on runs whose checkpoints the database does not record, after a listing; nothing when
 // there are none or the folder cannot be read.
-void mentionUnrecorded(const std::string& folder, std::ostream& out) {
+void mentionUnrecorded(const std::string& folder, const std::vector<engine::RunRecord>& runs,
+                       std::ostream& out) {
   try {
-    const std::vector<int64_t> ids = engine::unrecordedRuns(folder);
+    const std::vector<int64_t> ids = engine::unrecordedRuns(folder, runs);
     if (ids.empty()) return;
     out << "checkpoints of run" << (ids.size() > 1 ? "s " : " ") << idList(ids)
         << " are in the project but not in its run database: mrnn runs recover " << folder
@@ -390,7 +391,7 @@ int runRunsCommand(const CommandLine& args, std::ostream& out, std::ostream& err
   if (!engine::RunCatalogue::exists(folder) &&
       !std::filesystem::exists(engine::RunPaths::database(folder), ignored)) {
     err << "mrnn: no runs yet in " << folder << " (no runs.sqlite)\n";
-    mentionUnrecorded(folder, err);
+    mentionUnrecorded(folder, {}, err);
     return 1;
   }
 
@@ -399,8 +400,9 @@ int runRunsCommand(const CommandLine& args, std::ostream& out, std::ostream& err
     // Read-only: listing a project must work in a folder one may not write.
     const engine::RunCatalogue catalogue(folder, engine::RunCatalogue::Access::ReadOnly);
     if (verb == "list") {
-      const int status = listRuns(catalogue, folder, out);
-      mentionUnrecorded(folder, out);
+      const auto runs = catalogue.runs();
+      const int status = listRuns(runs, folder, out);
+      mentionUnrecorded(folder, runs, out);
       return status;
     }
     if (verb == "show") {

@@ -160,14 +160,18 @@ void moveWithoutReplacing(const std::string& from, const std::string& to) {
 }  // namespace
 
 std::vector<int64_t> unrecordedRuns(const std::string& projectFolder) {
+  if (!RunCatalogue::exists(projectFolder)) return runFoldersWithCheckpoints(projectFolder);
+  return unrecordedRuns(projectFolder, RunCatalogue(projectFolder).store().listRuns());
+}
+
+std::vector<int64_t> unrecordedRuns(const std::string& projectFolder,
+                                    const std::vector<RunRecord>& recorded) {
+  std::set<int64_t> known;
+  for (const RunRecord& run : recorded) known.insert(run.id);
   std::vector<int64_t> ids = runFoldersWithCheckpoints(projectFolder);
-  if (ids.empty() || !RunCatalogue::exists(projectFolder)) return ids;
-  const RunCatalogue catalogue(projectFolder);
-  std::set<int64_t> recorded;
-  for (const RunRecord& run : catalogue.store().listRuns()) recorded.insert(run.id);
-  ids.erase(std::remove_if(ids.begin(), ids.end(),
-                           [&recorded](int64_t id) { return recorded.count(id) > 0; }),
-            ids.end());
+  ids.erase(
+      std::remove_if(ids.begin(), ids.end(), [&known](int64_t id) { return known.count(id) > 0; }),
+      ids.end());
   return ids;
 }
 

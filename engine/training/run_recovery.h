@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/store/run_store.h"
+
 namespace mrnn::engine {
 
 class JobContext;
@@ -33,6 +35,10 @@ struct RunRecovery {
 // records. Reads only folder names and the database's ids. Throws StoreError (StoreDamagedError
 // for a damaged one) when the database cannot be read.
 std::vector<int64_t> unrecordedRuns(const std::string& projectFolder);
+// The same for a caller that has read the database's runs already (a listing): the folder
+// names alone are read.
+std::vector<int64_t> unrecordedRuns(const std::string& projectFolder,
+                                    const std::vector<RunRecord>& recorded);
 
 // Records each unrecorded run from its checkpoints (creating the database when there is none):
 // the project, model and vocabulary it was trained with, its step, training time and best

@@ -334,7 +334,7 @@ void RunsPanel::refresh() {
     problem = tr("No runs yet in %1.\nTrain the project (F5 in the training monitor) and its "
                  "runs are listed here.")
                   .arg(QDir::toNativeSeparators(document_.folder()));
-    unrecorded = unrecordedRunIds(document_.folder());
+    unrecorded = unrecordedRunIds(document_.folder(), runs);
   } else {
     try {
       // Read-only, with live statuses: a run whose process died reads "interrupted".
@@ -347,7 +347,7 @@ void RunsPanel::refresh() {
           exportable_.insert(checkpoint.runId, QString::fromStdString(checkpoint.kind));
         }
       }
-      unrecorded = unrecordedRunIds(document_.folder());
+      unrecorded = unrecordedRunIds(document_.folder(), runs);
     } catch (const engine::StoreDamagedError&) {
       damaged = true;
       problem = tr("The run database, %1, is damaged or is not a run database, and cannot be "

@@ -4,6 +4,7 @@
 #include <QList>
 #include <QString>
 #include <QWidget>
+#include <vector>
 
 class QAction;
 class QLabel;
@@ -17,7 +18,8 @@ class QToolButton;
 
 namespace mrnn::engine {
 struct ResumePoint;
-}
+struct RunRecord;
+}  // namespace mrnn::engine
 
 namespace mrnn::widgets {
 
@@ -130,8 +132,9 @@ class RunsPanel : public QWidget {
   void evaluateRun(qint64 runId, const QString& checkpoint);
   // The banner's offer to recover runs (or set a damaged database aside), once for each set.
   void offerRecovery(const QList<qint64>& unrecorded, bool damaged);
-  // engine::unrecordedRuns, empty when the folder or database cannot be read.
-  static QList<qint64> unrecordedRunIds(const QString& folder);
+  // The runs whose checkpoints are in `folder` but not among `runs` (the database's, as read).
+  static QList<qint64> unrecordedRunIds(const QString& folder,
+                                        const std::vector<engine::RunRecord>& runs);
   // "3 runs, 2 finished", and how many the filter shows.
   void updateFooter();
   // What deleting the runs `ids` does to experiments they are trials of ("" when none is).

@@ -32,13 +32,10 @@ QString idList(const QList<qint64>& ids) {
 
 }  // namespace
 
-QList<qint64> RunsPanel::unrecordedRunIds(const QString& folder) {
+QList<qint64> RunsPanel::unrecordedRunIds(const QString& folder,
+                                          const std::vector<engine::RunRecord>& runs) {
   QList<qint64> ids;
-  try {
-    for (const int64_t id : engine::unrecordedRuns(toNativePath(folder))) ids << id;
-  } catch (const std::exception&) {
-    // The database's own problem is what the panel says.
-  }
+  for (const int64_t id : engine::unrecordedRuns(toNativePath(folder), runs)) ids << id;
   return ids;
 }
 
