@@ -38,6 +38,13 @@ std::string readString(torch::serialize::InputArchive& archive, const std::strin
   return value.toStringRef();
 }
 
+// A key later versions added: empty in a file written before it (or holding no string).
+std::string readOptionalString(torch::serialize::InputArchive& archive, const std::string& key) {
+  c10::IValue value;
+  if (!archive.try_read(key, value) || !value.isString()) return std::string();
+  return value.toStringRef();
+}
+
 int64_t readInt(torch::serialize::InputArchive& archive, const std::string& key) {
   c10::IValue value;
   archive.read(key, value);
@@ -258,18 +265,9 @@ Checkpoint Checkpoint::open(const std::string& path) {
     if (archive.try_read("best_error_rate", bestError) && bestError.isDouble()) {
       s.bestErrorRate = bestError.toDouble();
     }
-    c10::IValue projectId;
-    if (archive.try_read("project_id", projectId) && projectId.isString()) {
-      s.projectId = projectId.toStringRef();
-    }
-    c10::IValue runName;
-    if (archive.try_read("run_name", runName) && runName.isString()) {
-      s.runName = runName.toStringRef();
-    }
-    c10::IValue importedFrom;
-    if (archive.try_read("imported_from", importedFrom) && importedFrom.isString()) {
-      s.importedFrom = importedFrom.toStringRef();
-    }
+    s.projectId = readOptionalString(archive, "project_id");
+    s.runName = readOptionalString(archive, "run_name");
+    s.importedFrom = readOptionalString(archive, "imported_from");
   } catch (const std::exception& error) {
     throw CheckpointError("checkpoint '" + path + "' is incomplete: " + libraryErrorText(error));
   }
