@@ -20,7 +20,7 @@
 #include "engine/store/text_format.h"
 
 namespace mrnn::engine {
-namespace run_rows {
+namespace {
 
 // Version 2 (version 1 lacked `project`). AUTOINCREMENT keeps a deleted run's id from being handed
 // out again (ids name checkpoint folders and appear in notes). Metrics carry an explicit id so that
@@ -86,25 +86,15 @@ bool isEnded(RunStatus status) {
          status == RunStatus::Failed;
 }
 
-void execute(sqlite3* db, const std::string& path, const std::string& action, const char* sql) {
-  if (sqlite3_exec(db, sql, nullptr, nullptr, nullptr) != SQLITE_OK) {
-    throwStoreError(db, path, action);
-  }
-}
-
 int readUserVersion(sqlite3* db, const std::string& path) {
   SqliteStatement pragma(db, path, "cannot open", "PRAGMA user_version");
   return pragma.step() ? static_cast<int>(pragma.int64(0)) : 0;
 }
 
-[[noreturn]] void throwNoRun(const std::string& path, const std::string& action, int64_t runId) {
-  throw StoreError("run database '" + path + "': " + action + ": no run " + std::to_string(runId));
-}
-
 void requireRun(sqlite3* db, const std::string& path, const std::string& action, int64_t runId) {
   SqliteStatement query(db, path, action, "SELECT 1 FROM runs WHERE id = ?1");
   query.bind(1, runId);
-  if (!query.step()) throwNoRun(path, action, runId);
+  if (!query.step()) run_rows::throwNoRun(path, action, runId);
 }
 
 // Runs one UPDATE or DELETE of the run `runId` (parameter ?1) in its own transaction;
@@ -117,8 +107,57 @@ void changeRun(sqlite3* db, const std::string& path, const std::string& action, 
   statement.bind(1, runId);
   bindRest(statement);
   statement.run();
-  if (sqlite3_changes(db) == 0) throwNoRun(path, action, runId);
+  if (sqlite3_changes(db) == 0) run_rows::throwNoRun(path, action, runId);
   transaction.commit();
+}
+
+// A new run's id names its checkpoint folder. SQLite's next id, unless a database that began
+// again (moved aside, deleted, restored from an older copy) would hand out the name of a
+// folder an earlier run left: then the id after the highest such folder.
+std::optional<int64_t> idPastRunFolders(sqlite3* db, const std::string& path,
+                                        const std::string& action) {
+  const int64_t highest = highestRunFolderId(run_rows::absoluteFolderOf(path).string());
+  if (highest == 0) return std::nullopt;
+  SqliteStatement used(db, path, action,
+                       "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = "
+                       "'runs'), 0), coalesce((SELECT max(id) FROM runs), 0))");
+  used.step();
+  if (used.int64(0) >= highest) return std::nullopt;
+  return highest + 1;
+}
+
+RunRecord readRun(const SqliteStatement& row) {
+  RunRecord run;
+  run.id = row.int64(0);
+  run.name = row.text(1);
+  run.modelType = row.text(2);
+  run.parameters = row.int64(3);
+  run.configYaml = row.text(4);
+  run.startedAt = row.text(5);
+  run.endedAt = row.text(6);
+  // The CHECK constraint admits only known names; Failed is the safe reading otherwise.
+  run.status = runStatusFromName(row.text(7)).value_or(RunStatus::Failed);
+  run.reason = row.text(8);
+  run.durationSeconds = row.optionalReal(9).value_or(0.0);
+  run.bestValid = row.optionalReal(10);
+  run.testResult = row.optionalReal(11);
+  run.steps = row.int64(12);
+  run.testErrorRate = row.optionalReal(13);
+  return run;
+}
+
+}  // namespace
+
+namespace run_rows {
+
+void execute(sqlite3* db, const std::string& path, const std::string& action, const char* sql) {
+  if (sqlite3_exec(db, sql, nullptr, nullptr, nullptr) != SQLITE_OK) {
+    throwStoreError(db, path, action);
+  }
+}
+
+[[noreturn]] void throwNoRun(const std::string& path, const std::string& action, int64_t runId) {
+  throw StoreError("run database '" + path + "': " + action + ": no run " + std::to_string(runId));
 }
 
 // The run's columns but its id, bound from parameter `first` on in kRunColumns' order. An
@@ -145,21 +184,6 @@ std::filesystem::path absoluteFolderOf(const std::string& databasePath) {
   std::filesystem::path folder = std::filesystem::path(databasePath).parent_path();
   if (folder.empty()) folder = ".";
   return std::filesystem::absolute(folder).lexically_normal();
-}
-
-// A new run's id names its checkpoint folder. SQLite's next id, unless a database that began
-// again (moved aside, deleted, restored from an older copy) would hand out the name of a
-// folder an earlier run left: then the id after the highest such folder.
-std::optional<int64_t> idPastRunFolders(sqlite3* db, const std::string& path,
-                                        const std::string& action) {
-  const int64_t highest = highestRunFolderId(absoluteFolderOf(path).string());
-  if (highest == 0) return std::nullopt;
-  SqliteStatement used(db, path, action,
-                       "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = "
-                       "'runs'), 0), coalesce((SELECT max(id) FROM runs), 0))");
-  used.step();
-  if (used.int64(0) >= highest) return std::nullopt;
-  return highest + 1;
 }
 
 // The writes below run inside the caller's transaction: creating a run and importing one
@@ -221,29 +245,7 @@ void upsertCheckpointRow(sqlite3* db, const std::string& path, const std::string
   upsert.run();
 }
 
-RunRecord readRun(const SqliteStatement& row) {
-  RunRecord run;
-  run.id = row.int64(0);
-  run.name = row.text(1);
-  run.modelType = row.text(2);
-  run.parameters = row.int64(3);
-  run.configYaml = row.text(4);
-  run.startedAt = row.text(5);
-  run.endedAt = row.text(6);
-  // The CHECK constraint admits only known names; Failed is the safe reading otherwise.
-  run.status = runStatusFromName(row.text(7)).value_or(RunStatus::Failed);
-  run.reason = row.text(8);
-  run.durationSeconds = row.optionalReal(9).value_or(0.0);
-  run.bestValid = row.optionalReal(10);
-  run.testResult = row.optionalReal(11);
-  run.steps = row.int64(12);
-  run.testErrorRate = row.optionalReal(13);
-  return run;
-}
-
 }  // namespace run_rows
-
-using namespace run_rows;  // NOLINT: this file's own helpers
 
 std::string runStatusName(RunStatus status) {
   switch (status) {
@@ -376,7 +378,7 @@ void RunStore::configure() {
                      "); update mRNN Workbench to open it");
   }
   if (access_ == Access::ReadOnly) {
-    execute(db_, path_, "cannot configure", "PRAGMA query_only = ON");
+    run_rows::execute(db_, path_, "cannot configure", "PRAGMA query_only = ON");
     if (version == 0) requireRunsTable();
     return;
   }
@@ -387,8 +389,8 @@ void RunStore::configure() {
   }
   // NORMAL is durable against a killed process in WAL mode (a power cut may lose the last
   // commits, never consistency); FULL would fsync every metrics batch.
-  execute(db_, path_, "cannot configure", "PRAGMA synchronous = NORMAL");
-  execute(db_, path_, "cannot configure", "PRAGMA foreign_keys = ON");
+  run_rows::execute(db_, path_, "cannot configure", "PRAGMA synchronous = NORMAL");
+  run_rows::execute(db_, path_, "cannot configure", "PRAGMA foreign_keys = ON");
   if (version < kSchemaVersion) createSchema(version);
   markWorkbenchDatabase(db_, path_);
 }
@@ -417,8 +419,9 @@ void RunStore::createSchema(int fromVersion) {
   // Another process may have created it while this one waited for the write lock.
   if (readUserVersion(db_, path_) >= kSchemaVersion) return;
   // Every statement is "if not exists": version 1 gains what version 2 added.
-  execute(db_, path_, action, kSchemaSql);
-  execute(db_, path_, action, ("PRAGMA user_version = " + std::to_string(kSchemaVersion)).c_str());
+  run_rows::execute(db_, path_, action, kSchemaSql);
+  run_rows::execute(db_, path_, action,
+                    ("PRAGMA user_version = " + std::to_string(kSchemaVersion)).c_str());
   transaction.commit();
 }
 
@@ -435,7 +438,7 @@ std::string RunStore::projectId() const {
 int64_t RunStore::createRun(const RunRecord& run) {
   const std::string action = "cannot create a run";
   SqliteTransaction transaction(db_, path_, action);
-  const int64_t id = insertRunRow(db_, path_, action, run);
+  const int64_t id = run_rows::insertRunRow(db_, path_, action, run);
   transaction.commit();
   return id;
 }
@@ -445,7 +448,7 @@ void RunStore::appendMetrics(int64_t runId, const std::vector<MetricPoint>& poin
   const std::string action = "cannot append metrics";
   SqliteTransaction transaction(db_, path_, action);
   requireRun(db_, path_, action, runId);
-  insertMetricRows(db_, path_, action, runId, points);
+  run_rows::insertMetricRows(db_, path_, action, runId, points);
   transaction.commit();
 }
 
@@ -454,7 +457,7 @@ void RunStore::appendMissingMetrics(int64_t runId, const std::vector<MetricPoint
   const std::string action = "cannot append metrics";
   SqliteTransaction transaction(db_, path_, action);
   requireRun(db_, path_, action, runId);
-  insertMetricRows(db_, path_, action, runId, points, true);
+  run_rows::insertMetricRows(db_, path_, action, runId, points, true);
   transaction.commit();
 }
 
@@ -462,7 +465,7 @@ void RunStore::recordCheckpoint(int64_t runId, const CheckpointRecord& checkpoin
   const std::string action = "cannot record a checkpoint";
   SqliteTransaction transaction(db_, path_, action);
   requireRun(db_, path_, action, runId);
-  upsertCheckpointRow(db_, path_, action, runId, checkpoint);
+  run_rows::upsertCheckpointRow(db_, path_, action, runId, checkpoint);
   transaction.commit();
 }
 
@@ -535,13 +538,13 @@ bool hasTable(sqlite3* db, const std::string& path, const char* name) {
 void writeNote(sqlite3* db, const std::string& path, const std::string& action, int64_t runId,
                const std::string& note) {
   if (note.empty()) {
-    if (!hasTable(db, path, "run_notes")) return;
+    if (!run_rows::hasTable(db, path, "run_notes")) return;
     SqliteStatement remove(db, path, action, "DELETE FROM run_notes WHERE run_id = ?1");
     remove.bind(1, runId);
     remove.run();
     return;
   }
-  execute(db, path, action, kNotesSql);
+  run_rows::execute(db, path, action, kNotesSql);
   SqliteStatement upsert(db, path, action,
                          "INSERT OR REPLACE INTO run_notes (run_id, note) VALUES (?1, ?2)");
   upsert.bind(1, runId).bind(2, note);
@@ -570,7 +573,7 @@ std::optional<RunRecord> RunStore::run(int64_t runId) const {
 }
 
 void RunStore::attachNotes(std::vector<RunRecord>& runs) const {
-  if (runs.empty() || !hasTable(db_, path_, "run_notes")) return;
+  if (runs.empty() || !run_rows::hasTable(db_, path_, "run_notes")) return;
   SqliteStatement query(db_, path_, "cannot read the runs' notes",
                         "SELECT run_id, note FROM run_notes");
   std::map<int64_t, std::string> notes;
@@ -594,7 +597,7 @@ void RunStore::setNote(int64_t runId, const std::string& note) {
   const std::string action = "cannot set the note of run " + std::to_string(runId);
   SqliteTransaction transaction(db_, path_, action);
   requireRun(db_, path_, action, runId);
-  writeNote(db_, path_, action, runId, note);
+  run_rows::writeNote(db_, path_, action, runId, note);
   transaction.commit();
 }
 

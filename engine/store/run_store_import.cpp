@@ -13,8 +13,6 @@
 
 namespace mrnn::engine {
 
-using namespace run_rows;  // NOLINT: the store's own row writers
-
 namespace {
 
 // Which source run each imported run is: an addition beside the run tables (as the
@@ -52,7 +50,7 @@ int64_t RunStore::importRun(const RunStore& source, int64_t sourceRunId,
   const std::string action =
       "cannot import run " + std::to_string(sourceRunId) + " of '" + source.path() + "'";
   std::optional<RunRecord> run = source.run(sourceRunId);
-  if (!run) throwNoRun(source.path(), "cannot import", sourceRunId);
+  if (!run) run_rows::throwNoRun(source.path(), "cannot import", sourceRunId);
   const std::string sourceProject = source.projectId();
   if (sourceProject.empty() || sourceProject == projectId()) {
     throw StoreError("run database '" + path_ + "': " + action + ": " +
@@ -62,15 +60,15 @@ int64_t RunStore::importRun(const RunStore& source, int64_t sourceRunId,
   // Read the source first: it is another connection, outside this transaction.
   const std::vector<MetricPoint> points = source.metrics(sourceRunId);
   std::vector<CheckpointRecord> checkpoints = source.checkpoints(sourceRunId);
-  const std::filesystem::path from = absoluteFolderOf(source.path());
-  const std::filesystem::path to = absoluteFolderOf(path_);
+  const std::filesystem::path from = run_rows::absoluteFolderOf(source.path());
+  const std::filesystem::path to = run_rows::absoluteFolderOf(path_);
   for (CheckpointRecord& checkpoint : checkpoints) {
     checkpoint.path = rebased(checkpoint.path, from, to);
   }
   if (configYaml) run->configYaml = *configYaml;
 
   SqliteTransaction transaction(db_, path_, action);
-  execute(db_, path_, action, kOriginsSql);
+  run_rows::execute(db_, path_, action, kOriginsSql);
   int64_t id = 0;
   {
     SqliteStatement find(db_, path_, action,
@@ -86,7 +84,7 @@ int64_t RunStore::importRun(const RunStore& source, int64_t sourceRunId,
                            "reason = ?9, duration_s = ?10, best_valid = ?11, "
                            "test_result = ?12, steps = ?13 WHERE id = ?1");
     update.bind(1, id);
-    bindRunColumns(update, 2, *run);
+    run_rows::bindRunColumns(update, 2, *run);
     update.run();
     for (const char* sql :
          {"DELETE FROM metrics WHERE run_id = ?1", "DELETE FROM checkpoints WHERE run_id = ?1"}) {
@@ -95,7 +93,7 @@ int64_t RunStore::importRun(const RunStore& source, int64_t sourceRunId,
       remove.run();
     }
   } else {
-    id = insertRunRow(db_, path_, action, *run);
+    id = run_rows::insertRunRow(db_, path_, action, *run);
     SqliteStatement origin(db_, path_, action,
                            "INSERT INTO run_origins (run_id, source_project, source_run, "
                            "source_folder, imported_at) VALUES (?1, ?2, ?3, ?4, ?5)");
@@ -106,11 +104,11 @@ int64_t RunStore::importRun(const RunStore& source, int64_t sourceRunId,
         .bind(5, utcTimestamp());
     origin.run();
   }
-  insertMetricRows(db_, path_, action, id, points);
+  run_rows::insertMetricRows(db_, path_, action, id, points);
   for (const CheckpointRecord& checkpoint : checkpoints) {
-    upsertCheckpointRow(db_, path_, action, id, checkpoint);
+    run_rows::upsertCheckpointRow(db_, path_, action, id, checkpoint);
   }
-  writeNote(db_, path_, action, id, run->note);
+  run_rows::writeNote(db_, path_, action, id, run->note);
   transaction.commit();
   return id;
 }
@@ -143,10 +141,10 @@ void RunStore::recoverRun(const RunRecord& run, const std::vector<CheckpointReco
                        std::to_string(run.id) + " is recorded already");
     }
   }
-  insertRunRow(db_, path_, action, run, run.id);
-  insertMetricRows(db_, path_, action, run.id, points, true);
+  run_rows::insertRunRow(db_, path_, action, run, run.id);
+  run_rows::insertMetricRows(db_, path_, action, run.id, points, true);
   for (const CheckpointRecord& checkpoint : checkpoints) {
-    upsertCheckpointRow(db_, path_, action, run.id, checkpoint);
+    run_rows::upsertCheckpointRow(db_, path_, action, run.id, checkpoint);
   }
   if (!runProject.empty() && runProject != projectId()) {
     // The project as its lost database knew it: its checkpoints carry that id.
