@@ -88,6 +88,27 @@ class RunRecoveryTest : public QObject {
     QCOMPARE(panel.model()->rowCount(), 1);
   }
 
+  // A failure in view (a delete whose files could not all go) is not covered by the offer,
+  // which comes once that is closed.
+  void theOfferWaitsWhileAFailureIsInView() {
+    RunsPanel panel(*document_);
+    panel.show();
+    QVERIFY(!panel.banner()->isVisible());
+    panel.banner()->showMessage(RunBanner::Kind::Failure, QStringLiteral("Not deleted"),
+                                QStringLiteral("a file could not be removed"));
+    for (const QString& suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")}) {
+      QFile::remove(database_ + suffix);
+    }
+    panel.refresh();
+    QVERIFY2(panel.banner()->text().startsWith(QStringLiteral("Not deleted")),
+             qPrintable(panel.banner()->text()));
+    panel.banner()->hide();
+    panel.refresh();
+    QVERIFY(panel.banner()->isVisible());
+    QVERIFY2(panel.banner()->text().contains(QStringLiteral("is not in the run database")),
+             qPrintable(panel.banner()->text()));
+  }
+
   // A damaged database: said in the panel's words, set aside whole, and its runs recovered.
   void aDamagedDatabaseIsSetAsideAndItsRunsRecovered() {
     QByteArray garbage(8192, '\0');
